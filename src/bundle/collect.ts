@@ -1,0 +1,160 @@
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { DiagnosticSink, type Diagnostic } from "../core/diagnostics.ts";
+import { isGjcError } from "../core/errors.ts";
+import { sha256Hex } from "./hash.ts";
+import type { BundleLimits } from "./limits.ts";
+import { collisionKey, hasControlChars } from "./names.ts";
+import { readRegularFile } from "./read-file.ts";
+
+export interface CollectedFile {
+  /** Bundle-relative POSIX path. */
+  path: string;
+  size: number;
+  mode: number;
+  sha256: string;
+}
+
+export interface Collection {
+  files: CollectedFile[];
+  totalBytes: number;
+  /** Symlinks seen and not copied (bundle-relative). */
+  skippedLinks: string[];
+  diagnostics: Diagnostic[];
+  /** True when a budget stopped the walk: the file list is incomplete. */
+  aborted: boolean;
+  /** File bytes, kept only when asked for (install copies exactly what was hashed). */
+  contents?: Map<string, Uint8Array>;
+}
+
+export interface CollectOptions {
+  keepContents?: boolean;
+}
+
+class BudgetExceeded extends Error {}
+
+/**
+ * Walks a bundle with lstat semantics and hashes every regular file. Symlinks are never
+ * followed or copied; FIFOs, sockets and devices are refused without being opened; names
+ * with control characters or that collide under case folding / NFC are refused. A budget
+ * overrun stops the walk at once, so a hostile tree costs no more than the budget.
+ */
+export function collectBundle(root: string, limits: BundleLimits, options: CollectOptions = {}): Collection {
+  const sink = new DiagnosticSink();
+  const files: CollectedFile[] = [];
+  const skippedLinks: string[] = [];
+  const contents = options.keepContents ? new Map<string, Uint8Array>() : undefined;
+  let totalBytes = 0;
+  let aborted = false;
+
+  const walk = (absDir: string, relDir: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(absDir, { withFileTypes: true });
+    } catch (error) {
+      sink.error("unreadable_directory", relDir || ".", `Directory ${relDir || "."} could not be read (${(error as NodeJS.ErrnoException).code}).`);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const seen = new Map<string, string>();
+    for (const entry of entries) {
+      const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+      const abs = join(absDir, entry.name);
+      if (entry.isDirectory() && limits.skipDirs.has(entry.name)) continue;
+      if (hasControlChars(entry.name)) {
+        sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} contains a control character.`, "Rename the file; control characters are refused in bundle paths.");
+        continue;
+      }
+      const key = collisionKey(entry.name);
+      const prior = seen.get(key);
+      if (prior !== undefined) {
+        sink.error(
+          "name_collision",
+          rel,
+          `${rel} and ${relDir === "" ? prior : `${relDir}/${prior}`} differ only by letter case or Unicode normalization.`,
+          "Case-insensitive file systems (macOS, Windows) would merge them; rename one.",
+        );
+        continue;
+      }
+      seen.set(key, entry.name);
+      if (limits.maxPathBytes !== undefined && Buffer.byteLength(rel) > limits.maxPathBytes) {
+        sink.error("path_too_long", rel, `The path ${rel} is longer than ${limits.maxPathBytes} bytes.`);
+        continue;
+      }
+      let kind = direntKind(entry);
+      if (kind === "unknown") kind = lstatKind(abs);
+      if (kind === "link") {
+        skippedLinks.push(rel);
+        continue;
+      }
+      if (kind === "dir") {
+        if (depth + 1 > limits.maxDepth) {
+          sink.error("bundle_too_deep", rel, `${rel} is nested ${depth + 1} directories deep; the limit is ${limits.maxDepth}.`, "Flatten the bundle layout.");
+          throw new BudgetExceeded();
+        }
+        walk(abs, rel, depth + 1);
+        continue;
+      }
+      if (kind === "special") {
+        sink.error("special_file", rel, `${rel} is a FIFO, socket or device; bundles may hold only regular files and directories.`, "Remove it from the bundle.");
+        continue;
+      }
+      if (files.length + 1 > limits.maxFiles) {
+        sink.error("bundle_too_many_files", rel, `The bundle has more than ${limits.maxFiles} files.`, "Remove generated or vendored files from the bundle.");
+        throw new BudgetExceeded();
+      }
+      let opened;
+      try {
+        opened = readRegularFile(abs, limits.maxFileBytes, rel);
+      } catch (error) {
+        if (!isGjcError(error)) throw error;
+        if (error.code === "file_too_large") {
+          sink.error("file_too_large", rel, `${rel} is larger than the ${formatBytes(limits.maxFileBytes)} limit for one file.`, "Keep large assets out of the bundle.");
+          throw new BudgetExceeded();
+        }
+        sink.error(error.code, rel, error.message, error.hint);
+        continue;
+      }
+      totalBytes += opened.size;
+      if (totalBytes > limits.maxTotalBytes) {
+        sink.error("bundle_too_large", rel, `The bundle is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`, "Keep large assets out of the bundle.");
+        throw new BudgetExceeded();
+      }
+      files.push({ path: rel, size: opened.size, mode: opened.mode, sha256: sha256Hex(opened.bytes) });
+      contents?.set(rel, opened.bytes);
+    }
+  };
+
+  try {
+    walk(root, "", 0);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    aborted = true;
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, totalBytes, skippedLinks, diagnostics: sink.items, aborted, contents };
+}
+
+type Kind = "file" | "dir" | "link" | "special" | "unknown";
+
+function direntKind(d: Dirent): Kind {
+  if (d.isSymbolicLink()) return "link";
+  if (d.isDirectory()) return "dir";
+  if (d.isFile()) return "file";
+  if (d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice()) return "special";
+  return "unknown";
+}
+
+function lstatKind(abs: string): Kind {
+  const st = lstatSync(abs);
+  if (st.isSymbolicLink()) return "link";
+  if (st.isDirectory()) return "dir";
+  if (st.isFile()) return "file";
+  return "special";
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}

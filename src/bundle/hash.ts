@@ -1,0 +1,26 @@
+/** SHA-256 on Bun's native hasher (far faster than any WASM hash here). */
+export function sha256Hex(data: Uint8Array | string): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
+
+let blake3Loader: Promise<(data: Uint8Array | string) => Promise<string>> | undefined;
+
+/**
+ * BLAKE3 (C2 per-project data directories are keyed by it). Bun has no BLAKE3, so hash-wasm
+ * is loaded on first use only: loading the WASM costs ~15 ms we do not want at start-up.
+ */
+export async function blake3Hex(data: Uint8Array | string): Promise<string> {
+  blake3Loader ??= import("hash-wasm").then((m) => m.blake3);
+  const blake3 = await blake3Loader;
+  return blake3(data);
+}
+
+/** FNV-1a 32-bit, 8 lowercase hex digits (C2 installed ids and slug-hashes). */
+export function fnv1a32Hex(value: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(value)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}

@@ -1,0 +1,104 @@
+import { createContext, type Context } from "../core/context.ts";
+import { GjcError, isGjcError, usageError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { parseVerbArgs } from "./args.ts";
+import type { VerbDef, VerbOutcome } from "./define-verb.ts";
+import { groupHelp, verbHelp } from "./help.ts";
+import { commandTree, type VerbNode } from "./verbs.ts";
+
+export interface MainIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  ctx?: Context;
+}
+
+const processIO: MainIO = {
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+};
+
+const isHelp = (t: string) => t === "--help" || t === "-h";
+
+/** Runs one invocation and returns the exit code; never calls process.exit. */
+export async function main(argv: string[], io: MainIO = processIO): Promise<number> {
+  const json = argv.includes("--json");
+  let schema = "gjc/error@1";
+  const ctx =
+    io.ctx ??
+    createContext({ stdoutTTY: Boolean(process.stdout.isTTY), stderrTTY: Boolean(process.stderr.isTTY) });
+  try {
+    const { path, node, remaining } = resolveCommand(argv);
+    if (!node.load) {
+      const children = node.children ?? {};
+      if (remaining.some(isHelp) || (path.length === 0 && remaining.length === 0)) {
+        io.stdout(groupHelp(path, node.description, children));
+        return ExitCode.ok;
+      }
+      if (remaining.length === 0) {
+        io.stderr(groupHelp(path, node.description, children));
+        return ExitCode.usage;
+      }
+      throw usageError(`Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".`, `Run "${["gjc", ...path].join(" ")} --help".`, "unknown_option");
+    }
+    const def = await node.load();
+    schema = def.schema;
+    const beforeDashes = remaining.indexOf("--") === -1 ? remaining : remaining.slice(0, remaining.indexOf("--"));
+    if (beforeDashes.some(isHelp)) {
+      io.stdout(verbHelp(def));
+      return ExitCode.ok;
+    }
+    const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest });
+    const outcome: VerbOutcome = await def.run({ args, rest, ctx });
+    if (json) io.stdout(`${JSON.stringify(outcome.json, null, 2)}\n`);
+    else if (outcome.human !== "") io.stdout(outcome.human.endsWith("\n") ? outcome.human : `${outcome.human}\n`);
+    return outcome.exit ?? ExitCode.ok;
+  } catch (error) {
+    return reportError(error, { json, schema, io, ctx });
+  }
+}
+
+function resolveCommand(argv: string[]): { path: string[]; node: VerbNode; remaining: string[] } {
+  let node: VerbNode = { description: "Validate, install, verify and run C2 and GJC agent plugin bundles", children: commandTree };
+  const path: string[] = [];
+  let i = 0;
+  while (i < argv.length && node.children && !node.load) {
+    const token = argv[i];
+    if (token.startsWith("-")) break;
+    const child: VerbNode | undefined = node.children[token];
+    if (!child) {
+      const where = ["gjc", ...path].join(" ");
+      throw usageError(
+        `"${token}" is not a ${where} command.${didYouMean(token, Object.keys(node.children))}`,
+        `Run "${where} --help" to list the commands.`,
+        "unknown_command",
+      );
+    }
+    node = child;
+    path.push(token);
+    i++;
+  }
+  return { path, node, remaining: argv.slice(i) };
+}
+
+function reportError(error: unknown, o: { json: boolean; schema: string; io: MainIO; ctx: Context }): number {
+  const gjcError = isGjcError(error)
+    ? error
+    : new GjcError({
+        code: "internal_error",
+        message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+        hint: "This is a bug in gjc; please report it with the command you ran.",
+        exit: ExitCode.internal,
+      });
+  const envelope = { code: gjcError.code, message: gjcError.message, ...(gjcError.hint ? { hint: gjcError.hint } : {}) };
+  if (o.json) {
+    o.io.stdout(`${JSON.stringify({ schema: o.schema, ok: false, error: { ...envelope, ...(gjcError.details !== undefined ? { details: gjcError.details } : {}) } }, null, 2)}\n`);
+    o.io.stderr(`${JSON.stringify({ error: envelope })}\n`);
+  } else {
+    const s = o.ctx.err;
+    o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${gjcError.code}]`)}: ${gjcError.message}\n`);
+    if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${gjcError.hint}\n`);
+    if (gjcError.exit === ExitCode.internal && process.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
+  }
+  return gjcError.exit;
+}

@@ -1,0 +1,62 @@
+import type { Diagnostic } from "../../core/diagnostics.ts";
+import { ExitCode, type ExitCodeValue } from "../../core/exit-codes.ts";
+import type { Style } from "../../core/style.ts";
+import type { ValidationReport } from "../../families/types.ts";
+import type { VerbOutcome } from "../define-verb.ts";
+
+/** validate's outcome: exit 0 when valid (warnings allowed unless strict), else 1. */
+export function validationOutcome(report: ValidationReport, strict: boolean, style: Style): VerbOutcome {
+  const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
+  const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+  const ok = errors === 0 && (!strict || warnings === 0);
+  const exit: ExitCodeValue = ok ? ExitCode.ok : ExitCode.failed;
+  return {
+    json: { schema: "gjc/validate@1", ...report, ok, strict },
+    human: renderValidation({ ...report, ok }, strict, style),
+    exit,
+  };
+}
+
+export function renderDiagnostic(d: Diagnostic, style: Style): string {
+  const label = d.severity === "error" ? style.red("error") : style.yellow("warning");
+  const lines = [`  ${label} ${style.dim(`[${d.code}]`)} ${d.path}: ${d.message}`];
+  if (d.hint) lines.push(`      ${style.cyan("hint")}: ${d.hint}`);
+  return lines.join("\n");
+}
+
+function renderValidation(r: ValidationReport, strict: boolean, s: Style): string {
+  const lines: string[] = [];
+  const title = r.family === "catalog" ? "catalog" : `${r.family} bundle`;
+  const who = r.name ? `${r.name}${r.version ? ` ${r.version}` : ""}` : r.target;
+  lines.push(`${r.ok ? s.green("✓ valid") : s.red("✗ invalid")} ${title} ${s.bold(who)}`);
+  lines.push(`  ${s.dim("path")} ${r.target}`);
+  if (r.contributions) {
+    const counts = Object.entries(r.contributions).filter(([, n]) => n > 0);
+    const total = counts.reduce((a, [, n]) => a + n, 0);
+    lines.push(`  ${s.dim("contributions")} ${total}${counts.length ? ` (${counts.map(([k, n]) => `${k} ${n}`).join(", ")})` : ""}`);
+  }
+  if (r.components?.length) {
+    lines.push(`  ${s.dim("components")}`);
+    for (const c of r.components) lines.push(`    ${c.kind} ${c.name} — ${c.status}`);
+  }
+  if (r.surfaces) {
+    lines.push(`  ${s.dim("surfaces")} ${r.surfaces.length}`);
+    for (const x of r.surfaces) lines.push(`    ${x.id}${x.enabledByDefault ? "" : s.dim(" (disabled by default)")}`);
+  }
+  if (r.files) {
+    const bytes = r.files.reduce((a, f) => a + f.bytes, 0);
+    lines.push(`  ${s.dim("files")} ${r.files.length} (${bytes} bytes)`);
+    if (r.family === "gjc") for (const f of r.files) lines.push(`    ${f.path} ${s.dim(`${f.bytes} B sha256:${f.sha256.slice(0, 12)}…`)}`);
+  }
+  if (r.entries) {
+    lines.push(`  ${s.dim("entries")} ${r.entries.length}`);
+    for (const e of r.entries) lines.push(`    ${e.ok ? s.green("✓") : s.red("✗")} ${e.name ?? `#${e.index}`} ${e.version ?? ""} ${s.dim(e.source ?? "")}`);
+  }
+  const errors = r.diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = r.diagnostics.length - errors;
+  if (r.diagnostics.length > 0) {
+    lines.push("", `${errors} error(s), ${warnings} warning(s)${strict && warnings > 0 ? " (warnings fail under --strict)" : ""}:`);
+    for (const d of r.diagnostics) lines.push(renderDiagnostic(d, s));
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,31 @@
+import type { VerbDef } from "./define-verb.ts";
+
+/**
+ * The command tree. Descriptions live here so `--help` of a group never loads its verbs;
+ * each verb module is imported only when it runs (keeps start-up near a bare binary).
+ */
+export interface VerbNode {
+  description: string;
+  load?: () => Promise<VerbDef<any>>;
+  children?: Record<string, VerbNode>;
+}
+
+const verb = (description: string, load: () => Promise<{ default: VerbDef<any> }>): VerbNode => ({
+  description,
+  load: () => load().then((m) => m.default),
+});
+
+export const commandTree: Record<string, VerbNode> = {
+  plugin: {
+    description: "Validate, install and manage C2 and GJC plugin bundles",
+    children: {
+      validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
+    },
+  },
+  marketplace: {
+    description: "Work with C2 marketplace catalogs",
+    children: {
+      validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
+    },
+  },
+};

@@ -1,0 +1,87 @@
+import { homedir, hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { colorEnabled, makeStyle, type Style } from "./style.ts";
+
+/** Where log lines go; always stderr in the CLI so stdout stays machine-readable. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  progress(message: string): void;
+}
+
+/**
+ * Every side effect that depends on the machine goes through this object, so tests can run
+ * in a temporary home with their own environment and no globals.
+ */
+export interface Context {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  home: string;
+  host: string;
+  now(): Date;
+  log: Logger;
+  /** Styling for human output on stdout. */
+  out: Style;
+  /** Styling for stderr lines. */
+  err: Style;
+}
+
+export interface ContextInit {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  now?: () => Date;
+  log?: Logger;
+  stdoutTTY?: boolean;
+  stderrTTY?: boolean;
+  quiet?: boolean;
+}
+
+export function createContext(init: ContextInit = {}): Context {
+  const env = init.env ?? process.env;
+  const err = makeStyle(colorEnabled(env, init.stderrTTY ?? false));
+  const out = makeStyle(colorEnabled(env, init.stdoutTTY ?? false));
+  const home = env.HOME && env.HOME !== "" ? env.HOME : homedir();
+  return {
+    cwd: init.cwd ?? process.cwd(),
+    env,
+    home,
+    host: hostname(),
+    now: init.now ?? (() => new Date()),
+    log: init.log ?? (init.quiet ? silentLogger : stderrLogger(err)),
+    out,
+    err,
+  };
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, progress() {} };
+
+function stderrLogger(style: Style): Logger {
+  const write = (line: string) => process.stderr.write(`${line}\n`);
+  return {
+    info: (m) => write(m),
+    warn: (m) => write(`${style.yellow("warning")}: ${m}`),
+    progress: (m) => write(style.dim(m)),
+  };
+}
+
+/** Expands a leading `~/` against the context's home (sources typed by people use it). */
+export function expandHome(ctx: Context, p: string): string {
+  if (p === "~") return ctx.home;
+  if (p.startsWith("~/")) return join(ctx.home, p.slice(2));
+  return resolve(ctx.cwd, p);
+}
+
+/** GJC user scope root: `~/.gjc/agent/gjc-plugins`, or `GJC_USER_DIR`. */
+export function gjcUserRoot(ctx: Context): string {
+  return ctx.env.GJC_USER_DIR ? resolve(ctx.cwd, ctx.env.GJC_USER_DIR) : join(ctx.home, ".gjc", "agent", "gjc-plugins");
+}
+
+/** GJC project scope root: `<project>/.gjc/gjc-plugins`. */
+export function gjcProjectRoot(projectDir: string): string {
+  return join(projectDir, ".gjc", "gjc-plugins");
+}
+
+/** C2 data directory: `~/.codetwo`, or `GJC_C2_DATA_DIR`. */
+export function c2DataDir(ctx: Context): string {
+  return ctx.env.GJC_C2_DATA_DIR ? resolve(ctx.cwd, ctx.env.GJC_C2_DATA_DIR) : join(ctx.home, ".codetwo");
+}

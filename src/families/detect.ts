@@ -1,0 +1,59 @@
+import { lstatSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+
+export type Target =
+  | { kind: "gjc"; dir: string }
+  | { kind: "c2"; dir: string }
+  | { kind: "catalog"; file: string };
+
+export const GJC_MANIFEST = "gajae-plugin.json";
+export const C2_MANIFEST = "plugin.json";
+export const CATALOG_FILE = "marketplace.json";
+
+function isEntry(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decides what a path names. `gajae-plugin.json` wins over `plugin.json` (the GJC seed routes
+ * it first); a directory with only `marketplace.json` is a catalog. The bundle root must be
+ * selected explicitly: parents and children are never searched.
+ */
+export function detectTarget(input: string, cwd: string): Target {
+  const path = resolve(cwd, input);
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    throw new GjcError({ code: "not_found", message: `${input} does not exist.`, hint: "Pass the bundle directory (the one holding plugin.json or gajae-plugin.json) or a marketplace.json file.", exit: ExitCode.usage });
+  }
+  if (st.isSymbolicLink()) {
+    throw new GjcError({ code: "unsafe_path", message: `${input} is a symbolic link.`, hint: "Pass the real directory; gjc never follows links into a bundle." , exit: ExitCode.failed});
+  }
+  if (st.isFile()) {
+    const name = basename(path);
+    if (name === CATALOG_FILE) return { kind: "catalog", file: path };
+    if (name === GJC_MANIFEST) return { kind: "gjc", dir: resolve(path, "..") };
+    if (name === C2_MANIFEST) return { kind: "c2", dir: resolve(path, "..") };
+    throw new GjcError({ code: "unknown_target", message: `${input} is not a bundle directory, a manifest or a marketplace.json.`, hint: "Pass the bundle directory.", exit: ExitCode.usage });
+  }
+  if (!st.isDirectory()) {
+    throw new GjcError({ code: "unknown_target", message: `${input} is not a directory or a file.`, exit: ExitCode.usage });
+  }
+  if (isEntry(join(path, GJC_MANIFEST))) return { kind: "gjc", dir: path };
+  if (isEntry(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
+  if (isEntry(join(path, CATALOG_FILE))) return { kind: "catalog", file: join(path, CATALOG_FILE) };
+  throw new GjcError({
+    code: "no_manifest",
+    message: `${input} holds no gajae-plugin.json, plugin.json or marketplace.json.`,
+    hint: "Select the bundle directory itself; gjc does not search parent or child folders.",
+    exit: ExitCode.failed,
+  });
+}
