@@ -1,0 +1,31 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./cli.ts";
+
+let building: Promise<string> | undefined;
+
+/**
+ * The compiled gjc binary for `*.compiled.test.ts` files: `GJC_BINARY` when CI built it
+ * already, otherwise compiled once per test process into dist/test/.
+ */
+export function compiledBinary(): Promise<string> {
+  const given = process.env.GJC_BINARY;
+  if (given) {
+    if (!existsSync(given)) throw new Error(`GJC_BINARY=${given} does not exist`);
+    return Promise.resolve(given);
+  }
+  building ??= (async () => {
+    const outDir = join(repoRoot, "dist", "test");
+    mkdirSync(outDir, { recursive: true });
+    const outfile = join(outDir, "gjc");
+    const proc = Bun.spawn([process.execPath, "build", "--compile", join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
+      cwd: repoRoot,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    if (code !== 0) throw new Error(`bun build --compile failed:\n${err}`);
+    return outfile;
+  })();
+  return building;
+}
