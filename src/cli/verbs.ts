@@ -28,4 +28,5 @@ export const commandTree: Record<string, VerbNode> = {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
     },
   },
+  completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),
 };
