@@ -20,6 +20,7 @@ export const commandTree: Record<string, VerbNode> = {
     description: "Validate, install and manage C2 and GJC plugin bundles",
     children: {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
+      init: verb("Scaffold a new bundle that validates as written", () => import("./commands/plugin-init.ts")),
     },
   },
   marketplace: {

@@ -1,0 +1,35 @@
+import { scaffoldBundle } from "../../authoring/scaffold.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+
+export default defineVerb({
+  name: "plugin init",
+  description: "Scaffold a new bundle that validates as written (never overwrites anything)",
+  schema: "gjc/init@1",
+  args: {
+    dir: { type: "positional", description: "Directory to create the bundle in (new or empty)", required: true },
+    family: { type: "enum", options: ["c2", "gjc"], description: "Bundle family", required: true },
+    name: { type: "string", description: "Plugin name (default: derived from the directory name)" },
+    runtime: { type: "enum", options: ["node", "bun"], description: "C2 only: add a process runtime in this language" },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin init ./hello --family c2 --runtime node", "gjc plugin init ./my-bundle --family gjc"],
+  async run({ args, ctx }) {
+    if (!args.family) {
+      const { usageError } = await import("../../core/errors.ts");
+      throw usageError("Missing --family.", "Pass --family c2 or --family gjc.", "missing_argument");
+    }
+    const result = scaffoldBundle(ctx, {
+      dir: args.dir,
+      family: args.family as "c2" | "gjc",
+      name: args.name,
+      runtime: args.runtime as "node" | "bun" | undefined,
+    });
+    const human = [
+      `Created ${result.family === "c2" ? "C2" : "GJC"} bundle ${ctx.out.bold(result.name)} in ${result.dir}:`,
+      ...result.files.map((f) => `  ${f.path}`),
+      "",
+      `Next: gjc plugin validate ${args.dir}`,
+    ].join("\n");
+    return { json: { schema: "gjc/init@1", ok: true, ...result }, human };
+  },
+});

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { snapshotTree, tempDir } from "../helpers/tmp.ts";
+
+let dirs: { cleanup(): void }[] = [];
+afterEach(() => {
+  for (const d of dirs) d.cleanup();
+  dirs = [];
+});
+function fresh() {
+  const d = tempDir();
+  dirs.push(d);
+  return d.path;
+}
+
+/** Speaks to a scaffolded runtime the way a host would and returns the handshake and one call. */
+async function handshake(cmd: string[], cwd: string) {
+  const proc = Bun.spawn(cmd, { cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1.0.0" } })}\n`);
+  proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "command/invoke", params: { name: "demo.greet", args: { name: "Ada" } } })}\n`);
+  proc.stdin.end();
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return out.trim().split("\n").map((l) => JSON.parse(l));
+}
+
+describe("gjc plugin init", () => {
+  for (const runtime of ["node", "bun"] as const) {
+    test(`c2 --runtime ${runtime}: validates as written and answers the handshake with exactly its manifest commands`, async () => {
+      const root = fresh();
+      const r = await runCli(["plugin", "init", "demo", "--family", "c2", "--runtime", runtime, "--json"], { cwd: root });
+      expect(r.exitCode).toBe(0);
+      expect(r.json().files.map((f: { path: string }) => f.path)).toEqual(["plugin.json", "plugin.cjs", "gjc.test.json", "skills/demo/SKILL.md", "README.md"]);
+      const v = await runCli(["plugin", "validate", join(root, "demo"), "--json"]);
+      expect(v.json().diagnostics.filter((d: { severity: string }) => d.severity === "error")).toEqual([]);
+      expect(v.exitCode).toBe(0);
+      const manifest = JSON.parse(await Bun.file(join(root, "demo", "plugin.json")).text());
+      const [init, call] = await handshake([runtime === "node" ? "node" : process.execPath, "plugin.cjs"], join(root, "demo"));
+      const declared = manifest.extensions["dev.codetwo"].commands;
+      expect(init.result.commands.map((c: { name: string }) => c.name)).toEqual(declared.map((c: { id: string }) => c.id));
+      expect(init.result.commands[0].schema).toEqual(declared[0].argsSchema);
+      expect(call.result).toEqual({ greeting: "Hello, Ada!" });
+    });
+  }
+
+  test("c2 without a runtime and gjc both validate as written", async () => {
+    const root = fresh();
+    for (const family of ["c2", "gjc"]) {
+      const r = await runCli(["plugin", "init", `b-${family}`, "--family", family], { cwd: root });
+      expect(r.exitCode).toBe(0);
+      const v = await runCli(["plugin", "validate", join(root, `b-${family}`), "--json"]);
+      expect(v.exitCode).toBe(0);
+      expect(v.json().family).toBe(family);
+    }
+  });
+
+  test("refuses when any target path exists and writes nothing", async () => {
+    const root = fresh();
+    mkdirSync(join(root, "taken", "skills", "taken"), { recursive: true });
+    writeFileSync(join(root, "taken", "skills", "taken", "SKILL.md"), "mine");
+    const before = snapshotTree(root);
+    const r = await runCli(["plugin", "init", "taken", "--family", "c2", "--runtime", "node", "--json"], { cwd: root });
+    expect(r.exitCode).toBe(1);
+    expect(r.json().error.code).toBe("scaffold_conflict");
+    expect(r.json().error.details.conflicts).toEqual(["skills/taken/SKILL.md"]);
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  test("refuses a file where a directory is needed, without a partial scaffold", async () => {
+    const root = fresh();
+    mkdirSync(join(root, "b"));
+    writeFileSync(join(root, "b", "tools"), "not a dir");
+    const before = snapshotTree(root);
+    const r = await runCli(["plugin", "init", "b", "--family", "gjc"], { cwd: root });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("scaffold_conflict");
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  test("usage errors: bad name, --runtime for gjc, missing or unknown family", async () => {
+    const root = fresh();
+    const bad = await runCli(["plugin", "init", "x", "--family", "c2", "--name", "Bad Name"], { cwd: root });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("invalid_name");
+    const rt = await runCli(["plugin", "init", "x", "--family", "gjc", "--runtime", "node"], { cwd: root });
+    expect(rt.exitCode).toBe(2);
+    const fam = await runCli(["plugin", "init", "x", "--family", "npm"], { cwd: root });
+    expect(fam.exitCode).toBe(2);
+    expect(fam.stderr).toContain("invalid_option_value");
+    const none = await runCli(["plugin", "init", "x"], { cwd: root });
+    expect(none.exitCode).toBe(2);
+    expect(snapshotTree(root)).toEqual({});
+  });
+});
