@@ -1,0 +1,135 @@
+import { join } from "node:path";
+import type { DiagnosticSink } from "../../core/diagnostics.ts";
+import { isGjcError } from "../../core/errors.ts";
+import { sha256Hex } from "../../bundle/hash.ts";
+import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
+import { collisionKey } from "../../bundle/names.ts";
+import { relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
+import { readRegularFile } from "../../bundle/read-file.ts";
+import { formatBytes } from "../../bundle/collect.ts";
+import type { PlannedFile } from "../types.ts";
+import { GJC_MANIFEST } from "../detect.ts";
+import { quote } from "./fields.ts";
+
+export interface DeclaredFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+  mode: number;
+  /** Exactly the bytes that were hashed; install copies these, never a second read. */
+  data: Uint8Array;
+}
+
+const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as the separator and have no ".", ".." or empty segments.';
+
+/**
+ * Reads the files a GJC manifest declares, and nothing else (DESIGN item 14): each path is
+ * checked lexically, walked one component at a time without following symlinks, opened
+ * with O_NOFOLLOW, and must be a regular file inside the root within the GJC budgets. A file
+ * named twice is read once. Every refusal is a diagnostic pointing at the declaration.
+ */
+export class DeclaredFileReader {
+  private readonly files = new Map<string, DeclaredFile>();
+  private readonly refused = new Set<string>();
+  private readonly keys = new Map<string, string>();
+  private totalBytes = 0;
+  private exhausted = false;
+
+  constructor(
+    readonly rootDir: string,
+    private readonly sink: DiagnosticSink,
+    private readonly limits: BundleLimits = GJC_LIMITS,
+  ) {}
+
+  /** Reads one declared path; `at` is the JSON pointer of the declaration, `what` names it in messages. */
+  read(rel: string, at: string, what: string): DeclaredFile | undefined {
+    const known = this.files.get(rel);
+    if (known) return known;
+    if (this.refused.has(rel) || this.exhausted) return undefined;
+    const problem = this.check(rel, at, what);
+    if (problem) {
+      this.refused.add(rel);
+      return undefined;
+    }
+    return this.files.get(rel);
+  }
+
+  /** Every file read so far: the manifest first, then by path in code-unit order. */
+  planned(): PlannedFile[] {
+    const rest = [...this.files.values()].filter((f) => f.path !== GJC_MANIFEST).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const manifest = this.files.get(GJC_MANIFEST);
+    return [...(manifest ? [manifest] : []), ...rest].map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
+  }
+
+  contents(): Map<string, Uint8Array> {
+    const out = new Map<string, Uint8Array>();
+    for (const f of this.planned()) out.set(f.path, this.files.get(f.path)!.data);
+    return out;
+  }
+
+  /** Returns true when the path was refused (a diagnostic was reported). */
+  private check(rel: string, at: string, what: string): boolean {
+    const lexical = relativePathProblem(rel);
+    if (lexical) {
+      this.sink.error("missing_file", at, `${what} ${quote(rel)} ${lexical}, so it cannot name a file inside the bundle.`, PATH_RULES);
+      return true;
+    }
+    const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
+    if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) {
+      this.sink.error("security_policy", at, `${what} ${quote(rel)} is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
+      return true;
+    }
+    if (rel.split("/").length - 1 > maxDepth) {
+      this.sink.error("security_policy", at, `${what} ${quote(rel)} is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
+      return true;
+    }
+    const key = collisionKey(rel);
+    const twin = this.keys.get(key);
+    if (twin !== undefined && twin !== rel) {
+      this.sink.error("invalid_manifest", at, `${what} ${quote(rel)} and ${quote(twin)} differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
+      return true;
+    }
+    const walk = walkInside(this.rootDir, rel, "file");
+    if (!walk.ok) {
+      switch (walk.reason) {
+        case "missing":
+          this.sink.error("missing_file", at, `${what} ${quote(rel)} does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
+          break;
+        case "symlink":
+          this.sink.error("security_policy", at, `${what} ${quote(rel)} goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
+          break;
+        case "special":
+          this.sink.error("security_policy", at, `${what} ${quote(rel)} is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
+          break;
+        default:
+          this.sink.error("missing_file", at, `${what} ${quote(rel)} is a directory, not a file.`, "Declare the file itself.");
+      }
+      return true;
+    }
+    if (this.files.size + 1 > maxFiles) {
+      this.sink.error("security_policy", at, `The bundle declares more than ${maxFiles} files.`, "Split the bundle.");
+      this.exhausted = true;
+      return true;
+    }
+    let opened;
+    try {
+      opened = readRegularFile(join(this.rootDir, rel), maxFileBytes, rel);
+    } catch (error) {
+      if (!isGjcError(error)) throw error;
+      const code =
+        error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
+      const message = error.code === "file_too_large" ? `${what} ${quote(rel)} is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
+      this.sink.error(code, at, message, error.hint);
+      return true;
+    }
+    if (this.totalBytes + opened.size > maxTotalBytes) {
+      this.sink.error("security_policy", at, `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`, "Keep large assets out of the bundle.");
+      this.exhausted = true;
+      return true;
+    }
+    this.totalBytes += opened.size;
+    this.keys.set(key, rel);
+    this.files.set(rel, { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes });
+    return false;
+  }
+}
