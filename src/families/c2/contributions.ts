@@ -1,0 +1,438 @@
+/**
+ * What a C2 bundle contributes (c2-notes §3.5): the Agent Plugins content found by file
+ * convention (skills, agents, prompt commands, mcp.json), scaffolds, scenes and pipelines,
+ * the inventoried-but-unsupported hooks and monitors, and what the manifest declares
+ * (runtime, runtime commands, UI actions, connectors, language servers).
+ *
+ * Symlinks: a link inside a contribution location (skills/, agents/, commands/, scenes/,
+ * mcp.json, hooks/hooks.json, monitors/monitors.json) is an error, because the contribution
+ * would point through it (DESIGN §2 item 4); links elsewhere are simply not copied.
+ */
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { C2_LIMITS, C2_MAX_COMPONENTS } from "../../bundle/limits.ts";
+import { readRegularFile } from "../../bundle/read-file.ts";
+import type { DiagnosticSink } from "../../core/diagnostics.ts";
+import { isGjcError } from "../../core/errors.ts";
+import type { ComponentSummary } from "../types.ts";
+import { parseFrontmatter, type MarkdownDoc } from "./frontmatter.ts";
+import { slugHash } from "./ids.ts";
+import { checkMcpConfig, MCP_FILE, type C2McpServer } from "./mcp.ts";
+import { C2_NAMESPACE, MANIFEST_FILE } from "./rules.ts";
+import type { C2Manifest } from "./types.ts";
+
+export interface C2Counts {
+  skills: number;
+  commands: number;
+  subagents: number;
+  mcpServers: number;
+  scaffolds: number;
+  scenes: number;
+  pipelines: number;
+  hooks: number;
+  monitors: number;
+  runtime: number;
+  runtimeCommands: number;
+  ui: number;
+  connectors: number;
+  languageServers: number;
+}
+
+export interface C2Skill {
+  name: string;
+  description: string;
+  /** Bundle-relative path of SKILL.md. */
+  path: string;
+  /** slug-hash of the skill directory: the local part of `<id>:skill:<local>`. */
+  localId: string;
+}
+
+export interface C2PromptCommand {
+  name: string;
+  description: string;
+  path: string;
+  localId: string;
+}
+
+export interface C2Agent {
+  name: string;
+  description: string;
+  model?: string;
+  tools?: string[];
+  path: string;
+  localId: string;
+}
+
+export interface C2Scaffold {
+  /** slug-hash of `<container>/<dir>`. */
+  id: string;
+  path: string;
+  name: string;
+  description: string;
+  files: number;
+}
+
+export interface C2Contributions {
+  counts: C2Counts;
+  skills: C2Skill[];
+  promptCommands: C2PromptCommand[];
+  agents: C2Agent[];
+  mcpServers: C2McpServer[];
+  scaffolds: C2Scaffold[];
+  scenes: string[];
+  pipelines: string[];
+  hooks: string[];
+  monitors: string[];
+  /** Extension components with whether they can run (c2-notes §3.5). */
+  components: ComponentSummary[];
+}
+
+const SKILL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const MAX_MARKDOWN = 100;
+const MAX_WALK_DEPTH = 12;
+const C2_AT = `${MANIFEST_FILE}#/extensions/${C2_NAMESPACE}`;
+
+export function totalContributions(c: C2Counts): number {
+  return Object.values(c).reduce((a, n) => a + n, 0);
+}
+
+type Kind = "missing" | "file" | "dir" | "link" | "special";
+function kindOf(abs: string): Kind {
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return "missing";
+  }
+  if (st.isSymbolicLink()) return "link";
+  if (st.isDirectory()) return "dir";
+  return st.isFile() ? "file" : "special";
+}
+
+function linkError(sink: DiagnosticSink, rel: string): void {
+  sink.error("unsafe_path", rel, `${rel} is a symbolic link inside a contribution location.`, "Ship the real file or directory; links are never followed or copied.");
+}
+
+/** Reads a small contribution file; failures the collector also reports (size) stay silent here. */
+function readText(dir: string, rel: string, sink: DiagnosticSink): string | undefined {
+  try {
+    return new TextDecoder().decode(readRegularFile(join(dir, rel), C2_LIMITS.maxFileBytes, rel).bytes);
+  } catch (error) {
+    if (!isGjcError(error)) throw error;
+    if (error.code !== "file_too_large") sink.error(error.code, rel, error.message, error.hint);
+    return undefined;
+  }
+}
+
+function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: string): MarkdownDoc | undefined {
+  const text = readText(dir, rel, sink);
+  if (text === undefined) return undefined;
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) {
+    sink.warning(warnCode, rel, `${rel} is skipped: ${parsed.reason}.`, "Fix the frontmatter between the two --- lines.");
+    return undefined;
+  }
+  return parsed.doc;
+}
+
+const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
+
+export function inventoryC2Contributions(dir: string, manifest: C2Manifest | undefined, sink: DiagnosticSink): C2Contributions {
+  const skills = findSkills(dir, sink);
+  const promptCommands: C2PromptCommand[] = [];
+  for (const rel of findMarkdown(dir, "commands", sink)) {
+    const doc = readMarkdown(dir, rel, sink, "invalid_prompt_command");
+    if (!doc) continue;
+    if (doc.body.trim() === "") {
+      sink.warning("empty_command", rel, `${rel} has no body and is skipped.`, "Write the prompt below the frontmatter.");
+      continue;
+    }
+    const stem = rel.slice(rel.lastIndexOf("/") + 1).replace(/\.md$/, "");
+    promptCommands.push({ name: str(doc.data.name) || stem, description: str(doc.data.description), path: rel, localId: slugHash(rel) });
+  }
+  const agents: C2Agent[] = [];
+  for (const rel of findMarkdown(dir, "agents", sink)) {
+    const doc = readMarkdown(dir, rel, sink, "invalid_agent");
+    if (!doc || doc.body.trim() === "") continue; // the reference skips empty agents silently
+    const stem = rel.slice(rel.lastIndexOf("/") + 1).replace(/\.md$/, "");
+    const tools = Array.isArray(doc.data.tools) ? doc.data.tools.map(String) : typeof doc.data.tools === "string" ? doc.data.tools.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
+    agents.push({
+      name: str(doc.data.name) || stem,
+      description: str(doc.data.description),
+      ...(str(doc.data.model) ? { model: str(doc.data.model) } : {}),
+      ...(tools ? { tools } : {}),
+      path: rel,
+      localId: slugHash(rel),
+    });
+  }
+  const mcpServers = findMcp(dir, sink);
+
+  const componentCount = skills.length + promptCommands.length + agents.length + mcpServers.length;
+  if (componentCount > C2_MAX_COMPONENTS) {
+    sink.error("too_many_components", ".", `The bundle has ${componentCount} skills, prompt commands, agents and MCP servers; the limit is ${C2_MAX_COMPONENTS}.`, "Split it into several bundles.");
+  }
+
+  const scaffolds = [...findScaffolds(dir, "scaffolds", sink), ...findScaffolds(dir, "templates", sink)];
+  const { scenes, pipelines } = findScenes(dir, sink);
+  const hooks = findUnsupported(dir, "hooks/hooks.json", "Hooks", sink);
+  const monitors = findUnsupported(dir, "monitors/monitors.json", "Monitors", sink);
+
+  const c2 = manifest?.codetwo;
+  const counts: C2Counts = {
+    skills: skills.length,
+    commands: promptCommands.length,
+    subagents: agents.length,
+    mcpServers: mcpServers.length,
+    scaffolds: scaffolds.length,
+    scenes: scenes.length,
+    pipelines: pipelines.length,
+    hooks: hooks.length,
+    monitors: monitors.length,
+    runtime: c2?.runtime ? 1 : 0,
+    runtimeCommands: c2?.commands.length ?? 0,
+    ui: c2?.ui.length ?? 0,
+    connectors: c2?.connectors.length ?? 0,
+    languageServers: c2?.languageServers.length ?? 0,
+  };
+
+  const components: ComponentSummary[] = [];
+  c2?.commands.forEach((c, i) => components.push({ kind: "command", name: c.id, path: `${C2_AT}/commands/${i}`, status: "ready" }));
+  c2?.languageServers.forEach((l, i) => components.push({ kind: "lsp", name: l.id, path: `${C2_AT}/languageServers/${i}`, status: "requires_trust" }));
+  for (const h of hooks) components.push({ kind: "hook", name: h, path: h, status: "unsupported" });
+  for (const m of monitors) components.push({ kind: "monitor", name: m, path: m, status: "unsupported" });
+  c2?.ui.forEach((u, i) => components.push({ kind: "ui", name: `${u.id}@${u.slot}`, path: `${C2_AT}/ui/${i}`, status: "requires_trust" }));
+  c2?.connectors.forEach((c, i) => components.push({ kind: "connector", name: `${c.id}@${c.provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires_trust" }));
+
+  if (c2?.runtime) {
+    sink.warning(
+      "runtime.requires_trust",
+      `${C2_AT}/runtime`,
+      "This bundle ships a process runtime; it runs only after you trust the plugin.",
+      "Review the code, then trust it with gjc plugin trust <name>. Installing never runs it.",
+    );
+  }
+  if (manifest && totalContributions(counts) === 0) {
+    sink.error(
+      "no_components",
+      ".",
+      "The bundle does not contain a supported C2 component.",
+      "Add a skill (skills/<name>/SKILL.md), an agent, a prompt command, mcp.json, a scene, a scaffold, or declare commands with a runtime.",
+    );
+  }
+  return { counts, skills, promptCommands, agents, mcpServers, scaffolds, scenes, pipelines, hooks, monitors, components };
+}
+
+/** skills/<name>/SKILL.md, exactly one level deep. */
+function findSkills(dir: string, sink: DiagnosticSink): C2Skill[] {
+  const kind = kindOf(join(dir, "skills"));
+  if (kind === "missing") return [];
+  if (kind === "link") {
+    linkError(sink, "skills");
+    return [];
+  }
+  if (kind !== "dir") {
+    sink.error("agent_skills_location_invalid", "skills", "skills is not a directory.", "Put each skill in skills/<name>/SKILL.md.");
+    return [];
+  }
+  const out: C2Skill[] = [];
+  for (const name of safeReaddir(dir, "skills", sink)) {
+    const relDir = `skills/${name}`;
+    const k = kindOf(join(dir, relDir));
+    if (k === "link") {
+      linkError(sink, relDir);
+      continue;
+    }
+    if (k !== "dir" || C2_LIMITS.skipDirs.has(name)) continue;
+    const rel = `${relDir}/SKILL.md`;
+    const fk = kindOf(join(dir, rel));
+    if (fk === "missing") continue;
+    if (fk === "link") {
+      linkError(sink, rel);
+      continue;
+    }
+    if (fk !== "file") continue;
+    const doc = readMarkdown(dir, rel, sink, "invalid_agent_skill");
+    if (!doc) continue;
+    const skillName = doc.data.name;
+    const description = doc.data.description;
+    if (typeof skillName !== "string" || !SKILL_NAME.test(skillName)) {
+      sink.warning("invalid_agent_skill", rel, `${rel} is skipped: its frontmatter name ${skillName === undefined ? "is missing" : `${JSON.stringify(skillName)} is not 1-64 lowercase letters, digits and '-' (not at the ends)`}.`, "Give the skill a name such as review-code.");
+      continue;
+    }
+    if (typeof description !== "string" || description.trim() === "") {
+      sink.warning("invalid_agent_skill", rel, `${rel} is skipped: its frontmatter has no description.`, "Add a description saying when to use the skill.");
+      continue;
+    }
+    if (doc.body.trim() === "") {
+      sink.warning("empty_skill", rel, `${rel} has no instructions below the frontmatter and is skipped.`, "Write the skill's instructions.");
+      continue;
+    }
+    out.push({ name: skillName, description: description.trim(), path: rel, localId: slugHash(relDir) });
+  }
+  return out;
+}
+
+function safeReaddir(dir: string, rel: string, sink: DiagnosticSink): string[] {
+  try {
+    return readdirSync(join(dir, rel)).sort();
+  } catch (error) {
+    sink.error(rel === "skills" ? "agent_skills_location_invalid" : "unreadable_directory", rel, `${rel} could not be read (${(error as NodeJS.ErrnoException).code}).`);
+    return [];
+  }
+}
+
+/** Every *.md under a top folder (agents/, commands/), at most 12 levels and 100 files. */
+function findMarkdown(dir: string, top: string, sink: DiagnosticSink): string[] {
+  const kind = kindOf(join(dir, top));
+  if (kind === "missing" || kind === "file" || kind === "special") return [];
+  if (kind === "link") {
+    linkError(sink, top);
+    return [];
+  }
+  const out: string[] = [];
+  let overflow = false;
+  const walk = (rel: string, depth: number) => {
+    for (const name of safeReaddir(dir, rel, sink)) {
+      if (overflow) return;
+      const child = `${rel}/${name}`;
+      const k = kindOf(join(dir, child));
+      if (k === "dir") {
+        if (!C2_LIMITS.skipDirs.has(name) && depth < MAX_WALK_DEPTH) walk(child, depth + 1);
+      } else if (name.endsWith(".md")) {
+        if (k === "link") linkError(sink, child);
+        else if (k === "file") {
+          if (out.length === MAX_MARKDOWN) {
+            overflow = true;
+            sink.error("too_many_components", top, `${top}/ holds more than ${MAX_MARKDOWN} Markdown files.`, "Split the bundle; C2 accepts at most 100 components.");
+            return;
+          }
+          out.push(child);
+        }
+      } else if (k === "link") {
+        linkError(sink, child);
+      }
+    }
+  };
+  walk(top, 1);
+  return out;
+}
+
+function findMcp(dir: string, sink: DiagnosticSink): C2McpServer[] {
+  const kind = kindOf(join(dir, MCP_FILE));
+  if (kind === "missing") return [];
+  if (kind === "link") {
+    linkError(sink, MCP_FILE);
+    return [];
+  }
+  if (kind !== "file") {
+    sink.error("invalid_mcp", MCP_FILE, "mcp.json is not a regular file.", "Remove it or make it the MCP configuration file.");
+    return [];
+  }
+  const text = readText(dir, MCP_FILE, sink);
+  if (text === undefined) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    sink.error("invalid_mcp", MCP_FILE, `mcp.json is not valid JSON: ${(error as Error).message}`, "Fix the JSON syntax.");
+    return [];
+  }
+  return checkMcpConfig(raw, sink, dir);
+}
+
+/** Each real directory in scaffolds/ or templates/ holding at least one file. */
+function findScaffolds(dir: string, container: string, sink: DiagnosticSink): C2Scaffold[] {
+  if (kindOf(join(dir, container)) !== "dir") return [];
+  const out: C2Scaffold[] = [];
+  for (const name of safeReaddir(dir, container, sink)) {
+    const rel = `${container}/${name}`;
+    if (kindOf(join(dir, rel)) !== "dir") continue; // links here are simply not copied
+    const files = countFiles(join(dir, rel), 0);
+    if (files === 0) continue;
+    let title = name;
+    let description = "";
+    if (kindOf(join(dir, rel, "scaffold.json")) === "file") {
+      const text = readText(dir, `${rel}/scaffold.json`, sink);
+      try {
+        const meta = text === undefined ? {} : JSON.parse(text);
+        if (typeof meta?.name === "string" && meta.name.trim()) title = meta.name.trim();
+        if (typeof meta?.description === "string") description = meta.description.trim();
+      } catch (error) {
+        sink.warning("invalid_scaffold", `${rel}/scaffold.json`, `${rel}/scaffold.json is not valid JSON (${(error as Error).message}); the folder name is used.`, "Fix the JSON or remove the file.");
+      }
+    }
+    out.push({ id: slugHash(rel), path: rel, name: title, description, files });
+  }
+  return out;
+}
+
+function countFiles(abs: string, depth: number): number {
+  if (depth > MAX_WALK_DEPTH) return 0;
+  let n = 0;
+  let entries;
+  try {
+    entries = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    if (e.isFile()) n++;
+    else if (e.isDirectory() && !C2_LIMITS.skipDirs.has(e.name)) n += countFiles(join(abs, e.name), depth + 1);
+  }
+  return n;
+}
+
+/** Top-level scenes/*.scene.json and scenes/*.pipeline.json; a broken one is a warning. */
+function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipelines: string[] } {
+  const scenes: string[] = [];
+  const pipelines: string[] = [];
+  const kind = kindOf(join(dir, "scenes"));
+  if (kind === "link") linkError(sink, "scenes");
+  if (kind !== "dir") return { scenes, pipelines };
+  for (const name of safeReaddir(dir, "scenes", sink)) {
+    const isScene = name.endsWith(".scene.json");
+    if (!isScene && !name.endsWith(".pipeline.json")) continue;
+    const rel = `scenes/${name}`;
+    const k = kindOf(join(dir, rel));
+    if (k === "link") {
+      linkError(sink, rel);
+      continue;
+    }
+    if (k !== "file") continue;
+    const text = readText(dir, rel, sink);
+    if (text === undefined) continue;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (error) {
+      sink.warning("invalid_scene", rel, `${rel} is not valid JSON and is skipped (${(error as Error).message}).`, "Fix the JSON; the rest of the bundle is unaffected.");
+      continue;
+    }
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+      sink.warning("invalid_scene", rel, `${rel} does not hold a JSON object and is skipped.`, "A scene or pipeline file is one JSON object.");
+      continue;
+    }
+    (isScene ? scenes : pipelines).push(rel);
+  }
+  return { scenes, pipelines };
+}
+
+/** hooks/hooks.json and monitors/monitors.json: kept, shown, never run. */
+function findUnsupported(dir: string, rel: string, what: string, sink: DiagnosticSink): string[] {
+  const top = rel.slice(0, rel.indexOf("/"));
+  const topKind = kindOf(join(dir, top));
+  if (topKind === "link") {
+    linkError(sink, top);
+    return [];
+  }
+  if (topKind !== "dir") return [];
+  const k = kindOf(join(dir, rel));
+  if (k === "link") {
+    linkError(sink, rel);
+    return [];
+  }
+  if (k !== "file") return [];
+  sink.warning("component_unsupported", rel, `${what} (${rel}) are kept in the bundle but gjc has no runtime adapter for them; they will not run.`, "Nothing to do unless you rely on them; they are shown as unsupported.");
+  return [rel];
+}
+
