@@ -1,0 +1,54 @@
+/**
+ * Seams for the C2 runtime (src/c2host). The store never starts or stops processes itself;
+ * whoever owns running runtimes registers here, and the store calls in at the right moments:
+ *
+ *  - beforeUninstall: stop every realm of the bundle (all projects) and reap its processes
+ *    before its files are removed. Throwing aborts the uninstall with nothing removed.
+ *  - settle: after a policy change is written, bring the runtime to the requested state, or
+ *    throw to say it could not be reached; the store then rolls the policy back and does not
+ *    advance last-known-good.
+ *  - activeResources: what a disable would stop right now (listed in a plan's impact).
+ *
+ * Hooks run in the process that runs the command; a long-running host (`gjc host --stdio`)
+ * registers its own at start-up.
+ */
+import type { Context } from "../core/context.ts";
+import type { EffectivePolicy } from "./policy.ts";
+import type { InstalledC2 } from "./records.ts";
+
+export interface SettleRequest {
+  installed: InstalledC2;
+  /** Normalized project path, or undefined for the user scope. */
+  projectPath?: string;
+  /** The policy now in force for that scope (already written). */
+  effective: EffectivePolicy;
+}
+
+export interface ActiveResource {
+  plugin: string;
+  kind: "plugin_scope" | "service" | "process";
+  id: string;
+  label: string;
+}
+
+type Hook<A extends unknown[], R> = (ctx: Context, ...args: A) => R | Promise<R>;
+
+export const c2StoreHooks = {
+  beforeUninstall: [] as Hook<[InstalledC2], void>[],
+  settle: [] as Hook<[SettleRequest], void>[],
+  activeResources: [] as Hook<[InstalledC2, string | undefined], ActiveResource[]>[],
+};
+
+export async function runBeforeUninstall(ctx: Context, installed: InstalledC2): Promise<void> {
+  for (const hook of c2StoreHooks.beforeUninstall) await hook(ctx, installed);
+}
+
+export async function runSettle(ctx: Context, request: SettleRequest): Promise<void> {
+  for (const hook of c2StoreHooks.settle) await hook(ctx, request);
+}
+
+export async function collectActiveResources(ctx: Context, installed: InstalledC2, projectPath?: string): Promise<ActiveResource[]> {
+  const out: ActiveResource[] = [];
+  for (const hook of c2StoreHooks.activeResources) out.push(...(await hook(ctx, installed, projectPath)));
+  return out;
+}

@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import type { Context } from "../core/context.ts";
+import type { Diagnostic } from "../core/diagnostics.ts";
+import { GjcError } from "../core/errors.ts";
+import type { ComponentSummary } from "../families/types.ts";
+import type { C2Manifest } from "../families/c2/types.ts";
+import { bundleDir, c2Layout, idFromPolicyKey, recordPath, userDataDir, type C2Layout } from "./paths.ts";
+import { recordProblem, serializeRecord, type InstalledRecord, type Quarantine, type RecordSource } from "./record.ts";
+
+/** An installed C2 bundle as other parts of gjc (runtime, session, policy) see it. */
+export interface InstalledC2 {
+  id: string;
+  name: string;
+  version: string;
+  /** Absolute path of the verbatim bundle (the runtime's cwd). */
+  bundleDir: string;
+  /** Absolute path of the user-scope data directory. */
+  dataDir: string;
+  enabled: boolean;
+  trusted: boolean;
+  manifest: C2Manifest;
+  source: RecordSource;
+  installedAt: string;
+  updatedAt: string;
+  contributions: Record<string, number>;
+  components: ComponentSummary[];
+  diagnostics: Diagnostic[];
+  quarantine: Quarantine | null;
+  /** The record as stored. */
+  record: InstalledRecord;
+}
+
+/** A directory under plugins/ whose record could not be used. */
+export interface BrokenRecord {
+  id: string;
+  problem: string;
+}
+
+export function toInstalled(layout: C2Layout, record: InstalledRecord): InstalledC2 {
+  return {
+    id: record.id,
+    name: record.name,
+    version: record.version,
+    bundleDir: bundleDir(layout, record.id),
+    dataDir: userDataDir(layout, record.id),
+    enabled: record.enabled,
+    trusted: record.trusted,
+    manifest: record.manifest,
+    source: record.source,
+    installedAt: record.installed_at,
+    updatedAt: record.updated_at,
+    contributions: record.contributions,
+    components: record.components,
+    diagnostics: record.diagnostics,
+    quarantine: record.quarantine,
+    record,
+  };
+}
+
+/** Reads one record; undefined when the directory has none, a problem string when unusable. */
+export function readRecord(layout: C2Layout, id: string): InstalledRecord | { problem: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(recordPath(layout, id), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    return { problem: `the record could not be read (${code ?? "error"})` };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: "the record is not valid JSON" };
+  }
+  const problem = recordProblem(parsed, id);
+  return problem === undefined ? (parsed as InstalledRecord) : { problem };
+}
+
+/** Every usable record plus the directories that hold a broken one, sorted by name then id. */
+export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
+  let names: string[];
+  try {
+    names = readdirSync(layout.plugins, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith("."))
+      .map((d) => d.name);
+  } catch {
+    return { records: [], broken: [] };
+  }
+  const records: InstalledRecord[] = [];
+  const broken: BrokenRecord[] = [];
+  for (const name of names) {
+    const r = readRecord(layout, name);
+    if (r === undefined) broken.push({ id: name, problem: "no installed-plugin.json" });
+    else if ("problem" in r) broken.push({ id: name, problem: r.problem });
+    else records.push(r);
+  }
+  records.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id.localeCompare(b.id));
+  broken.sort((a, b) => a.id.localeCompare(b.id));
+  return { records, broken };
+}
+
+/** Installed C2 bundles with a usable record, sorted by name (broken ones are left out). */
+export function listInstalledC2(ctx: Context): InstalledC2[] {
+  const layout = c2Layout(ctx);
+  return scanRecords(layout).records.map((r) => toInstalled(layout, r));
+}
+
+/**
+ * Finds a bundle by installed id, `bundle:<id>`, or manifest name. A name that two sources
+ * installed is ambiguous and refused with both ids, never guessed.
+ */
+export function findInstalledC2(ctx: Context, nameOrId: string): InstalledC2 | undefined {
+  const layout = c2Layout(ctx);
+  const record = findRecord(layout, nameOrId);
+  return record ? toInstalled(layout, record) : undefined;
+}
+
+export function findRecord(layout: C2Layout, nameOrId: string): InstalledRecord | undefined {
+  const key = idFromPolicyKey(nameOrId);
+  if (/^[a-z0-9][a-z0-9-]*-[0-9a-f]{8}$/.test(key)) {
+    const direct = readRecord(layout, key);
+    if (direct && !("problem" in direct)) return direct;
+  }
+  const matches = scanRecords(layout).records.filter((r) => r.name === key || r.id === key);
+  if (matches.length > 1) {
+    throw new GjcError({
+      code: "ambiguous_plugin",
+      message: `Several installed C2 bundles are named ${key}: ${matches.map((m) => m.id).join(", ")}.`,
+      hint: "Name the bundle by its installed id.",
+      exit: 2,
+    });
+  }
+  return matches[0];
+}
+
+/** Like findRecord, but a missing bundle is an error that says how to see what is installed. */
+export function requireRecord(layout: C2Layout, nameOrId: string): InstalledRecord {
+  const record = findRecord(layout, nameOrId);
+  if (!record) {
+    throw new GjcError({
+      code: "not_installed",
+      message: `No C2 bundle named ${nameOrId} is installed.`,
+      hint: 'Run "gjc plugin list" to see the installed bundles.',
+    });
+  }
+  return record;
+}
+
+/** Rewrites a record in place (temp file, fsync, rename). */
+export function writeRecord(layout: C2Layout, record: InstalledRecord): void {
+  writeFileAtomic(recordPath(layout, record.id), serializeRecord(record));
+}
+
+export function pluginsDirEntries(layout: C2Layout): string[] {
+  try {
+    return readdirSync(layout.plugins);
+  } catch {
+    return [];
+  }
+}
+
