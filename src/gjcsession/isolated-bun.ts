@@ -1,0 +1,68 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Context } from "../core/context.ts";
+
+/**
+ * Host variables a plugin child may see: enough to run, nothing that identifies a session or
+ * carries a credential. Everything else of the host environment stays behind.
+ */
+export const CHILD_ENV_ALLOW = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE", "SHELL", "USER", "SystemRoot", "SYSTEMROOT", "PATHEXT", "COMSPEC", "WINDIR"] as const;
+
+export function childEnv(ctx: Context): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of CHILD_ENV_ALLOW) {
+    const v = ctx.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  // Inside a `bun build --compile` binary this makes process.execPath act as the bun CLI; for
+  // a plain bun it changes nothing. Either way the child is a bun runtime.
+  env.BUN_BE_BUN = "1";
+  return env;
+}
+
+/**
+ * A private scratch directory holding an empty bunfig (so a `bunfig.toml` shipped in a bundle
+ * can neither preload code nor change resolution) and any helper script we run. Removed by
+ * `dispose()`.
+ */
+export interface Scratch {
+  dir: string;
+  emptyConfig: string;
+  write(name: string, text: string): string;
+  dispose(): void;
+}
+
+export function makeScratch(): Scratch {
+  const dir = mkdtempSync(join(tmpdir(), "gjc-run-"));
+  chmodSync(dir, 0o700);
+  const emptyConfig = join(dir, "bunfig.toml");
+  writeFileSync(emptyConfig, "", { mode: 0o600 });
+  return {
+    dir,
+    emptyConfig,
+    write(name, text) {
+      const p = join(dir, name);
+      writeFileSync(p, text, { mode: 0o600 });
+      return p;
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** bun flags that keep a bundle's `.env`, `bunfig.toml` and auto-install out of the child. */
+export const isolatingBunFlags = (emptyConfig: string) => ["--no-env-file", "--no-install", `--config=${emptyConfig}`];
+
+/** The argv of a bun child running `script`: our own runtime (the compiled gjc acts as bun). */
+export function bunArgv(emptyConfig: string, script: string, args: string[] = []): string[] {
+  return [process.execPath, ...isolatingBunFlags(emptyConfig), script, ...args];
+}
+
+/** Ends a detached child and everything it started (a grandchild ignoring SIGTERM included). */
+export function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is already gone.
+  }
+}
