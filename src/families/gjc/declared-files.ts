@@ -71,38 +71,38 @@ export class DeclaredFileReader {
   private check(rel: string, at: string, what: string): boolean {
     const lexical = relativePathProblem(rel);
     if (lexical) {
-      this.sink.error("missing_file", at, `${what} ${quote(rel)} ${lexical}, so it cannot name a file inside the bundle.`, PATH_RULES);
+      this.sink.error("missing_file", at, `${what} names the path ${quote(rel)}, which ${lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
       return true;
     }
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) {
-      this.sink.error("security_policy", at, `${what} ${quote(rel)} is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
+      this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
       return true;
     }
     if (rel.split("/").length - 1 > maxDepth) {
-      this.sink.error("security_policy", at, `${what} ${quote(rel)} is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
+      this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
       return true;
     }
     const key = collisionKey(rel);
     const twin = this.keys.get(key);
     if (twin !== undefined && twin !== rel) {
-      this.sink.error("invalid_manifest", at, `${what} ${quote(rel)} and ${quote(twin)} differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
+      this.sink.error("invalid_manifest", at, `${what} names ${quote(rel)}, and another declaration names ${quote(twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
       return true;
     }
     const walk = walkInside(this.rootDir, rel, "file");
     if (!walk.ok) {
       switch (walk.reason) {
         case "missing":
-          this.sink.error("missing_file", at, `${what} ${quote(rel)} does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
+          this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
           break;
         case "symlink":
-          this.sink.error("security_policy", at, `${what} ${quote(rel)} goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
+          this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
           break;
         case "special":
-          this.sink.error("security_policy", at, `${what} ${quote(rel)} is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
+          this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
           break;
         default:
-          this.sink.error("missing_file", at, `${what} ${quote(rel)} is a directory, not a file.`, "Declare the file itself.");
+          this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
       }
       return true;
     }
@@ -118,7 +118,7 @@ export class DeclaredFileReader {
       if (!isGjcError(error)) throw error;
       const code =
         error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
-      const message = error.code === "file_too_large" ? `${what} ${quote(rel)} is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
+      const message = error.code === "file_too_large" ? `${what} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
       this.sink.error(code, at, message, error.hint);
       return true;
     }

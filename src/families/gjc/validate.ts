@@ -9,14 +9,18 @@ import { compileGjcBundle } from "./compile.ts";
  */
 export async function validateGjcBundle(_ctx: Context, dir: string): Promise<ValidationReport> {
   const { bundle, diagnostics, partial } = compileGjcBundle(dir);
-  return {
+  const report: ValidationReport = {
     ok: bundle !== undefined,
     family: "gjc",
     target: dir,
     name: bundle?.name ?? partial.name,
     version: bundle?.version ?? partial.version,
-    surfaces: bundle ? bundle.surfaces.map((s) => ({ id: s.id, kind: s.kind, enabledByDefault: s.enabledByDefault })) : [],
-    files: bundle ? bundle.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })) : [],
     diagnostics,
   };
+  // Surfaces and files are listed only for a valid bundle: an invalid one would install nothing.
+  if (bundle) {
+    report.surfaces = bundle.surfaces.map((s) => ({ id: s.id, kind: s.kind, enabledByDefault: s.enabledByDefault }));
+    report.files = bundle.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes }));
+  }
+  return report;
 }
