@@ -1,0 +1,47 @@
+import { GjcError } from "../core/errors.ts";
+import { callTool, Deadline, type Handshake, initialize, listTools, type McpTool } from "./protocol.ts";
+import { type Channel, RpcClient } from "./rpc-client.ts";
+
+/** A live MCP session over any transport. */
+export interface McpConnection {
+  readonly label: string;
+  readonly handshake: Handshake;
+  listTools(timeoutMs: number): Promise<McpTool[]>;
+  callTool(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a channel with `open`, runs the MCP handshake within the deadline, and closes the
+ * channel again on any failure (so a failed connect never leaves a process or socket behind).
+ */
+export async function connectOver(
+  label: string,
+  deadline: Deadline,
+  open: (client: RpcClient) => Channel | Promise<Channel>,
+): Promise<McpConnection> {
+  const client = new RpcClient(label);
+  const channel = await open(client);
+  client.attach(channel);
+  let handshake: Handshake;
+  try {
+    handshake = await initialize(client, label, deadline);
+  } catch (e) {
+    await channel.close();
+    throw e;
+  }
+  return {
+    label,
+    handshake,
+    listTools: (ms) => listTools(client, label, handshake, new Deadline(ms)),
+    callTool: (name, args, ms) => callTool(client, name, args, new Deadline(ms)),
+    close: () => channel.close(),
+  };
+}
+
+/** Re-raises a GjcError with extra details (the server's stderr, its pid) merged in. */
+export function withDetails(e: unknown, extra: Record<string, unknown>): unknown {
+  if (!(e instanceof GjcError)) return e;
+  const base = typeof e.details === "object" && e.details !== null ? (e.details as Record<string, unknown>) : {};
+  return new GjcError({ code: e.code, message: e.message, hint: e.hint, exit: e.exit, details: { ...base, ...extra } });
+}

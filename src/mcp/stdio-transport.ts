@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import { GjcError } from "../core/errors.ts";
+import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
+import { BoundedLog } from "./bounded-log.ts";
+import { childEnvironment } from "./child-env.ts";
+import { mcpError, sanitizeServerText } from "./errors.ts";
+import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
+import { readLines } from "./line-reader.ts";
+import { killProcessGroup } from "./process-group.ts";
+import { waitAtMost } from "./wait.ts";
+import type { Channel, ChannelSink } from "./rpc-client.ts";
+
+export interface StdioStartOptions {
+  /** The installed bundle root the launch is confined to. */
+  root: string;
+  launch: StdioLaunch;
+  /** Host environment the allow-list is copied from (default: process.env). */
+  hostEnv?: Record<string, string | undefined>;
+  label: string;
+  onSpawn?(pid: number): void;
+}
+
+export interface StdioChannel extends Channel {
+  readonly pid: number;
+  readonly stderr: BoundedLog;
+}
+
+/** How long close() waits for the pipes to drain after the group is killed. */
+const PIPE_DRAIN_MS = 1000;
+
+/**
+ * The argv we run. The launch is re-checked against the installed root first (the bundle on
+ * disk may differ from the one validated), the launcher is resolved on PATH to an absolute
+ * program, and the script is passed by absolute path, so bun cannot read it as a subcommand
+ * or package.json script. Bun also gets flags that disable a shipped bunfig.toml, .env and
+ * auto-install.
+ */
+function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: string[]; cwd: string } {
+  const root = resolve(opts.root);
+  const verdict = checkStdioLauncher(opts.launch, root);
+  if (!verdict.ok)
+    throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (DESIGN: node/bun plus a bundled script, or a bundled ./executable)");
+  const cwd = verdict.cwd === undefined ? root : join(root, verdict.cwd);
+  const rest = (opts.launch.args ?? []).slice(verdict.kind === "bundled" ? 0 : 1);
+  if (verdict.kind === "bundled") return { argv: [join(root, verdict.executable as string), ...rest], cwd };
+  const hostPath = (opts.hostEnv ?? process.env).PATH ?? "";
+  const program = Bun.which(verdict.kind, { PATH: hostPath });
+  if (!program)
+    throw mcpError("mcp_launcher_missing", `${opts.label} needs ${verdict.kind}, which is not on PATH`, `install ${verdict.kind} or put it on PATH, then try again`);
+  const script = join(root, verdict.script as string);
+  if (verdict.kind === "node") return { argv: [program, script, ...rest], cwd };
+  return { argv: [program, "--no-env-file", "--no-install", `--config=${emptyConfig()}`, script, ...rest], cwd };
+}
+
+export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): StdioChannel {
+  let configDir: string | undefined;
+  const emptyConfig = () => {
+    configDir = mkdtempSync(join(tmpdir(), "gjc-mcp-"));
+    const file = join(configDir, "bunfig.toml");
+    writeFileSync(file, "", { mode: 0o600 });
+    return file;
+  };
+  const removeConfig = () => {
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
+    configDir = undefined;
+  };
+
+  let proc: Subprocess<"pipe", "pipe", "pipe">;
+  try {
+    const { argv, cwd } = buildArgv(opts, emptyConfig);
+    proc = Bun.spawn(argv, {
+      cwd,
+      env: childEnvironment(opts.hostEnv ?? process.env),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      // Its own process group, so close() can kill every descendant at once.
+      detached: true,
+    });
+  } catch (e) {
+    removeConfig();
+    if (e instanceof GjcError) throw e;
+    throw mcpError("mcp_spawn_failed", `${opts.label} could not be started: ${(e as Error).message}`, "check that the launcher and the bundled files are intact (gjc plugin verify)");
+  }
+  const pid = proc.pid;
+  opts.onSpawn?.(pid);
+  const stderr = new BoundedLog(MAX_STDERR_BYTES);
+
+  const stderrDone = (async () => {
+    try {
+      for await (const chunk of proc.stderr) stderr.write(chunk);
+    } catch {
+      // The pipe closing under us at kill time is expected.
+    }
+  })();
+
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const stdoutDone = (async () => {
+    try {
+      for await (const line of readLines(proc.stdout, MAX_FRAME_BYTES, opts.label)) {
+        let text: string;
+        try {
+          text = decoder.decode(line);
+        } catch {
+          throw mcpError("mcp_protocol", `${opts.label} wrote bytes that are not UTF-8 on stdout`, "stdout of an MCP stdio server carries only JSON-RPC messages; log to stderr instead");
+        }
+        if (text.trim() === "") continue;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          throw mcpError("mcp_protocol", `${opts.label} wrote a line that is not JSON on stdout: "${sanitizeServerText(text, 80)}"`, "stdout of an MCP stdio server carries only JSON-RPC messages; log to stderr instead");
+        }
+        sink.message(message);
+      }
+    } catch (e) {
+      sink.fail(e instanceof GjcError ? e : mcpError("mcp_protocol", `${opts.label} stdout failed: ${(e as Error).message}`, "see the server's stderr"));
+    }
+  })();
+
+  let closing = false;
+  proc.exited.then(async (code) => {
+    // Let the lines already in the pipe arrive first (a server may answer and then exit).
+    await waitAtMost(stdoutDone, 250);
+    if (closing) return;
+    const how = proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
+    const last = stderr.tail(1);
+    sink.fail(
+      mcpError("mcp_server_exited", `${opts.label} ${how}${last ? ` (last stderr line: ${sanitizeServerText(last, 200)})` : ""}`, "run the server by hand to see why it stops; its stderr is in the error details", { exitCode: code, signal: proc.signalCode ?? undefined }),
+    );
+  });
+
+  let closed: Promise<void> | undefined;
+  return {
+    pid,
+    stderr,
+    async send(message) {
+      if (closing) throw mcpError("mcp_closed", `${opts.label} is closed`, "start it again");
+      try {
+        proc.stdin.write(`${JSON.stringify(message)}\n`);
+        await proc.stdin.flush();
+      } catch (e) {
+        throw mcpError("mcp_server_exited", `${opts.label} stopped reading its input (${(e as Error).message})`, "run the server by hand to see why it stops");
+      }
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        try {
+          proc.stdin.end();
+        } catch {
+          // Already gone.
+        }
+        killProcessGroup(pid);
+        await proc.exited;
+        // A descendant that left our group could hold the pipes open; do not wait for it forever.
+        await waitAtMost(Promise.all([stdoutDone, stderrDone]), PIPE_DRAIN_MS);
+        removeConfig();
+      })();
+      return closed;
+    },
+  };
+}

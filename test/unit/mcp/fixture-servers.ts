@@ -1,0 +1,57 @@
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { processGroupAlive } from "../../../src/mcp/process-group.ts";
+
+export const FIXTURES = join(import.meta.dir, "../../../fixtures/mcp");
+
+let built: Promise<string> | undefined;
+
+/**
+ * The SDK fixture server bundled into one self-contained file, the way a bundle would ship
+ * it (no node_modules next to it). Built once per test process.
+ */
+export function sdkServerBuild(outDir: string): Promise<string> {
+  built ??= (async () => {
+    const result = await Bun.build({
+      entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")],
+      target: "node",
+      outdir: outDir,
+      naming: "sdk-server.mjs",
+    });
+    if (!result.success) throw new Error(result.logs.map(String).join("\n"));
+    return join(outDir, "sdk-server.mjs");
+  })();
+  return built;
+}
+
+/** Copies fixture files into a bundle root: `{ "server.ts": "misbehaving/silent.ts" }`. */
+export function bundleWith(root: string, files: Record<string, string>): string {
+  for (const [rel, from] of Object.entries(files)) {
+    const dest = join(root, rel);
+    mkdirSync(join(dest, ".."), { recursive: true });
+    copyFileSync(from.startsWith("/") ? from : join(FIXTURES, from), dest);
+  }
+  return root;
+}
+
+/**
+ * Waits until no process of the group is left. A killed group can linger for a moment as
+ * zombies until init reaps them; this polls the condition with a bound instead of sleeping.
+ */
+export async function waitGroupGone(pid: number, boundMs = 5000): Promise<boolean> {
+  const end = performance.now() + boundMs;
+  while (processGroupAlive(pid)) {
+    if (performance.now() > end) return false;
+    await Bun.sleep(5);
+  }
+  return true;
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
