@@ -1,0 +1,124 @@
+import type { Context } from "../core/context.ts";
+import { sourceError } from "./errors.ts";
+import { redactText } from "./redact.ts";
+
+/**
+ * Settings that hold for every git call we make, whatever the user's config says:
+ * only the https, ssh and file transports; no hooks, no fsmonitor (both run programs
+ * named by config); no submodules; paths that are dangerous on NTFS/HFS+ refused.
+ */
+export const GIT_HARDENING = [
+  "-c", "protocol.allow=never",
+  "-c", "protocol.https.allow=always",
+  "-c", "protocol.ssh.allow=always",
+  "-c", "protocol.file.allow=always",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "core.fsmonitor=false",
+  "-c", "submodule.recurse=false",
+  "-c", "fetch.recurseSubmodules=false",
+  "-c", "core.protectNTFS=true",
+  "-c", "core.protectHFS=true",
+  "-c", "advice.detachedHead=false",
+  "-c", "init.defaultBranch=main",
+];
+
+/** Variables that would point git at another repository or inject config behind our back. */
+const DROPPED_ENV = [
+  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_SSL_NO_VERIFY",
+  "GIT_PROTOCOL_FROM_USER", "GIT_TRACE", "GIT_TRACE_CURL", "GIT_TRACE_PACKET", "GIT_CURL_VERBOSE",
+];
+
+export function gitEnv(ctx: Context): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
+  for (const k of DROPPED_ENV) delete env[k];
+  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) delete env[k];
+  // GIT_ALLOW_PROTOCOL overrides protocol.allow, so set it too rather than trusting it unset.
+  env.GIT_ALLOW_PROTOCOL = "https:ssh:file";
+  env.GIT_TERMINAL_PROMPT = "0";
+  // An empty GIT_ASKPASS stops git from asking any helper program; credential helpers still answer.
+  env.GIT_ASKPASS = "";
+  env.SSH_ASKPASS = "";
+  env.SSH_ASKPASS_REQUIRE = "never";
+  env.GIT_LFS_SKIP_SMUDGE = "1";
+  env.LC_ALL = "C";
+  return env;
+}
+
+export interface GitRun {
+  stdout: string;
+}
+
+const STDERR_KEEP = 64 * 1024;
+
+/**
+ * Runs the user's git with argv (never a shell), stdin closed, in its own process group, and
+ * kills the whole group (ssh, remote helpers) on timeout. stderr is kept for the error
+ * message only after redaction, because git echoes URLs that may hold credentials.
+ */
+export async function runGit(ctx: Context, args: string[], opts: { cwd: string; timeoutMs: number; action: string }): Promise<GitRun> {
+  const env = gitEnv(ctx);
+  const git = Bun.which("git", { PATH: env.PATH ?? "" });
+  if (!git) throw sourceError("source_unreachable", "git is not installed or not on PATH.", "Install git, then run the command again.");
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn([git, ...GIT_HARDENING, ...args], { cwd: opts.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  } catch (error) {
+    throw sourceError("source_unreachable", `git could not be started (${(error as Error).message}).`, "Check that git is installed and runnable.");
+  }
+  let timedOut = false;
+  const killGroup = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, opts.timeoutMs);
+  const stdoutP = new Response(proc.stdout).text();
+  const stderrP = readTail(proc.stderr, STDERR_KEEP);
+  let code: number;
+  try {
+    code = await proc.exited;
+  } finally {
+    clearTimeout(timer);
+    // Helpers git left behind in its group (ssh, remote-https) go with it.
+    killGroup();
+  }
+  const [stdout, stderr] = await Promise.all([stdoutP, stderrP]);
+  if (timedOut) {
+    throw sourceError("source_unreachable", `git ${opts.action} timed out after ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`, "Check the network and the URL, then run the command again.", { timeoutMs: opts.timeoutMs });
+  }
+  if (code !== 0) {
+    const last = lastLines(redactText(stderr));
+    throw sourceError("source_unreachable", `git ${opts.action} failed${last ? `: ${last}` : ` (exit ${code})`}`, "Check the URL, the ref and your access to the repository (git's credential helper and ssh agent are used; nothing is prompted).", {
+      exitCode: code,
+    });
+  }
+  return { stdout };
+}
+
+async function readTail(stream: ReadableStream<Uint8Array>, keep: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    size += chunk.length;
+    while (size - chunks[0].length > keep) size -= (chunks.shift() as Uint8Array).length;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The last meaningful stderr lines, at most 500 characters (what a person needs to act). */
+function lastLines(text: string): string {
+  const lines = text
+    .split(/\r?\n|\r/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !/^(Cloning into|remote: (Counting|Compressing|Enumerating|Total))/.test(l));
+  const tail = lines.slice(-2).join(" / ");
+  return tail.length > 500 ? `${tail.slice(0, 497)}...` : tail;
+}
