@@ -4,6 +4,8 @@
  *
  *  - beforeUninstall: stop every realm of the bundle (all projects) and reap its processes
  *    before its files are removed. Throwing aborts the uninstall with nothing removed.
+ *  - recordChanging: the bundle is being disabled or untrusted (the record passed is the new
+ *    one); stop what may no longer run. Throwing leaves the record unchanged.
  *  - settle: after a policy change is written, bring the runtime to the requested state, or
  *    throw to say it could not be reached; the store then rolls the policy back and does not
  *    advance last-known-good.
@@ -35,12 +37,17 @@ type Hook<A extends unknown[], R> = (ctx: Context, ...args: A) => R | Promise<R>
 
 export const c2StoreHooks = {
   beforeUninstall: [] as Hook<[InstalledC2], void>[],
+  recordChanging: [] as Hook<[InstalledC2], void>[],
   settle: [] as Hook<[SettleRequest], void>[],
   activeResources: [] as Hook<[InstalledC2, string | undefined], ActiveResource[]>[],
 };
 
 export async function runBeforeUninstall(ctx: Context, installed: InstalledC2): Promise<void> {
   for (const hook of c2StoreHooks.beforeUninstall) await hook(ctx, installed);
+}
+
+export async function runRecordChanging(ctx: Context, installed: InstalledC2): Promise<void> {
+  for (const hook of c2StoreHooks.recordChanging) await hook(ctx, installed);
 }
 
 export async function runSettle(ctx: Context, request: SettleRequest): Promise<void> {

@@ -1,0 +1,331 @@
+/**
+ * The C2 side of the shared plugin verbs. `plugin install|uninstall|enable|disable|list|
+ * inspect|verify` dispatch here for C2 bundles; `plugin trust|untrust` are C2-only. Every
+ * function returns data or throws GjcError; none prints.
+ */
+import { readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fsyncDir } from "../bundle/atomic-fs.ts";
+import { collectBundle } from "../bundle/collect.ts";
+import { C2_LIMITS } from "../bundle/limits.ts";
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { ComponentSummary } from "../families/types.ts";
+import type { FetchedSource } from "../sources/types.ts";
+import { runBeforeUninstall, runRecordChanging } from "./hooks.ts";
+import { installFetched, type C2InstallResult } from "./install.ts";
+import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
+import { withC2Lock } from "./lock.ts";
+import { bundleDir, bundleHome, c2Layout, policyKey, userDataDir, type C2Layout } from "./paths.ts";
+import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
+import { clonePolicy, parsePolicyDocument } from "./policy-doc.ts";
+import { commitPolicy, markLastGood, openPolicy, type Recovery } from "./policy-store.ts";
+import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
+import type { InstalledRecord } from "./record.ts";
+
+export type { C2InstallResult } from "./install.ts";
+export { installC2FromCatalog } from "./catalog-install.ts";
+
+/** `gjc plugin install <source>` for a C2 bundle the sources layer has fetched. */
+export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean }): Promise<C2InstallResult> {
+  return installFetched(ctx, opts);
+}
+
+/** C2 bundles are user-wide; the error the shared verbs give for `--project`. */
+export function c2ProjectScopeError(name?: string): GjcError {
+  return new GjcError({
+    code: "unsupported_scope",
+    message: "C2 bundles are installed user-wide; --project does not apply to them.",
+    hint: `Install with --user, then choose per project with "gjc plugin policy plan ${name ?? "<plugin>"} --state enabled|disabled|inherit --project <dir>".`,
+    exit: ExitCode.usage,
+  });
+}
+
+export interface C2UninstallResult {
+  family: "c2";
+  status: "uninstalled" | "would_uninstall";
+  id: string;
+  name: string;
+  version: string;
+  bundle_dir: string;
+  data_dir: string;
+  data_kept: boolean;
+  policy_forgotten: boolean;
+  notices: { code: string; message: string }[];
+}
+
+function parseOptional(docText: string | undefined) {
+  if (docText === undefined) return undefined;
+  const parsed = parsePolicyDocument(docText);
+  return parsed.ok ? parsed.doc : undefined;
+}
+
+/**
+ * `gjc plugin uninstall <name> [--keep-data]`: stops whatever runs for the bundle (runtime
+ * hooks), forgets its user and project policy, removes the bundle (one rename is the commit
+ * point) and, unless kept, its data directory.
+ */
+export async function uninstallC2(ctx: Context, name: string, opts: { keepData?: boolean; dryRun?: boolean } = {}): Promise<C2UninstallResult> {
+  const layout = c2Layout(ctx);
+  const work = async (): Promise<C2UninstallResult> => {
+    if (!opts.dryRun) cleanLeftovers(layout);
+    const record = requireRecord(layout, name);
+    const result: C2UninstallResult = {
+      family: "c2",
+      status: opts.dryRun ? "would_uninstall" : "uninstalled",
+      id: record.id,
+      name: record.name,
+      version: record.version,
+      bundle_dir: bundleDir(layout, record.id),
+      data_dir: userDataDir(layout, record.id),
+      data_kept: Boolean(opts.keepData),
+      policy_forgotten: false,
+      notices: [],
+    };
+    if (opts.dryRun) return result;
+    await runBeforeUninstall(ctx, toInstalled(layout, record));
+    result.policy_forgotten = forgetPolicy(ctx, layout, record.id, result.notices);
+    const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
+    renameSync(bundleHome(layout, record.id), trash);
+    fsyncDir(layout.plugins);
+    rmSync(trash, { recursive: true, force: true });
+    if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
+    return result;
+  };
+  if (opts.dryRun) return work();
+  return withC2Lock(ctx, "gjc plugin uninstall", work);
+}
+
+function forgetPolicy(ctx: Context, layout: C2Layout, id: string, notices: C2UninstallResult["notices"]): boolean {
+  const key = policyKey(id);
+  const view = openPolicy(layout);
+  if (view.recovery.kind !== "normal") {
+    notices.push({ code: "policy_recovery", message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.` });
+    return false;
+  }
+  const strip = (doc: ReturnType<typeof clonePolicy>) => {
+    const next = clonePolicy(doc);
+    let had = key in next.user;
+    delete next.user[key];
+    for (const map of Object.values(next.projects)) {
+      if (key in map) had = true;
+      delete map[key];
+    }
+    return { next, had };
+  };
+  const { next, had } = strip(view.doc);
+  if (had) commitPolicy(layout, view, next, ctx.now());
+  // The last good copy must not bring the policy back if the primary is ever restored from it.
+  let lastGoodText: string | undefined;
+  try {
+    lastGoodText = readFileSync(layout.policyLastGood, "utf8");
+  } catch {}
+  const lastGood = parseOptional(lastGoodText);
+  if (lastGood) {
+    const cleaned = strip(lastGood);
+    if (cleaned.had) markLastGood(layout, cleaned.next);
+  }
+  return had;
+}
+
+export interface C2FlagResult {
+  family: "c2";
+  id: string;
+  name: string;
+  field: "enabled" | "trusted";
+  value: boolean;
+  changed: boolean;
+  enabled: boolean;
+  trusted: boolean;
+  notices: { code: string; message: string }[];
+}
+
+async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted", value: boolean): Promise<C2FlagResult> {
+  const layout = c2Layout(ctx);
+  return withC2Lock(ctx, `gjc plugin ${field === "enabled" ? (value ? "enable" : "disable") : value ? "trust" : "untrust"}`, async () => {
+    cleanLeftovers(layout);
+    const record = requireRecord(layout, name);
+    const changed = record[field] !== value;
+    const next: InstalledRecord = { ...record, [field]: value };
+    if (changed) {
+      // Turning something off stops it first (the runtime registers these hooks).
+      if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
+      writeRecord(layout, next);
+    }
+    const notices: C2FlagResult["notices"] = [];
+    const runs = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+    if (field === "enabled" && value && !next.trusted && runs) {
+      notices.push({ code: "runtime.requires_trust", message: `${record.name} is enabled, but its process runs only after "gjc plugin trust ${record.name}".` });
+    }
+    if (field === "trusted" && value && runs) {
+      notices.push({ code: "trusted", message: `${record.name} may now start its process when one of its commands is invoked; it runs with your permissions.` });
+    }
+    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, notices };
+  });
+}
+
+/** `gjc plugin enable|disable <name>` for C2: the install-wide switch, separate from trust. */
+export function setC2Enabled(ctx: Context, name: string, enabled: boolean): Promise<C2FlagResult> {
+  return setFlag(ctx, name, "enabled", enabled);
+}
+
+/** `gjc plugin trust|untrust <name>`: whether the bundle's processes may run at all. */
+export function setC2Trusted(ctx: Context, name: string, trusted: boolean): Promise<C2FlagResult> {
+  return setFlag(ctx, name, "trusted", trusted);
+}
+
+export interface C2ListRow {
+  family: "c2";
+  id: string;
+  name: string;
+  version: string;
+  enabled: boolean;
+  trusted: boolean;
+  source: string;
+  has_runtime: boolean;
+  contributions: Record<string, number>;
+  total_contributions: number;
+  components: (ComponentSummary & { effective_status: string })[];
+  diagnostics: { errors: number; warnings: number };
+  quarantine: InstalledRecord["quarantine"];
+  policy: { state: EffectivePolicy["state"]; source: EffectivePolicy["stateSource"] };
+}
+
+function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2ListRow["components"] {
+  const key = policyKey(record.id);
+  return record.components.map((c) => {
+    let effectiveStatus: string = c.status;
+    // ui and connector summaries are named `<id>@<slot|provider>`; policy ids use the bare id.
+    const policyId = c.kind === "ui" || c.kind === "connector" || c.kind === "lsp" ? `${key}:${c.kind}:${c.name.split("@")[0]}` : undefined;
+    if (policyId && effective.components[policyId] === "disabled") effectiveStatus = "disabled";
+    else if (c.status === "requires_trust" && record.trusted) effectiveStatus = "ready";
+    return { ...c, effective_status: effectiveStatus };
+  });
+}
+
+function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }): C2ListRow {
+  const effective = resolvePolicy(recovery, record);
+  return {
+    family: "c2",
+    id: record.id,
+    name: record.name,
+    version: record.version,
+    enabled: record.enabled,
+    trusted: record.trusted,
+    source: record.source.display,
+    has_runtime: record.manifest.codetwo.runtime !== null,
+    contributions: record.contributions,
+    total_contributions: Object.values(record.contributions).reduce((a, n) => a + n, 0),
+    components: componentsWithStatus(record, effective),
+    diagnostics: {
+      errors: record.diagnostics.filter((d) => d.severity === "error").length,
+      warnings: record.diagnostics.filter((d) => d.severity === "warning").length,
+    },
+    quarantine: record.quarantine,
+    policy: { state: effective.state, source: effective.stateSource },
+  };
+}
+
+/** `gjc plugin list` (C2 part): every installed bundle, plus directories with a broken record. */
+export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenRecord[]; recovery: Recovery } {
+  const layout = c2Layout(ctx);
+  const view = openPolicy(layout);
+  const { records, broken } = scanRecords(layout);
+  return { plugins: records.map((r) => row(r, view)), broken, recovery: view.recovery };
+}
+
+export interface C2Inspect extends C2ListRow {
+  description: string | null;
+  bundle_dir: string;
+  data_dir: string;
+  installed_at: string;
+  updated_at: string;
+  source_details: InstalledRecord["source"];
+  files: number;
+  total_bytes: number;
+  runtime: InstalledRecord["manifest"]["codetwo"]["runtime"];
+  commands: { id: string; title: string }[];
+  diagnostics_list: InstalledRecord["diagnostics"];
+  effective_policy: EffectivePolicy;
+}
+
+/** `gjc plugin inspect <name>` (C2). */
+export function inspectC2(ctx: Context, name: string): C2Inspect {
+  const layout = c2Layout(ctx);
+  const record = requireRecord(layout, name);
+  const view = openPolicy(layout);
+  const base = row(record, view);
+  return {
+    ...base,
+    description: record.manifest.description ?? null,
+    bundle_dir: bundleDir(layout, record.id),
+    data_dir: userDataDir(layout, record.id),
+    installed_at: record.installed_at,
+    updated_at: record.updated_at,
+    source_details: record.source,
+    files: record.files.length,
+    total_bytes: record.total_bytes,
+    runtime: record.manifest.codetwo.runtime,
+    commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
+    diagnostics_list: record.diagnostics,
+    effective_policy: resolvePolicy(view, record),
+  };
+}
+
+export interface C2VerifyFinding {
+  kind: "missing" | "changed" | "extra" | "mode_changed" | "symlink" | "unreadable";
+  path: string;
+}
+
+export interface C2VerifyResult {
+  family: "c2";
+  ok: boolean;
+  bundles: { id: string; name: string; ok: boolean; findings: C2VerifyFinding[]; quarantined: boolean }[];
+}
+
+/** Compares the installed bytes with the record. */
+function verifyOne(layout: C2Layout, record: InstalledRecord): C2VerifyFinding[] {
+  const collected = collectBundle(bundleDir(layout, record.id), { ...C2_LIMITS, skipDirs: new Set() });
+  const findings: C2VerifyFinding[] = [];
+  const found = new Map(collected.files.map((f) => [f.path, f]));
+  for (const link of collected.skippedLinks) findings.push({ kind: "symlink", path: link });
+  const links = new Set(collected.skippedLinks);
+  for (const f of record.files) {
+    const now = found.get(f.path);
+    if (!now) {
+      if (!links.has(f.path)) findings.push({ kind: "missing", path: f.path });
+      continue;
+    }
+    if (now.sha256 !== f.sha256) findings.push({ kind: "changed", path: f.path });
+    else if (now.mode !== f.mode) findings.push({ kind: "mode_changed", path: f.path });
+    found.delete(f.path);
+  }
+  for (const extra of found.keys()) findings.push({ kind: "extra", path: extra });
+  for (const d of collected.diagnostics) if (d.severity === "error") findings.push({ kind: "unreadable", path: d.path });
+  return findings;
+}
+
+/**
+ * `gjc plugin verify [<name>]` (C2): re-hashes installed bundles. Drift quarantines the bundle
+ * in its record (the runtime refuses a quarantined bundle); a clean verify lifts it.
+ */
+export async function verifyC2(ctx: Context, name?: string): Promise<C2VerifyResult> {
+  const layout = c2Layout(ctx);
+  return withC2Lock(ctx, "gjc plugin verify", async () => {
+    cleanLeftovers(layout);
+    const records = name === undefined ? scanRecords(layout).records : [requireRecord(layout, name)];
+    const bundles: C2VerifyResult["bundles"] = [];
+    for (const record of records) {
+      const findings = verifyOne(layout, record);
+      const ok = findings.length === 0;
+      if (!ok) {
+        writeRecord(layout, { ...record, quarantine: { reason: "runtime_mismatch", files: findings.map((f) => `${f.kind}:${f.path}`), at: ctx.now().toISOString() } });
+      } else if (record.quarantine !== null) {
+        writeRecord(layout, { ...record, quarantine: null });
+      }
+      bundles.push({ id: record.id, name: record.name, ok, findings, quarantined: !ok });
+    }
+    return { family: "c2", ok: bundles.every((b) => b.ok), bundles };
+  });
+}

@@ -1,0 +1,18 @@
+import type { Context } from "../core/context.ts";
+import { withLock } from "../install/lock.ts";
+import { c2Layout } from "./paths.ts";
+
+export const C2_LOCK_FILE = "c2.lock";
+
+/**
+ * One lock for the whole C2 data directory: installs, uninstalls, enable/trust flips and
+ * policy applies all change what a plan was bound to, so they take turns. The wait is
+ * bounded (`GJC_LOCK_TIMEOUT_MS`, default 15 s); a busy lock ends with `lock_busy` (exit 5).
+ * The lock (and a data directory it had to create) is gone again when `fn` returns.
+ */
+export function withC2Lock<T>(ctx: Context, command: string, fn: () => Promise<T> | T): Promise<T> {
+  const layout = c2Layout(ctx);
+  const fromEnv = Number(ctx.env.GJC_LOCK_TIMEOUT_MS);
+  const timeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
+  return withLock(layout.root, { command, file: C2_LOCK_FILE, timeoutMs, label: "the C2 data directory" }, () => fn());
+}

@@ -1,0 +1,110 @@
+/**
+ * Stored policy plans: `plugin-plans/<token>.json` beside the policy, so `policy plan` and
+ * `policy apply` can be two processes. A plan is single-use: apply claims it by renaming the
+ * file away, which only one process can do, and the claimed file is deleted whatever happens
+ * next. Plans expire; expired ones are swept on every plan and apply.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { GjcError } from "../core/errors.ts";
+import type { C2Layout } from "./paths.ts";
+import type { RequestedState } from "./policy-doc.ts";
+
+export const PLAN_TTL_MS = 15 * 60 * 1000;
+const TOKEN = /^[0-9a-f]{32}$/;
+
+export interface PlanRequest {
+  /** `bundle:<installed id>`. */
+  plugin: string;
+  installed_id: string;
+  /** Normalized project path; null for the user scope. */
+  project: string | null;
+  state: RequestedState;
+  /** Present only when the plan sets a configuration. */
+  config?: unknown;
+  /** Full component id (`bundle:<id>:<kind>:<local id>`), or null for the whole plugin. */
+  component: string | null;
+}
+
+export interface StoredPlan {
+  schema_version: 1;
+  token: string;
+  created_at: string;
+  expires_at: string;
+  config_revision: number;
+  graph_revision: string;
+  request: PlanRequest;
+}
+
+export function newToken(): string {
+  return crypto.randomUUID().replace(/-/g, "");
+}
+
+export function isPlanToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+export function savePlan(layout: C2Layout, plan: StoredPlan): void {
+  mkdirSync(layout.plans, { recursive: true, mode: 0o700 });
+  writeFileAtomic(join(layout.plans, `${plan.token}.json`), `${JSON.stringify(plan, null, 2)}\n`, 0o600);
+}
+
+/**
+ * Takes a plan out of the store. Missing (never made, already used, or swept after expiry)
+ * is one answer: the token cannot be applied.
+ */
+export function claimPlan(layout: C2Layout, token: string): StoredPlan {
+  const path = join(layout.plans, `${token}.json`);
+  const claimed = `${path}.claimed-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    renameSync(path, claimed);
+  } catch {
+    throw new GjcError({
+      code: "plan_not_found",
+      message: `The policy plan ${token} was not found or was already used.`,
+      hint: 'Plans are single-use and expire; run "gjc plugin policy plan …" again.',
+      exit: 3,
+    });
+  }
+  try {
+    return JSON.parse(readFileSync(claimed, "utf8")) as StoredPlan;
+  } finally {
+    rmSync(claimed, { force: true });
+    removeDirIfEmpty(layout.plans);
+  }
+}
+
+/** Deletes expired plans and claim leftovers of crashed applies. */
+export function sweepPlans(layout: C2Layout, now: Date): void {
+  let names: string[];
+  try {
+    names = readdirSync(layout.plans);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(layout.plans, name);
+    if (name.includes(".claimed-")) {
+      // A claim is deleted right after it is read; one that survived belongs to a dead apply.
+      try {
+        if (now.getTime() - statSync(path).mtimeMs > 60_000) rmSync(path, { force: true });
+      } catch {}
+      continue;
+    }
+    if (!name.endsWith(".json")) continue;
+    try {
+      const plan = JSON.parse(readFileSync(path, "utf8")) as StoredPlan;
+      if (Date.parse(plan.expires_at) <= now.getTime()) rmSync(path, { force: true });
+    } catch {
+      rmSync(path, { force: true });
+    }
+  }
+  removeDirIfEmpty(layout.plans);
+}
+
+function removeDirIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {}
+}

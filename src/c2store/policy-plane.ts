@@ -1,0 +1,416 @@
+/**
+ * The revision-bound policy plane (C2 standard §4, c2-notes §7.3-7.6):
+ *   catalog → plan (exact impact + a single-use token bound to the current revisions)
+ *   → apply (refused when stale or used; rolled back when the requested state is not
+ *   reached; only then last-known-good advances) — plus reset, the recovery operation.
+ */
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { graphRevision } from "./graph-revision.ts";
+import { collectActiveResources, runSettle, type ActiveResource } from "./hooks.ts";
+import { withC2Lock } from "./lock.ts";
+import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts";
+import { bundleComponentIds, resolvePolicy, supportsProjectScope, type EffectivePolicy } from "./policy.ts";
+import { clonePolicy, samePolicyContent, type PluginPolicy, type PolicyDocument, type PolicyState, type RequestedState } from "./policy-doc.ts";
+import { commitPolicy, markLastGood, openPolicy, readPrimaryBytes, recoveryError, restorePrimary, type PolicyView, type Recovery } from "./policy-store.ts";
+import { claimPlan, isPlanToken, newToken, PLAN_TTL_MS, savePlan, sweepPlans, type PlanRequest, type StoredPlan } from "./plans.ts";
+import { normalizeProjectPath } from "./project-key.ts";
+import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
+import type { InstalledRecord } from "./record.ts";
+
+export type ScopeRef = { kind: "user" } | { kind: "project"; project_path: string };
+
+export interface CatalogEntry {
+  id: string;
+  installed_id: string;
+  name: string;
+  version: string;
+  metadata: { origin: "third_party"; role: "extension"; scope_support: string[]; essential: false; default_enabled: true };
+  has_runtime: boolean;
+  language_servers: number;
+  bundle_enabled: boolean;
+  trusted: boolean;
+  /** Explicit policy at this scope. */
+  state: RequestedState;
+  config: unknown;
+  components: Record<string, PolicyState>;
+  /** What is in force at this scope after inheritance. */
+  effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
+  /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
+  effective_state: { status: "enabled" | "disabled" | "untrusted"; reason: string | null };
+}
+
+export interface CatalogResult {
+  scope: ScopeRef;
+  config_revision: number;
+  graph_revision: string;
+  recovery: Recovery;
+  plugins: CatalogEntry[];
+  broken: BrokenRecord[];
+}
+
+function scopeOf(project: string | undefined): ScopeRef {
+  return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
+}
+
+function explicitPolicy(doc: PolicyDocument, id: string, project: string | undefined): PluginPolicy {
+  const key = policyKey(id);
+  return (project === undefined ? doc.user[key] : doc.projects[project]?.[key]) ?? {};
+}
+
+function catalogEntry(view: PolicyView, record: InstalledRecord, project: string | undefined): CatalogEntry {
+  const effective = resolvePolicy(view, record, project);
+  const explicit = project === undefined || effective.projectScoped ? explicitPolicy(view.doc, record.id, project) : explicitPolicy(view.doc, record.id, undefined);
+  const runtime = record.manifest.codetwo.runtime;
+  const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+  let status: CatalogEntry["effective_state"]["status"] = "enabled";
+  let reason: string | null = null;
+  if (effective.state === "disabled") {
+    status = "disabled";
+    reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
+  } else if (needsTrust && !record.trusted) {
+    status = "untrusted";
+    reason = "untrusted";
+  }
+  return {
+    id: policyKey(record.id),
+    installed_id: record.id,
+    name: record.name,
+    version: record.version,
+    metadata: { origin: "third_party", role: "extension", scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+    has_runtime: runtime !== null,
+    language_servers: record.manifest.codetwo.languageServers.length,
+    bundle_enabled: record.enabled,
+    trusted: record.trusted,
+    state: explicit.state ?? "inherit",
+    config: explicit.config ?? null,
+    components: explicit.components ?? {},
+    effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
+    effective_state: { status, reason },
+  };
+}
+
+/** `gjc plugin policy catalog`: every installed bundle and its policy at one scope. Read-only. */
+export function policyCatalog(ctx: Context, opts: { project?: string } = {}): CatalogResult {
+  const layout = c2Layout(ctx);
+  const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
+  const view = openPolicy(layout);
+  const { records, broken } = scanRecords(layout);
+  return {
+    scope: scopeOf(project),
+    config_revision: view.doc.revision,
+    graph_revision: graphRevision(records),
+    recovery: view.recovery,
+    plugins: records.map((r) => catalogEntry(view, r, project)),
+    broken,
+  };
+}
+
+export interface PlanInput {
+  plugin: string;
+  state: RequestedState;
+  component?: string;
+  /** Present when a configuration should be set (any JSON; 1.2.0 runtimes declare no schema). */
+  config?: unknown;
+  project?: string;
+}
+
+export interface PlanImpact {
+  token: string;
+  expires_at: string;
+  config_revision: number;
+  graph_revision: string;
+  request: PlanRequest;
+  scope: ScopeRef;
+  /** True when applying would not change the document. */
+  noop: boolean;
+  before: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
+  after: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
+  affected: string[];
+  active_resources: ActiveResource[];
+  requires_confirmation: boolean;
+  warnings: string[];
+}
+
+function unknownPlugin(plugin: string): GjcError {
+  return new GjcError({ code: "not_installed", message: `No C2 bundle named ${plugin} is installed.`, hint: 'Run "gjc plugin policy catalog" to see the plugins policy can change.' });
+}
+
+/** Resolves `--component`: a full id, or `<kind>:<local id>` of this bundle. */
+function resolveComponent(record: InstalledRecord, component: string): string {
+  const known = bundleComponentIds(record.id, record.manifest);
+  const full = component.startsWith("bundle:") ? component : `${policyKey(record.id)}:${component}`;
+  if (known.includes(full)) return full;
+  throw new GjcError({
+    code: "unknown_component",
+    message: `${record.name} has no component ${component}.`,
+    hint: known.length === 0 ? `${record.name} declares no UI actions, connectors or language servers.` : `Components of ${record.name}: ${known.map((k) => k.slice(policyKey(record.id).length + 1)).join(", ")}.`,
+    exit: ExitCode.usage,
+  });
+}
+
+/** The document after a request is applied to it. */
+function applyRequest(doc: PolicyDocument, request: PlanRequest): PolicyDocument {
+  const next = clonePolicy(doc);
+  const map = request.project === null ? next.user : (next.projects[request.project] ??= {});
+  const current: PluginPolicy = { ...(map[request.plugin] ?? {}) };
+  if (request.component !== null) {
+    const components = { ...(current.components ?? {}) };
+    if (request.state === "inherit") delete components[request.component];
+    else components[request.component] = request.state;
+    current.components = components;
+  } else {
+    if (request.state === "inherit") delete current.state;
+    else current.state = request.state;
+    if ("config" in request) current.config = request.config;
+  }
+  map[request.plugin] = current;
+  return next;
+}
+
+function resetRequest(doc: PolicyDocument, plugin: string, project: string | null): PolicyDocument {
+  const next = clonePolicy(doc);
+  if (project === null) delete next.user[plugin];
+  else if (next.projects[project]) delete next.projects[project][plugin];
+  return next;
+}
+
+function summary(e: EffectivePolicy) {
+  return { state: e.state, config: e.config, components: e.components };
+}
+
+/** `gjc plugin policy plan`: validates a change, computes its exact impact, stores a token. */
+export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<PlanImpact> {
+  const layout = c2Layout(ctx);
+  const record = findRecord(layout, input.plugin);
+  if (!record) throw unknownPlugin(input.plugin);
+  const view = openPolicy(layout);
+  if (view.recovery.kind !== "normal") throw recoveryError(view, input.plugin);
+
+  const manifest = record.manifest;
+  const hasRuntime = manifest.codetwo.runtime !== null;
+  if (!hasRuntime && manifest.codetwo.languageServers.length === 0) {
+    throw new GjcError({
+      code: "no_runtime",
+      message: `${record.name} is data-only: it has no runtime or language server for policy to govern.`,
+      hint: `Its contributions are user-wide; use "gjc plugin disable ${record.name}" to turn the whole bundle off.`,
+      exit: ExitCode.refused,
+    });
+  }
+  let project: string | undefined;
+  if (input.project !== undefined) {
+    project = normalizeProjectPath(ctx, input.project);
+    if (!supportsProjectScope(manifest)) {
+      throw new GjcError({
+        code: "unsupported_scope",
+        message: `${record.name} does not support project scope (its runtime declares scopeSupport ${JSON.stringify(manifest.codetwo.runtime?.scopeSupport ?? ["user"])}).`,
+        hint: "Change its user policy instead (leave out --project).",
+        exit: ExitCode.refused,
+      });
+    }
+  }
+  if (input.component !== undefined && input.config !== undefined) {
+    throw new GjcError({ code: "usage", message: "--config applies to the whole plugin, not to one component.", hint: "Plan the component and the configuration separately.", exit: ExitCode.usage });
+  }
+  const component = input.component === undefined ? null : resolveComponent(record, input.component);
+  const request: PlanRequest = {
+    plugin: policyKey(record.id),
+    installed_id: record.id,
+    project: project ?? null,
+    state: input.state,
+    component,
+    ...(input.config !== undefined ? { config: input.config } : {}),
+  };
+
+  const nextDoc = applyRequest(view.doc, request);
+  const before = resolvePolicy(view, record, project);
+  const after = resolvePolicy({ doc: nextDoc, recovery: view.recovery }, record, project);
+  const installed = toInstalled(layout, record);
+  const warnings: string[] = [];
+  const active: ActiveResource[] = [];
+  if (component === null && before.state === "enabled" && after.state === "disabled" && hasRuntime && record.trusted) {
+    active.push({ plugin: request.plugin, kind: "plugin_scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
+    active.push(...(await collectActiveResources(ctx, installed, project)));
+  }
+  if (component === null && input.state === "enabled" && !record.trusted) {
+    warnings.push(`${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`);
+  }
+  if (!record.enabled) warnings.push(`${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.`);
+
+  const { records } = scanRecords(layout);
+  const now = ctx.now();
+  const token = newToken();
+  const stored: StoredPlan = {
+    schema_version: 1,
+    token,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + PLAN_TTL_MS).toISOString(),
+    config_revision: view.doc.revision,
+    graph_revision: graphRevision(records),
+    request,
+  };
+  sweepPlans(layout, now);
+  savePlan(layout, stored);
+  return {
+    token,
+    expires_at: stored.expires_at,
+    config_revision: stored.config_revision,
+    graph_revision: stored.graph_revision,
+    request,
+    scope: scopeOf(project),
+    noop: samePolicyContent(view.doc, nextDoc),
+    before: summary(before),
+    after: summary(after),
+    affected: [request.plugin],
+    active_resources: active,
+    requires_confirmation: active.length > 0,
+    warnings,
+  };
+}
+
+export interface ApplyResult {
+  config_revision: number;
+  graph_revision: string;
+  affected: string[];
+  changed: boolean;
+  effective: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
+  scope: ScopeRef;
+}
+
+function stale(message: string): GjcError {
+  return new GjcError({ code: "stale_plan", message: `The policy plan is stale: ${message}.`, hint: 'Run "gjc plugin policy plan …" again and apply the new token.', exit: ExitCode.refused });
+}
+
+/**
+ * Checks that the change reached the requested state. The written policy is re-read from disk
+ * (what a fresh process would see), trust gates an explicit enable, and the runtime's settle
+ * hooks get the last word. Throws the reason when it did not settle.
+ */
+async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, request: PlanRequest | { plugin: string; project: string | null }, expected: EffectivePolicy): Promise<EffectivePolicy> {
+  const reopened = openPolicy(layout);
+  const project = request.project ?? undefined;
+  const now = resolvePolicy(reopened, record, project);
+  const where = project === undefined ? "the user scope" : `project ${project}`;
+  if (reopened.recovery.kind !== "normal") throw new Error(`the written policy could not be read back (${reopened.recovery.kind})`);
+  if (now.state !== expected.state || JSON.stringify(now.components) !== JSON.stringify(expected.components) || JSON.stringify(now.config) !== JSON.stringify(expected.config)) {
+    throw new Error(`\`${request.plugin}\` in ${where} was expected to be ${expected.state}, but it is ${now.state}`);
+  }
+  const explicitEnable = "state" in request && request.state === "enabled" && request.component === null;
+  const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+  if (explicitEnable && needsTrust && !record.trusted) {
+    throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
+  }
+  if (explicitEnable && !record.enabled) {
+    throw new Error(`\`${request.plugin}\` in ${where} was expected to be enabled, but the bundle is disabled as a whole`);
+  }
+  await runSettle(ctx, { installed: toInstalled(layout, record), projectPath: project, effective: now });
+  return now;
+}
+
+/** `gjc plugin policy apply <token>`. */
+export async function applyPolicyPlan(ctx: Context, token: string): Promise<ApplyResult> {
+  if (!isPlanToken(token)) {
+    throw new GjcError({ code: "invalid_plan_token", message: `${JSON.stringify(token)} is not a policy plan token.`, hint: 'Use the token printed by "gjc plugin policy plan".', exit: ExitCode.usage });
+  }
+  const layout = c2Layout(ctx);
+  return withC2Lock(ctx, "gjc plugin policy apply", async () => {
+    const now = ctx.now();
+    const plan = claimPlan(layout, token);
+    sweepPlans(layout, now);
+    if (Date.parse(plan.expires_at) <= now.getTime()) throw stale(`it expired at ${plan.expires_at}`);
+    const view = openPolicy(layout);
+    if (view.recovery.kind !== "normal") throw recoveryError(view, plan.request.installed_id);
+    const { records } = scanRecords(layout);
+    const graph = graphRevision(records);
+    if (view.doc.revision !== plan.config_revision) throw stale(`the policy changed (revision ${plan.config_revision} → ${view.doc.revision})`);
+    if (graph !== plan.graph_revision) throw stale("the installed bundles changed since it was made");
+    const record = records.find((r) => r.id === plan.request.installed_id);
+    if (!record) throw stale(`${plan.request.plugin} is no longer installed`);
+
+    const request = plan.request;
+    const nextDoc = applyRequest(view.doc, request);
+    const project = request.project ?? undefined;
+    const expected = resolvePolicy({ doc: nextDoc, recovery: view.recovery }, record, project);
+    const previousBytes = readPrimaryBytes(layout);
+    const commit = commitPolicy(layout, view, nextDoc, now);
+    let settled: EffectivePolicy;
+    try {
+      settled = await settle(ctx, layout, record, request, expected);
+    } catch (error) {
+      let rollback = "";
+      if (commit.written) {
+        try {
+          restorePrimary(layout, previousBytes);
+          await runSettle(ctx, { installed: toInstalled(layout, record), projectPath: project, effective: resolvePolicy(openPolicy(layout), record, project) });
+        } catch (rollbackError) {
+          rollback = `; rollback failed: ${(rollbackError as Error).message}`;
+        }
+      }
+      throw new GjcError({
+        code: "change_not_settled",
+        message: `The policy change did not settle: ${(error as Error).message}${rollback}. The previous policy is back in force.`,
+        hint: rollback ? "Run gjc plugin policy catalog to see the current state." : "Fix the cause and plan the change again.",
+        exit: ExitCode.refused,
+      });
+    }
+    markLastGood(layout, commit.doc);
+    return {
+      config_revision: commit.doc.revision,
+      graph_revision: graph,
+      affected: [request.plugin],
+      changed: commit.written,
+      effective: summary(settled),
+      scope: scopeOf(project),
+    };
+  });
+}
+
+export interface ResetResult {
+  plugin: string;
+  scope: ScopeRef;
+  config_revision: number;
+  changed: boolean;
+  recovery_before: Recovery;
+  /** Where the corrupt primary was kept, when reset left recovery. */
+  evidence?: string;
+}
+
+/**
+ * `gjc plugin policy reset <plugin>`: drops the plugin's state, config and component overrides
+ * at one scope. It is also the way out of recovery: it works on the last good copy (or the
+ * empty safe-mode policy), writes a valid primary and keeps the corrupt one aside.
+ */
+export async function resetPolicy(ctx: Context, plugin: string, opts: { project?: string } = {}): Promise<ResetResult> {
+  const layout = c2Layout(ctx);
+  return withC2Lock(ctx, "gjc plugin policy reset", async () => {
+    const view = openPolicy(layout);
+    const record = findRecord(layout, plugin);
+    const key = policyKey(record?.id ?? idFromPolicyKey(plugin));
+    const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
+    const known = record !== undefined || key in view.doc.user || Object.values(view.doc.projects).some((m) => key in m);
+    if (!known && view.recovery.kind === "normal") throw unknownPlugin(plugin);
+    if (!/^bundle:[a-z0-9][a-z0-9-]*$/.test(key)) throw unknownPlugin(plugin);
+    const nextDoc = resetRequest(view.doc, key, project ?? null);
+    const previousBytes = readPrimaryBytes(layout);
+    const commit = commitPolicy(layout, view, nextDoc, ctx.now());
+    if (record) {
+      const expected = resolvePolicy({ doc: commit.doc, recovery: { kind: "normal" } }, record, project);
+      try {
+        await settle(ctx, layout, record, { plugin: key, project: project ?? null }, expected);
+      } catch (error) {
+        if (commit.written) restorePrimary(layout, previousBytes);
+        throw new GjcError({ code: "change_not_settled", message: `The policy reset did not settle: ${(error as Error).message}. The previous policy is back in force.`, exit: ExitCode.refused });
+      }
+    }
+    markLastGood(layout, commit.doc);
+    return {
+      plugin: key,
+      scope: scopeOf(project),
+      config_revision: commit.doc.revision,
+      changed: commit.written,
+      recovery_before: view.recovery,
+      ...(commit.evidence ? { evidence: commit.evidence } : {}),
+    };
+  });
+}
