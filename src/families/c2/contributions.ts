@@ -138,6 +138,7 @@ function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: 
 const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
 
 export function inventoryC2Contributions(dir: string, manifest: C2Manifest | undefined, sink: DiagnosticSink): C2Contributions {
+  const errorsBefore = sink.errors().length;
   const skills = findSkills(dir, sink);
   const promptCommands: C2PromptCommand[] = [];
   for (const rel of findMarkdown(dir, "commands", sink)) {
@@ -211,7 +212,9 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
       "Review the code, then trust it with gjc plugin trust <name>. Installing never runs it.",
     );
   }
-  if (manifest && totalContributions(counts) === 0) {
+  // A broken contribution (say an invalid mcp.json) is already an error; "nothing
+  // supported" on top of it would send the author looking in the wrong place.
+  if (manifest && totalContributions(counts) === 0 && sink.errors().length === errorsBefore) {
     sink.error(
       "no_components",
       ".",
