@@ -29,8 +29,9 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 /**
  * Shallow-fetches one commit into a fresh scratch dir with the user's git. A branch or tag
  * is cloned with `--depth 1`; a full-SHA pin is fetched by id (`git init` + `fetch <sha>`,
- * which the server must allow: GitHub does, a plain `file://` remote needs
- * `uploadpack.allowReachableSHA1InWant` or `allowAnySHA1InWant`) and verified after
+ * which the server must allow: GitHub does, and so does any git >= 2.26 speaking protocol v2;
+ * a protocol v0 server needs `uploadpack.allowReachableSHA1InWant` or `allowAnySHA1InWant`)
+ * and verified after
  * checkout. `.git` is removed afterwards, so nothing of git's is collected.
  */
 export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptions): Promise<GitCheckout> {
