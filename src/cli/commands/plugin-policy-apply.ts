@@ -1,0 +1,19 @@
+import { applyPolicyPlan } from "../../c2store/policy-plane.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+
+export default defineVerb({
+  name: "plugin policy apply",
+  description: "Apply a planned C2 policy change (single use, refused when the policy moved on)",
+  schema: "gjc/policy-apply@1",
+  args: {
+    token: { type: "positional", description: "The token printed by gjc plugin policy plan", required: true },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin policy apply 4f1c…"],
+  async run({ args, ctx }) {
+    const result = await applyPolicyPlan(ctx, args.token);
+    const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
+    const human = `${result.changed ? "Applied" : "Nothing to change"}: ${result.affected.join(", ")} is ${result.effective.state} in the ${scope} (config revision ${result.config_revision}).`;
+    return { json: { schema: "gjc/policy-apply@1", ok: true, ...result }, human };
+  },
+});

@@ -1,0 +1,54 @@
+import { planPolicyChange } from "../../c2store/policy-plane.ts";
+import { usageError } from "../../core/errors.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+
+export default defineVerb({
+  name: "plugin policy plan",
+  description: "Plan a C2 policy change: print its exact impact and a single-use token for apply",
+  schema: "gjc/policy-plan@1",
+  args: {
+    plugin: { type: "positional", description: "Installed C2 bundle name or id", required: true },
+    state: { type: "enum", options: ["enabled", "disabled", "inherit"], description: "The state to set", required: true },
+    component: { type: "string", description: "Change one component (ui:<id>, connector:<id>, lsp:<id>)", valueHint: "id" },
+    config: { type: "string", description: "Runtime configuration to set (JSON)", valueHint: "json" },
+    project: { type: "string", description: "Change the policy of this project instead of the user's", valueHint: "dir" },
+    ...jsonArg,
+  },
+  examples: [
+    "gjc plugin policy plan hello-runtime --state disabled --project .",
+    "gjc plugin policy plan hello-runtime --state disabled --component ui:greet",
+    "gjc plugin policy plan hello-runtime --state enabled --config '{\"mode\":\"fast\"}'",
+  ],
+  async run({ args, ctx }) {
+    if (!args.state) throw usageError("Missing --state.", "Pass --state enabled, disabled or inherit.", "missing_argument");
+    let config: unknown;
+    if (args.config !== undefined) {
+      try {
+        config = JSON.parse(args.config);
+      } catch (error) {
+        throw usageError(`--config is not valid JSON: ${(error as Error).message}.`, `Quote it for the shell, e.g. --config '{"key":"value"}'.`, "invalid_option_value");
+      }
+    }
+    const plan = await planPolicyChange(ctx, {
+      plugin: args.plugin,
+      state: args.state as "enabled" | "disabled" | "inherit",
+      ...(args.component !== undefined ? { component: args.component } : {}),
+      ...(args.config !== undefined ? { config } : {}),
+      ...(args.project !== undefined ? { project: args.project } : {}),
+    });
+    for (const w of plan.warnings) ctx.log.warn(w);
+    const s = ctx.out;
+    const target = plan.request.component ?? plan.request.plugin;
+    const scope = plan.scope.kind === "user" ? "user scope" : `project ${plan.scope.project_path}`;
+    const lines = [
+      `Plan for ${s.bold(target)} in the ${scope}: state ${plan.request.state}${"config" in plan.request ? `, config ${JSON.stringify(plan.request.config)}` : ""}`,
+      plan.noop ? "  This changes nothing (the policy already says so)." : `  state: ${plan.before.state} → ${plan.after.state}`,
+    ];
+    if (JSON.stringify(plan.before.config) !== JSON.stringify(plan.after.config)) lines.push(`  config: ${JSON.stringify(plan.before.config)} → ${JSON.stringify(plan.after.config)}`);
+    for (const [c, v] of Object.entries(plan.after.components)) if (plan.before.components[c] !== v) lines.push(`  ${c}: ${plan.before.components[c] ?? "enabled"} → ${v}`);
+    for (const r of plan.active_resources) lines.push(`  stops: ${r.label} (${r.kind} ${r.id})`);
+    lines.push(`  bound to config revision ${plan.config_revision}, graph ${plan.graph_revision}; expires ${plan.expires_at}`);
+    lines.push("", `Apply with: gjc plugin policy apply ${plan.token}`);
+    return { json: { schema: "gjc/policy-plan@1", ok: true, ...plan }, human: lines.join("\n") };
+  },
+});

@@ -1,0 +1,23 @@
+import { resetPolicy } from "../../c2store/policy-plane.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+
+export default defineVerb({
+  name: "plugin policy reset",
+  description: "Clear a C2 bundle's policy at one scope; also the way out of safe mode",
+  schema: "gjc/policy-reset@1",
+  args: {
+    plugin: { type: "positional", description: "C2 bundle name or id", required: true },
+    project: { type: "string", description: "Reset the policy of this project instead of the user's", valueHint: "dir" },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin policy reset hello-runtime", "gjc plugin policy reset hello-runtime --project ."],
+  async run({ args, ctx }) {
+    const result = await resetPolicy(ctx, args.plugin, { project: args.project });
+    const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
+    const lines = [`${result.plugin} now inherits everything in the ${scope} (config revision ${result.config_revision}).`];
+    if (result.recovery_before.kind !== "normal") {
+      lines.push(`The policy left ${result.recovery_before.kind.replace(/_/g, " ")}.${result.evidence ? ` The unusable file was kept as ${result.evidence}.` : ""}`);
+    }
+    return { json: { schema: "gjc/policy-reset@1", ok: true, ...result }, human: lines.join("\n") };
+  },
+});

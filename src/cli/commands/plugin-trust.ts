@@ -1,0 +1,17 @@
+import { setC2Trusted } from "../../c2store/lifecycle.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+import { flagOutcome } from "../render/c2-flag.ts";
+
+export default defineVerb({
+  name: "plugin trust",
+  description: "Allow a C2 bundle's runtime and language servers to run (separate from enable)",
+  schema: "gjc/trust@1",
+  args: {
+    name: { type: "positional", description: "Installed C2 bundle name or id", required: true },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin trust hello-runtime"],
+  async run({ args, ctx }) {
+    return flagOutcome(ctx, "gjc/trust@1", await setC2Trusted(ctx, args.name, true));
+  },
+});
