@@ -21,6 +21,17 @@ export const commandTree: Record<string, VerbNode> = {
     children: {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
       init: verb("Scaffold a new bundle that validates as written", () => import("./commands/plugin-init.ts")),
+      trust: verb("Allow a C2 bundle's processes to run (separate from enable)", () => import("./commands/plugin-trust.ts")),
+      untrust: verb("Stop a C2 bundle's processes from running", () => import("./commands/plugin-untrust.ts")),
+      policy: {
+        description: "C2 runtime policy: catalog, plan a change, apply it, reset",
+        children: {
+          catalog: verb("Show installed C2 bundles and their policy at a scope", () => import("./commands/plugin-policy-catalog.ts")),
+          plan: verb("Plan a policy change and get a single-use token", () => import("./commands/plugin-policy-plan.ts")),
+          apply: verb("Apply a planned policy change", () => import("./commands/plugin-policy-apply.ts")),
+          reset: verb("Clear a bundle's policy at a scope (also leaves safe mode)", () => import("./commands/plugin-policy-reset.ts")),
+        },
+      },
     },
   },
   marketplace: {
