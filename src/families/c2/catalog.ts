@@ -7,7 +7,7 @@
  */
 import { dirname, join, relative } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
-import { stripDotSlash, walkInside } from "../../bundle/path-safety.ts";
+import { relativePathProblem, stripDotSlash, walkInside } from "../../bundle/path-safety.ts";
 import type { Context } from "../../core/context.ts";
 import { DiagnosticSink, pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { isGjcError } from "../../core/errors.ts";
@@ -256,6 +256,8 @@ export function resolveLocalSource(catalogFile: string, path: string): { dir: st
   const root = dirname(catalogFile);
   const rel = stripDotSlash(path === "." ? "./" : path).replace(/\/+$/, "");
   if (rel === "") return { dir: root };
+  const problem = relativePathProblem(rel);
+  if (problem) return { code: "unsafe_path", problem: `${problem}; it must stay inside the catalog's directory` };
   const walk = walkInside(root, rel, "dir");
   if (walk.ok) return { dir: join(root, rel) };
   if (walk.reason === "symlink") return { code: "unsafe_path", problem: `goes through the symbolic link ${walk.at}` };
