@@ -1,0 +1,50 @@
+import { classifyMcpUrl } from "../policy/url.ts";
+import { type McpConnection, connectOver } from "./connection.ts";
+import { mcpError } from "./errors.ts";
+import { startStreamableHttpChannel } from "./http-transport.ts";
+import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
+import type { AddressCheck } from "./pinned-fetch.ts";
+import { Deadline, type Handshake, type McpTool } from "./protocol.ts";
+import { startSseChannel } from "./sse-transport.ts";
+
+export interface HttpServerOptions {
+  url: string;
+  /** "http" is streamable HTTP; "sse" the older HTTP+SSE transport. */
+  transport: "http" | "sse";
+  timeoutMs?: number;
+  label?: string;
+  /** Stage (d) of DESIGN item 11; tests inject one, the CLI never does. */
+  addressCheck?: AddressCheck;
+  /** Extra trust roots (PEM) for the server certificate; tests only. */
+  ca?: string | string[];
+}
+
+export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities"> {
+  tools: McpTool[];
+}
+
+/** Connects to a bundle's https MCP server under DESIGN item 11 and completes the handshake. */
+export async function connectHttpServer(opts: HttpServerOptions): Promise<McpConnection> {
+  const label = opts.label ?? "MCP server";
+  const verdict = classifyMcpUrl(opts.url);
+  if (!verdict.ok)
+    throw mcpError("security_policy", `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`, "bundle MCP servers must be public https endpoints (DESIGN item 11); change the url in the bundle manifest");
+  const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+  const channelOpts = { url: verdict.url, label, addressCheck: opts.addressCheck, ca: opts.ca };
+  return connectOver(label, deadline, (client) =>
+    opts.transport === "sse" ? startSseChannel(channelOpts, client) : startStreamableHttpChannel(channelOpts, client),
+  );
+}
+
+/** `initialize` → `notifications/initialized` → `tools/list` over https, then disconnects. */
+export async function probeHttpServer(opts: HttpServerOptions): Promise<HttpProbeResult> {
+  const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
+  const conn = await connectHttpServer({ ...opts, timeoutMs: deadline.totalMs });
+  try {
+    const tools = await conn.listTools(deadline.remaining());
+    const { serverInfo, protocolVersion, capabilities } = conn.handshake;
+    return { serverInfo, protocolVersion, capabilities, tools };
+  } finally {
+    await conn.close();
+  }
+}
