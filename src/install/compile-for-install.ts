@@ -1,0 +1,57 @@
+import type { Diagnostic } from "../core/diagnostics.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+
+/** What install needs from the GJC compiler: identity, surfaces, and the exact validated bytes. */
+export interface CompiledSurface {
+  id: string;
+  kind: string;
+  enabledByDefault: boolean;
+  [field: string]: unknown;
+}
+
+export interface CompiledFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+  mode: number;
+}
+
+export interface CompiledBundle {
+  name: string;
+  version: string;
+  manifestSha256: string;
+  surfaces: CompiledSurface[];
+  /** Manifest first. */
+  files: CompiledFile[];
+  contents: Map<string, Uint8Array>;
+}
+
+/** Codes that mean "refused by security policy" rather than "invalid" (exit 3 instead of 1). */
+const POLICY_CODES = new Set(["security_policy", "unsafe_path", "forbidden_surface"]);
+
+/**
+ * Compiles a fetched bundle root for install: reads only declared files, imports no code, and
+ * keeps the bytes it hashed so the copy is exactly what was validated. Any error diagnostic
+ * refuses the whole bundle, with every diagnostic in `details`.
+ */
+export async function compileForInstall(dir: string): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
+  const { compileGjcBundle } = await import("./_standin-compile.ts");
+  const result = await compileGjcBundle(dir, { keepContents: true });
+  const diagnostics: Diagnostic[] = result.diagnostics ?? [];
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0 || !result.bundle) {
+    const first = errors[0];
+    const policy = errors.some((d) => POLICY_CODES.has(d.code));
+    throw new GjcError({
+      code: first?.code ?? "invalid_manifest",
+      message: `The bundle was refused: ${first ? `${first.path}: ${first.message}` : "it did not compile"}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : ""}.`,
+      hint: first?.hint ?? "Run \"gjc plugin validate <dir>\" to see every problem, fix them, and install again.",
+      details: { diagnostics },
+      exit: policy ? ExitCode.refused : ExitCode.failed,
+    });
+  }
+  const bundle = result.bundle as CompiledBundle;
+  if (!bundle.contents) throw new GjcError({ code: "internal_error", message: "The compiler kept no file contents for install.", exit: ExitCode.internal });
+  return { bundle, warnings: diagnostics.filter((d) => d.severity === "warning") };
+}

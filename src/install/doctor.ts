@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import type { Context } from "../core/context.ts";
+import { acquireLock, inspectLock, type LockInspection } from "./lock.ts";
+import { lastGoodPath, LOCK_FILE, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
+import { removeLeftover, scanLeftovers, type Leftover } from "./leftovers.ts";
+import { parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
+import type { Scope, ScopeRegistry } from "./registry-types.ts";
+import { lockTimeout } from "./scope-session.ts";
+
+export interface DoctorFinding {
+  scope: Scope;
+  kind: "stale_lock" | "busy_lock" | "unreadable_lock" | "corrupt_registry" | "leftover" | "orphan_dir" | "foreign_entry" | "missing_dir" | "quarantined";
+  /** "error" needs attention; "info" is only reported. */
+  severity: "error" | "warning" | "info";
+  path: string;
+  message: string;
+  /** What `doctor --fix` does about it (or why it does nothing). */
+  fix: string;
+  fixable: boolean;
+  fixed?: boolean;
+}
+
+export interface DoctorScope {
+  scope: Scope;
+  root: string;
+  exists: boolean;
+  registry: "ok" | "missing" | "corrupt";
+  bundles: number;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  fix: boolean;
+  scopes: DoctorScope[];
+  findings: DoctorFinding[];
+}
+
+function lockFinding(scope: Scope, lock: LockInspection): DoctorFinding | undefined {
+  if (lock.state === "stale") {
+    return { scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command}).`, fix: "take over and remove the lock", fixable: true };
+  }
+  if (lock.state === "held") {
+    return { scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command}, since ${lock.holder.startedAt}).`, fix: "nothing; wait for it to finish", fixable: false };
+  }
+  if (lock.state === "unreadable") {
+    return { scope, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false };
+  }
+  return undefined;
+}
+
+function leftoverFinding(scope: Scope, l: Leftover): DoctorFinding {
+  switch (l.kind) {
+    case "staging":
+    case "trash":
+    case "temp":
+      return { scope, kind: "leftover", severity: "warning", path: l.path, message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`, fix: "remove it", fixable: true };
+    case "orphan":
+      return { scope, kind: "orphan_dir", severity: "warning", path: l.path, message: "Installed content directory that no registry entry uses.", fix: "remove it", fixable: true };
+    case "foreign":
+      return { scope, kind: "foreign_entry", severity: "info", path: l.path, message: "Not created by gjc and not registered.", fix: "nothing; gjc never removes what it did not create", fixable: false };
+    case "missing":
+      return { scope, kind: "missing_dir", severity: "error", path: l.path, message: `${l.name} is registered but its directory is gone.`, fix: `drop ${l.name} from the registry (install it again afterwards)`, fixable: true };
+  }
+}
+
+/** A last good copy that itself parses and checks out, or undefined. */
+function usableLastGood(root: string, scope: Scope): { text: string; registry: ScopeRegistry } | undefined {
+  try {
+    const text = readFileSync(lastGoodPath(root), "utf8");
+    const parsed = parseRegistry(text, root, scope);
+    return "registry" in parsed ? { text, registry: parsed.registry } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[]): Promise<DoctorScope> {
+  const root = scopeRoot(ctx, scope);
+  const exists = existsSync(root);
+  const out: DoctorScope = { scope, root, exists, registry: "missing", bundles: 0 };
+  if (!exists) return out;
+  const lockF = lockFinding(scope, inspectLock(root, LOCK_FILE));
+  const diagnose = (): { registry?: ScopeRegistry; list: DoctorFinding[] } => {
+    const list: DoctorFinding[] = [];
+    const read = tryReadRegistry(root, scope);
+    let registry: ScopeRegistry | undefined;
+    if (!read.ok) {
+      out.registry = "corrupt";
+      const good = usableLastGood(root, scope);
+      list.push({
+        scope,
+        kind: "corrupt_registry",
+        severity: "error",
+        path: read.path,
+        message: `The registry is corrupt or was edited: ${read.problem}.`,
+        fix: good ? `restore the last good copy (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})` : "nothing; there is no usable last good copy (move the file away to start the scope afresh)",
+        fixable: Boolean(good),
+      });
+    } else {
+      registry = read.registry;
+      out.registry = read.exists ? "ok" : "missing";
+      out.bundles = registry.plugins.length;
+      for (const p of registry.plugins) {
+        for (const q of (p.quarantine ?? []).slice(0, 1)) {
+          list.push({ scope, kind: "quarantined", severity: "warning", path: p.pluginRoot, message: `${p.name} is quarantined (${q.code}: ${q.message}).`, fix: `nothing; run "gjc plugin verify ${p.name}" or reinstall it`, fixable: false });
+        }
+      }
+    }
+    for (const l of scanLeftovers(root, registry)) list.push(leftoverFinding(scope, l));
+    return { registry, list };
+  };
+
+  if (!fix) {
+    if (lockF) findings.push(lockF);
+    findings.push(...diagnose().list);
+    return out;
+  }
+  // --fix: taking the lock is itself the fix for a stale one (a dead holder is taken over).
+  const lock = await acquireLock(root, { command: "gjc plugin doctor --fix", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope) });
+  try {
+    if (lockF) findings.push({ ...lockF, ...(lockF.fixable ? { fixed: true } : {}) });
+    const first = diagnose();
+    const corrupt = first.list.find((f) => f.kind === "corrupt_registry");
+    if (corrupt?.fixable) {
+      const good = usableLastGood(root, scope);
+      if (good) {
+        writeFileAtomic(registryPath(root), good.text);
+        corrupt.fixed = true;
+      }
+    }
+    findings.push(...first.list.filter((f) => f.kind === "corrupt_registry"));
+    // Re-diagnose against the (possibly restored) registry, then repair what is safe.
+    const again = corrupt?.fixed ? diagnose() : first;
+    const rest = again.list.filter((f) => f.kind !== "corrupt_registry");
+    const missing = new Set<string>();
+    for (const f of rest) {
+      if (!f.fixable) continue;
+      if (f.kind === "missing_dir") missing.add(f.path);
+      else removeLeftover({ kind: "trash", name: "", path: f.path });
+      f.fixed = true;
+    }
+    if (missing.size > 0 && again.registry) {
+      writeRegistry(root, { version: 1, scope, plugins: again.registry.plugins.filter((p) => !missing.has(p.pluginRoot)) });
+    }
+    findings.push(...rest);
+    if (again.registry) {
+      out.registry = "ok";
+      out.bundles = again.registry.plugins.length - missing.size;
+    }
+  } finally {
+    lock.release();
+  }
+  return out;
+}
+
+/**
+ * `gjc plugin doctor [--fix]`: for both scopes, the lock, the registry (and its last good
+ * copy), leftovers of interrupted commands, unregistered directories, registered bundles whose
+ * directory is gone, and quarantined bundles; each finding says what --fix does about it.
+ * --fix works under the scope lock and never removes anything gjc did not create.
+ */
+export async function doctorGjc(ctx: Context, opts: { fix?: boolean } = {}): Promise<DoctorReport> {
+  const findings: DoctorFinding[] = [];
+  const scopes: DoctorScope[] = [];
+  for (const scope of ["user", "project"] as Scope[]) scopes.push(await doctorScope(ctx, scope, Boolean(opts.fix), findings));
+  const open = findings.filter((f) => f.severity !== "info" && !f.fixed);
+  return { ok: open.length === 0, fix: Boolean(opts.fix), scopes, findings };
+}

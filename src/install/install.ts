@@ -1,0 +1,142 @@
+import type { Context } from "../core/context.ts";
+import type { Diagnostic } from "../core/diagnostics.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { collisionError, findCollisions } from "./collisions.ts";
+import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
+import { crashPoint } from "./crash-hook.ts";
+import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
+import { scopeFlag, scopeRoot } from "./layout.ts";
+import { readRegistry } from "./registry.ts";
+import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
+import { withScopes } from "./scope-session.ts";
+import { commitInstall } from "./transaction.ts";
+
+/** A fetched source as the sources layer hands it over. */
+export interface FetchedBundle {
+  dir: string;
+  record: Record<string, unknown> & { kind: string };
+  display: string;
+}
+
+export type InstallStatus = "installed" | "updated" | "repaired" | "unchanged" | "would-install" | "would-update" | "would-repair";
+
+export interface GjcInstallResult {
+  status: InstallStatus;
+  scope: Scope;
+  name: string;
+  version: string;
+  previousVersion?: string;
+  files: number;
+  bytes: number;
+  surfaces: SurfaceDelta;
+  source: string;
+  warnings: Diagnostic[];
+}
+
+export interface GjcInstallOptions {
+  scope: Scope;
+  force?: boolean;
+  dryRun?: boolean;
+  /** Shown to anyone waiting for the lock. */
+  command?: string;
+  /** Upgrade: the entry as it was when the upgrade was previewed (stale check under the lock). */
+  baseline?: RegistryEntry;
+}
+
+export function toRegistrySource(ctx: Context, record: FetchedBundle["record"]): RegistrySource {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = v;
+  return { ...(out as unknown as RegistrySource), resolvedAt: ctx.now().toISOString() };
+}
+
+function alreadyInstalled(bundle: CompiledBundle, existing: RegistryEntry, scope: Scope): GjcError {
+  return new GjcError({
+    code: "already_installed",
+    message: `${bundle.name} ${existing.version} is already installed in the ${scope} scope with different content (new: ${bundle.version}).`,
+    hint: `Pass --force to replace it (its enabled state and per-surface choices are kept), or run "gjc plugin upgrade ${bundle.name} ${scopeFlag(scope)}" to update it from its recorded source.`,
+    details: { name: bundle.name, installedVersion: existing.version, candidateVersion: bundle.version },
+    exit: ExitCode.failed,
+  });
+}
+
+const wouldStatus: Record<string, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
+const doneStatus: Record<string, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
+
+/**
+ * Installs a compiled GJC bundle into one scope (DESIGN items 9 and 13). Checks run first
+ * without any lock (so a refusal mutates nothing, not even a lock file), then again under the
+ * locks, where the registries of both scopes are the authority on collisions.
+ */
+export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
+  const { scope } = opts;
+  const result = (status: InstallStatus, previous: RegistryEntry | undefined): GjcInstallResult => ({
+    status,
+    scope,
+    name: bundle.name,
+    version: bundle.version,
+    ...(previous ? { previousVersion: previous.version } : {}),
+    files: bundle.files.length,
+    bytes: bundle.files.reduce((n, f) => n + f.bytes, 0),
+    surfaces: surfaceDelta(previous, bundle),
+    source: fetched.display,
+    warnings,
+  });
+  const judge = (existing: RegistryEntry | undefined): Decision => {
+    const d = decide(existing, bundle);
+    if (d.action === "update" && existing && !opts.force && !opts.baseline) throw alreadyInstalled(bundle, existing, scope);
+    return d;
+  };
+
+  // Preflight without locks: refusals here leave no trace at all.
+  const roots = { user: scopeRoot(ctx, "user"), project: scopeRoot(ctx, "project") };
+  const pre = { user: readRegistry(roots.user, "user"), project: readRegistry(roots.project, "project") };
+  const preExisting = pre[scope].plugins.find((p) => p.name === bundle.name);
+  const preDecision = judge(preExisting);
+  if (preDecision.action === "unchanged") return result("unchanged", preExisting);
+  const preCollisions = findCollisions(bundle, [...pre.user.plugins, ...pre.project.plugins]);
+  if (preCollisions.length > 0) throw collisionError(bundle, preCollisions);
+  if (opts.dryRun) return result(wouldStatus[preDecision.action], preExisting);
+
+  crashPoint(ctx, "install:compiled");
+  return withScopes(ctx, scope, opts.command ?? "gjc plugin install", true, (s) => {
+    crashPoint(ctx, "install:locked");
+    const existing = s.target.registry.plugins.find((p) => p.name === bundle.name);
+    if (opts.baseline) assertBaseline(opts.baseline, existing, scope);
+    const decision = judge(existing);
+    if (decision.action === "unchanged") return result("unchanged", existing);
+    const collisions = findCollisions(bundle, [...s.user.registry.plugins, ...s.project.registry.plugins]);
+    if (collisions.length > 0) throw collisionError(bundle, collisions);
+    commitInstall(ctx, s.target, {
+      bundle,
+      source: toRegistrySource(ctx, fetched.record),
+      previous: existing,
+      enabled: existing?.enabled ?? true,
+      disabledSurfaceIds: reconcileDisabled(existing, bundle),
+      installedAt: existing?.installedAt ?? ctx.now().toISOString(),
+    });
+    return result(doneStatus[decision.action], existing);
+  });
+}
+
+/** Upgrade's stale check: the entry must be the one the preview was computed against. */
+function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined, scope: Scope): void {
+  const key = (e: RegistryEntry) => JSON.stringify([e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source]);
+  if (!now) {
+    throw new GjcError({ code: "not_installed", message: `${baseline.name} was uninstalled from the ${scope} scope while the upgrade was prepared.`, hint: "Install it again with gjc plugin install.", exit: ExitCode.failed });
+  }
+  if (key(now) !== key(baseline)) {
+    throw new GjcError({
+      code: "stale_baseline",
+      message: `${baseline.name} in the ${scope} scope changed while the upgrade was prepared (another gjc command changed it).`,
+      hint: `Run "gjc plugin upgrade ${baseline.name} ${scopeFlag(scope)}" again.`,
+      exit: ExitCode.failed,
+    });
+  }
+}
+
+/** Compile then install: the GJC half of `gjc plugin install`. */
+export async function installGjcBundle(ctx: Context, fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
+  const { bundle, warnings } = await compileForInstall(fetched.dir);
+  return installCompiled(ctx, bundle, warnings, fetched, opts);
+}

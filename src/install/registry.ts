@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { relativePathProblem } from "../bundle/path-safety.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { CONTENT_DIR, lastGoodPath, registryPath } from "./layout.ts";
+import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$/;
+const GROUPS = Object.values(SURFACE_GROUPS);
+
+export type RegistryRead =
+  | { ok: true; registry: ScopeRegistry; exists: boolean }
+  | { ok: false; path: string; problem: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Checks one entry against the scope root: a registry we did not write (edited by hand or by
+ * an attacker) must not be able to point uninstall or verify outside the scope. Returns the
+ * first problem found, or undefined.
+ */
+function entryProblem(e: unknown, root: string, scope: Scope, i: number): string | undefined {
+  const at = `plugins[${i}]`;
+  if (!isObject(e)) return `${at} is not an object`;
+  if (typeof e.name !== "string" || !NAME.test(e.name)) return `${at}.name is not a valid bundle name`;
+  if (e.scope !== scope) return `${at}.scope is not "${scope}"`;
+  if (typeof e.version !== "string" || typeof e.enabled !== "boolean") return `${at} has no version or enabled flag`;
+  if (typeof e.dir !== "string") return `${at}.dir is missing`;
+  const m = CONTENT_DIR.exec(e.dir);
+  if (!m || m[1] !== e.name) return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}"`;
+  if (e.pluginRoot !== join(root, e.dir)) return `${at}.pluginRoot is outside the scope root ${root}`;
+  if (e.manifestPath !== join(root, e.dir, "gajae-plugin.json")) return `${at}.manifestPath is not the bundle's manifest`;
+  if (typeof e.manifestHash !== "string" || !SHA256.test(e.manifestHash)) return `${at}.manifestHash is not a SHA-256`;
+  if (!isObject(e.source) || typeof e.source.kind !== "string") return `${at}.source is missing`;
+  if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return `${at}.copiedFiles is empty`;
+  const seen = new Set<string>();
+  for (const [j, f] of e.copiedFiles.entries()) {
+    if (!isObject(f) || typeof f.relativePath !== "string") return `${at}.copiedFiles[${j}] has no path`;
+    const bad = relativePathProblem(f.relativePath);
+    if (bad) return `${at}.copiedFiles[${j}] path ${JSON.stringify(f.relativePath.slice(0, 200))} ${bad}`;
+    if (seen.has(f.relativePath)) return `${at}.copiedFiles lists ${JSON.stringify(f.relativePath)} twice`;
+    seen.add(f.relativePath);
+    if (typeof f.sha256 !== "string" || !SHA256.test(f.sha256)) return `${at}.copiedFiles[${j}].sha256 is not a SHA-256`;
+    if (!Number.isSafeInteger(f.bytes) || (f.bytes as number) < 0) return `${at}.copiedFiles[${j}].bytes is not a size`;
+    if (!Number.isInteger(f.mode) || (f.mode as number) < 0 || (f.mode as number) > 0o777) return `${at}.copiedFiles[${j}].mode is not a permission mode`;
+  }
+  if ((e.copiedFiles[0] as { relativePath: string }).relativePath !== "gajae-plugin.json") return `${at}.copiedFiles does not start with the manifest`;
+  if (!isObject(e.surfaces)) return `${at}.surfaces is missing`;
+  for (const g of GROUPS) {
+    const list = e.surfaces[g];
+    if (!Array.isArray(list)) return `${at}.surfaces.${g} is not a list`;
+    for (const s of list) if (!isObject(s) || typeof s.extensionId !== "string" || typeof s.kind !== "string") return `${at}.surfaces.${g} holds a surface without an id`;
+  }
+  if (!Array.isArray(e.disabledSurfaceIds) || e.disabledSurfaceIds.some((x) => typeof x !== "string")) return `${at}.disabledSurfaceIds is not a list of ids`;
+  if (e.quarantine !== undefined) {
+    if (!Array.isArray(e.quarantine)) return `${at}.quarantine is not a list`;
+    for (const q of e.quarantine) if (!isObject(q) || typeof q.surfaceId !== "string" || typeof q.code !== "string") return `${at}.quarantine holds a malformed record`;
+  }
+  return undefined;
+}
+
+/** Parses and checks registry text; never throws. */
+export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry } | { problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { problem: "it is not valid JSON" };
+  }
+  if (!isObject(raw)) return { problem: "it is not a JSON object" };
+  if (raw.version !== 1) return { problem: `its version is ${JSON.stringify(raw.version)}, not 1` };
+  if (raw.scope !== scope) return { problem: `it belongs to scope ${JSON.stringify(raw.scope)}, not "${scope}"` };
+  if (!Array.isArray(raw.plugins)) return { problem: "plugins is not a list" };
+  const names = new Set<string>();
+  for (const [i, e] of raw.plugins.entries()) {
+    const problem = entryProblem(e, root, scope, i);
+    if (problem) return { problem };
+    const name = (e as RegistryEntry).name;
+    if (names.has(name)) return { problem: `"${name}" is listed twice` };
+    names.add(name);
+  }
+  return { registry: { version: 1, scope, plugins: sortEntries(raw.plugins as RegistryEntry[]) } };
+}
+
+/** Reads a scope registry without throwing: a missing file is an empty registry. */
+export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
+  const path = registryPath(root);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
+    return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
+  }
+  const parsed = parseRegistry(text, root, scope);
+  if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
+  return { ok: true, exists: true, registry: parsed.registry };
+}
+
+export function registryCorrupt(scope: Scope, path: string, problem: string): GjcError {
+  return new GjcError({
+    code: "registry_corrupt",
+    message: `The GJC ${scope} registry ${path} is corrupt or was edited: ${problem}. Nothing in the ${scope} scope is changed or loaded until it is repaired.`,
+    hint: "Run \"gjc plugin doctor\" to see the damage, and \"gjc plugin doctor --fix\" to restore the last good copy.",
+    details: { scope, path, problem },
+    exit: ExitCode.refused,
+  });
+}
+
+/** Reads a scope registry; a corrupt one fails the scope closed. */
+export function readRegistry(root: string, scope: Scope): ScopeRegistry {
+  const read = tryReadRegistry(root, scope);
+  if (!read.ok) throw registryCorrupt(scope, read.path, read.problem);
+  return read.registry;
+}
+
+const scopeRank = (s: Scope) => (s === "user" ? 0 : 1);
+
+/** Registry order (notes §4.2): scope, then name, then root. Code-unit order keeps it locale-free. */
+export function sortEntries(entries: RegistryEntry[]): RegistryEntry[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...entries].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope) || cmp(a.name, b.name) || cmp(a.pluginRoot, b.pluginRoot));
+}
+
+export function serializeRegistry(registry: ScopeRegistry): string {
+  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins: sortEntries(registry.plugins) }, null, 2)}\n`;
+}
+
+/**
+ * Commits a registry: the atomic rename of registry.json is the single commit point of every
+ * change to a scope. The same bytes then become the last good copy, which doctor restores if
+ * registry.json is later damaged (a crash between the two writes leaves a last good copy one
+ * step behind, which doctor reconciles like any other stale state).
+ */
+export function writeRegistry(root: string, registry: ScopeRegistry, afterCommit?: () => void): void {
+  const text = serializeRegistry(registry);
+  writeFileAtomic(registryPath(root), text);
+  afterCommit?.();
+  writeFileAtomic(lastGoodPath(root), text);
+}

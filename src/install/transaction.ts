@@ -1,0 +1,100 @@
+import { renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fsyncDir } from "../bundle/atomic-fs.ts";
+import type { Context } from "../core/context.ts";
+import type { CompiledBundle } from "./compile-for-install.ts";
+import { crashPoint } from "./crash-hook.ts";
+import { candidateFingerprint } from "./fingerprint.ts";
+import { contentDirName, stagingDirName, trashDirName } from "./layout.ts";
+import { writeRegistry } from "./registry.ts";
+import { emptySurfaces, SURFACE_GROUPS, type RegistryEntry, type RegistrySource, type RegistrySurfaces } from "./registry-types.ts";
+import type { LockedScope } from "./scope-session.ts";
+import { writeStaging } from "./stage.ts";
+
+export interface CommitPlan {
+  bundle: CompiledBundle;
+  source: RegistrySource;
+  /** The entry being replaced (reinstall, --force, upgrade), if any. */
+  previous?: RegistryEntry;
+  enabled: boolean;
+  disabledSurfaceIds: string[];
+  installedAt: string;
+}
+
+/** The compiler's surfaces in the registry's grouped form (`id` becomes `extensionId`). */
+export function registrySurfaces(bundle: CompiledBundle): RegistrySurfaces {
+  const out = emptySurfaces();
+  for (const s of bundle.surfaces) {
+    const { id, ...rest } = s;
+    const group = SURFACE_GROUPS[s.kind];
+    if (group) out[group].push({ extensionId: id, ...rest });
+  }
+  return out;
+}
+
+/**
+ * The write half of install and upgrade, run under the scope locks after every check passed:
+ *
+ *   1. write the validated bytes into `.staging-…` beside the destination;
+ *   2. rename it to a fresh immutable content dir `<name>@<id>` (fsync of the scope dir);
+ *   3. write registry.json: the single commit point. Before it the old state is intact (the
+ *      new dir is an unreferenced orphan the next command removes); after it the new state is;
+ *   4. move the previous content dir aside and remove it.
+ *
+ * A failure before the commit removes what this call created and rethrows; a crash anywhere
+ * leaves only debris that `sweepLeftovers` recognises.
+ */
+export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan): RegistryEntry {
+  const { bundle } = plan;
+  const staging = join(scope.root, stagingDirName(bundle.name));
+  const dir = contentDirName(bundle.name, candidateFingerprint(bundle));
+  const pluginRoot = join(scope.root, dir);
+  let placed = false;
+  let entry: RegistryEntry;
+  try {
+    const copiedFiles = writeStaging(staging, bundle, () => crashPoint(ctx, "install:staging"));
+    crashPoint(ctx, "install:staged");
+    renameSync(staging, pluginRoot);
+    placed = true;
+    fsyncDir(scope.root);
+    crashPoint(ctx, "install:placed");
+    const now = ctx.now().toISOString();
+    entry = {
+      name: bundle.name,
+      version: bundle.version,
+      scope: scope.scope,
+      enabled: plan.enabled,
+      dir,
+      pluginRoot,
+      manifestPath: join(pluginRoot, "gajae-plugin.json"),
+      manifestHash: bundle.manifestSha256,
+      source: plan.source,
+      installedAt: plan.installedAt,
+      updatedAt: now,
+      copiedFiles,
+      surfaces: registrySurfaces(bundle),
+      disabledSurfaceIds: plan.disabledSurfaceIds,
+    };
+    const plugins = scope.registry.plugins.filter((p) => p.name !== bundle.name);
+    plugins.push(entry);
+    writeRegistry(scope.root, { version: 1, scope: scope.scope, plugins }, () => crashPoint(ctx, "install:committed"));
+  } catch (error) {
+    rmSync(placed ? pluginRoot : staging, { recursive: true, force: true });
+    throw error;
+  }
+  crashPoint(ctx, "install:recorded");
+  if (plan.previous && plan.previous.dir !== dir) retireDir(ctx, scope.root, plan.previous.pluginRoot);
+  return entry;
+}
+
+/** Moves a directory that is no longer referenced aside (atomic), then deletes it. */
+export function retireDir(ctx: Context, root: string, dir: string): void {
+  const trash = join(root, trashDirName());
+  try {
+    renameSync(dir, trash);
+  } catch {
+    return; // already gone; nothing references it
+  }
+  crashPoint(ctx, "install:retired");
+  rmSync(trash, { recursive: true, force: true });
+}

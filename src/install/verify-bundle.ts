@@ -1,0 +1,133 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import type { RegistryEntry } from "./registry-types.ts";
+
+export type FileProblemKind = "missing" | "changed" | "extra" | "mode" | "symlink" | "special";
+
+export interface FileProblem {
+  kind: FileProblemKind;
+  /** Bundle-relative path ("." for the content directory itself). */
+  path: string;
+  message: string;
+}
+
+export interface BundleCheck {
+  ok: boolean;
+  /** Files hashed. */
+  checked: number;
+  problems: FileProblem[];
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+const CHUNK = 1 << 20;
+let buffer: Uint8Array | undefined;
+
+/**
+ * Hashes an installed file opened without following links. Returns what fstat on the open
+ * descriptor says, so a file swapped for a link or a FIFO after the directory scan is caught.
+ */
+function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: string; size: number; mode: number } | { kind: "symlink" | "special" | "missing" } | { kind: "size"; size: number; mode: number } {
+  let fd: number;
+  try {
+    fd = openSync(abs, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "EMLINK") return { kind: "symlink" };
+    if (code === "ENXIO") return { kind: "special" };
+    return { kind: "missing" };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { kind: "special" };
+    const mode = st.mode & 0o777;
+    if (st.size !== expectBytes) return { kind: "size", size: st.size, mode };
+    const hasher = new Bun.CryptoHasher("sha256");
+    buffer ??= new Uint8Array(CHUNK);
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      hasher.update(n === CHUNK ? buffer : buffer.subarray(0, n));
+      if (total > expectBytes) break;
+    }
+    if (total !== expectBytes) return { kind: "size", size: total, mode };
+    return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Re-checks an installed bundle against its registry entry, with lstat semantics throughout:
+ * every recorded file must be a regular file (not a link, not a special file) with the recorded
+ * size, SHA-256 and mode, and nothing else may be in the content directory. Read-only; the
+ * caller decides about quarantine.
+ */
+export function verifyInstalledBundle(entry: RegistryEntry): BundleCheck {
+  const problems: FileProblem[] = [];
+  const add = (kind: FileProblemKind, path: string, what: string) => problems.push({ kind, path, message: `${what}: ${path}` });
+  let rootStat;
+  try {
+    rootStat = lstatSync(entry.pluginRoot);
+  } catch {
+    for (const f of entry.copiedFiles) add("missing", f.relativePath, "Installed file missing");
+    return { ok: false, checked: 0, problems };
+  }
+  if (!rootStat.isDirectory()) {
+    add(rootStat.isSymbolicLink() ? "symlink" : "special", ".", "The installed directory was replaced by a link or a file");
+    return { ok: false, checked: 0, problems };
+  }
+
+  // One walk of what is there, by directory entry type (no link is followed).
+  const present = new Map<string, "file" | "dir" | "symlink" | "special">();
+  const walk = (abs: string, rel: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of entries) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) {
+        present.set(r, "dir");
+        walk(join(abs, d.name), r);
+      } else present.set(r, d.isFile() ? "file" : d.isSymbolicLink() ? "symlink" : "special");
+    }
+  };
+  walk(entry.pluginRoot, "");
+
+  const expectedDirs = new Set<string>();
+  let checked = 0;
+  for (const f of entry.copiedFiles) {
+    const parts = f.relativePath.split("/");
+    for (let i = 1; i < parts.length; i++) expectedDirs.add(parts.slice(0, i).join("/"));
+    const type = present.get(f.relativePath);
+    present.delete(f.relativePath);
+    if (type === undefined) {
+      add("missing", f.relativePath, "Installed file missing");
+      continue;
+    }
+    if (type === "symlink") {
+      add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
+      continue;
+    }
+    if (type !== "file") {
+      add("special", f.relativePath, "Installed file replaced by a directory or special file");
+      continue;
+    }
+    const got = hashFile(join(entry.pluginRoot, f.relativePath), f.bytes);
+    checked++;
+    if (got.kind === "symlink") add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
+    else if (got.kind === "special") add("special", f.relativePath, "Installed file replaced by a special file");
+    else if (got.kind === "missing") add("missing", f.relativePath, "Installed file missing");
+    else if (got.kind === "size" || got.sha256 !== f.sha256) add("changed", f.relativePath, "Installed file changed");
+    else if (got.mode !== f.mode) add("mode", f.relativePath, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+  }
+  for (const [rel, type] of present) {
+    if (type === "dir" && expectedDirs.has(rel)) continue;
+    add("extra", rel, type === "symlink" ? "Unexpected symbolic link in the installed bundle" : type === "dir" ? "Unexpected directory in the installed bundle" : "Unexpected file in the installed bundle");
+  }
+  return { ok: problems.length === 0, checked, problems };
+}
