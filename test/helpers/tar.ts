@@ -22,6 +22,8 @@ export interface TarEntrySpec {
   /** Put this in the ustar prefix field (the header name stays `name`). */
   prefix?: string;
   badChecksum?: boolean;
+  /** Raw bytes for the header name field (e.g. invalid UTF-8); overrides `name` there. */
+  nameBytes?: Uint8Array;
 }
 
 export interface TarOptions {
@@ -54,6 +56,7 @@ export function tar(entries: TarEntrySpec[], options: TarOptions = {}): Uint8Arr
         prefix: e.prefix,
         format: e.gnuLongName ? "gnu" : "ustar",
         badChecksum: e.badChecksum,
+        nameBytes: e.nameBytes,
       }),
     );
     blocks.push(...dataBlocks(data));
@@ -119,11 +122,13 @@ interface HeaderFields {
   prefix?: string;
   format: "ustar" | "gnu";
   badChecksum?: boolean;
+  nameBytes?: Uint8Array;
 }
 
 function header(h: HeaderFields): Uint8Array {
   const b = new Uint8Array(512);
-  putString(b, 0, 100, h.name);
+  if (h.nameBytes) b.set(h.nameBytes, 0);
+  else putString(b, 0, 100, h.name);
   putOctal(b, 100, 8, h.mode);
   putOctal(b, 108, 8, 1000);
   putOctal(b, 116, 8, 1000);

@@ -77,8 +77,15 @@ export class TarJudge {
   }
 
   push(chunk: Uint8Array): void {
-    if (this.state === "ended") return;
     this.streamBytes += chunk.length;
+    if (this.ended) {
+      // Padding after the end marker is only counted (a gzip stream is still drained to
+      // its end so its CRC is checked), never parsed; the budget still applies.
+      if (this.streamBytes > this.budget.maxStreamBytes) {
+        throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, { limit: "stream_bytes", streamBytes: this.streamBytes });
+      }
+      return;
+    }
     let off = 0;
     while (off < chunk.length && !this.ended) {
       if (this.state === "header") {
@@ -104,8 +111,7 @@ export class TarJudge {
         if (this.skipLeft === 0) this.state = "header";
       }
     }
-    // Judge the stream budget after the chunk: data past the end marker is never read.
-    if (this.streamBytes > this.budget.maxStreamBytes && !this.ended) {
+    if (this.streamBytes > this.budget.maxStreamBytes) {
       throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, { limit: "stream_bytes", streamBytes: this.streamBytes });
     }
   }

@@ -51,9 +51,9 @@ async function gunzipInto(bytes: Uint8Array, judge: TarJudge): Promise<void> {
         throw sourceError("invalid_archive", "The gzip stream is corrupt or truncated.", "Download or build the archive again; nothing was written.", { streamBytes: judge.streamBytes });
       }
       if (step.done) return;
+      // Drained to the end even after the end marker, so gzip verifies its CRC and length;
+      // the judge's stream budget bounds what that may cost.
       judge.push(step.value as Uint8Array);
-      // Stop decompressing at the end marker: trailing bytes are never expanded.
-      if (judge.ended) return;
     }
   } finally {
     reader.cancel().catch(() => {});
