@@ -11,7 +11,7 @@ export interface ParsedInvocation {
  * citty ignores flags it does not know; we refuse them (with a suggestion), check that
  * string flags carry a value, and count positionals, before handing the tokens to citty.
  */
-export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string }): ParsedInvocation {
+export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean }): ParsedInvocation {
   const flags = new Map<string, { type: string; name: string }>();
   const positionals: { name: string; required: boolean }[] = [];
   for (const [name, def] of Object.entries(defs)) {
@@ -44,6 +44,10 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     if (!flag && name.startsWith("no-")) {
       const negated = flags.get(name.slice(3));
       if (negated?.type === "boolean") flag = negated;
+    }
+    if (!flag && opts.passthrough && opts.rest && positionalTokens.length >= positionals.length) {
+      positionalTokens.push(token);
+      continue;
     }
     if (!flag) {
       throw usageError(

@@ -27,6 +27,11 @@ export interface VerbDef<A extends ArgsDef = ArgsDef> {
   args: A;
   /** Accept extra positionals (passed through `rest`). */
   rest?: string;
+  /**
+   * With `rest`: once the declared positionals are filled, options this verb does not know go
+   * to `rest` as written instead of being refused (`activate ralplan --design topic`).
+   */
+  passthrough?: boolean;
   examples?: string[];
   run(input: VerbInput<A>): Promise<VerbOutcome>;
 }

@@ -48,7 +48,7 @@ export async function main(argv: string[], io: MainIO = processIO): Promise<numb
       io.stdout(verbHelp(def));
       return ExitCode.ok;
     }
-    const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest });
+    const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest, passthrough: def.passthrough });
     const outcome: VerbOutcome = await def.run({ args, rest, ctx });
     if (json) io.stdout(`${JSON.stringify(outcome.json, null, 2)}\n`);
     else if (outcome.human !== "") io.stdout(outcome.human.endsWith("\n") ? outcome.human : `${outcome.human}\n`);

@@ -50,7 +50,7 @@ const DEFAULT_TIMEOUT_MS = 5000;
 
 let harnessSource: Promise<string> | undefined;
 /** The harness is embedded as text (so it travels inside the compiled binary) and written to scratch. */
-const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default as unknown as string));
+const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default));
 
 const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim().slice(0, 300);
 
@@ -85,14 +85,17 @@ export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | {
   return { ok: true };
 }
 
-type Reader = ReadableStreamDefaultReader<Uint8Array>;
+/** The part of a stream reader we use (Bun's pipes are byte streams of ArrayBuffer-backed chunks). */
+interface Reader {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+}
 
 async function readTail(reader: Reader, keep: number, out: { text: string }): Promise<void> {
   const decoder = new TextDecoder();
   for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    out.text = (out.text + decoder.decode(value, { stream: true })).slice(-keep);
+    const next = await reader.read();
+    if (next.done || !next.value) return;
+    out.text = (out.text + decoder.decode(next.value, { stream: true })).slice(-keep);
   }
 }
 
@@ -103,8 +106,9 @@ async function readReport(reader: Reader, nonce: string): Promise<HarnessReport 
   let seen = 0;
   const marker = `${nonce} `;
   for (;;) {
-    const { value: chunk, done } = await reader.read();
-    if (done) return undefined;
+    const next = await reader.read();
+    if (next.done || !next.value) return undefined;
+    const chunk = next.value;
     seen += chunk.length;
     buffered += decoder.decode(chunk, { stream: true });
     let nl: number;

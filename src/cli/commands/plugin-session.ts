@@ -1,0 +1,65 @@
+import { usageError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
+import type { Style } from "../../core/style.ts";
+import type { SessionDiagnostic } from "../../gjcsession/diagnostics.ts";
+import { startSession, type SessionResult } from "../../gjcsession/session.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+
+function renderDiagnostic(d: SessionDiagnostic, s: Style): string {
+  const label = d.severity === "error" ? s.red("error") : s.yellow("warning");
+  const where = [d.bundle ? `${d.bundle}${d.scope ? ` (${d.scope})` : ""}` : d.scope, d.surfaceId].filter(Boolean).join(" ");
+  const lines = [`  ${label} ${s.dim(`[${d.code}]`)} ${where ? `${where}: ` : ""}${d.message}`];
+  if (d.hint) lines.push(`      ${s.cyan("hint")}: ${d.hint}`);
+  return lines.join("\n");
+}
+
+function renderSession(r: SessionResult, s: Style): string {
+  const p = r.plan;
+  const lines = [`${s.bold("GJC session plan")} ${s.dim(`project ${p.projectDir}`)}`];
+  if (p.bundles.length === 0) lines.push("  no GJC bundle installed");
+  for (const b of p.bundles) {
+    const tag = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : s.red("quarantined");
+    const active = b.surfaces.filter((x) => x.status === "active").length;
+    lines.push(`  ${tag} ${b.name}@${b.version} (${b.scope})${b.status === "active" ? ` — ${active}/${b.surfaces.length} surfaces active` : ""}`);
+  }
+  const agentBlocks = Object.values(p.agentAppendices).filter((t) => t !== "").length;
+  const adverts = [...Object.entries(p.advertisements.skills), ...Object.entries(p.advertisements.agents)].filter(([, t]) => t !== "").map(([k]) => k);
+  lines.push(
+    `  ${s.dim("tools")} ${p.tools.length}  ${s.dim("hooks")} ${p.hooks.length}  ${s.dim("mcp servers")} ${p.mcpServers.length}  ${s.dim("sub-skills")} ${p.subskills.length}`,
+    `  ${s.dim("system appendix")} ${p.systemAppendix === "" ? "none" : `${Buffer.byteLength(p.systemAppendix)} bytes`}  ${s.dim("agent appendices")} ${agentBlocks}  ${s.dim("advertised parents")} ${adverts.length ? adverts.join(", ") : "none"}`,
+  );
+  if (r.runtimeCheck) lines.push(`  ${s.dim("runtime check")} ${r.runtimeCheck.checked} module(s), ${r.runtimeCheck.failed === 0 ? s.green("all passed") : s.red(`${r.runtimeCheck.failed} failed`)}`);
+  if (p.diagnostics.length > 0) {
+    lines.push("", "Findings:");
+    for (const d of p.diagnostics) lines.push(renderDiagnostic(d, s));
+  }
+  return lines.join("\n");
+}
+
+export default defineVerb({
+  name: "plugin session",
+  description: "Build the GJC session-start plan: verified bundles, appendices, advertisements, modules and MCP servers",
+  schema: "gjc/session@1",
+  args: {
+    project: { type: "string", description: "Project directory whose .gjc/gjc-plugins is the project scope (default: the current directory)", valueHint: "dir" },
+    "check-runtime": { type: "boolean", description: "Also load every active tool and hook module in an isolated child and quarantine mismatches" },
+    timeout: { type: "string", description: "Milliseconds one module may take under --check-runtime (default 5000)", valueHint: "ms" },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin session --json", "gjc plugin session --project ./repo --check-runtime"],
+  async run({ args, ctx }) {
+    let timeout: number | undefined;
+    if (args.timeout !== undefined) {
+      timeout = Number(args.timeout);
+      if (!Number.isInteger(timeout) || timeout <= 0) throw usageError(`--timeout must be a positive number of milliseconds, not "${args.timeout}".`, "Write it as --timeout 5000.", "invalid_option_value");
+    }
+    const result = await startSession(ctx, { project: args.project, checkRuntime: Boolean(args["check-runtime"]), runtimeTimeoutMs: timeout });
+    const scopeBroken = result.plan.scopes.some((x) => !x.ok);
+    const runtimeFailed = (result.runtimeCheck?.failed ?? 0) > 0;
+    return {
+      json: { schema: "gjc/session@1", ok: !scopeBroken && !runtimeFailed, ...result.plan, runtimeCheck: result.runtimeCheck ?? null, persistedQuarantine: result.persistedQuarantine },
+      human: renderSession(result, ctx.out),
+      exit: scopeBroken || runtimeFailed ? ExitCode.refused : ExitCode.ok,
+    };
+  },
+});

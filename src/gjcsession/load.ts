@@ -1,0 +1,202 @@
+import { join } from "node:path";
+import { GJC_LIMITS } from "../bundle/limits.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
+import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
+import { pluginId } from "../families/gjc/ids.ts";
+import { tryReadRegistry } from "../install/registry.ts";
+import type { QuarantineRecord, RegistryEntry, RegistrySurface, Scope } from "../install/registry-types.ts";
+import { entrySurfaces } from "../install/registry-types.ts";
+import { verifyInstalledBundle } from "../install/verify-bundle.ts";
+import { resolveSessionCollisions, type CollisionCandidate } from "./collisions.ts";
+import type { SessionDiagnostic } from "./diagnostics.ts";
+import { textFilesOf } from "./surfaces.ts";
+
+export type SurfaceStatus = "active" | "disabled" | "quarantined";
+
+/** Why something is quarantined; `persisted` tells a registry record from a session-only finding. */
+export interface QuarantineReason {
+  surfaceId: string;
+  code: string;
+  message: string;
+  persisted: boolean;
+}
+
+export interface SessionSurface {
+  surface: RegistrySurface;
+  status: SurfaceStatus;
+  reasons: QuarantineReason[];
+}
+
+export interface SessionBundle {
+  entry: RegistryEntry;
+  status: SurfaceStatus;
+  /** Whole-bundle quarantine reasons (drift, collisions, a persisted `plugin:<name>` record). */
+  reasons: QuarantineReason[];
+  surfaces: SessionSurface[];
+  /** Verified bytes of appendix and sub-skill files of an active bundle, by relative path. */
+  texts: Map<string, Uint8Array>;
+}
+
+export interface ScopeState {
+  scope: Scope;
+  root: string;
+  ok: boolean;
+  problem?: string;
+}
+
+export interface SessionState {
+  projectDir: string;
+  scopes: ScopeState[];
+  /** Registry order: user before project, then name. */
+  bundles: SessionBundle[];
+  diagnostics: SessionDiagnostic[];
+  /** Quarantine records this run persisted (drift found now). */
+  persistedNow: number;
+}
+
+export interface LoadOptions {
+  projectDir: string;
+  /** Write new drift findings into the registries (default true). */
+  persist?: boolean;
+}
+
+/** At most this many drift records per bundle; the rest are summed up in one more. */
+const MAX_DRIFT_RECORDS = 20;
+
+function driftRecords(entry: RegistryEntry, messages: string[], at: string): QuarantineRecord[] {
+  const id = pluginId(entry.name);
+  const records = messages.slice(0, MAX_DRIFT_RECORDS).map((message) => ({ surfaceId: id, code: "runtime_mismatch", message, detectedAt: at }));
+  if (messages.length > MAX_DRIFT_RECORDS) {
+    records.push({ surfaceId: id, code: "runtime_mismatch", message: `${messages.length - MAX_DRIFT_RECORDS} more installed files differ from the registry.`, detectedAt: at });
+  }
+  return records;
+}
+
+/**
+ * Reads the verified bytes of the text files an active bundle renders. Install recorded their
+ * hashes; they were just verified, and are hashed again here so the bytes that reach a prompt
+ * are the bytes that were checked (a change in between counts as drift).
+ */
+function readTexts(entry: RegistryEntry, paths: Set<string>): { texts: Map<string, Uint8Array>; drift: string[] } {
+  const texts = new Map<string, Uint8Array>();
+  const drift: string[] = [];
+  for (const rel of paths) {
+    const recorded = entry.copiedFiles.find((f) => f.relativePath === rel);
+    try {
+      const { bytes } = readRegularFile(join(entry.pluginRoot, rel), GJC_LIMITS.maxFileBytes, rel);
+      if (!recorded || new Bun.CryptoHasher("sha256").update(bytes).digest("hex") !== recorded.sha256) drift.push(`Installed file changed: ${rel}`);
+      else texts.set(rel, bytes);
+    } catch {
+      drift.push(`Installed file missing: ${rel}`);
+    }
+  }
+  return { texts, drift };
+}
+
+/**
+ * The first half of session start, shared by `session` and `activate`: both registries (user
+ * before project), every enabled bundle re-verified (drift quarantines the bundle and is
+ * persisted), persisted quarantine honoured, then session collisions (the earlier bundle wins,
+ * the later one is quarantined for this session). Never imports plugin code.
+ */
+export async function loadSession(ctx: Context, options: LoadOptions): Promise<SessionState> {
+  const roots: Record<Scope, string> = { user: gjcUserRoot(ctx), project: gjcProjectRoot(options.projectDir) };
+  const scopes: ScopeState[] = [];
+  const diagnostics: SessionDiagnostic[] = [];
+  const bundles: SessionBundle[] = [];
+  const detectedAt = ctx.now().toISOString();
+  const newDrift: Record<Scope, { name: string; pluginRoot: string; records: QuarantineRecord[] }[]> = { user: [], project: [] };
+
+  for (const scope of ["user", "project"] as const) {
+    const read = tryReadRegistry(roots[scope], scope);
+    if (!read.ok) {
+      scopes.push({ scope, root: roots[scope], ok: false, problem: read.problem });
+      diagnostics.push({
+        scope,
+        code: "registry_corrupt",
+        severity: "error",
+        message: `The GJC ${scope} registry ${read.path} is corrupt or was edited (${read.problem}); no bundle of the ${scope} scope is loaded.`,
+        hint: 'Run "gjc plugin doctor" to see the damage, and "gjc plugin doctor --fix" to restore the last good copy.',
+      });
+      continue;
+    }
+    scopes.push({ scope, root: roots[scope], ok: true });
+    for (const entry of read.registry.plugins) bundles.push(judgeEntry(entry, detectedAt, newDrift[scope]));
+  }
+
+  // Session collisions among the bundles still standing.
+  const standing = bundles.filter((b) => b.status === "active");
+  const candidates: CollisionCandidate[] = standing.map((b) => ({
+    owner: `${b.entry.name} (${b.entry.scope})`,
+    surfaces: b.surfaces.filter((s) => s.status === "active").map((s) => ({ ...s.surface, id: s.surface.extensionId })),
+  }));
+  for (const [index, losses] of resolveSessionCollisions(candidates)) {
+    const b = standing[index];
+    b.status = "quarantined";
+    b.texts = new Map();
+    b.reasons = losses.map((l) => ({ surfaceId: l.surfaceId, code: "session_collision", message: l.message, persisted: false }));
+  }
+
+  for (const b of bundles) {
+    for (const r of b.status === "quarantined" ? b.reasons : []) {
+      diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId: r.surfaceId, code: r.code, severity: "error", message: r.message, hint: quarantineHint(b.entry, r.code) });
+    }
+    if (b.status !== "active") continue;
+    for (const s of b.surfaces) {
+      for (const r of s.status === "quarantined" ? s.reasons : []) {
+        diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId: r.surfaceId, code: r.code, severity: "error", message: r.message, hint: quarantineHint(b.entry, r.code) });
+      }
+    }
+  }
+
+  let persistedNow = 0;
+  if (options.persist !== false && (newDrift.user.length > 0 || newDrift.project.length > 0)) {
+    const { persistQuarantine } = await import("./quarantine-store.ts");
+    for (const scope of ["user", "project"] as const) persistedNow += await persistQuarantine(ctx, scope, roots[scope], newDrift[scope]);
+  }
+  return { projectDir: options.projectDir, scopes, bundles, diagnostics, persistedNow };
+}
+
+function quarantineHint(entry: RegistryEntry, code: string): string {
+  const flag = entry.scope === "user" ? "--user" : "--project";
+  if (code === "session_collision") return `Disable or uninstall one of the two bundles (gjc plugin disable ${entry.name} ${flag}).`;
+  if (code === "runtime_mismatch") return `Run "gjc plugin verify ${entry.name}" once the files are restored, or reinstall with gjc plugin install <source> ${flag} --force.`;
+  return `Inspect it with "gjc plugin inspect ${entry.name}"; reinstalling a fixed version clears the quarantine.`;
+}
+
+function judgeEntry(entry: RegistryEntry, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): SessionBundle {
+  const all = entrySurfaces(entry);
+  const persisted = entry.quarantine ?? [];
+  const whole = persisted.filter((q) => q.surfaceId === pluginId(entry.name));
+  const disabled = new Set(entry.disabledSurfaceIds);
+  const surfaces: SessionSurface[] = all.map((surface) => {
+    const reasons = persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    const status: SurfaceStatus = disabled.has(surface.extensionId) ? "disabled" : reasons.length > 0 ? "quarantined" : "active";
+    return { surface, status, reasons };
+  });
+  const bundle: SessionBundle = { entry, status: "active", reasons: [], surfaces, texts: new Map() };
+  if (!entry.enabled) {
+    bundle.status = "disabled";
+    return bundle;
+  }
+  if (whole.length > 0) {
+    bundle.status = "quarantined";
+    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    return bundle;
+  }
+  const check = verifyInstalledBundle(entry);
+  let problems = check.problems.map((p) => p.message);
+  if (problems.length === 0) {
+    const { texts, drift: late } = readTexts(entry, textFilesOf(surfaces.filter((s) => s.status === "active").map((s) => s.surface)));
+    problems = late;
+    bundle.texts = texts;
+  }
+  if (problems.length > 0) {
+    const records = driftRecords(entry, problems, detectedAt);
+    drift.push({ name: entry.name, pluginRoot: entry.pluginRoot, records });
+    bundle.status = "quarantined";
+    bundle.texts = new Map();
+    bundle.reasons = records.map((r) => ({ surfaceId: r.surfaceId, code: r.code, message: r.message, persisted: true }));
+  }
+  return bundle;
+}

@@ -1,0 +1,208 @@
+import { join } from "node:path";
+import type { Scope } from "../install/registry-types.ts";
+import { checkStdioLauncher } from "../policy/launcher.ts";
+import { classifyMcpUrl } from "../policy/url.ts";
+import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
+import { renderAppendices, type AppendixInput } from "./appendices.ts";
+import type { SessionDiagnostic } from "./diagnostics.ts";
+import { CHILD_ENV_ALLOW } from "./isolated-bun.ts";
+import type { QuarantineReason, SessionBundle, SessionState, SurfaceStatus } from "./load.ts";
+import { AGENTS, WORKFLOW_SKILLS } from "./phases.ts";
+import { isAppendix, isHook, isMcp, isSubskill, isTool, type StoredMcp } from "./surfaces.ts";
+
+interface Owner {
+  scope: Scope;
+  bundle: string;
+  surfaceId: string;
+}
+
+export interface ToolModule extends Owner {
+  name: string;
+  description: string | null;
+  /** Absolute path under the installed content directory. */
+  module: string;
+}
+
+export interface HookModule extends Owner {
+  name: string;
+  event: string;
+  phase: "before" | "after" | null;
+  target: string | null;
+  module: string;
+}
+
+export type McpServerConfig = Owner & { name: string } & (
+    | {
+        transport: "stdio";
+        /** `node`, `bun`, or the absolute path of the bundled executable. */
+        command: string;
+        args: string[];
+        /** Absolute working directory inside the installed root. */
+        cwd: string;
+        /** The child gets only these host variables. */
+        envAllowList: readonly string[];
+        /** bun children also get --config=<an empty file> so a shipped bunfig.toml cannot act. */
+        bunFlags: string[];
+      }
+    | { transport: "http" | "sse"; url: string }
+  );
+
+export interface PlanSurface {
+  id: string;
+  kind: string;
+  status: SurfaceStatus;
+  reasons: QuarantineReason[];
+}
+
+export interface PlanBundle {
+  scope: Scope;
+  name: string;
+  version: string;
+  status: SurfaceStatus;
+  root: string;
+  reasons: QuarantineReason[];
+  surfaces: PlanSurface[];
+}
+
+export interface SessionPlan {
+  projectDir: string;
+  scopes: { scope: Scope; root: string; ok: boolean; problem?: string }[];
+  bundles: PlanBundle[];
+  systemAppendix: string;
+  agentAppendices: Record<string, string>;
+  appendixDigest: string;
+  advertisements: { skills: Record<string, string>; agents: Record<string, string> };
+  subskills: SubskillInfo[];
+  tools: ToolModule[];
+  hooks: HookModule[];
+  mcpServers: McpServerConfig[];
+  diagnostics: SessionDiagnostic[];
+}
+
+const decoder = new TextDecoder();
+
+function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, message: string, diagnostics: SessionDiagnostic[]): void {
+  const s = b.surfaces.find((x) => x.surface.extensionId === surfaceId);
+  if (!s) return;
+  s.status = "quarantined";
+  s.reasons.push({ surfaceId, code, message, persisted: false });
+  diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId, code, severity: "error", message });
+}
+
+/**
+ * Re-checks a declared MCP server against the policy as it stands now and the installed root
+ * (DESIGN items 10-11; the DNS stage runs when a server is actually connected). A server that
+ * no longer passes is quarantined for this session with `security_policy`.
+ */
+function mcpConfig(b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
+  const root = b.entry.pluginRoot;
+  const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name };
+  if (s.transport === "stdio") {
+    const verdict = checkStdioLauncher({ command: s.command ?? "", args: s.args ?? [], cwd: s.cwd ?? undefined }, root);
+    if (!verdict.ok) {
+      quarantineSurface(b, s.extensionId, "security_policy", `MCP server "${s.name}" no longer passes the launcher policy: ${verdict.reason}`, diagnostics);
+      return undefined;
+    }
+    const command = verdict.kind === "bundled" && verdict.executable ? join(root, verdict.executable) : (s.command as string);
+    return {
+      ...owner,
+      transport: "stdio",
+      command,
+      args: s.args ?? [],
+      cwd: verdict.cwd ? join(root, verdict.cwd) : root,
+      envAllowList: CHILD_ENV_ALLOW,
+      bunFlags: verdict.kind === "bun" ? ["--no-env-file", "--no-install"] : [],
+    };
+  }
+  const verdict = classifyMcpUrl(s.url ?? "");
+  if (!verdict.ok) {
+    quarantineSurface(b, s.extensionId, "security_policy", `MCP server "${s.name}" URL is refused by the policy: ${verdict.reason}`, diagnostics);
+    return undefined;
+  }
+  return { ...owner, transport: s.transport, url: s.url as string };
+}
+
+/** The second half of session start: what the host loads, renders and connects. */
+export function buildPlan(state: SessionState): SessionPlan {
+  const diagnostics = [...state.diagnostics];
+  const appendices: AppendixInput[] = [];
+  const subskills: SubskillInfo[] = [];
+  const tools: ToolModule[] = [];
+  const hooks: HookModule[] = [];
+  const mcpServers: McpServerConfig[] = [];
+
+  for (const b of state.bundles) {
+    if (b.status !== "active") continue;
+    const { entry } = b;
+    const system: AppendixInput[] = [];
+    const agent: AppendixInput[] = [];
+    for (const { surface: s, status } of [...b.surfaces]) {
+      if (status !== "active") continue;
+      const owner = { scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId };
+      if (isAppendix(s)) {
+        const body = s.content ?? (s.path ? b.texts.get(s.path) : undefined);
+        if (body === undefined) continue;
+        const input: AppendixInput = {
+          extensionId: s.extensionId,
+          scope: entry.scope,
+          plugin: entry.name,
+          name: s.name,
+          contentHash: s.sha256,
+          body: typeof body === "string" ? body : decoder.decode(body),
+        };
+        if (s.kind === "agent-appendix") agent.push({ ...input, agent: s.agent ?? "" });
+        else system.push(input);
+      } else if (isSubskill(s)) {
+        subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description });
+      } else if (isTool(s)) {
+        tools.push({ ...owner, name: s.name, description: s.description ?? null, module: join(entry.pluginRoot, s.path) });
+      } else if (isHook(s)) {
+        hooks.push({ ...owner, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: join(entry.pluginRoot, s.path) });
+      } else if (isMcp(s)) {
+        const config = mcpConfig(b, s, diagnostics);
+        if (config) mcpServers.push(config);
+      }
+    }
+    // gjc-notes §6.6: per bundle, its system appendices, then its agent appendices.
+    appendices.push(...system, ...agent);
+  }
+
+  const rendered = renderAppendices(appendices);
+  diagnostics.push(...rendered.diagnostics);
+  const advertisements = { skills: {} as Record<string, string>, agents: {} as Record<string, string> };
+  for (const skill of WORKFLOW_SKILLS) {
+    const ad = buildAdvertisement(subskills, skill, "skill");
+    advertisements.skills[skill] = ad.text;
+    diagnostics.push(...ad.diagnostics);
+  }
+  for (const agentName of AGENTS) {
+    const ad = buildAdvertisement(subskills, agentName, "agent");
+    advertisements.agents[agentName] = ad.text;
+    diagnostics.push(...ad.diagnostics);
+  }
+  const agentAppendices: Record<string, string> = {};
+  for (const a of AGENTS) agentAppendices[a] = rendered.byAgent[a] ?? "";
+
+  return {
+    projectDir: state.projectDir,
+    scopes: state.scopes,
+    bundles: state.bundles.map((b) => ({
+      scope: b.entry.scope,
+      name: b.entry.name,
+      version: b.entry.version,
+      status: b.status,
+      root: b.entry.pluginRoot,
+      reasons: b.reasons,
+      surfaces: b.surfaces.map((s) => ({ id: s.surface.extensionId, kind: s.surface.kind, status: b.status === "active" ? s.status : b.status, reasons: s.reasons })),
+    })),
+    systemAppendix: rendered.system,
+    agentAppendices,
+    appendixDigest: rendered.digest,
+    advertisements,
+    subskills,
+    tools,
+    hooks,
+    mcpServers,
+    diagnostics,
+  };
+}
