@@ -36,7 +36,7 @@ const POLICY_CODES = new Set(["security_policy", "unsafe_path", "forbidden_surfa
  * refuses the whole bundle, with every diagnostic in `details`.
  */
 export async function compileForInstall(dir: string): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
-  const { compileGjcBundle } = await import("./_standin-compile.ts");
+  const { compileGjcBundle } = await import("../families/gjc/compile.ts");
   const result = await compileGjcBundle(dir, { keepContents: true });
   const diagnostics: Diagnostic[] = result.diagnostics ?? [];
   const errors = diagnostics.filter((d) => d.severity === "error");
@@ -45,7 +45,7 @@ export async function compileForInstall(dir: string): Promise<{ bundle: Compiled
     const policy = errors.some((d) => POLICY_CODES.has(d.code));
     throw new GjcError({
       code: first?.code ?? "invalid_manifest",
-      message: `The bundle was refused: ${first ? `${first.path}: ${first.message}` : "it did not compile"}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : ""}.`,
+      message: `The bundle was refused: ${first ? `${first.path}: ${first.message.replace(/\.$/, "")}` : "it did not compile"}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : ""}.`,
       hint: first?.hint ?? "Run \"gjc plugin validate <dir>\" to see every problem, fix them, and install again.",
       details: { diagnostics },
       exit: policy ? ExitCode.refused : ExitCode.failed,

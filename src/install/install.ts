@@ -15,7 +15,7 @@ import { commitInstall } from "./transaction.ts";
 /** A fetched source as the sources layer hands it over. */
 export interface FetchedBundle {
   dir: string;
-  record: Record<string, unknown> & { kind: string };
+  record: object & { kind: string };
   display: string;
 }
 

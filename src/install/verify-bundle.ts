@@ -119,11 +119,13 @@ export function verifyInstalledBundle(entry: RegistryEntry): BundleCheck {
     }
     const got = hashFile(join(entry.pluginRoot, f.relativePath), f.bytes);
     checked++;
-    if (got.kind === "symlink") add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
+    if (got.kind === "file") {
+      if (got.sha256 !== f.sha256) add("changed", f.relativePath, "Installed file changed");
+      else if (got.mode !== f.mode) add("mode", f.relativePath, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+    } else if (got.kind === "size") add("changed", f.relativePath, "Installed file changed");
+    else if (got.kind === "symlink") add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
     else if (got.kind === "special") add("special", f.relativePath, "Installed file replaced by a special file");
-    else if (got.kind === "missing") add("missing", f.relativePath, "Installed file missing");
-    else if (got.kind === "size" || got.sha256 !== f.sha256) add("changed", f.relativePath, "Installed file changed");
-    else if (got.mode !== f.mode) add("mode", f.relativePath, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+    else add("missing", f.relativePath, "Installed file missing");
   }
   for (const [rel, type] of present) {
     if (type === "dir" && expectedDirs.has(rel)) continue;
