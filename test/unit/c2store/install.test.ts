@@ -1,0 +1,195 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fnv1a32Hex } from "../../../src/bundle/hash.ts";
+import { inspectC2, listC2, setC2Enabled, setC2Trusted, uninstallC2, verifyC2 } from "../../../src/c2store/lifecycle.ts";
+import { findInstalledC2, listInstalledC2 } from "../../../src/c2store/records.ts";
+import { effectivePolicy } from "../../../src/c2store/policy.ts";
+import { applyPolicyPlan, planPolicyChange } from "../../../src/c2store/policy-plane.ts";
+import { snapshotTree } from "../../helpers/tmp.ts";
+import { c2Home, refusal, runtimeBundle, skillsBundle, type C2Home } from "./_bundles.ts";
+
+const homes: C2Home[] = [];
+afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
+const home = () => {
+  const h = c2Home();
+  homes.push(h);
+  return h;
+};
+
+describe("C2 install from a local directory", () => {
+  test("stores the verbatim collected bundle with modes, a closed record and a data dir", async () => {
+    const h = home();
+    const dir = h.bundle("src/demo", runtimeBundle("demo", "1.0.0", { extra: { "node_modules/x.js": "skipped", ".hidden": "kept" } }));
+    symlinkSync("/etc/passwd", join(dir, "link-not-copied"));
+    const r = await h.install(dir);
+    expect(r.status).toBe("installed");
+    const real = statSync(dir) && dir;
+    expect(r.id).toBe(`demo-${fnv1a32Hex(`local/source-${fnv1a32Hex(real)}:demo`)}`);
+    const bundle = join(h.data, "plugins", r.id, "bundle");
+    expect(readFileSync(join(bundle, "plugin.js"), "utf8")).toBe("process.exit(0);\n");
+    expect(statSync(join(bundle, "bin/tool")).mode & 0o777).toBe(0o755);
+    expect(existsSync(join(bundle, ".hidden"))).toBe(true);
+    expect(existsSync(join(bundle, "node_modules"))).toBe(false);
+    expect(existsSync(join(bundle, "link-not-copied"))).toBe(false);
+    expect(existsSync(join(h.data, "plugins", ".data", r.id))).toBe(true);
+    const record = JSON.parse(readFileSync(join(h.data, "plugins", r.id, "installed-plugin.json"), "utf8"));
+    expect(record).toMatchObject({ schema_version: 1, id: r.id, name: "demo", version: "1.0.0", enabled: true, trusted: false, scope: "user", standard_version: "1.2.0" });
+    expect(record.files.map((f: { path: string }) => f.path)).toEqual([".hidden", "bin/tool", "plugin.js", "plugin.json"]);
+    // Nothing transient is left beside the bundle.
+    expect(Object.keys(snapshotTree(join(h.data, "plugins"))).filter((k) => /\.(stage|backup|trash)-/.test(k))).toEqual([]);
+    expect(existsSync(join(h.data, ".fetch"))).toBe(false);
+    expect(existsSync(join(h.data, "c2.lock"))).toBe(false);
+  });
+
+  test("a runtime bundle starts enabled and untrusted with the runtime.requires_trust notice", async () => {
+    const h = home();
+    const r = await h.install(h.bundle("demo", runtimeBundle("demo")));
+    expect(r.enabled).toBe(true);
+    expect(r.trusted).toBe(false);
+    expect(r.notices.map((n) => n.code)).toEqual(["runtime.requires_trust"]);
+    const skills = await h.install(h.bundle("skills", skillsBundle("notes")));
+    expect(skills.notices).toEqual([]);
+    const installed = findInstalledC2(h.ctx, "demo")!;
+    expect(installed).toMatchObject({ id: r.id, name: "demo", enabled: true, trusted: false, bundleDir: join(h.data, "plugins", r.id, "bundle"), dataDir: join(h.data, "plugins", ".data", r.id) });
+    expect(installed.manifest.codetwo.commands[0].id).toBe("demo.run");
+    expect(listInstalledC2(h.ctx).map((i) => i.name)).toEqual(["demo", "notes"]);
+    expect(findInstalledC2(h.ctx, `bundle:${r.id}`)?.id).toBe(r.id);
+  });
+
+  test("identical reinstall is a no-op; different content needs --force; force keeps id, enabled and trusted", async () => {
+    const h = home();
+    const dir = h.bundle("demo", runtimeBundle("demo", "1.0.0"));
+    const first = await h.install(dir);
+    await setC2Enabled(h.ctx, "demo", false);
+    await setC2Trusted(h.ctx, "demo", true);
+    expect((await h.install(dir)).status).toBe("unchanged");
+
+    h.bundle("demo", runtimeBundle("demo", "2.0.0"));
+    const before = snapshotTree(h.data);
+    const refused = await refusal(() => h.install(dir));
+    expect(refused).toMatchObject({ code: "already_installed", exit: 1 });
+    expect(snapshotTree(h.data)).toEqual(before);
+
+    const dry = await h.install(dir, { force: true, dryRun: true });
+    expect(dry.status).toBe("would_update");
+    expect(snapshotTree(h.data)).toEqual(before);
+
+    const updated = await h.install(dir, { force: true });
+    expect(updated).toMatchObject({ status: "updated", id: first.id, version: "2.0.0", previous_version: "1.0.0", enabled: false, trusted: true });
+    const record = findInstalledC2(h.ctx, first.id)!;
+    expect(record).toMatchObject({ version: "2.0.0", enabled: false, trusted: true });
+    expect(record.installedAt).toBe(findInstalledC2(h.ctx, first.id)!.installedAt);
+  });
+
+  test("invalid bundles are refused and leave the data dir exactly as it was (even absent)", async () => {
+    const h = home();
+    const bad = h.bundle("bad", { "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "bad", version: "1.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } } });
+    const r1 = await refusal(() => h.install(bad));
+    expect(r1.exit).toBe(1);
+    expect(existsSync(h.data)).toBe(false);
+
+    await h.install(h.bundle("ok", skillsBundle("ok")));
+    const before = snapshotTree(h.data);
+    const linked = h.bundle("linked", runtimeBundle("linked"));
+    const outside = h.bundle("outside", { "tool": { content: "#!/bin/sh\n", mode: 0o755 } });
+    symlinkSync(outside, join(linked, "linkdir"));
+    const manifest = JSON.parse(readFileSync(join(linked, "plugin.json"), "utf8"));
+    manifest.extensions["dev.codetwo"].runtime.command = "linkdir/tool";
+    writeFileSync(join(linked, "plugin.json"), JSON.stringify(manifest));
+    const r2 = await refusal(() => h.install(linked));
+    expect(r2.code).toBe("unsafe_path");
+    expect(r2.exit).toBe(3);
+    const nested = h.bundle("mono", { "packages/tool/plugin.json": skillsBundle("tool")["plugin.json"] as object });
+    const r3 = await refusal(() => h.install(nested));
+    expect(r3.exit).toBeGreaterThan(0);
+    expect(snapshotTree(h.data)).toEqual(before);
+  });
+
+  test("uninstall forgets policy and removes bundle and data; --keep-data keeps the data", async () => {
+    const h = home();
+    const a = await h.install(h.bundle("a", runtimeBundle("alpha")));
+    const b = await h.install(h.bundle("b", runtimeBundle("beta")));
+    await setC2Trusted(h.ctx, "alpha", true);
+    const plan = await planPolicyChange(h.ctx, { plugin: "alpha", state: "disabled" });
+    await applyPolicyPlan(h.ctx, plan.token);
+    writeFileSync(join(h.data, "plugins", ".data", a.id, "state.db"), "x");
+    const gone = await uninstallC2(h.ctx, "alpha");
+    expect(gone).toMatchObject({ status: "uninstalled", id: a.id, policy_forgotten: true, data_kept: false });
+    expect(existsSync(join(h.data, "plugins", a.id))).toBe(false);
+    expect(existsSync(join(h.data, "plugins", ".data", a.id))).toBe(false);
+    const policy = JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"));
+    expect(policy.user).toEqual({});
+    expect(JSON.parse(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).user).toEqual({});
+
+    writeFileSync(join(h.data, "plugins", ".data", b.id, "keep.me"), "y");
+    await uninstallC2(h.ctx, b.id, { keepData: true });
+    expect(readFileSync(join(h.data, "plugins", ".data", b.id, "keep.me"), "utf8")).toBe("y");
+    expect(listC2(h.ctx).plugins).toEqual([]);
+
+    const before = snapshotTree(h.data);
+    expect(await refusal(() => uninstallC2(h.ctx, "alpha"))).toMatchObject({ code: "not_installed", exit: 1 });
+    expect(snapshotTree(h.data)).toEqual(before);
+
+    // Reinstall starts with fresh policy.
+    const again = await h.install(join(h.root, "a"));
+    expect(again.id).toBe(a.id);
+    expect(effectivePolicy(h.ctx, "alpha")).toMatchObject({ state: "enabled", stateSource: "default", trusted: false });
+  });
+
+  test("trust and enable are independent decisions", async () => {
+    const h = home();
+    await h.install(h.bundle("demo", runtimeBundle("demo")));
+    await setC2Trusted(h.ctx, "demo", true);
+    expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: true });
+    await setC2Enabled(h.ctx, "demo", false);
+    expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: false, trusted: true });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "bundle_disabled", trusted: true });
+    await setC2Trusted(h.ctx, "demo", false);
+    await setC2Enabled(h.ctx, "demo", true);
+    expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: false });
+    const flip = await setC2Enabled(h.ctx, "demo", true);
+    expect(flip.changed).toBe(false);
+    const view = inspectC2(h.ctx, "demo");
+    expect(view).toMatchObject({ enabled: true, trusted: false, has_runtime: true });
+    expect(view.components.find((c) => c.kind === "ui")?.effective_status).toBe("requires_trust");
+    await setC2Trusted(h.ctx, "demo", true);
+    expect(inspectC2(h.ctx, "demo").components.find((c) => c.kind === "ui")?.effective_status).toBe("ready");
+    expect(inspectC2(h.ctx, "demo").contributions).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1 });
+  });
+
+  test("verify quarantines drift and a clean verify lifts it", async () => {
+    const h = home();
+    const r = await h.install(h.bundle("demo", runtimeBundle("demo")));
+    expect((await verifyC2(h.ctx)).ok).toBe(true);
+    const js = join(h.data, "plugins", r.id, "bundle", "plugin.js");
+    const original = readFileSync(js);
+    writeFileSync(js, "evil()");
+    writeFileSync(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "x");
+    const drift = await verifyC2(h.ctx, "demo");
+    expect(drift.ok).toBe(false);
+    expect(drift.bundles[0].findings).toEqual([{ kind: "changed", path: "plugin.js" }, { kind: "extra", path: "extra.txt" }]);
+    expect(findInstalledC2(h.ctx, "demo")!.quarantine?.reason).toBe("runtime_mismatch");
+    writeFileSync(js, original);
+    await Bun.write(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "");
+    const { rmSync } = await import("node:fs");
+    rmSync(join(h.data, "plugins", r.id, "bundle", "extra.txt"));
+    expect((await verifyC2(h.ctx, "demo")).ok).toBe(true);
+    expect(findInstalledC2(h.ctx, "demo")!.quarantine).toBeNull();
+  });
+
+  test("a command killed between the two commit renames leaves the old bundle, restored next time", async () => {
+    const h = home();
+    const r = await h.install(h.bundle("demo", skillsBundle("demo")));
+    const home1 = join(h.data, "plugins", r.id);
+    const before = snapshotTree(home1);
+    // What a kill -9 right after "rename bundle → backup" looks like, plus an orphan stage.
+    renameSync(home1, join(h.data, "plugins", `.${r.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
+    mkdirSync(join(h.data, "plugins", `.${r.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
+    expect(listInstalledC2(h.ctx)).toEqual([]);
+    // The next mutating command finishes the job first: the backup comes back, the stage goes.
+    expect((await verifyC2(h.ctx)).bundles.map((b) => b.id)).toEqual([r.id]);
+    expect(snapshotTree(home1)).toEqual(before);
+    expect(Object.keys(snapshotTree(join(h.data, "plugins"))).some((k) => k.includes(".stage-"))).toBe(false);
+  });
+});
