@@ -5,7 +5,11 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 mkdirSync(join(root, "dist"), { recursive: true });
 const outfile = join(root, "dist", process.platform === "win32" ? "gjc.exe" : "gjc");
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--sourcemap=none", join(root, "src", "cli.ts"), "--outfile", outfile], {
+// A standalone binary would otherwise load bunfig.toml (preload scripts!) and .env from the
+// current directory: running `gjc plugin validate .` inside a hostile bundle would run its code
+// and let its .env redirect GJC_USER_DIR. The binary reads neither.
+const noAutoload = ["--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv", "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json"];
+const proc = Bun.spawnSync([process.execPath, "build", "--compile", ...noAutoload, "--minify", "--sourcemap=none", join(root, "src", "cli.ts"), "--outfile", outfile], {
   cwd: root,
   stdout: "inherit",
   stderr: "inherit",

@@ -18,7 +18,9 @@ export function compiledBinary(): Promise<string> {
     const outDir = join(repoRoot, "dist", "test");
     mkdirSync(outDir, { recursive: true });
     const outfile = join(outDir, "gjc");
-    const proc = Bun.spawn([process.execPath, "build", "--compile", join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
+    // Same autoload switches as scripts/build.ts: the binary never reads bunfig.toml or .env from its cwd.
+    const noAutoload = ["--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv", "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json"];
+    const proc = Bun.spawn([process.execPath, "build", "--compile", ...noAutoload, join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
       cwd: repoRoot,
       stdout: "pipe",
       stderr: "pipe",
