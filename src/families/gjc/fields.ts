@@ -89,7 +89,14 @@ export function checkEntryKeys(sink: DiagnosticSink, obj: Record<string, unknown
   return ok;
 }
 
-/** RFC 6901 escaping of one pointer segment. */
+/**
+ * One pointer segment: RFC 6901 escaping, then, because our pointers live in a URI fragment
+ * (`gajae-plugin.json#/…`), percent-encoding of `%`, spaces and control characters, so a
+ * hostile key can never put raw escape sequences on a terminal.
+ */
 export function escapeKey(key: string | number): string {
-  return String(key).replace(/~/g, "~0").replace(/\//g, "~1");
+  return String(key)
+    .replace(/~/g, "~0")
+    .replace(/\//g, "~1")
+    .replace(/[%\s\u0000-\u001f\u007f-\u009f]/g, encodeURIComponent);
 }

@@ -329,3 +329,10 @@ describe("manifest: mcps and appendices", () => {
     expect(parsed.agentAppendices.map((a) => a.entry)).toEqual([{ agent: "executor", name: "ok", path: "p.md" }]);
   });
 });
+
+describe("manifest: diagnostic paths", () => {
+  test("pointer segments escape ~ and / (RFC 6901) and percent-encode %, spaces and control characters", () => {
+    const { diags } = parse({ ...base, "a/b~c": 1, "\u001b]0;x\u0007": 2, "50% off": 3 });
+    expect(diags.map((d) => d.path)).toEqual(["gajae-plugin.json#/a~1b~0c", "gajae-plugin.json#/%1B]0;x%07", "gajae-plugin.json#/50%25%20off"]);
+  });
+});

@@ -115,7 +115,7 @@ describe("mcpServers alias → canonical mcps", () => {
     expect(normalize({ s: "bun s.ts" }).diags[0].message).toContain("must be an object");
     const bad = normalize({ "bad name": { url: "https://x.example.com" } });
     expect(bad.codes).toEqual(["invalid_manifest"]);
-    expect(bad.diags[0].path).toBe("gajae-plugin.json#/mcpServers/bad name");
+    expect(bad.diags[0].path).toBe("gajae-plugin.json#/mcpServers/bad%20name");
   });
 
   test("an alias server's pointer escapes / and ~ per RFC 6901", () => {
