@@ -1,0 +1,68 @@
+import type { Context } from "../core/context.ts";
+import type { C2Manifest } from "../families/c2/types.ts";
+
+/** What the runtime host needs to know about one installed C2 bundle. */
+export interface HostedBundle {
+  id: string;
+  name: string;
+  version: string;
+  bundleDir: string;
+  /** User-scope data directory; project data lives under `projects/<hash>` inside it. */
+  dataDir: string;
+  enabled: boolean;
+  trusted: boolean;
+  manifest: C2Manifest;
+  quarantine?: { reason: string; files: string[] } | null;
+  /** Changes whenever the installed record changes (upgrade, trust, enable). */
+  revision?: string;
+}
+
+export interface RealmPolicy {
+  state: "enabled" | "disabled";
+  /** default | user | project | bundle_disabled | safe_mode */
+  stateSource: string;
+  config: unknown;
+  components: Record<string, "enabled" | "disabled">;
+}
+
+/**
+ * The installed bundles and their policy, as the runtime host reads them. Production reads
+ * the C2 store (src/c2store) afresh on every call, so a long-running host sees trust, enable
+ * and policy changes made by other gjc processes; tests may supply their own.
+ */
+export interface BundleDirectory {
+  list(): HostedBundle[];
+  policy(bundle: HostedBundle, projectPath?: string): RealmPolicy;
+  normalizeProject(path: string): string;
+  projectHash(normalizedPath: string): Promise<string>;
+}
+
+/** The C2 store as a BundleDirectory (loaded lazily so `--help` never pays for it). */
+export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
+  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }] = await Promise.all([
+    import("../c2store/records.ts"),
+    import("../c2store/policy.ts"),
+    import("../c2store/project-key.ts"),
+  ]);
+  return {
+    list: () =>
+      listInstalledC2(ctx).map((b) => ({
+        id: b.id,
+        name: b.name,
+        version: b.version,
+        bundleDir: b.bundleDir,
+        dataDir: b.dataDir,
+        enabled: b.enabled,
+        trusted: b.trusted,
+        manifest: b.manifest,
+        quarantine: b.quarantine,
+        revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}`,
+      })),
+    policy: (bundle, projectPath) => {
+      const p = effectivePolicy(ctx, bundle.id, projectPath);
+      return { state: p.state, stateSource: p.stateSource, config: p.config, components: p.components };
+    },
+    normalizeProject: (path) => normalizeProjectPath(ctx, path),
+    projectHash,
+  };
+}

@@ -1,0 +1,158 @@
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { HostedBundle } from "./bundle-directory.ts";
+import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
+import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
+import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
+import { raceTimeout, signalGroup } from "./runtime-process.ts";
+import { runtimeError } from "./runtime-errors.ts";
+import { resolveRuntimeCommand } from "./runtime-command.ts";
+import type { RuntimeHost } from "./runtime-host.ts";
+
+export interface LspServerEntry {
+  plugin: string;
+  pluginName: string;
+  server: string;
+  languages: string[];
+  command: string;
+  status: string;
+  reason: string | null;
+}
+
+export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${bundleId}:lsp:${serverId}`;
+
+/** Eligibility of every declared language server: installed, enabled, trusted, component on. */
+function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: string; reason: string | null; components: Record<string, string> } {
+  if (bundle.quarantine) return { status: "quarantined", reason: bundle.quarantine.reason, components: {} };
+  if (!bundle.trusted) return { status: "untrusted", reason: `run "gjc plugin trust ${bundle.name}"`, components: {} };
+  if (!bundle.enabled) return { status: "plugin_disabled", reason: "the bundle is disabled", components: {} };
+  const policy = (host as RuntimeHost).policyFor(bundle, project);
+  if (policy.stateSource === "safe_mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", components: {} };
+  return { status: "ready", reason: null, components: policy.components };
+}
+
+/** `gjc plugin lsp list`: every server, and the language routing with conflicts failed closed. */
+export function listLanguageServers(host: RuntimeHost, project?: string): { servers: LspServerEntry[]; languages: LspRoute[] } {
+  const servers: LspServerEntry[] = [];
+  const eligible: { bundle: HostedBundle; serverIds: string[] }[] = [];
+  for (const bundle of host.bundles()) {
+    if (bundle.manifest.codetwo.languageServers.length === 0) continue;
+    const e = eligibility(host, bundle, project);
+    const ids: string[] = [];
+    for (const s of bundle.manifest.codetwo.languageServers) {
+      const disabled = e.status === "ready" && e.components[lspComponentId(bundle.id, s.id)] === "disabled";
+      const status = disabled ? "component_disabled" : e.status;
+      if (status === "ready") ids.push(s.id);
+      servers.push({ plugin: bundle.id, pluginName: bundle.name, server: s.id, languages: s.languages, command: s.command, status, reason: disabled ? "disabled by policy" : e.reason });
+    }
+    if (ids.length > 0) eligible.push({ bundle, serverIds: ids });
+  }
+  return { servers, languages: routeLanguages(eligible) };
+}
+
+export interface LspProbeResult {
+  plugin: string;
+  server: string;
+  languages: string[];
+  command: string;
+  cwd: string;
+  serverInfo: unknown;
+  capabilities: unknown;
+  pid: number;
+}
+
+/**
+ * Starts one language server, performs the LSP `initialize` / `initialized` / `shutdown` /
+ * `exit` sequence over Content-Length framing, and stops it (process group killed and reaped)
+ * whatever happens.
+ */
+export async function probeLanguageServer(
+  host: RuntimeHost,
+  ref: string,
+  opts: { project?: string; cwd: string; env: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<LspProbeResult> {
+  const slash = ref.lastIndexOf("/");
+  if (slash <= 0 || slash === ref.length - 1) {
+    throw new GjcError({ code: "usage", message: `"${ref}" is not <plugin>/<server>.`, hint: "Run gjc plugin lsp list to see the servers.", exit: ExitCode.usage });
+  }
+  const bundle = host.findBundle(ref.slice(0, slash));
+  const serverId = ref.slice(slash + 1);
+  const server = bundle.manifest.codetwo.languageServers.find((s) => s.id === serverId);
+  if (!server) {
+    const ids = bundle.manifest.codetwo.languageServers.map((s) => s.id);
+    throw runtimeError("unknown_contribution", `${bundle.name} has no language server ${serverId}.`, ids.length > 0 ? `Its language servers: ${ids.join(", ")}.` : `${bundle.name} declares no language servers.`);
+  }
+  const e = eligibility(host, bundle, opts.project);
+  if (e.status !== "ready") {
+    const hint = e.status === "untrusted" ? `Review the bundle, then run "gjc plugin trust ${bundle.name}".` : e.status === "plugin_disabled" ? `Run "gjc plugin enable ${bundle.name} --user".` : "Fix the plugin state first.";
+    throw runtimeError(e.status, `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}.`, hint, undefined, ExitCode.refused);
+  }
+  if (e.components[lspComponentId(bundle.id, server.id)] === "disabled") {
+    throw runtimeError("component_disabled", `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);
+  }
+  const exe = resolveRuntimeCommand(server.command, bundle.bundleDir, opts.env);
+  const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...opts.env, ...server.env })) if (v !== undefined) env[k] = v;
+  const proc = Bun.spawn([exe, ...server.args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+  const reader = new LspFrameReader();
+  const waiters = new Map<number, (m: any) => void>();
+  let failure: Error | undefined;
+  const pump = (async () => {
+    const r = proc.stdout.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await r.read();
+        if (done) break;
+        for (const m of reader.push(value) as any[]) if (typeof m?.id === "number" && m.method === undefined) waiters.get(m.id)?.(m);
+      }
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    }
+    for (const w of waiters.values()) w({ error: { message: failure?.message ?? "the language server exited" } });
+  })();
+  const request = async (id: number, method: string, params: unknown, ms: number) => {
+    const answer = new Promise<any>((resolve) => waiters.set(id, resolve));
+    proc.stdin.write(lspFrame({ jsonrpc: "2.0", id, method, params }));
+    proc.stdin.flush();
+    const m = await raceTimeout(answer, ms);
+    waiters.delete(id);
+    return m;
+  };
+  try {
+    const timeout = opts.timeoutMs ?? 10_000;
+    const init = await request(1, "initialize", {
+      processId: process.pid,
+      clientInfo: { name: HOST_NAME, version: HOST_VERSION },
+      rootUri: `file://${cwd}`,
+      workspaceFolders: [{ uri: `file://${cwd}`, name: cwd.split("/").pop() || cwd }],
+      capabilities: {},
+    }, timeout);
+    if (init === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer initialize within ${timeout / 1000} s.`, "Check the server command and its arguments.");
+    if (init.error) throw runtimeError("lsp_failed", `The language server ${serverId} refused initialize: ${init.error.message ?? "no reason given"}.`, "Check the server command and its arguments.");
+    proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "initialized", params: {} }));
+    await request(2, "shutdown", null, 2000);
+    proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "exit", params: null }));
+    proc.stdin.flush();
+    return {
+      plugin: bundle.id,
+      server: server.id,
+      languages: server.languages,
+      command: server.command,
+      cwd,
+      serverInfo: init.result?.serverInfo ?? null,
+      capabilities: init.result?.capabilities ?? null,
+      pid: proc.pid,
+    };
+  } finally {
+    try {
+      proc.stdin.end();
+    } catch {
+      // closed already
+    }
+    await raceTimeout(proc.exited, 500);
+    signalGroup(proc.pid, "SIGKILL");
+    await proc.exited;
+    await pump;
+  }
+}

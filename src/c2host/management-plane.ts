@@ -1,0 +1,196 @@
+import type { Context } from "../core/context.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
+import { invokeConnector } from "./connectors.ts";
+import { LineSplitter, FrameTooLargeError } from "./line-splitter.ts";
+import type { RuntimeHost } from "./runtime-host.ts";
+import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
+
+export interface ManagementPlaneOptions {
+  ctx: Context;
+  host: RuntimeHost;
+  input: ReadableStream<Uint8Array>;
+  /** One JSON-RPC message (without newline) to the client. */
+  write(line: string): void;
+  /** Aborting (SIGTERM) ends the plane like stdin EOF does. */
+  signal?: AbortSignal;
+}
+
+type Params = Record<string, unknown>;
+type Method = (p: Params) => Promise<unknown>;
+
+const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function invalid(message: string): GjcError {
+  return new GjcError({ code: "invalid_params", message, exit: 2 });
+}
+
+function str(p: Params, key: string, optional = false): string | undefined {
+  const v = p[key];
+  if (v === undefined && optional) return undefined;
+  if (typeof v !== "string" || v === "") throw invalid(`\`${key}\` must be a non-empty string`);
+  return v;
+}
+
+function scopeProject(p: Params): string | undefined {
+  if (typeof p.project_path === "string") return p.project_path;
+  const scope = p.scope;
+  if (scope === undefined || scope === null) return undefined;
+  if (!isObject(scope) || (scope.kind !== "user" && scope.kind !== "project")) throw invalid('`scope` must be {"kind":"user"} or {"kind":"project","project_path":…}');
+  if (scope.kind === "user") return undefined;
+  if (typeof scope.project_path !== "string" || scope.project_path === "") throw invalid("a project scope needs `project_path`");
+  return scope.project_path;
+}
+
+function timeout(p: Params): number | undefined {
+  const t = p.timeout_ms;
+  if (t === undefined) return undefined;
+  if (typeof t !== "number" || !Number.isInteger(t) || t < 1) throw invalid("`timeout_ms` must be a positive integer");
+  return t;
+}
+
+/**
+ * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
+ * JSON-RPC 2.0 on stdin/stdout. Requests are served concurrently; runtime processes, realms and
+ * the rendered host.actions cache live as long as the plane; idle project realms are reaped in
+ * the background; stdin EOF or the abort signal stops every child before this resolves.
+ */
+export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{ served: number }> {
+  const { ctx, host } = o;
+  const leases = new Map<string, () => void>();
+  let nextLease = 1;
+  const policy = () => import("../c2store/policy-plane.ts");
+  const send = (m: unknown) => {
+    try {
+      o.write(JSON.stringify(m));
+    } catch {
+      // the client went away; shutdown follows from EOF
+    }
+  };
+
+  const methods: Record<string, Method> = {
+    "plugins.catalog": async (p) => {
+      const project = scopeProject(p);
+      return { ...(await policy()).policyCatalog(ctx, { project }), processes: host.processes() };
+    },
+    "plugins.plan_change": async (p) => {
+      const state = p.state ?? "inherit";
+      if (state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
+      return (await policy()).planPolicyChange(ctx, {
+        plugin: str(p, "plugin")!,
+        state,
+        ...(p.component !== undefined ? { component: str(p, "component")! } : {}),
+        ...("config" in p ? { config: p.config } : {}),
+        ...(scopeProject(p) !== undefined ? { project: scopeProject(p) } : {}),
+      });
+    },
+    "plugins.apply_change": async (p) => (await policy()).applyPolicyPlan(ctx, str(p, "id")!),
+    "plugins.reset": async (p) => (await policy()).resetPolicy(ctx, str(p, "plugin")!, { project: scopeProject(p) }),
+    "plugins.invoke": async (p) => host.invoke(str(p, "command")!, p.args ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
+    "plugins.invoke_ui": async (p) => {
+      const plugin = str(p, "plugin_id")!;
+      const contribution = str(p, "contribution_id")!;
+      const project = scopeProject(p);
+      const { ui } = uiTarget(host, plugin, contribution, project);
+      const context = isObject(p.context) ? p.context : {};
+      if (ui.slot === "host.actions") {
+        if (context.operation === "render") return renderHostActions(host, plugin, contribution, { project, timeoutMs: timeout(p) });
+        if (context.operation === "invoke") {
+          if (typeof context.item !== "string") throw invalid("a host.actions invoke needs `context.item`, the id of a rendered item");
+          return invokeHostAction(host, plugin, contribution, context.item, { project, timeoutMs: timeout(p) });
+        }
+        throw invalid("a host.actions contribution needs `context.operation` render or invoke");
+      }
+      return invokeUi(host, plugin, contribution, { context, project, timeoutMs: timeout(p) });
+    },
+    "plugins.invoke_connector": async (p) =>
+      invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
+    "extensions.list": async () => host.extensionsList(),
+    "plugins.processes": async () => ({ processes: host.processes() }),
+    "plugins.reload": async (p) => ({ stopped: await host.unloadBundle(host.findBundle(str(p, "plugin")!).id) }),
+    "events.publish": async (p) => ({ delivered: host.publish(str(p, "name")!, p.payload ?? null) }),
+    "realms.lease": async (p) => {
+      const id = `lease-${nextLease++}`;
+      leases.set(id, host.lease(str(p, "project_path")!));
+      return { lease: id };
+    },
+    "realms.release": async (p) => {
+      const id = str(p, "lease")!;
+      const release = leases.get(id);
+      if (!release) throw invalid(`no lease ${id}`);
+      leases.delete(id);
+      release();
+      return { released: id };
+    },
+    "realms.reap": async () => ({ reaped: await host.reapIdle() }),
+  };
+
+  let served = 0;
+  const inFlight = new Set<Promise<void>>();
+  const handle = async (raw: string) => {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the line is not JSON" } });
+      return;
+    }
+    if (!isObject(msg) || typeof msg.method !== "string") {
+      send({ jsonrpc: "2.0", id: isObject(msg) ? (msg.id ?? null) : null, error: { code: -32600, message: "invalid request: expected {jsonrpc, id, method, params}" } });
+      return;
+    }
+    const id = msg.id;
+    const isNotification = id === undefined;
+    const method = methods[msg.method];
+    if (!method) {
+      if (!isNotification) send({ jsonrpc: "2.0", id, error: { code: -32601, message: `the gjc host has no method \`${msg.method}\``, data: { methods: Object.keys(methods) } } });
+      return;
+    }
+    served++;
+    try {
+      await host.reconcile();
+      const params = msg.params === undefined || msg.params === null ? {} : msg.params;
+      if (!isObject(params)) throw invalid("`params` must be an object");
+      const result = await method(params);
+      if (!isNotification) send({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
+    } catch (e) {
+      if (isNotification) return;
+      const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: 70 });
+      const code = err.code === "invalid_params" ? -32602 : -32000;
+      send({ jsonrpc: "2.0", id, error: { code, message: err.message, data: { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) } } });
+    }
+  };
+
+  host.startReaper();
+  const reader = o.input.getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  o.signal?.addEventListener("abort", onAbort, { once: true });
+  const splitter = new LineSplitter();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let lines: string[];
+      try {
+        lines = splitter.push(value);
+      } catch (e) {
+        if (!(e instanceof FrameTooLargeError)) throw e;
+        send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "a request line exceeds the 1 MiB limit; the host stops" } });
+        break;
+      }
+      for (const line of lines) {
+        if (line.trim() === "") continue;
+        const p: Promise<void> = handle(line).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+    }
+  } catch {
+    // a cancelled or broken stdin ends the plane
+  } finally {
+    o.signal?.removeEventListener("abort", onAbort);
+    for (const release of leases.values()) release();
+    // Stopping the children first makes in-flight calls fail fast instead of waiting for them.
+    await host.shutdown();
+    await Promise.allSettled([...inFlight]);
+  }
+  return { served };
+}

@@ -1,0 +1,384 @@
+import { join } from "node:path";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { closest } from "../core/suggest.ts";
+import type { BundleDirectory, HostedBundle, RealmPolicy } from "./bundle-directory.ts";
+import { publicHostCommands, type HostCommand } from "./host-commands.ts";
+import { HOST_NAME, missingServices } from "./host-identity.ts";
+import { PROJECT_IDLE_MS } from "./limits.ts";
+import type { PeerLimits } from "./protocol-peer.ts";
+import { runtimeError } from "./runtime-errors.ts";
+import { RuntimeInstance, type InvokeOptions, type RuntimePhase } from "./runtime-instance.ts";
+
+export interface RuntimeHostOptions {
+  directory: BundleDirectory;
+  env: Record<string, string | undefined>;
+  /** Runtime logs (stderr lines, `log` notifications, dropped-line warnings). */
+  log?(plugin: string, level: string, message: string): void;
+  /** Plugin `event/emit` on the host bus (after redelivery to subscribed runtimes). */
+  onEvent?(pluginId: string, name: string, payload: unknown): void;
+  /** `connector/event`, attributed to the emitting bundle's installed id. */
+  onConnectorEvent?(pluginId: string, event: unknown): void;
+  handshakeTimeoutMs?: number;
+  termGraceMs?: number;
+  /** How long a project realm may sit idle before it is reaped (default 5 minutes). */
+  projectIdleMs?: number;
+  limits?: Partial<PeerLimits>;
+  /** Extra host commands (tests); the public ones are always present. */
+  extraHostCommands?: Record<string, HostCommand>;
+  clock?: () => number;
+}
+
+export interface RealmTarget {
+  bundle: HostedBundle;
+  /** Normalized project path when the runtime runs in a project realm. */
+  projectPath?: string;
+  policy: RealmPolicy;
+}
+
+export interface InvokeResult {
+  plugin: { id: string; name: string; version: string };
+  realm: { kind: "user" } | { kind: "project"; projectPath: string };
+  command: string;
+  result: unknown;
+  pid: number | undefined;
+}
+
+export interface ProcessView {
+  plugin: string;
+  realm: string;
+  phase: RuntimePhase;
+  pid: number | null;
+  starts: number;
+  error: string | null;
+}
+
+const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+
+/**
+ * The runtime side of the host: resolves a command to its owning bundle and realm, applies
+ * trust, enablement, policy and service checks before anything is spawned, and keeps one
+ * RuntimeInstance per (bundle, realm). The one-shot CLI verbs and `gjc host --stdio` both use
+ * it; the latter keeps it alive between calls.
+ */
+export class RuntimeHost {
+  private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null }>();
+  private readonly leases = new Map<string, number>();
+  /** Last validated `host.actions` render per plugin, contribution and realm (invoke uses it). */
+  readonly actionCache = new Map<string, import("./host-actions.ts").HostActionItem[]>();
+  private readonly hostCommands: Map<string, HostCommand>;
+  private readonly clock: () => number;
+  private reaper: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(private readonly o: RuntimeHostOptions) {
+    this.clock = o.clock ?? Date.now;
+    this.hostCommands = publicHostCommands({
+      env: o.env,
+      listPlugins: async () =>
+        this.o.directory.list().map((b) => ({ id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: b.manifest.codetwo.runtime !== null })),
+    });
+    for (const [k, v] of Object.entries(o.extraHostCommands ?? {})) this.hostCommands.set(k, v);
+  }
+
+  /** Host commands a runtime sees in `initialize.host.commands` (the same in every realm today). */
+  visibleCommands(): string[] {
+    return [...this.hostCommands.keys()];
+  }
+
+  /** Finds the one active bundle that declares `commandId` and the realm it runs in for `project`. */
+  resolveCommand(commandId: string, project?: string): RealmTarget {
+    const all = this.o.directory.list();
+    const owners = all.filter((b) => b.manifest.codetwo.runtime !== null && b.manifest.codetwo.commands.some((c) => c.id === commandId));
+    if (owners.length === 0) {
+      const known = all.flatMap((b) => b.manifest.codetwo.commands.map((c) => c.id));
+      const near = closest(commandId, known);
+      throw runtimeError(
+        "unknown_command",
+        `No installed C2 plugin declares the command ${commandId}.${near ? ` Did you mean "${near}"?` : ""}`,
+        known.length > 0 ? `Installed runtime commands: ${[...new Set(known)].sort().join(", ")}.` : "Install a C2 plugin with a runtime first (`gjc plugin install <dir> --user`).",
+      );
+    }
+    const active = owners.filter((b) => b.enabled && b.trusted && !b.quarantine);
+    if (active.length > 1) {
+      throw runtimeError(
+        "command_conflict",
+        `The command ${commandId} is declared by several active plugins: ${active.map((b) => `${b.name} (${b.id})`).join(", ")}.`,
+        "Disable or uninstall all but one of them.",
+        { plugins: active.map((b) => b.id) },
+      );
+    }
+    return this.realmFor(active[0] ?? owners[0], project);
+  }
+
+  /** Trust, enablement, quarantine, services and realm policy, checked before any spawn. */
+  realmFor(bundle: HostedBundle, project?: string): RealmTarget {
+    const runtime = bundle.manifest.codetwo.runtime;
+    if (!runtime) throw runtimeError("no_runtime", `${bundle.name} has no process runtime.`, "Only bundles with extensions.dev.codetwo.runtime run commands.");
+    if (bundle.quarantine) {
+      throw refused("quarantined", `${bundle.name} is quarantined (${bundle.quarantine.reason}); its runtime does not start.`, `Run "gjc plugin verify ${bundle.name}" or reinstall it.`);
+    }
+    if (!bundle.trusted) {
+      throw refused("untrusted", `${bundle.name} ships a process runtime and is not trusted, so it was not started.`, `Review the bundle, then run "gjc plugin trust ${bundle.name}".`, { plugin: bundle.id });
+    }
+    if (!bundle.enabled) {
+      throw refused("plugin_disabled", `${bundle.name} is disabled.`, `Run "gjc plugin enable ${bundle.name} --user" to enable it.`, { plugin: bundle.id });
+    }
+    const missing = missingServices(runtime.inject);
+    if (missing.length > 0) {
+      throw runtimeError(
+        "missing_service",
+        `${bundle.name} needs the service${missing.length > 1 ? "s" : ""} ${missing.map((s) => `\`${s}\``).join(", ")}, which the ${HOST_NAME} host does not provide; its runtime stays pending.`,
+        `The ${HOST_NAME} host provides only \`extensions-runtime\`. Run this plugin in a host that offers ${missing.join(", ")}.`,
+        { plugin: bundle.id, missing },
+      );
+    }
+    const projectScoped = project !== undefined && runtime.scopeSupport.includes("project");
+    const projectPath = projectScoped ? this.o.directory.normalizeProject(project) : undefined;
+    const policy = this.o.directory.policy(bundle, projectPath);
+    if (policy.state === "disabled") {
+      if (policy.stateSource === "safe_mode") {
+        throw refused("policy_safe_mode", `Plugin policy is in safe mode, so ${bundle.name} does not run.`, 'Run "gjc plugin policy reset <plugin>" to leave safe mode.');
+      }
+      const where = policy.stateSource === "project" ? `in the project ${projectPath}` : "by user policy";
+      const hint =
+        policy.stateSource === "project"
+          ? `A project-capable runtime disabled in a project does not fall back to the user realm. Run "gjc plugin policy plan ${bundle.name} --state inherit --project ${projectPath}" to change it.`
+          : `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`;
+      throw refused("plugin_disabled", `${bundle.name} is disabled ${where}.`, hint, { plugin: bundle.id, source: policy.stateSource });
+    }
+    return { bundle, projectPath, policy };
+  }
+
+  /** The live instance for a target, replacing one from an older generation of the bundle. */
+  async instanceFor(target: RealmTarget): Promise<RuntimeInstance> {
+    if (this.closed) throw runtimeError("host_closed", "The runtime host is shutting down.", "Start a new host.");
+    const { bundle, projectPath, policy } = target;
+    const key = instanceKey(bundle.id, projectPath);
+    const fingerprint = JSON.stringify([bundle.revision ?? null, bundle.version, bundle.bundleDir, bundle.manifest.codetwo.runtime, bundle.manifest.codetwo.commands, policy.config]);
+    const existing = this.instances.get(key);
+    if (existing && existing.fingerprint === fingerprint && existing.instance.phase !== "stopped") return existing.instance;
+    if (existing) {
+      this.instances.delete(key);
+      await existing.instance.unload();
+    }
+    const dataDir = projectPath === undefined ? bundle.dataDir : join(bundle.dataDir, "projects", await this.o.directory.projectHash(projectPath));
+    const raced = this.instances.get(key);
+    if (raced && raced.fingerprint === fingerprint) return raced.instance;
+    const instance = new RuntimeInstance(
+      { bundleId: bundle.id, name: bundle.name, version: bundle.version, bundleDir: bundle.bundleDir, dataDir, manifest: bundle.manifest, config: policy.config, projectPath, visibleCommands: this.visibleCommands() },
+      {
+        env: this.o.env,
+        hostCommands: this.hostCommands,
+        log: (plugin, level, message) => this.o.log?.(plugin, level, message),
+        onEvent: (bundleId, name, payload) => this.busEvent(key, bundleId, name, payload),
+        onConnectorEvent: (bundleId, event) => this.o.onConnectorEvent?.(bundleId, event),
+        handshakeTimeoutMs: this.o.handshakeTimeoutMs,
+        termGraceMs: this.o.termGraceMs,
+        limits: this.o.limits,
+      },
+      this.clock,
+    );
+    this.instances.set(key, { instance, fingerprint, revision: bundle.revision ?? null });
+    return instance;
+  }
+
+  async invoke(commandId: string, args: unknown, options: InvokeOptions & { project?: string } = {}): Promise<InvokeResult> {
+    const target = this.resolveCommand(commandId, options.project);
+    return this.invokeTarget(target, commandId, args, options);
+  }
+
+  async invokeTarget(target: RealmTarget, commandId: string, args: unknown, options: InvokeOptions = {}): Promise<InvokeResult> {
+    const instance = await this.instanceFor(target);
+    const result = await instance.invoke(commandId, args, options);
+    const { bundle, projectPath } = target;
+    return {
+      plugin: { id: bundle.id, name: bundle.name, version: bundle.version },
+      realm: projectPath === undefined ? { kind: "user" } : { kind: "project", projectPath },
+      command: commandId,
+      result,
+      pid: instance.pid,
+    };
+  }
+
+  bundles(): HostedBundle[] {
+    return this.o.directory.list();
+  }
+
+  /** Finds an installed bundle by name, id or `bundle:<id>`. */
+  findBundle(nameOrId: string): HostedBundle {
+    const key = nameOrId.startsWith("bundle:") ? nameOrId.slice("bundle:".length) : nameOrId;
+    const all = this.o.directory.list();
+    const matches = all.filter((b) => b.id === key || b.name === key);
+    if (matches.length > 1) {
+      throw runtimeError("ambiguous_plugin", `Several installed C2 bundles are named ${key}: ${matches.map((m) => m.id).join(", ")}.`, "Name the bundle by its installed id.", undefined, ExitCode.usage);
+    }
+    if (matches.length === 0) {
+      const near = closest(key, all.map((b) => b.name));
+      throw runtimeError("not_installed", `No C2 bundle named ${key} is installed.${near ? ` Did you mean "${near}"?` : ""}`, 'Run "gjc plugin list" to see the installed bundles.');
+    }
+    return matches[0];
+  }
+
+  /**
+   * The command a contribution points at must be registered in the caller's realm by the same
+   * bundle: a descriptor can never reach another plugin's command.
+   */
+  ownedTarget(bundle: HostedBundle, commandId: string, contribution: string, project?: string): RealmTarget {
+    const target = this.realmFor(bundle, project);
+    let owner: RealmTarget;
+    try {
+      owner = this.resolveCommand(commandId, project);
+    } catch (e) {
+      if (e instanceof GjcError && e.code === "command_conflict") {
+        throw refused("not_owner", `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope (${e.message})`, "Disable the other plugin that declares the same command.");
+      }
+      throw e;
+    }
+    if (owner.bundle.id !== bundle.id) {
+      throw refused("not_owner", `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope.`, `The command ${commandId} is owned by ${owner.bundle.name}.`);
+    }
+    return target;
+  }
+
+  /** Realm policy without the runtime checks (language servers need no runtime). */
+  policyFor(bundle: HostedBundle, project?: string): RealmPolicy {
+    return this.o.directory.policy(bundle, project === undefined ? undefined : this.o.directory.normalizeProject(project));
+  }
+
+  normalizeProject(path: string): string {
+    return this.o.directory.normalizeProject(path);
+  }
+
+  componentDisabled(target: RealmTarget, componentId: string): boolean {
+    return target.policy.components[componentId] === "disabled";
+  }
+
+  /** Host→runtime event to every running runtime subscribed to it. Returns how many got it. */
+  publish(name: string, payload: unknown, except?: string): number {
+    let n = 0;
+    for (const [key, { instance }] of this.instances) if (key !== except && instance.deliver(name, payload)) n++;
+    return n;
+  }
+
+  private busEvent(fromKey: string, bundleId: string, name: string, payload: unknown): void {
+    // The bus is host-wide (the standard says it is not project-confidential): other runtimes
+    // that subscribed get the event; the emitting instance does not hear its own echo.
+    this.publish(name, payload, fromKey);
+    this.o.onEvent?.(bundleId, name, payload);
+  }
+
+  /** `extensions.list`: runtimes that may run in the user realm, and those waiting for trust. */
+  extensionsList(): { ready: string[]; untrusted: string[] } {
+    const ready: string[] = [];
+    const untrusted: string[] = [];
+    for (const b of this.o.directory.list()) {
+      if (!b.manifest.codetwo.runtime) continue;
+      if (!b.trusted) {
+        untrusted.push(b.id);
+        continue;
+      }
+      try {
+        this.realmFor(b);
+        ready.push(b.id);
+      } catch {
+        // disabled, quarantined or pending: neither ready nor merely untrusted
+      }
+    }
+    return { ready, untrusted };
+  }
+
+  processes(): ProcessView[] {
+    return [...this.instances.values()].map(({ instance }) => ({
+      plugin: instance.spec.bundleId,
+      realm: instance.realm,
+      phase: instance.phase,
+      pid: instance.pid ?? null,
+      starts: instance.startCount,
+      error: instance.failure?.message ?? null,
+    }));
+  }
+
+  /** Holds a project realm against idle reaping (a terminal, a long task); returns the release. */
+  lease(projectPath: string): () => void {
+    const key = this.o.directory.normalizeProject(projectPath);
+    this.leases.set(key, (this.leases.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = (this.leases.get(key) ?? 1) - 1;
+      if (n <= 0) this.leases.delete(key);
+      else this.leases.set(key, n);
+      const instances = [...this.instances.values()].filter(({ instance }) => instance.spec.projectPath === key);
+      for (const { instance } of instances) instance.lastActivity = this.clock();
+    };
+  }
+
+  /** Stops project realms idle for longer than the idle period with no call or lease holding them. */
+  async reapIdle(): Promise<string[]> {
+    const idle = this.o.projectIdleMs ?? PROJECT_IDLE_MS;
+    const now = this.clock();
+    const reaped: string[] = [];
+    for (const [key, { instance }] of [...this.instances]) {
+      const project = instance.spec.projectPath;
+      if (project === undefined) continue;
+      if (instance.activeCalls > 0 || (this.leases.get(project) ?? 0) > 0) continue;
+      if (now - instance.lastActivity < idle) continue;
+      this.instances.delete(key);
+      await instance.unload();
+      reaped.push(key);
+    }
+    return reaped;
+  }
+
+  /** Starts the background reaper (the long-running host); the timer never keeps the process alive. */
+  startReaper(): void {
+    if (this.reaper) return;
+    const idle = this.o.projectIdleMs ?? PROJECT_IDLE_MS;
+    const every = Math.min(Math.max(Math.floor(idle / 4), 1), 30_000);
+    this.reaper = setInterval(() => void this.reapIdle().catch(() => {}), every);
+    this.reaper.unref?.();
+  }
+
+  /** Stops every realm of one bundle and reaps its processes (uninstall, untrust, reload). */
+  async unloadBundle(bundleId: string): Promise<number> {
+    const victims = [...this.instances].filter(([, v]) => v.instance.spec.bundleId === bundleId);
+    for (const [key] of victims) this.instances.delete(key);
+    await Promise.all(victims.map(([, v]) => v.instance.unload()));
+    return victims.length;
+  }
+
+  /**
+   * Drops instances whose bundle changed under a long-running host (uninstalled, untrusted,
+   * disabled, upgraded by another gjc process): their processes stop; the next call starts the
+   * new generation.
+   */
+  async reconcile(): Promise<number> {
+    const bundles = new Map(this.o.directory.list().map((b) => [b.id, b]));
+    const stale = [...this.instances].filter(([, { instance, revision }]) => {
+      const b = bundles.get(instance.spec.bundleId);
+      return !b || !b.trusted || !b.enabled || Boolean(b.quarantine) || b.version !== instance.spec.version || (b.revision ?? null) !== revision;
+    });
+    for (const [key] of stale) this.instances.delete(key);
+    await Promise.all(stale.map(([, v]) => v.instance.unload()));
+    return stale.length;
+  }
+
+  /** Stops every child; afterwards the host refuses new work. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    if (this.reaper) clearInterval(this.reaper);
+    const all = [...this.instances.values()];
+    this.instances.clear();
+    await Promise.all(all.map(({ instance }) => instance.unload()));
+  }
+
+  instance(bundleId: string, projectPath?: string): RuntimeInstance | undefined {
+    return this.instances.get(instanceKey(bundleId, projectPath))?.instance;
+  }
+}
+
+function instanceKey(bundleId: string, projectPath?: string): string {
+  return projectPath === undefined ? `${bundleId}@user` : `${bundleId}@project:${projectPath}`;
+}

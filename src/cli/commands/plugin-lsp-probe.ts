@@ -1,0 +1,21 @@
+import { withCliHost } from "../../c2host/cli-host.ts";
+import { probeLanguageServer } from "../../c2host/lsp.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+import { pretty, projectArg } from "./plugin-run-options.ts";
+
+export default defineVerb({
+  name: "plugin lsp probe",
+  description: "Start a C2 language server, run LSP initialize, print its capabilities, stop it",
+  schema: "gjc/plugin-lsp-probe@1",
+  args: {
+    server: { type: "positional", description: "<plugin>/<server>", required: true },
+    ...projectArg,
+    ...jsonArg,
+  },
+  examples: ["gjc plugin lsp probe zig-tools/zls --project ."],
+  async run({ args, ctx }) {
+    const r = await withCliHost(ctx, (host) => probeLanguageServer(host, args.server, { project: args.project, cwd: ctx.cwd, env: ctx.env }));
+    const human = [`${r.plugin}/${r.server} (${r.languages.join(", ")}) answered initialize and was stopped.`, `capabilities: ${pretty(r.capabilities)}`].join("\n");
+    return { json: { schema: "gjc/plugin-lsp-probe@1", ok: true, ...r }, human };
+  },
+});

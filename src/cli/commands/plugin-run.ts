@@ -1,0 +1,25 @@
+import { withCliHost } from "../../c2host/cli-host.ts";
+import { defineVerb, jsonArg } from "../define-verb.ts";
+import { jsonOption, pretty, projectArg, timeoutOption } from "./plugin-run-options.ts";
+
+export default defineVerb({
+  name: "plugin run",
+  description: "Invoke one C2 runtime command: start its trusted runtime, call it, stop it",
+  schema: "gjc/plugin-run@1",
+  args: {
+    command: { type: "positional", description: "Runtime command id (namespace.verb)", required: true },
+    args: { type: "string", description: "Command arguments as JSON", valueHint: "json" },
+    ...projectArg,
+    timeout: { type: "string", description: "Give up on the call after this many milliseconds (the runtime is stopped)", valueHint: "ms" },
+    ...jsonArg,
+  },
+  examples: ["gjc plugin run hello.dirty --args '{\"cwd\":\"/path/to/repo\"}'", "gjc plugin run review.run --project . --json"],
+  async run({ args, ctx }) {
+    const callArgs = jsonOption("args", args.args) ?? null;
+    const timeoutMs = timeoutOption(args.timeout);
+    const r = await withCliHost(ctx, (host) => host.invoke(args.command, callArgs, { project: args.project, timeoutMs }));
+    const realm = r.realm.kind === "user" ? "user realm" : `project ${r.realm.projectPath}`;
+    ctx.log.progress(`${r.command} ran in ${r.plugin.name} ${r.plugin.version} (${realm})`);
+    return { json: { schema: "gjc/plugin-run@1", ok: true, command: r.command, plugin: r.plugin, realm: r.realm, result: r.result }, human: pretty(r.result) };
+  },
+});
