@@ -42,6 +42,27 @@ export const commandTree: Record<string, VerbNode> = {
         },
       },
       session: verb("Build the GJC session-start plan from the verified installed bundles", () => import("./commands/plugin-session.ts")),
+      run: verb("Invoke one C2 runtime command (starts its trusted runtime, then stops it)", () => import("./commands/plugin-run.ts")),
+      ui: {
+        description: "C2 UI action contributions: list them, activate one",
+        children: {
+          list: verb("List UI contributions and whether each is offered", () => import("./commands/plugin-ui-list.ts")),
+          invoke: verb("Activate a UI action (host.actions: render, or invoke an item)", () => import("./commands/plugin-ui-invoke.ts")),
+        },
+      },
+      connector: {
+        description: "C2 connectors: call an operation within the declared capabilities",
+        children: {
+          invoke: verb("Call one connector operation", () => import("./commands/plugin-connector-invoke.ts")),
+        },
+      },
+      lsp: {
+        description: "C2 language servers: routing per language, probe one",
+        children: {
+          list: verb("List language servers and the provider of each language", () => import("./commands/plugin-lsp-list.ts")),
+          probe: verb("Start a language server, run initialize, print capabilities, stop it", () => import("./commands/plugin-lsp-probe.ts")),
+        },
+      },
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     },
   },
@@ -51,5 +72,6 @@ export const commandTree: Record<string, VerbNode> = {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
     },
   },
+  host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
   completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),
 };
