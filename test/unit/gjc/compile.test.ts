@@ -146,6 +146,14 @@ describe("compileGjcBundle: surfaces", () => {
     expect(four.diagnostics).toEqual([]);
   });
 
+  test("more than 32 appendices in one bundle is a warning (the renderer shows at most 32)", () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `a${i}`, content: "short" }));
+    const over = compileGjcBundle(bundle({}, { system_appendix: many(20), "agent-appendix": many(13).map((a) => ({ ...a, agent: "critic" })) }));
+    expect(over.diagnostics.map((d) => [d.code, d.severity])).toEqual([["invalid_appendix", "warning"]]);
+    expect(over.diagnostics[0].message).toContain("33 appendices");
+    expect(compileGjcBundle(bundle({}, { system_appendix: many(32) })).diagnostics).toEqual([]);
+  });
+
   test("inline appendix surfaces keep their text and its UTF-8 digest", () => {
     const r = compileGjcBundle(bundle({}, { "agent-appendix": [{ agent: "architect", name: "n", content: "Prefer ✓" }] }));
     expect(r.bundle!.surfaces[0]).toMatchObject({ id: "agent-appendix:architect:demo:n", source: "inline", path: null, content: "Prefer ✓", sha256: sha("Prefer ✓"), bytes: 10 });
