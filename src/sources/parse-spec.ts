@@ -89,6 +89,10 @@ function gitSpec(spec: string, raw: string): SourceSpec {
   const hashAt = spec.indexOf("#");
   const url = hashAt < 0 ? spec : spec.slice(0, hashAt);
   if (url === "" || /\s/.test(url)) throw sourceError("invalid_source", `Not a valid git URL: ${redactUrl(url)}`, USAGE_HINT);
+  // A host or user that starts with "-" would reach ssh as an option (CVE-2017-1000117).
+  if (/^-|:\/\/-|@-|^[^/]*@[^:]*:-/.test(url)) {
+    throw sourceError("security_policy", `The git URL ${redactUrl(url)} has a host, user or path that starts with "-".`, "Check the URL; such names would be read as command options.");
+  }
   if (hashAt < 0) return { kind: "git", raw, url };
   const ref = spec.slice(hashAt + 1);
   if (isFullSha(ref)) return { kind: "git", raw, url, pin: ref.toLowerCase() };

@@ -38,7 +38,8 @@ export function tarBudget(limits: BundleLimits): TarBudget {
     maxEntries,
     maxFileBytes: limits.maxFileBytes,
     maxTotalBytes: limits.maxTotalBytes,
-    maxStreamBytes: limits.maxTotalBytes + maxEntries * 3 * BLOCK + 1024 * 1024,
+    // Per entry: its header, a pax header and record block, and up to a block of padding.
+    maxStreamBytes: limits.maxTotalBytes + maxEntries * 5 * BLOCK + 1024 * 1024,
     maxDepth: limits.maxDepth,
     maxPathBytes: limits.maxPathBytes,
   };
@@ -140,9 +141,6 @@ export class TarJudge {
       if (error instanceof HeaderError) throw invalid(`A tar header is malformed: ${error.message}.`);
       throw error;
     }
-    if (++this.entryCount > this.budget.maxEntries) {
-      throw tooLarge(`The archive has more than ${this.budget.maxEntries} entries.`, { limit: "entries" });
-    }
     const t = raw.typeflag;
     if (t === "x" || t === "g" || t === "L") {
       if (raw.size > MAX_META_BYTES) throw invalid(`An extended header of ${raw.size} bytes is larger than the ${formatBytes(MAX_META_BYTES)} we accept.`);
@@ -151,6 +149,10 @@ export class TarJudge {
       this.pending = t === "x" ? "pax" : t === "g" ? "global" : "longname";
       this.readInto(raw.size);
       return;
+    }
+    // Metadata records are not entries (at most two precede one; the stream budget bounds them).
+    if (++this.entryCount > this.budget.maxEntries) {
+      throw tooLarge(`The archive has more than ${this.budget.maxEntries} entries.`, { limit: "entries" });
     }
     if (t === "K") throw hostile(`The archive holds a link (GNU long link name before ${JSON.stringify(raw.name)}); links are refused.`);
 

@@ -31,7 +31,7 @@ beforeAll(() => {
     fetch(req) {
       const url = new URL(req.url);
       hits.push(`${req.headers.get("host")}${url.pathname}`);
-      const port = server.port;
+      const port = server.port as number;
       switch (url.pathname) {
         case "/b.tgz":
           return new Response(archive);

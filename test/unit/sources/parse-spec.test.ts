@@ -60,6 +60,10 @@ describe("parseSourceSpec: git", () => {
     await refusal(() => parseSourceSpec("http://example.com/b.tgz", c), "security_policy", 3);
     await refusal(() => parseSourceSpec("ext::sh -c touch% /tmp/pwned", c), "security_policy", 3);
     await refusal(() => parseSourceSpec("fd::17", c), "security_policy", 3);
+    await refusal(() => parseSourceSpec("ssh://-oProxyCommand=touch%20x/r.git", c), "security_policy", 3);
+    await refusal(() => parseSourceSpec("ssh://git@-oProxyCommand=x/r.git", c), "security_policy", 3);
+    await refusal(() => parseSourceSpec("-u@host:r.git", c), "security_policy", 3);
+    await refusal(() => parseSourceSpec("git@host:-r.git", c), "security_policy", 3);
     await refusal(() => parseSourceSpec("ftp://example.com/b.tgz", c), "security_policy", 3);
     for (const ref of ["", "-upload-pack=evil", "a..b", "a b", "x~1", "a:b", "@{-1}", "a/", ".hidden", "x.lock"]) {
       await refusal(() => parseSourceSpec(`https://git.example.com/r.git#${ref}`, c), "invalid_source", 2);
