@@ -19,7 +19,7 @@ export interface HttpServerOptions {
   ca?: string | string[];
 }
 
-export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities"> {
+export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
 }
 
@@ -28,7 +28,7 @@ export async function connectHttpServer(opts: HttpServerOptions): Promise<McpCon
   const label = opts.label ?? "MCP server";
   const verdict = classifyMcpUrl(opts.url);
   if (!verdict.ok)
-    throw mcpError("security_policy", `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`, "bundle MCP servers must be public https endpoints (DESIGN item 11); change the url in the bundle manifest");
+    throw mcpError("security_policy", `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`, "bundle MCP servers must be public https endpoints; change the url in the bundle manifest");
   const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
   const channelOpts = { url: verdict.url, label, addressCheck: opts.addressCheck, ca: opts.ca };
   return connectOver(label, deadline, (client) =>
@@ -42,8 +42,8 @@ export async function probeHttpServer(opts: HttpServerOptions): Promise<HttpProb
   const conn = await connectHttpServer({ ...opts, timeoutMs: deadline.totalMs });
   try {
     const tools = await conn.listTools(deadline.remaining());
-    const { serverInfo, protocolVersion, capabilities } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, tools };
+    const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
+    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools };
   } finally {
     await conn.close();
   }

@@ -33,7 +33,7 @@ const CONNECT_FAILURES = new Set(["ConnectionRefused", "ECONNREFUSED", "FailedTo
 export const describeUrl = (url: URL) => url.origin;
 
 function refused(opts: PinnedFetchOptions, url: URL, why: string) {
-  return mcpError("security_policy", `${opts.label}: ${describeUrl(url)} is refused: ${why}`, "bundle MCP servers must be public https endpoints (DESIGN item 11); change the url in the bundle manifest");
+  return mcpError("security_policy", `${opts.label}: ${describeUrl(url)} is refused: ${why}`, "bundle MCP servers must be public https endpoints; change the url in the bundle manifest");
 }
 
 /**
@@ -46,7 +46,11 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
   const verdict = classifyMcpUrl(url.href);
   if (!verdict.ok) throw refused(opts, url, verdict.reason);
   const addresses = await (opts.addressCheck ?? defaultAddressCheck)(verdict.host);
-  if (!addresses.ok) throw refused(opts, url, addresses.reason);
+  if (!addresses.ok) {
+    if (addresses.unresolved)
+      throw mcpError("mcp_unreachable", `${opts.label}: cannot reach ${describeUrl(url)}: ${addresses.reason}`, "check the name and your network, then try again");
+    throw refused(opts, url, addresses.reason);
+  }
   if (addresses.addresses.length === 0) throw refused(opts, url, "no address to connect to");
   const isName = !/^[0-9.]+$/.test(verdict.host) && !verdict.host.includes(":");
 

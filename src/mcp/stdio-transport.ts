@@ -33,26 +33,30 @@ const PIPE_DRAIN_MS = 1000;
 
 /**
  * The argv we run. The launch is re-checked against the installed root first (the bundle on
- * disk may differ from the one validated), the launcher is resolved on PATH to an absolute
- * program, and the script is passed by absolute path, so bun cannot read it as a subcommand
- * or package.json script. Bun also gets flags that disable a shipped bunfig.toml, .env and
+ * disk may differ from the one validated) and the script is passed by absolute path, so bun
+ * cannot read it as a subcommand or a package.json script. `node` is found on PATH. `bun` is
+ * our own runtime (process.execPath with BUN_BE_BUN=1, which also works inside the compiled
+ * gjc, so users need no separate Bun), with flags that disable a shipped bunfig.toml, .env and
  * auto-install.
  */
-function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: string[]; cwd: string } {
+function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: string[]; cwd: string; env: Record<string, string> } {
   const root = resolve(opts.root);
   const verdict = checkStdioLauncher(opts.launch, root);
   if (!verdict.ok)
-    throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (DESIGN: node/bun plus a bundled script, or a bundled ./executable)");
+    throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)");
+  const hostEnv = opts.hostEnv ?? process.env;
+  const env = childEnvironment(hostEnv);
   const cwd = verdict.cwd === undefined ? root : join(root, verdict.cwd);
   const rest = (opts.launch.args ?? []).slice(verdict.kind === "bundled" ? 0 : 1);
-  if (verdict.kind === "bundled") return { argv: [join(root, verdict.executable as string), ...rest], cwd };
-  const hostPath = (opts.hostEnv ?? process.env).PATH ?? "";
-  const program = Bun.which(verdict.kind, { PATH: hostPath });
-  if (!program)
-    throw mcpError("mcp_launcher_missing", `${opts.label} needs ${verdict.kind}, which is not on PATH`, `install ${verdict.kind} or put it on PATH, then try again`);
+  if (verdict.kind === "bundled") return { argv: [join(root, verdict.executable as string), ...rest], cwd, env };
   const script = join(root, verdict.script as string);
-  if (verdict.kind === "node") return { argv: [program, script, ...rest], cwd };
-  return { argv: [program, "--no-env-file", "--no-install", `--config=${emptyConfig()}`, script, ...rest], cwd };
+  if (verdict.kind === "bun") {
+    env.BUN_BE_BUN = "1";
+    return { argv: [process.execPath, "--no-env-file", "--no-install", `--config=${emptyConfig()}`, script, ...rest], cwd, env };
+  }
+  const node = Bun.which("node", { PATH: hostEnv.PATH ?? "" });
+  if (!node) throw mcpError("mcp_launcher_missing", `${opts.label} needs node, which is not on PATH`, "install Node.js or put it on PATH, then try again");
+  return { argv: [node, script, ...rest], cwd, env };
 }
 
 export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): StdioChannel {
@@ -70,10 +74,10 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
 
   let proc: Subprocess<"pipe", "pipe", "pipe">;
   try {
-    const { argv, cwd } = buildArgv(opts, emptyConfig);
+    const { argv, cwd, env } = buildArgv(opts, emptyConfig);
     proc = Bun.spawn(argv, {
       cwd,
-      env: childEnvironment(opts.hostEnv ?? process.env),
+      env,
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

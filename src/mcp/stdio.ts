@@ -23,7 +23,7 @@ export interface StdioConnection extends McpConnection {
   stderr(): string;
 }
 
-export interface StdioProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities"> {
+export interface StdioProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
   stderr: string;
 }
@@ -55,8 +55,8 @@ export async function probeStdioServer(opts: StdioServerOptions): Promise<StdioP
   try {
     const tools = await conn.listTools(deadline.remaining());
     await conn.close();
-    const { serverInfo, protocolVersion, capabilities } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, tools, stderr: conn.stderr() };
+    const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
+    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, stderr: conn.stderr() };
   } catch (e) {
     await conn.close();
     throw withDetails(e, { stderr: conn.stderr(), pid: conn.pid });

@@ -15,7 +15,8 @@ export const systemResolver: Resolver = async (name) => {
   return answers.map((a) => a.address);
 };
 
-export type DnsVerdict = { ok: true; addresses: string[] } | { ok: false; reason: string };
+/** `unresolved` marks a lookup that failed or found nothing (unreachable), as opposed to a refusal. */
+export type DnsVerdict = { ok: true; addresses: string[] } | { ok: false; reason: string; unresolved?: true };
 
 /**
  * Stage (d) of DESIGN item 11: the host itself must pass, and when it is a name every
@@ -33,9 +34,9 @@ export async function resolveAndCheck(host: string, resolver: Resolver = systemR
     answers = await resolver(name);
   } catch (err) {
     const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
-    return { ok: false, reason: `DNS resolution of ${name} failed (${why})` };
+    return { ok: false, reason: `DNS resolution of ${name} failed (${why})`, unresolved: true };
   }
-  if (!Array.isArray(answers) || answers.length === 0) return { ok: false, reason: `DNS resolution of ${name} returned no address` };
+  if (!Array.isArray(answers) || answers.length === 0) return { ok: false, reason: `DNS resolution of ${name} returned no address`, unresolved: true };
   for (const answer of answers) {
     // Answers must be plain addresses; an inet_aton spelling would be read differently by
     // whoever connects, so only the canonical dotted quad or an IPv6 literal is accepted.

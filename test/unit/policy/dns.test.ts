@@ -54,7 +54,7 @@ describe("resolveAndCheck (DESIGN item 11 stage d)", () => {
 
   test("empty answers fail closed", async () => {
     const v = await resolveAndCheck("empty.example.com", fakeResolver({ "empty.example.com": [] }));
-    expect(v).toEqual({ ok: false, reason: "DNS resolution of empty.example.com returned no address" });
+    expect(v).toEqual({ ok: false, reason: "DNS resolution of empty.example.com returned no address", unresolved: true });
   });
 
   test("resolver errors fail closed and name the error code", async () => {
@@ -62,7 +62,7 @@ describe("resolveAndCheck (DESIGN item 11 stage d)", () => {
     expect(v.ok).toBe(false);
     if (!v.ok) expect(v.reason).toContain("ENOTFOUND");
     const w = await resolveAndCheck("boom.example.com", fakeResolver({ "boom.example.com": new Error("timeout") }));
-    expect(w).toEqual({ ok: false, reason: "DNS resolution of boom.example.com failed (timeout)" });
+    expect(w).toEqual({ ok: false, reason: "DNS resolution of boom.example.com failed (timeout)", unresolved: true });
   });
 
   test("answers that are not plain addresses fail closed", async () => {
