@@ -41,6 +41,13 @@ export const commandTree: Record<string, VerbNode> = {
           reset: verb("Clear a bundle's policy at a scope (also leaves safe mode)", () => import("./commands/plugin-policy-reset.ts")),
         },
       },
+      mcp: {
+        description: "MCP servers declared by installed GJC bundles",
+        children: {
+          list: verb("List declared MCP servers with their state and policy verdict", () => import("./commands/plugin-mcp-list.ts")),
+          probe: verb("Start or connect to one MCP server, list its tools, stop it", () => import("./commands/plugin-mcp-probe.ts")),
+        },
+      },
       session: verb("Build the GJC session-start plan from the verified installed bundles", () => import("./commands/plugin-session.ts")),
       run: verb("Invoke one C2 runtime command (starts its trusted runtime, then stops it)", () => import("./commands/plugin-run.ts")),
       ui: {
