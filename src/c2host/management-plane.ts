@@ -187,8 +187,10 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     // a cancelled or broken stdin ends the plane
   } finally {
     o.signal?.removeEventListener("abort", onAbort);
+    // EOF: the client sent its last request; answer what is in flight, then stop. A signal
+    // stops the children first, so in-flight calls fail fast instead of being waited for.
+    if (!o.signal?.aborted) await Promise.allSettled([...inFlight]);
     for (const release of leases.values()) release();
-    // Stopping the children first makes in-flight calls fail fast instead of waiting for them.
     await host.shutdown();
     await Promise.allSettled([...inFlight]);
   }

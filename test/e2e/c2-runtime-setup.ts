@@ -1,0 +1,58 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setC2Enabled, setC2Trusted, installC2 } from "../../src/c2store/lifecycle.ts";
+import { createContext, type Context } from "../../src/core/context.ts";
+import { fetchSpec } from "../../src/install/fetch-source.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+export interface C2Home {
+  root: string;
+  env: Record<string, string>;
+  ctx: Context;
+  dataDir: string;
+  cleanup(): void;
+}
+
+/** A temporary home: HOME, GJC_USER_DIR and GJC_C2_DATA_DIR all inside one temp dir. */
+export function c2Home(): C2Home {
+  const tmp = tempDir("gjc-c2e2e-");
+  const env = { HOME: join(tmp.path, "home"), GJC_USER_DIR: join(tmp.path, "gjc"), GJC_C2_DATA_DIR: join(tmp.path, "c2"), NO_COLOR: "1" };
+  mkdirSync(env.HOME, { recursive: true });
+  const ctx = createContext({ env: { ...process.env, ...env }, cwd: tmp.path, quiet: true });
+  return { root: tmp.path, env, ctx, dataDir: env.GJC_C2_DATA_DIR, cleanup: tmp.cleanup };
+}
+
+/**
+ * Installs a bundle directory through the C2 store (the same code `gjc plugin install` runs)
+ * and trusts it unless told not to. Returns the installed id.
+ */
+export async function installBundle(home: C2Home, dir: string, opts: { trust?: boolean; enabled?: boolean } = {}): Promise<{ id: string; name: string }> {
+  const fetched = await fetchSpec(home.ctx, dir);
+  let result;
+  try {
+    result = await installC2(home.ctx, { fetched });
+  } finally {
+    await fetched.cleanup();
+  }
+  const r = result as unknown as { id: string; name: string };
+  if (opts.trust !== false) await setC2Trusted(home.ctx, r.id, true);
+  if (opts.enabled === false) await setC2Enabled(home.ctx, r.id, false);
+  return { id: r.id, name: r.name };
+}
+
+/** A real git repository with one committed file, one modified file and one untracked file. */
+export async function dirtyRepo(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const git = async (...args: string[]) => {
+    const p = Bun.spawn(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", ...args], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+    if ((await p.exited) !== 0) throw new Error(`git ${args.join(" ")} failed: ${await new Response(p.stderr).text()}`);
+  };
+  await git("init", "-q", "-b", "main");
+  writeFileSync(join(dir, "a.txt"), "one\n");
+  writeFileSync(join(dir, "b.txt"), "two\n");
+  await git("add", ".");
+  await git("commit", "-q", "-m", "init");
+  writeFileSync(join(dir, "a.txt"), "changed\n");
+  writeFileSync(join(dir, "new file.txt"), "untracked\n");
+  return dir;
+}
