@@ -5,7 +5,7 @@ import { checkStdioLauncher } from "../../policy/launcher.ts";
 import { classifyMcpUrl } from "../../policy/url.ts";
 import { APPENDIX_MAX_BYTES } from "./constants.ts";
 import type { DeclaredFile, DeclaredFileReader } from "./declared-files.ts";
-import { quote } from "./fields.ts";
+import { quote, visible } from "./fields.ts";
 import { parseSubskillFile } from "./frontmatter.ts";
 import { agentAppendixId, hookId, mcpId, subskillId, systemAppendixId, toolId } from "./ids.ts";
 import type { GjcAgentAppendixEntry, GjcAppendixEntry, GjcHookEntry, GjcMcpEntry, GjcToolEntry, Located } from "./manifest-types.ts";
@@ -87,7 +87,7 @@ export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): Gjc
   if (entry.transport === "stdio") {
     const verdict = checkStdioLauncher({ command: entry.command!, ...(entry.args ? { args: entry.args } : {}), ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}) });
     if (!verdict.ok) {
-      scope.sink.error("security_policy", at, `${who} cannot be launched: ${verdict.reason}`, 'A bundle server runs as "node" or "bun" with a bundled script as the first argument, or as an executable inside the bundle ("./bin/server").');
+      scope.sink.error("security_policy", at, `${who} cannot be launched: ${visible(verdict.reason)}`, 'A bundle server runs as "node" or "bun" with a bundled script as the first argument, or as an executable inside the bundle ("./bin/server").');
       return undefined;
     }
     const cwd = verdict.cwd !== undefined && verdict.cwd !== "" && verdict.cwd !== "." ? verdict.cwd : null;
@@ -118,7 +118,7 @@ export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): Gjc
   } else {
     const verdict = classifyMcpUrl(entry.url!);
     if (!verdict.ok) {
-      scope.sink.error("security_policy", `${at}/url`, `${who} has a URL that is not allowed: ${verdict.reason}`, "Bundle MCP servers must be reached over https:// on a public host name or address, without credentials in the URL.");
+      scope.sink.error("security_policy", `${at}/url`, `${who} has a URL that is not allowed: ${visible(verdict.reason)}`, "Bundle MCP servers must be reached over https:// on a public host name or address, without credentials in the URL.");
       return undefined;
     }
   }

@@ -7,7 +7,7 @@ import { reportDuplicates } from "./collisions.ts";
 import { compileAppendix, compileHook, compileMcp, compileSubskill, compileTool, type CompileScope } from "./compile-surfaces.ts";
 import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
-import { MANIFEST_PTR } from "./fields.ts";
+import { MANIFEST_PTR, visible } from "./fields.ts";
 import { parseGjcManifest } from "./manifest.ts";
 import type { GjcManifest, ParsedManifest } from "./manifest-types.ts";
 import type { GjcAppendixSurface, GjcSurface } from "./surface-types.ts";
@@ -115,7 +115,7 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
   try {
     return { value: JSON.parse(text.replace(/^\uFEFF/, "")) };
   } catch (error) {
-    sink.error("invalid_manifest", GJC_MANIFEST, `gajae-plugin.json is not valid JSON (${(error as Error).message}).`, "Fix the syntax; a JSON linter points at the exact spot.");
+    sink.error("invalid_manifest", GJC_MANIFEST, `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
     return undefined;
   }
 }

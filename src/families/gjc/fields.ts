@@ -29,6 +29,14 @@ export function quote(s: string, max = 80): string {
   return JSON.stringify(cut);
 }
 
+/**
+ * Text from elsewhere (a policy verdict that quotes the manifest) made safe for a terminal:
+ * control characters become `\uXXXX`.
+ */
+export function visible(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 const SAFE_NAME_RULE = "1-128 characters of letters, digits, \".\", \"_\" or \"-\", starting with a letter or digit";
 
 /** Label used in messages: `tools[0].name`, `mcpServers["docs"].url`. */

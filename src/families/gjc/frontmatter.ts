@@ -1,7 +1,7 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { BODY_CONTROL_CHARS, SAFE_NAME } from "./constants.ts";
-import { checkProse, describeValue, isPlainObject, quote } from "./fields.ts";
+import { checkProse, describeValue, isPlainObject, quote, visible } from "./fields.ts";
 import { allowedPhases, parentKind, PROTECTED_PARENTS, type ParentKind } from "./parents.ts";
 
 export interface SubskillFrontmatter {
@@ -64,7 +64,7 @@ export function parseSubskillFile(sink: DiagnosticSink, bytes: Uint8Array, file:
       return { body };
     }
   } catch (error) {
-    sink.error("invalid_frontmatter", file, `The frontmatter of ${file} is not valid YAML (${(error as Error).message}).`, frontmatterHint());
+    sink.error("invalid_frontmatter", file, `The frontmatter of ${file} is not valid YAML (${visible((error as Error).message)}).`, frontmatterHint());
     return { body };
   }
 

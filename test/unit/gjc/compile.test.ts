@@ -299,3 +299,12 @@ describe("compileGjcBundle: the root and the manifest", () => {
     expect(r.bundle!.surfaces.map((s) => s.id)).toEqual(["subskill:critic:prompt:check", "tool:checker"]);
   });
 });
+
+describe("compileGjcBundle: messages stay terminal-safe", () => {
+  test("a policy refusal that quotes a hostile command shows its control characters escaped", () => {
+    const r = compileGjcBundle(bundle({}, { mcps: [{ name: "m", transport: "stdio", command: "bun\u001b]0;pwned\u0007", args: ["s.ts"] }] }));
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["security_policy"]);
+    expect(r.diagnostics[0].message).not.toMatch(/[\u0000-\u001f]/);
+    expect(r.diagnostics[0].message).toContain("\\u001b]0;pwned\\u0007");
+  });
+});
