@@ -12,14 +12,39 @@ export interface BridgeOutcome {
 export type C2Operation = "uninstall" | "enable" | "disable" | "inspect" | "verify";
 
 /**
- * Name-based verbs without --user/--project act on the C2 bundle of that name. The C2
- * lifecycle (src/c2store/lifecycle.ts) plugs in here.
+ * Name-based verbs without --user/--project act on the C2 bundle of that name, through the
+ * C2 lifecycle (src/c2store/lifecycle.ts), loaded only when a C2 bundle is meant.
  */
-export async function c2Verb(_ctx: Context, op: C2Operation, params: { name?: string; [k: string]: unknown }): Promise<BridgeOutcome> {
-  throw new GjcError({
-    code: "scope_required",
-    message: `No --user or --project given, and C2 bundles cannot be ${op === "inspect" || op === "verify" ? `${op}ed` : `${op}d`} by this build yet${params.name ? ` (${params.name})` : ""}.`,
-    hint: "For a GJC bundle, add --user or --project.",
-    exit: ExitCode.usage,
-  });
+export async function c2Verb(ctx: Context, op: C2Operation, params: { name?: string; [k: string]: unknown }): Promise<BridgeOutcome> {
+  const c2 = await import("../c2store/lifecycle.ts");
+  const render = await import("../cli/render/c2-lifecycle.ts");
+  const name = params.name ?? "";
+  switch (op) {
+    case "uninstall": {
+      const r = await c2.uninstallC2(ctx, name, { keepData: Boolean(params.keepData), dryRun: Boolean(params.dryRun) });
+      return { json: { schema: "gjc/uninstall@1", ok: true, ...r }, human: render.describeC2Uninstall(r) };
+    }
+    case "enable":
+    case "disable": {
+      if (params.surface !== undefined) {
+        throw new GjcError({
+          code: "unsupported_surface",
+          message: "--surface applies to GJC bundles; a C2 bundle's components are governed by its policy.",
+          hint: `Use "gjc plugin policy plan ${name} --state ${op}d --component <kind:id>", or add --user/--project for a GJC bundle.`,
+          exit: ExitCode.usage,
+        });
+      }
+      const r = await c2.setC2Enabled(ctx, name, op === "enable");
+      const { flagOutcome } = await import("../cli/render/c2-flag.ts");
+      return flagOutcome(ctx, `gjc/${op}@1`, r) as BridgeOutcome;
+    }
+    case "inspect": {
+      const r = c2.inspectC2(ctx, name);
+      return { json: { schema: "gjc/inspect@1", ok: true, family: "c2", bundle: r }, human: render.describeC2Inspect(r) };
+    }
+    case "verify": {
+      const r = await c2.verifyC2(ctx, params.name);
+      return { json: { schema: "gjc/verify@1", ...r }, human: render.describeC2Verify(r), exit: r.ok ? 0 : 3 };
+    }
+  }
 }

@@ -46,8 +46,16 @@ export type InstallOutcome = { family: "gjc"; result: GjcInstallResult } | { fam
  * `gjc plugin install <source>`: fetch, tell the family from the fetched root (gajae-plugin.json
  * first, as the GJC seed routes it), then the GJC transaction or the C2 installer.
  */
-export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: string; force?: boolean; dryRun?: boolean }): Promise<InstallOutcome> {
+export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: string; force?: boolean; dryRun?: boolean; catalog?: string }): Promise<InstallOutcome> {
   const scope = scopeFromFlags(req);
+  // `<name>@<catalog>` and `--catalog <marketplace.json>` name C2 catalog entries (C2 only).
+  const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.spec);
+  const entry = !maybeEntry ? undefined : req.catalog !== undefined ? { entryName: req.spec, catalogPath: req.catalog } : (await import("../c2store/catalog-install.ts")).isCatalogSpec(ctx, req.spec);
+  if (entry) {
+    if (scope === "project") throw c2ProjectScope();
+    const { installC2FromCatalog } = await import("../c2store/lifecycle.ts");
+    return { family: "c2", result: await withC2Human(ctx, installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun })) };
+  }
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m));
   try {
     if (exists(join(fetched.dir, GJC_MANIFEST))) {
@@ -56,13 +64,7 @@ export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: st
       return { family: "gjc", result };
     }
     if (exists(join(fetched.dir, C2_MANIFEST))) {
-      if (scope === "project") {
-        throw usageError(
-          "C2 bundles are installed once per user, not per project.",
-          "Drop --project; to turn a C2 bundle on or off for one project, use gjc plugin policy (project policy).",
-          "c2_project_scope",
-        );
-      }
+      if (scope === "project") throw c2ProjectScope();
       return { family: "c2", result: await installC2Bridge(ctx, fetched, req) };
     }
     throw new GjcError({
@@ -76,6 +78,22 @@ export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: st
   }
 }
 
-async function installC2Bridge(_ctx: Context, _fetched: unknown, _req: { force?: boolean; dryRun?: boolean }): Promise<Record<string, unknown>> {
-  throw new GjcError({ code: "not_available", message: "Installing C2 bundles is not available in this build yet.", exit: ExitCode.failed });
+function c2ProjectScope(): GjcError {
+  return usageError(
+    "C2 bundles are installed once per user, not per project.",
+    "Drop --project; to turn a C2 bundle on or off for one project, use gjc plugin policy plan <name> --state enabled|disabled --project <dir>.",
+    "c2_project_scope",
+  );
+}
+
+/** The C2 installer (src/c2store); the result carries its human summary for the verb. */
+async function installC2Bridge(ctx: Context, fetched: import("../sources/types.ts").FetchedSource, req: { force?: boolean; dryRun?: boolean }): Promise<Record<string, unknown>> {
+  const { installC2 } = await import("../c2store/lifecycle.ts");
+  return withC2Human(ctx, installC2(ctx, { fetched, force: req.force, dryRun: req.dryRun }));
+}
+
+async function withC2Human(ctx: Context, pending: Promise<import("../c2store/install.ts").C2InstallResult>): Promise<Record<string, unknown>> {
+  const result = await pending;
+  const { describeC2Install } = await import("../cli/render/c2-lifecycle.ts");
+  return { ...result, human: describeC2Install(ctx, result) };
 }

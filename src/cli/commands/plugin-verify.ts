@@ -1,9 +1,14 @@
-import { verifyGjc } from "../../install/verify-scopes.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { c2DataDir } from "../../core/context.ts";
+import { isGjcError } from "../../core/errors.ts";
+import { c2Verb } from "../../install/c2-bridge.ts";
+import { verifyAll } from "../../install/verify-all.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 
 export default defineVerb({
   name: "plugin verify",
-  description: "Re-hash every installed file; drift quarantines the bundle (exit 3), a clean check clears it",
+  description: "Re-hash every installed file of both families; drift quarantines the bundle (exit 3), a clean check clears it",
   schema: "gjc/verify@1",
   args: {
     name: { type: "positional", description: "Only this bundle (default: all)", required: false },
@@ -11,7 +16,15 @@ export default defineVerb({
   },
   examples: ["gjc plugin verify", "gjc plugin verify my-bundle --json"],
   async run({ args, ctx }) {
-    const r = await verifyGjc(ctx, args.name);
+    let r;
+    try {
+      r = await verifyGjc(ctx, args.name);
+    } catch (error) {
+      // A name that is no GJC bundle may be a C2 one.
+      if (args.name !== undefined && isGjcError(error) && error.code === "not_installed") return c2Verb(ctx, "verify", { name: args.name });
+      throw error;
+    }
+    const c2 = args.name === undefined && existsSync(join(c2DataDir(ctx), "plugins")) ? await c2Verb(ctx, "verify", {}) : undefined;
     const lines: string[] = [];
     for (const b of r.bundles) {
       if (b.ok) lines.push(`ok          ${b.name} ${b.version} [${b.scope}] (${b.checked} files)${b.change === "cleared" ? " — quarantine cleared" : ""}`);
@@ -22,8 +35,14 @@ export default defineVerb({
       }
     }
     for (const c of r.corrupt) lines.push(`damaged     ${c.scope} registry ${c.path}: ${c.problem} — run "gjc plugin doctor --fix"`);
-    if (r.bundles.length === 0 && r.corrupt.length === 0) lines.push("No GJC bundles installed.");
+    for (const b of r.c2.bundles) {
+      lines.push(`${b.ok ? "ok         " : "quarantined"} ${b.name} [c2 ${b.id}]${b.ok ? "" : `: ${b.findings.length} problem${b.findings.length === 1 ? "" : "s"} (runtime_mismatch)`}`);
+      for (const f of b.findings.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
+    }
+    if (r.bundles.length === 0 && r.corrupt.length === 0 && r.c2.bundles.length === 0) lines.push("No bundles installed.");
     if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> --user|--project) to repair it.");
-    return { json: { schema: "gjc/verify@1", ...r }, human: lines.join("\n"), exit: r.ok ? 0 : 3 };
+    if (c2) lines.push(c2.human);
+    const ok = r.ok && (c2?.exit ?? 0) === 0;
+    return { json: { schema: "gjc/verify@1", ...r, ok, ...(c2 ? { c2: c2.json } : {}) }, human: lines.join("\n"), exit: ok ? 0 : 3 };
   },
 });

@@ -6,7 +6,7 @@ import { findInstalledC2 } from "../../../src/c2store/records.ts";
 import { setC2Trusted } from "../../../src/c2store/lifecycle.ts";
 import { gitSandbox, makeRepo, mapGithubTo } from "../../helpers/git.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
-import { snapshotTree } from "../../helpers/tmp.ts";
+import { snapshotTree, type TreeSpec } from "../../helpers/tmp.ts";
 import { c2Home, refusal, runtimeBundle, skillsBundle, type C2Home } from "./_bundles.ts";
 
 const homes: C2Home[] = [];
@@ -24,7 +24,7 @@ function githubHome() {
   return { h: withGit, sb, gh };
 }
 
-function manifestOf(spec: Record<string, unknown>, prefix: string) {
+function manifestOf(spec: TreeSpec, prefix: string): TreeSpec {
   return Object.fromEntries(Object.entries(spec).map(([k, v]) => [`${prefix}${k}`, v]));
 }
 
