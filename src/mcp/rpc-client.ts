@@ -108,6 +108,7 @@ export class RpcClient implements ChannelSink {
       return this.protocolError("a response without a valid id");
     const p = this.pending.get(Number(message.id));
     if (!p) return this.protocolError(`a response to a request it was never sent (id ${sanitizeServerText(message.id, 40)})`);
+    if (!("result" in message) && !("error" in message)) return this.protocolError(`a response to ${p.method} with neither result nor error`);
     this.pending.delete(Number(message.id));
     clearTimeout(p.timer);
     this.unsolicited = 0;
@@ -118,7 +119,6 @@ export class RpcClient implements ChannelSink {
       p.reject(mcpError("mcp_error", `${this.label} answered ${p.method} with an error${code !== undefined ? ` ${code}` : ""}: ${text}`, "the server refused the request; see its message and its stderr", { method: p.method, code }));
       return;
     }
-    if (!("result" in message)) return this.protocolError(`a response to ${p.method} with neither result nor error`);
     p.resolve(message.result);
   }
 

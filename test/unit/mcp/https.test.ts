@@ -95,6 +95,14 @@ describe("streamable HTTP over a pinned TLS connection", () => {
     }
   });
 
+  test("a name that does not resolve is unreachable (exit 4), not a policy refusal", async () => {
+    const err = await probeError(
+      probeHttpServer({ url: `https://${NAME}/mcp`, transport: "http", addressCheck: async () => ({ ok: false, reason: "DNS resolution failed (ENOTFOUND)", unresolved: true }) }),
+    );
+    expect(err.code).toBe("mcp_unreachable");
+    expect(err.exit).toBe(4);
+  });
+
   test("denied URLs never reach the address check or the network", async () => {
     const { server, seen, port } = startTlsServer(tls, () => new Response("never"));
     try {

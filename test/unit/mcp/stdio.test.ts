@@ -119,6 +119,12 @@ describe("the launcher policy is re-checked against the installed root", () => {
     expect(pid).toBeUndefined();
   });
 
+  test("bun servers run on our own runtime, so bun need not be on PATH", async () => {
+    const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
+    const result = await probeStdioServer({ root, launch: { command: "bun", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
+    expect(result.serverInfo.name).toBe("fixture-sdk-server");
+  });
+
   test("a missing launcher on PATH is a clear error", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
     let error: unknown;
