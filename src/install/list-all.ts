@@ -4,6 +4,7 @@ import { c2DataDir, type Context } from "../core/context.ts";
 import { listGjc } from "./query.ts";
 import type { BundleSummary } from "./summary.ts";
 
+/** A C2 row as the C2 lifecycle lists it (kept open: the C2 developer owns its fields). */
 export interface C2ListItem {
   family: "c2";
   id: string;
@@ -11,22 +12,25 @@ export interface C2ListItem {
   version: string;
   enabled: boolean;
   trusted: boolean;
-  quarantined: boolean;
+  quarantine: unknown;
+  [field: string]: unknown;
 }
 
 export interface ListReport {
   ok: boolean;
   gjc: BundleSummary[];
   c2: C2ListItem[];
+  c2Broken: { id: string; problem: string }[];
   corrupt: { scope: string; path: string; problem: string }[];
   human: string;
 }
 
 /** C2 bundles, read only when the C2 store exists (keeps `list` as quick as a bare start). */
-async function listC2(ctx: Context): Promise<C2ListItem[]> {
-  if (!existsSync(join(c2DataDir(ctx), "plugins"))) return [];
-  const { listInstalledC2 } = await import("../c2store/records.ts");
-  return listInstalledC2(ctx).map((b) => ({ family: "c2", id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, quarantined: b.quarantine !== null }));
+async function listC2(ctx: Context): Promise<{ plugins: C2ListItem[]; broken: { id: string; problem: string }[] }> {
+  if (!existsSync(join(c2DataDir(ctx), "plugins"))) return { plugins: [], broken: [] };
+  const { listC2: list } = await import("../c2store/lifecycle.ts");
+  const r = list(ctx);
+  return { plugins: r.plugins as unknown as C2ListItem[], broken: r.broken };
 }
 
 function gjcLine(b: BundleSummary): string {
@@ -39,12 +43,13 @@ function gjcLine(b: BundleSummary): string {
 /** `gjc plugin list`: GJC bundles of both scopes and C2 bundles; a damaged registry is shown, not trusted. */
 export async function listAll(ctx: Context): Promise<ListReport> {
   const gjc = listGjc(ctx);
-  const c2 = await listC2(ctx);
+  const { plugins: c2, broken } = await listC2(ctx);
   const lines: string[] = [];
   lines.push(gjc.bundles.length ? `GJC bundles (${gjc.bundles.length}):` : "GJC bundles: none installed.");
   for (const b of gjc.bundles) lines.push(gjcLine(b));
   for (const c of gjc.corrupt) lines.push(`  ${c.scope} scope: registry ${c.path} is damaged (${c.problem}); run "gjc plugin doctor".`);
   lines.push(c2.length ? `C2 bundles (${c2.length}):` : "C2 bundles: none installed.");
-  for (const b of c2) lines.push(`  ${b.name} ${b.version}  ${b.quarantined ? "quarantined" : b.enabled ? "enabled" : "disabled"}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
-  return { ok: gjc.corrupt.length === 0, gjc: gjc.bundles, c2, corrupt: gjc.corrupt, human: lines.join("\n") };
+  for (const b of c2) lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : b.enabled ? "enabled" : "disabled"}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
+  for (const b of broken) lines.push(`  ${b.id}: unusable record (${b.problem}); run "gjc plugin doctor".`);
+  return { ok: gjc.corrupt.length === 0, gjc: gjc.bundles, c2, c2Broken: broken, corrupt: gjc.corrupt, human: lines.join("\n") };
 }

@@ -1,5 +1,5 @@
 import { formatBytes } from "../../bundle/collect.ts";
-import { c2Verb } from "../../install/c2-bridge.ts";
+import { c2ByName } from "../../install/name-dispatch.ts";
 import { scopeFromFlags } from "../../install/install-command.ts";
 import { inspectGjc } from "../../install/query.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
@@ -16,7 +16,7 @@ export default defineVerb({
   examples: ["gjc plugin inspect my-bundle --user", "gjc plugin inspect my-bundle --project --json"],
   async run({ args, ctx }) {
     const scope = scopeFromFlags(args);
-    if (!scope) return c2Verb(ctx, "inspect", { name: args.name });
+    if (!scope) return c2ByName(ctx, "inspect", { name: args.name });
     const r = inspectGjc(ctx, args.name, scope);
     const lines = [
       `${r.name} ${r.version}  [${r.scope}] ${r.quarantined ? "quarantined" : r.enabled ? "enabled" : "disabled"}`,

@@ -9,6 +9,6 @@ export default defineVerb({
   examples: ["gjc plugin list", "gjc plugin list --json"],
   async run({ ctx }) {
     const r = await listAll(ctx);
-    return { json: { schema: "gjc/list@1", ok: r.ok, gjc: r.gjc, c2: r.c2, corrupt: r.corrupt }, human: r.human, exit: r.ok ? 0 : 3 };
+    return { json: { schema: "gjc/list@1", ok: r.ok, gjc: r.gjc, c2: r.c2, c2Broken: r.c2Broken, corrupt: r.corrupt }, human: r.human, exit: r.ok ? 0 : 3 };
   },
 });

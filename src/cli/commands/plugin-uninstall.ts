@@ -1,7 +1,7 @@
 import { scopeFromFlags } from "../../install/install-command.ts";
 import { uninstallGjc } from "../../install/uninstall.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
-import { c2Verb } from "../../install/c2-bridge.ts";
+import { c2ByName } from "../../install/name-dispatch.ts";
 
 export default defineVerb({
   name: "plugin uninstall",
@@ -17,7 +17,7 @@ export default defineVerb({
   examples: ["gjc plugin uninstall my-bundle --user", "gjc plugin uninstall my-bundle --project --dry-run"],
   async run({ args, ctx }) {
     const scope = scopeFromFlags(args);
-    if (!scope) return c2Verb(ctx, "uninstall", { name: args.name, keepData: args["keep-data"], dryRun: args["dry-run"] });
+    if (!scope) return c2ByName(ctx, "uninstall", { name: args.name, keepData: args["keep-data"], dryRun: args["dry-run"] });
     const r = await uninstallGjc(ctx, args.name, scope, { dryRun: args["dry-run"] });
     const human =
       r.status === "would-uninstall"

@@ -1,8 +1,3 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { c2DataDir } from "../../core/context.ts";
-import { isGjcError } from "../../core/errors.ts";
-import { c2Verb } from "../../install/c2-bridge.ts";
 import { verifyAll } from "../../install/verify-all.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 
@@ -16,15 +11,8 @@ export default defineVerb({
   },
   examples: ["gjc plugin verify", "gjc plugin verify my-bundle --json"],
   async run({ args, ctx }) {
-    let r;
-    try {
-      r = await verifyGjc(ctx, args.name);
-    } catch (error) {
-      // A name that is no GJC bundle may be a C2 one.
-      if (args.name !== undefined && isGjcError(error) && error.code === "not_installed") return c2Verb(ctx, "verify", { name: args.name });
-      throw error;
-    }
-    const c2 = args.name === undefined && existsSync(join(c2DataDir(ctx), "plugins")) ? await c2Verb(ctx, "verify", {}) : undefined;
+    // GJC bundles of both scopes, and C2 bundles when a C2 store exists; a name may match either.
+    const r = await verifyAll(ctx, args.name);
     const lines: string[] = [];
     for (const b of r.bundles) {
       if (b.ok) lines.push(`ok          ${b.name} ${b.version} [${b.scope}] (${b.checked} files)${b.change === "cleared" ? " — quarantine cleared" : ""}`);
@@ -40,9 +28,7 @@ export default defineVerb({
       for (const f of b.findings.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
     }
     if (r.bundles.length === 0 && r.corrupt.length === 0 && r.c2.bundles.length === 0) lines.push("No bundles installed.");
-    if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> --user|--project) to repair it.");
-    if (c2) lines.push(c2.human);
-    const ok = r.ok && (c2?.exit ?? 0) === 0;
-    return { json: { schema: "gjc/verify@1", ...r, ok, ...(c2 ? { c2: c2.json } : {}) }, human: lines.join("\n"), exit: ok ? 0 : 3 };
+    if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+    return { json: { schema: "gjc/verify@1", ...r }, human: lines.join("\n"), exit: r.ok ? 0 : 3 };
   },
 });
