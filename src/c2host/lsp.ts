@@ -92,9 +92,16 @@ export async function probeLanguageServer(
   }
   const exe = resolveRuntimeCommand(server.command, bundle.bundleDir, opts.env);
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
+  // The server runs in the project root, so a bundled script needs the bundle's path: like the
+  // reference host, ${PLUGIN_ROOT}, ${PLUGIN_DATA} and ${PLUGIN_PROJECT_DIR} are expanded in args
+  // and env and exported; anything else is passed verbatim.
+  const vars: Record<string, string> = { PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir, PLUGIN_PROJECT_DIR: cwd };
+  const expand = (s: string) => s.replace(/\$\{(PLUGIN_ROOT|PLUGIN_DATA|PLUGIN_PROJECT_DIR)\}/g, (_, k: string) => vars[k]);
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...opts.env, ...server.env })) if (v !== undefined) env[k] = v;
-  const proc = Bun.spawn([exe, ...server.args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+  for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(server.env)) env[k] = expand(v);
+  Object.assign(env, vars);
+  const proc = Bun.spawn([exe, ...server.args.map(expand)], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
   const reader = new LspFrameReader();
   const waiters = new Map<number, (m: any) => void>();
   let failure: Error | undefined;
