@@ -1,5 +1,6 @@
 import { realpathSync, rmSync, statSync } from "node:fs";
 import type { Context } from "../core/context.ts";
+import { checkSpec } from "./check-spec.ts";
 import { sourceError } from "./errors.ts";
 import { fetchGit } from "./fetch-git.ts";
 import { canonicalArchivePath, fetchTarball } from "./fetch-tarball.ts";
@@ -18,6 +19,7 @@ export async function fetchSource(ctx: Context, spec: SourceSpec, opts: FetchOpt
   if (opts.expectedSha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(opts.expectedSha256)) {
     throw sourceError("invalid_source", "The expected SHA-256 must be 64 hexadecimal characters.", "Copy the archive's sha256 exactly.");
   }
+  checkSpec(spec);
   switch (spec.kind) {
     case "path":
       return fetchPath(spec.path, opts);
@@ -34,9 +36,9 @@ export async function fetchSource(ctx: Context, spec: SourceSpec, opts: FetchOpt
     case "git": {
       const uri = storableUrl(spec.url);
       const display = redactUrl(spec.url);
-      const got = await fetchGit(ctx, { url: spec.url, ref: spec.ref, pin: spec.pin, subpath: spec.subpath, display }, opts);
+      const got = await fetchGit(ctx, { url: spec.url, ref: spec.ref, pin: spec.pin?.toLowerCase(), subpath: spec.subpath, display }, opts);
       const record: SourceRecord = { kind: "git", uri, sha: got.sha };
-      const asked = spec.ref ?? spec.pin;
+      const asked = spec.ref ?? spec.pin?.toLowerCase();
       if (asked !== undefined) record.ref = asked;
       if (spec.subpath !== undefined) record.subpath = spec.subpath;
       const identity = `git:${uri}${spec.subpath !== undefined ? `:${spec.subpath}` : ""}`;
@@ -45,9 +47,9 @@ export async function fetchSource(ctx: Context, spec: SourceSpec, opts: FetchOpt
     case "github": {
       const repository = `${spec.owner}/${spec.repo}`;
       const display = githubDisplay(repository, spec.ref ?? spec.pin, spec.subpath);
-      const got = await fetchGit(ctx, { url: `https://github.com/${repository}.git`, ref: spec.ref, pin: spec.pin, subpath: spec.subpath, display }, opts);
+      const got = await fetchGit(ctx, { url: `https://github.com/${repository}.git`, ref: spec.ref, pin: spec.pin?.toLowerCase(), subpath: spec.subpath, display }, opts);
       const record: SourceRecord = { kind: "github", repository, sha: got.sha };
-      const asked = spec.ref ?? spec.pin;
+      const asked = spec.ref ?? spec.pin?.toLowerCase();
       if (asked !== undefined) record.ref = asked;
       if (spec.subpath !== undefined) record.subpath = spec.subpath;
       return scratchResult(got.scratch, got.dir, record, `github:${repository}:${spec.subpath ?? ""}`, display);

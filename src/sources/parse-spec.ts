@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { hasControlChars } from "../bundle/names.ts";
 import { expandHome, type Context } from "../core/context.ts";
 import { sourceError } from "./errors.ts";
+import { checkGitUrl } from "./check-spec.ts";
 import { checkGitRef, isFullSha } from "./git-ref.ts";
 import { isGithubShorthand, looksLikeGithubUrl, parseGithubShorthand, parseGithubUrl } from "./github-spec.ts";
 import { redactUrl } from "./redact.ts";
@@ -88,11 +89,7 @@ function parseSchemeUrl(spec: string, scheme: string, raw: string): SourceSpec {
 function gitSpec(spec: string, raw: string): SourceSpec {
   const hashAt = spec.indexOf("#");
   const url = hashAt < 0 ? spec : spec.slice(0, hashAt);
-  if (url === "" || /\s/.test(url)) throw sourceError("invalid_source", `Not a valid git URL: ${redactUrl(url)}`, USAGE_HINT);
-  // A host or user that starts with "-" would reach ssh as an option (CVE-2017-1000117).
-  if (/^-|:\/\/-|@-|^[^/]*@[^:]*:-/.test(url)) {
-    throw sourceError("security_policy", `The git URL ${redactUrl(url)} has a host, user or path that starts with "-".`, "Check the URL; such names would be read as command options.");
-  }
+  checkGitUrl(url);
   if (hashAt < 0) return { kind: "git", raw, url };
   const ref = spec.slice(hashAt + 1);
   if (isFullSha(ref)) return { kind: "git", raw, url, pin: ref.toLowerCase() };

@@ -4,6 +4,13 @@ import type { JudgedEntry } from "./judge.ts";
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
+/** The process umask, read once (setting it back at once); a file needs fchmod only when the umask would strip a judged bit. */
+const UMASK = (() => {
+  const m = process.umask(0o022);
+  process.umask(m);
+  return m;
+})();
+
 /**
  * Writes judged entries under a directory we just created (so it holds nothing we did not
  * put there). Files are created exclusively without following links and get exactly the
@@ -25,7 +32,7 @@ export function writeEntries(dest: string, entries: JudgedEntry[]): void {
       const data = e.data ?? new Uint8Array(0);
       let off = 0;
       while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-      fchmodSync(fd, e.mode);
+      if ((e.mode & ~UMASK) !== e.mode) fchmodSync(fd, e.mode);
     } finally {
       closeSync(fd);
     }
