@@ -1,0 +1,173 @@
+/**
+ * The revision-bound policy plane through the real CLI: plan in one process, apply in another;
+ * stale and reused tokens; rollback; recovery from a corrupt primary; project aliases; and
+ * several processes installing and changing policy at once.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
+
+const dirs: { cleanup(): void }[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+
+function c2Cli() {
+  const t = tempDir("gjc-c2pol-");
+  dirs.push(t);
+  const data = join(t.path, "c2data");
+  const env = { HOME: t.path, GJC_USER_DIR: join(t.path, "gjc"), GJC_C2_DATA_DIR: data, GJC_LOCK_TIMEOUT_MS: "60000" };
+  return {
+    root: t.path,
+    data,
+    run: (...args: string[]) => runCli(args, { env, cwd: t.path }),
+    bundle: (rel: string, spec: Parameters<typeof writeTree>[1]) => writeTree(join(t.path, rel), spec),
+  };
+}
+
+const errorCode = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;
+
+async function installedTrusted(c: ReturnType<typeof c2Cli>, name = "demo") {
+  const r = await c.run("plugin", "install", c.bundle(name, runtimeBundle(name)), "--json");
+  expect(r.exitCode).toBe(0);
+  expect((await c.run("plugin", "trust", name)).exitCode).toBe(0);
+  return r.json().id as string;
+}
+
+describe("gjc plugin policy", () => {
+  test("catalog → plan → apply across processes; the token is single-use", async () => {
+    const c = c2Cli();
+    const id = await installedTrusted(c);
+    const cat = await c.run("plugin", "policy", "catalog", "--json");
+    expect(cat.json()).toMatchObject({ schema: "gjc/policy-catalog@1", config_revision: 0, recovery: { kind: "normal" }, plugins: [{ id: `bundle:${id}`, state: "inherit" }] });
+
+    const plan = await c.run("plugin", "policy", "plan", "demo", "--state", "disabled");
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain("state: enabled → disabled");
+    expect(plan.stdout).toContain("stops: demo runtime");
+    const token = /policy apply ([0-9a-f]{32})/.exec(plan.stdout)![1];
+
+    const applied = await c.run("plugin", "policy", "apply", token, "--json");
+    expect(applied.exitCode).toBe(0);
+    expect(applied.json()).toMatchObject({ schema: "gjc/policy-apply@1", config_revision: 1, effective: { state: "disabled" } });
+    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0]).toMatchObject({ state: "disabled", effective_state: { status: "disabled" } });
+
+    const before = snapshotTree(c.data);
+    const reused = await c.run("plugin", "policy", "apply", token, "--json");
+    expect(reused.exitCode).toBe(3);
+    expect(errorCode(reused)).toBe("plan_not_found");
+    expect(snapshotTree(c.data)).toEqual(before);
+  });
+
+  test("a plan made before another change is stale; enabling an untrusted runtime rolls back", async () => {
+    const c = c2Cli();
+    await installedTrusted(c);
+    const a = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--json")).json().token;
+    const b = (await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--config", '{"level":2}', "--json")).json().token;
+    expect((await c.run("plugin", "policy", "apply", a)).exitCode).toBe(0);
+    const stale = await c.run("plugin", "policy", "apply", b, "--json");
+    expect(stale.exitCode).toBe(3);
+    expect(errorCode(stale)).toBe("stale_plan");
+
+    await c.run("plugin", "untrust", "demo");
+    const primary = readFileSync(join(c.data, "plugin-config.json"), "utf8");
+    const lastGood = readFileSync(join(c.data, "plugin-config.last-good.json"), "utf8");
+    const t = (await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--json")).json().token;
+    const rolled = await c.run("plugin", "policy", "apply", t, "--json");
+    expect(rolled.exitCode).toBe(3);
+    expect(errorCode(rolled)).toBe("change_not_settled");
+    expect(readFileSync(join(c.data, "plugin-config.json"), "utf8")).toBe(primary);
+    expect(readFileSync(join(c.data, "plugin-config.last-good.json"), "utf8")).toBe(lastGood);
+
+    const bad = await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--config", "{nope", "--json");
+    expect(bad.exitCode).toBe(2);
+    const badState = await c.run("plugin", "policy", "plan", "demo", "--state", "on");
+    expect(badState.exitCode).toBe(2);
+  });
+
+  test("project spellings with `.`, `..` and a symlink share one policy", async () => {
+    const c = c2Cli();
+    await installedTrusted(c);
+    const real = join(c.root, "work", "proj");
+    mkdirSync(join(real, "sub"), { recursive: true });
+    symlinkSync(real, join(c.root, "alias"));
+    const t = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--project", "alias/sub/..", "--json")).json();
+    expect(t.scope).toEqual({ kind: "project", project_path: real });
+    expect((await c.run("plugin", "policy", "apply", t.token)).exitCode).toBe(0);
+    for (const spelling of [real, `${real}/.`, "work/proj/sub/..", "alias"]) {
+      const cat = (await c.run("plugin", "policy", "catalog", "--project", spelling, "--json")).json();
+      expect(cat.plugins[0]).toMatchObject({ state: "disabled", effective: { state: "disabled", source: "project" } });
+    }
+    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0].effective.state).toBe("enabled");
+    expect((await c.run("plugin", "policy", "reset", "demo", "--project", `${real}/.`, "--json")).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(c.data, "plugin-config.json"), "utf8")).projects).toEqual({});
+  });
+
+  test("a corrupt primary: last good copy in force, changes refused, reset recovers; safe mode without a copy", async () => {
+    const c = c2Cli();
+    await installedTrusted(c);
+    const t = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--json")).json().token;
+    await c.run("plugin", "policy", "apply", t);
+    writeFileSync(join(c.data, "plugin-config.json"), "{ corrupt");
+    const cat = (await c.run("plugin", "policy", "catalog", "--json")).json();
+    expect(cat.recovery.kind).toBe("restored_last_good");
+    expect(cat.plugins[0].effective.state).toBe("disabled");
+    const human = await c.run("plugin", "policy", "catalog");
+    expect(human.stdout).toContain("Recovery: restored last good");
+    const before = snapshotTree(c.data);
+    const refused = await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--json");
+    expect(refused.exitCode).toBe(3);
+    expect(errorCode(refused)).toBe("policy_recovery");
+    expect(snapshotTree(c.data)).toEqual(before);
+    const reset = (await c.run("plugin", "policy", "reset", "demo", "--json")).json();
+    expect(reset.recovery_before.kind).toBe("restored_last_good");
+    expect(readFileSync(reset.evidence, "utf8")).toBe("{ corrupt");
+    expect((await c.run("plugin", "policy", "catalog", "--json")).json().recovery.kind).toBe("normal");
+
+    writeFileSync(join(c.data, "plugin-config.json"), "[]");
+    writeFileSync(join(c.data, "plugin-config.last-good.json"), "also bad");
+    const safe = (await c.run("plugin", "policy", "catalog", "--json")).json();
+    expect(safe.recovery.kind).toBe("safe_mode");
+    expect(safe.plugins[0].effective_state).toEqual({ status: "disabled", reason: "safe_mode" });
+    expect((await c.run("plugin", "policy", "reset", "demo")).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(c.data, "plugin-config.json"), "utf8")).revision).toBe(0);
+  });
+});
+
+describe("several processes at once", () => {
+  test("concurrent installs and policy changes serialize on the C2 lock and all land", async () => {
+    const c = c2Cli();
+    const names = ["p1", "p2", "p3", "p4"];
+    for (const n of names) c.bundle(n, runtimeBundle(n));
+    c.bundle("s1", skillsBundle("s1"));
+    await installedTrusted(c, "base");
+    // Plans for different plugins made first would go stale; make each apply against a fresh plan.
+    const installs = [...names, "s1"].map((n) => c.run("plugin", "install", join(c.root, n), "--json"));
+    const policy = (async () => {
+      const results: number[] = [];
+      for (const state of ["disabled", "enabled", "disabled"]) {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const plan = (await c.run("plugin", "policy", "plan", "base", "--state", state, "--json")).json();
+          const r = await c.run("plugin", "policy", "apply", plan.token, "--json");
+          if (r.exitCode === 0) {
+            results.push(0);
+            break;
+          }
+          expect(errorCode(r)).toBe("stale_plan"); // an install landed in between: plan again
+        }
+      }
+      return results;
+    })();
+    const done = await Promise.all(installs);
+    expect(done.map((r) => r.exitCode)).toEqual([0, 0, 0, 0, 0]);
+    expect(await policy).toEqual([0, 0, 0]);
+    const list = (await c.run("plugin", "list", "--json")).json();
+    expect(list.c2.map((b: { name: string }) => b.name).sort()).toEqual(["base", "p1", "p2", "p3", "p4", "s1"]);
+    const doc = JSON.parse(readFileSync(join(c.data, "plugin-config.json"), "utf8"));
+    expect(doc.revision).toBe(3);
+    expect(Object.values(doc.user)).toEqual([{ state: "disabled" }]);
+    expect(readdirSync(join(c.data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data")).toEqual([]);
+    expect(readdirSync(c.data).filter((n) => n.includes("lock"))).toEqual([]);
+  });
+});
