@@ -27,7 +27,8 @@ export function makeWorld(): World {
   mkdirSync(project, { recursive: true });
   // BUN_RUNTIME_TRANSPILER_CACHE_PATH=0: bun would otherwise write its cache under $HOME, into the tree we snapshot.
   const env = { HOME: home, GJC_USER_DIR: user, GJC_C2_DATA_DIR: join(home, ".codetwo"), TMPDIR: join(t.path, "tmp"), BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" };
-  mkdirSync(env.TMPDIR);
+  // The fetch scratch root exists up front, so snapshots taken before a first fetch stay comparable.
+  mkdirSync(join(env.TMPDIR, "gjc-fetch"), { recursive: true });
   return {
     root: t.path,
     home,
