@@ -60,14 +60,14 @@ export interface LoadOptions {
   persist?: boolean;
 }
 
-/** At most this many drift records per bundle; the rest are summed up in one more. */
+/** At most this many drift records per bundle; the rest are summed up in one more (as `verify` writes them). */
 const MAX_DRIFT_RECORDS = 20;
 
 function driftRecords(entry: RegistryEntry, messages: string[], at: string): QuarantineRecord[] {
   const id = pluginId(entry.name);
   const records = messages.slice(0, MAX_DRIFT_RECORDS).map((message) => ({ surfaceId: id, code: "runtime_mismatch", message, detectedAt: at }));
   if (messages.length > MAX_DRIFT_RECORDS) {
-    records.push({ surfaceId: id, code: "runtime_mismatch", message: `${messages.length - MAX_DRIFT_RECORDS} more installed files differ from the registry.`, detectedAt: at });
+    records.push({ surfaceId: id, code: "runtime_mismatch", message: `…and ${messages.length - MAX_DRIFT_RECORDS} more problems`, detectedAt: at });
   }
   return records;
 }

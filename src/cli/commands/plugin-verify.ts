@@ -7,6 +7,7 @@ export default defineVerb({
   schema: "gjc/verify@1",
   args: {
     name: { type: "positional", description: "Only this bundle (default: all)", required: false },
+    runtime: { type: "boolean", description: "Also load each active GJC tool and hook module in an isolated child and hold it to its declaration" },
     ...jsonArg,
   },
   examples: ["gjc plugin verify", "gjc plugin verify my-bundle --json"],
@@ -28,7 +29,11 @@ export default defineVerb({
       for (const f of b.findings.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
     }
     if (r.bundles.length === 0 && r.corrupt.length === 0 && r.c2.bundles.length === 0) lines.push("No bundles installed.");
-    if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
-    return { json: { schema: "gjc/verify@1", ...r }, human: lines.join("\n"), exit: r.ok ? 0 : 3 };
+    // --runtime: see src/gjcsession/runtime-verify.ts (loaded only when asked for).
+    const runtime = args.runtime ? await (await import("../../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, args.name) : undefined;
+    for (const x of runtime?.results ?? []) lines.push(`${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
+    const ok = r.ok && (runtime?.failed ?? 0) === 0;
+    if (!ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+    return { json: { schema: "gjc/verify@1", ...r, ok, ...(runtime ? { runtime } : {}) }, human: lines.join("\n"), exit: ok ? 0 : 3 };
   },
 });
