@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, cpSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { snapshotTree, tempDir } from "../helpers/tmp.ts";
+
+let dirs: { cleanup(): void }[] = [];
+afterEach(() => {
+  for (const d of dirs) d.cleanup();
+  dirs = [];
+});
+function fresh() {
+  const d = tempDir();
+  dirs.push(d);
+  return d.path;
+}
+
+async function scaffold(root: string, name: string, family: "c2" | "gjc", runtime?: string) {
+  const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], { cwd: root });
+  expect(r.exitCode).toBe(0);
+  return join(root, name);
+}
+
+function tarListing(file: string): string[] {
+  const p = Bun.spawnSync(["tar", "-tzvf", file]);
+  expect(p.exitCode).toBe(0);
+  return p.stdout.toString().trim().split("\n");
+}
+
+describe("gjc plugin pack", () => {
+  test("packing the same folder twice, or a copy with other times and umask, gives identical bytes", async () => {
+    const root = fresh();
+    const dir = await scaffold(root, "demo", "c2", "node");
+    const a = await runCli(["plugin", "pack", dir, "-o", join(root, "a.tgz"), "--json"]);
+    const b = await runCli(["plugin", "pack", dir, "-o", join(root, "b.tgz"), "--json"]);
+    expect(a.exitCode).toBe(0);
+    expect(readFileSync(join(root, "a.tgz"))).toEqual(readFileSync(join(root, "b.tgz")));
+    expect(a.json().sha256).toBe(b.json().sha256);
+    const copy = join(fresh(), "demo");
+    cpSync(dir, copy, { recursive: true });
+    utimesSync(join(copy, "plugin.json"), new Date(2030, 1, 1), new Date(2030, 1, 1));
+    chmodSync(join(copy, "README.md"), 0o600);
+    const c = await runCli(["plugin", "pack", copy, "-o", join(root, "c.tgz"), "--json"]);
+    expect(c.json().sha256).toBe(a.json().sha256);
+    expect(new Bun.CryptoHasher("sha256").update(readFileSync(join(root, "a.tgz"))).digest("hex")).toBe(a.json().sha256);
+  });
+
+  test("C2: the archive holds exactly the collected files, sorted, root-owned, fixed time", async () => {
+    const root = fresh();
+    const dir = await scaffold(root, "demo", "c2", "bun");
+    writeFileSync(join(dir, "bin-tool"), "#!/bin/sh\n");
+    chmodSync(join(dir, "bin-tool"), 0o755);
+    const r = await runCli(["plugin", "pack", dir, "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.json().file).toBe(join(root, "demo-0.1.0.tgz"));
+    const listing = tarListing(r.json().file);
+    const names = listing.map((l) => l.split(/\s+/).pop());
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain("bin-tool");
+    expect(listing.every((l) => l.includes(" 0/0 ") && l.includes("2000-01-01"))).toBe(true);
+    expect(listing.find((l) => l.endsWith("bin-tool"))).toStartWith("-rwxr-xr-x");
+  });
+
+  test("GJC: only declared files are packed (an undeclared README stays out)", async () => {
+    const root = fresh();
+    const dir = await scaffold(root, "gb", "gjc");
+    const r = await runCli(["plugin", "pack", dir, "--json"]);
+    expect(r.exitCode).toBe(0);
+    const names = tarListing(r.json().file).map((l) => l.split(/\s+/).pop());
+    expect(names).toEqual(["gajae-plugin.json", "prompts/system-appendix.md", "subskills/gb/SKILL.md", "tools/hello.ts"]);
+  });
+
+  test("an invalid bundle is refused and nothing is written", async () => {
+    const root = fresh();
+    const dir = await scaffold(root, "bad", "c2");
+    writeFileSync(join(dir, "plugin.json"), JSON.stringify({ name: "bad" }));
+    const before = snapshotTree(root);
+    const r = await runCli(["plugin", "pack", dir, "--json"]);
+    expect(r.exitCode).toBe(1);
+    expect(r.json().error.code).toBe("invalid_bundle");
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  test("an output inside the bundle is refused (exit 2) and nothing is written", async () => {
+    const root = fresh();
+    const dir = await scaffold(root, "inside", "gjc");
+    const before = snapshotTree(root);
+    const r = await runCli(["plugin", "pack", dir, "-o", join(dir, "out.tgz")]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("pack_output_inside_bundle");
+    expect(snapshotTree(root)).toEqual(before);
+  });
+});
