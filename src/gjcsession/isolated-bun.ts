@@ -18,6 +18,8 @@ export function childEnv(ctx: Context): Record<string, string> {
   // Inside a `bun build --compile` binary this makes process.execPath act as the bun CLI; for
   // a plain bun it changes nothing. Either way the child is a bun runtime.
   env.BUN_BE_BUN = "1";
+  // No transpiler cache: a check must not leave files behind in the user's home.
+  env.BUN_RUNTIME_TRANSPILER_CACHE_PATH = "0";
   return env;
 }
 
