@@ -10,6 +10,6 @@ import type { InstalledRecord } from "./record.ts";
 export function graphRevision(records: InstalledRecord[]): string {
   const rows = records
     .map((r) => [r.id, r.version, r.enabled, r.trusted, r.updated_at])
-    .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
   return sha256Hex(JSON.stringify(rows)).slice(0, 16);
 }

@@ -78,6 +78,11 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
 
+/** Plain code-unit order: names are ASCII, and localeCompare would load ICU (~10 ms at start). */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Every usable record plus the directories that hold a broken one, sorted by name then id. */
 export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
   let names: string[];
@@ -96,8 +101,8 @@ export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; bro
     else if ("problem" in r) broken.push({ id: name, problem: r.problem });
     else records.push(r);
   }
-  records.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id.localeCompare(b.id));
-  broken.sort((a, b) => a.id.localeCompare(b.id));
+  records.sort((a, b) => byCodeUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byCodeUnits(a.id, b.id));
+  broken.sort((a, b) => byCodeUnits(a.id, b.id));
   return { records, broken };
 }
 
