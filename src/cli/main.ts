@@ -1,4 +1,4 @@
-import { isatty } from "node:tty";
+import { fstatSync } from "node:fs";
 import { createContext, type Context } from "../core/context.ts";
 import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -25,6 +25,19 @@ const writeTo = (file: typeof Bun.stdout) => (text: string) => {
 };
 const processIO: MainIO = { stdout: writeTo(Bun.stdout), stderr: writeTo(Bun.stderr) };
 
+/**
+ * A terminal is a character device; only then is node:tty asked (importing it costs ~2.5 ms
+ * at start-up, and pipes and files, the usual case for scripts, never need it).
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+}
+
 const isHelp = (t: string) => t === "--help" || t === "-h";
 
 /** Runs one invocation and returns the exit code; never calls process.exit. */
@@ -41,7 +54,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
   let schema = "gjc/error@1";
   const ctx =
     io.ctx ??
-    createContext({ stdoutTTY: isatty(1), stderrTTY: isatty(2) });
+    createContext({ stdoutTTY: isTerminal(1), stderrTTY: isTerminal(2) });
   try {
     const { path, node, remaining } = resolveCommand(argv);
     if (!node.load) {

@@ -119,6 +119,22 @@ describe("gjc CLI conventions", () => {
     expect(off.stdout).not.toContain(ESC);
   });
 
+  test("on a terminal (a pseudo-terminal via script(1)) colour is on by default, and NO_COLOR turns it off", async () => {
+    const script = Bun.which("script");
+    expect(script).not.toBeNull(); // util-linux script(1) gives the child a real pty
+    const run = async (env: Record<string, string>) => {
+      const cmd = [process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "validate", invalid].map((a) => `'${a}'`).join(" ");
+      const proc = Bun.spawn([script!, "-qec", cmd, "/dev/null"], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      return { out, code };
+    };
+    const tty = await run({});
+    expect(tty.code).toBe(1);
+    expect(tty.out).toContain(`${ESC}31m`);
+    const noColor = await run({ NO_COLOR: "1" });
+    expect(noColor.out).not.toContain(ESC);
+  });
+
   test("errors on stderr follow the same colour rules", async () => {
     const coloured = await runCli(["plugn"], { env: colour });
     expect(coloured.stderr).toContain(`${ESC}31m`);

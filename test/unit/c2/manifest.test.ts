@@ -151,3 +151,31 @@ describe("parseC2Manifest diagnostics", () => {
     }
   });
 });
+
+describe("schema fast path", () => {
+  test("conforms() accepts the valid documents (so TypeBox's error walk is skipped) and never accepts what TypeBox refuses", async () => {
+    const { conforms } = await import("../../../src/families/c2/schema-errors.ts");
+    const { Value } = await import("typebox/value");
+    const { CodetwoSchema, ManifestRootSchema } = await import("../../../src/families/c2/schema.ts");
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const dir = join(import.meta.dir, "..", "..", "..", "fixtures", "c2");
+    let accepted = 0;
+    for (const name of readdirSync(dir)) {
+      let raw: any;
+      try {
+        raw = JSON.parse(readFileSync(join(dir, name, "plugin.json"), "utf8"));
+      } catch {
+        continue;
+      }
+      const c2 = raw?.extensions?.["dev.codetwo"];
+      for (const [schema, value] of [[ManifestRootSchema, raw], [CodetwoSchema, c2]] as const) {
+        if (value === undefined) continue;
+        const fast = conforms(schema as any, value);
+        expect(fast).toBe(Value.Check(schema, value));
+        if (fast) accepted++;
+      }
+    }
+    expect(accepted).toBeGreaterThan(50);
+  });
+});
