@@ -30,6 +30,7 @@ export const commandTree: Record<string, VerbNode> = {
       verify: verb("Re-hash installed files; drift quarantines the bundle", () => import("./commands/plugin-verify.ts")),
       doctor: verb("Find and repair leftovers, stale locks and damaged registries", () => import("./commands/plugin-doctor.ts")),
       init: verb("Scaffold a new bundle that validates as written", () => import("./commands/plugin-init.ts")),
+      test: verb("Run conformance checks on a bundle folder without installing it", () => import("./commands/plugin-test.ts")),
       pack: verb("Make a reproducible .tgz of exactly what install would copy", () => import("./commands/plugin-pack.ts")),
       trust: verb("Allow a C2 bundle's processes to run (separate from enable)", () => import("./commands/plugin-trust.ts")),
       untrust: verb("Stop a C2 bundle's processes from running", () => import("./commands/plugin-untrust.ts")),
