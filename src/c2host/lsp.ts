@@ -4,7 +4,7 @@ import type { HostedBundle } from "./bundle-directory.ts";
 import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
 import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
-import { raceTimeout, signalGroup } from "./runtime-process.ts";
+import { raceTimeout, signalGroup, waitGroupGone } from "./runtime-process.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { resolveRuntimeCommand } from "./runtime-command.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
@@ -161,5 +161,6 @@ export async function probeLanguageServer(
     signalGroup(proc.pid, "SIGKILL");
     await proc.exited;
     await pump;
+    await waitGroupGone(proc.pid);
   }
 }

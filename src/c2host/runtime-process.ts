@@ -1,4 +1,5 @@
 import type { Subprocess } from "bun";
+import { readdirSync, readFileSync } from "node:fs";
 import { FrameTooLargeError, LineSplitter } from "./line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
@@ -76,6 +77,7 @@ export class RuntimeProcess {
       signalGroup(this.pid, "SIGKILL");
       await this.exited;
       await this.outputDone;
+      await waitGroupGone(this.pid);
     })();
     return this.stopping;
   }
@@ -130,6 +132,54 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: nobody left in the group
   }
+}
+
+/**
+ * SIGKILL is delivered asynchronously: a grandchild may still be running for a moment after
+ * the signal. Wait (bounded) until no live member of the group is left, so "stopped" means
+ * gone. Zombies waiting for init to reap them do not count.
+ */
+export async function waitGroupGone(pgid: number, limitMs = 2000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (!groupHasMembers(pgid) || liveMembers(pgid) === 0) return;
+    if (Date.now() > deadline) return;
+    signalGroup(pgid, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+function groupHasMembers(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Live (non-zombie) members of a process group; without /proc, any member counts. */
+function liveMembers(pgid: number): number {
+  if (process.platform !== "linux") return groupHasMembers(pgid) ? 1 : 0;
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return groupHasMembers(pgid) ? 1 : 0;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
+    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") n++;
+  }
+  return n;
 }
 
 /** Waits for `p` at most `ms`; resolves undefined on timeout. The timer never outlives the wait. */
