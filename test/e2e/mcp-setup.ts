@@ -15,7 +15,7 @@ export async function mcpHome(base: string, binary?: string) {
   const src = join(base, "bundle");
   const sentinel = join(base, "sentinel-ran");
   for (const d of [home, userDir, project, join(src, "mcp"), join(src, "bin")]) mkdirSync(d, { recursive: true });
-  const server = await sdkServerBuild(join(base, "build"));
+  const server = await sdkServerBuild();
   writeFileSync(join(src, "mcp/server.mjs"), await Bun.file(server).bytes());
   writeFileSync(join(src, "mcp/sentinel.mjs"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
   writeFileSync(join(src, "bin/server"), "#!/bin/sh\nexec node ./mcp/server.mjs\n");

@@ -8,18 +8,18 @@ let built: Promise<string> | undefined;
 
 /**
  * The SDK fixture server bundled into one self-contained file, the way a bundle would ship
- * it (no node_modules next to it). Built once per test process.
+ * it (no node_modules next to it). Built once per test process into dist/test (not committed,
+ * outlives every test's temp dir; the pid keeps parallel test processes apart). An out dir
+ * given by older callers is ignored: a memoized build inside one caller's temp dir would be
+ * gone for the next test file of the same process.
  */
-export function sdkServerBuild(outDir: string): Promise<string> {
+export function sdkServerBuild(_legacyOutDir?: string): Promise<string> {
   built ??= (async () => {
-    const result = await Bun.build({
-      entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")],
-      target: "node",
-      outdir: outDir,
-      naming: "sdk-server.mjs",
-    });
+    const outDir = join(import.meta.dir, "../../../dist/test/mcp-fixtures");
+    const naming = `sdk-server-${process.pid}.mjs`;
+    const result = await Bun.build({ entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")], target: "node", outdir: outDir, naming });
     if (!result.success) throw new Error(result.logs.map(String).join("\n"));
-    return join(outDir, "sdk-server.mjs");
+    return join(outDir, naming);
   })();
   return built;
 }

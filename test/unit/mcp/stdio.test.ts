@@ -10,7 +10,7 @@ const tmp = tempDir("gjc-mcp-stdio-");
 let sdkServer: string;
 
 beforeAll(async () => {
-  sdkServer = await sdkServerBuild(join(tmp.path, "build"));
+  sdkServer = await sdkServerBuild();
 });
 afterAll(() => tmp.cleanup());
 
