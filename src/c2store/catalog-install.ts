@@ -73,7 +73,7 @@ function entrySpec(entry: C2CatalogEntry, catalogFile: string): { spec: SourceSp
 
 export async function installC2FromCatalog(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean },
+  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string },
 ): Promise<C2InstallResult> {
   const file = resolveCatalogFile(ctx, opts.catalogPath);
   const read = readCatalogFile(file);
@@ -111,6 +111,7 @@ export async function installC2FromCatalog(
         fetched,
         force: opts.force,
         dryRun: opts.dryRun,
+        expectId: opts.expectId,
         catalog: { path: file, name: catalog.name, displayName: catalog.displayName ?? catalog.name, entry: entry.name, identity, defaultEnabled: entry.defaultEnabled, expectVersion: entry.version },
       }),
     { expectedSha256 },

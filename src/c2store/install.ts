@@ -51,6 +51,8 @@ export interface InstallOptions {
   force?: boolean;
   dryRun?: boolean;
   /** Catalog installs: the identity, label and default enablement come from the entry. */
+  /** Upgrades: the id the bundle must keep (a renamed bundle is refused, not installed beside). */
+  expectId?: string;
   catalog?: { path: string; name: string; displayName: string; entry: string; identity?: string; defaultEnabled: boolean; expectVersion: string };
 }
 
@@ -160,6 +162,14 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   }
   const source = describeSource(fetched, opts.catalog);
   const id = installedId(manifest.name, source.identity);
+  if (opts.expectId !== undefined && id !== opts.expectId) {
+    throw new GjcError({
+      code: "identity_changed",
+      message: `The source now holds ${manifest.name} (installed id ${id}), not the bundle installed as ${opts.expectId}.`,
+      hint: `Install it as a new bundle with gjc plugin install, and uninstall ${opts.expectId} if you no longer want it.`,
+      exit: ExitCode.refused,
+    });
+  }
   const layout = c2Layout(ctx);
   const files = plan.collection.files.map((f) => ({ path: f.path, size: f.size, mode: f.mode, sha256: f.sha256 }));
   const manifestJson = JSON.stringify(manifest);

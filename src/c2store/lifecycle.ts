@@ -26,6 +26,7 @@ import type { InstalledRecord } from "./record.ts";
 
 export type { C2InstallResult } from "./install.ts";
 export { installC2FromCatalog } from "./catalog-install.ts";
+export { upgradeC2 } from "./upgrade.ts";
 
 /** `gjc plugin install <source>` for a C2 bundle the sources layer has fetched. */
 export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean }): Promise<C2InstallResult> {

@@ -9,7 +9,7 @@ export interface BridgeOutcome {
   exit?: 0 | 1 | 2 | 3 | 4 | 5 | 70;
 }
 
-export type C2Operation = "uninstall" | "enable" | "disable" | "inspect" | "verify";
+export type C2Operation = "uninstall" | "enable" | "disable" | "inspect" | "verify" | "upgrade";
 
 /**
  * Name-based verbs without --user/--project act on the C2 bundle of that name, through the
@@ -37,6 +37,10 @@ export async function c2Verb(ctx: Context, op: C2Operation, params: { name?: str
       const r = await c2.setC2Enabled(ctx, name, op === "enable");
       const { flagOutcome } = await import("../cli/render/c2-flag.ts");
       return flagOutcome(ctx, `gjc/${op}@1`, r) as BridgeOutcome;
+    }
+    case "upgrade": {
+      const r = await c2.upgradeC2(ctx, name, { dryRun: Boolean(params.dryRun) });
+      return { json: { schema: "gjc/upgrade@1", ok: true, ...r }, human: render.describeC2Install(ctx, r) };
     }
     case "inspect": {
       const r = c2.inspectC2(ctx, name);

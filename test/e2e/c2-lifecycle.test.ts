@@ -100,6 +100,19 @@ describe("gjc plugin install (C2)", () => {
     expect(forced.json()).toMatchObject({ status: "updated", version: "2.0.0", previous_version: "1.0.0" });
   });
 
+  test("upgrade re-reads the recorded source and keeps the id and trust", async () => {
+    const c = c2Cli();
+    const dir = c.bundle("demo", runtimeBundle("demo", "1.0.0"));
+    const first = (await c.run("plugin", "install", dir, "--json")).json();
+    await c.run("plugin", "trust", "demo");
+    c.bundle("demo", runtimeBundle("demo", "1.2.0"));
+    const up = await c.run("plugin", "upgrade", "demo", "--json");
+    expect(up.exitCode).toBe(0);
+    expect(up.json()).toMatchObject({ schema: "gjc/upgrade@1", id: first.id, status: "updated", version: "1.2.0", trusted: true });
+    const missing = await c.run("plugin", "upgrade", "ghost", "--json");
+    expect(missing.exitCode).toBe(1);
+  });
+
   test("uninstall [--keep-data]", async () => {
     const c = c2Cli();
     const a = (await c.run("plugin", "install", c.bundle("a", skillsBundle("alpha")), "--json")).json();

@@ -5,7 +5,7 @@ import { describeInstall } from "./plugin-install.ts";
 
 export default defineVerb({
   name: "plugin upgrade",
-  description: "Re-fetch an installed GJC bundle from its recorded source and apply the changes",
+  description: "Re-fetch an installed bundle from its recorded source and apply the changes (GJC with --user/--project; otherwise C2)",
   schema: "gjc/upgrade@1",
   args: {
     name: { type: "positional", description: "Installed bundle name", required: true },
@@ -15,6 +15,11 @@ export default defineVerb({
   },
   examples: ["gjc plugin upgrade my-bundle --user --dry-run", "gjc plugin upgrade my-bundle --project"],
   async run({ args, ctx }) {
+    if (!args.user && !args.project) {
+      // Without a scope flag the name means a C2 bundle (C2 installs are user-wide).
+      const { c2ByName } = await import("../../install/name-dispatch.ts");
+      return c2ByName(ctx, "upgrade", { name: args.name, dryRun: args["dry-run"] });
+    }
     const scope = requireScope(args, "Upgrading a GJC bundle");
     const result = await upgradeGjc(ctx, args.name, scope, { dryRun: args["dry-run"], onProgress: (m) => ctx.log.progress(m) });
     return { json: { schema: "gjc/upgrade@1", ok: true, family: "gjc", ...result }, human: describeInstall(result, "upgrade") };

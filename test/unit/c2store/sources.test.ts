@@ -3,7 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installC2FromCatalog } from "../../../src/c2store/catalog-install.ts";
 import { findInstalledC2 } from "../../../src/c2store/records.ts";
-import { setC2Trusted } from "../../../src/c2store/lifecycle.ts";
+import { setC2Trusted, upgradeC2 } from "../../../src/c2store/lifecycle.ts";
+import { applyPolicyPlan, planPolicyChange } from "../../../src/c2store/policy-plane.ts";
+import { effectivePolicy } from "../../../src/c2store/policy.ts";
 import { gitSandbox, makeRepo, mapGithubTo } from "../../helpers/git.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
 import { snapshotTree, type TreeSpec } from "../../helpers/tmp.ts";
@@ -43,6 +45,25 @@ describe("C2 install through the sources layer", () => {
     expect(up).toMatchObject({ id: "hello-runtime-83dfd86f", status: "updated", version: "1.1.0", trusted: true });
     const rec = findInstalledC2(h.ctx, "hello-runtime")!;
     expect(rec.source.resolved).toMatchObject({ repository: "IchenDEV/codeTwo", ref: "release", sha: repo.head() });
+  });
+
+  test("upgrade follows the recorded ref: same id, trust and policy kept; a renamed bundle is refused", async () => {
+    const { h, sb, gh } = githubHome();
+    const repo = makeRepo(sb, join(gh, "acme", "tools.git"), manifestOf(runtimeBundle("tools", "1.0.0"), "plug/"));
+    const first = await h.install("https://github.com/acme/tools/tree/main/plug");
+    await setC2Trusted(h.ctx, "tools", true);
+    await applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, { plugin: "tools", state: "enabled", config: { level: 3 } })).token);
+    expect((await upgradeC2(h.ctx, "tools")).status).toBe("unchanged");
+    const moved = repo.commit(manifestOf(runtimeBundle("tools", "1.1.0"), "plug/"));
+    expect((await upgradeC2(h.ctx, "tools", { dryRun: true })).status).toBe("would_update");
+    const up = await upgradeC2(h.ctx, "tools");
+    expect(up).toMatchObject({ id: first.id, status: "updated", version: "1.1.0", previous_version: "1.0.0", trusted: true });
+    expect(findInstalledC2(h.ctx, "tools")!.source.resolved).toMatchObject({ sha: moved });
+    expect(effectivePolicy(h.ctx, "tools")).toMatchObject({ state: "enabled", config: { level: 3 }, trusted: true });
+    repo.commit(manifestOf(runtimeBundle("renamed", "2.0.0"), "plug/"));
+    const before = snapshotTree(h.data);
+    expect(await refusal(() => upgradeC2(h.ctx, "tools"))).toMatchObject({ code: "identity_changed", exit: 3 });
+    expect(snapshotTree(h.data)).toEqual(before);
   });
 
   test("owner/repo shorthand and https://github.com/o/r(.git) install the repository root", async () => {
