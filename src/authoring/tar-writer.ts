@@ -17,28 +17,31 @@ const BLOCK = 512;
 const encoder = new TextEncoder();
 
 export function writeTar(entries: TarInput[]): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  for (const e of entries) {
+  // Two passes into one buffer: thousands of small per-entry arrays cost more in GC than the copying.
+  const planned = entries.map((e) => {
     const split = splitUstarName(e.path);
-    if (!split) {
-      const record = paxRecord("path", e.path);
-      chunks.push(header({ name: "PaxHeader/entry", prefix: "", size: record.length, mode: 0o644, type: "x" }));
-      chunks.push(padded(record));
-    }
-    const { name, prefix } = split ?? { name: truncateBytes(e.path, 100), prefix: "" };
-    chunks.push(header({ name, prefix, size: e.bytes.length, mode: e.executable ? 0o755 : 0o644, type: "0" }));
-    chunks.push(padded(e.bytes));
-  }
-  chunks.push(new Uint8Array(BLOCK * 2));
-  const total = chunks.reduce((n, c) => n + c.length, 0);
+    const pax = split ? undefined : paxRecord("path", e.path);
+    return { e, split, pax };
+  });
+  let total = BLOCK * 2;
+  for (const p of planned) total += (p.pax ? BLOCK + roundUp(p.pax.length) : 0) + BLOCK + roundUp(p.e.bytes.length);
   const out = new Uint8Array(total);
   let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
+  for (const { e, split, pax } of planned) {
+    if (pax) {
+      writeHeader(out, offset, { name: "PaxHeader/entry", prefix: "", size: pax.length, mode: 0o644, type: "x" });
+      out.set(pax, offset + BLOCK);
+      offset += BLOCK + roundUp(pax.length);
+    }
+    const { name, prefix } = split ?? { name: truncateBytes(e.path, 100), prefix: "" };
+    writeHeader(out, offset, { name, prefix, size: e.bytes.length, mode: e.executable ? 0o755 : 0o644, type: "0" });
+    out.set(e.bytes, offset + BLOCK);
+    offset += BLOCK + roundUp(e.bytes.length);
   }
   return out;
 }
+
+const roundUp = (n: number) => Math.ceil(n / BLOCK) * BLOCK;
 
 /** Splits a path into ustar prefix (≤155 bytes) and name (≤100 bytes) at a slash, or undefined. */
 function splitUstarName(path: string): { name: string; prefix: string } | undefined {
@@ -71,16 +74,9 @@ function paxRecord(key: string, value: string): Uint8Array {
   return encoder.encode(`${n + digits}${body}`);
 }
 
-function padded(data: Uint8Array): Uint8Array {
-  const size = Math.ceil(data.length / BLOCK) * BLOCK;
-  const out = new Uint8Array(size);
-  out.set(data);
-  return out;
-}
-
-function header(h: { name: string; prefix: string; size: number; mode: number; type: string }): Uint8Array {
-  const b = new Uint8Array(BLOCK);
-  const put = (offset: number, length: number, value: string) => b.set(encoder.encode(value).subarray(0, length), offset);
+function writeHeader(out: Uint8Array, at: number, h: { name: string; prefix: string; size: number; mode: number; type: string }): void {
+  const b = out.subarray(at, at + BLOCK);
+  const put = (offset: number, length: number, value: string) => void encoder.encodeInto(value, b.subarray(offset, offset + length));
   const octal = (offset: number, length: number, value: number) => put(offset, length, `${value.toString(8).padStart(length - 1, "0")}\0`);
   put(0, 100, h.name);
   octal(100, 8, h.mode);
@@ -94,7 +90,6 @@ function header(h: { name: string; prefix: string; size: number; mode: number; t
   put(263, 2, "00");
   put(345, 155, h.prefix);
   let sum = 0;
-  for (const byte of b) sum += byte;
+  for (let i = 0; i < BLOCK; i++) sum += b[i];
   put(148, 8, `${sum.toString(8).padStart(6, "0")}\0 `);
-  return b;
 }
