@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { CATALOG_FILE, parseCatalog, readCatalogFile, resolveLocalSource, type C2CatalogEntry } from "../families/c2/catalog.ts";
-import type { SourceSpec } from "../sources/index.ts";
+import type { NetworkOverrides, SourceSpec } from "../sources/index.ts";
 import { withFetchedC2 } from "./fetch.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
 
@@ -73,7 +73,7 @@ function entrySpec(entry: C2CatalogEntry, catalogFile: string): { spec: SourceSp
 
 export async function installC2FromCatalog(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string },
+  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
 ): Promise<C2InstallResult> {
   const file = resolveCatalogFile(ctx, opts.catalogPath);
   const read = readCatalogFile(file);
@@ -114,6 +114,6 @@ export async function installC2FromCatalog(
         expectId: opts.expectId,
         catalog: { path: file, name: catalog.name, displayName: catalog.displayName ?? catalog.name, entry: entry.name, identity, defaultEnabled: entry.defaultEnabled, expectVersion: entry.version },
       }),
-    { expectedSha256 },
+    { expectedSha256, net: opts.net },
   );
 }

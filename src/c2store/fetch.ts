@@ -1,6 +1,6 @@
 import { C2_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
-import { fetchSource, parseSourceSpec, type FetchedSource, type SourceSpec } from "../sources/index.ts";
+import { fetchSource, parseSourceSpec, type FetchedSource, type NetworkOverrides, type SourceSpec } from "../sources/index.ts";
 import { scratchRoot as fetchScratchRoot } from "../install/fetch-source.ts";
 
 /**
@@ -12,7 +12,8 @@ export async function withFetchedC2<T>(
   ctx: Context,
   spec: SourceSpec | string,
   fn: (fetched: FetchedSource) => Promise<T>,
-  opts: { expectedSha256?: string } = {},
+  /** `net` is the sources layer's test seam for https downloads; production leaves it unset. */
+  opts: { expectedSha256?: string; net?: NetworkOverrides } = {},
 ): Promise<T> {
   const parsed = typeof spec === "string" ? parseSourceSpec(spec, ctx) : spec;
   const fetched = await fetchSource(ctx, parsed, {
@@ -20,6 +21,7 @@ export async function withFetchedC2<T>(
     limits: C2_LIMITS,
     manifestNames: ["plugin.json"],
     ...(opts.expectedSha256 ? { expectedSha256: opts.expectedSha256 } : {}),
+    ...(opts.net ? { net: opts.net } : {}),
     onProgress: (m) => ctx.log.progress(m),
   });
   try {

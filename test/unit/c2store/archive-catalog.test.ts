@@ -1,0 +1,57 @@
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { installC2FromCatalog } from "../../../src/c2store/catalog-install.ts";
+import type { NetworkOverrides } from "../../../src/sources/types.ts";
+import { gzip, tar } from "../../helpers/tar.ts";
+import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
+import { c2Home, refusal, skillsBundle, type C2Home } from "./_bundles.ts";
+
+/** An https server (self-signed, made by openssl) serving one bundle archive as archives.test. */
+const certs = tempDir("gjc-c2tls-");
+let server: ReturnType<typeof Bun.serve>;
+let ca: string;
+const files = skillsBundle("remote", "1.0.0") as Record<string, unknown>;
+const archive = gzip(
+  tar([
+    { name: "remote/plugin.json", data: JSON.stringify(files["plugin.json"]) },
+    { name: "remote/skills/take-notes/SKILL.md", data: files["skills/take-notes/SKILL.md"] as string },
+  ]),
+);
+const sha256 = new Bun.CryptoHasher("sha256").update(archive).digest("hex");
+
+beforeAll(() => {
+  const key = join(certs.path, "key.pem");
+  const cert = join(certs.path, "cert.pem");
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=archives.test", "-addext", "subjectAltName=DNS:archives.test"], { stdio: "ignore" });
+  ca = readFileSync(cert, "utf8");
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: { key: readFileSync(key, "utf8"), cert: ca }, fetch: (req) => (new URL(req.url).pathname === "/remote.tgz" ? new Response(archive) : new Response("no", { status: 404 })) });
+});
+afterAll(() => {
+  server?.stop(true);
+  certs.cleanup();
+});
+
+const homes: C2Home[] = [];
+afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
+const net = (): NetworkOverrides => ({ ca, resolveAddresses: async (url) => (url.hostname === "archives.test" ? ["127.0.0.1"] : Promise.reject(new Error(url.hostname))) });
+
+test("an archive catalog entry is downloaded over https, its sha256 verified, and installed", async () => {
+  const h = c2Home();
+  homes.push(h);
+  const url = `https://archives.test:${server.port}/remote.tgz`;
+  mkdirSync(join(h.root, "cat"));
+  const catalog = (digest: string) =>
+    writeFileSync(join(h.root, "cat", "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "remote-cat", plugins: [{ name: "remote", version: "1.0.0", source: { kind: "archive", url, sha256: digest } }] }));
+
+  catalog("0".repeat(64));
+  const refused = await refusal(() => installC2FromCatalog(h.ctx, { entryName: "remote", catalogPath: join(h.root, "cat"), net: net() }));
+  expect(refused).toMatchObject({ code: "hash_mismatch", exit: 3 });
+  expect(snapshotTree(h.data)).toEqual({});
+
+  catalog(sha256);
+  const r = await installC2FromCatalog(h.ctx, { entryName: "remote", catalogPath: join(h.root, "cat"), net: net() });
+  expect(r).toMatchObject({ status: "installed", name: "remote", source: { kind: "archive", display: "Marketplace · remote-cat" } });
+  expect(readFileSync(join(h.data, "plugins", r.id, "bundle", "skills", "take-notes", "SKILL.md"), "utf8")).toContain("take-notes");
+});
