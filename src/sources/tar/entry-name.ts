@@ -13,6 +13,8 @@ export function judgeEntryName(name: string): NameVerdict {
   if (name.includes("\\")) return { ok: false, reason: "contains a backslash" };
   if (name.startsWith("/")) return { ok: false, reason: "is an absolute path" };
   if (/^[A-Za-z]:/.test(name)) return { ok: false, reason: "starts with a drive letter" };
+  // Anywhere else a colon names an NTFS alternate data stream on Windows.
+  if (name.includes(":")) return { ok: false, reason: "contains a colon" };
   let p = name.startsWith("./") ? name.slice(2) : name;
   if (p.endsWith("/")) p = p.slice(0, -1);
   if (p === "") return { ok: false, reason: "is empty" };
