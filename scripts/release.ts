@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const outDir = join(root, "dist", "release");
+// GJC_RELEASE_DIR lets the release test build into a temporary folder.
+const outDir = process.env.GJC_RELEASE_DIR ?? join(root, "dist", "release");
 const targets = [
   { name: "linux-x64", bunTarget: "bun-linux-x64", exe: "" },
   { name: "linux-arm64", bunTarget: "bun-linux-arm64", exe: "" },
