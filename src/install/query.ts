@@ -1,7 +1,8 @@
 import type { Context } from "../core/context.ts";
 import { scopeFlag, scopeRoot } from "./layout.ts";
 import { notInstalled } from "./not-installed.ts";
-import { readRegistry, tryReadRegistry } from "./registry.ts";
+import { readScopeSummaries } from "./list-index.ts";
+import { readRegistry } from "./registry.ts";
 import type { CopiedFile, Scope } from "./registry-types.ts";
 import { sourceDisplay } from "./source-display.ts";
 import { summarize, surfaceStates, type BundleSummary, type SurfaceState } from "./summary.ts";
@@ -18,9 +19,9 @@ export interface GjcListing {
 export function listGjc(ctx: Context): GjcListing {
   const out: GjcListing = { bundles: [], corrupt: [] };
   for (const scope of ["user", "project"] as Scope[]) {
-    const read = tryReadRegistry(scopeRoot(ctx, scope), scope);
+    const read = readScopeSummaries(scopeRoot(ctx, scope), scope);
     if (!read.ok) out.corrupt.push({ scope, path: read.path, problem: read.problem });
-    else out.bundles.push(...read.registry.plugins.map(summarize));
+    else out.bundles.push(...read.bundles);
   }
   return out;
 }

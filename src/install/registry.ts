@@ -5,6 +5,8 @@ import { relativePathProblem } from "../bundle/path-safety.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { CONTENT_DIR, lastGoodPath, registryPath } from "./layout.ts";
+import { writeListIndex } from "./list-index.ts";
+import { summarize } from "./summary.ts";
 import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -14,6 +16,23 @@ const GROUPS = Object.values(SURFACE_GROUPS);
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
   | { ok: false; path: string; problem: string };
+
+const BAD_CHARS = /[\u0000-\u001f\u007f-\u009f\\:]/;
+
+/** The lexical rules of relativePathProblem, as one fast pass (no allocation per segment). */
+function unsafeRelative(p: string): boolean {
+  if (p.length === 0 || p.charCodeAt(0) === 47 || BAD_CHARS.test(p)) return true;
+  let start = 0;
+  for (let i = 0; i <= p.length; i++) {
+    if (i === p.length || p.charCodeAt(i) === 47) {
+      const len = i - start;
+      if (len === 0) return true;
+      if (p.charCodeAt(start) === 46 && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46))) return true;
+      start = i + 1;
+    }
+  }
+  return false;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -37,15 +56,20 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
   if (!isObject(e.source) || typeof e.source.kind !== "string") return `${at}.source is missing`;
   if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return `${at}.copiedFiles is empty`;
   const seen = new Set<string>();
-  for (const [j, f] of e.copiedFiles.entries()) {
+  const files = e.copiedFiles as unknown[];
+  // A plain loop with cheap checks first: list reads every entry of every file on each start.
+  for (let j = 0; j < files.length; j++) {
+    const f = files[j];
     if (!isObject(f) || typeof f.relativePath !== "string") return `${at}.copiedFiles[${j}] has no path`;
-    const bad = relativePathProblem(f.relativePath);
-    if (bad) return `${at}.copiedFiles[${j}] path ${JSON.stringify(f.relativePath.slice(0, 200))} ${bad}`;
-    if (seen.has(f.relativePath)) return `${at}.copiedFiles lists ${JSON.stringify(f.relativePath)} twice`;
-    seen.add(f.relativePath);
+    const rel = f.relativePath;
+    if (unsafeRelative(rel)) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${relativePathProblem(rel) ?? "is not a safe relative path"}`;
+    if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice`;
+    seen.add(rel);
     if (typeof f.sha256 !== "string" || !SHA256.test(f.sha256)) return `${at}.copiedFiles[${j}].sha256 is not a SHA-256`;
-    if (!Number.isSafeInteger(f.bytes) || (f.bytes as number) < 0) return `${at}.copiedFiles[${j}].bytes is not a size`;
-    if (!Number.isInteger(f.mode) || (f.mode as number) < 0 || (f.mode as number) > 0o777) return `${at}.copiedFiles[${j}].mode is not a permission mode`;
+    const bytes = f.bytes as number;
+    if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) return `${at}.copiedFiles[${j}].bytes is not a size`;
+    const mode = f.mode as number;
+    if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0o777) return `${at}.copiedFiles[${j}].mode is not a permission mode`;
   }
   if ((e.copiedFiles[0] as { relativePath: string }).relativePath !== "gajae-plugin.json") return `${at}.copiedFiles does not start with the manifest`;
   if (!isObject(e.surfaces)) return `${at}.surfaces is missing`;
@@ -141,4 +165,5 @@ export function writeRegistry(root: string, registry: ScopeRegistry, afterCommit
   writeFileAtomic(registryPath(root), text);
   afterCommit?.();
   writeFileAtomic(lastGoodPath(root), text);
+  writeListIndex(root, registry.scope, sortEntries(registry.plugins).map(summarize));
 }

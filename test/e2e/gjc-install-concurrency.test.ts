@@ -22,7 +22,7 @@ describe("concurrent installs into one scope", () => {
     }
     const reg = registry();
     expect(reg.plugins.map((p: { name: string }) => p.name)).toEqual(names);
-    expect(readdirSync(w.user).sort()).toEqual(["registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort());
+    expect(readdirSync(w.user).sort()).toEqual(["registry.index.json", "registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort());
     const verify = await w.gjc(["plugin", "verify", "--json"]);
     expect(verify.exitCode).toBe(0);
     expect(verify.json().bundles).toHaveLength(8);

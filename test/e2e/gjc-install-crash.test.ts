@@ -24,7 +24,7 @@ const versions = (root: string): Record<string, string> => {
 /** What a consistent scope looks like: the registry, its last good copy, and exactly the registered content dirs. */
 function expectClean(root: string) {
   const reg = JSON.parse(readFileSync(join(root, "registry.json"), "utf8"));
-  const expected = ["registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort();
+  const expected = ["registry.index.json", "registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort();
   expect(readdirSync(root).sort()).toEqual(expected);
 }
 

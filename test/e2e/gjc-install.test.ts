@@ -45,7 +45,7 @@ describe("gjc plugin install (GJC)", () => {
     // Only declared files are installed; the last good copy equals the committed registry.
     expect(existsSync(join(e.pluginRoot, "README.md"))).toBe(false);
     expect(readFileSync(join(w.user, "registry.last-good.json"), "utf8")).toBe(readFileSync(join(w.user, "registry.json"), "utf8"));
-    expect(readdirSync(w.user).sort()).toEqual([e.dir, "registry.json", "registry.last-good.json"].sort());
+    expect(readdirSync(w.user).sort()).toEqual([e.dir, "registry.index.json", "registry.json", "registry.last-good.json"].sort());
     expect(existsSync(join(w.project, ".gjc"))).toBe(false);
 
     const list = await w.gjc(["plugin", "list", "--json"]);
@@ -219,7 +219,7 @@ describe("gjc plugin install (GJC)", () => {
     expect(readFileSync(join(outside, "eta_a.ts"), "utf8")).toBe("keep me\n");
     expect(existsSync(e.pluginRoot)).toBe(false);
     expect(registry(w.projectScope).plugins).toEqual([]);
-    expect(readdirSync(w.projectScope).sort()).toEqual(["registry.json", "registry.last-good.json"]);
+    expect(readdirSync(w.projectScope).sort()).toEqual(["registry.index.json", "registry.json", "registry.last-good.json"]);
   });
 
   test("a corrupt or tampered registry fails the scope closed; doctor --fix restores the last good copy", async () => {
@@ -291,7 +291,7 @@ describe("gjc plugin install (GJC)", () => {
 
     const fixed = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
     expect(fixed.exitCode).toBe(0);
-    expect(readdirSync(w.user).sort()).toEqual([reg.plugins.find((p: { name: string }) => p.name === "kappa").dir, "mine-do-not-touch", "registry.json", "registry.last-good.json"].sort());
+    expect(readdirSync(w.user).sort()).toEqual([reg.plugins.find((p: { name: string }) => p.name === "kappa").dir, "mine-do-not-touch", "registry.index.json", "registry.json", "registry.last-good.json"].sort());
     expect(registry(w.user).plugins.map((p: { name: string }) => p.name)).toEqual(["kappa"]);
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });

@@ -1,0 +1,75 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { INDEX_FILE, registryPath } from "./layout.ts";
+import { parseRegistry } from "./registry.ts";
+import type { Scope } from "./registry-types.ts";
+import { summarize, type BundleSummary } from "./summary.ts";
+
+/** Bumped whenever BundleSummary changes shape, so an older index is simply not used. */
+const INDEX_FORMAT = 1;
+
+interface ListIndex {
+  format: number;
+  scope: Scope;
+  /** The registry.json these summaries were made from: inode, size and change time (see below). */
+  registryStamp: string;
+  bundles: BundleSummary[];
+}
+
+/**
+ * Identifies one version of registry.json without reading it: every write (ours is a rename of
+ * a new inode) and every edit in place changes the inode or the change time, and the change
+ * time cannot be set back by a user (unlike the modification time).
+ */
+function stampOf(path: string): string | undefined {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A derived, disposable index for `gjc plugin list`: the summaries of the registry we just
+ * committed, bound to that registry.json by its stamp. List stats registry.json instead of
+ * parsing and checking it entry by entry (50 bundles are about a megabyte); any difference (a
+ * crash between the two writes, a hand edit, a restored copy) makes list fall back to the full,
+ * fail-closed read. Nothing else ever reads the index.
+ */
+export function writeListIndex(root: string, scope: Scope, bundles: BundleSummary[]): void {
+  const stamp = stampOf(registryPath(root));
+  if (stamp === undefined) return;
+  const index: ListIndex = { format: INDEX_FORMAT, scope, registryStamp: stamp, bundles };
+  writeFileAtomic(join(root, INDEX_FILE), `${JSON.stringify(index)}\n`);
+}
+
+export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string };
+
+/** The summaries of a scope: from the index when it matches registry.json byte for byte, else from a full read. */
+export function readScopeSummaries(root: string, scope: Scope): ListRead {
+  const path = registryPath(root);
+  const stamp = stampOf(path);
+  if (stamp !== undefined) {
+    try {
+      const index = JSON.parse(readFileSync(join(root, INDEX_FILE), "utf8")) as ListIndex;
+      if (index.format === INDEX_FORMAT && index.scope === scope && Array.isArray(index.bundles) && index.registryStamp === stamp) {
+        return { ok: true, bundles: index.bundles };
+      }
+    } catch {
+      // no usable index: read the registry itself
+    }
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: true, bundles: [] };
+    return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
+  }
+  const parsed = parseRegistry(text, root, scope);
+  if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
+  return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
+}
