@@ -46,3 +46,18 @@ test("the compiled binary refuses drift at session start", async () => {
   const s = await w.gjc(["plugin", "session", "--json"]);
   expect(s.json().bundles.find((b: any) => b.name === "six").status).toBe("quarantined");
 });
+
+test("the compiled binary answers an empty session (the fast start) with the full document", async () => {
+  const empty = sessionWorld(await compiledBinary());
+  try {
+    const r = await empty.gjc(["plugin", "session", "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.json()).toMatchObject({ schema: "gjc/session@1", ok: true, projectDir: empty.project, bundles: [], tools: [], runtimeCheck: null, persistedQuarantine: 0 });
+    expect(r.json().scopes).toEqual([
+      { scope: "user", root: empty.user, ok: true },
+      { scope: "project", root: `${empty.project}/.gjc/gjc-plugins`, ok: true },
+    ]);
+  } finally {
+    empty.cleanup();
+  }
+});
