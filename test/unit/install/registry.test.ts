@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { relativePathProblem } from "../../../src/bundle/path-safety.ts";
+import { readScopeSummaries } from "../../../src/install/list-index.ts";
+import { parseRegistry, readRegistry, serializeRegistry, writeRegistry } from "../../../src/install/registry.ts";
+import { emptySurfaces, type RegistryEntry } from "../../../src/install/registry-types.ts";
+import { tempDir } from "../../helpers/tmp.ts";
+
+const temps: { cleanup(): void }[] = [];
+afterEach(() => temps.splice(0).forEach((t) => t.cleanup()));
+const root = () => {
+  const t = tempDir("gjc-reg-");
+  temps.push(t);
+  return t.path;
+};
+
+const H = "a".repeat(64);
+function entry(r: string, name = "demo"): RegistryEntry {
+  const dir = `${name}@0123456789ab`;
+  return {
+    name,
+    version: "1.0.0",
+    scope: "user",
+    enabled: true,
+    dir,
+    pluginRoot: join(r, dir),
+    manifestPath: join(r, dir, "gajae-plugin.json"),
+    manifestHash: H,
+    source: { kind: "path", uri: "/src", resolvedAt: "2026-01-01T00:00:00.000Z" },
+    installedAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    copiedFiles: [
+      { relativePath: "gajae-plugin.json", sha256: H, bytes: 10, mode: 0o644 },
+      { relativePath: "tools/a.ts", sha256: H, bytes: 3, mode: 0o755 },
+    ],
+    surfaces: { ...emptySurfaces(), tools: [{ extensionId: "tool:a", kind: "tool", name: "a" }] },
+    disabledSurfaceIds: [],
+  };
+}
+
+describe("registry.json", () => {
+  test("round-trips, sorted, with a last good copy and a list index", () => {
+    const r = root();
+    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r, "zed"), entry(r, "abc")] });
+    const reg = readRegistry(r, "user");
+    expect(reg.plugins.map((p) => p.name)).toEqual(["abc", "zed"]);
+    expect(readFileSync(join(r, "registry.last-good.json"), "utf8")).toBe(serializeRegistry(reg));
+    const listed = readScopeSummaries(r, "user");
+    expect(listed.ok && listed.bundles.map((b) => b.name)).toEqual(["abc", "zed"]);
+  });
+
+  const tampered: [string, (e: any, r: string) => void][] = [
+    ["a .. path", (e) => (e.copiedFiles[1].relativePath = "../x")],
+    ["an absolute path", (e) => (e.copiedFiles[1].relativePath = "/etc/passwd")],
+    ["a backslash", (e) => (e.copiedFiles[1].relativePath = "a\\b")],
+    ["an empty segment", (e) => (e.copiedFiles[1].relativePath = "a//b")],
+    ["a root outside the scope", (e) => (e.pluginRoot = "/tmp/elsewhere")],
+    ["a dir of another bundle", (e, r) => ((e.dir = "other@0123456789ab"), (e.pluginRoot = join(r, e.dir)))],
+    ["a bad hash", (e) => (e.copiedFiles[0].sha256 = "zz")],
+    ["a bad mode", (e) => (e.copiedFiles[1].mode = 0o4755)],
+    ["the manifest not first", (e) => e.copiedFiles.reverse()],
+    ["a wrong entry scope", (e) => (e.scope = "project")],
+  ];
+  for (const [what, mutate] of tampered) {
+    test(`refuses ${what}`, () => {
+      const r = root();
+      const e = entry(r);
+      mutate(e, r);
+      const parsed = parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [e] }), r, "user");
+      expect("problem" in parsed).toBe(true);
+    });
+  }
+
+  test("bad JSON, another version, a duplicate name", () => {
+    const r = root();
+    expect("problem" in parseRegistry("{", r, "user")).toBe(true);
+    expect("problem" in parseRegistry(JSON.stringify({ version: 2, scope: "user", plugins: [] }), r, "user")).toBe(true);
+    expect("problem" in parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [entry(r), entry(r)] }), r, "user")).toBe(true);
+  });
+
+  test("the fast path check agrees with relativePathProblem", () => {
+    const r = root();
+    for (const p of ["a", "a/b.ts", ".hidden", "a/.b", "..a", "a..b", "a/./b", "./a", "a/..", "", "/a", "a/", "a//b", "c:x", "a\u0007", "a\\b", "...", "a/../b"]) {
+      const e = entry(r);
+      e.copiedFiles[1].relativePath = p;
+      const ok = !("problem" in parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [e] }), r, "user"));
+      expect({ p, ok }).toEqual({ p, ok: relativePathProblem(p) === undefined });
+    }
+  });
+
+  test("list ignores an index that does not match registry.json, and a damaged index", () => {
+    const r = root();
+    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r)] });
+    const text = readFileSync(join(r, "registry.json"), "utf8");
+    writeFileSync(join(r, "registry.json"), text.replace('"version": "1.0.0"', '"version": "6.6.6"'));
+    const listed = readScopeSummaries(r, "user");
+    expect(listed.ok && listed.bundles[0].version).toBe("6.6.6");
+    writeFileSync(join(r, "registry.json"), text.replace("gajae-plugin.json\"", "../gajae-plugin.json\""));
+    expect(readScopeSummaries(r, "user").ok).toBe(false);
+    writeFileSync(join(r, "registry.json"), text);
+    writeFileSync(join(r, "registry.index.json"), "garbage");
+    expect(readScopeSummaries(r, "user").ok).toBe(true);
+  });
+});
