@@ -151,8 +151,12 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
 
   let persistedNow = 0;
   if (options.persist !== false && (newDrift.user.length > 0 || newDrift.project.length > 0)) {
-    const { persistQuarantine } = await import("./quarantine-store.ts");
-    for (const scope of ["user", "project"] as const) persistedNow += await persistQuarantine(ctx, scope, roots[scope], newDrift[scope]);
+    const { persistOrReport } = await import("./quarantine-store.ts");
+    for (const scope of ["user", "project"] as const) {
+      const written = await persistOrReport(ctx, scope, roots[scope], newDrift[scope], diagnostics);
+      if (written !== undefined) persistedNow += written;
+      else for (const b of bundles) if (b.entry.scope === scope) for (const r of b.reasons) if (r.code === "runtime_mismatch" && newDrift[scope].some((d) => d.name === b.entry.name)) r.persisted = false;
+    }
   }
   return { projectDir: options.projectDir, scopes, bundles, diagnostics, persistedNow };
 }

@@ -1,8 +1,10 @@
 import type { Context } from "../core/context.ts";
+import { isGjcError } from "../core/errors.ts";
 import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
 import { acquireLock } from "../install/lock.ts";
 import { readRegistry, writeRegistry } from "../install/registry.ts";
 import type { QuarantineRecord, Scope } from "../install/registry-types.ts";
+import type { SessionDiagnostic } from "./diagnostics.ts";
 import { lockTimeout } from "../install/scope-session.ts";
 
 export interface QuarantineAddition {
@@ -37,5 +39,26 @@ export async function persistQuarantine(ctx: Context, scope: Scope, root: string
     return written;
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * Session start persists what it found but does not fail over it: the quarantine already
+ * holds for this session, so a busy lock or a registry that changed under us becomes a
+ * warning (the next session or verify records it) instead of leaving the host without a plan.
+ */
+export async function persistOrReport(ctx: Context, scope: Scope, root: string, additions: QuarantineAddition[], diagnostics: SessionDiagnostic[]): Promise<number | undefined> {
+  try {
+    return await persistQuarantine(ctx, scope, root, additions);
+  } catch (error) {
+    if (!isGjcError(error)) throw error;
+    diagnostics.push({
+      scope,
+      code: "quarantine_not_persisted",
+      severity: "warning",
+      message: `The quarantine found now applies to this session but could not be written to the ${scope} registry: ${error.message}`,
+      hint: error.hint ?? 'Run "gjc plugin verify" to record it.',
+    });
+    return undefined;
   }
 }

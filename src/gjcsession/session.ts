@@ -67,8 +67,8 @@ export async function quarantineRuntimeFailures(ctx: Context, state: SessionStat
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   for (const scope of ["user", "project"] as const) {
     if (byScope[scope].size === 0) continue;
-    const { persistQuarantine } = await import("./quarantine-store.ts");
-    written += await persistQuarantine(ctx, scope, roots[scope], [...byScope[scope].values()]);
+    const { persistOrReport } = await import("./quarantine-store.ts");
+    written += (await persistOrReport(ctx, scope, roots[scope], [...byScope[scope].values()], state.diagnostics)) ?? 0;
   }
   return written;
 }

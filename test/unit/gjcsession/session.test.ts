@@ -256,3 +256,24 @@ describe("--check-runtime", () => {
     expect(registryText("user")).toBe(before);
   });
 });
+
+describe("persisting under a busy lock", () => {
+  test("drift still quarantines for this session; the unwritten record becomes a warning", async () => {
+    const { acquireLock } = await import("../../../src/install/lock.ts");
+    const entry = await installed(six);
+    writeFileSync(join(entry.pluginRoot, "tools/note.ts"), "changed");
+    const before = registryText("user");
+    const lock = await acquireLock(gjcUserRoot(ctx), { command: "test holder", file: "registry.lock" });
+    try {
+      const busy = testContext(join(tmp.path, "home"), project, { GJC_LOCK_TIMEOUT_MS: "50" });
+      const { plan, persistedQuarantine } = await startSession(busy);
+      expect(plan.bundles[0].status).toBe("quarantined");
+      expect(plan.bundles[0].reasons.every((r) => !r.persisted)).toBe(true);
+      expect(persistedQuarantine).toBe(0);
+      expect(plan.diagnostics).toContainEqual(expect.objectContaining({ code: "quarantine_not_persisted", severity: "warning", scope: "user" }));
+    } finally {
+      lock.release();
+    }
+    expect(registryText("user")).toBe(before);
+  });
+});
