@@ -29,7 +29,7 @@ for (const [label, args] of [
   test(`with nothing installed the fast answer equals the full path byte for byte (${label})`, async () => {
     const cwd = join(tmp.path, "project");
     mkdirSync(join(cwd, "sub"), { recursive: true });
-    for (const env of [{ HOME: tmp.path, GJC_USER_DIR: "rel-user" }, { HOME: tmp.path }]) {
+    for (const env of [{ HOME: tmp.path, GJC_USER_DIR: "rel-user" }, { HOME: tmp.path }] as Record<string, string>[]) {
       const fast = emptySessionDocument([...args], env, cwd);
       expect(fast).toBeString();
       expect(`${fast}\n`).toBe(await fullPath([...args], env, cwd));
