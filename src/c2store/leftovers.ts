@@ -26,6 +26,20 @@ export function cleanLeftovers(layout: C2Layout): string[] {
     return [];
   }
   const actions: string[] = [];
+  // Temp siblings of atomic writes (policy, last-good, records) that a killed writer left;
+  // every such write happens under the C2 lock we hold, so none of them is in progress.
+  const temp = /^\.(plugin-config\.json|plugin-config\.last-good\.json|installed-plugin\.json)\.tmp-\d+-[0-9a-z]+$/;
+  for (const dir of [layout.root, ...names.filter((n) => !n.startsWith(".")).map((n) => join(layout.plugins, n))]) {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(dir);
+    } catch {}
+    for (const entry of entries) {
+      if (!temp.test(entry)) continue;
+      rmSync(join(dir, entry), { force: true });
+      actions.push(`removed ${entry}`);
+    }
+  }
   for (const name of names) {
     const path = join(layout.plugins, name);
     if (STAGE.test(name) || TRASH.test(name)) {

@@ -9,6 +9,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { collectActiveResources, runSettle, type ActiveResource } from "./hooks.ts";
+import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts";
 import { bundleComponentIds, resolvePolicy, supportsProjectScope, type EffectivePolicy } from "./policy.ts";
@@ -315,6 +316,7 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
   }
   const layout = c2Layout(ctx);
   return withC2Lock(ctx, "gjc plugin policy apply", async () => {
+    cleanLeftovers(layout);
     const now = ctx.now();
     const plan = claimPlan(layout, token);
     sweepPlans(layout, now);
@@ -384,6 +386,7 @@ export interface ResetResult {
 export async function resetPolicy(ctx: Context, plugin: string, opts: { project?: string } = {}): Promise<ResetResult> {
   const layout = c2Layout(ctx);
   return withC2Lock(ctx, "gjc plugin policy reset", async () => {
+    cleanLeftovers(layout);
     const view = openPolicy(layout);
     const record = findRecord(layout, plugin);
     const key = policyKey(record?.id ?? idFromPolicyKey(plugin));

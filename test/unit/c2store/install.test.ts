@@ -186,10 +186,12 @@ describe("C2 install from a local directory", () => {
     // What a kill -9 right after "rename bundle → backup" looks like, plus an orphan stage.
     renameSync(home1, join(h.data, "plugins", `.${r.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
     mkdirSync(join(h.data, "plugins", `.${r.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
+    writeFileSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"), "half");
     expect(listInstalledC2(h.ctx)).toEqual([]);
     // The next mutating command finishes the job first: the backup comes back, the stage goes.
     expect((await verifyC2(h.ctx)).bundles.map((b) => b.id)).toEqual([r.id]);
     expect(snapshotTree(home1)).toEqual(before);
     expect(Object.keys(snapshotTree(join(h.data, "plugins"))).some((k) => k.includes(".stage-"))).toBe(false);
+    expect(existsSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"))).toBe(false);
   });
 });
