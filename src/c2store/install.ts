@@ -14,6 +14,7 @@ import { installedId } from "../families/c2/ids.ts";
 import { planC2Bundle, type C2Plan } from "../families/c2/validate.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { FetchedSource } from "../sources/types.ts";
+import { crashPoint } from "../install/crash-hook.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
@@ -111,12 +112,14 @@ function stageBundle(stage: string, plan: C2Plan, record: InstalledRecord): void
 }
 
 /** Moves the staged dir into place; the old bundle (if any) is swapped out and deleted after. */
-function commitStage(layout: C2Layout, id: string, stage: string, replacing: boolean): void {
+function commitStage(ctx: Context, layout: C2Layout, id: string, stage: string, replacing: boolean): void {
   const home = bundleHome(layout, id);
   let backup: string | undefined;
+  crashPoint(ctx, "c2install:staged");
   if (replacing) {
     backup = join(layout.plugins, `.${id}.backup-${uniqueSuffix()}`);
     renameSync(home, backup);
+    crashPoint(ctx, "c2install:backed-up");
   }
   try {
     renameSync(stage, home);
@@ -125,6 +128,7 @@ function commitStage(layout: C2Layout, id: string, stage: string, replacing: boo
     throw error;
   }
   fsyncDir(layout.plugins);
+  crashPoint(ctx, "c2install:committed");
   if (backup) rmSync(backup, { recursive: true, force: true });
 }
 
@@ -240,7 +244,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     const stage = join(layout.plugins, `.${id}.stage-${uniqueSuffix()}`);
     try {
       stageBundle(stage, plan, record);
-      commitStage(layout, id, stage, previous !== undefined);
+      commitStage(ctx, layout, id, stage, previous !== undefined);
     } catch (error) {
       rmSync(stage, { recursive: true, force: true });
       if (createdPlugins) rmSync(layout.plugins, { recursive: true, force: true });

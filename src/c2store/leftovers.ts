@@ -51,8 +51,7 @@ export function cleanLeftovers(layout: C2Layout): string[] {
     if (backup) {
       const home = join(layout.plugins, backup[1]);
       if (!existsSync(home)) {
-        renameSync(path, home);
-        actions.push(`restored ${backup[1]}`);
+        if (restore(path, home)) actions.push(`restored ${backup[1]}`);
       } else {
         rmSync(path, { recursive: true, force: true });
         actions.push(`removed ${name}`);
@@ -61,4 +60,33 @@ export function cleanLeftovers(layout: C2Layout): string[] {
   }
   if (actions.length > 0) fsyncDir(layout.plugins);
   return actions;
+}
+
+/** Puts a backup back in place; false when another process already did (or removed it). */
+function restore(backup: string, home: string): boolean {
+  try {
+    renameSync(backup, home);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTEMPTY" || code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/**
+ * Readers (list, inspect, the runtime) must not see a bundle vanish because an update was
+ * killed between its two commit renames. When a backup has no bundle beside it and nobody
+ * holds the C2 lock (so no install is between those renames right now), the backup is put
+ * back, exactly as the next mutating command would. Cheap: one readdir, usually nothing to do.
+ */
+export function restoreInterruptedCommits(layout: C2Layout, names: string[], lockHeld: () => boolean): boolean {
+  const orphans = names.filter((n) => {
+    const m = BACKUP.exec(n);
+    return m !== null && !names.includes(m[1]);
+  });
+  if (orphans.length === 0 || lockHeld()) return false;
+  let restored = false;
+  for (const name of orphans) restored = restore(join(layout.plugins, name), join(layout.plugins, BACKUP.exec(name)![1])) || restored;
+  return restored;
 }

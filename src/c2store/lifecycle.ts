@@ -13,6 +13,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { FetchedSource } from "../sources/types.ts";
+import { crashPoint } from "../install/crash-hook.ts";
 import { runBeforeUninstall, runRecordChanging } from "./hooks.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
@@ -88,8 +89,10 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
     await runBeforeUninstall(ctx, toInstalled(layout, record));
     result.policy_forgotten = forgetPolicy(ctx, layout, record.id, result.notices);
     const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
+    crashPoint(ctx, "c2uninstall:policy-forgotten");
     renameSync(bundleHome(layout, record.id), trash);
     fsyncDir(layout.plugins);
+    crashPoint(ctx, "c2uninstall:trashed");
     rmSync(trash, { recursive: true, force: true });
     if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
     return result;

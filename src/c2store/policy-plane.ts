@@ -9,6 +9,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { collectActiveResources, runSettle, type ActiveResource } from "./hooks.ts";
+import { crashPoint } from "../install/crash-hook.ts";
 import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts";
@@ -336,6 +337,7 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
     const expected = resolvePolicy({ doc: nextDoc, recovery: view.recovery }, record, project);
     const previousBytes = readPrimaryBytes(layout);
     const commit = commitPolicy(layout, view, nextDoc, now);
+    crashPoint(ctx, "c2policy:written");
     let settled: EffectivePolicy;
     try {
       settled = await settle(ctx, layout, record, request, expected);

@@ -1,4 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { inspectLock } from "../install/lock.ts";
+import { restoreInterruptedCommits } from "./leftovers.ts";
+import { C2_LOCK_FILE } from "./lock.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
@@ -78,6 +82,14 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
 
+function statKind(path: string): "dir" | "other" {
+  try {
+    return lstatSync(path).isDirectory() ? "dir" : "other";
+  } catch {
+    return "other";
+  }
+}
+
 /** Plain code-unit order: names are ASCII, and localeCompare would load ICU (~10 ms at start). */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -85,14 +97,14 @@ export function byCodeUnits(a: string, b: string): number {
 
 /** Every usable record plus the directories that hold a broken one, sorted by name then id. */
 export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
-  let names: string[];
+  let all: string[];
   try {
-    names = readdirSync(layout.plugins, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !d.name.startsWith("."))
-      .map((d) => d.name);
+    all = readdirSync(layout.plugins);
   } catch {
     return { records: [], broken: [] };
   }
+  if (restoreInterruptedCommits(layout, all, () => inspectLock(layout.root, C2_LOCK_FILE).state === "held")) all = readdirSync(layout.plugins);
+  const names = all.filter((n) => !n.startsWith(".") && statKind(join(layout.plugins, n)) === "dir");
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
   for (const name of names) {
@@ -128,6 +140,7 @@ export function findRecord(layout: C2Layout, nameOrId: string): InstalledRecord 
     const direct = readRecord(layout, key);
     if (direct && !("problem" in direct)) return direct;
   }
+  // scanRecords also restores a bundle whose update was killed mid-commit.
   const matches = scanRecords(layout).records.filter((r) => r.name === key || r.id === key);
   if (matches.length > 1) {
     throw new GjcError({

@@ -187,8 +187,10 @@ describe("C2 install from a local directory", () => {
     renameSync(home1, join(h.data, "plugins", `.${r.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
     mkdirSync(join(h.data, "plugins", `.${r.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
     writeFileSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"), "half");
-    expect(listInstalledC2(h.ctx)).toEqual([]);
-    // The next mutating command finishes the job first: the backup comes back, the stage goes.
+    // A reader puts the backup back at once (no lock is held, so no install is mid-commit) …
+    expect(listInstalledC2(h.ctx).map((i) => i.id)).toEqual([r.id]);
+    expect(snapshotTree(home1)).toEqual(before);
+    // … and the next mutating command removes the rest.
     expect((await verifyC2(h.ctx)).bundles.map((b) => b.id)).toEqual([r.id]);
     expect(snapshotTree(home1)).toEqual(before);
     expect(Object.keys(snapshotTree(join(h.data, "plugins"))).some((k) => k.includes(".stage-"))).toBe(false);

@@ -1,0 +1,68 @@
+/**
+ * kill -9 at every commit step of a C2 update, uninstall and policy apply (GJC_TEST_CRASH_AT,
+ * the test-only crash hook): the data dir is left as before or as after, never mixed, and the
+ * next command finishes the job with no leftovers.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { tempDir, writeTree } from "../helpers/tmp.ts";
+import { runtimeBundle } from "../unit/c2store/_bundles.ts";
+
+const dirs: { cleanup(): void }[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+
+function setup() {
+  const t = tempDir("gjc-c2crash-");
+  dirs.push(t);
+  const data = join(t.path, "c2data");
+  const env = { HOME: t.path, GJC_USER_DIR: join(t.path, "gjc"), GJC_C2_DATA_DIR: data };
+  const run = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra }, cwd: t.path });
+  const dir = writeTree(join(t.path, "demo"), runtimeBundle("demo", "1.0.0"));
+  return { data, run, dir, root: t.path };
+}
+
+const leftovers = (data: string) => readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
+
+for (const step of ["c2install:staged", "c2install:backed-up", "c2install:committed"]) {
+  test(`an update killed at ${step} leaves 1.0.0 or 2.0.0, whole`, async () => {
+    const s = setup();
+    const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
+    writeTree(s.dir, runtimeBundle("demo", "2.0.0", { extra: { "new.txt": "added in 2" } }));
+    const killed = await s.run(["plugin", "install", s.dir, "--force"], { GJC_TEST_CRASH_AT: step });
+    expect(killed.exitCode).not.toBe(0);
+    // The next mutating command recovers first; verify then checks every byte against the record.
+    const verify = await s.run(["plugin", "verify", "demo", "--json"]);
+    expect(verify.exitCode).toBe(0);
+    const record = JSON.parse(readFileSync(join(s.data, "plugins", first.id, "installed-plugin.json"), "utf8"));
+    const expected = step === "c2install:committed" ? "2.0.0" : "1.0.0";
+    expect(record.version).toBe(expected);
+    expect(existsSync(join(s.data, "plugins", first.id, "bundle", "new.txt"))).toBe(expected === "2.0.0");
+    expect(leftovers(s.data)).toEqual([]);
+  });
+}
+
+test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
+  const s = setup();
+  const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
+  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:trashed" })).exitCode).not.toBe(0);
+  expect((await s.run(["plugin", "list", "--json"])).json().c2).toEqual([]);
+  await s.run(["plugin", "install", s.dir]);
+  expect(leftovers(s.data)).toEqual([]);
+  expect((await s.run(["plugin", "list", "--json"])).json().c2.map((b: { id: string }) => b.id)).toEqual([first.id]);
+});
+
+test("a policy apply killed after the write keeps the previous last-good and a valid primary", async () => {
+  const s = setup();
+  await s.run(["plugin", "install", s.dir]);
+  await s.run(["plugin", "trust", "demo"]);
+  const token = (await s.run(["plugin", "policy", "plan", "demo", "--state", "disabled", "--json"])).json().token;
+  expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).not.toBe(0);
+  const cat = (await s.run(["plugin", "policy", "catalog", "--json"])).json();
+  expect(cat.recovery.kind).toBe("normal");
+  expect(cat.config_revision).toBe(1);
+  expect(existsSync(join(s.data, "plugin-config.last-good.json"))).toBe(false);
+  expect((await s.run(["plugin", "policy", "apply", token])).exitCode).toBe(3); // used up
+  expect(readdirSync(s.data).filter((n) => n.includes("lock") || n.includes(".tmp-"))).toEqual([]);
+});
