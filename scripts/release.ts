@@ -2,6 +2,7 @@
 // (`sha256sum -c` format), and smoke-tests the binary built for this machine.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { COMPILE_FLAGS } from "./compile-flags.ts";
 
 const root = join(import.meta.dir, "..");
 // GJC_RELEASE_DIR lets the release test build into a temporary folder.
@@ -24,7 +25,7 @@ for (const t of targets) {
   const file = `gjc-${t.name}${t.exe}`;
   const started = performance.now();
   const proc = Bun.spawnSync(
-    [process.execPath, "build", "--compile", "--minify", `--target=${t.bunTarget}`, join(root, "src", "cli.ts"), "--outfile", join(outDir, file)],
+    [process.execPath, "build", ...COMPILE_FLAGS, `--target=${t.bunTarget}`, join(root, "src", "cli.ts"), "--outfile", join(outDir, file)],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );
   if (proc.exitCode !== 0) {

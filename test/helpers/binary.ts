@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { COMPILE_FLAGS } from "../../scripts/compile-flags.ts";
 import { repoRoot } from "./cli.ts";
 
 let building: Promise<string> | undefined;
@@ -18,9 +19,7 @@ export function compiledBinary(): Promise<string> {
     const outDir = join(repoRoot, "dist", "test");
     mkdirSync(outDir, { recursive: true });
     const outfile = join(outDir, "gjc");
-    // Same autoload switches as scripts/build.ts: the binary never reads bunfig.toml or .env from its cwd.
-    const noAutoload = ["--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv", "--no-compile-autoload-tsconfig", "--no-compile-autoload-package-json"];
-    const proc = Bun.spawn([process.execPath, "build", "--compile", ...noAutoload, join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
+    const proc = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
       cwd: repoRoot,
       stdout: "pipe",
       stderr: "pipe",
