@@ -49,7 +49,16 @@ export async function listAll(ctx: Context): Promise<ListReport> {
   for (const b of gjc.bundles) lines.push(gjcLine(b));
   for (const c of gjc.corrupt) lines.push(`  ${c.scope} scope: registry ${c.path} is damaged (${c.problem}); run "gjc plugin doctor".`);
   lines.push(c2.length ? `C2 bundles (${c2.length}):` : "C2 bundles: none installed.");
-  for (const b of c2) lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : b.enabled ? "enabled" : "disabled"}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
+  for (const b of c2) {
+    lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : b.enabled ? "enabled" : "disabled"}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
+    // Contribution counts, components waiting for trust or unsupported, diagnostics (C2 rows).
+    const row = b as unknown as import("../c2store/lifecycle.ts").C2ListRow;
+    const counts = Object.entries(row.contributions).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ");
+    const needsTrust = row.components.filter((c) => c.effective_status === "requires_trust").length;
+    const unsupported = row.components.filter((c) => c.effective_status === "unsupported").length;
+    const diagnostics = row.diagnostics.warnings + row.diagnostics.errors;
+    lines.push(`    ${counts || "no contributions"}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${diagnostics} diagnostic${diagnostics === 1 ? "" : "s"}` : ""}`);
+  }
   for (const b of broken) lines.push(`  ${b.id}: unusable record (${b.problem}); run "gjc plugin doctor".`);
   return { ok: gjc.corrupt.length === 0, gjc: gjc.bundles, c2, c2Broken: broken, corrupt: gjc.corrupt, human: lines.join("\n") };
 }

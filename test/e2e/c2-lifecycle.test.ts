@@ -50,6 +50,9 @@ describe("gjc plugin install (C2)", () => {
 
     const list = (await c.run("plugin", "list", "--json")).json();
     expect(list.c2).toEqual([expect.objectContaining({ id: out.id, name: "demo", enabled: true, trusted: false })]);
+    const listText = (await c.run("plugin", "list")).stdout;
+    expect(listText).toContain("enabled, not trusted");
+    expect(listText).toContain("runtime 1, runtimeCommands 1, ui 1 · 1 need trust");
     const inspect = await c.run("plugin", "inspect", "demo", "--json");
     expect(inspect.exitCode).toBe(0);
     const b = inspect.json().bundle;
