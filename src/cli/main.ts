@@ -126,6 +126,7 @@ function reportError(error: unknown, o: { json: boolean; schema: string; io: Mai
     const s = o.ctx.err;
     o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${gjcError.code}]`)}: ${gjcError.message}\n`);
     if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${gjcError.hint}\n`);
+    o.io.stderr(`  ${s.cyan("see")}: gjc explain ${gjcError.code}\n`);
     if (gjcError.exit === ExitCode.internal && process.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
   }
   return gjcError.exit;

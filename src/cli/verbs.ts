@@ -83,4 +83,5 @@ export const commandTree: Record<string, VerbNode> = {
   },
   host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
   completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),
+  explain: verb("Explain an error or diagnostic code: what it means, an example, how to fix it", () => import("./commands/explain.ts")),
 };

@@ -57,6 +57,7 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
   if (r.diagnostics.length > 0) {
     lines.push("", `${errors} error(s), ${warnings} warning(s)${strict && warnings > 0 ? " (warnings fail under --strict)" : ""}:`);
     for (const d of r.diagnostics) lines.push(renderDiagnostic(d, s));
+    lines.push(`  ${s.cyan("see")}: gjc explain <code> (the code in brackets) for what it means and how to fix it`);
   }
   return `${lines.join("\n")}\n`;
 }
