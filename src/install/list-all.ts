@@ -1,8 +1,26 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { c2DataDir, type Context } from "../core/context.ts";
-import { listGjc } from "./query.ts";
+import { c2DataDir, gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
+import { readScopeSummaries } from "./list-index.ts";
+import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
+
+export interface GjcListing {
+  bundles: BundleSummary[];
+  /** Scopes that could not be read; their bundles are not listed (fail closed). */
+  corrupt: { scope: Scope; path: string; problem: string }[];
+}
+
+/** Both scopes, user first; a damaged registry is reported, not trusted. */
+export async function listGjc(ctx: Context): Promise<GjcListing> {
+  const out: GjcListing = { bundles: [], corrupt: [] };
+  for (const scope of ["user", "project"] as Scope[]) {
+    const read = await readScopeSummaries(scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(ctx.cwd), scope);
+    if (!read.ok) out.corrupt.push({ scope, path: read.path, problem: read.problem });
+    else out.bundles.push(...read.bundles);
+  }
+  return out;
+}
 
 /** A C2 row as the C2 lifecycle lists it (kept open: the C2 developer owns its fields). */
 export interface C2ListItem {
@@ -42,7 +60,7 @@ function gjcLine(b: BundleSummary): string {
 
 /** `gjc plugin list`: GJC bundles of both scopes and C2 bundles; a damaged registry is shown, not trusted. */
 export async function listAll(ctx: Context): Promise<ListReport> {
-  const gjc = listGjc(ctx);
+  const gjc = await listGjc(ctx);
   const { plugins: c2, broken } = await listC2(ctx);
   const lines: string[] = [];
   lines.push(gjc.bundles.length ? `GJC bundles (${gjc.bundles.length}):` : "GJC bundles: none installed.");

@@ -1,10 +1,9 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { replaceFile } from "./replace-file.ts";
 import { INDEX_FILE, registryPath } from "./layout.ts";
-import { parseRegistry } from "./registry.ts";
 import type { Scope } from "./registry-types.ts";
-import { summarize, type BundleSummary } from "./summary.ts";
+import type { BundleSummary } from "./summary.ts";
 
 /** Bumped whenever BundleSummary changes shape, so an older index is simply not used. */
 const INDEX_FORMAT = 1;
@@ -42,13 +41,13 @@ export function writeListIndex(root: string, scope: Scope, bundles: BundleSummar
   const stamp = stampOf(registryPath(root));
   if (stamp === undefined) return;
   const index: ListIndex = { format: INDEX_FORMAT, scope, registryStamp: stamp, bundles };
-  writeFileAtomic(join(root, INDEX_FILE), `${JSON.stringify(index)}\n`);
+  replaceFile(join(root, INDEX_FILE), `${JSON.stringify(index)}\n`);
 }
 
 export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string };
 
 /** The summaries of a scope: from the index when it matches registry.json byte for byte, else from a full read. */
-export function readScopeSummaries(root: string, scope: Scope): ListRead {
+export async function readScopeSummaries(root: string, scope: Scope): Promise<ListRead> {
   const path = registryPath(root);
   const stamp = stampOf(path);
   if (stamp !== undefined) {
@@ -69,6 +68,8 @@ export function readScopeSummaries(root: string, scope: Scope): ListRead {
     if (code === "ENOENT") return { ok: true, bundles: [] };
     return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
   }
+  // The full read is loaded only when needed: the common path stays a stat and a small file.
+  const [{ parseRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
   const parsed = parseRegistry(text, root, scope);
   if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
   return { ok: true, bundles: parsed.registry.plugins.map(summarize) };

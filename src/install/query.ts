@@ -1,30 +1,12 @@
 import type { Context } from "../core/context.ts";
 import { scopeFlag, scopeRoot } from "./layout.ts";
 import { notInstalled } from "./not-installed.ts";
-import { readScopeSummaries } from "./list-index.ts";
 import { readRegistry } from "./registry.ts";
 import type { CopiedFile, Scope } from "./registry-types.ts";
 import { sourceDisplay } from "./source-display.ts";
 import { summarize, surfaceStates, type BundleSummary, type SurfaceState } from "./summary.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-
-export interface GjcListing {
-  bundles: BundleSummary[];
-  /** Scopes that could not be read; their bundles are not listed (fail closed). */
-  corrupt: { scope: Scope; path: string; problem: string }[];
-}
-
-/** Both scopes, user first; a damaged registry is reported, not trusted. */
-export function listGjc(ctx: Context): GjcListing {
-  const out: GjcListing = { bundles: [], corrupt: [] };
-  for (const scope of ["user", "project"] as Scope[]) {
-    const read = readScopeSummaries(scopeRoot(ctx, scope), scope);
-    if (!read.ok) out.corrupt.push({ scope, path: read.path, problem: read.problem });
-    else out.bundles.push(...read.bundles);
-  }
-  return out;
-}
 
 export interface GjcInspection extends BundleSummary {
   surfaces: SurfaceState[];

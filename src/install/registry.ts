@@ -6,6 +6,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { CONTENT_DIR, lastGoodPath, registryPath } from "./layout.ts";
 import { writeListIndex } from "./list-index.ts";
+import { replaceFile } from "./replace-file.ts";
 import { summarize } from "./summary.ts";
 import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
@@ -155,8 +156,9 @@ export function serializeRegistry(registry: ScopeRegistry): string {
 }
 
 /**
- * Commits a registry: the atomic rename of registry.json is the single commit point of every
- * change to a scope. The same bytes then become the last good copy, which doctor restores if
+ * Commits a registry: the atomic rename of registry.json (fsync'ed, then its directory) is the
+ * single commit point of every change to a scope. The same bytes then become the last good
+ * copy (not fsync'ed: it is a backup of what was just made durable), which doctor restores if
  * registry.json is later damaged (a crash between the two writes leaves a last good copy one
  * step behind, which doctor reconciles like any other stale state).
  */
@@ -164,6 +166,6 @@ export function writeRegistry(root: string, registry: ScopeRegistry, afterCommit
   const text = serializeRegistry(registry);
   writeFileAtomic(registryPath(root), text);
   afterCommit?.();
-  writeFileAtomic(lastGoodPath(root), text);
+  replaceFile(lastGoodPath(root), text);
   writeListIndex(root, registry.scope, sortEntries(registry.plugins).map(summarize));
 }

@@ -40,13 +40,13 @@ function entry(r: string, name = "demo"): RegistryEntry {
 }
 
 describe("registry.json", () => {
-  test("round-trips, sorted, with a last good copy and a list index", () => {
+  test("round-trips, sorted, with a last good copy and a list index", async () => {
     const r = root();
     writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r, "zed"), entry(r, "abc")] });
     const reg = readRegistry(r, "user");
     expect(reg.plugins.map((p) => p.name)).toEqual(["abc", "zed"]);
     expect(readFileSync(join(r, "registry.last-good.json"), "utf8")).toBe(serializeRegistry(reg));
-    const listed = readScopeSummaries(r, "user");
+    const listed = (await readScopeSummaries(r, "user"));
     expect(listed.ok && listed.bundles.map((b) => b.name)).toEqual(["abc", "zed"]);
   });
 
@@ -89,17 +89,17 @@ describe("registry.json", () => {
     }
   });
 
-  test("list ignores an index that does not match registry.json, and a damaged index", () => {
+  test("list ignores an index that does not match registry.json, and a damaged index", async () => {
     const r = root();
     writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r)] });
     const text = readFileSync(join(r, "registry.json"), "utf8");
     writeFileSync(join(r, "registry.json"), text.replace('"version": "1.0.0"', '"version": "6.6.6"'));
-    const listed = readScopeSummaries(r, "user");
+    const listed = (await readScopeSummaries(r, "user"));
     expect(listed.ok && listed.bundles[0].version).toBe("6.6.6");
     writeFileSync(join(r, "registry.json"), text.replace("gajae-plugin.json\"", "../gajae-plugin.json\""));
-    expect(readScopeSummaries(r, "user").ok).toBe(false);
+    expect((await readScopeSummaries(r, "user")).ok).toBe(false);
     writeFileSync(join(r, "registry.json"), text);
     writeFileSync(join(r, "registry.index.json"), "garbage");
-    expect(readScopeSummaries(r, "user").ok).toBe(true);
+    expect((await readScopeSummaries(r, "user")).ok).toBe(true);
   });
 });
