@@ -6,7 +6,7 @@ import { pluginId } from "../families/gjc/ids.ts";
 import { tryReadRegistry } from "../install/registry.ts";
 import type { QuarantineRecord, RegistryEntry, RegistrySurface, Scope } from "../install/registry-types.ts";
 import { entrySurfaces } from "../install/registry-types.ts";
-import { verifyInstalledBundle } from "../install/verify-bundle.ts";
+import { verifyInstalledBundle, type BundleCheck } from "../install/verify-bundle.ts";
 import { resolveSessionCollisions, type CollisionCandidate } from "./collisions.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { textFilesOf } from "./surfaces.ts";
@@ -121,8 +121,11 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
       continue;
     }
     scopes.push({ scope, root: roots[scope], ok: true });
-    for (const entry of read.registry.plugins) bundles.push(judgeEntry(entry, detectedAt, newDrift[scope]));
+    for (const entry of read.registry.plugins) bundles.push(judgeEntry(entry));
   }
+
+  // Every enabled bundle not already quarantined as a whole is re-hashed.
+  for (const b of bundles) if (b.status === "active") applyCheck(b, verifyInstalledBundle(b.entry), detectedAt, newDrift[b.entry.scope]);
 
   // Session collisions among the bundles still standing.
   const standing = bundles.filter((b) => b.status === "active");
@@ -168,7 +171,8 @@ function quarantineHint(entry: RegistryEntry, code: string): string {
   return `Inspect it with "gjc plugin inspect ${entry.name}"; reinstalling a fixed version clears the quarantine.`;
 }
 
-function judgeEntry(entry: RegistryEntry, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): SessionBundle {
+/** A bundle's state from its registry entry alone: disabled, quarantined as a whole, or to be verified. */
+function judgeEntry(entry: RegistryEntry): SessionBundle {
   const all = entrySurfaces(entry);
   const persisted = entry.quarantine ?? [];
   const whole = persisted.filter((q) => q.surfaceId === pluginId(entry.name));
@@ -186,9 +190,13 @@ function judgeEntry(entry: RegistryEntry, detectedAt: string, drift: { name: str
   if (whole.length > 0) {
     bundle.status = "quarantined";
     bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
-    return bundle;
   }
-  const check = verifyInstalledBundle(entry);
+  return bundle;
+}
+
+/** Applies the file check: drift quarantines the whole bundle; a clean bundle keeps its verified texts. */
+function applyCheck(bundle: SessionBundle, check: BundleCheck, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): void {
+  const { entry, surfaces } = bundle;
   let problems = check.problems.map((p) => p.message);
   if (problems.length === 0) {
     const { texts, drift: late } = readTexts(entry, textFilesOf(surfaces.filter((s) => s.status === "active").map((s) => s.surface)));
@@ -202,5 +210,4 @@ function judgeEntry(entry: RegistryEntry, detectedAt: string, drift: { name: str
     bundle.texts = new Map();
     bundle.reasons = records.map((r) => ({ surfaceId: r.surfaceId, code: r.code, message: r.message, persisted: true }));
   }
-  return bundle;
 }
