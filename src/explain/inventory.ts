@@ -102,8 +102,10 @@ export function scanInventory(repoRoot: string): Inventory {
       }
     }
   }
+  const scanned = new Set(files.map((f) => f.file));
   for (const [where, list] of Object.entries(INDIRECT_CODES)) {
-    for (const code of list) add({ code, file: where.split(" ")[0], line: 0, rule: "indirect" });
+    const file = where.split(" ")[0];
+    if (scanned.has(file)) for (const code of list) add({ code, file, line: 0, rule: "indirect" });
   }
   return { codes: new Map([...codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), unresolved };
 }
