@@ -9,7 +9,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 } else {
   // Hosts run `gjc plugin session --json` at every session start; with nothing installed it is
   // answered here too, without loading the CLI (see src/gjcsession/fast-start.ts).
-  const empty = argv[0] === "plugin" && argv[1] === "session" ? (await import("./gjcsession/fast-start.ts")).emptySessionDocument(argv.slice(2), process.env, process.cwd()) : undefined;
+  const empty = argv[0] === "plugin" && argv[1] === "session" ? await (await import("./gjcsession/fast-start.ts")).emptySessionDocument(argv.slice(2), process.env, process.cwd()) : undefined;
   if (empty !== undefined) console.log(empty);
   else {
     const { main } = await import("./cli/main.ts");

@@ -30,22 +30,25 @@ for (const [label, args] of [
     const cwd = join(tmp.path, "project");
     mkdirSync(join(cwd, "sub"), { recursive: true });
     for (const env of [{ HOME: tmp.path, GJC_USER_DIR: "rel-user" }, { HOME: tmp.path }] as Record<string, string>[]) {
-      const fast = emptySessionDocument([...args], env, cwd);
+      const fast = await emptySessionDocument([...args], env, cwd);
       expect(fast).toBeString();
       expect(`${fast}\n`).toBe(await fullPath([...args], env, cwd));
     }
   });
 }
 
-test("anything else falls through to the full CLI", () => {
+test("anything else falls through to the full CLI", async () => {
   const cwd = join(tmp.path, "project");
   const env = { HOME: tmp.path };
   for (const args of [[], ["--check-runtime", "--json"], ["--json", "--help"], ["--json", "--json"], ["--json", "--project"], ["--json", "--bogus"]]) {
-    expect(emptySessionDocument(args, env, cwd)).toBeUndefined();
+    expect(await emptySessionDocument(args, env, cwd)).toBeUndefined();
   }
-  expect(emptySessionDocument(["--json"], {}, cwd)).toBeUndefined();
+  expect(await emptySessionDocument(["--json"], {}, cwd)).toBeUndefined();
   // Any registry, even an empty or a corrupt one, is the full path's business.
   mkdirSync(join(cwd, ".gjc/gjc-plugins"), { recursive: true });
   writeFileSync(join(cwd, ".gjc/gjc-plugins/registry.json"), "{");
-  expect(emptySessionDocument(["--json"], env, cwd)).toBeUndefined();
+  expect(await emptySessionDocument(["--json"], env, cwd)).toBeUndefined();
+  // A scope root that is a file: ENOTDIR, not ENOENT.
+  writeFileSync(join(tmp.path, "user-file"), "x");
+  expect(await emptySessionDocument(["--json"], { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "user-file") }, join(tmp.path, "elsewhere"))).toBeUndefined();
 });
