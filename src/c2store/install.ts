@@ -80,13 +80,16 @@ function sameContent(a: InstalledRecord, files: InstalledRecord["files"], manife
   return JSON.stringify(a.manifest) === manifestJson;
 }
 
-/** Writes one file with exactly `mode` (umask must not change what the bundle declared). */
-function writeBundleFile(path: string, bytes: Uint8Array, mode: number): void {
-  const fd = openSync(path, "wx", 0o600);
+/**
+ * Writes one file with exactly `mode`: created with it, and fixed with fchmod only when the
+ * umask strips bits the bundle declared (one syscall fewer per file in the common case).
+ */
+function writeBundleFile(path: string, bytes: Uint8Array, mode: number, umask: number): void {
+  const fd = openSync(path, "wx", mode);
   try {
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fchmodSync(fd, mode);
+    if ((mode & umask) !== 0) fchmodSync(fd, mode);
   } finally {
     closeSync(fd);
   }
@@ -97,6 +100,7 @@ function stageBundle(stage: string, plan: C2Plan, record: InstalledRecord): void
   mkdirSync(root, { recursive: true });
   const made = new Set<string>([root]);
   const contents = plan.collection.contents!;
+  const umask = process.umask();
   for (const file of plan.collection.files) {
     const target = join(root, file.path);
     const parent = dirname(target);
@@ -106,7 +110,7 @@ function stageBundle(stage: string, plan: C2Plan, record: InstalledRecord): void
     }
     const bytes = contents.get(file.path);
     if (!bytes) throw new GjcError({ code: "internal_error", message: `The bytes of ${file.path} were not kept.`, exit: ExitCode.internal });
-    writeBundleFile(target, bytes, file.mode);
+    writeBundleFile(target, bytes, file.mode, umask);
   }
   writeFileAtomic(join(stage, RECORD_FILE), serializeRecord(record));
 }
