@@ -20,7 +20,7 @@ const home = () => {
 describe("C2 install from a local directory", () => {
   test("stores the verbatim collected bundle with modes, a closed record and a data dir", async () => {
     const h = home();
-    const dir = h.bundle("src/demo", runtimeBundle("demo", "1.0.0", { extra: { "node_modules/x.js": "skipped", ".hidden": "kept" } }));
+    const dir = h.bundle("src/demo", runtimeBundle("demo", "1.0.0", { extra: { "node_modules/x.js": "skipped", ".hidden": "kept", "all.sh": { content: "x", mode: 0o777 }, "private.txt": { content: "y", mode: 0o600 } } }));
     symlinkSync("/etc/passwd", join(dir, "link-not-copied"));
     const r = await h.install(dir);
     expect(r.status).toBe("installed");
@@ -29,13 +29,15 @@ describe("C2 install from a local directory", () => {
     const bundle = join(h.data, "plugins", r.id, "bundle");
     expect(readFileSync(join(bundle, "plugin.js"), "utf8")).toBe("process.exit(0);\n");
     expect(statSync(join(bundle, "bin/tool")).mode & 0o777).toBe(0o755);
+    expect(statSync(join(bundle, "all.sh")).mode & 0o777).toBe(0o777); // umask does not strip declared bits
+    expect(statSync(join(bundle, "private.txt")).mode & 0o777).toBe(0o600);
     expect(existsSync(join(bundle, ".hidden"))).toBe(true);
     expect(existsSync(join(bundle, "node_modules"))).toBe(false);
     expect(existsSync(join(bundle, "link-not-copied"))).toBe(false);
     expect(existsSync(join(h.data, "plugins", ".data", r.id))).toBe(true);
     const record = JSON.parse(readFileSync(join(h.data, "plugins", r.id, "installed-plugin.json"), "utf8"));
     expect(record).toMatchObject({ schema_version: 1, id: r.id, name: "demo", version: "1.0.0", enabled: true, trusted: false, scope: "user", standard_version: "1.2.0" });
-    expect(record.files.map((f: { path: string }) => f.path)).toEqual([".hidden", "bin/tool", "plugin.js", "plugin.json"]);
+    expect(record.files.map((f: { path: string }) => f.path)).toEqual([".hidden", "all.sh", "bin/tool", "plugin.js", "plugin.json", "private.txt"]);
     // Nothing transient is left beside the bundle.
     expect(Object.keys(snapshotTree(join(h.data, "plugins"))).filter((k) => /\.(stage|backup|trash)-/.test(k))).toEqual([]);
     expect(existsSync(join(h.data, ".fetch"))).toBe(false);
