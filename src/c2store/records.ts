@@ -1,5 +1,4 @@
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { inspectLock } from "../install/lock.ts";
 import { restoreInterruptedCommits } from "./leftovers.ts";
 import { C2_LOCK_FILE } from "./lock.ts";
@@ -82,14 +81,6 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
 
-function statKind(path: string): "dir" | "other" {
-  try {
-    return lstatSync(path).isDirectory() ? "dir" : "other";
-  } catch {
-    return "other";
-  }
-}
-
 /** Plain code-unit order: names are ASCII, and localeCompare would load ICU (~10 ms at start). */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -97,14 +88,15 @@ export function byCodeUnits(a: string, b: string): number {
 
 /** Every usable record plus the directories that hold a broken one, sorted by name then id. */
 export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
-  let all: string[];
+  const list = () => readdirSync(layout.plugins, { withFileTypes: true });
+  let all: ReturnType<typeof list>;
   try {
-    all = readdirSync(layout.plugins);
+    all = list();
   } catch {
     return { records: [], broken: [] };
   }
-  if (restoreInterruptedCommits(layout, all, () => inspectLock(layout.root, C2_LOCK_FILE).state === "held")) all = readdirSync(layout.plugins);
-  const names = all.filter((n) => !n.startsWith(".") && statKind(join(layout.plugins, n)) === "dir");
+  if (restoreInterruptedCommits(layout, all.map((d) => d.name), () => inspectLock(layout.root, C2_LOCK_FILE).state === "held")) all = list();
+  const names = all.filter((d) => d.isDirectory() && !d.name.startsWith(".")).map((d) => d.name);
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
   for (const name of names) {
