@@ -7,11 +7,13 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   console.log(`gjc ${pkg.version}`);
 } else {
-  // Hosts run `gjc plugin session --json` at every session start; with nothing installed it is
-  // answered here too, without loading the CLI (see src/gjcsession/fast-start.ts).
-  const empty = argv[0] === "plugin" && argv[1] === "session" ? await (await import("./gjcsession/fast-start.ts")).emptySessionDocument(argv.slice(2), process.env, process.cwd()) : undefined;
-  if (empty !== undefined) console.log(empty);
-  else {
+  // Hosts run `gjc plugin session --json` at every session start: its plain form is answered
+  // without loading the CLI (src/gjcsession/fast-start.ts); anything else falls through.
+  const fast = argv[0] === "plugin" && argv[1] === "session" ? await (await import("./gjcsession/fast-start.ts")).fastSession(argv.slice(2), process.env, process.cwd()) : undefined;
+  if (fast !== undefined) {
+    console.log(fast.text);
+    process.exitCode = fast.exit;
+  } else {
     const { main } = await import("./cli/main.ts");
     process.exitCode = await main(argv);
   }

@@ -28,12 +28,11 @@ export interface RenderedAppendices {
   diagnostics: SessionDiagnostic[];
 }
 
-/** The delimited block of one appendix; lower authority than the prompt it is appended to. */
-export function appendixBlock(a: AppendixInput): string {
+/** The delimited block of one appendix (body already escaped); lower authority than the prompt it is appended to. */
+export function appendixBlock(a: AppendixInput, body = escapeBody(a.body)): string {
   const plugin = attr(a.plugin, APPENDIX_ATTR_MAX_CHARS);
   const name = attr(a.name, APPENDIX_ATTR_MAX_CHARS);
   const sha = attr(a.contentHash, APPENDIX_ATTR_MAX_CHARS);
-  const body = escapeBody(a.body);
   if (a.agent === undefined) {
     return `<gjc-plugin-system-appendix plugin="${plugin}" name="${name}" sha256="${sha}" authority="appendix-lower-than-system">\n${body}\n</gjc-plugin-system-appendix>`;
   }
@@ -56,11 +55,12 @@ export function renderAppendices(inputs: AppendixInput[]): RenderedAppendices {
   let total = 0;
   for (const a of inputs) {
     const where = { scope: a.scope, bundle: a.plugin, surfaceId: a.extensionId };
-    if (escapeBody(a.body).trim() === "") {
+    const body = escapeBody(a.body);
+    if (body.trim() === "") {
       diagnostics.push({ ...where, code: "appendix_empty", severity: "warning", message: `Appendix ${a.extensionId} is empty once control characters are removed; nothing was appended.` });
       continue;
     }
-    const block = appendixBlock(a);
+    const block = appendixBlock(a, body);
     const bytes = utf8Bytes(block);
     if (bytes > APPENDIX_BLOCK_MAX_BYTES) {
       diagnostics.push({

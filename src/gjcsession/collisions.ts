@@ -1,10 +1,11 @@
-import { collisionKeys, type CollidableSurface } from "../families/gjc/ids.ts";
+import { collisionKeys } from "../families/gjc/ids.ts";
+import type { RegistrySurface } from "../install/registry-types.ts";
 
 export interface CollisionCandidate {
   /** `<scope>/<name>`, for messages. */
   owner: string;
   /** The surfaces this bundle would activate (enabled, not quarantined). */
-  surfaces: CollidableSurface[];
+  surfaces: RegistrySurface[];
 }
 
 export interface CollisionLoss {
@@ -12,6 +13,33 @@ export interface CollisionLoss {
   message: string;
   /** The bundle that holds the contested name. */
   heldBy: string;
+}
+
+/**
+ * The keys a stored surface collides on: the same rules as `collisionKeys` in
+ * src/families/gjc/ids.ts (a test holds the two together), computed without building the
+ * labels, since this runs for every surface at every session start and labels are only
+ * needed for the rare collision.
+ */
+export function sessionKeys(s: RegistrySurface): string[] {
+  switch (s.kind) {
+    case "tool":
+      return [`tool:${s.name}`];
+    case "mcp":
+      return [`mcp:${s.name}`];
+    case "hook":
+    case "system-appendix":
+    case "agent-appendix":
+      return [s.extensionId];
+    case "subskill":
+      return [`arg:${s.parent}:${s.activation_arg}`, `phase:${s.parent}:${s.phase}`];
+    default:
+      return [];
+  }
+}
+
+function label(s: RegistrySurface, key: string): string {
+  return collisionKeys({ ...s, id: s.extensionId }).find((k) => k.key === key)?.label ?? s.extensionId;
 }
 
 /**
@@ -25,27 +53,23 @@ export function resolveSessionCollisions(candidates: CollisionCandidate[]): Map<
   const held = new Map<string, string>();
   const losses = new Map<number, CollisionLoss[]>();
   candidates.forEach((c, index) => {
-    const mine: { key: string; surfaceId: string; label: string }[] = [];
-    const lost: CollisionLoss[] = [];
-    const seenHere = new Set<string>();
+    const mine: string[] = [];
+    let lost: CollisionLoss[] | undefined;
     for (const surface of c.surfaces) {
-      for (const k of collisionKeys(surface)) {
-        const holder = held.get(k.key);
-        if (holder !== undefined) {
-          if (!lost.some((l) => l.surfaceId === surface.id)) {
-            lost.push({ surfaceId: surface.id, heldBy: holder, message: `${k.label} collides with ${holder}, which is already active; fail-closed (no shadowing).` });
-          }
-        } else if (!seenHere.has(k.key)) {
-          seenHere.add(k.key);
-          mine.push({ key: k.key, surfaceId: surface.id, label: k.label });
+      for (const key of sessionKeys(surface)) {
+        const holder = held.get(key);
+        if (holder === undefined) {
+          mine.push(key);
+          continue;
+        }
+        lost ??= [];
+        if (!lost.some((l) => l.surfaceId === surface.extensionId)) {
+          lost.push({ surfaceId: surface.extensionId, heldBy: holder, message: `${label(surface, key)} collides with ${holder}, which is already active; fail-closed (no shadowing).` });
         }
       }
     }
-    if (lost.length > 0) {
-      losses.set(index, lost);
-      return;
-    }
-    for (const m of mine) held.set(m.key, c.owner);
+    if (lost) losses.set(index, lost);
+    else for (const key of mine) held.set(key, c.owner);
   });
   return losses;
 }

@@ -1,15 +1,14 @@
 import { join, resolve } from "node:path";
 
 /**
- * `gjc plugin session --json` with nothing installed, answered before the CLI is loaded:
- * hosts run it at every session start, and most machines have no bundle. Only the plain form
- * (`--json`, optionally `--project <dir>`) qualifies, and only when neither scope has a
- * registry.json (ENOENT; any other answer goes the normal way). Returns the exact document
- * the full path prints (a test holds the two to the same bytes), or undefined to fall
- * through to the full CLI. No node:fs here: loading it costs about a millisecond, as much as
- * all the rest; Bun.file().stat() follows links like the registry read of the full path.
+ * `gjc plugin session --json` answered before the CLI is loaded: hosts run it at every
+ * session start. Only the plain form (`--json`, optionally `--project <dir>`) qualifies;
+ * anything else (help, human output, --check-runtime, an unknown option) returns undefined
+ * and goes through the full CLI, as does any error. The document is built by the same code
+ * as the verb's (sessionDocument), except with nothing installed, where it is written out
+ * here without loading anything (a test holds the two to the same bytes).
  */
-export async function emptySessionDocument(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<string | undefined> {
+export async function fastSession(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<{ text: string; exit: number } | undefined> {
   let json = false;
   let project: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -27,37 +26,63 @@ export async function emptySessionDocument(args: string[], env: Record<string, s
   else return undefined;
   const projectDir = resolve(cwd, project ?? ".");
   const projectRoot = join(projectDir, ".gjc", "gjc-plugins");
-  for (const root of [userRoot, projectRoot]) {
-    try {
-      await Bun.file(join(root, "registry.json")).stat();
-      return undefined;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
-    }
+  const present = await Promise.all([registryState(userRoot), registryState(projectRoot)]);
+  if (present.includes("other")) return undefined;
+  if (present.includes("present")) return fullSession(env, cwd, project);
+  return { text: emptyDocument(projectDir, userRoot, projectRoot), exit: 0 };
+}
+
+/**
+ * Whether a scope has a registry. No node:fs here: loading it costs about a millisecond, as
+ * much as the whole empty answer; Bun.file().stat() follows links like the registry read.
+ */
+async function registryState(root: string): Promise<"absent" | "present" | "other"> {
+  try {
+    await Bun.file(join(root, "registry.json")).stat();
+    return "present";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "other";
   }
+}
+
+async function fullSession(env: Record<string, string | undefined>, cwd: string, project: string | undefined): Promise<{ text: string; exit: number } | undefined> {
+  try {
+    const [{ createContext }, { startSession }, { sessionDocument }] = await Promise.all([import("../core/context.ts"), import("./session.ts"), import("./document.ts")]);
+    const { json, exit } = sessionDocument(await startSession(createContext({ env, cwd }), { project }));
+    return { text: JSON.stringify(json, null, 2), exit };
+  } catch {
+    // Errors are reported by the full CLI, which runs the session again.
+    return undefined;
+  }
+}
+
+function emptyDocument(projectDir: string, userRoot: string, projectRoot: string): string {
   const none = (names: string[]) => Object.fromEntries(names.map((n) => [n, ""]));
   const agents = ["executor", "architect", "planner", "critic"];
-  const doc = {
-    schema: "gjc/session@1",
-    ok: true,
-    projectDir,
-    scopes: [
-      { scope: "user", root: userRoot, ok: true },
-      { scope: "project", root: projectRoot, ok: true },
-    ],
-    bundles: [],
-    systemAppendix: "",
-    agentAppendices: none(agents),
-    // SHA-256 of the empty string: no appendix was included.
-    appendixDigest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-    advertisements: { skills: none(["autoresearch", "deep-interview", "ralplan", "ultragoal"]), agents: none(agents) },
-    subskills: [],
-    tools: [],
-    hooks: [],
-    mcpServers: [],
-    diagnostics: [],
-    runtimeCheck: null,
-    persistedQuarantine: 0,
-  };
-  return JSON.stringify(doc, null, 2);
+  return JSON.stringify(
+    {
+      schema: "gjc/session@1",
+      ok: true,
+      projectDir,
+      scopes: [
+        { scope: "user", root: userRoot, ok: true },
+        { scope: "project", root: projectRoot, ok: true },
+      ],
+      bundles: [],
+      systemAppendix: "",
+      agentAppendices: none(agents),
+      // SHA-256 of the empty string: no appendix was included.
+      appendixDigest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+      advertisements: { skills: none(["autoresearch", "deep-interview", "ralplan", "ultragoal"]), agents: none(agents) },
+      subskills: [],
+      tools: [],
+      hooks: [],
+      mcpServers: [],
+      diagnostics: [],
+      runtimeCheck: null,
+      persistedQuarantine: 0,
+    },
+    null,
+    2,
+  );
 }

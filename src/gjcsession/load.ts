@@ -131,7 +131,7 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   const standing = bundles.filter((b) => b.status === "active");
   const candidates: CollisionCandidate[] = standing.map((b) => ({
     owner: `${b.entry.name} (${b.entry.scope})`,
-    surfaces: b.surfaces.filter((s) => s.status === "active").map((s) => ({ ...s.surface, id: s.surface.extensionId })),
+    surfaces: b.surfaces.filter((s) => s.status === "active").map((s) => s.surface),
   }));
   for (const [index, losses] of resolveSessionCollisions(candidates)) {
     const b = standing[index];
@@ -190,6 +190,20 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   if (whole.length > 0) {
     bundle.status = "quarantined";
     bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    return bundle;
+  }
+  // Only installed (and so verified) files may be loaded or rendered: a surface naming any
+  // other path (a registry edited by hand, `../` included) fails the bundle closed.
+  const installed = new Set(entry.copiedFiles.map((f) => f.relativePath));
+  const strays = all.filter((s) => s.path !== undefined && s.path !== null && !(typeof s.path === "string" && installed.has(s.path)));
+  if (strays.length > 0) {
+    bundle.status = "quarantined";
+    bundle.reasons = strays.map((s) => ({
+      surfaceId: s.extensionId,
+      code: "runtime_mismatch",
+      message: `The registry entry of ${s.extensionId} names ${JSON.stringify(String(s.path)).slice(0, 200)}, which is not an installed file of the bundle.`,
+      persisted: false,
+    }));
   }
   return bundle;
 }

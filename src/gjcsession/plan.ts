@@ -1,7 +1,5 @@
 import { join } from "node:path";
 import type { Scope } from "../install/registry-types.ts";
-import { checkStdioLauncher } from "../policy/launcher.ts";
-import { classifyMcpUrl } from "../policy/url.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
 import { renderAppendices, type AppendixInput } from "./appendices.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
@@ -94,7 +92,10 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
  * (DESIGN items 10-11; the DNS stage runs when a server is actually connected). A server that
  * no longer passes is quarantined for this session with `security_policy`.
  */
-function mcpConfig(b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
+type Policy = typeof import("../policy/launcher.ts") & typeof import("../policy/url.ts");
+
+function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
+  const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
   const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name };
   if (s.transport === "stdio") {
@@ -123,7 +124,10 @@ function mcpConfig(b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnosti
 }
 
 /** The second half of session start: what the host loads, renders and connects. */
-export function buildPlan(state: SessionState): SessionPlan {
+export async function buildPlan(state: SessionState): Promise<SessionPlan> {
+  // The policy modules are loaded only when some active bundle declares an MCP server.
+  const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
+  const policy: Policy | undefined = hasMcp ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")) } : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];
   const subskills: SubskillInfo[] = [];
@@ -136,7 +140,9 @@ export function buildPlan(state: SessionState): SessionPlan {
     const { entry } = b;
     const system: AppendixInput[] = [];
     const agent: AppendixInput[] = [];
-    for (const { surface: s, status } of [...b.surfaces]) {
+    // Module paths are joined by hand: the root is absolute and normalized (the registry checks
+    // it), the path a validated relative POSIX path, so this equals path.join for them.
+    for (const { surface: s, status } of b.surfaces) {
       if (status !== "active") continue;
       const owner = { scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId };
       if (isAppendix(s)) {
@@ -155,11 +161,11 @@ export function buildPlan(state: SessionState): SessionPlan {
       } else if (isSubskill(s)) {
         subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description });
       } else if (isTool(s)) {
-        tools.push({ ...owner, name: s.name, description: s.description ?? null, module: join(entry.pluginRoot, s.path) });
+        tools.push({ ...owner, name: s.name, description: s.description ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isHook(s)) {
-        hooks.push({ ...owner, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: join(entry.pluginRoot, s.path) });
+        hooks.push({ ...owner, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isMcp(s)) {
-        const config = mcpConfig(b, s, diagnostics);
+        const config = mcpConfig(policy as Policy, b, s, diagnostics);
         if (config) mcpServers.push(config);
       }
     }

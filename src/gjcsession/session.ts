@@ -94,5 +94,5 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
     persisted += await quarantineRuntimeFailures(ctx, state, results);
     runtimeCheck = summarizeRuntime(results);
   }
-  return { plan: buildPlan(state), runtimeCheck, persistedQuarantine: persisted };
+  return { plan: await buildPlan(state), runtimeCheck, persistedQuarantine: persisted };
 }

@@ -1,7 +1,7 @@
 import { usageError } from "../../core/errors.ts";
-import { ExitCode } from "../../core/exit-codes.ts";
 import type { Style } from "../../core/style.ts";
 import type { SessionDiagnostic } from "../../gjcsession/diagnostics.ts";
+import { sessionDocument } from "../../gjcsession/document.ts";
 import { startSession, type SessionResult } from "../../gjcsession/session.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 
@@ -54,12 +54,7 @@ export default defineVerb({
       if (!Number.isInteger(timeout) || timeout <= 0) throw usageError(`--timeout must be a positive number of milliseconds, not "${args.timeout}".`, "Write it as --timeout 5000.", "invalid_option_value");
     }
     const result = await startSession(ctx, { project: args.project, checkRuntime: Boolean(args["check-runtime"]), runtimeTimeoutMs: timeout });
-    const scopeBroken = result.plan.scopes.some((x) => !x.ok);
-    const runtimeFailed = (result.runtimeCheck?.failed ?? 0) > 0;
-    return {
-      json: { schema: "gjc/session@1", ok: !scopeBroken && !runtimeFailed, ...result.plan, runtimeCheck: result.runtimeCheck ?? null, persistedQuarantine: result.persistedQuarantine },
-      human: renderSession(result, ctx.out),
-      exit: scopeBroken || runtimeFailed ? ExitCode.refused : ExitCode.ok,
-    };
+    const { json, exit } = sessionDocument(result);
+    return { json, human: renderSession(result, ctx.out), exit };
   },
 });

@@ -213,6 +213,17 @@ describe("persisted and policy quarantine", () => {
     expect(plan.bundles[0].surfaces.find((s) => s.id === "mcp:docs")?.status).toBe("quarantined");
   });
 
+  test("a surface naming a file that was not installed (a hand-edited registry) fails the bundle closed", async () => {
+    await installed(six);
+    editRegistry("user", (ps) => {
+      ps[0].surfaces.tools[0].path = "../../outside/evil.ts";
+    });
+    const { plan } = await startSession(ctx);
+    expect(plan.bundles[0]).toMatchObject({ status: "quarantined", reasons: [{ surfaceId: "tool:six_note", code: "runtime_mismatch", persisted: false }] });
+    expect(plan.tools).toEqual([]);
+    expect(plan.hooks).toEqual([]);
+  });
+
   test("a corrupt registry fails its scope closed and leaves the other scope working", async () => {
     await installed(six, "user");
     await installed({ name: "proj", tool: "proj_tool" }, "project");
