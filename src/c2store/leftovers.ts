@@ -76,9 +76,10 @@ function restore(backup: string, home: string): boolean {
 
 /**
  * Readers (list, inspect, the runtime) must not see a bundle vanish because an update was
- * killed between its two commit renames. When a backup has no bundle beside it and nobody
- * holds the C2 lock (so no install is between those renames right now), the backup is put
- * back, exactly as the next mutating command would. Cheap: one readdir, usually nothing to do.
+ * killed between its two commit renames. When a backup has no bundle beside it and there is
+ * no C2 lock file (so no install is between those renames right now), the backup is put back,
+ * exactly as the next mutating command would. A lock left by a dead process counts as held:
+ * the next mutating command takes it over and restores the backup then.
  */
 export function restoreInterruptedCommits(layout: C2Layout, names: string[], lockHeld: () => boolean): boolean {
   const orphans = names.filter((n) => {

@@ -1,8 +1,8 @@
 import type { Context } from "../core/context.ts";
 import { withLock } from "../install/lock.ts";
-import { c2Layout } from "./paths.ts";
+import { C2_LOCK_FILE, c2Layout } from "./paths.ts";
 
-export const C2_LOCK_FILE = "c2.lock";
+export { C2_LOCK_FILE };
 
 /**
  * One lock for the whole C2 data directory: installs, uninstalls, enable/trust flips and

@@ -32,6 +32,9 @@ export function c2Layout(ctx: Context): C2Layout {
 
 export const RECORD_FILE = "installed-plugin.json";
 
+/** The lock every C2 mutation holds (in the data root). */
+export const C2_LOCK_FILE = "c2.lock";
+
 export function bundleHome(layout: C2Layout, id: string): string {
   return join(layout.plugins, id);
 }

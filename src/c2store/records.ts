@@ -1,14 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { inspectLock } from "../install/lock.ts";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
-import { C2_LOCK_FILE } from "./lock.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
-import { bundleDir, c2Layout, idFromPolicyKey, recordPath, userDataDir, type C2Layout } from "./paths.ts";
+import { bundleDir, C2_LOCK_FILE, c2Layout, idFromPolicyKey, recordPath, userDataDir, type C2Layout } from "./paths.ts";
 import { recordProblem, serializeRecord, type InstalledRecord, type Quarantine, type RecordSource } from "./record.ts";
 
 /** An installed C2 bundle as other parts of gjc (runtime, session, policy) see it. */
@@ -95,7 +94,7 @@ export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; bro
   } catch {
     return { records: [], broken: [] };
   }
-  if (restoreInterruptedCommits(layout, all.map((d) => d.name), () => inspectLock(layout.root, C2_LOCK_FILE).state === "held")) all = list();
+  if (restoreInterruptedCommits(layout, all.map((d) => d.name), () => existsSync(join(layout.root, C2_LOCK_FILE)))) all = list();
   const names = all.filter((d) => d.isDirectory() && !d.name.startsWith(".")).map((d) => d.name);
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];

@@ -1,4 +1,4 @@
-import { policyCatalog } from "../../c2store/policy-plane.ts";
+import { policyCatalog } from "../../c2store/policy-catalog.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 
 export default defineVerb({

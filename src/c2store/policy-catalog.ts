@@ -1,0 +1,103 @@
+/**
+ * `gjc plugin policy catalog` (c2-notes §7.3): every installed bundle with its explicit and
+ * effective policy at one scope. Read-only, and kept apart from plan/apply so the catalog
+ * loads no lock, plan or hook code (it is the hot path of a host asking "what is on").
+ */
+import type { Context } from "../core/context.ts";
+import { graphRevision } from "./graph-revision.ts";
+import { c2Layout, policyKey } from "./paths.ts";
+import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
+import type { PluginPolicy, PolicyDocument, PolicyState, RequestedState } from "./policy-doc.ts";
+import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
+import { normalizeProjectPath } from "./project-key.ts";
+import { scanRecords, type BrokenRecord } from "./records.ts";
+import type { InstalledRecord } from "./record.ts";
+
+export type ScopeRef = { kind: "user" } | { kind: "project"; project_path: string };
+
+export interface CatalogEntry {
+  id: string;
+  installed_id: string;
+  name: string;
+  version: string;
+  metadata: { origin: "third_party"; role: "extension"; scope_support: string[]; essential: false; default_enabled: true };
+  has_runtime: boolean;
+  language_servers: number;
+  bundle_enabled: boolean;
+  trusted: boolean;
+  /** Explicit policy at this scope. */
+  state: RequestedState;
+  config: unknown;
+  components: Record<string, PolicyState>;
+  /** What is in force at this scope after inheritance. */
+  effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
+  /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
+  effective_state: { status: "enabled" | "disabled" | "untrusted"; reason: string | null };
+}
+
+export interface CatalogResult {
+  scope: ScopeRef;
+  config_revision: number;
+  graph_revision: string;
+  recovery: Recovery;
+  plugins: CatalogEntry[];
+  broken: BrokenRecord[];
+}
+
+export function scopeOf(project: string | undefined): ScopeRef {
+  return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
+}
+
+function explicitPolicy(doc: PolicyDocument, id: string, project: string | undefined): PluginPolicy {
+  const key = policyKey(id);
+  return (project === undefined ? doc.user[key] : doc.projects[project]?.[key]) ?? {};
+}
+
+function catalogEntry(view: PolicyView, record: InstalledRecord, project: string | undefined): CatalogEntry {
+  const effective = resolvePolicy(view, record, project);
+  const explicit = project === undefined || effective.projectScoped ? explicitPolicy(view.doc, record.id, project) : explicitPolicy(view.doc, record.id, undefined);
+  const runtime = record.manifest.codetwo.runtime;
+  const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+  let status: CatalogEntry["effective_state"]["status"] = "enabled";
+  let reason: string | null = null;
+  if (effective.state === "disabled") {
+    status = "disabled";
+    reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
+  } else if (needsTrust && !record.trusted) {
+    status = "untrusted";
+    reason = "untrusted";
+  }
+  return {
+    id: policyKey(record.id),
+    installed_id: record.id,
+    name: record.name,
+    version: record.version,
+    metadata: { origin: "third_party", role: "extension", scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+    has_runtime: runtime !== null,
+    language_servers: record.manifest.codetwo.languageServers.length,
+    bundle_enabled: record.enabled,
+    trusted: record.trusted,
+    state: explicit.state ?? "inherit",
+    config: explicit.config ?? null,
+    components: explicit.components ?? {},
+    effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
+    effective_state: { status, reason },
+  };
+}
+
+/** `gjc plugin policy catalog`: every installed bundle and its policy at one scope. Read-only. */
+export function policyCatalog(ctx: Context, opts: { project?: string } = {}): CatalogResult {
+  const layout = c2Layout(ctx);
+  const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
+  const view = openPolicy(layout);
+  const { records, broken } = scanRecords(layout);
+  return {
+    scope: scopeOf(project),
+    config_revision: view.doc.revision,
+    graph_revision: graphRevision(records),
+    recovery: view.recovery,
+    plugins: records.map((r) => catalogEntry(view, r, project)),
+    broken,
+  };
+}
+
