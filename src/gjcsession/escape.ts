@@ -28,6 +28,8 @@ export function escapeAttr(text: string): string {
  * last one becoming `…`. Returns whether it was cut so callers can report it.
  */
 export function truncate(text: string, max: number): { text: string; truncated: boolean } {
+  // At most `max` UTF-16 units means at most `max` code points: nothing to cut.
+  if (text.length <= max) return { text, truncated: false };
   const chars = Array.from(text);
   if (chars.length <= max) return { text, truncated: false };
   return { text: `${chars.slice(0, max - 1).join("")}…`, truncated: true };

@@ -178,7 +178,7 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   const whole = persisted.filter((q) => q.surfaceId === pluginId(entry.name));
   const disabled = new Set(entry.disabledSurfaceIds);
   const surfaces: SessionSurface[] = all.map((surface) => {
-    const reasons = persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    const reasons = persisted.length === 0 ? [] : persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
     const status: SurfaceStatus = disabled.has(surface.extensionId) ? "disabled" : reasons.length > 0 ? "quarantined" : "active";
     return { surface, status, reasons };
   });

@@ -144,7 +144,6 @@ export async function buildPlan(state: SessionState): Promise<SessionPlan> {
     // it), the path a validated relative POSIX path, so this equals path.join for them.
     for (const { surface: s, status } of b.surfaces) {
       if (status !== "active") continue;
-      const owner = { scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId };
       if (isAppendix(s)) {
         const body = s.content ?? (s.path ? b.texts.get(s.path) : undefined);
         if (body === undefined) continue;
@@ -161,9 +160,9 @@ export async function buildPlan(state: SessionState): Promise<SessionPlan> {
       } else if (isSubskill(s)) {
         subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description });
       } else if (isTool(s)) {
-        tools.push({ ...owner, name: s.name, description: s.description ?? null, module: `${entry.pluginRoot}/${s.path}` });
+        tools.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, description: s.description ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isHook(s)) {
-        hooks.push({ ...owner, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: `${entry.pluginRoot}/${s.path}` });
+        hooks.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isMcp(s)) {
         const config = mcpConfig(policy as Policy, b, s, diagnostics);
         if (config) mcpServers.push(config);
