@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -80,6 +81,22 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
 
+/**
+ * Whether the C2 lock file names a live holder. Deliberately small (readers must not load the
+ * lock module): a lock of this host whose pid is gone is not held; anything unclear is.
+ */
+function lockLooksHeld(path: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    const holder = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown; host?: unknown };
+    if (holder.host !== hostname() || typeof holder.pid !== "number") return true;
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /** Plain code-unit order: names are ASCII, and localeCompare would load ICU (~10 ms at start). */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -94,7 +111,7 @@ export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; bro
   } catch {
     return { records: [], broken: [] };
   }
-  if (restoreInterruptedCommits(layout, all.map((d) => d.name), () => existsSync(join(layout.root, C2_LOCK_FILE)))) all = list();
+  if (restoreInterruptedCommits(layout, all.map((d) => d.name), () => lockLooksHeld(join(layout.root, C2_LOCK_FILE)))) all = list();
   const names = all.filter((d) => d.isDirectory() && !d.name.startsWith(".")).map((d) => d.name);
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
