@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
+import { usageError } from "../core/errors.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
 import type { FetchedSource, SourceRecord } from "../sources/types.ts";
 import type { RegistrySource } from "./registry-types.ts";
@@ -16,8 +17,9 @@ export function scratchRoot(ctx: Context): string {
   return join(ctx.env.TMPDIR && ctx.env.TMPDIR !== "" ? ctx.env.TMPDIR : tmpdir(), "gjc-fetch");
 }
 
-const options = (ctx: Context, onProgress?: (m: string) => void) => ({
+const options = (ctx: Context, onProgress?: (m: string) => void, expectedSha256?: string) => ({
   scratchRoot: scratchRoot(ctx),
+  ...(expectedSha256 !== undefined ? { expectedSha256 } : {}),
   // The family is known only after the fetch: fetch within the larger (GJC) budget; the C2
   // installer applies its own, smaller limits when it collects the bundle.
   limits: GJC_LIMITS,
@@ -25,10 +27,23 @@ const options = (ctx: Context, onProgress?: (m: string) => void) => ({
   onProgress,
 });
 
-/** Fetches what a person typed (path, tarball, git, GitHub) into a local bundle root. */
-export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: string) => void): Promise<Fetched> {
+/**
+ * Fetches what a person typed (path, tarball, git, GitHub) into a local bundle root. With
+ * `expectedSha256` (install --sha256) the source must be an archive, and its bytes are checked
+ * before anything is written.
+ */
+export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: string) => void, expectedSha256?: string): Promise<Fetched> {
   const { parseSourceSpec, fetchSource } = await import("../sources/index.ts");
-  return fetchSource(ctx, parseSourceSpec(spec, ctx), options(ctx, onProgress));
+  const parsed = parseSourceSpec(spec, ctx);
+  if (expectedSha256 !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(expectedSha256)) {
+      throw usageError(`--sha256 must be 64 hexadecimal digits, not "${expectedSha256}".`, "Copy the digest that gjc plugin pack (or sha256sum) printed.", "invalid_option_value");
+    }
+    if (parsed.kind !== "tarball") {
+      throw usageError("--sha256 applies to archive sources (.tgz, .tar.gz, .tar) only.", "Git sources are pinned with #<40-hex commit>; directories are read as they are.", "invalid_option_value");
+    }
+  }
+  return fetchSource(ctx, parsed, options(ctx, onProgress, expectedSha256));
 }
 
 /** Re-resolves a recorded source (upgrade): the same location and ref; a moved branch gives its new commit. */

@@ -46,17 +46,18 @@ export type InstallOutcome = { family: "gjc"; result: GjcInstallResult } | { fam
  * `gjc plugin install <source>`: fetch, tell the family from the fetched root (gajae-plugin.json
  * first, as the GJC seed routes it), then the GJC transaction or the C2 installer.
  */
-export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: string; force?: boolean; dryRun?: boolean; catalog?: string }): Promise<InstallOutcome> {
+export async function installFromSpec(ctx: Context, req: ScopeFlags & { spec: string; force?: boolean; dryRun?: boolean; catalog?: string; sha256?: string }): Promise<InstallOutcome> {
   const scope = scopeFromFlags(req);
   // `<name>@<catalog>` and `--catalog <marketplace.json>` name C2 catalog entries (C2 only).
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.spec);
   const entry = !maybeEntry ? undefined : req.catalog !== undefined ? { entryName: req.spec, catalogPath: req.catalog } : (await import("../c2store/catalog-install.ts")).isCatalogSpec(ctx, req.spec);
   if (entry) {
+    if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or install the archive file directly.", "invalid_option_value");
     if (scope === "project") throw c2ProjectScope();
     const { installC2FromCatalog } = await import("../c2store/lifecycle.ts");
     return { family: "c2", result: await withC2Human(ctx, installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun })) };
   }
-  const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m));
+  const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
   try {
     if (exists(join(fetched.dir, GJC_MANIFEST))) {
       const target = scope ?? requireScope(req, "Installing a GJC bundle");

@@ -91,3 +91,53 @@ describe("gjc plugin pack", () => {
     expect(snapshotTree(root)).toEqual(before);
   });
 });
+
+describe("gjc plugin install <packed.tgz> --sha256", () => {
+  const envFor = (base: string) => ({ HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2"), TMPDIR: join(base, "tmp") });
+
+  test("a GJC and a C2 archive install when the digest matches, and verify clean", async () => {
+    const root = fresh();
+    const env = envFor(root);
+    for (const [name, family] of [["gb", "gjc"], ["cb", "c2"]] as const) {
+      const dir = await scaffold(root, name, family);
+      const pack = (await runCli(["plugin", "pack", dir, "--json"])).json();
+      const args = ["plugin", "install", pack.file, "--sha256", pack.sha256.toUpperCase(), "--json", ...(family === "gjc" ? ["--user"] : [])];
+      const r = await runCli(args, { env, cwd: root });
+      expect(r.exitCode).toBe(0);
+      expect(r.json().family).toBe(family);
+    }
+    const verify = await runCli(["plugin", "verify", "--json"], { env, cwd: root });
+    expect(verify.exitCode).toBe(0);
+  });
+
+  test("a wrong digest is refused before anything is written (exit 3, hash_mismatch)", async () => {
+    const root = fresh();
+    const env = envFor(root);
+    const dir = await scaffold(root, "gb", "gjc");
+    const pack = (await runCli(["plugin", "pack", dir, "--json"])).json();
+    const scopes = () => ({ user: snapshotTree(env.GJC_USER_DIR), c2: snapshotTree(env.GJC_C2_DATA_DIR), bundle: snapshotTree(dir) });
+    const before = scopes();
+    const wrong = "0".repeat(64);
+    const r = await runCli(["plugin", "install", pack.file, "--sha256", wrong, "--user", "--json"], { env, cwd: root });
+    expect(r.exitCode).toBe(3);
+    expect(r.json().error.code).toBe("hash_mismatch");
+    expect(scopes()).toEqual(before);
+    // The fetch scratch root may exist, but holds no file.
+    expect(Object.values(snapshotTree(env.TMPDIR)).filter((v) => v.startsWith("file"))).toEqual([]);
+  });
+
+  test("--sha256 on a directory, a malformed digest, or with a catalog entry is a usage error", async () => {
+    const root = fresh();
+    const env = envFor(root);
+    const dir = await scaffold(root, "gb", "gjc");
+    const scopes = () => ({ user: snapshotTree(env.GJC_USER_DIR), c2: snapshotTree(env.GJC_C2_DATA_DIR), tmp: snapshotTree(env.TMPDIR) });
+    const before = scopes();
+    const onDir = await runCli(["plugin", "install", dir, "--sha256", "a".repeat(64), "--user"], { env, cwd: root });
+    expect(onDir.exitCode).toBe(2);
+    const malformed = await runCli(["plugin", "install", join(root, "x.tgz"), "--sha256", "xyz", "--user"], { env, cwd: root });
+    expect(malformed.exitCode).toBe(2);
+    const catalog = await runCli(["plugin", "install", "gb@./nowhere", "--sha256", "a".repeat(64)], { env, cwd: root });
+    expect(catalog.exitCode).toBe(2);
+    expect(scopes()).toEqual(before);
+  });
+});

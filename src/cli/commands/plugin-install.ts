@@ -35,12 +35,13 @@ export default defineVerb({
     ...scopeArgs,
     force: { type: "boolean", description: "Replace an installed bundle of the same name whose content differs" },
     "dry-run": { type: "boolean", description: "Check everything and show what would happen, change nothing" },
+    sha256: { type: "string", description: "Archive sources: the SHA-256 the archive must have (checked before anything is written)", valueHint: "hex" },
     catalog: { type: "string", description: "C2: install the entry named <source> from this marketplace.json (or <name>@<catalog>)", valueHint: "marketplace.json" },
     ...jsonArg,
   },
   examples: ["gjc plugin install ./my-bundle --user", "gjc plugin install hello-runtime@./catalog", "gjc plugin install hello-runtime --catalog ./catalog/marketplace.json", "gjc plugin install https://example.com/b.git#v1.2.0 --project", "gjc plugin install ./b.tgz --user --force"],
   async run({ args, ctx }) {
-    const outcome = await installFromSpec(ctx, { spec: args.source, user: args.user, project: args.project, force: args.force, dryRun: args["dry-run"], catalog: args.catalog });
+    const outcome = await installFromSpec(ctx, { spec: args.source, user: args.user, project: args.project, force: args.force, dryRun: args["dry-run"], catalog: args.catalog, sha256: args.sha256 });
     if (outcome.family === "c2") {
       const r = outcome.result as { human?: string };
       return { json: { schema: "gjc/install@1", ok: true, family: "c2", ...outcome.result }, human: r.human ?? "Installed." };
