@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /**
  * `gjc plugin session --json` answered before the CLI is loaded: hosts run it at every
@@ -32,16 +32,25 @@ export async function fastSession(args: string[], env: Record<string, string | u
   return { text: emptyDocument(projectDir, userRoot, projectRoot), exit: 0 };
 }
 
+/** Bun.file().lastModified when the path cannot be stat'ed (it never throws). */
+const cannotStat = (ms: number) => !Number.isFinite(ms) || ms <= 0 || ms >= 2 ** 52 - 1;
+
 /**
- * Whether a scope has a registry. No node:fs here: loading it costs about a millisecond, as
- * much as the whole empty answer; Bun.file().stat() follows links like the registry read.
+ * Whether a scope has a registry, without node:fs (loading it costs about a millisecond, as
+ * much as the whole empty answer) and without Bun.file().stat() (as costly): exists() says
+ * "a regular file", lastModified tells "something else is there" from "nothing could be
+ * stat'ed". In the latter case the nearest existing ancestor decides: a directory means the
+ * registry is simply absent (ENOENT, an empty plan, as the full path finds); a file in the
+ * way (ENOTDIR) is the full path's business.
  */
 async function registryState(root: string): Promise<"absent" | "present" | "other"> {
-  try {
-    await Bun.file(join(root, "registry.json")).stat();
-    return "present";
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "other";
+  const file = Bun.file(join(root, "registry.json"));
+  if (await file.exists()) return "present";
+  if (!cannotStat(file.lastModified)) return "other";
+  for (let dir = root; ; dir = dirname(dir)) {
+    const at = Bun.file(dir);
+    if (!cannotStat(at.lastModified)) return (await at.exists()) ? "other" : "absent";
+    if (dir === dirname(dir)) return "other";
   }
 }
 

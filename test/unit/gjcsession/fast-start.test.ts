@@ -51,13 +51,24 @@ test("with bundles installed (and a corrupt scope) the fast answer equals the fu
   expect((await fastSession(["--json"], env, cwd))?.exit).toBe(3);
 });
 
+test("scope roots that exist without a registry are answered like the full path", async () => {
+  const env = { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "user") };
+  mkdirSync(join(tmp.path, "user"), { recursive: true });
+  mkdirSync(join(cwd, ".gjc/gjc-plugins"), { recursive: true });
+  await expectSame(["--json"], env);
+});
+
 test("anything else falls through to the full CLI", async () => {
   const env = { HOME: tmp.path };
   for (const args of [[], ["--check-runtime", "--json"], ["--json", "--help"], ["--json", "--json"], ["--json", "--project"], ["--json", "--bogus"]]) {
     expect(await fastSession(args, env, cwd)).toBeUndefined();
   }
   expect(await fastSession(["--json"], {}, cwd)).toBeUndefined();
-  // A scope root that is a file: ENOTDIR, not ENOENT.
+  // A file in the way of the scope root: ENOTDIR, not ENOENT (also one level further up).
   writeFileSync(join(tmp.path, "user-file"), "x");
   expect(await fastSession(["--json"], { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "user-file") }, cwd)).toBeUndefined();
+  expect(await fastSession(["--json"], { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "user-file", "deeper") }, cwd)).toBeUndefined();
+  // A directory where registry.json should be.
+  mkdirSync(join(tmp.path, "odd", "registry.json"), { recursive: true });
+  expect(await fastSession(["--json"], { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "odd") }, cwd)).toBeUndefined();
 });
