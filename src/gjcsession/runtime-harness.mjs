@@ -30,8 +30,27 @@ function deny(method) {
   };
 }
 
+// Tool factories build their parameter schemas with the toolkit the host hands them
+// (gjc-notes §6.3: `typebox`, `zod`). The check looks only at names, events and execute, so a
+// schema builder that accepts any chain of calls stands in for both here.
+function schemaBuilder() {
+  const target = function schema() {};
+  const proxy = new Proxy(target, {
+    get(_, prop) {
+      if (prop === "then") return undefined;
+      if (prop === Symbol.toPrimitive) return () => "[schema]";
+      return proxy;
+    },
+    apply: () => proxy,
+    construct: () => proxy,
+  });
+  return proxy;
+}
+
 const api = {
   logger: freeze({ info() {}, warn() {}, error() {}, debug() {} }),
+  typebox: schemaBuilder(),
+  zod: schemaBuilder(),
   registerCommand: deny("registerCommand"),
   sendMessage: deny("sendMessage"),
   appendEntry: deny("appendEntry"),

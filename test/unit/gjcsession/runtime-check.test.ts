@@ -51,6 +51,14 @@ describe("tool modules", () => {
     expect(rs.map((r) => r.ok)).toEqual([true, true]);
   });
 
+  test("factories that build schemas with the toolkit's typebox or zod pass", async () => {
+    const rs = await check([
+      target("tool", `export default (pi) => ({ name: "t", parameters: pi.typebox.Type.Object({ text: pi.typebox.Type.String({ minLength: 1 }) }), execute() {} });`, { name: "t" }),
+      target("tool", `export default ({ zod: z }) => ({ name: "t", parameters: z.object({ n: z.number().int().optional() }), execute() {} });`, { name: "t" }),
+    ]);
+    expect(rs.map((r) => r.ok)).toEqual([true, true]);
+  });
+
   test("a module that fails to import or exports no function is refused", async () => {
     const rs = await check([target("tool", `export default (;`, { name: "t" }), target("tool", `export const x = 1;`, { name: "t" })]);
     expect(rs[0]).toMatchObject({ ok: false, code: "runtime_mismatch" });
