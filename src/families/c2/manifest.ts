@@ -25,8 +25,9 @@ import {
   SEMVER_PATTERN,
   TITLE_MAX,
 } from "./rules.ts";
-import { CodetwoSchema, ManifestRootSchema } from "./schema.ts";
 import { schemaDiagnostics, type ErrorMapping } from "./schema-errors.ts";
+// The closed schemas of schema.ts as generated JSON: TypeBox loads only for a failing document.
+import { Codetwo, ManifestRoot } from "./schemas.generated.ts";
 import type { C2Capability, C2Command, C2Connector, C2Extension, C2LanguageServer, C2Manifest, C2Runtime, C2Scope, C2UiAction } from "./types.ts";
 
 export interface ParseOptions {
@@ -92,7 +93,7 @@ export function parseC2Manifest(raw: unknown, opts: ParseOptions = {}): ParsedMa
     return { diagnostics: sink.items };
   }
 
-  for (const d of schemaDiagnostics(ManifestRootSchema, raw, rootMapping)) sink.add(d);
+  for (const d of schemaDiagnostics(ManifestRoot, raw, rootMapping)) sink.add(d);
   if (!("version" in raw)) {
     sink.error("invalid_version", `${ROOT}/version`, "C2 bundles require a semantic version; plugin.json has none.", 'Add "version": "1.0.0" (catalogs match entries on it).');
   }
@@ -116,7 +117,7 @@ export function parseC2Manifest(raw: unknown, opts: ParseOptions = {}): ParsedMa
     return { diagnostics: sink.items };
   }
 
-  for (const d of schemaDiagnostics(CodetwoSchema, codetwo, c2Mapping)) sink.add(d);
+  for (const d of schemaDiagnostics(Codetwo, codetwo, c2Mapping)) sink.add(d);
   const ext = checkCodetwo(codetwo, sink, opts);
 
   if (sink.hasErrors) return { diagnostics: sink.items };

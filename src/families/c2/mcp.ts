@@ -5,24 +5,15 @@
  * plugin data dir, https URLs (http only to loopback), and the header rules of
  * src/policy/headers.ts. Every error here is fatal for the bundle.
  */
-import Type from "typebox";
 import { relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
 import { DiagnosticSink, pointer } from "../../core/diagnostics.ts";
 import { headerIssues } from "../../policy/headers.ts";
 import { AGENT_PLUGINS_MCP_SCHEMA } from "./rules.ts";
 import { schemaDiagnostics } from "./schema-errors.ts";
+import { HttpServer, McpRoot, StdioServer } from "./schemas.generated.ts";
 
 export const MCP_FILE = "mcp.json";
 const AT = `${MCP_FILE}#`;
-
-const closed = { additionalProperties: false } as const;
-const StringMap = Type.Record(Type.String(), Type.String());
-export const McpRootSchema = Type.Object({ $schema: Type.Literal(AGENT_PLUGINS_MCP_SCHEMA), mcpServers: Type.Record(Type.String(), Type.Object({})) }, closed);
-export const StdioServerSchema = Type.Object(
-  { type: Type.Literal("stdio"), command: Type.String({ minLength: 1 }), args: Type.Optional(Type.Array(Type.String())), env: Type.Optional(StringMap), cwd: Type.Optional(Type.String()) },
-  closed,
-);
-export const HttpServerSchema = Type.Object({ type: Type.Enum(["streamable-http", "sse"]), url: Type.String({ minLength: 1 }), headers: Type.Optional(StringMap) }, closed);
 
 export interface C2McpServer {
   name: string;
@@ -40,7 +31,7 @@ export function checkMcpConfig(raw: unknown, sink: DiagnosticSink, bundleDir?: s
     sink.error("invalid_mcp", AT, "mcp.json must hold a JSON object.", `Write { "$schema": "${AGENT_PLUGINS_MCP_SCHEMA}", "mcpServers": { … } }.`);
     return [];
   }
-  for (const d of schemaDiagnostics(McpRootSchema, raw, { at: AT, label: "mcp.json", nestedLabel: "", code: () => "invalid_mcp" })) sink.add(d);
+  for (const d of schemaDiagnostics(McpRoot, raw, { at: AT, label: "mcp.json", nestedLabel: "", code: () => "invalid_mcp" })) sink.add(d);
   if (!isObject(raw.mcpServers)) return [];
   const servers: C2McpServer[] = [];
   for (const [name, server] of Object.entries(raw.mcpServers)) {
@@ -57,10 +48,10 @@ export function checkMcpConfig(raw: unknown, sink: DiagnosticSink, bundleDir?: s
       continue;
     }
     if (type === "stdio") {
-      for (const d of schemaDiagnostics(StdioServerSchema, server, { at, label: `mcpServers.${name}`, code: () => "invalid_mcp" })) sink.add(d);
+      for (const d of schemaDiagnostics(StdioServer, server, { at, label: `mcpServers.${name}`, code: () => "invalid_mcp" })) sink.add(d);
       checkStdio(name, server, at, sink, bundleDir);
     } else if (type === "streamable-http" || type === "sse") {
-      for (const d of schemaDiagnostics(HttpServerSchema, server, { at, label: `mcpServers.${name}`, code: () => "invalid_mcp" })) sink.add(d);
+      for (const d of schemaDiagnostics(HttpServer, server, { at, label: `mcpServers.${name}`, code: () => "invalid_mcp" })) sink.add(d);
       checkRemote(name, server, at, sink);
     } else {
       sink.error("invalid_mcp", pointer(at, "type"), `MCP server ${name} has the unsupported transport ${JSON.stringify(type)}.`, 'Use "stdio", "streamable-http" or "sse".');

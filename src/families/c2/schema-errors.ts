@@ -1,13 +1,24 @@
 /**
  * Turns TypeBox validation errors into diagnostics with JSON-pointer paths, stable codes
  * and plain-language messages. Every error is reported (TypeBox stops at 8 by default).
+ *
+ * TypeBox is not loaded for a valid document: a plain walk over the schema's JSON answers it
+ * first, and only a document that fails that walk loads TypeBox (typebox-value.ts) and the
+ * TypeBox schema itself, so every message still comes from TypeBox's own error walk.
  */
-import { Settings } from "typebox/system";
-import { Value } from "typebox/value";
 import { pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 
-Settings.Set({ maxErrors: 100_000 });
+/**
+ * A schema in its two forms: the JSON (generated at build time, see schemas.generated.ts) for
+ * the fast check, and the TypeBox original, loaded only to explain a failure.
+ */
+export interface LazySchema {
+  json: Schema;
+  load(): unknown;
+}
+
+const isLazy = (s: unknown): s is LazySchema => typeof (s as LazySchema).load === "function" && typeof (s as LazySchema).json === "object";
 
 export interface ErrorMapping {
   /** Pointer of the validated value, e.g. `plugin.json#/extensions/dev.codetwo`. */
@@ -34,10 +45,13 @@ interface TypeBoxError {
   message: string;
 }
 
-export function schemaDiagnostics(schema: unknown, value: unknown, m: ErrorMapping): Diagnostic[] {
+/** `schema` is a TypeBox schema or a LazySchema (whose TypeBox form is loaded only on failure). */
+export function schemaDiagnostics(lazyOrSchema: unknown, value: unknown, m: ErrorMapping): Diagnostic[] {
   // Valid documents are the common case: a plain walk answers them in microseconds, while
-  // TypeBox's error walk costs milliseconds on its first run (start-up budget of validate).
-  if (conforms(schema as Schema, value)) return [];
+  // loading TypeBox, building the schemas and its error walk cost milliseconds (start-up budget of validate).
+  if (conforms(isLazy(lazyOrSchema) ? lazyOrSchema.json : (lazyOrSchema as Schema), value)) return [];
+  const schema = isLazy(lazyOrSchema) ? lazyOrSchema.load() : lazyOrSchema;
+  const { Value } = require("./typebox-value.ts") as typeof import("./typebox-value.ts");
   const out: Diagnostic[] = [];
   for (const e of Value.Errors(schema as any, value) as Iterable<TypeBoxError>) {
     // A closed object reports an extra key twice (false sub-schema + additionalProperties).
@@ -155,10 +169,11 @@ export function kindOf(v: unknown): string {
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
-type Schema = Record<string, any>;
+export type Schema = Record<string, any>;
 const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "patternProperties", "items", "pattern", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "enum", "const"]);
 const regexCache = new Map<string, RegExp>();
-const regex = (p: string) => regexCache.get(p) ?? regexCache.set(p, new RegExp(p)).get(p)!;
+// With the u flag, as TypeBox compiles `pattern` and `patternProperties`.
+const regex = (p: string) => regexCache.get(p) ?? regexCache.set(p, new RegExp(p, "u")).get(p)!;
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -197,10 +212,12 @@ export function conforms(schema: Schema, value: unknown): boolean {
     case "object": {
       if (!isPlainObject(value)) return false;
       const props: Schema = schema.properties ?? {};
-      for (const k of (schema.required as string[] | undefined) ?? []) if (!(k in value)) return false;
+      // Own keys only: `in` would find "constructor" or "__proto__" on Object.prototype and
+      // let such a key through a closed object.
+      for (const k of (schema.required as string[] | undefined) ?? []) if (!Object.hasOwn(value, k)) return false;
       const patterns = Object.entries((schema.patternProperties as Schema | undefined) ?? {});
       for (const [k, v] of Object.entries(value)) {
-        if (k in props) {
+        if (Object.hasOwn(props, k)) {
           if (!conforms(props[k], v)) return false;
           continue;
         }
