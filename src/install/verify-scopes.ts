@@ -35,7 +35,11 @@ export function driftRecords(entry: RegistryEntry, problems: FileProblem[], dete
   return records;
 }
 
-const ownRecord = (q: QuarantineRecord) => q.code === "runtime_mismatch";
+/**
+ * Verify owns only the bundle-level file-drift records (`plugin:<name>`); a surface that a
+ * runtime check quarantined (`tool:x`, `hook:…`) stays so until a runtime check passes again.
+ */
+const ownRecord = (q: QuarantineRecord) => q.code === "runtime_mismatch" && q.surfaceId.startsWith("plugin:");
 
 /** The entry with verify's records replaced (others, e.g. from session start, are kept). */
 function requarantine(entry: RegistryEntry, records: QuarantineRecord[]): RegistryEntry {

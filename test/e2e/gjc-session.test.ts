@@ -68,6 +68,15 @@ describe("gjc plugin session", () => {
     expect(next.json().diagnostics).toContainEqual(expect.objectContaining({ surfaceId: "tool:six_note", code: "runtime_mismatch" }));
   });
 
+  test("a clean file verify does not lift a quarantine that a runtime check recorded", async () => {
+    await w.install({ ...sixSurfaces, toolSource: `export default () => ({ name: "not_declared", execute() {} });\n` });
+    expect((await w.gjc(["plugin", "session", "--check-runtime", "--json"])).exitCode).toBe(3);
+    const verify = await w.gjc(["plugin", "verify", "--json"]);
+    expect(verify.exitCode).toBe(0);
+    expect(w.registry("user").plugins[0].quarantine).toContainEqual(expect.objectContaining({ surfaceId: "tool:six_note", code: "runtime_mismatch" }));
+    expect((await w.gjc(["plugin", "session", "--json"])).json().tools).toEqual([]);
+  });
+
   test("the runtime-check child never sees a secret of the host", async () => {
     const seen = join(w.root, "seen.json");
     await w.install({ ...sixSurfaces, toolSource: `require("node:fs").writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ secret: process.env.GJC_E2E_SECRET ?? null, home: process.env.HOME ?? null }));\nexport default () => ({ name: "six_note", execute() {} });\n` });
