@@ -2,19 +2,11 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
+import { childEnvironment, isolatingBunFlags } from "../policy/child-process.ts";
 
-/**
- * Host variables a plugin child may see: enough to run, nothing that identifies a session or
- * carries a credential. Everything else of the host environment stays behind.
- */
-export const CHILD_ENV_ALLOW = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE", "SHELL", "USER", "SystemRoot", "SYSTEMROOT", "PATHEXT", "COMSPEC", "WINDIR"] as const;
-
+/** The host variables a plugin child may see (one allow-list for every child gjc starts). */
 export function childEnv(ctx: Context): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of CHILD_ENV_ALLOW) {
-    const v = ctx.env[k];
-    if (v !== undefined) env[k] = v;
-  }
+  const env = childEnvironment(ctx.env);
   // Inside a `bun build --compile` binary this makes process.execPath act as the bun CLI; for
   // a plain bun it changes nothing. Either way the child is a bun runtime.
   env.BUN_BE_BUN = "1";
@@ -51,9 +43,6 @@ export function makeScratch(): Scratch {
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
-
-/** bun flags that keep a bundle's `.env`, `bunfig.toml` and auto-install out of the child. */
-export const isolatingBunFlags = (emptyConfig: string) => ["--no-env-file", "--no-install", `--config=${emptyConfig}`];
 
 /** The argv of a bun child running `script`: our own runtime (the compiled gjc acts as bun). */
 export function bunArgv(emptyConfig: string, script: string, args: string[] = []): string[] {

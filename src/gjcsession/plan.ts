@@ -3,7 +3,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
 import { renderAppendices, type AppendixInput } from "./appendices.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
-import { CHILD_ENV_ALLOW } from "./isolated-bun.ts";
+import { CHILD_ENV_ALLOW_LIST, EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../policy/child-process.ts";
 import type { QuarantineReason, SessionBundle, SessionState, SurfaceStatus } from "./load.ts";
 import { AGENTS, WORKFLOW_SKILLS } from "./phases.ts";
 import { isAppendix, isHook, isMcp, isSubskill, isTool, type StoredMcp } from "./surfaces.ts";
@@ -111,8 +111,8 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
       command,
       args: s.args ?? [],
       cwd: verdict.cwd ? join(root, verdict.cwd) : root,
-      envAllowList: CHILD_ENV_ALLOW,
-      bunFlags: verdict.kind === "bun" ? ["--no-env-file", "--no-install"] : [],
+      envAllowList: CHILD_ENV_ALLOW_LIST,
+      bunFlags: verdict.kind === "bun" ? isolatingBunFlags(EMPTY_CONFIG_DEVICE) : [],
     };
   }
   const verdict = classifyMcpUrl(s.url ?? "");

@@ -5,7 +5,7 @@ import type { Subprocess } from "bun";
 import { GjcError } from "../core/errors.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
 import { BoundedLog } from "./bounded-log.ts";
-import { childEnvironment } from "./child-env.ts";
+import { childEnvironment, isolatingBunFlags } from "../policy/child-process.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
 import { readLines } from "./line-reader.ts";
@@ -52,7 +52,7 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
   const script = join(root, verdict.script as string);
   if (verdict.kind === "bun") {
     env.BUN_BE_BUN = "1";
-    return { argv: [process.execPath, "--no-env-file", "--no-install", `--config=${emptyConfig()}`, script, ...rest], cwd, env };
+    return { argv: [process.execPath, ...isolatingBunFlags(emptyConfig()), script, ...rest], cwd, env };
   }
   const node = Bun.which("node", { PATH: hostEnv.PATH ?? "" });
   if (!node) throw mcpError("mcp_launcher_missing", `${opts.label} needs node, which is not on PATH`, "install Node.js or put it on PATH, then try again");
