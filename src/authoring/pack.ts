@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
@@ -45,6 +46,7 @@ export async function packBundle(ctx: Context, input: string, output?: string): 
       exit: 2,
     });
   }
+  mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic(file, gz);
   return {
     file,

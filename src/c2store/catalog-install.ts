@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { CATALOG_FILE, parseCatalog, readCatalogFile, resolveLocalSource, type C2CatalogEntry } from "../families/c2/catalog.ts";
+import { CATALOG_FILE, parseCatalog, readCatalogFile, resolveLocalArchive, resolveLocalSource, type C2CatalogEntry } from "../families/c2/catalog.ts";
 import type { NetworkOverrides, SourceSpec } from "../sources/index.ts";
 import { withFetchedC2 } from "./fetch.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
@@ -59,8 +59,15 @@ function entrySpec(entry: C2CatalogEntry, catalogFile: string): { spec: SourceSp
     }
     case "git":
       return { spec: { kind: "git", raw, url: s.url, ...(s.ref ? { ref: s.ref } : {}), ...(s.sha ? { pin: s.sha } : {}), ...(s.path ? { subpath: s.path } : {}) } };
-    case "archive":
-      return { spec: { kind: "tarball", raw, location: "https", url: s.url }, ...(s.sha256 ? { expectedSha256: s.sha256 } : {}) };
+    case "archive": {
+      const sha = s.sha256 ? { expectedSha256: s.sha256 } : {};
+      if (!s.url.startsWith("./")) return { spec: { kind: "tarball", raw, location: "https", url: s.url }, ...sha };
+      const local = resolveLocalArchive(catalogFile, s.url);
+      if ("problem" in local) {
+        throw new GjcError({ code: local.code, message: `The catalog entry ${entry.name} has the archive ${s.url}, which ${local.problem}.`, hint: "A local archive must be a file inside the catalog's folder, reached without symlinks.", exit: local.code === "unsafe_path" ? ExitCode.refused : ExitCode.failed });
+      }
+      return { spec: { kind: "tarball", raw, location: "file", path: local.file }, ...sha };
+    }
     case "npm":
       throw new GjcError({
         code: "unsupported_source",

@@ -141,3 +141,50 @@ describe("gjc plugin install <packed.tgz> --sha256", () => {
     expect(scopes()).toEqual(before);
   });
 });
+
+describe("catalog archive entries that ship beside the catalog", () => {
+  async function catalogWithArchive(root: string, sha256: (real: string) => string | undefined, url = "./dist/cb-0.1.0.tgz") {
+    const dir = await scaffold(root, "cb", "c2");
+    const cat = join(root, "catalog");
+    const pack = (await runCli(["plugin", "pack", dir, "-o", join(cat, "dist", "cb-0.1.0.tgz"), "--json"])).json();
+    const digest = sha256(pack.sha256);
+    writeFileSync(
+      join(cat, "marketplace.json"),
+      JSON.stringify({
+        standardVersion: "1.0.0",
+        name: "offline",
+        plugins: [{ name: "cb", version: "0.1.0", source: { kind: "archive", url, ...(digest ? { sha256: digest } : {}) } }],
+      }),
+    );
+    return cat;
+  }
+  const envFor = (base: string) => ({ HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2"), TMPDIR: join(base, "tmp") });
+
+  test("validate accepts it, and install with the catalog's sha256 works offline", async () => {
+    const root = fresh();
+    const cat = await catalogWithArchive(root, (real) => real);
+    expect((await runCli(["marketplace", "validate", cat])).exitCode).toBe(0);
+    const r = await runCli(["plugin", "install", `cb@${cat}`, "--json"], { env: envFor(root), cwd: root });
+    expect(r.exitCode).toBe(0);
+    expect(r.json().family).toBe("c2");
+  });
+
+  test("a wrong catalog sha256 is refused and the C2 data directory stays as it was", async () => {
+    const root = fresh();
+    const env = envFor(root);
+    const cat = await catalogWithArchive(root, () => "f".repeat(64));
+    const before = snapshotTree(env.GJC_C2_DATA_DIR);
+    const r = await runCli(["plugin", "install", `cb@${cat}`, "--json"], { env, cwd: root });
+    expect(r.exitCode).toBe(3);
+    expect(r.json().error.code).toBe("hash_mismatch");
+    expect(snapshotTree(env.GJC_C2_DATA_DIR)).toEqual(before);
+  });
+
+  test("an archive path that leaves the catalog's folder is invalid", async () => {
+    const root = fresh();
+    const cat = await catalogWithArchive(root, (real) => real, "./../outside.tgz");
+    const v = await runCli(["marketplace", "validate", cat, "--json"]);
+    expect(v.exitCode).toBe(1);
+    expect(v.json().diagnostics.map((d: { code: string }) => d.code)).toContain("invalid_plugin_entry");
+  });
+});

@@ -194,13 +194,32 @@ function checkSourceUrls(kind: SourceKind, s: Record<string, unknown>, at: strin
     if (problem) bad("url", problem, "Use https://host/owner/repo.git, ssh://git@host/owner/repo.git or git@host:owner/repo.git.");
   }
   if (kind === "archive" && typeof s.url === "string" && s.url !== "") {
-    const problem = httpsUrlProblem(s.url);
-    if (problem) bad("url", problem, "Use an https:// URL of a .tar.gz or .tgz file.");
+    // A `./` path names an archive shipped beside the catalog: it installs offline.
+    const problem = s.url.startsWith("./") ? localArchiveProblem(s.url) : httpsUrlProblem(s.url);
+    if (problem) bad("url", problem, "Use an https:// URL of a .tar.gz or .tgz file, or ./path/to/file.tgz inside the catalog's folder.");
   }
   if (kind === "npm" && typeof s.registry === "string") {
     const problem = httpsUrlProblem(s.registry);
     if (problem) bad("registry", problem, "Use the registry's https:// URL.");
   }
+}
+
+function localArchiveProblem(raw: string): string | undefined {
+  const problem = relativePathProblem(stripDotSlash(raw));
+  if (problem) return `${problem}; a local archive must stay inside the catalog's folder.`;
+  if (!/\.(tgz|tar\.gz|tar)$/i.test(raw)) return "must name a .tgz, .tar.gz or .tar file.";
+  return undefined;
+}
+
+/** Resolves a catalog-relative archive (`./dist/x.tgz`): a regular file inside the catalog's folder, reached without symlinks. */
+export function resolveLocalArchive(catalogFile: string, url: string): { file: string } | { problem: string; code: string } {
+  const lexical = localArchiveProblem(url);
+  if (lexical) return { code: "unsafe_path", problem: lexical.replace(/\.$/, "") };
+  const rel = stripDotSlash(url);
+  const walk = walkInside(dirname(catalogFile), rel, "file");
+  if (walk.ok) return { file: join(dirname(catalogFile), rel) };
+  if (walk.reason === "symlink") return { code: "unsafe_path", problem: `goes through the symbolic link ${walk.at}` };
+  return { code: "invalid_plugin_entry", problem: walk.reason === "missing" ? "does not exist" : "is not a regular file" };
 }
 
 function httpsUrlProblem(raw: string): string | undefined {
