@@ -31,8 +31,9 @@ export interface ContextInit {
   env?: Record<string, string | undefined>;
   now?: () => Date;
   log?: Logger;
-  stdoutTTY?: boolean;
-  stderrTTY?: boolean;
+  /** Whether the stream is a terminal; a function is called only when colour depends on it. */
+  stdoutTTY?: boolean | (() => boolean);
+  stderrTTY?: boolean | (() => boolean);
   quiet?: boolean;
 }
 

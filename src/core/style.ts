@@ -12,11 +12,15 @@ export interface Style {
   cyan(s: string): string;
 }
 
-export function colorEnabled(env: Record<string, string | undefined>, isTTY: boolean): boolean {
+/**
+ * `isTTY` may be a function: it is then asked only when NO_COLOR / FORCE_COLOR leave the
+ * answer open (finding out costs a module load at start-up).
+ */
+export function colorEnabled(env: Record<string, string | undefined>, isTTY: boolean | (() => boolean)): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== "0" && force !== "false";
-  return isTTY;
+  return typeof isTTY === "function" ? isTTY() : isTTY;
 }
 
 export function makeStyle(enabled: boolean): Style {
