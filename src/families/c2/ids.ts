@@ -8,13 +8,15 @@ import { fnv1a32Hex } from "../../bundle/hash.ts";
 export function slug(value: string): string {
   let out = "";
   let pendingDash = false;
-  for (const ch of value) {
-    const c = ch.charCodeAt(0);
-    const alnum = ch.length === 1 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122));
+  // By UTF-16 unit (both halves of a surrogate pair are "anything else", as the code point is),
+  // not for-of: JSC's string iterator builtin gets JIT-compiled within one short CLI run.
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
     if (alnum) {
       if (pendingDash && out !== "") out += "-";
       pendingDash = false;
-      out += ch.toLowerCase();
+      out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
     } else pendingDash = true;
   }
   return out;

@@ -8,6 +8,7 @@
  */
 import { pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
+import { codePoints } from "./rules.ts";
 
 /**
  * A schema in its two forms: the JSON (generated at build time, see schemas.generated.ts) for
@@ -191,8 +192,7 @@ export function conforms(schema: Schema, value: unknown): boolean {
     case "string": {
       if (typeof value !== "string") return false;
       if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-        let n = 0;
-        for (const _ of value) n++;
+        const n = codePoints(value);
         if (schema.minLength !== undefined && n < schema.minLength) return false;
         if (schema.maxLength !== undefined && n > schema.maxLength) return false;
       }
