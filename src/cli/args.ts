@@ -45,8 +45,6 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     aliasesOf.set(name, aliases);
     if (def.default !== undefined) values[name] = def.default;
   }
-  const longNames = [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`);
-
   const positionalTokens: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
@@ -76,7 +74,7 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     }
     if (!flag) {
       throw usageError(
-        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(`--${name}`, longNames)}`,
+        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(`--${name}`, longNamesOf(flags))}`,
         `Run "gjc ${opts.commandName} --help" to see the options it accepts.`,
         "unknown_option",
       );
@@ -116,6 +114,10 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
   const args = values as Record<string, any> & { _: string[] };
   args._ = positionalTokens;
   return { args, rest };
+}
+
+function longNamesOf(flags: Map<string, Flag>): string[] {
+  return [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`);
 }
 
 function validateEnum(def: { options?: string[] }, name: string, value: string): void {

@@ -1,4 +1,3 @@
-import { homedir, hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { colorEnabled, makeStyle, type Style } from "./style.ts";
 
@@ -41,18 +40,24 @@ export function createContext(init: ContextInit = {}): Context {
   const env = init.env ?? process.env;
   const err = makeStyle(colorEnabled(env, init.stderrTTY ?? false));
   const out = makeStyle(colorEnabled(env, init.stdoutTTY ?? false));
-  const home = env.HOME && env.HOME !== "" ? env.HOME : homedir();
+  const home = env.HOME && env.HOME !== "" ? env.HOME : os().homedir();
+  let host: string | undefined;
   return {
     cwd: init.cwd ?? process.cwd(),
     env,
     home,
-    host: hostname(),
+    get host() {
+      return (host ??= os().hostname());
+    },
     now: init.now ?? (() => new Date()),
     log: init.log ?? (init.quiet ? silentLogger : stderrLogger(err)),
     out,
     err,
   };
 }
+
+/** node:os on demand: importing it costs ~0.1 ms of start-up and most commands never need it. */
+const os = () => require("node:os") as typeof import("node:os");
 
 export const silentLogger: Logger = { info() {}, warn() {}, progress() {} };
 
