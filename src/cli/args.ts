@@ -97,7 +97,10 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     values[flag.name] = value;
   }
 
-  const missing = positionals.slice(positionalTokens.length).find((p) => p.required);
+  // Plain loops here and below: each JS-implemented array builtin (find, forEach…) costs tens
+  // of µs on its first call, and this runs once per invocation.
+  let missing: (typeof positionals)[number] | undefined;
+  for (let i = positionalTokens.length; i < positionals.length && !missing; i++) if (positionals[i].required) missing = positionals[i];
   if (missing) {
     throw usageError(`Missing the <${missing.name}> argument for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" for an example.`, "missing_argument");
   }
@@ -106,9 +109,7 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     throw usageError(`Unexpected argument "${rest[0]}" for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" to see what it takes.`, "unexpected_argument");
   }
   for (const name of negatedNames) values[name] = false;
-  positionals.forEach((p, i) => {
-    values[p.name] = i < positionalTokens.length ? positionalTokens[i] : p.default;
-  });
+  for (let i = 0; i < positionals.length; i++) values[positionals[i].name] = i < positionalTokens.length ? positionalTokens[i] : positionals[i].default;
   // Aliases read the same value as their option (`args.o` and `args.output`).
   for (const [name, aliases] of aliasesOf) for (const a of aliases) if (values[name] !== undefined) values[a] = values[name];
   const args = values as Record<string, any> & { _: string[] };

@@ -51,7 +51,11 @@ function isDevNull(rdev: number): boolean {
   }
 }
 
-const isHelp = (t: string) => t === "--help" || t === "-h";
+// A loop, not tokens.some(): each JS-implemented builtin costs tens of µs on its first call.
+function hasHelp(tokens: string[]): boolean {
+  for (const t of tokens) if (t === "--help" || t === "-h") return true;
+  return false;
+}
 
 /** Runs one invocation and returns the exit code; never calls process.exit. */
 export async function main(argv: string[], io: MainIO = processIO): Promise<number> {
@@ -72,7 +76,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     const { path, node, remaining } = resolveCommand(argv);
     if (!node.load) {
       const children = node.children ?? {};
-      if (remaining.some(isHelp) || (path.length === 0 && remaining.length === 0)) {
+      if (hasHelp(remaining) || (path.length === 0 && remaining.length === 0)) {
         io.stdout(groupHelp(path, node.description, children));
         return ExitCode.ok;
       }
@@ -85,7 +89,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     const def = await node.load();
     schema = def.schema;
     const beforeDashes = remaining.indexOf("--") === -1 ? remaining : remaining.slice(0, remaining.indexOf("--"));
-    if (beforeDashes.some(isHelp)) {
+    if (hasHelp(beforeDashes)) {
       io.stdout(verbHelp(def));
       return ExitCode.ok;
     }

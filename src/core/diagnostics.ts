@@ -30,7 +30,9 @@ export class DiagnosticSink {
   }
 
   get hasErrors(): boolean {
-    return this.items.some((d) => d.severity === "error");
+    // A loop, not items.some(): a JS-implemented builtin costs tens of µs on its first call.
+    for (const d of this.items) if (d.severity === "error") return true;
+    return false;
   }
 
   errors(): Diagnostic[] {

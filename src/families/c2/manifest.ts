@@ -128,7 +128,7 @@ export function parseC2Manifest(raw: unknown, opts: ParseOptions = {}): ParsedMa
     ...pickStrings(raw, ["description", "homepage", "repository", "license"]),
     ...(isObject(raw.author) ? { author: { ...pickStrings(raw.author, ["name", "email", "url"]) } } : {}),
     keywords: Array.isArray(raw.keywords) ? [...(raw.keywords as string[])] : [],
-    extensions: Object.fromEntries(Object.entries((extensions as Record<string, Record<string, unknown>>) ?? {}).filter(([ns]) => ns !== C2_NAMESPACE)),
+    extensions: otherExtensions(extensions as Record<string, Record<string, unknown>> | undefined),
     codetwo: ext,
   };
   return { manifest, diagnostics: sink.items };
@@ -189,8 +189,10 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
   // commands
   const commands: C2Command[] = [];
   const commandIds = new Set<string>();
-  (Array.isArray(c2.commands) ? (c2.commands as unknown[]) : []).forEach((item, i) => {
-    if (!isObject(item)) return;
+  const commandsList = listOf(c2.commands);
+  for (let i = 0; i < commandsList.length; i++) {
+    const item = commandsList[i];
+    if (!isObject(item)) continue;
     const title = text(item.title, { path: at("commands", i, "title"), label: label("commands", i, "title"), code: "invalid_command", max: TITLE_MAX, required: true }, sink);
     const description = text(item.description, { path: at("commands", i, "description"), label: label("commands", i, "description"), code: "invalid_command", max: DESCRIPTION_MAX }, sink);
     const args = item.argsSchema;
@@ -207,13 +209,15 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
       commandIds.add(id);
       commands.push({ id, title: title ?? "", description: description ?? "", argsSchema: isObject(args) ? (args as Record<string, unknown>) : null });
     }
-  });
+  }
 
   // ui
   const ui: C2UiAction[] = [];
   const uiIds = new Set<string>();
-  (Array.isArray(c2.ui) ? (c2.ui as unknown[]) : []).forEach((item, i) => {
-    if (!isObject(item)) return;
+  const uiList = listOf(c2.ui);
+  for (let i = 0; i < uiList.length; i++) {
+    const item = uiList[i];
+    if (!isObject(item)) continue;
     const lbl = text(item.label, { path: at("ui", i, "label"), label: label("ui", i, "label"), code: "invalid_ui", max: TITLE_MAX, required: true }, sink);
     const description = text(item.description, { path: at("ui", i, "description"), label: label("ui", i, "description"), code: "invalid_ui", max: DESCRIPTION_MAX }, sink);
     if (typeof item.id === "string") {
@@ -229,46 +233,52 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
       input: item.input === undefined ? null : item.input,
       order: typeof item.order === "number" ? item.order : 0,
     });
-  });
+  }
 
   // connectors
   const connectors: C2Connector[] = [];
   const connectorIds = new Set<string>();
-  (Array.isArray(c2.connectors) ? (c2.connectors as unknown[]) : []).forEach((item, i) => {
-    if (!isObject(item)) return;
+  const connectorsList = listOf(c2.connectors);
+  for (let i = 0; i < connectorsList.length; i++) {
+    const item = connectorsList[i];
+    if (!isObject(item)) continue;
     if (typeof item.id === "string") {
       if (connectorIds.has(item.id)) sink.error("duplicate_connector", at("connectors", i, "id"), `The connector id "${item.id}" is declared more than once.`, "Give every connector a unique id.");
       connectorIds.add(item.id);
     }
     const caps = Array.isArray(item.capabilities) ? [...new Set(item.capabilities as C2Capability[])] : [];
     connectors.push({ id: item.id as string, provider: item.provider as string, command: item.command as string, capabilities: caps });
-  });
+  }
 
   // language servers
   const languageServers: C2LanguageServer[] = [];
   const lspIds = new Set<string>();
   const languageId = new RegExp(LANGUAGE_ID_PATTERN);
-  (Array.isArray(c2.languageServers) ? (c2.languageServers as unknown[]) : []).forEach((item, i) => {
-    if (!isObject(item)) return;
+  const languageServersList = listOf(c2.languageServers);
+  for (let i = 0; i < languageServersList.length; i++) {
+    const item = languageServersList[i];
+    if (!isObject(item)) continue;
     if (typeof item.id === "string") {
       if (lspIds.has(item.id)) sink.error("duplicate_language_server", at("languageServers", i, "id"), `The language server id "${item.id}" is declared more than once.`, "Give every language server a unique id.");
       lspIds.add(item.id);
     }
     const languages: string[] = [];
     if (Array.isArray(item.languages)) {
-      (item.languages as unknown[]).forEach((lang, j) => {
-        if (typeof lang !== "string") return;
+      const langs = item.languages as unknown[];
+      for (let j = 0; j < langs.length; j++) {
+        const lang = langs[j];
+        if (typeof lang !== "string") continue;
         const lower = lang.toLowerCase();
         if (!languageId.test(lower)) {
           sink.error("invalid_language_server", pointer(at("languageServers", i, "languages"), j), `languageServers[${i}].languages[${j}] ${JSON.stringify(lang)} is not a Monaco language id.`, "Use a letter or digit followed by up to 63 letters, digits, '+', '_', '.' or '-' (e.g. zig, cpp).");
         } else if (!languages.includes(lower)) languages.push(lower);
-      });
+      }
     }
     if (typeof item.command === "string") {
       checkExecutable(item.command, { sink, path: at("languageServers", i, "command"), label: `language server command`, code: "invalid_language_server", bundleDir: opts.bundleDir });
     }
     languageServers.push({ id: item.id as string, languages, command: item.command as string, args: strings(item.args), env: stringMap(item.env) });
-  });
+  }
 
   // cross-field rules
   const hasRuntime = c2.runtime !== undefined;
@@ -281,13 +291,17 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     if (Array.isArray(c2.ui) && c2.ui.length > 0) sink.error("missing_runtime", pointer(C2_AT, "ui"), "UI actions require extensions.dev.codetwo.runtime.", "Declare the runtime whose commands the actions invoke, or remove ui.");
     if (Array.isArray(c2.connectors) && c2.connectors.length > 0) sink.error("missing_runtime", pointer(C2_AT, "connectors"), "Connectors require extensions.dev.codetwo.runtime.", "Declare the runtime whose command the connector calls, or remove connectors.");
   }
-  const ownCommand = (kind: "ui" | "connectors", what: string) =>
-    (Array.isArray(c2[kind]) ? (c2[kind] as unknown[]) : []).forEach((item, i) => {
-      if (!isObject(item) || typeof item.command !== "string" || !new RegExp(COMMAND_ID_PATTERN).test(item.command)) return;
+  const commandId = new RegExp(COMMAND_ID_PATTERN);
+  const ownCommand = (kind: "ui" | "connectors", what: string) => {
+    const list = listOf(c2[kind]);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (!isObject(item) || typeof item.command !== "string" || !commandId.test(item.command)) continue;
       if (!commandIds.has(item.command)) {
         sink.error("undeclared_command", at(kind, i, "command"), `${what} "${String(item.id)}" references the command "${item.command}", which this bundle does not declare.`, "A UI action or connector may only invoke a command from the same bundle's commands array.");
       }
-    });
+    }
+  };
   ownCommand("ui", "UI action");
   ownCommand("connectors", "Connector");
 
@@ -332,12 +346,39 @@ function text(value: unknown, r: TextRule, sink: DiagnosticSink): string | undef
   return trimmed;
 }
 
+/**
+ * An array field, or nothing when it is not an array. checkCodetwo walks these with index
+ * loops rather than forEach: a JS-implemented builtin costs tens of µs on its first call,
+ * which is start-up time for a one-shot `gjc plugin validate`.
+ */
+function listOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? (v.filter((x) => typeof x === "string") as string[]) : [];
 }
 
 function stringMap(v: unknown): Record<string, string> {
-  return isObject(v) ? (Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === "string")) as Record<string, string>) : {};
+  const out: Record<string, string> = {};
+  if (isObject(v)) for (const k of Object.keys(v)) if (typeof v[k] === "string") putOwn(out, k, v[k] as string);
+  return out;
+}
+
+/** The extension namespaces other than dev.codetwo, kept unvalidated (DESIGN §2 item 1). */
+function otherExtensions(extensions: Record<string, Record<string, unknown>> | undefined): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const ns of Object.keys(extensions ?? {})) if (ns !== C2_NAMESPACE) putOwn(out, ns, extensions![ns]);
+  return out;
+}
+
+/**
+ * `out[key] = value` as an own property, as Object.fromEntries does: a "__proto__" key from
+ * JSON stays data and never becomes the object's prototype.
+ */
+function putOwn<T>(out: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 function pickStrings<K extends string>(o: Record<string, unknown>, keys: K[]): Partial<Record<K, string>> {

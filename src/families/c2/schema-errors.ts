@@ -208,7 +208,8 @@ export function conforms(schema: Schema, value: unknown): boolean {
       if (!Array.isArray(value)) return false;
       if (schema.minItems !== undefined && value.length < schema.minItems) return false;
       if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
-      return schema.items === undefined || value.every((item) => conforms(schema.items, item));
+      if (schema.items !== undefined) for (const item of value) if (!conforms(schema.items, item)) return false;
+      return true;
     case "object": {
       if (!isPlainObject(value)) return false;
       const props: Schema = schema.properties ?? {};
