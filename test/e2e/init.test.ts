@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir } from "../helpers/tmp.ts";
+import { snapshotTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh() {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest();
 
 /** Speaks to a scaffolded runtime the way a host would and returns the handshake and one call. */
 async function handshake(cmd: string[], cwd: string) {

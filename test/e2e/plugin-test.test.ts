@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { tempDirsPerTest } from "../helpers/tmp.ts";
 import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh() {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest();
 async function scaffold(root: string, name: string, family: "c2" | "gjc", runtime?: string) {
   const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], { cwd: root });
   expect(r.exitCode).toBe(0);

@@ -1,9 +1,9 @@
 /** C2 catalogs (marketplace.json 1.0.0) through the real CLI: every fixture with its exact codes. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { snapshotTree, writeTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
 // prettier-ignore
 const TABLE: [name: string, exit: 0 | 1, errors: string[]][] = [
@@ -37,11 +37,7 @@ const TABLE: [name: string, exit: 0 | 1, errors: string[]][] = [
 const CATALOGS = join(fixturesDir, "catalogs");
 const errorCodes = (doc: any) => [...new Set((doc.diagnostics as any[]).filter((d) => d.severity === "error").map((d) => d.code))].sort();
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
+const fresh = tempDirsPerTest();
 
 describe("marketplace validate", () => {
   for (const [name, exit, errors] of TABLE) {
@@ -107,11 +103,10 @@ describe("marketplace validate", () => {
   });
 
   test("a local source that reaches its bundle through a symlink is refused", async () => {
-    const t = tempDir();
-    dirs.push(t);
-    const outside = join(t.path, "outside");
+    const t = fresh();
+    const outside = join(t, "outside");
     cpSync(join(fixturesDir, "examples", "notes-skills"), outside, { recursive: true });
-    const catalog = join(t.path, "catalog");
+    const catalog = join(t, "catalog");
     mkdirSync(join(catalog, "plugins"), { recursive: true });
     symlinkSync(outside, join(catalog, "plugins", "notes-skills"));
     writeTree(catalog, { "marketplace.json": { standardVersion: "1.0.0", name: "c", plugins: [{ name: "notes-skills", version: "0.3.1", source: { kind: "local", path: "./plugins/notes-skills" } }] } });
@@ -121,12 +116,11 @@ describe("marketplace validate", () => {
   });
 
   test("a symlinked marketplace.json is refused", async () => {
-    const t = tempDir();
-    dirs.push(t);
-    writeTree(t.path, { "real/marketplace.json": { standardVersion: "1.0.0", name: "c", plugins: [] } });
-    mkdirSync(join(t.path, "cat"));
-    symlinkSync(join(t.path, "real", "marketplace.json"), join(t.path, "cat", "marketplace.json"));
-    const r = await runCli(["marketplace", "validate", join(t.path, "cat"), "--json"]);
+    const t = fresh();
+    writeTree(t, { "real/marketplace.json": { standardVersion: "1.0.0", name: "c", plugins: [] } });
+    mkdirSync(join(t, "cat"));
+    symlinkSync(join(t, "real", "marketplace.json"), join(t, "cat", "marketplace.json"));
+    const r = await runCli(["marketplace", "validate", join(t, "cat"), "--json"]);
     expect(r.exitCode).toBe(1);
     expect(errorCodes(r.json())).toEqual(["unsafe_path"]);
   });

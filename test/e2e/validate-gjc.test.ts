@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { snapshotTree, writeTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh(): string {
-  const d = tempDir("gjc-e2e-validate-");
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest("gjc-e2e-validate-");
 const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
 const fixture = (name: string) => join(fixturesDir, "gjc", name);
 /** What gjc wrote into the temporary home; Bun's own transpiler cache (~/.bun) is not ours. */

@@ -1,3 +1,4 @@
+import { afterEach } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -54,4 +55,21 @@ export function snapshotTree(root: string): Record<string, string> {
   };
   walk(root, "");
   return out;
+}
+
+/**
+ * Per-test temporary directories for one test file: `const fresh = tempDirsPerTest();` then
+ * `fresh()` in a test gives a new directory, and every one is removed after that test.
+ */
+export function tempDirsPerTest(prefix?: string): () => string {
+  let dirs: { cleanup(): void }[] = [];
+  afterEach(() => {
+    for (const d of dirs) d.cleanup();
+    dirs = [];
+  });
+  return () => {
+    const d = tempDir(prefix);
+    dirs.push(d);
+    return d.path;
+  };
 }

@@ -1,25 +1,20 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeTar } from "../../../src/authoring/tar-writer.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { tempDirsPerTest } from "../../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
+const fresh = tempDirsPerTest();
 
 /** Lets the system's GNU tar read what we wrote: names, modes and contents must round-trip. */
 function extractWithSystemTar(archive: Uint8Array) {
-  const d = tempDir();
-  dirs.push(d);
-  writeFileSync(join(d.path, "a.tar"), archive);
-  const list = Bun.spawnSync(["tar", "-tvf", join(d.path, "a.tar")]);
+  const d = fresh();
+  writeFileSync(join(d, "a.tar"), archive);
+  const list = Bun.spawnSync(["tar", "-tvf", join(d, "a.tar")]);
   expect(list.exitCode).toBe(0);
-  const x = Bun.spawnSync(["tar", "-xf", "a.tar", "-C", d.path, "--no-same-owner"], { cwd: d.path });
+  const x = Bun.spawnSync(["tar", "-xf", "a.tar", "-C", d, "--no-same-owner"], { cwd: d });
   expect(x.exitCode).toBe(0);
-  return { dir: d.path, listing: list.stdout.toString() };
+  return { dir: d, listing: list.stdout.toString() };
 }
 
 describe("writeTar", () => {

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { collectBundle } from "../../../src/bundle/collect.ts";
 import { C2_LIMITS, type BundleLimits } from "../../../src/bundle/limits.ts";
-import { tempDir, writeTree } from "../../helpers/tmp.ts";
+import { writeTree, tempDirsPerTest } from "../../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh() {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest();
 const codes = (c: ReturnType<typeof collectBundle>) => c.diagnostics.map((d) => d.code);
 
 describe("collectBundle", () => {

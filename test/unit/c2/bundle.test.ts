@@ -2,12 +2,12 @@
  * The whole C2 pipeline on real directories made at test time: symlinks, FIFOs, budgets and
  * component counts (git cannot hold FIFOs, and committed fixtures stay free of symlinks).
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planC2Bundle } from "../../../src/families/c2/validate.ts";
-import { tempDir, writeTree, type TreeSpec } from "../../helpers/tmp.ts";
+import { writeTree, type TreeSpec, tempDirsPerTest } from "../../helpers/tmp.ts";
 
 const SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 const MCP = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
@@ -15,21 +15,9 @@ const SKILL = (name: string) => `---\nname: ${name}\ndescription: Use it.\n---\n
 const manifest = (codetwo: object = {}) => ({ $schema: SCHEMA, name: "t", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0", ...codetwo } } });
 const runtimeAt = (command: string) => manifest({ commands: [{ id: "t.run", title: "Run" }], runtime: { command } });
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function bundle(spec: TreeSpec): string {
-  const d = tempDir();
-  dirs.push(d);
-  return writeTree(join(d.path, "b"), spec);
-}
-function outsideDir(spec: TreeSpec): string {
-  const d = tempDir();
-  dirs.push(d);
-  return writeTree(d.path, spec);
-}
+const fresh = tempDirsPerTest();
+const bundle = (spec: TreeSpec): string => writeTree(join(fresh(), "b"), spec);
+const outsideDir = (spec: TreeSpec): string => writeTree(fresh(), spec);
 const errors = (dir: string) => planC2Bundle(dir).diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.path]);
 
 describe("symlinks", () => {

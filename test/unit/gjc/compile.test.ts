@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileGjcBundle } from "../../../src/families/gjc/compile.ts";
 import { fixturesDir } from "../../helpers/cli.ts";
-import { tempDir, writeTree } from "../../helpers/tmp.ts";
+import { writeTree, tempDirsPerTest } from "../../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh(): string {
-  const d = tempDir("gjc-compile-");
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest("gjc-compile-");
 const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
 const base = { kind: "gajae-code-plugin", name: "demo", version: "1.0.0" };
 const SKILL = (parent: string, phase: string, arg: string, extra = "") =>

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiagnosticSink } from "../../../src/core/diagnostics.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../../src/bundle/limits.ts";
 import { DeclaredFileReader } from "../../../src/families/gjc/declared-files.ts";
-import { tempDir, writeTree } from "../../helpers/tmp.ts";
+import { writeTree, tempDirsPerTest } from "../../helpers/tmp.ts";
 
-let dirs: { cleanup(): void }[] = [];
-afterEach(() => {
-  for (const d of dirs) d.cleanup();
-  dirs = [];
-});
-function fresh(): string {
-  const d = tempDir("gjc-declared-");
-  dirs.push(d);
-  return d.path;
-}
+const fresh = tempDirsPerTest("gjc-declared-");
 const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
 function reader(root: string, limits: BundleLimits = GJC_LIMITS) {
   const sink = new DiagnosticSink();
