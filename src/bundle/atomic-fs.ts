@@ -20,19 +20,30 @@ export function tempSibling(path: string, tag = "tmp"): string {
   return join(dirname(path), `.${basename(path)}.${tag}-${process.pid}-${rand}`);
 }
 
+export interface AtomicWriteOptions {
+  mode?: number;
+  /**
+   * fsync the file and its directory (default). Off only for files derived from a committed
+   * one (a last good copy, an index): after a power loss they may be old or empty, and their
+   * readers fall back to the source of truth.
+   */
+  durable?: boolean;
+}
+
 /**
  * Writes a file so readers see the old bytes or the new bytes, never a mix: a unique temp
  * sibling (created exclusively), fsync, rename over the target, fsync of the directory.
  * `Bun.write` truncates in place, which is why it is not used for anything we commit.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: number | AtomicWriteOptions = {}): void {
+  const { mode = 0o644, durable = true } = typeof options === "number" ? { mode: options } : options;
   const tmp = tempSibling(path);
   const fd = openSync(tmp, "wx", mode);
   try {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(tmp, { force: true });
@@ -45,5 +56,5 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     rmSync(tmp, { force: true });
     throw error;
   }
-  fsyncDir(dirname(path));
+  if (durable) fsyncDir(dirname(path));
 }

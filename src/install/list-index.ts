@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { replaceFile } from "./replace-file.ts";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { INDEX_FILE, registryPath } from "./layout.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
@@ -41,7 +41,7 @@ export function writeListIndex(root: string, scope: Scope, bundles: BundleSummar
   const stamp = stampOf(registryPath(root));
   if (stamp === undefined) return;
   const index: ListIndex = { format: INDEX_FORMAT, scope, registryStamp: stamp, bundles };
-  replaceFile(join(root, INDEX_FILE), `${JSON.stringify(index)}\n`);
+  writeFileAtomic(join(root, INDEX_FILE), `${JSON.stringify(index)}\n`, { durable: false });
 }
 
 export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string };

@@ -6,7 +6,6 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { CONTENT_DIR, lastGoodPath, registryPath } from "./layout.ts";
 import { writeListIndex } from "./list-index.ts";
-import { replaceFile } from "./replace-file.ts";
 import { summarize } from "./summary.ts";
 import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
@@ -166,6 +165,6 @@ export function writeRegistry(root: string, registry: ScopeRegistry, afterCommit
   const text = serializeRegistry(registry);
   writeFileAtomic(registryPath(root), text);
   afterCommit?.();
-  replaceFile(lastGoodPath(root), text);
+  writeFileAtomic(lastGoodPath(root), text, { durable: false });
   writeListIndex(root, registry.scope, sortEntries(registry.plugins).map(summarize));
 }
