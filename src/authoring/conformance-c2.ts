@@ -8,7 +8,7 @@ import { RuntimeInstance } from "../c2host/runtime-instance.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import { planC2Bundle } from "../families/c2/validate.ts";
-import type { ConformanceCheck, ConformanceReport, SampleArgs } from "./conformance-types.ts";
+import { manifestCheck, type ConformanceCheck, type ConformanceReport, type SampleArgs } from "./conformance-types.ts";
 
 const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;
 
@@ -20,15 +20,10 @@ const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;
 export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArgs, opts: { timeoutMs?: number } = {}): Promise<ConformanceReport> {
   const checks: ConformanceCheck[] = [];
   const plan = planC2Bundle(dir);
-  const errors = plan.diagnostics.filter((d) => d.severity === "error");
-  checks.push(
-    errors.length === 0
-      ? { rule: "manifest", ok: true, message: "plugin.json and the bundle pass validation." }
-      : { rule: "manifest", ok: false, code: errors[0].code, message: `${errors.length} validation error(s); first: ${errors[0].message}`, hint: `Run "gjc plugin validate ${dir}" to see every problem.` },
-  );
+  checks.push(manifestCheck(plan.diagnostics, dir, "plugin.json and the bundle"));
   const report = (): ConformanceReport => ({ family: "c2", dir, name: plan.declared.name, version: plan.declared.version, ok: checks.every((c) => c.ok), checks });
   const manifest = plan.manifest;
-  if (!manifest || errors.length > 0) return report();
+  if (!manifest || !checks[0].ok) return report();
   const runtime = manifest.codetwo.runtime;
   if (!runtime) {
     checks.push({ rule: "runtime", ok: true, skipped: true, message: "The bundle has no process runtime; nothing to start." });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import type { GjcHookSurface, GjcMcpSurface, GjcToolSurface } from "../families/gjc/compile.ts";
-import type { ConformanceCheck, ConformanceReport } from "./conformance-types.ts";
+import { manifestCheck, type ConformanceCheck, type ConformanceReport } from "./conformance-types.ts";
 
 /**
  * Conformance of a GJC bundle from its source folder: the compiler's verdict, then every tool
@@ -14,12 +14,7 @@ export async function testGjcBundle(ctx: Context, dir: string, opts: { timeoutMs
   const { compileGjcBundle } = await import("../families/gjc/compile.ts");
   const compiled = compileGjcBundle(dir);
   const checks: ConformanceCheck[] = [];
-  const errors = compiled.diagnostics.filter((d) => d.severity === "error");
-  checks.push(
-    errors.length === 0
-      ? { rule: "manifest", ok: true, message: "gajae-plugin.json and every declared file pass validation." }
-      : { rule: "manifest", ok: false, code: errors[0].code, message: `${errors.length} validation error(s); first: ${errors[0].message}`, hint: `Run "gjc plugin validate ${dir}" to see every problem.` },
-  );
+  checks.push(manifestCheck(compiled.diagnostics, dir, "gajae-plugin.json and every declared file"));
   const report = (): ConformanceReport => ({ family: "gjc", dir, name: compiled.partial.name, version: compiled.partial.version, ok: checks.every((c) => c.ok), checks });
   const bundle = compiled.bundle;
   if (!bundle) return report();

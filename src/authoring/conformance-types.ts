@@ -1,3 +1,5 @@
+import type { Diagnostic } from "../core/diagnostics.ts";
+
 /** One rule `gjc plugin test` checked, with what happened. */
 export interface ConformanceCheck {
   rule: string;
@@ -25,3 +27,11 @@ export interface SampleArgs {
 }
 
 export const TEST_FILE = "gjc.test.json";
+
+/** The first rule of every conformance run: the validation verdict install would give. */
+export function manifestCheck(diagnostics: readonly Diagnostic[], dir: string, what: string): ConformanceCheck {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  return errors.length === 0
+    ? { rule: "manifest", ok: true, message: `${what} pass validation.` }
+    : { rule: "manifest", ok: false, code: errors[0].code, message: `${errors.length} validation error(s); first: ${errors[0].message}`, hint: `Run "gjc plugin validate ${dir}" to see every problem.` };
+}
