@@ -36,7 +36,9 @@ export class DiagnosticSink {
   }
 
   errors(): Diagnostic[] {
-    return this.items.filter((d) => d.severity === "error");
+    const out: Diagnostic[] = [];
+    for (const d of this.items) if (d.severity === "error") out.push(d);
+    return out;
   }
 }
 

@@ -93,7 +93,9 @@ const MAX_WALK_DEPTH = 12;
 const C2_AT = `${MANIFEST_FILE}#/extensions/${C2_NAMESPACE}`;
 
 export function totalContributions(c: C2Counts): number {
-  return Object.values(c).reduce((a, n) => a + n, 0);
+  let total = 0;
+  for (const n of Object.values(c)) total += n;
+  return total;
 }
 
 type Kind = "missing" | "file" | "dir" | "link" | "special";
@@ -137,6 +139,22 @@ function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: 
 
 const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
 
+/** An agent's `tools`: a YAML list (each as a string) or a comma-separated string; loops, not map/filter (start-up). */
+function toolList(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) {
+    const out: string[] = [];
+    for (const t of v) out.push(String(t));
+    return out;
+  }
+  if (typeof v !== "string") return undefined;
+  const out: string[] = [];
+  for (const part of v.split(",")) {
+    const t = part.trim();
+    if (t) out.push(t);
+  }
+  return out;
+}
+
 export function inventoryC2Contributions(dir: string, manifest: C2Manifest | undefined, sink: DiagnosticSink): C2Contributions {
   const errorsBefore = sink.errors().length;
   const skills = findSkills(dir, sink);
@@ -156,7 +174,7 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
     const doc = readMarkdown(dir, rel, sink, "invalid_agent");
     if (!doc || doc.body.trim() === "") continue; // the reference skips empty agents silently
     const stem = rel.slice(rel.lastIndexOf("/") + 1).replace(/\.md$/, "");
-    const tools = Array.isArray(doc.data.tools) ? doc.data.tools.map(String) : typeof doc.data.tools === "string" ? doc.data.tools.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
+    const tools = toolList(doc.data.tools);
     agents.push({
       name: str(doc.data.name) || stem,
       description: str(doc.data.description),

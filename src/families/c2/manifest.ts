@@ -356,7 +356,9 @@ function listOf(v: unknown): unknown[] {
 }
 
 function strings(v: unknown): string[] {
-  return Array.isArray(v) ? (v.filter((x) => typeof x === "string") as string[]) : [];
+  const out: string[] = [];
+  if (Array.isArray(v)) for (const x of v) if (typeof x === "string") out.push(x);
+  return out;
 }
 
 function stringMap(v: unknown): Record<string, string> {
