@@ -18,9 +18,10 @@ function writeManifest(dir: string, name: string, withRuntime: boolean): void {
   mkdirSync(join(dir, "skills", "main"), { recursive: true });
   const codetwo: Record<string, unknown> = { standardVersion: "1.2.0" };
   if (withRuntime) {
-    codetwo.commands = [{ id: `${name.replace(/[^a-z0-9]/g, "")}.run`, title: "Run" }];
+    const command = `${name.replace(/[^a-z0-9]/g, "")}.run`;
+    codetwo.commands = [{ id: command, title: "Run" }];
     codetwo.runtime = { command: "node", args: ["plugin.js"], scopeSupport: ["user", "project"] };
-    codetwo.ui = [{ id: "go", slot: "composer.toolbar", label: "Go", command: codetwo.commands[0].id }];
+    codetwo.ui = [{ id: "go", slot: "composer.toolbar", label: "Go", command }];
     writeFileSync(join(dir, "plugin.js"), "process.exit(0);\n");
   }
   writeFileSync(join(dir, "plugin.json"), JSON.stringify({ $schema: SCHEMA, name, version: "1.0.0", extensions: { "dev.codetwo": codetwo } }));

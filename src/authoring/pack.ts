@@ -33,7 +33,7 @@ export async function packBundle(ctx: Context, input: string, output?: string): 
   const { name, version, files } = await installPlan(target);
   const entries = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const tarInputs: TarInput[] = entries.map((f) => ({ path: f.path, bytes: f.bytes, executable: (f.mode & 0o111) !== 0 }));
-  const gz = Bun.gzipSync(writeTar(tarInputs), { level: 6 });
+  const gz = Bun.gzipSync(writeTar(tarInputs) as Uint8Array<ArrayBuffer>, { level: 6 });
   gz[9] = GZIP_OS_UNIX;
 
   const file = resolve(ctx.cwd, output ?? join(dirname(target.dir), `${name}-${version}.tgz`));

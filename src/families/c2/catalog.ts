@@ -182,7 +182,7 @@ function parseEntry(item: unknown, index: number, at: string, sink: DiagnosticSi
     installationPolicy: (item.installationPolicy as C2CatalogEntry["installationPolicy"]) ?? "AVAILABLE",
     authenticationPolicy: (item.authenticationPolicy as C2CatalogEntry["authenticationPolicy"]) ?? "ON_FIRST_USE",
     defaultEnabled: (item.defaultEnabled as boolean | undefined) ?? true,
-    source: { ...source } as C2CatalogSource,
+    source: { ...(source as Record<string, unknown>) } as C2CatalogSource,
   };
 }
 
