@@ -42,6 +42,22 @@ describe("compiled gjc", () => {
     expect(json.json()).toMatchObject({ ok: true, contributions: { skills: 2, subagents: 1, commands: 1 }, diagnostics: [] });
   });
 
+  test("validates the GJC example and lists its surfaces and files", async () => {
+    const dir = join(fixturesDir, "examples", "review-kit");
+    const json = await run(["plugin", "validate", dir, "--json"]);
+    expect(json.exitCode).toBe(0);
+    const doc = json.json();
+    expect(doc).toMatchObject({ schema: "gjc/validate@1", ok: true, family: "gjc", name: "review-kit", diagnostics: [] });
+    expect(doc.surfaces.map((s: { id: string }) => s.id).sort()).toEqual([
+      "agent-appendix:critic:review-kit:review-critic",
+      "hook:tool_call:before:read:note-reads",
+      "subskill:ralplan:planner:review",
+      "system-appendix:review-kit:review-policy",
+      "tool:review_checklist",
+    ]);
+    expect(doc.files[0].path).toBe("gajae-plugin.json");
+  });
+
   test("an invalid fixture exits 1 with its diagnostics", async () => {
     const dir = join(fixturesDir, "c2", "unknown-field-runtime-commandTimeoutMs");
     const human = await run(["plugin", "validate", dir]);
