@@ -79,6 +79,7 @@ export const commandTree: Record<string, VerbNode> = {
     description: "Work with C2 marketplace catalogs",
     children: {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
+      list: verb("List a catalog's entries and which are installed", () => import("./commands/marketplace-list.ts")),
     },
   },
   host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
