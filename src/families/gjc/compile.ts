@@ -9,7 +9,7 @@ import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
 import { MANIFEST_PTR, visible } from "./fields.ts";
 import { parseGjcManifest } from "./manifest.ts";
-import type { GjcManifest, ParsedManifest } from "./manifest-types.ts";
+import type { GjcManifest, Located, ParsedManifest } from "./manifest-types.ts";
 import type { GjcAppendixSurface, GjcSurface } from "./surface-types.ts";
 
 export type { GjcSurface, GjcSurfaceKind, GjcToolSurface, GjcHookSurface, GjcMcpSurface, GjcAppendixSurface, GjcSubskillSurface } from "./surface-types.ts";
@@ -125,13 +125,21 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
  * can never have all its appendices shown. That is worth knowing but not an error.
  */
 function warnAppendixBudget(sink: DiagnosticSink, surfaces: GjcSurface[]): void {
-  const appendices = surfaces.filter((s): s is GjcAppendixSurface => s.kind === "system-appendix" || s.kind === "agent-appendix");
-  const total = appendices.reduce((n, a) => n + a.bytes, 0);
+  // A loop rather than filter/reduce: JS-implemented array builtins cost tens of µs on their
+  // first call, and validate runs once per process.
+  let count = 0;
+  let total = 0;
+  for (let i = 0; i < surfaces.length; i++) {
+    const s = surfaces[i];
+    if (s.kind !== "system-appendix" && s.kind !== "agent-appendix") continue;
+    count++;
+    total += (s as GjcAppendixSurface).bytes;
+  }
   if (total > APPENDIX_TOTAL_MAX_BYTES) {
     sink.warning("invalid_appendix", MANIFEST_PTR, `The appendices of this bundle add up to ${total} bytes; at most ${APPENDIX_TOTAL_MAX_BYTES} bytes (32 KiB) of appendices are rendered in a session, so some would be dropped.`, "Shorten or merge appendices.");
   }
-  if (appendices.length > APPENDIX_MAX_COUNT) {
-    sink.warning("invalid_appendix", MANIFEST_PTR, `The bundle declares ${appendices.length} appendices; at most ${APPENDIX_MAX_COUNT} are rendered in a session.`, "Merge appendices.");
+  if (count > APPENDIX_MAX_COUNT) {
+    sink.warning("invalid_appendix", MANIFEST_PTR, `The bundle declares ${count} appendices; at most ${APPENDIX_MAX_COUNT} are rendered in a session.`, "Merge appendices.");
   }
 }
 
@@ -140,11 +148,18 @@ function canonicalManifest(p: ParsedManifest): GjcManifest {
     kind: "gajae-code-plugin",
     name: p.name!,
     version: p.version!,
-    subskills: p.subskills.map((d) => d.entry),
-    tools: p.tools.map((d) => d.entry),
-    hooks: p.hooks.map((d) => d.entry),
-    mcps: p.mcps.map((d) => d.entry),
-    system_appendix: p.systemAppendices.map((d) => d.entry),
-    "agent-appendix": p.agentAppendices.map((d) => d.entry),
+    subskills: entries(p.subskills),
+    tools: entries(p.tools),
+    hooks: entries(p.hooks),
+    mcps: entries(p.mcps),
+    system_appendix: entries(p.systemAppendices),
+    "agent-appendix": entries(p.agentAppendices),
   };
+}
+
+/** `located.map((d) => d.entry)` as a loop (no array builtin on the validate path). */
+function entries<T>(located: Located<T>[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < located.length; i++) out.push(located[i].entry);
+  return out;
 }

@@ -83,10 +83,12 @@ export function parseGjcManifest(sink: DiagnosticSink, raw: unknown): ParsedMani
     else sink.error("invalid_manifest", at(key), `"${key}" must be an array, not ${describeValue(v)}.`);
   }
 
-  arrays.subskills?.forEach((entry, i) => {
+  const subskills = arrays.subskills ?? [];
+  for (let i = 0; i < subskills.length; i++) {
+    const entry = subskills[i];
     if (typeof entry === "string" && entry.trim() !== "") parsed.subskills.push({ at: `${at("subskills")}/${i}`, entry });
     else sink.error("invalid_manifest", `${at("subskills")}/${i}`, `subskills[${i}] must be the bundle-relative path of a SKILL.md file, not ${describeValue(entry)}.`);
-  });
+  }
   if (arrays.tools) parsed.tools = parseTools(sink, arrays.tools, at("tools"));
   if (arrays.hooks) parsed.hooks = parseHooks(sink, arrays.hooks, at("hooks"));
   if (!bothMcp) {

@@ -14,12 +14,13 @@ export function parseAppendices(sink: DiagnosticSink, value: unknown[], at: stri
 export function parseAppendices(sink: DiagnosticSink, value: unknown[], at: string, key: "system_appendix" | "agent-appendix"): Located<GjcAppendixEntry>[] {
   const out: Located<GjcAppendixEntry>[] = [];
   const isAgent = key === "agent-appendix";
-  value.forEach((raw, i) => {
+  for (let i = 0; i < value.length; i++) {
+    const raw = value[i];
     const label = `${key}[${i}]`;
     const here = `${at}/${i}`;
     if (!isPlainObject(raw)) {
       sink.error("invalid_manifest", here, `${label} must be an object { ${isAgent ? "agent, " : ""}name, path | content, sha256? }, not ${describeValue(raw)}.`);
-      return;
+      continue;
     }
     const before = sink.items.length;
     checkEntryKeys(sink, raw, isAgent ? AGENT_APPENDIX_KEYS : SYSTEM_APPENDIX_KEYS, label, here);
@@ -51,17 +52,15 @@ export function parseAppendices(sink: DiagnosticSink, value: unknown[], at: stri
     } else {
       content = raw.content;
     }
-    if (sink.items.length !== before || name === undefined || (path === undefined && content === undefined)) return;
-    out.push({
-      at: here,
-      entry: {
-        ...(agent !== undefined ? { agent } : {}),
-        name,
-        ...(path !== undefined ? { path } : {}),
-        ...(content !== undefined ? { content } : {}),
-        ...(sha256 !== undefined ? { sha256 } : {}),
-      },
-    });
-  });
+    if (sink.items.length !== before || name === undefined || (path === undefined && content === undefined)) continue;
+    // Assignments in key order rather than conditional spreads (a JS-implemented builtin each).
+    const entry = {} as GjcAgentAppendixEntry;
+    if (agent !== undefined) entry.agent = agent;
+    entry.name = name;
+    if (path !== undefined) entry.path = path;
+    if (content !== undefined) entry.content = content;
+    if (sha256 !== undefined) entry.sha256 = sha256;
+    out.push({ at: here, entry });
+  }
   return out;
 }

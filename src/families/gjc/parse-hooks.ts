@@ -5,6 +5,12 @@ import { checkEntryKeys, checkSafeName, describeValue, isPlainObject, optionalSh
 import type { GjcHookEntry, Located } from "./manifest-types.ts";
 
 const CLAUDE_ENTRY_KEYS = ["matcher", "hooks", "source"];
+
+/** A Claude Code hook entry carries one of these (`in`, as before: inherited keys count too). */
+function hasClaudeEntryKey(raw: Record<string, unknown>): boolean {
+  for (let i = 0; i < CLAUDE_ENTRY_KEYS.length; i++) if (CLAUDE_ENTRY_KEYS[i] in raw) return true;
+  return false;
+}
 const CANONICAL_SHAPE = "{ name, event, target?, phase?, path, sha256? }";
 export const LOOSE_HOOKS_HINT = `Declare each hook as ${CANONICAL_SHAPE} (event "tool_call" with a target and phase "before", "tool_result" with phase "after", or a session event), or keep unconstrained hooks as loose .gjc/hooks/pre/<tool>.ts and .gjc/hooks/post/<tool>.ts files.`;
 
@@ -22,16 +28,17 @@ export function reportClaudeHooksMap(sink: DiagnosticSink, value: unknown, at: s
  */
 export function parseHooks(sink: DiagnosticSink, value: unknown[], at: string): Located<GjcHookEntry>[] {
   const out: Located<GjcHookEntry>[] = [];
-  value.forEach((raw, i) => {
+  for (let i = 0; i < value.length; i++) {
+    const raw = value[i];
     const label = `hooks[${i}]`;
     const here = `${at}/${i}`;
     if (!isPlainObject(raw)) {
       sink.error("invalid_manifest", here, `${label} must be an object ${CANONICAL_SHAPE}, not ${describeValue(raw)}.`);
-      return;
+      continue;
     }
-    if (CLAUDE_ENTRY_KEYS.some((k) => k in raw)) {
+    if (hasClaudeEntryKey(raw)) {
       sink.error("invalid_manifest", here, `${label} looks like a Claude Code plugin.json hook entry ({ matcher, hooks, source }), which a GJC bundle cannot carry.`, LOOSE_HOOKS_HINT);
-      return;
+      continue;
     }
     const before = sink.items.length;
     checkEntryKeys(sink, raw, HOOK_KEYS, label, here);
@@ -45,7 +52,7 @@ export function parseHooks(sink: DiagnosticSink, value: unknown[], at: string): 
       if (raw.phase === "before" || raw.phase === "after") phase = raw.phase;
       else sink.error("invalid_manifest", `${here}/phase`, `${label}.phase must be "before" or "after", not ${typeof raw.phase === "string" ? quote(raw.phase) : describeValue(raw.phase)}.`);
     }
-    if (sink.items.length !== before || name === undefined || event === undefined || path === undefined) return;
+    if (sink.items.length !== before || name === undefined || event === undefined || path === undefined) continue;
 
     const who = `Hook ${quote(name)}`;
     const wanted = PHASED_EVENTS[event];
@@ -61,16 +68,15 @@ export function parseHooks(sink: DiagnosticSink, value: unknown[], at: string): 
         sink.error("invalid_hook", `${here}/phase`, `${who}: ${event} requires the "${wanted}" phase${phase === undefined ? "" : `, not "${phase}"`}.`, `Set "phase": "${wanted}".`);
       }
     }
-    if (sink.items.length !== before) return;
-    const entry: GjcHookEntry = {
-      name,
-      event,
-      ...(target !== undefined ? { target } : {}),
-      ...(phase !== undefined ? { phase } : {}),
-      path,
-      ...(sha256 !== undefined ? { sha256 } : {}),
-    };
+    if (sink.items.length !== before) continue;
+    // Assignments in key order rather than conditional spreads: each spread runs a
+    // JS-implemented builtin (copyDataProperties), and this runs once per hook.
+    const entry = { name, event } as GjcHookEntry;
+    if (target !== undefined) entry.target = target;
+    if (phase !== undefined) entry.phase = phase;
+    entry.path = path;
+    if (sha256 !== undefined) entry.sha256 = sha256;
     out.push({ at: here, entry });
-  });
+  }
   return out;
 }
