@@ -82,12 +82,21 @@ function restore(backup: string, home: string): boolean {
  * the next mutating command takes it over and restores the backup then.
  */
 export function restoreInterruptedCommits(layout: C2Layout, names: string[], lockHeld: () => boolean): boolean {
-  const orphans = names.filter((n) => {
-    const m = BACKUP.exec(n);
-    return m !== null && !names.includes(m[1]);
-  });
+  // Every reader runs this, so it is a plain loop (no filter/includes builtins on the usual,
+  // backup-free path) and only names that start with "." are matched against BACKUP.
+  const orphans: string[] = [];
+  const homes: string[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name.charCodeAt(0) !== 0x2e) continue;
+    const m = BACKUP.exec(name);
+    if (m !== null && names.indexOf(m[1]) === -1) {
+      orphans.push(name);
+      homes.push(m[1]);
+    }
+  }
   if (orphans.length === 0 || lockHeld()) return false;
   let restored = false;
-  for (const name of orphans) restored = restore(join(layout.plugins, name), join(layout.plugins, BACKUP.exec(name)![1])) || restored;
+  for (let i = 0; i < orphans.length; i++) restored = restore(join(layout.plugins, orphans[i]), join(layout.plugins, homes[i])) || restored;
   return restored;
 }

@@ -5,7 +5,7 @@
  */
 import type { Context } from "../core/context.ts";
 import { graphRevision } from "./graph-revision.ts";
-import { c2Layout, policyKey } from "./paths.ts";
+import { c2Layout } from "./paths.ts";
 import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import type { PluginPolicy, PolicyDocument, PolicyState, RequestedState } from "./policy-doc.ts";
 import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
@@ -48,14 +48,12 @@ export function scopeOf(project: string | undefined): ScopeRef {
   return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
 }
 
-function explicitPolicy(doc: PolicyDocument, id: string, project: string | undefined): PluginPolicy {
-  const key = policyKey(id);
-  return (project === undefined ? doc.user[key] : doc.projects[project]?.[key]) ?? {};
-}
-
 function catalogEntry(view: PolicyView, record: InstalledRecord, project: string | undefined): CatalogEntry {
   const effective = resolvePolicy(view, record, project);
-  const explicit = project === undefined || effective.projectScoped ? explicitPolicy(view.doc, record.id, project) : explicitPolicy(view.doc, record.id, undefined);
+  // The policy written at this scope; a user-only runtime shows its user policy in a project.
+  const key = effective.pluginId;
+  const doc: PolicyDocument = view.doc;
+  const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
   const runtime = record.manifest.codetwo.runtime;
   const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
   let status: CatalogEntry["effective_state"]["status"] = "enabled";
@@ -68,7 +66,7 @@ function catalogEntry(view: PolicyView, record: InstalledRecord, project: string
     reason = "untrusted";
   }
   return {
-    id: policyKey(record.id),
+    id: key,
     installed_id: record.id,
     name: record.name,
     version: record.version,
@@ -91,12 +89,14 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
   const view = openPolicy(layout);
   const { records, broken } = scanRecords(layout);
+  const plugins: CatalogEntry[] = [];
+  for (let i = 0; i < records.length; i++) plugins.push(catalogEntry(view, records[i], project));
   return {
     scope: scopeOf(project),
     config_revision: view.doc.revision,
     graph_revision: graphRevision(records),
     recovery: view.recovery,
-    plugins: records.map((r) => catalogEntry(view, r, project)),
+    plugins,
     broken,
   };
 }

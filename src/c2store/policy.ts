@@ -41,19 +41,27 @@ export interface EffectivePolicy {
 
 /** Component policy ids a bundle exposes: its UI actions, connectors and language servers. */
 export function bundleComponentIds(id: string, manifest: C2Manifest): string[] {
-  const key = policyKey(id);
-  return [
-    ...manifest.codetwo.ui.map((u) => `${key}:ui:${u.id}`),
-    ...manifest.codetwo.connectors.map((c) => `${key}:connector:${c.id}`),
-    ...manifest.codetwo.languageServers.map((l) => `${key}:lsp:${l.id}`),
-  ];
+  return componentIdsOf(policyKey(id), manifest);
+}
+
+function componentIdsOf(key: string, manifest: C2Manifest): string[] {
+  const ids: string[] = [];
+  const { ui, connectors, languageServers } = manifest.codetwo;
+  for (let i = 0; i < ui.length; i++) ids.push(`${key}:ui:${ui[i].id}`);
+  for (let i = 0; i < connectors.length; i++) ids.push(`${key}:connector:${connectors[i].id}`);
+  for (let i = 0; i < languageServers.length; i++) ids.push(`${key}:lsp:${languageServers[i].id}`);
+  return ids;
 }
 
 export function supportsProjectScope(manifest: C2Manifest): boolean {
-  return manifest.codetwo.runtime?.scopeSupport.includes("project") ?? false;
+  return (manifest.codetwo.runtime?.scopeSupport.indexOf("project") ?? -1) !== -1;
 }
 
-/** Pure resolution over an opened policy view; `projectPath` must already be normalized. */
+/**
+ * Pure resolution over an opened policy view; `projectPath` must already be normalized.
+ * The catalog resolves every installed bundle in a fresh process, so this stays a straight
+ * run of native operations: no spreads, no array builtins that run JS, no per-id helpers.
+ */
 export function resolvePolicy(view: PolicyView, record: InstalledRecord, projectPath?: string): EffectivePolicy {
   const key = policyKey(record.id);
   const doc: PolicyDocument = view.doc;
@@ -63,28 +71,46 @@ export function resolvePolicy(view: PolicyView, record: InstalledRecord, project
 
   let state: PolicyState = "enabled";
   let stateSource: StateSource = "default";
-  if (user.state) [state, stateSource] = [user.state, "user"];
-  if (project.state) [state, stateSource] = [project.state, "project"];
-  if (view.recovery.kind === "safe_mode") [state, stateSource] = ["disabled", "safe_mode"];
-  if (!record.enabled) [state, stateSource] = ["disabled", "bundle_disabled"];
+  if (user.state) {
+    state = user.state;
+    stateSource = "user";
+  }
+  if (project.state) {
+    state = project.state;
+    stateSource = "project";
+  }
+  if (view.recovery.kind === "safe_mode") {
+    state = "disabled";
+    stateSource = "safe_mode";
+  }
+  if (!record.enabled) {
+    state = "disabled";
+    stateSource = "bundle_disabled";
+  }
 
   const config = project.config !== undefined ? project.config : user.config !== undefined ? user.config : null;
 
+  // The bundle's own components plus any the user or project policy names, in code-unit order.
+  const ids = componentIdsOf(key, record.manifest);
+  for (const overrides of [user.components, project.components]) {
+    if (overrides === undefined) continue;
+    const named = Object.keys(overrides);
+    for (let i = 0; i < named.length; i++) if (ids.indexOf(named[i]) === -1) ids.push(named[i]);
+  }
+  ids.sort();
   const components: Record<string, PolicyState> = {};
-  const ids = new Set([...bundleComponentIds(record.id, record.manifest), ...Object.keys(user.components ?? {}), ...Object.keys(project.components ?? {})]);
-  for (const c of [...ids].sort()) components[c] = project.components?.[c] ?? user.components?.[c] ?? "enabled";
+  for (let i = 0; i < ids.length; i++) {
+    const c = ids[i];
+    components[c] = project.components?.[c] ?? user.components?.[c] ?? "enabled";
+  }
 
-  return {
-    pluginId: key,
-    state,
-    stateSource,
-    config,
-    components,
-    ...(projectPath !== undefined ? { projectPath } : {}),
-    projectScoped,
-    trusted: record.trusted,
-    recovery: view.recovery.kind,
-  };
+  // Assigned in this order (projectPath only when given) so the JSON shape stays as it was.
+  const effective = { pluginId: key, state, stateSource, config, components } as EffectivePolicy;
+  if (projectPath !== undefined) effective.projectPath = projectPath;
+  effective.projectScoped = projectScoped;
+  effective.trusted = record.trusted;
+  effective.recovery = view.recovery.kind;
+  return effective;
 }
 
 /**

@@ -64,46 +64,86 @@ const RECORD_KEYS = [
   "installed_at", "updated_at", "files", "total_bytes", "contributions", "components", "diagnostics", "quarantine", "manifest",
 ] as const;
 const SOURCE_KEYS = ["kind", "spec", "display", "identity", "resolved", "catalog"] as const;
-const SOURCE_KINDS: readonly string[] = ["local", "github", "git", "archive"];
+const SOURCE_KINDS: ReadonlySet<string> = new Set(["local", "github", "git", "archive"]);
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$/;
+/** An absolute path, or a "/"-separated segment that is empty, "." or "..". */
+const UNSAFE_FILE_PATH = /^\/|(?:^|\/)\.{0,2}(?:\/|$)/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/*
+ * Start-up cost shapes this checker: `gjc plugin policy catalog` checks every installed
+ * record in a fresh process, and JSC compiles any function called a few dozen times (and
+ * optimizes one called a few hundred times) on the way; for a 50-bundle catalog those
+ * compilations cost more than the reading. So the common case calls no helper: the key lists
+ * are compared as one joined string (records are written with their keys in this order; the
+ * equal count rules out a key with a comma faking the join) and the object checks are written
+ * out. Any other key order takes the exact key-by-key check.
+ */
+const RECORD_KEY_LIST = RECORD_KEYS.join(",");
+const SOURCE_KEY_LIST = SOURCE_KEYS.join(",");
+
+/** The first problem with the keys of `value` (unknown first, then missing), or undefined. */
+function keyProblem(value: Record<string, unknown>, allowed: readonly string[], what: string): string | undefined {
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) return `unknown ${what} field "${key}"`;
+  for (const key of allowed) if (!(key in value)) return `missing ${what} field "${key}"`;
+  return undefined;
+}
 
 /**
  * Checks a parsed record; returns the reason it is unusable, or undefined. A bad record is
  * skipped by the loader (and shown by list/doctor), never half-trusted.
  */
 export function recordProblem(value: unknown, dirName: string): string | undefined {
-  if (!isObject(value)) return "the record is not a JSON object";
-  if (value.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(value.schema_version)} is not supported`;
-  for (const key of Object.keys(value)) if (!(RECORD_KEYS as readonly string[]).includes(key)) return `unknown record field "${key}"`;
-  for (const key of RECORD_KEYS) if (!(key in value)) return `missing record field "${key}"`;
-  if (typeof value.id !== "string" || !ID_PATTERN.test(value.id)) return "invalid installed id";
-  if (value.id !== dirName) return `the record id ${value.id} does not match its directory ${dirName}`;
-  if (typeof value.name !== "string" || typeof value.version !== "string") return "name and version must be strings";
-  if (value.standard_version !== "1.2.0") return `C2 standard ${JSON.stringify(value.standard_version)} is not supported`;
-  if (typeof value.enabled !== "boolean" || typeof value.trusted !== "boolean") return "enabled and trusted must be booleans";
-  if (value.scope !== "user") return "scope must be user";
-  const source = value.source;
-  if (!isObject(source)) return "source must be an object";
-  for (const key of Object.keys(source)) if (!(SOURCE_KEYS as readonly string[]).includes(key)) return `unknown source field "${key}"`;
-  if (typeof source.kind !== "string" || !SOURCE_KINDS.includes(source.kind)) return "invalid source kind";
-  if (typeof source.identity !== "string" || typeof source.display !== "string" || typeof source.spec !== "string") return "invalid source";
-  if (!isObject(source.resolved)) return "invalid source.resolved";
-  if (typeof value.installed_at !== "string" || typeof value.updated_at !== "string") return "invalid timestamps";
-  if (!Array.isArray(value.files)) return "files must be an array";
-  for (const f of value.files) {
-    if (!isObject(f) || typeof f.path !== "string" || typeof f.sha256 !== "string" || typeof f.size !== "number" || typeof f.mode !== "number") return "invalid file entry";
-    if (f.path.startsWith("/") || f.path.split("/").some((s: string) => s === ".." || s === "." || s === "")) return `unsafe file path ${JSON.stringify(f.path)}`;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "the record is not a JSON object";
+  const record = value as Record<string, unknown>;
+  if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
+  const keys = Object.keys(record);
+  if (keys.length !== RECORD_KEYS.length || keys.join(",") !== RECORD_KEY_LIST) {
+    const problem = keyProblem(record, RECORD_KEYS, "record");
+    if (problem !== undefined) return problem;
   }
-  if (!isObject(value.contributions) || !Array.isArray(value.components) || !Array.isArray(value.diagnostics)) return "invalid contributions";
-  if (value.quarantine !== null && !isObject(value.quarantine)) return "invalid quarantine";
-  const manifest = value.manifest;
-  if (!isObject(manifest) || manifest.name !== value.name || manifest.version !== value.version) return "the stored manifest does not match the record";
-  const codetwo = manifest.codetwo;
-  if (!isObject(codetwo) || !Array.isArray(codetwo.commands)) return "the stored manifest has no C2 extension";
+  if (typeof record.id !== "string" || !ID_PATTERN.test(record.id)) return "invalid installed id";
+  if (record.id !== dirName) return `the record id ${record.id} does not match its directory ${dirName}`;
+  if (typeof record.name !== "string" || typeof record.version !== "string") return "name and version must be strings";
+  if (record.standard_version !== "1.2.0") return `C2 standard ${JSON.stringify(record.standard_version)} is not supported`;
+  if (typeof record.enabled !== "boolean" || typeof record.trusted !== "boolean") return "enabled and trusted must be booleans";
+  if (record.scope !== "user") return "scope must be user";
+  const source = record.source;
+  if (typeof source !== "object" || source === null || Array.isArray(source)) return "source must be an object";
+  const src = source as Record<string, unknown>;
+  // Only unknown source keys are refused (a missing one fails the type checks below).
+  const sourceKeys = Object.keys(src);
+  if (sourceKeys.length !== SOURCE_KEYS.length || sourceKeys.join(",") !== SOURCE_KEY_LIST) {
+    for (const key of Object.keys(src)) if (!(SOURCE_KEYS as readonly string[]).includes(key)) return `unknown source field "${key}"`;
+  }
+  if (typeof src.kind !== "string" || !SOURCE_KINDS.has(src.kind)) return "invalid source kind";
+  if (typeof src.identity !== "string" || typeof src.display !== "string" || typeof src.spec !== "string") return "invalid source";
+  const resolved = src.resolved;
+  if (typeof resolved !== "object" || resolved === null || Array.isArray(resolved)) return "invalid source.resolved";
+  if (typeof record.installed_at !== "string" || typeof record.updated_at !== "string") return "invalid timestamps";
+  const files = record.files;
+  if (!Array.isArray(files)) return "files must be an array";
+  for (let i = 0; i < files.length; i++) {
+    const f: unknown = files[i];
+    if (typeof f !== "object" || f === null || Array.isArray(f)) return "invalid file entry";
+    const file = f as Record<string, unknown>;
+    if (typeof file.path !== "string" || typeof file.sha256 !== "string" || typeof file.size !== "number" || typeof file.mode !== "number") return "invalid file entry";
+    if (UNSAFE_FILE_PATH.test(file.path)) return `unsafe file path ${JSON.stringify(file.path)}`;
+  }
+  const contributions = record.contributions;
+  if (typeof contributions !== "object" || contributions === null || Array.isArray(contributions) || !Array.isArray(record.components) || !Array.isArray(record.diagnostics)) return "invalid contributions";
+  const quarantine = record.quarantine;
+  if (quarantine !== null && (typeof quarantine !== "object" || Array.isArray(quarantine))) return "invalid quarantine";
+  const manifest = record.manifest;
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return "the stored manifest does not match the record";
+  const stored = manifest as Record<string, unknown>;
+  if (stored.name !== record.name || stored.version !== record.version) return "the stored manifest does not match the record";
+  const codetwo = stored.codetwo;
+  if (typeof codetwo !== "object" || codetwo === null || Array.isArray(codetwo)) return "the stored manifest has no C2 extension";
+  const extension = codetwo as Record<string, unknown>;
+  const commands = extension.commands;
+  if (!Array.isArray(commands)) return "the stored manifest has no C2 extension";
   // The runtime contract (c2-notes §4.1): a runtime exists exactly when commands are declared.
-  if ((codetwo.runtime !== null) !== (codetwo.commands.length > 0)) return "the stored manifest breaks the runtime/commands contract";
+  if ((extension.runtime !== null) !== (commands.length > 0)) return "the stored manifest breaks the runtime/commands contract";
   return undefined;
 }
 
