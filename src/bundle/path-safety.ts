@@ -20,6 +20,15 @@ export function relativePathProblem(p: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Matches exactly the strings relativePathProblem accepts, in one native regex test: callers
+ * that check a path per declared file test this first and ask relativePathProblem for the
+ * reason only when it fails (a JS function called once per file gets JIT-compiled during a
+ * single run). Segments are non-empty, not "." or "..", without "/", "\\", ":" or controls.
+ */
+export const CLEAN_RELATIVE_PATH =
+  /^(?!\.\.?(?:\/|$))[^\u0000-\u001f\u007f-\u009f\\:/]+(?:\/(?!\.\.?(?:\/|$))[^\u0000-\u001f\u007f-\u009f\\:/]+)*$/;
+
 /** Strips one leading `./` (C2 manifests write bundle-relative commands as `./bin/x`). */
 export function stripDotSlash(p: string): string {
   return p.startsWith("./") ? p.slice(2) : p;

@@ -51,17 +51,20 @@ export function compileSubskill(scope: CompileScope, decl: Located<string>, scop
 
 export function compileTool(scope: CompileScope, decl: Located<GjcToolEntry>): GjcToolSurface | undefined {
   const { entry, at } = decl;
-  const what = `Tool ${quote(entry.name)}`;
+  // Names for messages are built only when something is reported (once per tool otherwise).
+  const what = () => `Tool ${quote(entry.name)}`;
   const file = scope.files.read(entry.path, `${at}/path`, what);
-  if (!file || !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what} (${entry.path})`, at)) return undefined;
+  if (!file) return undefined;
+  if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) return undefined;
   return { id: toolId(entry.name), kind: "tool", enabledByDefault: true, name: entry.name, description: entry.description ?? null, path: file.path, sha256: file.sha256 };
 }
 
 export function compileHook(scope: CompileScope, decl: Located<GjcHookEntry>): GjcHookSurface | undefined {
   const { entry, at } = decl;
-  const what = `Hook ${quote(entry.name)}`;
+  const what = () => `Hook ${quote(entry.name)}`;
   const file = scope.files.read(entry.path, `${at}/path`, what);
-  if (!file || !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what} (${entry.path})`, at)) return undefined;
+  if (!file) return undefined;
+  if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) return undefined;
   return {
     id: hookId(entry.event, entry.phase, entry.target, entry.name),
     kind: "hook",

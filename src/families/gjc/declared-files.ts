@@ -4,7 +4,7 @@ import { isGjcError } from "../../core/errors.ts";
 import { sha256Hex } from "../../bundle/hash.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { collisionKey } from "../../bundle/names.ts";
-import { relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
+import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
 import { readRegularFile } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import type { PlannedFile } from "../types.ts";
@@ -20,8 +20,10 @@ export interface DeclaredFile {
   data: Uint8Array;
 }
 
-/** Code-unit order of paths (not locale order: the plan must not depend on the machine). */
-const byPath = (a: PlannedFile, b: PlannedFile) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/** What a declaration is called in messages, or a function that builds that name on demand. */
+export type DeclarationName = string | (() => string);
+
+const named = (label: DeclarationName): string => (typeof label === "string" ? label : label());
 
 const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as the separator and have no ".", ".." or empty segments.';
 
@@ -52,8 +54,11 @@ export class DeclaredFileReader {
     this.prefix = join(rootDir, "_").slice(0, -1);
   }
 
-  /** Reads one declared path; `at` is the JSON pointer of the declaration, `what` names it in messages. */
-  read(rel: string, at: string, what: string): DeclaredFile | undefined {
+  /**
+   * Reads one declared path; `at` is the JSON pointer of the declaration, `what` names it in
+   * messages (a function when building the name costs something: it is called only to report).
+   */
+  read(rel: string, at: string, what: DeclarationName): DeclaredFile | undefined {
     const known = this.files.get(rel);
     if (known) return known;
     if (this.refused.has(rel) || this.exhausted) return undefined;
@@ -65,21 +70,22 @@ export class DeclaredFileReader {
     return this.files.get(rel);
   }
 
-  /** Every file read so far: the manifest first, then by path in code-unit order. */
+  /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
     // Loops rather than spread/filter/map: validate calls this once per process, where each
     // JS-implemented array builtin costs tens of µs on its first call.
-    const rest: PlannedFile[] = [];
-    let manifest: PlannedFile | undefined;
-    for (let i = 0; i < this.order.length; i++) {
-      const f = this.order[i];
-      const row = { path: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode };
-      if (f.path === GJC_MANIFEST) manifest = row;
-      else rest.push(row);
+    // The default sort compares strings by UTF-16 code units, the order we want, without a
+    // comparator call per comparison; paths are unique, so the order is total.
+    const paths: string[] = [];
+    for (let i = 0; i < this.order.length; i++) if (this.order[i].path !== GJC_MANIFEST) paths.push(this.order[i].path);
+    paths.sort();
+    if (this.files.has(GJC_MANIFEST)) paths.unshift(GJC_MANIFEST);
+    const out: PlannedFile[] = [];
+    for (let i = 0; i < paths.length; i++) {
+      const f = this.files.get(paths[i])!;
+      out.push({ path: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode });
     }
-    rest.sort(byPath);
-    if (manifest) rest.unshift(manifest);
-    return rest;
+    return out;
   }
 
   contents(): Map<string, Uint8Array> {
@@ -89,43 +95,44 @@ export class DeclaredFileReader {
   }
 
   /** Returns true when the path was refused (a diagnostic was reported). */
-  private check(rel: string, at: string, what: string): boolean {
-    const lexical = relativePathProblem(rel);
+  private check(rel: string, at: string, label: DeclarationName): boolean {
+    // One native regex test for the usual clean path; the reason is worked out only for a refusal.
+    const lexical = typeof rel === "string" && CLEAN_RELATIVE_PATH.test(rel) ? undefined : relativePathProblem(rel);
     if (lexical) {
-      this.sink.error("missing_file", at, `${what} names the path ${quote(rel)}, which ${lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
+      this.sink.error("missing_file", at, `${named(label)} names the path ${quote(rel)}, which ${lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
       return true;
     }
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     // UTF-8 needs at most 3 bytes per UTF-16 unit, and a path without empty segments has at
     // least two characters per "/": the exact counts are needed only for long paths.
     if (maxPathBytes !== undefined && rel.length * 3 > maxPathBytes && Buffer.byteLength(rel) > maxPathBytes) {
-      this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
+      this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
       return true;
     }
     if (rel.length > 2 * maxDepth + 1 && rel.split("/").length - 1 > maxDepth) {
-      this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
+      this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
       return true;
     }
     const key = collisionKey(rel);
     const twin = this.keys.get(key);
     if (twin !== undefined && twin !== rel) {
-      this.sink.error("invalid_manifest", at, `${what} names ${quote(rel)}, and another declaration names ${quote(twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
+      this.sink.error("invalid_manifest", at, `${named(label)} names ${quote(rel)}, and another declaration names ${quote(twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
       return true;
     }
     const walk = walkInside(this.rootDir, rel, "file");
     if (!walk.ok) {
       switch (walk.reason) {
         case "missing":
-          this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
+          this.sink.error("missing_file", at, `${named(label)} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
           break;
         case "symlink":
-          this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
+          this.sink.error("security_policy", at, `${named(label)} names ${quote(rel)}, which goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
           break;
         case "special":
-          this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
+          this.sink.error("security_policy", at, `${named(label)} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
           break;
         default:
-          this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
+          this.sink.error("missing_file", at, `${named(label)} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
       }
       return true;
     }
@@ -141,7 +148,7 @@ export class DeclaredFileReader {
       if (!isGjcError(error)) throw error;
       const code =
         error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
-      const message = error.code === "file_too_large" ? `${what} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
+      const message = error.code === "file_too_large" ? `${named(label)} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${named(label)}: ${error.message}`;
       this.sink.error(code, at, message, error.hint);
       return true;
     }

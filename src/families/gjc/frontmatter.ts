@@ -17,6 +17,8 @@ export interface SubskillFrontmatter {
 
 const REQUIRED = ["name", "description", "binds_to", "phase", "activation_arg"] as const;
 const OPENER = /^---[ \t]*$/;
+/** A later line that is exactly an opener: after a line break, up to the next break or the end. */
+const CLOSER = /\n---[ \t]*(?=\n|$)/g;
 
 /**
  * Splits a SKILL.md into its frontmatter text and body. A leading BOM is dropped, CRLF and CR
@@ -26,11 +28,15 @@ const OPENER = /^---[ \t]*$/;
  */
 export function splitFrontmatter(text: string): { yaml: string | undefined; body: string } {
   const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").replace(/<!--[\s\S]*?-->/g, "");
-  const lines = normalized.split("\n");
-  if (!OPENER.test(lines[0] ?? "")) return { yaml: undefined, body: normalized.trim() };
-  const close = lines.findIndex((line, i) => i > 0 && OPENER.test(line));
-  if (close === -1) return { yaml: undefined, body: normalized.trim() };
-  return { yaml: lines.slice(1, close).join("\n"), body: lines.slice(close + 1).join("\n").trim() };
+  // The same split as "lines, the first opener line after line 0", done with native string
+  // and regex searches: a per-line callback ran once per line and got JIT-compiled.
+  const firstBreak = normalized.indexOf("\n");
+  if (firstBreak === -1 || !OPENER.test(normalized.slice(0, firstBreak))) return { yaml: undefined, body: normalized.trim() };
+  CLOSER.lastIndex = firstBreak;
+  const close = CLOSER.exec(normalized);
+  if (close === null) return { yaml: undefined, body: normalized.trim() };
+  const closeEnd = close.index + close[0].length;
+  return { yaml: normalized.slice(firstBreak + 1, Math.max(firstBreak + 1, close.index)), body: normalized.slice(closeEnd + 1).trim() };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { TOOL_KEYS } from "./constants.ts";
+import { CONTROL_CHARS, SAFE_NAME, SHA256_HEX, TOOL_KEYS } from "./constants.ts";
 import { checkEntryKeys, checkProse, checkSafeName, describeValue, isPlainObject, optionalSha256, optionalString, requiredString } from "./fields.ts";
 import type { GjcToolEntry, Located } from "./manifest-types.ts";
 
@@ -11,30 +11,56 @@ export function parseTools(sink: DiagnosticSink, value: unknown[], at: string): 
   const out: Located<GjcToolEntry | string>[] = [];
   for (let i = 0; i < value.length; i++) {
     const raw = value[i];
-    const label = `tools[${i}]`;
     const here = `${at}/${i}`;
     if (typeof raw === "string") {
-      if (raw.trim() === "") sink.error("invalid_manifest", here, `${label} is an empty path.`, "Write the bundle-relative path of the tool module, or remove the entry.");
+      if (raw.trim() === "") sink.error("invalid_manifest", here, `tools[${i}] is an empty path.`, "Write the bundle-relative path of the tool module, or remove the entry.");
       else out.push({ at: here, entry: raw });
       continue;
     }
-    if (!isPlainObject(raw)) {
-      sink.error("invalid_manifest", here, `${label} must be an object { name, path, description?, sha256? } or a tool path string, not ${describeValue(raw)}.`);
-      continue;
+    // The usual entry, a well-formed object, is taken here in one pass without the per-field
+    // helpers (called once per entry, they got JIT-compiled during a single validate run).
+    // It accepts a subset of what parseToolEntry accepts and builds the same entry (tested);
+    // anything else goes through parseToolEntry, which reports every problem.
+    if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && Object.getPrototypeOf(raw) === Object.prototype) {
+      const { name, path, description, sha256 } = raw as Record<string, unknown>;
+      const present = (name !== undefined ? 1 : 0) + (path !== undefined ? 1 : 0) + (description !== undefined ? 1 : 0) + (sha256 !== undefined ? 1 : 0);
+      if (
+        typeof name === "string" && SAFE_NAME.test(name) &&
+        typeof path === "string" && path.trim() !== "" &&
+        (description === undefined || (typeof description === "string" && description.trim() !== "" && !CONTROL_CHARS.test(description))) &&
+        (sha256 === undefined || (typeof sha256 === "string" && SHA256_HEX.test(sha256))) &&
+        Object.keys(raw).length === present
+      ) {
+        const entry: GjcToolEntry = { name, path };
+        if (description !== undefined) entry.description = description as string;
+        if (sha256 !== undefined) entry.sha256 = (sha256 as string).toLowerCase();
+        out.push({ at: here, entry });
+        continue;
+      }
     }
-    const before = sink.items.length;
-    checkEntryKeys(sink, raw, TOOL_KEYS, label, here);
-    const name = checkSafeName(sink, requiredString(sink, raw, "name", label, here), `${label}.name`, `${here}/name`);
-    const path = requiredString(sink, raw, "path", label, here);
-    const description = checkProse(sink, optionalString(sink, raw, "description", label, here), `${label}.description`, `${here}/description`);
-    const sha256 = optionalSha256(sink, raw, label, here);
-    if (sink.items.length !== before || name === undefined || path === undefined) continue;
-    const entry: GjcToolEntry = { name, path };
-    if (description !== undefined) entry.description = description;
-    if (sha256 !== undefined) entry.sha256 = sha256;
-    out.push({ at: here, entry });
+    const entry = parseToolEntry(sink, raw, `tools[${i}]`, here);
+    if (entry) out.push({ at: here, entry });
   }
   return out;
+}
+
+/** One object entry of `tools`, every rule checked and reported; undefined when it is refused. */
+export function parseToolEntry(sink: DiagnosticSink, raw: unknown, label: string, here: string): GjcToolEntry | undefined {
+  if (!isPlainObject(raw)) {
+    sink.error("invalid_manifest", here, `${label} must be an object { name, path, description?, sha256? } or a tool path string, not ${describeValue(raw)}.`);
+    return undefined;
+  }
+  const before = sink.items.length;
+  checkEntryKeys(sink, raw, TOOL_KEYS, label, here);
+  const name = checkSafeName(sink, requiredString(sink, raw, "name", label, here), `${label}.name`, `${here}/name`);
+  const path = requiredString(sink, raw, "path", label, here);
+  const description = checkProse(sink, optionalString(sink, raw, "description", label, here), `${label}.description`, `${here}/description`);
+  const sha256 = optionalSha256(sink, raw, label, here);
+  if (sink.items.length !== before || name === undefined || path === undefined) return undefined;
+  const entry: GjcToolEntry = { name, path };
+  if (description !== undefined) entry.description = description;
+  if (sha256 !== undefined) entry.sha256 = sha256;
+  return entry;
 }
 
 /** The name of a string tool: its file name without the last extension (`tools/a.ts` → `a`). */
