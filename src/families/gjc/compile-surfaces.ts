@@ -9,7 +9,13 @@ import { quote, visible } from "./fields.ts";
 import { parseSubskillFile } from "./frontmatter.ts";
 import { agentAppendixId, hookId, mcpId, subskillId, systemAppendixId, toolId } from "./ids.ts";
 import type { GjcAgentAppendixEntry, GjcAppendixEntry, GjcHookEntry, GjcMcpEntry, GjcToolEntry, Located } from "./manifest-types.ts";
-import type { GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcToolSurface } from "./surface-types.ts";
+import type { GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcSurface, GjcToolSurface } from "./surface-types.ts";
+
+/** The surfaces compiled so far, in declaration order, and where each was declared (for duplicate reports). */
+export interface SurfaceList {
+  surfaces: GjcSurface[];
+  where: Map<GjcSurface, string>;
+}
 
 /** Shared state of one compile: where diagnostics go and the one reader of declared files. */
 export interface CompileScope {
@@ -49,33 +55,48 @@ export function compileSubskill(scope: CompileScope, decl: Located<string>, scop
   };
 }
 
-export function compileTool(scope: CompileScope, decl: Located<GjcToolEntry>): GjcToolSurface | undefined {
-  const { entry, at } = decl;
-  // Names for messages are built only when something is reported (once per tool otherwise).
-  const what = () => `Tool ${quote(entry.name)}`;
-  const file = scope.files.read(entry.path, `${at}/path`, what);
-  if (!file) return undefined;
-  if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) return undefined;
-  return { id: toolId(entry.name), kind: "tool", enabledByDefault: true, name: entry.name, description: entry.description ?? null, path: file.path, sha256: file.sha256 };
+/**
+ * Every object entry of `tools` (string entries are sub-skill tool paths, read earlier). One
+ * loop for all of them, like compileHooks: a function called once per tool got JIT-compiled
+ * during a single validate run, so the per-tool work is not a function of its own.
+ */
+export function compileTools(scope: CompileScope, decls: Located<GjcToolEntry | string>[], out: SurfaceList): void {
+  for (let i = 0; i < decls.length; i++) {
+    const { entry, at } = decls[i];
+    if (typeof entry === "string") continue;
+    // Names for messages are built only when something is reported.
+    const what = () => `Tool ${quote(entry.name)}`;
+    const file = scope.files.read(entry.path, `${at}/path`, what);
+    if (!file) continue;
+    if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) continue;
+    const surface: GjcToolSurface = { id: toolId(entry.name), kind: "tool", enabledByDefault: true, name: entry.name, description: entry.description ?? null, path: file.path, sha256: file.sha256 };
+    out.surfaces.push(surface);
+    out.where.set(surface, at);
+  }
 }
 
-export function compileHook(scope: CompileScope, decl: Located<GjcHookEntry>): GjcHookSurface | undefined {
-  const { entry, at } = decl;
-  const what = () => `Hook ${quote(entry.name)}`;
-  const file = scope.files.read(entry.path, `${at}/path`, what);
-  if (!file) return undefined;
-  if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) return undefined;
-  return {
-    id: hookId(entry.event, entry.phase, entry.target, entry.name),
-    kind: "hook",
-    enabledByDefault: true,
-    name: entry.name,
-    event: entry.event,
-    phase: entry.phase ?? null,
-    target: entry.target ?? null,
-    path: file.path,
-    sha256: file.sha256,
-  };
+/** Every entry of `hooks`, in one loop (see compileTools). */
+export function compileHooks(scope: CompileScope, decls: Located<GjcHookEntry>[], out: SurfaceList): void {
+  for (let i = 0; i < decls.length; i++) {
+    const { entry, at } = decls[i];
+    const what = () => `Hook ${quote(entry.name)}`;
+    const file = scope.files.read(entry.path, `${at}/path`, what);
+    if (!file) continue;
+    if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) continue;
+    const surface: GjcHookSurface = {
+      id: hookId(entry.event, entry.phase, entry.target, entry.name),
+      kind: "hook",
+      enabledByDefault: true,
+      name: entry.name,
+      event: entry.event,
+      phase: entry.phase ?? null,
+      target: entry.target ?? null,
+      path: file.path,
+      sha256: file.sha256,
+    };
+    out.surfaces.push(surface);
+    out.where.set(surface, at);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
 import { GJC_MANIFEST } from "../detect.ts";
 import type { PlannedFile } from "../types.ts";
 import { reportDuplicates } from "./collisions.ts";
-import { compileAppendix, compileHook, compileMcp, compileSubskill, compileTool, type CompileScope } from "./compile-surfaces.ts";
+import { compileAppendix, compileHooks, compileMcp, compileSubskill, compileTools, type CompileScope, type SurfaceList } from "./compile-surfaces.ts";
 import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
 import { MANIFEST_PTR, visible } from "./fields.ts";
@@ -68,24 +68,26 @@ export function compileGjcBundle(root: string, opts: { keepContents?: boolean } 
   partial.name = parsed.name;
   partial.version = parsed.version;
   const scope: CompileScope = { sink, files, plugin: parsed.name ?? "" };
-  const where = new Map<GjcSurface, string>();
-  const surfaces: GjcSurface[] = [];
+  const list: SurfaceList = { surfaces: [], where: new Map() };
   const keep = (surface: GjcSurface | undefined, at: string) => {
     if (!surface) return;
-    surfaces.push(surface);
-    where.set(surface, at);
+    list.surfaces.push(surface);
+    list.where.set(surface, at);
   };
 
   const scopedTools: string[] = [];
-  for (const decl of parsed.tools) {
+  for (let i = 0; i < parsed.tools.length; i++) {
+    const decl = parsed.tools[i];
     if (typeof decl.entry === "string" && files.read(decl.entry, decl.at, "Sub-skill tool")) scopedTools.push(decl.entry);
   }
   for (const decl of parsed.subskills) keep(compileSubskill(scope, decl, scopedTools), decl.at);
-  for (const decl of parsed.tools) if (typeof decl.entry !== "string") keep(compileTool(scope, { at: decl.at, entry: decl.entry }), decl.at);
-  for (const decl of parsed.hooks) keep(compileHook(scope, decl), decl.at);
+  // Tools and hooks, the surfaces a bundle has by the hundred, are compiled in one loop each.
+  compileTools(scope, parsed.tools, list);
+  compileHooks(scope, parsed.hooks, list);
   for (const decl of parsed.mcps) keep(compileMcp(scope, decl), decl.at);
   for (const decl of parsed.systemAppendices) keep(compileAppendix(scope, decl, "system-appendix"), decl.at);
   for (const decl of parsed.agentAppendices) keep(compileAppendix(scope, decl, "agent-appendix"), decl.at);
+  const { surfaces, where } = list;
 
   reportDuplicates(sink, surfaces, where);
   warnAppendixBudget(sink, surfaces);

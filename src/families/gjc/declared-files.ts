@@ -54,22 +54,6 @@ export class DeclaredFileReader {
     this.prefix = join(rootDir, "_").slice(0, -1);
   }
 
-  /**
-   * Reads one declared path; `at` is the JSON pointer of the declaration, `what` names it in
-   * messages (a function when building the name costs something: it is called only to report).
-   */
-  read(rel: string, at: string, what: DeclarationName): DeclaredFile | undefined {
-    const known = this.files.get(rel);
-    if (known) return known;
-    if (this.refused.has(rel) || this.exhausted) return undefined;
-    const problem = this.check(rel, at, what);
-    if (problem) {
-      this.refused.add(rel);
-      return undefined;
-    }
-    return this.files.get(rel);
-  }
-
   /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
     // Loops rather than spread/filter/map: validate calls this once per process, where each
@@ -94,30 +78,40 @@ export class DeclaredFileReader {
     return out;
   }
 
-  /** Returns true when the path was refused (a diagnostic was reported). */
-  private check(rel: string, at: string, label: DeclarationName): boolean {
+  /**
+   * Reads one declared path; `at` is the JSON pointer of the declaration, `label` names it in
+   * messages (a function when building the name costs something: it is called only to report).
+   * Undefined when the path is refused (a diagnostic says why) or a budget ran out.
+   *
+   * One method on purpose: it runs once per declared file, and each function that does got
+   * JIT-compiled during a single validate run, so the checks are not split into helpers.
+   */
+  read(rel: string, at: string, label: DeclarationName): DeclaredFile | undefined {
+    const known = this.files.get(rel);
+    if (known !== undefined) return known;
+    if (this.exhausted || this.refused.has(rel)) return undefined;
     // One native regex test for the usual clean path; the reason is worked out only for a refusal.
     const lexical = typeof rel === "string" && CLEAN_RELATIVE_PATH.test(rel) ? undefined : relativePathProblem(rel);
     if (lexical) {
       this.sink.error("missing_file", at, `${named(label)} names the path ${quote(rel)}, which ${lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
-      return true;
+      return this.refuse(rel);
     }
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     // UTF-8 needs at most 3 bytes per UTF-16 unit, and a path without empty segments has at
     // least two characters per "/": the exact counts are needed only for long paths.
     if (maxPathBytes !== undefined && rel.length * 3 > maxPathBytes && Buffer.byteLength(rel) > maxPathBytes) {
       this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
-      return true;
+      return this.refuse(rel);
     }
     if (rel.length > 2 * maxDepth + 1 && rel.split("/").length - 1 > maxDepth) {
       this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
-      return true;
+      return this.refuse(rel);
     }
     const key = collisionKey(rel);
     const twin = this.keys.get(key);
     if (twin !== undefined && twin !== rel) {
       this.sink.error("invalid_manifest", at, `${named(label)} names ${quote(rel)}, and another declaration names ${quote(twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
-      return true;
+      return this.refuse(rel);
     }
     const walk = walkInside(this.rootDir, rel, "file");
     if (!walk.ok) {
@@ -134,12 +128,12 @@ export class DeclaredFileReader {
         default:
           this.sink.error("missing_file", at, `${named(label)} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
       }
-      return true;
+      return this.refuse(rel);
     }
     if (this.files.size + 1 > maxFiles) {
       this.sink.error("security_policy", at, `The bundle declares more than ${maxFiles} files.`, "Split the bundle.");
       this.exhausted = true;
-      return true;
+      return this.refuse(rel);
     }
     let opened;
     try {
@@ -150,18 +144,24 @@ export class DeclaredFileReader {
         error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
       const message = error.code === "file_too_large" ? `${named(label)} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${named(label)}: ${error.message}`;
       this.sink.error(code, at, message, error.hint);
-      return true;
+      return this.refuse(rel);
     }
     if (this.totalBytes + opened.size > maxTotalBytes) {
       this.sink.error("security_policy", at, `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`, "Keep large assets out of the bundle.");
       this.exhausted = true;
-      return true;
+      return this.refuse(rel);
     }
     this.totalBytes += opened.size;
     this.keys.set(key, rel);
     const file: DeclaredFile = { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes };
     this.files.set(rel, file);
     this.order.push(file);
-    return false;
+    return file;
+  }
+
+  /** Remembers a refused path, so a second declaration of it is not reported twice (called only to refuse). */
+  private refuse(rel: string): undefined {
+    this.refused.add(rel);
+    return undefined;
   }
 }
