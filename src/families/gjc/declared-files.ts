@@ -1,10 +1,8 @@
 import { join } from "node:path";
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { isGjcError } from "../../core/errors.ts";
-import { sha256Hex } from "../../bundle/hash.ts";
+import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
-import { collisionKey } from "../../bundle/names.ts";
-import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
+import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
 import { readRegularFile } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import type { PlannedFile } from "../types.ts";
@@ -24,6 +22,14 @@ export interface DeclaredFile {
 export type DeclarationName = string | (() => string);
 
 const named = (label: DeclarationName): string => (typeof label === "string" ? label : label());
+
+/** Why read() refused a path; refuse() turns it into the diagnostic. */
+type Refusal =
+  | { kind: "lexical"; lexical: string }
+  | { kind: "long" | "deep" | "too_many" | "too_big" }
+  | { kind: "twin"; twin: string }
+  | { kind: "walk"; walk: Extract<WalkResult, { ok: false }> }
+  | { kind: "open"; error: GjcError };
 
 const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as the separator and have no ".", ".." or empty segments.';
 
@@ -83,85 +89,102 @@ export class DeclaredFileReader {
    * messages (a function when building the name costs something: it is called only to report).
    * Undefined when the path is refused (a diagnostic says why) or a budget ran out.
    *
-   * One method on purpose: it runs once per declared file, and each function that does got
-   * JIT-compiled during a single validate run, so the checks are not split into helpers.
+   * One small method on purpose: it runs once per declared file, and a function that does gets
+   * JIT-compiled during a single validate run, at a cost that grows with its size; so the
+   * checks are not split into helpers, and every message is built in refuse(), which runs
+   * only for a refusal.
    */
   read(rel: string, at: string, label: DeclarationName): DeclaredFile | undefined {
     const known = this.files.get(rel);
     if (known !== undefined) return known;
     if (this.exhausted || this.refused.has(rel)) return undefined;
     // One native regex test for the usual clean path; the reason is worked out only for a refusal.
-    const lexical = typeof rel === "string" && CLEAN_RELATIVE_PATH.test(rel) ? undefined : relativePathProblem(rel);
-    if (lexical) {
-      this.sink.error("missing_file", at, `${named(label)} names the path ${quote(rel)}, which ${lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
-      return this.refuse(rel);
+    if (typeof rel !== "string" || !CLEAN_RELATIVE_PATH.test(rel)) {
+      const lexical = relativePathProblem(rel);
+      if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     }
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     // UTF-8 needs at most 3 bytes per UTF-16 unit, and a path without empty segments has at
     // least two characters per "/": the exact counts are needed only for long paths.
-    if (maxPathBytes !== undefined && rel.length * 3 > maxPathBytes && Buffer.byteLength(rel) > maxPathBytes) {
-      this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
-      return this.refuse(rel);
-    }
-    if (rel.length > 2 * maxDepth + 1 && rel.split("/").length - 1 > maxDepth) {
-      this.sink.error("security_policy", at, `${named(label)} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
-      return this.refuse(rel);
-    }
-    const key = collisionKey(rel);
+    if (maxPathBytes !== undefined && rel.length * 3 > maxPathBytes && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);
+    if (rel.length > 2 * maxDepth + 1 && rel.split("/").length - 1 > maxDepth) return this.refuse({ kind: "deep" }, rel, at, label);
+    // collisionKey(rel) and sha256Hex(bytes) written out: tiny functions called once per file
+    // were JIT-compiled twice over (baseline, then DFG) in a single validate run.
+    const key = rel.normalize("NFC").toLowerCase();
     const twin = this.keys.get(key);
-    if (twin !== undefined && twin !== rel) {
-      this.sink.error("invalid_manifest", at, `${named(label)} names ${quote(rel)}, and another declaration names ${quote(twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
-      return this.refuse(rel);
-    }
+    if (twin !== undefined && twin !== rel) return this.refuse({ kind: "twin", twin }, rel, at, label);
     const walk = walkInside(this.rootDir, rel, "file");
-    if (!walk.ok) {
-      switch (walk.reason) {
-        case "missing":
-          this.sink.error("missing_file", at, `${named(label)} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
-          break;
-        case "symlink":
-          this.sink.error("security_policy", at, `${named(label)} names ${quote(rel)}, which goes through the symbolic link ${quote(walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
-          break;
-        case "special":
-          this.sink.error("security_policy", at, `${named(label)} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
-          break;
-        default:
-          this.sink.error("missing_file", at, `${named(label)} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
-      }
-      return this.refuse(rel);
-    }
-    if (this.files.size + 1 > maxFiles) {
-      this.sink.error("security_policy", at, `The bundle declares more than ${maxFiles} files.`, "Split the bundle.");
-      this.exhausted = true;
-      return this.refuse(rel);
-    }
+    if (!walk.ok) return this.refuse({ kind: "walk", walk }, rel, at, label);
+    if (this.files.size + 1 > maxFiles) return this.refuse({ kind: "too_many" }, rel, at, label);
     let opened;
     try {
       opened = readRegularFile(this.prefix + rel, maxFileBytes, rel);
     } catch (error) {
       if (!isGjcError(error)) throw error;
-      const code =
-        error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
-      const message = error.code === "file_too_large" ? `${named(label)} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${named(label)}: ${error.message}`;
-      this.sink.error(code, at, message, error.hint);
-      return this.refuse(rel);
+      return this.refuse({ kind: "open", error }, rel, at, label);
     }
-    if (this.totalBytes + opened.size > maxTotalBytes) {
-      this.sink.error("security_policy", at, `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`, "Keep large assets out of the bundle.");
-      this.exhausted = true;
-      return this.refuse(rel);
-    }
+    if (this.totalBytes + opened.size > maxTotalBytes) return this.refuse({ kind: "too_big" }, rel, at, label);
     this.totalBytes += opened.size;
     this.keys.set(key, rel);
-    const file: DeclaredFile = { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes };
+    const file: DeclaredFile = { path: rel, sha256: Bun.SHA256.hash(opened.bytes, "hex") as string, bytes: opened.size, mode: opened.mode, data: opened.bytes };
     this.files.set(rel, file);
     this.order.push(file);
     return file;
   }
 
-  /** Remembers a refused path, so a second declaration of it is not reported twice (called only to refuse). */
-  private refuse(rel: string): undefined {
+  /**
+   * Reports why a declared path is refused, and remembers it so a second declaration of the
+   * path is not reported twice; a spent budget stops every later read.
+   */
+  private refuse(why: Refusal, rel: string, at: string, label: DeclarationName): undefined {
     this.refused.add(rel);
+    const what = named(label);
+    const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
+    switch (why.kind) {
+      case "lexical":
+        this.sink.error("missing_file", at, `${what} names the path ${quote(rel)}, which ${why.lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
+        break;
+      case "long":
+        this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
+        break;
+      case "deep":
+        this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
+        break;
+      case "twin":
+        this.sink.error("invalid_manifest", at, `${what} names ${quote(rel)}, and another declaration names ${quote(why.twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
+        break;
+      case "walk":
+        switch (why.walk.reason) {
+          case "missing":
+            this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
+            break;
+          case "symlink":
+            this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which goes through the symbolic link ${quote(why.walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
+            break;
+          case "special":
+            this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
+            break;
+          default:
+            this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
+        }
+        break;
+      case "too_many":
+        this.sink.error("security_policy", at, `The bundle declares more than ${maxFiles} files.`, "Split the bundle.");
+        this.exhausted = true;
+        break;
+      case "open": {
+        const { error } = why;
+        const code =
+          error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
+        const message = error.code === "file_too_large" ? `${what} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
+        this.sink.error(code, at, message, error.hint);
+        break;
+      }
+      case "too_big":
+        this.sink.error("security_policy", at, `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`, "Keep large assets out of the bundle.");
+        this.exhausted = true;
+        break;
+    }
     return undefined;
   }
 }

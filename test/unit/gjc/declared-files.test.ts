@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { DiagnosticSink } from "../../../src/core/diagnostics.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../../src/bundle/limits.ts";
 import { DeclaredFileReader } from "../../../src/families/gjc/declared-files.ts";
@@ -143,5 +143,15 @@ describe("DeclaredFileReader", () => {
     r2.files.read("d", "#d", "f");
     expect(r2.sink.items.map((d) => [d.code, d.path])).toEqual([["security_policy", "#b"]]);
     expect(r2.files.planned().map((f) => f.path)).toEqual(["a"]);
+  });
+
+  test("the root may be spelled with a trailing slash, '.' or '..' segments, or relatively: the same files are read", () => {
+    const root = writeTree(fresh(), { "tools/a.ts": "alpha", "b.md": "beta" });
+    const spellings = [root, `${root}/`, `${root}//`, join(root, "tools", ".."), `${root}/./tools/..`, relative(process.cwd(), root)];
+    const expected = sha("alpha");
+    for (const spelled of spellings) {
+      const { sink, files } = reader(spelled);
+      expect({ spelled, sha: files.read("tools/a.ts", "#", "Tool")?.sha256, b: files.read("b.md", "#", "Doc")?.bytes, diagnostics: sink.items }).toEqual({ spelled, sha: expected, b: 4, diagnostics: [] });
+    }
   });
 });
