@@ -63,6 +63,16 @@ function normalizeCwd(cwd: string): { ok: true; path: string } | { ok: false; re
 const joinRel = (dir: string, rel: string) => (dir === "" ? rel : `${dir}/${rel}`);
 
 /**
+ * Index loops rather than some()/entries(): the launcher is judged at start-up (validate,
+ * session), where each JS-implemented array builtin costs tens of µs on its first call.
+ * Holes read as undefined here, where some() skipped them; args come from JSON, which has none.
+ */
+function allStrings(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return false;
+  return true;
+}
+
+/**
  * DESIGN item 10: who may launch a bundle's stdio MCP server. `node` or `bun` followed
  * directly by the bundled script, or a bundled executable named `./path`. Paths are resolved
  * against the declared cwd (as the child would) and reported relative to the bundle root.
@@ -72,13 +82,13 @@ const joinRel = (dir: string, rel: string) => (dir === "" ? rel : `${dir}/${rel}
 export function checkStdioLauncher(launch: StdioLaunch, bundleRoot?: string): LauncherVerdict {
   if (!launch || typeof launch.command !== "string" || launch.command === "") return fail("the stdio command is empty");
   const args = launch.args ?? [];
-  if (!Array.isArray(args) || args.some((a) => typeof a !== "string")) return fail("args must be an array of strings");
+  if (!Array.isArray(args) || !allStrings(args)) return fail("args must be an array of strings");
 
   const commandProblem = expansionProblem(launch.command);
   if (commandProblem) return fail(`the command "${launch.command}" ${commandProblem}`);
-  for (const [i, arg] of args.entries()) {
-    const problem = expansionProblem(arg);
-    if (problem) return fail(`argument ${i + 1} "${arg}" ${problem}`);
+  for (let i = 0; i < args.length; i++) {
+    const problem = expansionProblem(args[i]);
+    if (problem) return fail(`argument ${i + 1} "${args[i]}" ${problem}`);
   }
 
   let cwd = "";

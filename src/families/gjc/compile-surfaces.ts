@@ -1,7 +1,7 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { sha256Hex } from "../../bundle/hash.ts";
 import { walkInside } from "../../bundle/path-safety.ts";
-import { checkStdioLauncher } from "../../policy/launcher.ts";
+import { checkStdioLauncher, type StdioLaunch } from "../../policy/launcher.ts";
 import { classifyMcpUrl } from "../../policy/url.ts";
 import { APPENDIX_MAX_BYTES } from "./constants.ts";
 import type { DeclaredFile, DeclaredFileReader } from "./declared-files.ts";
@@ -24,6 +24,9 @@ export interface CompileScope {
   plugin: string;
 }
 
+/** One strict decoder for every appendix (decode() without { stream } keeps no state between calls). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** A declared sha256 (already lowercased) against the digest of the bytes we will copy. */
 function checkDeclaredHash(scope: CompileScope, declared: string | undefined, actual: string, what: string, at: string): boolean {
   if (declared === undefined || declared === actual) return true;
@@ -37,7 +40,7 @@ export function compileSubskill(scope: CompileScope, decl: Located<string>, scop
   const { frontmatter } = parseSubskillFile(scope.sink, file.data, file.path);
   if (!frontmatter) return undefined;
   let ok = true;
-  for (const tool of frontmatter.tools) if (!scope.files.read(tool, file.path, `Tool ${quote(tool)} of sub-skill ${quote(file.path)}`)) ok = false;
+  for (const tool of frontmatter.tools) if (!scope.files.read(tool, file.path, () => `Tool ${quote(tool)} of sub-skill ${quote(file.path)}`)) ok = false;
   if (!ok) return undefined;
   return {
     id: subskillId(frontmatter.parent, frontmatter.phase, frontmatter.activation_arg),
@@ -51,8 +54,21 @@ export function compileSubskill(scope: CompileScope, decl: Located<string>, scop
     activation_arg: frontmatter.activation_arg,
     path: file.path,
     sha256: file.sha256,
-    toolPaths: [...new Set([...scopedTools, ...frontmatter.tools])],
+    toolPaths: distinct(scopedTools, frontmatter.tools),
   };
+}
+
+/** `[...new Set([...a, ...b])]` as loops (no iterator builtins on the validate path). */
+function distinct(a: readonly string[], b: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let i = 0; i < a.length + b.length; i++) {
+    const p = i < a.length ? a[i] : b[i - a.length];
+    if (seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+  }
+  return out;
 }
 
 /**
@@ -106,48 +122,66 @@ export function compileHooks(scope: CompileScope, decls: Located<GjcHookEntry>[]
  */
 export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): GjcMcpSurface | undefined {
   const { entry, at } = decl;
-  const who = `MCP server ${quote(entry.name)}`;
+  // The server's name for messages, built only when something is reported.
+  const who = () => `MCP server ${quote(entry.name)}`;
   let launcher: GjcMcpSurface["launcher"] = null;
   if (entry.transport === "stdio") {
-    const verdict = checkStdioLauncher({ command: entry.command!, ...(entry.args ? { args: entry.args } : {}), ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}) });
+    // Assignments rather than conditional spreads (each spread runs a JS-implemented builtin).
+    const launch: StdioLaunch = { command: entry.command! };
+    if (entry.args) launch.args = entry.args;
+    if (entry.cwd !== undefined) launch.cwd = entry.cwd;
+    const verdict = checkStdioLauncher(launch);
     if (!verdict.ok) {
-      scope.sink.error("security_policy", at, `${who} cannot be launched: ${visible(verdict.reason)}`, 'A bundle server runs as "node" or "bun" with a bundled script as the first argument, or as an executable inside the bundle ("./bin/server").');
+      scope.sink.error("security_policy", at, `${who()} cannot be launched: ${visible(verdict.reason)}`, 'A bundle server runs as "node" or "bun" with a bundled script as the first argument, or as an executable inside the bundle ("./bin/server").');
       return undefined;
     }
     const cwd = verdict.cwd !== undefined && verdict.cwd !== "" && verdict.cwd !== "." ? verdict.cwd : null;
     if (cwd !== null) {
       const dir = walkInside(scope.files.rootDir, cwd, "dir");
       if (!dir.ok) {
-        scope.sink.error(dir.reason === "symlink" ? "security_policy" : "missing_file", `${at}/cwd`, `${who}: cwd ${quote(cwd)} is not a directory inside the bundle${dir.reason === "symlink" ? " (it goes through a symbolic link)" : ""}.`, "Point cwd at a folder of the bundle, or leave it out to use the bundle root.");
+        scope.sink.error(dir.reason === "symlink" ? "security_policy" : "missing_file", `${at}/cwd`, `${who()}: cwd ${quote(cwd)} is not a directory inside the bundle${dir.reason === "symlink" ? " (it goes through a symbolic link)" : ""}.`, "Point cwd at a folder of the bundle, or leave it out to use the bundle root.");
         return undefined;
       }
     }
     const runs: DeclaredFile[] = [];
     for (const [role, rel] of [["script", verdict.script], ["executable", verdict.executable]] as const) {
       if (rel === undefined) continue;
-      const file = scope.files.read(rel, at, `The ${role} of ${who}`);
+      const file = scope.files.read(rel, at, () => `The ${role} of ${who()}`);
       if (!file) return undefined;
       if (role === "executable" && (file.mode & 0o111) === 0) {
-        scope.sink.error("security_policy", at, `${who}: ${quote(rel)} is not executable.`, `Mark it executable (chmod +x ${rel}) or launch it with node or bun.`);
+        scope.sink.error("security_policy", at, `${who()}: ${quote(rel)} is not executable.`, `Mark it executable (chmod +x ${rel}) or launch it with node or bun.`);
         return undefined;
       }
       runs.push(file);
     }
     if (runs.length === 0) {
-      scope.sink.error("security_policy", at, `${who} names no bundled script or executable to run.`, 'Give the bundled script as the first argument: "command": "bun", "args": ["server.ts"].');
+      scope.sink.error("security_policy", at, `${who()} names no bundled script or executable to run.`, 'Give the bundled script as the first argument: "command": "bun", "args": ["server.ts"].');
       return undefined;
     }
-    if (!checkDeclaredHash(scope, entry.sha256, runs[0].sha256, `The bundled entry point ${quote(runs[0].path)} of ${who}`, at)) return undefined;
+    if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, runs[0].sha256, `The bundled entry point ${quote(runs[0].path)} of ${who()}`, at)) return undefined;
     launcher = { kind: verdict.kind, script: verdict.script ?? null, executable: verdict.executable ?? null, cwd };
   } else {
     const verdict = classifyMcpUrl(entry.url!);
     if (!verdict.ok) {
-      scope.sink.error("security_policy", `${at}/url`, `${who} has a URL that is not allowed: ${visible(verdict.reason)}`, "Bundle MCP servers must be reached over https:// on a public host name or address, without credentials in the URL.");
+      scope.sink.error("security_policy", `${at}/url`, `${who()} has a URL that is not allowed: ${visible(verdict.reason)}`, "Bundle MCP servers must be reached over https:// on a public host name or address, without credentials in the URL.");
       return undefined;
     }
   }
   const config = { name: entry.name, transport: entry.transport, command: entry.command ?? null, args: entry.args ?? null, cwd: entry.cwd ?? null, url: entry.url ?? null };
-  return { id: mcpId(entry.name), kind: "mcp", enabledByDefault: true, ...config, launcher, configSha256: sha256Hex(JSON.stringify(config)) };
+  // The config's fields written out in its key order rather than spread (a JS-implemented builtin).
+  return {
+    id: mcpId(entry.name),
+    kind: "mcp",
+    enabledByDefault: true,
+    name: config.name,
+    transport: config.transport,
+    command: config.command,
+    args: config.args,
+    cwd: config.cwd,
+    url: config.url,
+    launcher,
+    configSha256: sha256Hex(JSON.stringify(config)),
+  };
 }
 
 /**
@@ -157,25 +191,26 @@ export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): Gjc
 export function compileAppendix(scope: CompileScope, decl: Located<GjcAppendixEntry | GjcAgentAppendixEntry>, kind: "system-appendix" | "agent-appendix"): GjcAppendixSurface | undefined {
   const { entry, at } = decl;
   const agent = "agent" in entry ? entry.agent : null;
-  const who = `${kind === "agent-appendix" ? "agent-appendix" : "system_appendix"} ${quote(agent ? `${agent}/${entry.name}` : entry.name)}`;
+  // The appendix's name for messages, built only when something is reported.
+  const who = () => `${kind === "agent-appendix" ? "agent-appendix" : "system_appendix"} ${quote(agent ? `${agent}/${entry.name}` : entry.name)}`;
   let sha256: string;
   let bytes: number;
   if (entry.path !== undefined) {
-    const file = scope.files.read(entry.path, `${at}/path`, `The file of ${who}`);
+    const file = scope.files.read(entry.path, `${at}/path`, () => `The file of ${who()}`);
     if (!file) return undefined;
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(file.data);
+      text = STRICT_UTF8.decode(file.data);
     } catch {
-      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who} is not UTF-8 text.`, "Save it as UTF-8.");
+      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who()} is not UTF-8 text.`, "Save it as UTF-8.");
       return undefined;
     }
     if (text.replace(/^\uFEFF/, "").trim() === "") {
-      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who} is empty.`, "Write the appendix text, or remove the entry.");
+      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who()} is empty.`, "Write the appendix text, or remove the entry.");
       return undefined;
     }
     if (file.bytes > APPENDIX_MAX_BYTES) {
-      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who} is ${file.bytes} bytes; one appendix may hold at most ${APPENDIX_MAX_BYTES} bytes (8 KiB).`, "Shorten the text; an oversize appendix would be dropped from the prompt.");
+      scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who()} is ${file.bytes} bytes; one appendix may hold at most ${APPENDIX_MAX_BYTES} bytes (8 KiB).`, "Shorten the text; an oversize appendix would be dropped from the prompt.");
       return undefined;
     }
     sha256 = file.sha256;
@@ -185,7 +220,7 @@ export function compileAppendix(scope: CompileScope, decl: Located<GjcAppendixEn
     sha256 = sha256Hex(data);
     bytes = data.length;
   }
-  if (!checkDeclaredHash(scope, entry.sha256, sha256, `The text of ${who}`, at)) return undefined;
+  if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, sha256, `The text of ${who()}`, at)) return undefined;
   return {
     id: agent !== null ? agentAppendixId(agent, scope.plugin, entry.name) : systemAppendixId(scope.plugin, entry.name),
     kind,

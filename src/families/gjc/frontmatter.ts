@@ -15,6 +15,9 @@ export interface SubskillFrontmatter {
   tools: string[];
 }
 
+/** One strict decoder for every sub-skill (decode() without { stream } keeps no state between calls). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 const REQUIRED = ["name", "description", "binds_to", "phase", "activation_arg"] as const;
 const OPENER = /^---[ \t]*$/;
 /** A later line that is exactly an opener: after a line break, up to the next break or the end. */
@@ -48,7 +51,7 @@ export function splitFrontmatter(text: string): { yaml: string | undefined; body
 export function parseSubskillFile(sink: DiagnosticSink, bytes: Uint8Array, file: string): { frontmatter?: SubskillFrontmatter; body: string } {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     sink.error("invalid_frontmatter", file, `${file} is not valid UTF-8 text.`, "Save the sub-skill as UTF-8.");
     return { body: "" };

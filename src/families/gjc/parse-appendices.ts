@@ -36,19 +36,20 @@ export function parseAppendices(sink: DiagnosticSink, value: unknown[], at: stri
     const sha256 = optionalSha256(sink, raw, label, here);
     const hasPath = raw.path !== undefined;
     const hasContent = raw.content !== undefined;
-    const who = `${key} ${quote(isAgent ? `${String(raw.agent)}/${String(raw.name)}` : String(raw.name))}`;
+    // The entry's name for messages, built only when something is reported.
+    const who = () => `${key} ${quote(isAgent ? `${String(raw.agent)}/${String(raw.name)}` : String(raw.name))}`;
     let path: string | undefined;
     let content: string | undefined;
     if (hasPath === hasContent) {
-      sink.error("invalid_appendix", here, `${who} must have exactly one of "path" or "content"${hasPath ? ", not both" : ""}.`, 'Point "path" at a Markdown file in the bundle, or put the text in "content".');
+      sink.error("invalid_appendix", here, `${who()} must have exactly one of "path" or "content"${hasPath ? ", not both" : ""}.`, 'Point "path" at a Markdown file in the bundle, or put the text in "content".');
     } else if (hasPath) {
       path = requiredString(sink, raw, "path", label, here);
     } else if (typeof raw.content !== "string") {
       sink.error("invalid_manifest", `${here}/content`, `${label}.content must be a string, not ${describeValue(raw.content)}.`);
     } else if (raw.content.trim() === "") {
-      sink.error("invalid_appendix", `${here}/content`, `${who} has empty content.`, "Write the appendix text, or remove the entry.");
+      sink.error("invalid_appendix", `${here}/content`, `${who()} has empty content.`, "Write the appendix text, or remove the entry.");
     } else if (Buffer.byteLength(raw.content) > APPENDIX_MAX_BYTES) {
-      sink.error("invalid_appendix", `${here}/content`, `${who} is ${Buffer.byteLength(raw.content)} bytes; one appendix may hold at most ${APPENDIX_MAX_BYTES} bytes (8 KiB).`, "Shorten the text; an oversize appendix would be dropped from the prompt.");
+      sink.error("invalid_appendix", `${here}/content`, `${who()} is ${Buffer.byteLength(raw.content)} bytes; one appendix may hold at most ${APPENDIX_MAX_BYTES} bytes (8 KiB).`, "Shorten the text; an oversize appendix would be dropped from the prompt.");
     } else {
       content = raw.content;
     }
