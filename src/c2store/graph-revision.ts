@@ -1,5 +1,5 @@
 import { sha256Hex } from "../bundle/hash.ts";
-import type { InstalledRecord } from "./record.ts";
+import type { RecordFacts } from "./record.ts";
 
 /**
  * A fingerprint of the installed set as the policy plane sees it: which bundles exist, their
@@ -7,7 +7,7 @@ import type { InstalledRecord } from "./record.ts";
  * trusting changes it, which makes every outstanding plan stale. Derived from the records
  * (the commit point of every install), so it cannot disagree with them after a crash.
  */
-export function graphRevision(records: InstalledRecord[]): string {
+export function graphRevision(records: readonly RecordFacts[]): string {
   // Rows in id order. Ids are unique (directory names), so the ids are sorted with the native
   // default sort and each maps back to its row: a comparator sort runs JS per comparison, which
   // the catalog pays for in every fresh process.
@@ -30,7 +30,7 @@ function fingerprint(rows: unknown[]): string {
 }
 
 /** The general form, for a list that repeats an id (never one read from the store). */
-function sortedRows(records: InstalledRecord[]): unknown[][] {
+function sortedRows(records: readonly RecordFacts[]): unknown[][] {
   return records
     .map((r) => [r.id, r.version, r.enabled, r.trusted, r.updated_at])
     .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));

@@ -20,6 +20,7 @@ import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
 import { RECORD_SCHEMA_VERSION, serializeRecord, type InstalledRecord, type RecordSource } from "./record.ts";
 import { readRecord } from "./records.ts";
+import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
@@ -255,6 +256,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw error;
     }
     mkdirSync(userDataDir(layout, id), { recursive: true });
+    refreshRecordsIndex(layout);
     return result;
   };
   if (opts.dryRun) return work();

@@ -26,9 +26,9 @@ export function cleanLeftovers(layout: C2Layout): string[] {
     return [];
   }
   const actions: string[] = [];
-  // Temp siblings of atomic writes (policy, last-good, records) that a killed writer left;
+  // Temp siblings of atomic writes (policy, last-good, records, the records index) that a killed writer left;
   // every such write happens under the C2 lock we hold, so none of them is in progress.
-  const temp = /^\.(plugin-config\.json|plugin-config\.last-good\.json|installed-plugin\.json)\.tmp-\d+-[0-9a-z]+$/;
+  const temp = /^\.(plugin-config\.json|plugin-config\.last-good\.json|installed-plugin\.json|installed-index\.json)\.tmp-\d+-[0-9a-z]+$/;
   for (const dir of [layout.root, ...names.filter((n) => !n.startsWith(".")).map((n) => join(layout.plugins, n))]) {
     let entries: string[] = [];
     try {

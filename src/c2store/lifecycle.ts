@@ -23,6 +23,7 @@ import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import { clonePolicy, parsePolicyDocument } from "./policy-doc.ts";
 import { commitPolicy, markLastGood, openPolicy, type Recovery } from "./policy-store.ts";
 import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
+import { refreshRecordsIndex } from "./records-index.ts";
 import type { InstalledRecord } from "./record.ts";
 
 export type { C2InstallResult } from "./install.ts";
@@ -95,6 +96,7 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
     crashPoint(ctx, "c2uninstall:trashed");
     rmSync(trash, { recursive: true, force: true });
     if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
+    refreshRecordsIndex(layout);
     return result;
   };
   if (opts.dryRun) return work();
@@ -156,6 +158,7 @@ async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted",
       // Turning something off stops it first (the runtime registers these hooks).
       if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
       writeRecord(layout, next);
+      refreshRecordsIndex(layout);
     }
     const notices: C2FlagResult["notices"] = [];
     const runs = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
@@ -320,16 +323,20 @@ export async function verifyC2(ctx: Context, name?: string): Promise<C2VerifyRes
     cleanLeftovers(layout);
     const records = name === undefined ? scanRecords(layout).records : [requireRecord(layout, name)];
     const bundles: C2VerifyResult["bundles"] = [];
+    let rewrote = false;
     for (const record of records) {
       const findings = verifyOne(layout, record);
       const ok = findings.length === 0;
       if (!ok) {
         writeRecord(layout, { ...record, quarantine: { reason: "runtime_mismatch", files: findings.map((f) => `${f.kind}:${f.path}`), at: ctx.now().toISOString() } });
+        rewrote = true;
       } else if (record.quarantine !== null) {
         writeRecord(layout, { ...record, quarantine: null });
+        rewrote = true;
       }
       bundles.push({ id: record.id, name: record.name, ok, findings, quarantined: !ok });
     }
+    if (rewrote) refreshRecordsIndex(layout);
     return { family: "c2", ok: bundles.every((b) => b.ok), bundles };
   });
 }

@@ -10,8 +10,9 @@ import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import type { PluginPolicy, PolicyDocument, PolicyState, RequestedState } from "./policy-doc.ts";
 import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
 import { normalizeProjectPath } from "./project-key.ts";
-import { scanRecords, type BrokenRecord } from "./records.ts";
-import type { InstalledRecord } from "./record.ts";
+import { scanRecordFacts } from "./records-index.ts";
+import type { BrokenRecord } from "./records.ts";
+import type { RecordFacts } from "./record.ts";
 
 export type ScopeRef = { kind: "user" } | { kind: "project"; project_path: string };
 
@@ -48,7 +49,7 @@ export function scopeOf(project: string | undefined): ScopeRef {
   return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
 }
 
-function catalogEntry(view: PolicyView, record: InstalledRecord, project: string | undefined): CatalogEntry {
+function catalogEntry(view: PolicyView, record: RecordFacts, project: string | undefined): CatalogEntry {
   const effective = resolvePolicy(view, record, project);
   // The policy written at this scope; a user-only runtime shows its user policy in a project.
   const key = effective.pluginId;
@@ -88,7 +89,8 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   const layout = c2Layout(ctx);
   const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
   const view = openPolicy(layout);
-  const { records, broken } = scanRecords(layout);
+  // The records index when it matches the store, else the full, fail-closed read.
+  const { records, broken } = scanRecordFacts(layout);
   const plugins: CatalogEntry[] = [];
   for (let i = 0; i < records.length; i++) plugins.push(catalogEntry(view, records[i], project));
   return {

@@ -10,13 +10,12 @@
  */
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
-import type { C2Manifest } from "../families/c2/types.ts";
 import { c2Layout, policyKey } from "./paths.ts";
 import type { PluginPolicy, PolicyDocument, PolicyState } from "./policy-doc.ts";
 import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
 import { normalizeProjectPath, projectHash } from "./project-key.ts";
 import { findRecord } from "./records.ts";
-import type { InstalledRecord } from "./record.ts";
+import type { RecordFacts } from "./record.ts";
 
 export { normalizeProjectPath, projectHash };
 
@@ -40,11 +39,11 @@ export interface EffectivePolicy {
 }
 
 /** Component policy ids a bundle exposes: its UI actions, connectors and language servers. */
-export function bundleComponentIds(id: string, manifest: C2Manifest): string[] {
+export function bundleComponentIds(id: string, manifest: RecordFacts["manifest"]): string[] {
   return componentIdsOf(policyKey(id), manifest);
 }
 
-function componentIdsOf(key: string, manifest: C2Manifest): string[] {
+function componentIdsOf(key: string, manifest: RecordFacts["manifest"]): string[] {
   const ids: string[] = [];
   const { ui, connectors, languageServers } = manifest.codetwo;
   for (let i = 0; i < ui.length; i++) ids.push(`${key}:ui:${ui[i].id}`);
@@ -53,7 +52,7 @@ function componentIdsOf(key: string, manifest: C2Manifest): string[] {
   return ids;
 }
 
-export function supportsProjectScope(manifest: C2Manifest): boolean {
+export function supportsProjectScope(manifest: RecordFacts["manifest"]): boolean {
   return (manifest.codetwo.runtime?.scopeSupport.indexOf("project") ?? -1) !== -1;
 }
 
@@ -62,7 +61,7 @@ export function supportsProjectScope(manifest: C2Manifest): boolean {
  * The catalog resolves every installed bundle in a fresh process, so this stays a straight
  * run of native operations: no spreads, no array builtins that run JS, no per-id helpers.
  */
-export function resolvePolicy(view: PolicyView, record: InstalledRecord, projectPath?: string): EffectivePolicy {
+export function resolvePolicy(view: PolicyView, record: RecordFacts, projectPath?: string): EffectivePolicy {
   const key = policyKey(record.id);
   const doc: PolicyDocument = view.doc;
   const user: PluginPolicy = doc.user[key] ?? {};

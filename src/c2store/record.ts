@@ -59,6 +59,27 @@ export interface InstalledRecord {
   manifest: C2Manifest;
 }
 
+/**
+ * The part of a record the policy plane reads (catalog, effective policy, graph revision).
+ * A whole record is one; the catalog's records index (records-index.ts) keeps exactly this.
+ */
+export interface RecordFacts {
+  id: string;
+  name: string;
+  version: string;
+  enabled: boolean;
+  trusted: boolean;
+  updated_at: string;
+  manifest: {
+    codetwo: {
+      runtime: { scopeSupport: string[] } | null;
+      ui: readonly { id: string }[];
+      connectors: readonly { id: string }[];
+      languageServers: readonly { id: string }[];
+    };
+  };
+}
+
 const RECORD_KEYS = [
   "schema_version", "id", "name", "version", "standard_version", "enabled", "trusted", "scope", "source",
   "installed_at", "updated_at", "files", "total_bytes", "contributions", "components", "diagnostics", "quarantine", "manifest",

@@ -103,7 +103,10 @@ export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function byNameThenId(a: InstalledRecord, b: InstalledRecord): number {
+/** What sorting needs: the manifest name and the installed id. */
+type Named = { name: string; id: string };
+
+function byNameThenId(a: Named, b: Named): number {
   return byCodeUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byCodeUnits(a.id, b.id);
 }
 
@@ -114,9 +117,9 @@ function byNameThenId(a: InstalledRecord, b: InstalledRecord): number {
  * process more than the sort. Ids are unique (they are the directory names), so each key
  * names one record; a name holding a NUL (never written by gjc) takes the comparator.
  */
-function sortByNameThenId(records: InstalledRecord[]): InstalledRecord[] {
+export function sortByNameThenId<T extends Named>(records: T[]): T[] {
   const keys: string[] = [];
-  const byKey = new Map<string, InstalledRecord>();
+  const byKey = new Map<string, T>();
   for (let i = 0; i < records.length; i++) {
     const name = records[i].name.toLowerCase();
     if (name.indexOf("\0") !== -1) return records.sort(byNameThenId);
@@ -125,7 +128,7 @@ function sortByNameThenId(records: InstalledRecord[]): InstalledRecord[] {
     byKey.set(key, records[i]);
   }
   keys.sort();
-  const sorted: InstalledRecord[] = [];
+  const sorted: T[] = [];
   for (let i = 0; i < keys.length; i++) sorted.push(byKey.get(keys[i])!);
   return sorted;
 }
@@ -146,27 +149,41 @@ function sortById(broken: BrokenRecord[]): BrokenRecord[] {
 }
 
 /**
- * Every usable record plus the directories that hold a broken one, sorted by name then id.
- * This is the hot path of `policy catalog` and `list` (one pass over 50 bundles in a fresh
- * process): index loops, no per-entry helpers, no array builtins that run JS.
+ * The entries of plugins/, after putting back a bundle whose update was killed between its two
+ * commit renames (see restoreInterruptedCommits); undefined when there is no plugins/ yet.
+ * Installed bundles are the entries that are directories and do not start with ".".
  */
-export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
+export function listPluginEntries(layout: C2Layout): Dirent[] | undefined {
   const list = () => readdirSync(layout.plugins, { withFileTypes: true });
   let all: Dirent[];
   try {
     all = list();
   } catch {
-    return { records: [], broken: [] };
+    return undefined;
   }
   const names: string[] = [];
   for (let i = 0; i < all.length; i++) names.push(all[i].name);
   if (restoreInterruptedCommits(layout, names, () => lockLooksHeld(join(layout.root, C2_LOCK_FILE)))) all = list();
+  return all;
+}
+
+/**
+ * Every usable record plus the directories that hold a broken one, sorted by name then id.
+ * This is the hot path of `policy catalog` and `list` (one pass over 50 bundles in a fresh
+ * process): index loops, no per-entry helpers, no array builtins that run JS.
+ */
+export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
+  const entries = listPluginEntries(layout);
+  return entries === undefined ? { records: [], broken: [] } : readListedRecords(layout, entries);
+}
+
+/** The full, fail-closed read of the bundles among `entries` (from listPluginEntries). */
+export function readListedRecords(layout: C2Layout, entries: Dirent[]): { records: InstalledRecord[]; broken: BrokenRecord[] } {
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const entry = all[i];
-    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
-    const name = entry.name;
+  for (let i = 0; i < entries.length; i++) {
+    if (!entries[i].isDirectory() || entries[i].name.startsWith(".")) continue;
+    const name = entries[i].name;
     const r = readRecord(layout, name);
     if (r === undefined) broken.push({ id: name, problem: "no installed-plugin.json" });
     else if ("problem" in r) broken.push({ id: name, problem: r.problem });

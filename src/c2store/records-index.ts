@@ -1,0 +1,167 @@
+/**
+ * A derived, disposable index of the installed records for `gjc plugin policy catalog`: for
+ * each bundle directory, the stamp of its installed-plugin.json and the facts the policy plane
+ * reads from it (RecordFacts). The catalog stats each record instead of reading, parsing and
+ * checking it; any difference (a bundle directory added or removed, a record rewritten or
+ * edited, a crash between a commit and the index write, a damaged index) makes it take the
+ * full, fail-closed read of scanRecords instead. Only commands that changed a record write the
+ * index (after their commit, under the C2 lock), from a full read that found every record
+ * usable; nothing but the catalog reads it, and the runtime and the policy plan never do.
+ *
+ * File: one header line `{"format":1,"sha256":"<hex of the body>"}`, then the body, a JSON
+ * array of `{id, stamp, facts}`. The digest catches a torn or damaged file (it is written
+ * without fsync: after a power loss it may be old or empty, and then it simply does not match).
+ */
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { sha256Hex } from "../bundle/hash.ts";
+import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
+import type { InstalledRecord, RecordFacts } from "./record.ts";
+import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
+
+/** Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used. */
+const INDEX_FORMAT = 1;
+export const RECORDS_INDEX_FILE = "installed-index.json";
+
+interface IndexEntry {
+  id: string;
+  stamp: Stamp;
+  facts: RecordFacts;
+}
+
+export function recordsIndexPath(layout: C2Layout): string {
+  return join(layout.root, RECORDS_INDEX_FILE);
+}
+
+/**
+ * Identifies one version of a record file without reading it: inode, size, change and
+ * modification time. gjc replaces records by rename (a new inode); an edit in place changes
+ * the change time, which a user cannot set back (unlike the modification time), and usually
+ * the size. Numbers, not strings, so the catalog compares them without building any.
+ */
+type Stamp = [ino: number, size: number, ctimeMs: number, mtimeMs: number];
+
+function stampOf(path: string): Stamp | undefined {
+  try {
+    const st = statSync(path);
+    return [st.ino, st.size, st.ctimeMs, st.mtimeMs];
+  } catch {
+    return undefined;
+  }
+}
+
+const isIdList = (value: unknown): value is { id: string }[] => {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== "object" || item === null || typeof item.id !== "string") return false;
+  return true;
+};
+
+/**
+ * The facts of a usable record, or undefined when its stored manifest has an unexpected shape:
+ * such a store is never indexed, so the catalog keeps reading it exactly as before.
+ */
+export function factsOf(record: InstalledRecord): RecordFacts | undefined {
+  const codetwo = (record.manifest as { codetwo?: unknown }).codetwo as Record<string, unknown>;
+  const runtime = codetwo.runtime as { scopeSupport?: unknown } | null;
+  let runtimeFacts: RecordFacts["manifest"]["codetwo"]["runtime"] = null;
+  if (runtime !== null) {
+    const scopes = typeof runtime === "object" ? runtime.scopeSupport : undefined;
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) return undefined;
+    runtimeFacts = { scopeSupport: [...scopes] };
+  }
+  const { ui, connectors, languageServers } = codetwo;
+  if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers)) return undefined;
+  const ids = (list: { id: string }[]) => list.map((item) => ({ id: item.id }));
+  return {
+    id: record.id,
+    name: record.name,
+    version: record.version,
+    enabled: record.enabled,
+    trusted: record.trusted,
+    updated_at: record.updated_at,
+    manifest: { codetwo: { runtime: runtimeFacts, ui: ids(ui), connectors: ids(connectors), languageServers: ids(languageServers) } },
+  };
+}
+
+/**
+ * The facts of every installed bundle from the index, when the index matches `entries` (the
+ * listing of plugins/) exactly: every bundle directory indexed, every record's stamp the same,
+ * nothing indexed that is gone. Undefined on any difference.
+ */
+function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(recordsIndexPath(layout), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const newline = text.indexOf("\n");
+    if (newline === -1) return undefined;
+    const header = JSON.parse(text.slice(0, newline)) as { format?: unknown; sha256?: unknown };
+    const body = text.slice(newline + 1);
+    if (header.format !== INDEX_FORMAT || header.sha256 !== sha256Hex(body)) return undefined;
+    const indexed = JSON.parse(body) as IndexEntry[];
+    if (!Array.isArray(indexed)) return undefined;
+    const byId = new Map<string, IndexEntry>();
+    for (let i = 0; i < indexed.length; i++) byId.set(indexed[i].id, indexed[i]);
+    // One loop with the checks written out: it runs once per bundle in a fresh process, where
+    // a helper called that often would be JIT-compiled first (see scanRecords).
+    const facts: RecordFacts[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+      const known = byId.get(entry.name);
+      if (known === undefined) return undefined;
+      const st = statSync(join(layout.plugins, entry.name, RECORD_FILE), { throwIfNoEntry: false });
+      const stamp = known.stamp;
+      if (st === undefined || st.ino !== stamp[0] || st.size !== stamp[1] || st.ctimeMs !== stamp[2] || st.mtimeMs !== stamp[3]) return undefined;
+      facts.push(known.facts);
+    }
+    return facts.length === indexed.length ? facts : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the catalog shows: the installed bundles' facts, sorted by name then id, and the broken
+ * directories. From the index when it matches; otherwise from the full read (scanRecords).
+ */
+export function scanRecordFacts(layout: C2Layout): { records: RecordFacts[]; broken: BrokenRecord[] } {
+  const entries = listPluginEntries(layout);
+  if (entries === undefined) return { records: [], broken: [] };
+  const facts = indexedFacts(layout, entries);
+  if (facts !== undefined) return { records: sortByNameThenId(facts), broken: [] };
+  return readListedRecords(layout, entries);
+}
+
+/**
+ * Rewrites the index after a command changed records (call it under the C2 lock, after the
+ * commit). Nothing is written when the index already matches, or when any bundle directory
+ * holds no usable record (the catalog then reads everything, and reports the broken one). A
+ * failure here is ignored: the commit already happened, and a missing index only costs time.
+ */
+export function refreshRecordsIndex(layout: C2Layout): void {
+  try {
+    const entries = readdirSync(layout.plugins, { withFileTypes: true });
+    if (indexedFacts(layout, entries) !== undefined) return;
+    const indexed: IndexEntry[] = [];
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+      // Stamp first, then read: if the file changes in between, the stamp is the older one
+      // and the next catalog simply does not match.
+      const stamp = stampOf(recordPath(layout, entry.name));
+      const record = readRecord(layout, entry.name);
+      if (stamp === undefined || record === undefined || "problem" in record) return;
+      const facts = factsOf(record);
+      if (facts === undefined) return;
+      indexed.push({ id: entry.name, stamp, facts });
+    }
+    const body = JSON.stringify(indexed);
+    writeFileAtomic(recordsIndexPath(layout), `${JSON.stringify({ format: INDEX_FORMAT, sha256: sha256Hex(body) })}\n${body}`, { durable: false });
+  } catch {
+    // plugins/ is gone or the write failed: the catalog does the full read.
+  }
+}
