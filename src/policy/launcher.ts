@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { relativePathProblem, walkInside } from "../bundle/path-safety.ts";
+import { hasControlChars } from "../bundle/names.ts";
+import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside } from "../bundle/path-safety.ts";
 
 export interface StdioLaunch {
   command: string;
@@ -31,12 +32,13 @@ const fail = (reason: string): LauncherVerdict => ({ ok: false, reason });
  * expanded value could carry a host secret; so these are refused outright.
  */
 export function expansionProblem(value: string): string | undefined {
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return "contains a control character";
+  if (hasControlChars(value)) return "contains a control character";
   if (value.includes("$(")) return "contains a command substitution \"$(\"";
   if (value.includes("${")) return "contains a variable expansion \"${\"";
   if (value.includes("$")) return "contains \"$\" (variable expansion)";
   if (value.includes("`")) return "contains a backtick (command substitution)";
-  if (/%[A-Za-z_][^%\s]*%/.test(value)) return "contains a %VAR% expansion";
+  // The regex runs only when there is a "%" at all (each regex is compiled on first use).
+  if (value.includes("%") && /%[A-Za-z_][^%\s]*%/.test(value)) return "contains a %VAR% expansion";
   if (value.startsWith("~")) return "starts with \"~\" (home directory expansion)";
   return undefined;
 }
@@ -48,7 +50,8 @@ export function expansionProblem(value: string): string | undefined {
  */
 function bundlePath(value: string, what: string): { ok: true; path: string } | { ok: false; reason: string } {
   const rel = value.startsWith("./") ? value.slice(2) : value;
-  const problem = relativePathProblem(rel);
+  // The one-regex form of relativePathProblem first; the reason only for a refusal.
+  const problem = CLEAN_RELATIVE_PATH.test(rel) ? undefined : relativePathProblem(rel);
   if (problem) return { ok: false, reason: `the ${what} "${value}" ${problem}; it must be a relative path inside the bundle` };
   return { ok: true, path: rel };
 }

@@ -5,7 +5,7 @@ import { checkStdioLauncher, type StdioLaunch } from "../../policy/launcher.ts";
 import { classifyMcpUrl } from "../../policy/url.ts";
 import { APPENDIX_MAX_BYTES } from "./constants.ts";
 import type { DeclaredFile, DeclaredFileReader } from "./declared-files.ts";
-import { quote, visible } from "./fields.ts";
+import { quote, visible, withoutBom } from "./fields.ts";
 import { parseSubskillFile } from "./frontmatter.ts";
 import { agentAppendixId, hookId, mcpId, subskillId, systemAppendixId, toolId } from "./ids.ts";
 import type { GjcAgentAppendixEntry, GjcAppendixEntry, GjcHookEntry, GjcMcpEntry, GjcToolEntry, Located } from "./manifest-types.ts";
@@ -205,7 +205,7 @@ export function compileAppendix(scope: CompileScope, decl: Located<GjcAppendixEn
       scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who()} is not UTF-8 text.`, "Save it as UTF-8.");
       return undefined;
     }
-    if (text.replace(/^\uFEFF/, "").trim() === "") {
+    if (withoutBom(text).trim() === "") {
       scope.sink.error("invalid_appendix", `${at}/path`, `The file ${quote(file.path)} of ${who()} is empty.`, "Write the appendix text, or remove the entry.");
       return undefined;
     }

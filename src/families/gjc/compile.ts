@@ -7,7 +7,7 @@ import { reportDuplicates } from "./collisions.ts";
 import { compileAppendix, compileHooks, compileMcp, compileSubskill, compileTools, type CompileScope, type SurfaceList } from "./compile-surfaces.ts";
 import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
-import { MANIFEST_PTR, visible } from "./fields.ts";
+import { MANIFEST_PTR, visible, withoutBom } from "./fields.ts";
 import { parseGjcManifest } from "./manifest.ts";
 import type { GjcManifest, Located, ParsedManifest } from "./manifest-types.ts";
 import type { GjcAppendixSurface, GjcSurface } from "./surface-types.ts";
@@ -115,7 +115,7 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
     return undefined;
   }
   try {
-    return { value: JSON.parse(text.replace(/^\uFEFF/, "")) };
+    return { value: JSON.parse(withoutBom(text)) };
   } catch (error) {
     sink.error("invalid_manifest", GJC_MANIFEST, `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
     return undefined;

@@ -101,8 +101,8 @@ export const APPENDIX_MAX_BYTES = 8 * 1024;
 export const APPENDIX_TOTAL_MAX_BYTES = 32 * 1024;
 export const APPENDIX_MAX_COUNT = 32;
 
-/** C0 controls, DEL and C1 controls. */
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
+/** C0 controls, DEL and C1 controls: the one pattern of src/bundle/names.ts (one regex to compile). */
+export { CONTROL_CHARS } from "../../bundle/names.ts";
 /** The same, minus tab and line feed (allowed in Markdown bodies). */
 export const BODY_CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 

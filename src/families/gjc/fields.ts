@@ -37,6 +37,11 @@ export function visible(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** The text without one leading U+FEFF (what `replace(/^\uFEFF/, "")` does, without a regex). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 const SAFE_NAME_RULE = "1-128 characters of letters, digits, \".\", \"_\" or \"-\", starting with a letter or digit";
 
 /** Label used in messages: `tools[0].name`, `mcpServers["docs"].url`. */

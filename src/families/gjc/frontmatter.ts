@@ -1,7 +1,7 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { BODY_CONTROL_CHARS, SAFE_NAME } from "./constants.ts";
-import { checkProse, describeValue, isPlainObject, quote, visible } from "./fields.ts";
+import { checkProse, describeValue, isPlainObject, quote, visible, withoutBom } from "./fields.ts";
 import { allowedPhases, parentKind, PROTECTED_PARENTS, type ParentKind } from "./parents.ts";
 
 export interface SubskillFrontmatter {
@@ -30,7 +30,10 @@ const CLOSER = /\n---[ \t]*(?=\n|$)/g;
  * frontmatter (every required field is then reported missing).
  */
 export function splitFrontmatter(text: string): { yaml: string | undefined; body: string } {
-  const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").replace(/<!--[\s\S]*?-->/g, "");
+  // The replacements run only when their text occurs (each regex is compiled on first use).
+  let normalized = withoutBom(text);
+  if (normalized.includes("\r")) normalized = normalized.replace(/\r\n?/g, "\n");
+  if (normalized.includes("<!--")) normalized = normalized.replace(/<!--[\s\S]*?-->/g, "");
   // The same split as "lines, the first opener line after line 0", done with native string
   // and regex searches: a per-line callback ran once per line and got JIT-compiled.
   const firstBreak = normalized.indexOf("\n");
@@ -65,7 +68,7 @@ export function parseSubskillFile(sink: DiagnosticSink, bytes: Uint8Array, file:
   }
   try {
     // YAML forbids tabs in indentation; editors insert them anyway, so they count as two spaces.
-    const value = Bun.YAML.parse(yaml.replace(/\t/g, "  "));
+    const value = Bun.YAML.parse(yaml.includes("\t") ? yaml.replace(/\t/g, "  ") : yaml);
     if (value === null || value === undefined) data = {};
     else if (isPlainObject(value)) data = value;
     else {

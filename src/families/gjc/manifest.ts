@@ -48,6 +48,9 @@ export function parseGjcManifest(sink: DiagnosticSink, raw: unknown): ParsedMani
     return parsed;
   }
   const at = (key: string) => `${MANIFEST_PTR}/${escapeKey(key)}`;
+  // A canonical key needs no escaping (tested), so the pointers of valid manifests are built
+  // without escapeKey's three regexes.
+  const atKnown = (key: (typeof CANONICAL_KEYS)[number]) => `${MANIFEST_PTR}/${key}`;
 
   for (const key of FORBIDDEN_KEYS) {
     if (Object.hasOwn(raw, key)) sink.error("forbidden_surface", at(key), FORBIDDEN[key].message, FORBIDDEN[key].hint);
@@ -68,7 +71,7 @@ export function parseGjcManifest(sink: DiagnosticSink, raw: unknown): ParsedMani
   const bothMcp = raw.mcps !== undefined && raw.mcpServers !== undefined;
   if (bothMcp) sink.error("invalid_manifest", MANIFEST_PTR, 'The manifest has both "mcps" and "mcpServers"; use one of them.', 'Move every server into the canonical "mcps" array, or every server into the "mcpServers" map.');
 
-  parsed.name = checkSafeName(sink, requiredString(sink, raw, "name", "", MANIFEST_PTR), '"name"', at("name")) ?? null;
+  parsed.name = checkSafeName(sink, requiredString(sink, raw, "name", "", MANIFEST_PTR), '"name"', atKnown("name")) ?? null;
   const version = requiredString(sink, raw, "version", "", MANIFEST_PTR);
   if (version !== undefined) {
     if (SAFE_VERSION.test(version)) parsed.version = version;
@@ -86,16 +89,16 @@ export function parseGjcManifest(sink: DiagnosticSink, raw: unknown): ParsedMani
   const subskills = arrays.subskills ?? [];
   for (let i = 0; i < subskills.length; i++) {
     const entry = subskills[i];
-    if (typeof entry === "string" && entry.trim() !== "") parsed.subskills.push({ at: `${at("subskills")}/${i}`, entry });
-    else sink.error("invalid_manifest", `${at("subskills")}/${i}`, `subskills[${i}] must be the bundle-relative path of a SKILL.md file, not ${describeValue(entry)}.`);
+    if (typeof entry === "string" && entry.trim() !== "") parsed.subskills.push({ at: `${atKnown("subskills")}/${i}`, entry });
+    else sink.error("invalid_manifest", `${atKnown("subskills")}/${i}`, `subskills[${i}] must be the bundle-relative path of a SKILL.md file, not ${describeValue(entry)}.`);
   }
-  if (arrays.tools) parsed.tools = parseTools(sink, arrays.tools, at("tools"));
-  if (arrays.hooks) parsed.hooks = parseHooks(sink, arrays.hooks, at("hooks"));
+  if (arrays.tools) parsed.tools = parseTools(sink, arrays.tools, atKnown("tools"));
+  if (arrays.hooks) parsed.hooks = parseHooks(sink, arrays.hooks, atKnown("hooks"));
   if (!bothMcp) {
-    if (raw.mcpServers !== undefined) parsed.mcps = normalizeMcpServers(sink, raw.mcpServers, at("mcpServers"));
-    else if (arrays.mcps) parsed.mcps = parseMcps(sink, arrays.mcps, at("mcps"));
+    if (raw.mcpServers !== undefined) parsed.mcps = normalizeMcpServers(sink, raw.mcpServers, atKnown("mcpServers"));
+    else if (arrays.mcps) parsed.mcps = parseMcps(sink, arrays.mcps, atKnown("mcps"));
   }
-  if (arrays.system_appendix) parsed.systemAppendices = parseAppendices(sink, arrays.system_appendix, at("system_appendix"), "system_appendix");
-  if (arrays["agent-appendix"]) parsed.agentAppendices = parseAppendices(sink, arrays["agent-appendix"], at("agent-appendix"), "agent-appendix");
+  if (arrays.system_appendix) parsed.systemAppendices = parseAppendices(sink, arrays.system_appendix, atKnown("system_appendix"), "system_appendix");
+  if (arrays["agent-appendix"]) parsed.agentAppendices = parseAppendices(sink, arrays["agent-appendix"], atKnown("agent-appendix"), "agent-appendix");
   return parsed;
 }

@@ -79,3 +79,11 @@ describe("the inline fast path of parseHooks", () => {
     expect(fast).toBe(10); // each valid combination: tool_call+read+before, tool_result(+read)+after, session_start(+read), times two sha256
   });
 });
+
+describe("pointers of canonical keys", () => {
+  test("need no escaping, so the manifest parser builds them without escapeKey", async () => {
+    const { CANONICAL_KEYS } = await import("../../../src/families/gjc/constants.ts");
+    const { escapeKey } = await import("../../../src/families/gjc/fields.ts");
+    for (const key of CANONICAL_KEYS) expect(escapeKey(key)).toBe(key);
+  });
+});
