@@ -83,12 +83,13 @@ function restore(backup: string, home: string): boolean {
  */
 export function restoreInterruptedCommits(layout: C2Layout, names: string[], lockHeld: () => boolean): boolean {
   // Every reader runs this, so it is a plain loop (no filter/includes builtins on the usual,
-  // backup-free path) and only names that start with "." are matched against BACKUP.
+  // backup-free path), and only names that can be a backup are matched against BACKUP (the
+  // first match compiles the regex, which a listing of installed bundles need not pay for).
   const orphans: string[] = [];
   const homes: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (name.charCodeAt(0) !== 0x2e) continue;
+    if (name.charCodeAt(0) !== 0x2e || name.indexOf(".backup-") === -1) continue;
     const m = BACKUP.exec(name);
     if (m !== null && names.indexOf(m[1]) === -1) {
       orphans.push(name);

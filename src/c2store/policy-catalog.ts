@@ -6,7 +6,7 @@
 import type { Context } from "../core/context.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { c2Layout } from "./paths.ts";
-import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
+import { resolvePolicies, type EffectivePolicy } from "./policy.ts";
 import type { PluginPolicy, PolicyDocument, PolicyState, RequestedState } from "./policy-doc.ts";
 import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
 import { normalizeProjectPath } from "./project-key.ts";
@@ -49,39 +49,49 @@ export function scopeOf(project: string | undefined): ScopeRef {
   return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
 }
 
-function catalogEntry(view: PolicyView, record: RecordFacts, project: string | undefined): CatalogEntry {
-  const effective = resolvePolicy(view, record, project);
-  // The policy written at this scope; a user-only runtime shows its user policy in a project.
-  const key = effective.pluginId;
+/**
+ * The catalog entries of all bundles. One loop with the entry built inline, for the reason
+ * resolvePolicies gives: a helper called once per bundle would be JIT-compiled on the way.
+ */
+function catalogEntries(view: PolicyView, records: readonly RecordFacts[], project: string | undefined): CatalogEntry[] {
+  const resolved = resolvePolicies(view, records, project);
   const doc: PolicyDocument = view.doc;
-  const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
-  const runtime = record.manifest.codetwo.runtime;
-  const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
-  let status: CatalogEntry["effective_state"]["status"] = "enabled";
-  let reason: string | null = null;
-  if (effective.state === "disabled") {
-    status = "disabled";
-    reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
-  } else if (needsTrust && !record.trusted) {
-    status = "untrusted";
-    reason = "untrusted";
+  const entries: CatalogEntry[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    const effective = resolved[i];
+    // The policy written at this scope; a user-only runtime shows its user policy in a project.
+    const key = effective.pluginId;
+    const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
+    const runtime = record.manifest.codetwo.runtime;
+    const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+    let status: CatalogEntry["effective_state"]["status"] = "enabled";
+    let reason: string | null = null;
+    if (effective.state === "disabled") {
+      status = "disabled";
+      reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
+    } else if (needsTrust && !record.trusted) {
+      status = "untrusted";
+      reason = "untrusted";
+    }
+    entries.push({
+      id: key,
+      installed_id: record.id,
+      name: record.name,
+      version: record.version,
+      metadata: { origin: "third_party", role: "extension", scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+      has_runtime: runtime !== null,
+      language_servers: record.manifest.codetwo.languageServers.length,
+      bundle_enabled: record.enabled,
+      trusted: record.trusted,
+      state: explicit.state ?? "inherit",
+      config: explicit.config ?? null,
+      components: explicit.components ?? {},
+      effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
+      effective_state: { status, reason },
+    });
   }
-  return {
-    id: key,
-    installed_id: record.id,
-    name: record.name,
-    version: record.version,
-    metadata: { origin: "third_party", role: "extension", scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
-    has_runtime: runtime !== null,
-    language_servers: record.manifest.codetwo.languageServers.length,
-    bundle_enabled: record.enabled,
-    trusted: record.trusted,
-    state: explicit.state ?? "inherit",
-    config: explicit.config ?? null,
-    components: explicit.components ?? {},
-    effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
-    effective_state: { status, reason },
-  };
+  return entries;
 }
 
 /** `gjc plugin policy catalog`: every installed bundle and its policy at one scope. Read-only. */
@@ -91,8 +101,7 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   const view = openPolicy(layout);
   // The records index when it matches the store, else the full, fail-closed read.
   const { records, broken } = scanRecordFacts(layout);
-  const plugins: CatalogEntry[] = [];
-  for (let i = 0; i < records.length; i++) plugins.push(catalogEntry(view, records[i], project));
+  const plugins = catalogEntries(view, records, project);
   return {
     scope: scopeOf(project),
     config_revision: view.doc.revision,

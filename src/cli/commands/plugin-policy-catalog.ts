@@ -1,5 +1,6 @@
 import { policyCatalog } from "../../c2store/policy-catalog.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describePolicyCatalog } from "../render/c2-policy-catalog.ts";
 
 export default defineVerb({
   name: "plugin policy catalog",
@@ -12,22 +13,8 @@ export default defineVerb({
   examples: ["gjc plugin policy catalog", "gjc plugin policy catalog --project . --json"],
   async run({ args, ctx }) {
     const result = policyCatalog(ctx, { project: args.project });
-    const s = ctx.out;
-    const lines: string[] = [];
-    const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
-    lines.push(`C2 policy, ${scope} (config revision ${result.config_revision}, graph ${result.graph_revision})`);
-    if (result.recovery.kind !== "normal") {
-      lines.push(s.yellow(`Recovery: ${result.recovery.kind.replace(/_/g, " ")}: ${result.recovery.error}`));
-      lines.push(`  Run "gjc plugin policy reset <plugin>" to write a valid policy again.`);
-    }
-    if (result.plugins.length === 0) lines.push("No C2 bundles are installed.");
-    for (const p of result.plugins) {
-      const status = p.effective_state.status === "enabled" ? s.green("enabled") : p.effective_state.status === "untrusted" ? s.yellow("untrusted") : s.dim("disabled");
-      lines.push(`  ${s.bold(p.name)} ${p.version}  ${p.id}`);
-      lines.push(`    ${status}${p.effective_state.reason && p.effective_state.status !== "untrusted" ? ` (${p.effective_state.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.has_runtime ? `runtime, scopes ${p.metadata.scope_support.join("+")}` : "no runtime"}`);
-      for (const [c, v] of Object.entries(p.effective.components)) lines.push(`    component ${c.slice(p.id.length + 1)}: ${v}`);
-    }
-    for (const b of result.broken) lines.push(s.yellow(`  ${b.id}: unusable record (${b.problem})`));
-    return { json: { schema: "gjc/policy-catalog@1", ok: true, ...result }, human: lines.join("\n") };
+    // Hosts ask for --json at every session start; the human text (never printed then) is not built.
+    const human = args.json ? "" : describePolicyCatalog(ctx.out, result);
+    return { json: { schema: "gjc/policy-catalog@1", ok: true, ...result }, human };
   },
 });
