@@ -54,7 +54,7 @@ try {
     { runs: Math.max(5, runs), env: { GJC_C2_DATA_DIR: data, HOME: root } },
   );
 
-  // 50 installed bundles (half with a runtime, trusted, with some policy) for the catalog.
+  // 50 installed bundles for the catalog, half of them with a runtime (installed untrusted, default policy).
   const catalogData = join(root, "data-catalog");
   const env = { GJC_C2_DATA_DIR: catalogData, HOME: root };
   for (let i = 0; i < 50; i++) {
