@@ -25,6 +25,17 @@ export class LineSplitter {
 
   /** Feeds one chunk; returns the complete lines it closed (without `\n`, `\r` kept). */
   push(chunk: Uint8Array): string[] {
+    const n = chunk.length;
+    if (this.buffered === 0 && this.parts.length === 0 && n > 0 && n <= this.maxFrameBytes && chunk[n - 1] === NEWLINE) {
+      // The usual chunk: whole lines and nothing pending. It cannot hold a line over the limit,
+      // and it ends on a character boundary, so one decode and a string split give the same
+      // lines as the byte walk below without a view and a decode per line.
+      const lines = this.decoder.decode(chunk).split("\n");
+      lines.pop();
+      // The byte walk decodes line by line, and each decode drops a leading BOM: so do we.
+      for (let i = 1; i < lines.length; i++) if (lines[i].charCodeAt(0) === 0xfeff) lines[i] = lines[i].slice(1);
+      return lines;
+    }
     const lines: string[] = [];
     let start = 0;
     while (start < chunk.length) {

@@ -39,7 +39,15 @@ interface Pending {
   method: string;
   resolve(value: unknown): void;
   reject(error: PeerError): void;
-  cleanup(): void;
+  /** Only requests with a timeout or a signal have something to undo when they settle. */
+  timer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+function release(p: Pending): void {
+  if (p.timer !== undefined) clearTimeout(p.timer);
+  if (p.onAbort !== undefined) p.signal?.removeEventListener("abort", p.onAbort);
 }
 
 /** Whether a frame plus its newline fits; the cheap length bound skips counting short frames. */
@@ -59,7 +67,6 @@ export class ProtocolPeer {
   private closeError: PeerError | undefined;
   private readonly closeListeners: ((e: PeerError) => void)[] = [];
   private flushScheduled = false;
-  private unflushed = false;
   readonly limits: PeerLimits;
 
   constructor(
@@ -105,9 +112,9 @@ export class ProtocolPeer {
       }
       throw e;
     }
-    for (const line of lines) {
+    for (let i = 0; i < lines.length; i++) {
       if (this.closed) return;
-      this.receiveLine(line);
+      this.receiveLine(lines[i]);
     }
   }
 
@@ -118,41 +125,44 @@ export class ProtocolPeer {
     this.close(new PeerError("closed", reason));
   }
 
-  request(method: string, params: unknown, options: RequestOptions = {}): Promise<unknown> {
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.closeError) return Promise.reject(this.closeError);
     if (this.pending.size >= this.limits.maxPendingRequests) {
       return Promise.reject(
         new PeerError("capacity", `plugin protocol capacity exceeded: pending requests (at most ${this.limits.maxPendingRequests} may wait for an answer)`),
       );
     }
-    if (options.signal?.aborted) return Promise.reject(new PeerError("cancelled", `plugin request \`${method}\` was cancelled`));
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(new PeerError("cancelled", `plugin request \`${method}\` was cancelled`));
     const id = this.nextId++;
     const frame = JSON.stringify({ jsonrpc: "2.0", id, method, params });
     if (!fits(frame, this.limits.maxFrameBytes)) {
       // Refused before anything is written, so the connection stays usable.
       return Promise.reject(new PeerError("too_large", `the \`${method}\` request exceeds the 1 MiB protocol frame limit and was not sent`));
     }
-    return new Promise<unknown>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = () => {
+    // One pending record per request and no closures unless there is a timeout or a signal:
+    // this is the per-call cost of every invocation.
+    const { promise, resolve, reject } = Promise.withResolvers<unknown>();
+    const pending: Pending = { method, resolve, reject, timer: undefined, signal, onAbort: undefined };
+    this.pending.set(id, pending);
+    const timeoutMs = options?.timeoutMs;
+    if (timeoutMs !== undefined) {
+      pending.timer = setTimeout(() => {
+        // A runtime that did not answer in time is in an unknown state: close the connection.
+        this.close(new PeerError("timeout", `plugin request \`${method}\` timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
+    if (signal !== undefined) {
+      pending.onAbort = () => {
+        if (this.pending.get(id) !== pending) return;
         this.pending.delete(id);
-        cleanup();
+        release(pending);
         reject(new PeerError("cancelled", `plugin request \`${method}\` was cancelled`));
       };
-      const cleanup = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-      };
-      this.pending.set(id, { method, resolve, reject, cleanup });
-      if (options.timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          // A runtime that did not answer in time is in an unknown state: close the connection.
-          this.close(new PeerError("timeout", `plugin request \`${method}\` timed out after ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
-      }
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      this.writeFrame(frame);
-    });
+      signal.addEventListener("abort", pending.onAbort, { once: true });
+    }
+    this.writeFrame(frame);
+    return promise;
   }
 
   notify(method: string, params: unknown): boolean {
@@ -171,7 +181,7 @@ export class ProtocolPeer {
     this.closeError = error;
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.cleanup();
+      release(p);
       p.reject(error.kind === "remote" ? error : new PeerError(error.kind, `${error.message} (while waiting for \`${p.method}\`)`));
     }
     for (const c of this.callbacks) c.abort(error);
@@ -186,29 +196,23 @@ export class ProtocolPeer {
       this.close(new PeerError("closed", `could not write to the runtime: ${e instanceof Error ? e.message : String(e)}`));
       return;
     }
-    if (!this.output.flush) return;
-    if (this.flushScheduled) {
-      // Later frames of the same tick ride on one flush at the end of it (pipelining).
-      this.unflushed = true;
-      return;
-    }
-    // The first frame of a tick goes out at once (lowest latency for one call at a time).
-    this.flushNow();
+    if (this.output.flush === undefined || this.flushScheduled) return;
+    // Frames written in one turn of the event loop go out in one flush when the turn's
+    // microtasks run: still before the loop waits for I/O (so no latency is added to a lone
+    // call), and pipelined calls share one write.
     this.flushScheduled = true;
-    queueMicrotask(() => {
-      this.flushScheduled = false;
-      if (this.unflushed && !this.closed) this.flushNow();
-    });
+    queueMicrotask(this.flushQueued);
   }
 
-  private flushNow(): void {
-    this.unflushed = false;
+  private readonly flushQueued = (): void => {
+    this.flushScheduled = false;
+    if (this.closed) return;
     try {
       this.output.flush?.();
     } catch (e) {
       this.close(new PeerError("closed", `could not write to the runtime: ${e instanceof Error ? e.message : String(e)}`));
     }
-  }
+  };
 
   private receiveLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
@@ -249,7 +253,7 @@ export class ProtocolPeer {
       return;
     }
     this.pending.delete(id);
-    p.cleanup();
+    release(p);
     if (m.error !== undefined && m.error !== null) {
       const err = (typeof m.error === "object" ? m.error : {}) as Record<string, unknown>;
       const message = typeof err.message === "string" && err.message.trim() !== "" ? err.message : "the plugin refused without a reason";

@@ -87,9 +87,10 @@ export class RuntimeInstance {
     this.activeCalls++;
     this.lastActivity = this.clock();
     try {
-      const proc = await this.activate();
+      // A running process is used as is: awaiting the settled start would cost a turn per call.
+      const proc = this.phase === "running" && this.process !== undefined ? this.process : await this.activate();
       try {
-        return await proc.peer.request("command/invoke", { name, args: args === undefined ? null : args }, { timeoutMs: options.timeoutMs });
+        return await proc.peer.request("command/invoke", { name, args: args === undefined ? null : args }, options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs });
       } catch (e) {
         throw this.invokeFailure(e, name, proc);
       }

@@ -98,4 +98,54 @@ describe("protocol peer", () => {
     expect(written[0].error.message).toMatch(/exceeds the 1 MiB protocol frame limit/);
     expect(peer.closed).toBe(false);
   });
+
+  test("frames of one turn share one flush, which runs before the turn ends; nothing is flushed after close", async () => {
+    const events: string[] = [];
+    const peer = new ProtocolPeer(
+      { write: (f) => events.push(`write ${JSON.parse(f).id}`), flush: () => events.push("flush") },
+      { onRequest: async () => null, onNotification() {}, onWarning() {} },
+    );
+    peer.request("a", {}).catch(() => {});
+    peer.request("b", {}).catch(() => {});
+    expect(events).toEqual(["write 1", "write 2"]);
+    await Promise.resolve();
+    expect(events).toEqual(["write 1", "write 2", "flush"]);
+    // A lone call is flushed within its own turn as well.
+    peer.request("c", {}).catch(() => {});
+    await Promise.resolve();
+    expect(events).toEqual(["write 1", "write 2", "flush", "write 3", "flush"]);
+    // A frame written just before the peer closes is not flushed any more.
+    const last = peer.request("d", {});
+    peer.close(new PeerError("closed", "gone"));
+    await expect(last).rejects.toMatchObject({ kind: "closed" });
+    expect(events.at(-1)).toBe("write 4");
+  });
+
+  test("a cancelled request is forgotten: its late answer is dropped and it no longer counts as pending", async () => {
+    const { peer, warnings } = harness();
+    const controller = new AbortController();
+    const a = peer.request("command/invoke", {}, { signal: controller.signal });
+    expect(peer.pendingCount).toBe(1);
+    controller.abort();
+    await expect(a).rejects.toMatchObject({ kind: "cancelled" });
+    expect(peer.pendingCount).toBe(0);
+    peer.feed(enc({ jsonrpc: "2.0", id: 1, result: "late" }));
+    expect(warnings).toEqual(["dropped a response to unknown request id 1"]);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(peer.request("x", {}, { signal: aborted.signal })).rejects.toMatchObject({ kind: "cancelled" });
+    expect(peer.closed).toBe(false);
+  });
+
+  test("an answered request releases its timer and its abort listener", async () => {
+    const { peer } = harness();
+    const controller = new AbortController();
+    const a = peer.request("command/invoke", {}, { timeoutMs: 5, signal: controller.signal });
+    peer.feed(enc({ jsonrpc: "2.0", id: 1, result: 7 }));
+    expect(await a).toBe(7);
+    controller.abort();
+    // Bounded check of an absence: well past the timeout, the answered call closed nothing.
+    await new Promise((r) => setTimeout(r, 25));
+    expect(peer.closed).toBe(false);
+  });
 });
