@@ -216,7 +216,8 @@ export class ProtocolPeer {
 
   private receiveLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") return;
+    // A JSON object line starts with "{"; only other lines need the blank-line test.
+    if (line.charCodeAt(0) !== 0x7b && line.trim() === "") return;
     let message: unknown;
     try {
       message = JSON.parse(line);
