@@ -30,7 +30,10 @@ export class LineSplitter {
       // The usual chunk: whole lines and nothing pending. It cannot hold a line over the limit,
       // and it ends on a character boundary, so one decode and a string split give the same
       // lines as the byte walk below without a view and a decode per line.
-      const lines = this.decoder.decode(chunk).split("\n");
+      const text = this.decoder.decode(chunk);
+      // One answer per chunk is the common case of sequential calls.
+      if (text.indexOf("\n") === text.length - 1) return [text.slice(0, -1)];
+      const lines = text.split("\n");
       lines.pop();
       // The byte walk decodes line by line, and each decode drops a leading BOM: so do we.
       for (let i = 1; i < lines.length; i++) if (lines[i].charCodeAt(0) === 0xfeff) lines[i] = lines[i].slice(1);

@@ -142,7 +142,12 @@ export class ProtocolPeer {
     }
     // One pending record per request and no closures unless there is a timeout or a signal:
     // this is the per-call cost of every invocation.
-    const { promise, resolve, reject } = Promise.withResolvers<unknown>();
+    let resolve!: (value: unknown) => void;
+    let reject!: (error: PeerError) => void;
+    const promise = new Promise<unknown>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     const pending: Pending = { method, resolve, reject, timer: undefined, signal, onAbort: undefined };
     this.pending.set(id, pending);
     const timeoutMs = options?.timeoutMs;
