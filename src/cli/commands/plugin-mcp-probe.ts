@@ -1,4 +1,4 @@
-import { usageError } from "../../core/errors.ts";
+import { timeoutOption } from "../options.ts";
 import { scopeFromFlags } from "../../install/install-command.ts";
 import { probeInstalledServer } from "../../mcp/installed.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
@@ -15,11 +15,7 @@ export default defineVerb({
   },
   examples: ["gjc plugin mcp probe docs-bundle/docs", "gjc plugin mcp probe docs-bundle/remote --json"],
   async run({ args, ctx }) {
-    let timeoutMs: number | undefined;
-    if (args.timeout !== undefined) {
-      timeoutMs = Number(args.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw usageError(`--timeout must be a positive number of milliseconds, not "${args.timeout}".`, "Write it as --timeout 10000.", "invalid_option_value");
-    }
+    const timeoutMs = timeoutOption(args.timeout);
     const r = await probeInstalledServer(ctx, args.target, { scope: scopeFromFlags(args), timeoutMs });
     const s = ctx.out;
     const human = [

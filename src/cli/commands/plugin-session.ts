@@ -1,4 +1,4 @@
-import { usageError } from "../../core/errors.ts";
+import { timeoutOption } from "../options.ts";
 import type { Style } from "../../core/style.ts";
 import type { SessionDiagnostic } from "../../gjcsession/diagnostics.ts";
 import { sessionDocument } from "../../gjcsession/document.ts";
@@ -48,11 +48,7 @@ export default defineVerb({
   },
   examples: ["gjc plugin session --json", "gjc plugin session --project ./repo --check-runtime"],
   async run({ args, ctx }) {
-    let timeout: number | undefined;
-    if (args.timeout !== undefined) {
-      timeout = Number(args.timeout);
-      if (!Number.isInteger(timeout) || timeout <= 0) throw usageError(`--timeout must be a positive number of milliseconds, not "${args.timeout}".`, "Write it as --timeout 5000.", "invalid_option_value");
-    }
+    const timeout = timeoutOption(args.timeout);
     const result = await startSession(ctx, { project: args.project, checkRuntime: Boolean(args["check-runtime"]), runtimeTimeoutMs: timeout });
     const { json, exit } = sessionDocument(result);
     return { json, human: renderSession(result, ctx.out), exit };

@@ -1,6 +1,7 @@
 import { testBundle } from "../../authoring/conformance.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { timeoutOption } from "../options.ts";
 
 export default defineVerb({
   name: "plugin test",
@@ -14,14 +15,7 @@ export default defineVerb({
   },
   examples: ["gjc plugin test ./my-plugin", `gjc plugin test ./my-plugin --args '{"demo.greet": {"name": "Ada"}}'`],
   async run({ args, ctx }) {
-    let timeoutMs: number | undefined;
-    if (args.timeout !== undefined) {
-      timeoutMs = Number(args.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-        const { usageError } = await import("../../core/errors.ts");
-        throw usageError(`--timeout must be a positive number of milliseconds, not "${args.timeout}".`, undefined, "invalid_option_value");
-      }
-    }
+    const timeoutMs = timeoutOption(args.timeout);
     const r = await testBundle(ctx, args.dir, { args: args.args, timeoutMs });
     const s = ctx.out;
     const lines = [`${r.ok ? s.green("✓ conformant") : s.red("✗ not conformant")} ${r.family} bundle ${s.bold(`${r.name ?? "?"} ${r.version ?? ""}`.trim())}`];
