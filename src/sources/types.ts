@@ -67,7 +67,7 @@ export interface NetworkOverrides {
 }
 
 export interface FetchOptions {
-  /** Parent of the fresh `fetch-XXXXXX` scratch dir. Created if missing; never removed by us. */
+  /** Parent of the fresh `fetch-<random>` scratch dir. Created if missing; never removed by us. */
   scratchRoot: string;
   limits: BundleLimits;
   /** Archives only: the archive bytes must hash to this (lowercase hex) before anything is written. */

@@ -1,3 +1,4 @@
+import { afterEach } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setC2Enabled, setC2Trusted, installC2 } from "../../src/c2store/lifecycle.ts";
@@ -55,4 +56,17 @@ export async function dirtyRepo(dir: string): Promise<string> {
   writeFileSync(join(dir, "a.txt"), "changed\n");
   writeFileSync(join(dir, "new file.txt"), "untracked\n");
   return dir;
+}
+
+/** Per-test C2 homes for one test file: `const home = c2HomesPerTest();`, all removed after each test. */
+export function c2HomesPerTest(): () => C2Home {
+  const homes: C2Home[] = [];
+  afterEach(() => {
+    for (const h of homes.splice(0)) h.cleanup();
+  });
+  return () => {
+    const h = c2Home();
+    homes.push(h);
+    return h;
+  };
 }

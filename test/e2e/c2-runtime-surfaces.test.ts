@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { liveGroupMembers, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { c2Home, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
-const homes: C2Home[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) h.cleanup();
-});
-function home(): C2Home {
-  const h = c2Home();
-  homes.push(h);
-  return h;
-}
+const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[]) => runCli(args, { env: h.env, cwd: h.root });
 const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
 

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { projectHash } from "../../src/c2store/project-key.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { liveGroupMembers, processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { c2Home, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
-const homes: C2Home[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) h.cleanup();
-});
-function home(): C2Home {
-  const h = c2Home();
-  homes.push(h);
-  return h;
-}
+const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
 const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
 /** The pid the fixture runtime wrote to its sentinel when it started. */

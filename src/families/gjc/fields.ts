@@ -31,7 +31,7 @@ export function quote(s: string, max = 80): string {
 
 /**
  * Text from elsewhere (a policy verdict that quotes the manifest) made safe for a terminal:
- * control characters become `\uXXXX`.
+ * each control character becomes a `\u` escape with four hex digits.
  */
 export function visible(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
