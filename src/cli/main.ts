@@ -6,6 +6,7 @@ import { didYouMean } from "../core/suggest.ts";
 import { parseVerbArgs } from "./args.ts";
 import type { VerbDef, VerbOutcome } from "./define-verb.ts";
 import { groupHelp, verbHelp } from "./help.ts";
+import { jsonText, terminalSafe } from "./render/terminal-safe.ts";
 import { commandTree, type VerbNode } from "./verbs.ts";
 
 export interface MainIO {
@@ -71,7 +72,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
   let schema = "gjc/error@1";
   const ctx =
     io.ctx ??
-    createContext({ stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) });
+    withSafeLog(createContext({ stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) }));
   try {
     const { path, node, remaining } = resolveCommand(argv);
     if (!node.load) {
@@ -95,12 +96,28 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     }
     const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest, passthrough: def.passthrough });
     const outcome: VerbOutcome = await def.run({ args, rest, ctx });
-    if (json) io.stdout(`${JSON.stringify(outcome.json, null, 2)}\n`);
-    else if (outcome.human !== "") io.stdout(outcome.human.endsWith("\n") ? outcome.human : `${outcome.human}\n`);
+    // The choke point of human output: whatever a renderer interpolated (bundle names,
+    // diagnostics, runtime results, server descriptions) cannot drive the terminal.
+    if (json) io.stdout(`${jsonText(outcome.json)}\n`);
+    else if (outcome.human !== "") {
+      const human = terminalSafe(outcome.human, { keepStyle: ctx.out.enabled });
+      io.stdout(human.endsWith("\n") ? human : `${human}\n`);
+    }
     return outcome.exit ?? ExitCode.ok;
   } catch (error) {
     return reportError(error, { json, schema, io, ctx });
   }
+}
+
+/** Log lines reach stderr through the same terminal-safe function as every human line. */
+function withSafeLog(ctx: Context): Context {
+  const log = ctx.log;
+  ctx.log = {
+    info: (m) => log.info(terminalSafe(m, { keepStyle: ctx.err.enabled })),
+    warn: (m) => log.warn(terminalSafe(m, { keepStyle: ctx.err.enabled })),
+    progress: (m) => log.progress(terminalSafe(m, { keepStyle: ctx.err.enabled })),
+  };
+  return ctx;
 }
 
 function resolveCommand(argv: string[]): { path: string[]; node: VerbNode; remaining: string[] } {
@@ -137,12 +154,13 @@ function reportError(error: unknown, o: { json: boolean; schema: string; io: Mai
       });
   const envelope = { code: gjcError.code, message: gjcError.message, ...(gjcError.hint ? { hint: gjcError.hint } : {}) };
   if (o.json) {
-    o.io.stdout(`${JSON.stringify({ schema: o.schema, ok: false, error: { ...envelope, ...(gjcError.details !== undefined ? { details: gjcError.details } : {}) } }, null, 2)}\n`);
-    o.io.stderr(`${JSON.stringify({ error: envelope })}\n`);
+    o.io.stdout(`${jsonText({ schema: o.schema, ok: false, error: { ...envelope, ...(gjcError.details !== undefined ? { details: gjcError.details } : {}) } })}\n`);
+    o.io.stderr(`${jsonText({ error: envelope }, 0)}\n`);
   } else {
     const s = o.ctx.err;
-    o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${gjcError.code}]`)}: ${gjcError.message}\n`);
-    if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${gjcError.hint}\n`);
+    // Messages and hints may quote input (a path, a name, a server's words).
+    o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${terminalSafe(gjcError.code)}]`)}: ${terminalSafe(gjcError.message)}\n`);
+    if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${terminalSafe(gjcError.hint)}\n`);
     o.io.stderr(`  ${s.cyan("see")}: gjc explain ${gjcError.code}\n`);
     if (gjcError.exit === ExitCode.internal && process.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
   }
