@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { runInTerminal } from "../helpers/pty.ts";
 
 const ESC = "\x1b[";
 const example = join(fixturesDir, "examples", "notes-skills");
@@ -119,19 +120,18 @@ describe("gjc CLI conventions", () => {
     expect(off.stdout).not.toContain(ESC);
   });
 
-  test("on a terminal (a pseudo-terminal via script(1)) colour is on by default, and NO_COLOR turns it off", async () => {
-    const script = Bun.which("script");
-    expect(script).not.toBeNull(); // util-linux script(1) gives the child a real pty
+  test("on a terminal (a real pseudo-terminal from Bun.spawn) colour is on by default, and NO_COLOR turns it off", async () => {
     const run = async (env: Record<string, string>) => {
-      const cmd = [process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "validate", invalid].map((a) => `'${a}'`).join(" ");
-      const proc = Bun.spawn([script!, "-qec", cmd, "/dev/null"], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-      return { out, code };
+      const r = await runInTerminal([process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "validate", invalid], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+      return { out: r.output, code: r.exitCode };
     };
     const tty = await run({});
     expect(tty.code).toBe(1);
     expect(tty.out).toContain(`${ESC}31m`);
+    expect(tty.out).toContain("invalid_name");
     const noColor = await run({ NO_COLOR: "1" });
+    expect(noColor.code).toBe(1);
+    expect(noColor.out).toContain("[invalid_name]");
     expect(noColor.out).not.toContain(ESC);
   });
 

@@ -1,13 +1,16 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../../scripts/compile-flags.ts";
 import { repoRoot } from "./cli.ts";
+import { removeAtEndOfRun } from "./end-of-run.ts";
 
 let building: Promise<string> | undefined;
 
 /**
  * The compiled gjc binary for `*.compiled.test.ts` files: `GJC_BINARY` when CI built it
- * already, otherwise compiled once per test process into dist/test/.
+ * already, otherwise compiled once per test process into a temporary folder removed when the
+ * run ends (tests leave nothing in the checkout).
  */
 export function compiledBinary(): Promise<string> {
   const given = process.env.GJC_BINARY;
@@ -16,8 +19,8 @@ export function compiledBinary(): Promise<string> {
     return Promise.resolve(given);
   }
   building ??= (async () => {
-    const outDir = join(repoRoot, "dist", "test");
-    mkdirSync(outDir, { recursive: true });
+    const outDir = mkdtempSync(join(tmpdir(), "gjc-binary-"));
+    removeAtEndOfRun(outDir);
     const outfile = join(outDir, "gjc");
     const proc = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
       cwd: repoRoot,

@@ -1,15 +1,14 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installC2FromCatalog } from "../../../src/c2store/catalog-install.ts";
 import type { NetworkOverrides } from "../../../src/sources/types.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
-import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
+import { testCertificate } from "../../helpers/tls.ts";
+import { snapshotTree } from "../../helpers/tmp.ts";
 import { c2Home, refusal, skillsBundle, type C2Home } from "./_bundles.ts";
 
-/** An https server (self-signed, made by openssl) serving one bundle archive as archives.test. */
-const certs = tempDir("gjc-c2tls-");
+/** An https server (the committed self-signed certificate for archives.test) serving one bundle archive. */
 let server: ReturnType<typeof Bun.serve>;
 let ca: string;
 const files = skillsBundle("remote", "1.0.0") as Record<string, unknown>;
@@ -22,15 +21,12 @@ const archive = gzip(
 const sha256 = new Bun.CryptoHasher("sha256").update(archive).digest("hex");
 
 beforeAll(() => {
-  const key = join(certs.path, "key.pem");
-  const cert = join(certs.path, "cert.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=archives.test", "-addext", "subjectAltName=DNS:archives.test"], { stdio: "ignore" });
-  ca = readFileSync(cert, "utf8");
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls: { key: readFileSync(key, "utf8"), cert: ca }, fetch: (req) => (new URL(req.url).pathname === "/remote.tgz" ? new Response(archive) : new Response("no", { status: 404 })) });
+  const tls = testCertificate("archives");
+  ca = tls.cert;
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls, fetch: (req) => (new URL(req.url).pathname === "/remote.tgz" ? new Response(archive) : new Response("no", { status: 404 })) });
 });
 afterAll(() => {
   server?.stop(true);
-  certs.cleanup();
 });
 
 const homes: C2Home[] = [];

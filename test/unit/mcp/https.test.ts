@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { GjcError } from "../../../src/core/errors.ts";
 import { probeHttpServer } from "../../../src/mcp/http.ts";
 import type { AddressCheck } from "../../../src/mcp/pinned-fetch.ts";
 import { legacySseHandler, streamableHandler } from "../../../fixtures/mcp/sdk-server/http-app.ts";
 import { tempDir } from "../../helpers/tmp.ts";
-import { makeCertificate, startTlsServer } from "./tls-server.ts";
+import { testCertificate } from "../../helpers/tls.ts";
+import { startTlsServer } from "./tls-server.ts";
 
 const NAME = "mcp.gjc.test";
 const tmp = tempDir("gjc-mcp-https-");
 let tls: { cert: string; key: string };
 
 beforeAll(() => {
-  tls = makeCertificate(tmp.path, [NAME, "other.gjc.test"]);
+  // the committed certificate for mcp.gjc.test and other.gjc.test; the proxy child reads it from a file
+  tls = testCertificate("mcp");
+  writeFileSync(`${tmp.path}/cert.pem`, tls.cert);
 });
 afterAll(() => tmp.cleanup());
 

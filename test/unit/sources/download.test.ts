@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../../../src/bundle/limits.ts";
@@ -7,11 +6,10 @@ import { fetchSource } from "../../../src/sources/fetch-source.ts";
 import { parseSourceSpec } from "../../../src/sources/parse-spec.ts";
 import type { FetchOptions, NetworkOverrides } from "../../../src/sources/types.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { testCertificate } from "../../helpers/tls.ts";
 import { area, expectEmpty, MANIFESTS, quietContext, refusal, type Area } from "./_support.ts";
 
-/** A local https server with a self-signed certificate for tarballs.test, made by openssl. */
-const certs = tempDir("gjc-tls-");
+/** A local https server with the committed self-signed certificate for tarballs.test. */
 let server: ReturnType<typeof Bun.serve>;
 let ca: string;
 const hits: string[] = [];
@@ -20,14 +18,12 @@ const bigPayload = crypto.getRandomValues(new Uint8Array(65536));
 const big = gzip(tar([{ name: "pkg/gajae-plugin.json", data: "{}" }, ...Array.from({ length: 40 }, (_, i) => ({ name: `pkg/blob${i}.bin`, data: bigPayload.map((b) => b ^ i) }))]));
 
 beforeAll(() => {
-  const key = join(certs.path, "key.pem");
-  const cert = join(certs.path, "cert.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=tarballs.test", "-addext", "subjectAltName=DNS:tarballs.test"], { stdio: "ignore" });
-  ca = readFileSync(cert, "utf8");
+  const tls = testCertificate("tarballs");
+  ca = tls.cert;
   server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    tls: { key: readFileSync(key, "utf8"), cert: ca },
+    tls,
     fetch(req) {
       const url = new URL(req.url);
       hits.push(`${req.headers.get("host")}${url.pathname}`);
@@ -53,7 +49,6 @@ beforeAll(() => {
 });
 afterAll(() => {
   server?.stop(true);
-  certs.cleanup();
 });
 
 let a: Area;
