@@ -105,6 +105,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     "plugins.invoke_connector": async (p) =>
       invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "extensions.list": async () => host.extensionsList(),
+    "plugins.list": async () => ({ plugins: host.listPlugins() }),
     "plugins.processes": async () => ({ processes: host.processes() }),
     "plugins.reload": async (p) => ({ stopped: await host.unloadBundle(host.findBundle(str(p, "plugin")!).id) }),
     "events.publish": async (p) => ({ delivered: host.publish(str(p, "name")!, p.payload ?? null) }),

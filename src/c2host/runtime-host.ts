@@ -44,6 +44,19 @@ export interface InvokeResult {
   pid: number | undefined;
 }
 
+export interface PluginListRow {
+  id: string;
+  name: string;
+  version: string;
+  enabled: boolean;
+  trusted: boolean;
+  has_runtime: boolean;
+  /** none (data-only) | ready | pending (missing services) | untrusted | disabled | quarantined */
+  runtime_status: "none" | "ready" | "pending" | "untrusted" | "disabled" | "quarantined";
+  /** Services named by `runtime.inject` that this host does not provide. */
+  missing: string[];
+}
+
 export interface ProcessView {
   plugin: string;
   realm: string;
@@ -75,8 +88,7 @@ export class RuntimeHost {
     this.clock = o.clock ?? Date.now;
     this.hostCommands = publicHostCommands({
       env: o.env,
-      listPlugins: async () =>
-        this.o.directory.list().map((b) => ({ id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: b.manifest.codetwo.runtime !== null })),
+      listPlugins: async () => this.listPlugins(),
     });
     for (const [k, v] of Object.entries(o.extraHostCommands ?? {})) this.hostCommands.set(k, v);
   }
@@ -266,6 +278,28 @@ export class RuntimeHost {
     // that subscribed get the event; the emitting instance does not hear its own echo.
     this.publish(name, payload, fromKey);
     this.o.onEvent?.(bundleId, name, payload);
+  }
+
+  /**
+   * `plugins.list` (a host command runtimes may call, and a plane method): every installed
+   * bundle with the state of its runtime in the user realm. A runtime waiting for a service
+   * this host lacks is `pending` with the missing names, never reported as ready.
+   */
+  listPlugins(): PluginListRow[] {
+    return this.o.directory.list().map((b) => {
+      const runtime = b.manifest.codetwo.runtime;
+      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [] };
+      if (!runtime) return row;
+      try {
+        this.realmFor(b);
+        row.runtime_status = "ready";
+      } catch (e) {
+        const code = e instanceof GjcError ? e.code : "";
+        row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
+        if (code === "missing_service") row.missing = missingServices(runtime.inject);
+      }
+      return row;
+    });
   }
 
   /** `extensions.list`: runtimes that may run in the user realm, and those waiting for trust. */

@@ -3,6 +3,7 @@
  * inspect|verify` dispatch here for C2 bundles; `plugin trust|untrust` are C2-only. Every
  * function returns data or throws GjcError; none prints.
  */
+import { missingServices } from "../c2host/host-identity.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
@@ -197,6 +198,8 @@ export interface C2ListRow {
   diagnostics: { errors: number; warnings: number };
   quarantine: InstalledRecord["quarantine"];
   policy: { state: EffectivePolicy["state"]; source: EffectivePolicy["stateSource"] };
+  /** Services `runtime.inject` names that this host lacks: the runtime is pending, not enabled. */
+  missing_services: string[];
 }
 
 function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2ListRow["components"] {
@@ -231,6 +234,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     },
     quarantine: record.quarantine,
     policy: { state: effective.state, source: effective.stateSource },
+    missing_services: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
   };
 }
 

@@ -3,6 +3,7 @@
  * effective policy at one scope. Read-only, and kept apart from plan/apply so the catalog
  * loads no lock, plan or hook code (it is the hot path of a host asking "what is on").
  */
+import { missingServices } from "../c2host/host-identity.ts";
 import type { Context } from "../core/context.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { c2Layout } from "./paths.ts";
@@ -21,7 +22,16 @@ export interface CatalogEntry {
   installed_id: string;
   name: string;
   version: string;
-  metadata: { origin: "third_party"; role: "extension"; scope_support: string[]; essential: false; default_enabled: true };
+  /**
+   * The standard's checklist metadata. Every installed bundle is a third-party extension that
+   * is on by default and never essential (the management plane itself is gjc, not a bundle).
+   * `category` is derived from what the bundle contributes (see bundleCategory).
+   */
+  metadata: { origin: "third_party"; role: "extension"; category: BundleCategory; scope_support: string[]; essential: false; default_enabled: true };
+  /** Declared service dependencies: `runtime.inject` (required) and `runtime.optionalInject`. */
+  dependencies: { required: string[]; optional: string[] };
+  /** Required services this host does not provide; non-empty means the runtime is pending. */
+  missing: string[];
   has_runtime: boolean;
   language_servers: number;
   bundle_enabled: boolean;
@@ -33,7 +43,21 @@ export interface CatalogEntry {
   /** What is in force at this scope after inheritance. */
   effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
   /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
-  effective_state: { status: "enabled" | "disabled" | "untrusted"; reason: string | null };
+  effective_state: { status: "enabled" | "disabled" | "untrusted" | "pending"; reason: string | null };
+}
+
+export type BundleCategory = "connector" | "ui" | "runtime" | "language_server" | "content";
+
+/**
+ * A 1.2.0 manifest has no category field (catalog entries have a free-text one that is not kept
+ * with the install), so the catalog names the most specific thing the bundle contributes.
+ */
+export function bundleCategory(codetwo: RecordFacts["manifest"]["codetwo"]): BundleCategory {
+  if (codetwo.connectors.length > 0) return "connector";
+  if (codetwo.ui.length > 0) return "ui";
+  if (codetwo.runtime) return "runtime";
+  if (codetwo.languageServers.length > 0) return "language_server";
+  return "content";
 }
 
 export interface CatalogResult {
@@ -65,6 +89,7 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
     const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
     const runtime = record.manifest.codetwo.runtime;
     const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+    const missing = runtime ? missingServices(runtime.inject ?? []) : [];
     let status: CatalogEntry["effective_state"]["status"] = "enabled";
     let reason: string | null = null;
     if (effective.state === "disabled") {
@@ -73,13 +98,19 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
     } else if (needsTrust && !record.trusted) {
       status = "untrusted";
       reason = "untrusted";
+    } else if (missing.length > 0) {
+      // Pending is not enabled: the runtime waits for a service this host lacks (DESIGN 6a).
+      status = "pending";
+      reason = "missing_dependencies";
     }
     entries.push({
       id: key,
       installed_id: record.id,
       name: record.name,
       version: record.version,
-      metadata: { origin: "third_party", role: "extension", scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+      metadata: { origin: "third_party", role: "extension", category: bundleCategory(record.manifest.codetwo), scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+      dependencies: { required: runtime ? ["extensions-runtime", ...(runtime.inject ?? []).filter((s) => s !== "extensions-runtime")] : [], optional: runtime ? [...(runtime.optionalInject ?? [])] : [] },
+      missing,
       has_runtime: runtime !== null,
       language_servers: record.manifest.codetwo.languageServers.length,
       bundle_enabled: record.enabled,

@@ -4,6 +4,7 @@
  *   → apply (refused when stale or used; rolled back when the requested state is not
  *   reached; only then last-known-good advances) — plus reset, the recovery operation.
  */
+import { missingServices } from "../c2host/host-identity.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -47,7 +48,23 @@ export interface PlanImpact {
   affected: string[];
   active_resources: ActiveResource[];
   requires_confirmation: boolean;
+  /**
+   * False when applying cannot settle: the change leaves a runtime enabled that waits for a
+   * service this host lacks (pending is not enabled). Apply then rolls back and last-known-good
+   * stays where it was.
+   */
+  settles: boolean;
+  /** Services the runtime needs that this host does not provide. */
+  missing: string[];
   warnings: string[];
+}
+
+/** The services a plugin-level change would leave an enabled runtime waiting for. */
+function pendingAfter(record: InstalledRecord, component: string | null, after: EffectivePolicy): string[] {
+  const runtime = record.manifest.codetwo.runtime;
+  // An untrusted runtime is held back by trust first (settle says so); only a runnable one is pending.
+  if (component !== null || runtime === null || after.state !== "enabled" || !record.trusted) return [];
+  return missingServices(runtime.inject);
 }
 
 function unknownPlugin(plugin: string): GjcError {
@@ -153,6 +170,10 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   if (component === null && input.state === "enabled" && !record.trusted) {
     warnings.push(`${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`);
   }
+  const missing = pendingAfter(record, component, after);
+  if (missing.length > 0) {
+    warnings.push(`${record.name} needs ${missing.join(", ")}, which this host does not provide: its runtime would stay pending, so this change cannot settle and will be rolled back.`);
+  }
   if (!record.enabled) warnings.push(`${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.`);
 
   const { records } = scanRecords(layout);
@@ -182,6 +203,8 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     affected: [request.plugin],
     active_resources: active,
     requires_confirmation: active.length > 0,
+    settles: missing.length === 0,
+    missing,
     warnings,
   };
 }
@@ -217,6 +240,10 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
   const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
   if (explicitEnable && needsTrust && !record.trusted) {
     throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
+  }
+  const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
+  if (pending.length > 0) {
+    throw new Error(`\`${request.plugin}\` in ${where} was expected to be active, but it is pending: this host does not provide ${pending.map((p) => `\`${p}\``).join(", ")}`);
   }
   if (explicitEnable && !record.enabled) {
     throw new Error(`\`${request.plugin}\` in ${where} was expected to be enabled, but the bundle is disabled as a whole`);

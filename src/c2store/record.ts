@@ -72,7 +72,7 @@ export interface RecordFacts {
   updated_at: string;
   manifest: {
     codetwo: {
-      runtime: { scopeSupport: string[] } | null;
+      runtime: { scopeSupport: string[]; inject: string[]; optionalInject: string[] } | null;
       ui: readonly { id: string }[];
       connectors: readonly { id: string }[];
       languageServers: readonly { id: string }[];

@@ -21,7 +21,7 @@ import type { InstalledRecord, RecordFacts } from "./record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
 
 /** Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used. */
-const INDEX_FORMAT = 1;
+const INDEX_FORMAT = 2;
 export const RECORDS_INDEX_FILE = "installed-index.json";
 
 interface IndexEntry {
@@ -63,12 +63,12 @@ const isIdList = (value: unknown): value is { id: string }[] => {
  */
 export function factsOf(record: InstalledRecord): RecordFacts | undefined {
   const codetwo = (record.manifest as { codetwo?: unknown }).codetwo as Record<string, unknown>;
-  const runtime = codetwo.runtime as { scopeSupport?: unknown } | null;
+  const runtime = codetwo.runtime as { scopeSupport?: unknown; inject?: unknown; optionalInject?: unknown } | null;
   let runtimeFacts: RecordFacts["manifest"]["codetwo"]["runtime"] = null;
   if (runtime !== null) {
-    const scopes = typeof runtime === "object" ? runtime.scopeSupport : undefined;
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string")) return undefined;
-    runtimeFacts = { scopeSupport: [...scopes] };
+    const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+    if (typeof runtime !== "object" || !strings(runtime.scopeSupport) || !strings(runtime.inject) || !strings(runtime.optionalInject)) return undefined;
+    runtimeFacts = { scopeSupport: [...runtime.scopeSupport], inject: [...runtime.inject], optionalInject: [...runtime.optionalInject] };
   }
   const { ui, connectors, languageServers } = codetwo;
   if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers)) return undefined;

@@ -68,9 +68,11 @@ export async function listAll(ctx: Context): Promise<ListReport> {
   for (const c of gjc.corrupt) lines.push(`  ${c.scope} scope: registry ${c.path} is damaged (${c.problem}); run "gjc plugin doctor".`);
   lines.push(c2.length ? `C2 bundles (${c2.length}):` : "C2 bundles: none installed.");
   for (const b of c2) {
-    lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : b.enabled ? "enabled" : "disabled"}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
-    // Contribution counts, components waiting for trust or unsupported, diagnostics (C2 rows).
     const row = b as unknown as import("../c2store/lifecycle.ts").C2ListRow;
+    // A runtime waiting for a service this host lacks is pending, never shown as enabled.
+    const pending = b.enabled && !b.quarantine && row.missing_services.length > 0 ? `pending (this host lacks ${row.missing_services.join(", ")})` : undefined;
+    lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : pending ?? (b.enabled ? "enabled" : "disabled")}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
+    // Contribution counts, components waiting for trust or unsupported, diagnostics (C2 rows).
     const counts = Object.entries(row.contributions).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ");
     const needsTrust = row.components.filter((c) => c.effective_status === "requires_trust").length;
     const unsupported = row.components.filter((c) => c.effective_status === "unsupported").length;

@@ -12,9 +12,13 @@ export function describePolicyCatalog(s: Style, result: CatalogResult): string {
   }
   if (result.plugins.length === 0) lines.push("No C2 bundles are installed.");
   for (const p of result.plugins) {
-    const status = p.effective_state.status === "enabled" ? s.green("enabled") : p.effective_state.status === "untrusted" ? s.yellow("untrusted") : s.dim("disabled");
+    const st = p.effective_state.status;
+    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow("untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missing.join(", ")}`) : s.dim("disabled");
     lines.push(`  ${s.bold(p.name)} ${p.version}  ${p.id}`);
-    lines.push(`    ${status}${p.effective_state.reason && p.effective_state.status !== "untrusted" ? ` (${p.effective_state.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.has_runtime ? `runtime, scopes ${p.metadata.scope_support.join("+")}` : "no runtime"}`);
+    lines.push(`    ${status}${p.effective_state.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effective_state.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.has_runtime ? `runtime, scopes ${p.metadata.scope_support.join("+")}` : "no runtime"}`);
+    if (p.dependencies.required.length + p.dependencies.optional.length > 0) {
+      lines.push(`    needs ${p.dependencies.required.join(", ") || "nothing"}${p.dependencies.optional.length > 0 ? `; optional ${p.dependencies.optional.join(", ")}` : ""} · ${p.metadata.category}`);
+    }
     for (const [c, v] of Object.entries(p.effective.components)) lines.push(`    component ${c.slice(p.id.length + 1)}: ${v}`);
   }
   for (const b of result.broken) lines.push(s.yellow(`  ${b.id}: unusable record (${b.problem})`));

@@ -202,8 +202,9 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     const id = item.id;
     if (typeof id === "string") {
       const ns = id.split(".")[0];
-      if ((RESERVED_COMMAND_NAMESPACES as readonly string[]).includes(ns)) {
-        sink.error("reserved_namespace", at("commands", i, "id"), `commands[${i}].id "${id}" claims the "${ns}" namespace, which the host owns.`, `Use your bundle's own namespace (e.g. ${ns === "git" ? "mygit" : "myplugin"}.${id.split(".").slice(1).join(".")}); reserved: ${RESERVED_COMMAND_NAMESPACES.join(", ")}.`);
+      // Case-insensitive: `Git.status` must not pass for a namespace other than the host's `git`.
+      if ((RESERVED_COMMAND_NAMESPACES as readonly string[]).includes(ns.toLowerCase())) {
+        sink.error("reserved_namespace", at("commands", i, "id"), `commands[${i}].id "${id}" claims the "${ns}" namespace, which the host owns.`, `Use your bundle's own namespace (e.g. ${ns.toLowerCase() === "git" ? "mygit" : "myplugin"}.${id.split(".").slice(1).join(".")}); reserved: ${RESERVED_COMMAND_NAMESPACES.join(", ")}.`);
       }
       if (commandIds.has(id)) sink.error("duplicate_command", at("commands", i, "id"), `The command id "${id}" is declared more than once.`, "Give every command a unique id.");
       commandIds.add(id);

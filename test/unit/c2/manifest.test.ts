@@ -127,7 +127,7 @@ describe("parseC2Manifest diagnostics", () => {
   });
 
   test("reserved host namespaces cannot be claimed", () => {
-    for (const ns of ["git", "plugins", "host", "extensions"]) {
+    for (const ns of ["git", "plugins", "host", "extensions", "Git", "PLUGINS", "hOsT", "Extensions"]) {
       const ds = parseC2Manifest(base({ commands: [{ id: `${ns}.x`, title: "t" }], runtime: rt })).diagnostics;
       expect(ds.map((d) => d.code)).toEqual(["reserved_namespace"]);
     }

@@ -16,7 +16,7 @@ export function skillsBundle(name: string, version = "1.0.0", extra: TreeSpec = 
   };
 }
 
-export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: string[]; extra?: TreeSpec } = {}): TreeSpec {
+export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: string[]; extra?: TreeSpec; inject?: string[]; optionalInject?: string[] } = {}): TreeSpec {
   return {
     "plugin.json": {
       $schema: SCHEMA,
@@ -26,7 +26,7 @@ export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: 
         "dev.codetwo": {
           standardVersion: "1.2.0",
           commands: [{ id: "demo.run", title: "Run the demo" }],
-          runtime: { command: "node", args: ["plugin.js"], scopeSupport: opts.scopes ?? ["user", "project"] },
+          runtime: { command: "node", args: ["plugin.js"], scopeSupport: opts.scopes ?? ["user", "project"], ...(opts.inject ? { inject: opts.inject } : {}), ...(opts.optionalInject ? { optionalInject: opts.optionalInject } : {}) },
           ui: [{ id: "go", slot: "composer.toolbar", label: "Go", command: "demo.run" }],
         },
       },

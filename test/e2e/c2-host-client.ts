@@ -1,0 +1,82 @@
+import type { Subprocess } from "bun";
+import { cliEntry } from "../helpers/cli.ts";
+import type { C2Home } from "./c2-runtime-setup.ts";
+
+/** A `gjc host --stdio` child with a small JSON-RPC client on its stdio. */
+export class HostClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (m: any) => void>();
+  readonly notifications: any[] = [];
+  private notify: (() => void) | undefined;
+  readonly done: Promise<number>;
+  stderr = "";
+
+  constructor(readonly proc: Subprocess<"pipe", "pipe", "pipe">) {
+    const pump = async () => {
+      let buf = "";
+      const dec = new TextDecoder();
+      for await (const chunk of proc.stdout) {
+        buf += dec.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) !== -1) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line.trim() === "") continue;
+          const m = JSON.parse(line);
+          if (m.id !== undefined && this.waiting.has(m.id)) {
+            this.waiting.get(m.id)!(m);
+            this.waiting.delete(m.id);
+          } else {
+            this.notifications.push(m);
+            this.notify?.();
+          }
+        }
+      }
+    };
+    const errPump = async () => {
+      for await (const chunk of proc.stderr) this.stderr += new TextDecoder().decode(chunk);
+    };
+    this.done = Promise.all([pump(), errPump(), proc.exited]).then(([, , code]) => code);
+  }
+
+  call(method: string, params: unknown = {}): Promise<any> {
+    const id = this.nextId++;
+    const p = new Promise<any>((resolve) => this.waiting.set(id, resolve));
+    this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    this.proc.stdin.flush();
+    return p;
+  }
+
+  async result(method: string, params: unknown = {}): Promise<any> {
+    const m = await this.call(method, params);
+    if (m.error) throw new Error(`${method}: ${JSON.stringify(m.error)}`);
+    return m.result;
+  }
+
+  /** Waits until a notification satisfies `pred` (no timers: woken by each arrival). */
+  async waitFor(pred: (m: any) => boolean): Promise<any> {
+    for (;;) {
+      const hit = this.notifications.find(pred);
+      if (hit) return hit;
+      await new Promise<void>((r) => (this.notify = r));
+    }
+  }
+
+  close(): Promise<number> {
+    this.proc.stdin.end();
+    return this.done;
+  }
+}
+
+
+/** Starts `gjc host --stdio` in a C2 home; the caller kills it (or closes stdin) after the test. */
+export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}): HostClient {
+  const proc = Bun.spawn([process.execPath, cliEntry, "host", "--stdio", ...extra], {
+    cwd: h.root,
+    env: { ...process.env, ...h.env, ...env },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return new HostClient(proc);
+}

@@ -1,0 +1,61 @@
+/**
+ * The management plane answers what a host asks about names and state, through a real
+ * `gjc host --stdio`: `plugins.list` with a pending runtime and its missing services, the
+ * pending state in `plugins.catalog`, and a command namespace that is reserved whatever its case.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.ts";
+import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
+import { spawnHost, type HostClient } from "./c2-host-client.ts";
+import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
+
+const home = c2HomesPerTest();
+const hosts: HostClient[] = [];
+afterEach(async () => {
+  for (const c of hosts.splice(0)) {
+    c.proc.kill("SIGKILL");
+    await c.done;
+  }
+});
+
+describe("names and pending state on the plane", () => {
+  test("plugins.list and plugins.catalog show a runtime waiting on a missing service as pending", async () => {
+    const h = home();
+    const ready = await installBundle(h, writeRuntimeBundle(join(h.root, "ready"), { name: "ready", commands: [{ id: "ready.echo" }] }).dir);
+    const waiter = await installBundle(h, writeRuntimeBundle(join(h.root, "waiter"), { name: "waiter", commands: [{ id: "waiter.echo" }], inject: ["desktop-host-actions"] }).dir);
+    const c = spawnHost(h);
+    hosts.push(c);
+    const list = (await c.result("plugins.list")).plugins;
+    expect(list.find((p: any) => p.id === ready.id)).toMatchObject({ runtime_status: "ready", missing: [] });
+    expect(list.find((p: any) => p.id === waiter.id)).toMatchObject({ runtime_status: "pending", missing: ["desktop-host-actions"], enabled: true, trusted: true });
+    const cat = await c.result("plugins.catalog");
+    expect(cat.plugins.find((p: any) => p.installed_id === waiter.id)).toMatchObject({ effective_state: { status: "pending", reason: "missing_dependencies" }, missing: ["desktop-host-actions"] });
+    // Calling it says which service is missing (never a silent success), and nothing started.
+    const call = await c.call("plugins.invoke", { command: "waiter.echo" });
+    expect(call.error.data.code).toBe("missing_service");
+    expect(call.error.data.details.missing).toEqual(["desktop-host-actions"]);
+    expect((await c.result("plugins.processes")).processes).toEqual([]);
+    // extensions.list keeps the reference shape: a pending runtime is neither ready nor untrusted.
+    expect(await c.result("extensions.list")).toEqual({ ready: [ready.id], untrusted: [] });
+    expect(await c.close()).toBe(0);
+  });
+
+  test("plugin list shows pending; a reserved namespace in any case is refused at install", async () => {
+    const h = home();
+    await installBundle(h, writeRuntimeBundle(join(h.root, "waiter"), { name: "waiter", commands: [{ id: "waiter.echo" }], inject: ["desktop-host-actions"] }).dir);
+    const env = { ...h.env };
+    const listed = await runCli(["plugin", "list"], { env, cwd: h.root });
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toContain("pending (this host lacks desktop-host-actions)");
+    const json = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
+    expect(json.json().c2[0].missing_services).toEqual(["desktop-host-actions"]);
+
+    const bad = writeRuntimeBundle(join(h.root, "shouty"), { name: "shouty", commands: [{ id: "Git.status" }] }).dir;
+    const r = await runCli(["plugin", "install", bad, "--user", "--json"], { env, cwd: h.root });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("reserved_namespace");
+    const after = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
+    expect(after.json().c2.map((p: any) => p.name)).toEqual(["waiter"]);
+  });
+});
