@@ -72,6 +72,7 @@ export const commandTree: Record<string, VerbNode> = {
           probe: verb("Start a language server, run initialize, print capabilities, stop it", () => import("./commands/plugin-lsp-probe.ts")),
         },
       },
+      lock: verb("Write, check or export the scope's plugin set lock (plugins.lock.json)", () => import("./commands/plugin-lock.ts")),
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     },
   },

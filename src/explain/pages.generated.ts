@@ -64,125 +64,127 @@ import p60 from "../../docs/errors/invalid_host_actions.md" with { type: "text" 
 import p61 from "../../docs/errors/invalid_json.md" with { type: "text" };
 import p62 from "../../docs/errors/invalid_kind.md" with { type: "text" };
 import p63 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p82 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p83 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p84 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p85 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p86 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p87 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p88 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p89 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p90 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p91 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p92 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p93 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p94 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p95 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p96 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p97 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p98 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p99 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p100 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p101 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p102 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p103 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p104 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p105 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p106 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p107 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p108 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p109 from "../../docs/errors/no_components.md" with { type: "text" };
-import p110 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p111 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p112 from "../../docs/errors/not_available.md" with { type: "text" };
-import p113 from "../../docs/errors/not_found.md" with { type: "text" };
-import p114 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p115 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p116 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p117 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p118 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p119 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p120 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p121 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p122 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p123 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p124 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p125 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p126 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p127 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p128 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p129 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p130 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p131 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p132 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p133 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p134 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p135 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p136 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p137 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p138 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p139 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p140 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p141 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p142 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p143 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p144 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p145 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p146 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p147 from "../../docs/errors/special_file.md" with { type: "text" };
-import p148 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p149 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p150 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p151 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p152 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p153 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p154 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p155 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p156 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p157 from "../../docs/errors/trusted.md" with { type: "text" };
-import p158 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p159 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p160 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p161 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p162 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p163 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p164 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p165 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p166 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p167 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p168 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p169 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p170 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p171 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p172 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p173 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p174 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p175 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p176 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p177 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p178 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p179 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p180 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p181 from "../../docs/errors/usage.md" with { type: "text" };
-import p182 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p83 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p84 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p85 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p86 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p87 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p88 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p89 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p90 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p91 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p92 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p93 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p94 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p95 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p96 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p97 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p98 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p99 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p100 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p101 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p102 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p103 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p104 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p105 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p106 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p107 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p108 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p109 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p110 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p111 from "../../docs/errors/no_components.md" with { type: "text" };
+import p112 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p113 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p114 from "../../docs/errors/not_available.md" with { type: "text" };
+import p115 from "../../docs/errors/not_found.md" with { type: "text" };
+import p116 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p117 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p118 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p119 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p120 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p121 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p122 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p123 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p124 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p125 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p126 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p127 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p128 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p129 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p130 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p131 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p132 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p133 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p134 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p135 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p136 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p137 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p138 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p139 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p140 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p141 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p142 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p143 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p144 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p145 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p146 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p147 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p148 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p149 from "../../docs/errors/special_file.md" with { type: "text" };
+import p150 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p151 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p152 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p153 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p154 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p155 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p156 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p157 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p158 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p159 from "../../docs/errors/trusted.md" with { type: "text" };
+import p160 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p161 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p162 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p163 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p164 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p165 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p166 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p167 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p168 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p169 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p170 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p171 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p172 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p173 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p174 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p175 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p176 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p177 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p178 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p179 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p180 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p181 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p182 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p183 from "../../docs/errors/usage.md" with { type: "text" };
+import p184 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -250,123 +252,125 @@ export const PAGES: Record<string, string> = {
   "invalid_json": p61,
   "invalid_kind": p62,
   "invalid_language_server": p63,
-  "invalid_manifest": p64,
-  "invalid_mcp": p65,
-  "invalid_name": p66,
-  "invalid_operation": p67,
-  "invalid_option_value": p68,
-  "invalid_params": p69,
-  "invalid_parent": p70,
-  "invalid_phase": p71,
-  "invalid_plan_token": p72,
-  "invalid_plugin_entry": p73,
-  "invalid_prompt_command": p74,
-  "invalid_runtime": p75,
-  "invalid_scaffold": p76,
-  "invalid_scene": p77,
-  "invalid_source": p78,
-  "invalid_test_file": p79,
-  "invalid_ui": p80,
-  "invalid_version": p81,
-  "invoke_timeout": p82,
-  "lock_busy": p83,
-  "lock_failed": p84,
-  "lsp_failed": p85,
-  "lsp_timeout": p86,
-  "mcp_closed": p87,
-  "mcp_error": p88,
-  "mcp_failed": p89,
-  "mcp_frame_too_large": p90,
-  "mcp_http_status": p91,
-  "mcp_launcher_missing": p92,
-  "mcp_protocol": p93,
-  "mcp_server_exited": p94,
-  "mcp_spawn_failed": p95,
-  "mcp_timeout": p96,
-  "mcp_unreachable": p97,
-  "message_too_large": p98,
-  "missing_argument": p99,
-  "missing_catalog": p100,
-  "missing_codetwo": p101,
-  "missing_commands": p102,
-  "missing_file": p103,
-  "missing_manifest": p104,
-  "missing_option_value": p105,
-  "missing_runtime": p106,
-  "missing_service": p107,
-  "name_collision": p108,
-  "no_components": p109,
-  "no_manifest": p110,
-  "no_runtime": p111,
-  "not_available": p112,
-  "not_found": p113,
-  "not_host_actions": p114,
-  "not_in_catalog": p115,
-  "not_installed": p116,
-  "not_owner": p117,
-  "not_rendered": p118,
-  "pack_output_inside_bundle": p119,
-  "path_too_long": p120,
-  "plan_not_found": p121,
-  "plugin_command_failed": p122,
-  "plugin_disabled": p123,
-  "policy_recovery": p124,
-  "policy_safe_mode": p125,
-  "quarantine_not_persisted": p126,
-  "quarantined": p127,
-  "registry_corrupt": p128,
-  "reserved_namespace": p129,
-  "runtime.requires_trust": p130,
-  "runtime_busy": p131,
-  "runtime_command_not_found": p132,
-  "runtime_exited": p133,
-  "runtime_failed": p134,
-  "runtime_mismatch": p135,
-  "runtime_protocol_error": p136,
-  "runtime_spawn_failed": p137,
-  "runtime_unloaded": p138,
-  "scaffold_conflict": p139,
-  "scaffold_failed": p140,
-  "scope_conflict": p141,
-  "scope_required": p142,
-  "security_policy": p143,
-  "session_collision": p144,
-  "source_too_large": p145,
-  "source_unreachable": p146,
-  "special_file": p147,
-  "stale_baseline": p148,
-  "stale_plan": p149,
-  "surface_disabled": p150,
-  "surface_unknown": p151,
-  "too_many_commands": p152,
-  "too_many_components": p153,
-  "too_many_connectors": p154,
-  "too_many_language_servers": p155,
-  "too_many_ui": p156,
-  "trusted": p157,
-  "undeclared_command": p158,
-  "unexpected_argument": p159,
-  "unexpected_result": p160,
-  "unknown_action": p161,
-  "unknown_code": p162,
-  "unknown_command": p163,
-  "unknown_component": p164,
-  "unknown_contribution": p165,
-  "unknown_field": p166,
-  "unknown_option": p167,
-  "unknown_server": p168,
-  "unknown_shell": p169,
-  "unknown_target": p170,
-  "unreadable_directory": p171,
-  "unreadable_file": p172,
-  "unsafe_file_name": p173,
-  "unsafe_path": p174,
-  "unsupported_schema": p175,
-  "unsupported_scope": p176,
-  "unsupported_source": p177,
-  "unsupported_standard": p178,
-  "unsupported_surface": p179,
-  "untrusted": p180,
-  "usage": p181,
-  "wrong_target": p182,
+  "invalid_lock": p64,
+  "invalid_manifest": p65,
+  "invalid_mcp": p66,
+  "invalid_name": p67,
+  "invalid_operation": p68,
+  "invalid_option_value": p69,
+  "invalid_params": p70,
+  "invalid_parent": p71,
+  "invalid_phase": p72,
+  "invalid_plan_token": p73,
+  "invalid_plugin_entry": p74,
+  "invalid_prompt_command": p75,
+  "invalid_runtime": p76,
+  "invalid_scaffold": p77,
+  "invalid_scene": p78,
+  "invalid_source": p79,
+  "invalid_test_file": p80,
+  "invalid_ui": p81,
+  "invalid_version": p82,
+  "invoke_timeout": p83,
+  "lock_busy": p84,
+  "lock_failed": p85,
+  "lock_missing": p86,
+  "lsp_failed": p87,
+  "lsp_timeout": p88,
+  "mcp_closed": p89,
+  "mcp_error": p90,
+  "mcp_failed": p91,
+  "mcp_frame_too_large": p92,
+  "mcp_http_status": p93,
+  "mcp_launcher_missing": p94,
+  "mcp_protocol": p95,
+  "mcp_server_exited": p96,
+  "mcp_spawn_failed": p97,
+  "mcp_timeout": p98,
+  "mcp_unreachable": p99,
+  "message_too_large": p100,
+  "missing_argument": p101,
+  "missing_catalog": p102,
+  "missing_codetwo": p103,
+  "missing_commands": p104,
+  "missing_file": p105,
+  "missing_manifest": p106,
+  "missing_option_value": p107,
+  "missing_runtime": p108,
+  "missing_service": p109,
+  "name_collision": p110,
+  "no_components": p111,
+  "no_manifest": p112,
+  "no_runtime": p113,
+  "not_available": p114,
+  "not_found": p115,
+  "not_host_actions": p116,
+  "not_in_catalog": p117,
+  "not_installed": p118,
+  "not_owner": p119,
+  "not_rendered": p120,
+  "pack_output_inside_bundle": p121,
+  "path_too_long": p122,
+  "plan_not_found": p123,
+  "plugin_command_failed": p124,
+  "plugin_disabled": p125,
+  "policy_recovery": p126,
+  "policy_safe_mode": p127,
+  "quarantine_not_persisted": p128,
+  "quarantined": p129,
+  "registry_corrupt": p130,
+  "reserved_namespace": p131,
+  "runtime.requires_trust": p132,
+  "runtime_busy": p133,
+  "runtime_command_not_found": p134,
+  "runtime_exited": p135,
+  "runtime_failed": p136,
+  "runtime_mismatch": p137,
+  "runtime_protocol_error": p138,
+  "runtime_spawn_failed": p139,
+  "runtime_unloaded": p140,
+  "scaffold_conflict": p141,
+  "scaffold_failed": p142,
+  "scope_conflict": p143,
+  "scope_required": p144,
+  "security_policy": p145,
+  "session_collision": p146,
+  "source_too_large": p147,
+  "source_unreachable": p148,
+  "special_file": p149,
+  "stale_baseline": p150,
+  "stale_plan": p151,
+  "surface_disabled": p152,
+  "surface_unknown": p153,
+  "too_many_commands": p154,
+  "too_many_components": p155,
+  "too_many_connectors": p156,
+  "too_many_language_servers": p157,
+  "too_many_ui": p158,
+  "trusted": p159,
+  "undeclared_command": p160,
+  "unexpected_argument": p161,
+  "unexpected_result": p162,
+  "unknown_action": p163,
+  "unknown_code": p164,
+  "unknown_command": p165,
+  "unknown_component": p166,
+  "unknown_contribution": p167,
+  "unknown_field": p168,
+  "unknown_option": p169,
+  "unknown_server": p170,
+  "unknown_shell": p171,
+  "unknown_target": p172,
+  "unreadable_directory": p173,
+  "unreadable_file": p174,
+  "unsafe_file_name": p175,
+  "unsafe_path": p176,
+  "unsupported_schema": p177,
+  "unsupported_scope": p178,
+  "unsupported_source": p179,
+  "unsupported_standard": p180,
+  "unsupported_surface": p181,
+  "untrusted": p182,
+  "usage": p183,
+  "wrong_target": p184,
 };

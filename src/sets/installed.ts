@@ -1,0 +1,105 @@
+/**
+ * A scope's installed state in the lock's vocabulary. Everything here reads only: the GJC
+ * registry of the scope (fail-closed on damage, through the store's loader) and, for the
+ * user scope, the installed C2 records (C2 bundles are installed once per user).
+ */
+import { isAbsolute, relative, sep } from "node:path";
+import type { Context } from "../core/context.ts";
+import { loadScopeRegistry, type RegistryEntry, type RegistrySource, type Scope } from "../install/api.ts";
+import type { InstalledRecord } from "../c2store/record.ts";
+import { integrityOf } from "./integrity.ts";
+import type { LockEntry, LockPin, LockSource } from "./lock-schema.ts";
+
+/** One installed bundle: its lock entry plus where its files are on this machine. */
+export interface InstalledBundle {
+  entry: LockEntry;
+  /** The bundle root on disk (GJC content dir, or the C2 bundle dir). */
+  root: string;
+  files: { path: string; mode: number; sha256: string; bytes: number }[];
+  gjc?: RegistryEntry;
+  c2?: InstalledRecord;
+}
+
+/** A local path as the lock stores it: relative (`./…`) when inside the project, else as recorded. */
+export function portablePath(ctx: Context, scope: Scope, path: string): string {
+  if (scope !== "project" || !isAbsolute(path)) return path;
+  const rel = relative(ctx.cwd, path);
+  if (rel === "") return ".";
+  if (rel.startsWith("..") || isAbsolute(rel)) return path;
+  return `./${rel.split(sep).join("/")}`;
+}
+
+export function lockSourceOf(ctx: Context, scope: Scope, s: { kind: string; uri?: string; repository?: string; ref?: string; subpath?: string }): LockSource {
+  const out: LockSource = { kind: s.kind as LockSource["kind"] };
+  if (s.kind === "path" || (s.kind === "tarball" && s.uri !== undefined && !/^https:\/\//i.test(s.uri))) out.path = portablePath(ctx, scope, s.uri ?? "");
+  else if (s.uri !== undefined) out.url = s.uri;
+  if (s.repository !== undefined) out.repository = s.repository;
+  if (s.ref !== undefined) out.ref = s.ref;
+  if (s.subpath !== undefined) out.subpath = s.subpath;
+  return out;
+}
+
+function pinOf(s: { sha?: string; sha256?: string }): LockPin {
+  return s.sha !== undefined ? { commit: s.sha } : s.sha256 !== undefined ? { sha256: s.sha256 } : {};
+}
+
+export function gjcBundle(ctx: Context, scope: Scope, e: RegistryEntry): InstalledBundle {
+  const files = e.copiedFiles.map((f) => ({ path: f.relativePath, mode: f.mode, sha256: f.sha256, bytes: f.bytes }));
+  const source = e.source as RegistrySource;
+  return {
+    entry: {
+      name: e.name,
+      family: "gjc",
+      version: e.version,
+      source: lockSourceOf(ctx, scope, source),
+      pin: pinOf(source),
+      integrity: integrityOf(files),
+      files: files.length,
+      enabled: e.enabled,
+      disabledSurfaces: [...e.disabledSurfaceIds].sort(),
+    },
+    root: e.pluginRoot,
+    files,
+    gjc: e,
+  };
+}
+
+export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: string): InstalledBundle {
+  const files = record.files.map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.size }));
+  const resolved = record.source.resolved as { kind: string; uri?: string; repository?: string; ref?: string; subpath?: string; sha?: string; sha256?: string };
+  const source = lockSourceOf(ctx, "user", resolved);
+  if (record.source.catalog) source.catalog = { path: record.source.catalog.path, entry: record.source.catalog.entry };
+  return {
+    entry: {
+      name: record.name,
+      family: "c2",
+      version: record.version,
+      source,
+      pin: pinOf(resolved),
+      integrity: integrityOf(files),
+      files: files.length,
+      enabled: record.enabled,
+      disabledSurfaces: [],
+      c2: { trusted: record.trusted },
+    },
+    root: bundleRoot,
+    files,
+    c2: record,
+  };
+}
+
+export const byNameFamily = (a: { name: string; family: string }, b: { name: string; family: string }) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.family < b.family ? -1 : a.family > b.family ? 1 : 0;
+
+/** Every bundle of a scope (GJC of that scope; C2 bundles belong to the user scope's set). */
+export async function installedBundles(ctx: Context, scope: Scope): Promise<InstalledBundle[]> {
+  const { registry } = loadScopeRegistry(ctx, scope);
+  const out = registry.plugins.map((e) => gjcBundle(ctx, scope, e));
+  if (scope === "user") {
+    const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
+    const { scanRecords } = await import("../c2store/records.ts");
+    const layout = c2Layout(ctx);
+    for (const r of scanRecords(layout).records) out.push(c2Bundle(ctx, r, bundleDir(layout, r.id)));
+  }
+  return out.sort((a, b) => byNameFamily(a.entry, b.entry));
+}

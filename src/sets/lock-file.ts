@@ -1,0 +1,91 @@
+/** Reading and writing `plugins.lock.json`: closed schema on read, one stable byte form on write. */
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { byNameFamily } from "./installed.ts";
+import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
+
+function orderedSource(s: LockSource): LockSource {
+  const out: LockSource = { kind: s.kind };
+  for (const k of ["path", "url", "repository", "ref", "subpath"] as const) if (s[k] !== undefined) out[k] = s[k];
+  if (s.catalog) out.catalog = { path: s.catalog.path, entry: s.catalog.entry };
+  return out;
+}
+
+/** One entry with its keys in the documented order (so the file diffs line by line). */
+export function orderedEntry(e: LockEntry): LockEntry {
+  const out: LockEntry = {
+    name: e.name,
+    family: e.family,
+    version: e.version,
+    source: orderedSource(e.source),
+    pin: e.pin.commit !== undefined ? { commit: e.pin.commit } : e.pin.sha256 !== undefined ? { sha256: e.pin.sha256 } : {},
+    integrity: e.integrity,
+    files: e.files,
+    enabled: e.enabled,
+    disabledSurfaces: [...e.disabledSurfaces].sort(),
+  };
+  if (e.c2) out.c2 = { trusted: e.c2.trusted };
+  return out;
+}
+
+/** The lock's bytes: sorted entries, fixed key order, two-space indent, trailing newline. */
+export function serializeLock(lock: LockFile): string {
+  const { $schema: _s, lockfileVersion: _v, scope, bundles, ...extra } = lock;
+  const doc = { lockfileVersion: 1, scope, bundles: [...bundles].sort(byNameFamily).map(orderedEntry), ...extra };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export function writeLockFile(path: string, lock: LockFile): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, serializeLock(lock));
+}
+
+function invalidLock(path: string, problem: string): GjcError {
+  return new GjcError({
+    code: "invalid_lock",
+    message: `The lock file ${path} is not a valid plugins lock: ${problem}.`,
+    hint: "Restore it from version control, or write a new one from the installed state with gjc plugin lock.",
+    details: { path, problem },
+    exit: ExitCode.failed,
+  });
+}
+
+/** Reads and checks a lock; undefined when there is none. */
+export function readLockFile(path: string, scope?: Scope): LockFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw invalidLock(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  return parseLock(text, path, scope);
+}
+
+export function parseLock(text: string, path: string, scope?: Scope): LockFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw invalidLock(path, "it is not valid JSON");
+  }
+  const { Value } = require("typebox/value") as typeof import("typebox/value");
+  const { LockFileSchema } = require("./lock-schema.ts") as typeof import("./lock-schema.ts");
+  if (!Value.Check(LockFileSchema, raw)) {
+    const first = [...Value.Errors(LockFileSchema, raw)][0];
+    throw invalidLock(path, first ? `${first.instancePath || "/"} ${first.message}` : "it does not match the schema");
+  }
+  const lock = raw as LockFile;
+  if (scope !== undefined && lock.scope !== scope) throw invalidLock(path, `it is the lock of the ${lock.scope} scope, not the ${scope} scope`);
+  const seen = new Set<string>();
+  for (const e of lock.bundles) {
+    const key = `${e.family}:${e.name}`;
+    if (seen.has(key)) throw invalidLock(path, `${e.family} bundle ${e.name} is listed twice`);
+    seen.add(key);
+  }
+  return lock;
+}

@@ -1,0 +1,73 @@
+/**
+ * The lock file format (`plugins.lock.json`, lockfileVersion 1) as closed TypeBox schemas. The
+ * JSON Schema in docs/json/plugins-lock.schema.json is generated from these
+ * (`bun scripts/gen-sets-schemas.ts`). TypeBox is loaded only when a lock is read or the
+ * schema is generated, never at start-up of other verbs.
+ */
+import Type, { type Static } from "typebox";
+import { INTEGRITY_PATTERN } from "./integrity.ts";
+
+const closed = { additionalProperties: false } as const;
+const SHA1_OR_256 = "^(?:[0-9a-f]{40}|[0-9a-f]{64})$";
+
+export const LockSourceSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal("path"), Type.Literal("tarball"), Type.Literal("git"), Type.Literal("github")]),
+    /** Local directory or archive: relative (`./…`, to the project) when inside the project. */
+    path: Type.Optional(Type.String({ minLength: 1 })),
+    /** git URL or https archive URL, credentials removed. */
+    url: Type.Optional(Type.String({ minLength: 1 })),
+    /** GitHub `owner/repo`. */
+    repository: Type.Optional(Type.String({ minLength: 1 })),
+    /** The ref as the user gave it (branch, tag, or a full commit). */
+    ref: Type.Optional(Type.String({ minLength: 1 })),
+    subpath: Type.Optional(Type.String({ minLength: 1 })),
+    /** C2 bundles installed from a catalog entry: the catalog and the entry name. */
+    catalog: Type.Optional(Type.Object({ path: Type.String(), entry: Type.String() }, closed)),
+  },
+  closed,
+);
+
+export const LockPinSchema = Type.Object(
+  {
+    /** The git commit the source resolved to. */
+    commit: Type.Optional(Type.String({ pattern: SHA1_OR_256 })),
+    /** SHA-256 of the archive bytes. */
+    sha256: Type.Optional(Type.String({ pattern: "^[0-9a-f]{64}$" })),
+  },
+  closed,
+);
+
+export const LockEntrySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
+    version: Type.String({ minLength: 1 }),
+    source: LockSourceSchema,
+    pin: LockPinSchema,
+    integrity: Type.String({ pattern: INTEGRITY_PATTERN }),
+    files: Type.Integer({ minimum: 1 }),
+    enabled: Type.Boolean(),
+    /** GJC surface ids the user turned off. */
+    disabledSurfaces: Type.Array(Type.String()),
+    /** C2: whether the set expects the bundle trusted (sync reports it, never grants it unasked). */
+    c2: Type.Optional(Type.Object({ trusted: Type.Boolean() }, closed)),
+  },
+  closed,
+);
+
+export const LockFileSchema = Type.Object(
+  {
+    $schema: Type.Optional(Type.String()),
+    lockfileVersion: Type.Literal(1),
+    scope: Type.Union([Type.Literal("user"), Type.Literal("project")]),
+    bundles: Type.Array(LockEntrySchema),
+  },
+  // Unknown top-level keys are kept when gjc rewrites a lock (a newer tool's additions survive).
+  { additionalProperties: true },
+);
+
+export type LockSource = Static<typeof LockSourceSchema>;
+export type LockPin = Static<typeof LockPinSchema>;
+export type LockEntry = Static<typeof LockEntrySchema>;
+export type LockFile = Static<typeof LockFileSchema>;

@@ -1,0 +1,98 @@
+/**
+ * `gjc plugin lock`: write the lock of a scope from what is installed, or (`--check`) compare
+ * the lock with the installed state, files on disk included, and change nothing.
+ */
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { diskProblems } from "./disk-check.ts";
+import { installedBundles, type InstalledBundle } from "./installed.ts";
+import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
+import type { LockEntry, LockFile } from "./lock-schema.ts";
+import { lockPath } from "./paths.ts";
+
+export interface LockDifference {
+  name: string;
+  family: "gjc" | "c2";
+  /** missing: in the lock, not installed; extra: installed, not in the lock; changed: a field differs; drifted: files on disk differ from the record. */
+  kind: "missing" | "extra" | "changed" | "drifted";
+  /** The fields that differ (changed), or the files (drifted). */
+  fields?: string[];
+  files?: string[];
+}
+
+export interface LockWriteResult {
+  scope: Scope;
+  path: string;
+  bundles: LockEntry[];
+  changed: boolean;
+}
+
+export interface LockCheckResult {
+  scope: Scope;
+  path: string;
+  ok: boolean;
+  differences: LockDifference[];
+}
+
+export async function writeScopeLock(ctx: Context, scope: Scope): Promise<LockWriteResult> {
+  const path = lockPath(ctx, scope);
+  const existing = readLockFile(path, scope);
+  const bundles = (await installedBundles(ctx, scope)).map((b) => b.entry);
+  const { $schema: _s, lockfileVersion: _v, scope: _sc, bundles: _b, ...extra } = existing ?? ({} as Partial<LockFile>);
+  const next: LockFile = { ...extra, lockfileVersion: 1, scope, bundles };
+  const changed = existing === undefined || serializeLock(existing) !== serializeLock(next);
+  if (changed) writeLockFile(path, next);
+  return { scope, path, bundles: next.bundles.map(orderedEntry), changed };
+}
+
+const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "disabledSurfaces", "c2"] as const;
+
+/** The fields where two entries of the same bundle differ. */
+export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
+  const a = orderedEntry(want) as Record<string, unknown>;
+  const b = orderedEntry(have) as Record<string, unknown>;
+  return FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+}
+
+/** Lock vs installed: the registry facts and the bytes on disk. */
+export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[]): LockDifference[] {
+  const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
+  const have = new Map(installed.map((b) => [key(b.entry), b]));
+  const out: LockDifference[] = [];
+  for (const want of lock.bundles) {
+    const b = have.get(key(want));
+    have.delete(key(want));
+    if (!b) {
+      out.push({ name: want.name, family: want.family, kind: "missing" });
+      continue;
+    }
+    const fields = entryDifferences(want, b.entry);
+    if (fields.length > 0) out.push({ name: want.name, family: want.family, kind: "changed", fields });
+    else {
+      const problems = diskProblems(b);
+      if (problems.length > 0) out.push({ name: want.name, family: want.family, kind: "drifted", files: problems.map((p) => `${p.kind}:${p.path}`) });
+    }
+  }
+  for (const b of have.values()) out.push({ name: b.entry.name, family: b.entry.family, kind: "extra" });
+  return out;
+}
+
+export function noLock(path: string, scope: Scope): GjcError {
+  return new GjcError({
+    code: "lock_missing",
+    message: `There is no lock file at ${path}.`,
+    hint: `Write one from the installed state with "gjc plugin lock --${scope}".`,
+    details: { path },
+    exit: ExitCode.failed,
+  });
+}
+
+export async function checkScopeLock(ctx: Context, scope: Scope): Promise<LockCheckResult> {
+  const path = lockPath(ctx, scope);
+  const lock = readLockFile(path, scope);
+  if (!lock) throw noLock(path, scope);
+  const differences = compareWithInstalled(lock, await installedBundles(ctx, scope));
+  return { scope, path, ok: differences.length === 0, differences };
+}
