@@ -3,8 +3,9 @@
  * verbatim collected bytes, with their modes, staged beside the destination and committed by
  * rename. Data-only: nothing in the bundle is executed, no script, no runtime.
  */
-import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFiles } from "../store/files.ts";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
@@ -14,11 +15,11 @@ import { installedId } from "../families/c2/ids.ts";
 import { planC2Bundle, type C2Plan } from "../families/c2/validate.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { FetchedSource } from "../sources/types.ts";
-import { crashPoint } from "../install/crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
-import { RECORD_SCHEMA_VERSION, serializeRecord, type InstalledRecord, type RecordSource } from "./record.ts";
+import { RECORD_SCHEMA_VERSION, serializeRecord, storedFiles, type InstalledRecord, type RecordSource } from "./record.ts";
 import { readRecord } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
@@ -81,38 +82,8 @@ function sameContent(a: InstalledRecord, files: InstalledRecord["files"], manife
   return JSON.stringify(a.manifest) === manifestJson;
 }
 
-/**
- * Writes one file with exactly `mode`: created with it, and fixed with fchmod only when the
- * umask strips bits the bundle declared (one syscall fewer per file in the common case).
- */
-function writeBundleFile(path: string, bytes: Uint8Array, mode: number, umask: number): void {
-  const fd = openSync(path, "wx", mode);
-  try {
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    if ((mode & umask) !== 0) fchmodSync(fd, mode);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function stageBundle(stage: string, plan: C2Plan, record: InstalledRecord): void {
-  const root = join(stage, "bundle");
-  mkdirSync(root, { recursive: true });
-  const made = new Set<string>([root]);
-  const contents = plan.collection.contents!;
-  const umask = process.umask();
-  for (const file of plan.collection.files) {
-    const target = join(root, file.path);
-    const parent = dirname(target);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
-    }
-    const bytes = contents.get(file.path);
-    if (!bytes) throw new GjcError({ code: "internal_error", message: `The bytes of ${file.path} were not kept.`, exit: ExitCode.internal });
-    writeBundleFile(target, bytes, file.mode, umask);
-  }
+  writeFiles(join(stage, "bundle"), storedFiles(record), plan.collection.contents!);
   writeFileAtomic(join(stage, RECORD_FILE), serializeRecord(record));
 }
 

@@ -7,14 +7,12 @@ import { missingServices } from "../c2host/host-identity.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
-import { collectBundle } from "../bundle/collect.ts";
-import { C2_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { FetchedSource } from "../sources/types.ts";
-import { crashPoint } from "../install/crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { runBeforeUninstall, runRecordChanging } from "./hooks.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
@@ -25,7 +23,8 @@ import { clonePolicy, parsePolicyDocument } from "./policy-doc.ts";
 import { commitPolicy, markLastGood, openPolicy, type Recovery } from "./policy-store.ts";
 import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
-import type { InstalledRecord } from "./record.ts";
+import { storedFiles, type InstalledRecord } from "./record.ts";
+import { verifyFiles, type FileProblem } from "../store/verify.ts";
 
 export type { C2InstallResult } from "./install.ts";
 export { installC2FromCatalog } from "./catalog-install.ts";
@@ -284,37 +283,10 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
   };
 }
 
-export interface C2VerifyFinding {
-  kind: "missing" | "changed" | "extra" | "mode_changed" | "symlink" | "unreadable";
-  path: string;
-}
-
 export interface C2VerifyResult {
   family: "c2";
   ok: boolean;
-  bundles: { id: string; name: string; ok: boolean; findings: C2VerifyFinding[]; quarantined: boolean }[];
-}
-
-/** Compares the installed bytes with the record. */
-function verifyOne(layout: C2Layout, record: InstalledRecord): C2VerifyFinding[] {
-  const collected = collectBundle(bundleDir(layout, record.id), { ...C2_LIMITS, skipDirs: new Set() });
-  const findings: C2VerifyFinding[] = [];
-  const found = new Map(collected.files.map((f) => [f.path, f]));
-  for (const link of collected.skippedLinks) findings.push({ kind: "symlink", path: link });
-  const links = new Set(collected.skippedLinks);
-  for (const f of record.files) {
-    const now = found.get(f.path);
-    if (!now) {
-      if (!links.has(f.path)) findings.push({ kind: "missing", path: f.path });
-      continue;
-    }
-    if (now.sha256 !== f.sha256) findings.push({ kind: "changed", path: f.path });
-    else if (now.mode !== f.mode) findings.push({ kind: "mode_changed", path: f.path });
-    found.delete(f.path);
-  }
-  for (const extra of found.keys()) findings.push({ kind: "extra", path: extra });
-  for (const d of collected.diagnostics) if (d.severity === "error") findings.push({ kind: "unreadable", path: d.path });
-  return findings;
+  bundles: { id: string; name: string; ok: boolean; checked: number; problems: FileProblem[]; quarantined: boolean }[];
 }
 
 /**
@@ -329,16 +301,16 @@ export async function verifyC2(ctx: Context, name?: string): Promise<C2VerifyRes
     const bundles: C2VerifyResult["bundles"] = [];
     let rewrote = false;
     for (const record of records) {
-      const findings = verifyOne(layout, record);
-      const ok = findings.length === 0;
+      const check = verifyFiles(bundleDir(layout, record.id), storedFiles(record));
+      const ok = check.ok;
       if (!ok) {
-        writeRecord(layout, { ...record, quarantine: { reason: "runtime_mismatch", files: findings.map((f) => `${f.kind}:${f.path}`), at: ctx.now().toISOString() } });
+        writeRecord(layout, { ...record, quarantine: { reason: "runtime_mismatch", files: check.problems.map((f) => `${f.kind}:${f.path}`), at: ctx.now().toISOString() } });
         rewrote = true;
       } else if (record.quarantine !== null) {
         writeRecord(layout, { ...record, quarantine: null });
         rewrote = true;
       }
-      bundles.push({ id: record.id, name: record.name, ok, findings, quarantined: !ok });
+      bundles.push({ id: record.id, name: record.name, ok, checked: check.checked, problems: check.problems, quarantined: !ok });
     }
     if (rewrote) refreshRecordsIndex(layout);
     return { family: "c2", ok: bundles.every((b) => b.ok), bundles };

@@ -1,5 +1,5 @@
 import type { Context } from "../core/context.ts";
-import { withLock } from "../install/lock.ts";
+import { lockTimeout, withLock } from "../store/lock.ts";
 import { C2_LOCK_FILE, c2Layout } from "./paths.ts";
 
 export { C2_LOCK_FILE };
@@ -12,7 +12,5 @@ export { C2_LOCK_FILE };
  */
 export function withC2Lock<T>(ctx: Context, command: string, fn: () => Promise<T> | T): Promise<T> {
   const layout = c2Layout(ctx);
-  const fromEnv = Number(ctx.env.GJC_LOCK_TIMEOUT_MS);
-  const timeoutMs = Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
-  return withLock(layout.root, { command, file: C2_LOCK_FILE, timeoutMs, label: "the C2 data directory" }, () => fn());
+  return withLock(layout.root, { command, file: C2_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: "the C2 data directory" }, () => fn());
 }

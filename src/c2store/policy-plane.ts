@@ -10,7 +10,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { collectActiveResources, runSettle, type ActiveResource } from "./hooks.ts";
-import { crashPoint } from "../install/crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts";

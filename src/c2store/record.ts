@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../core/diagnostics.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
+import type { StoredFile } from "../store/files.ts";
 
 export const RECORD_SCHEMA_VERSION = 1;
 
@@ -171,3 +172,6 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
 export function serializeRecord(record: InstalledRecord): string {
   return `${JSON.stringify(record, null, 2)}\n`;
 }
+
+/** The record's files in the store's vocabulary (`size` is the store's `bytes`). */
+export const storedFiles = (record: Pick<InstalledRecord, "files">): StoredFile[] => record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size, mode: f.mode }));

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
+import { lockHeld } from "../store/lock.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
@@ -80,24 +81,6 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
 
-/**
- * Whether the C2 lock file names a live holder. Deliberately small (readers must not load the
- * lock module): a lock of this host whose pid is gone is not held; anything unclear is.
- */
-function lockLooksHeld(path: string): boolean {
-  if (!existsSync(path)) return false;
-  try {
-    const holder = JSON.parse(readFileSync(path, "utf8")) as { pid?: unknown; host?: unknown };
-    // node:os only here: loading it costs start-up time, and a lock is rarely there to check.
-    const { hostname } = require("node:os") as typeof import("node:os");
-    if (holder.host !== hostname() || typeof holder.pid !== "number") return true;
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
-
 /** Plain code-unit order: names are ASCII, and localeCompare would load ICU (~10 ms at start). */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -163,7 +146,7 @@ export function listPluginEntries(layout: C2Layout): Dirent[] | undefined {
   }
   const names: string[] = [];
   for (let i = 0; i < all.length; i++) names.push(all[i].name);
-  if (restoreInterruptedCommits(layout, names, () => lockLooksHeld(join(layout.root, C2_LOCK_FILE)))) all = list();
+  if (restoreInterruptedCommits(layout, names, () => lockHeld(layout.root, C2_LOCK_FILE))) all = list();
   return all;
 }
 

@@ -1,11 +1,11 @@
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
-import { acquireLock } from "../install/lock.ts";
+import { acquireLock } from "../store/lock.ts";
 import { readRegistry, writeRegistry } from "../install/registry.ts";
 import type { QuarantineRecord, Scope } from "../install/registry-types.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
-import { lockTimeout } from "../install/scope-session.ts";
+import { lockTimeout } from "../store/lock.ts";
 
 export interface QuarantineAddition {
   name: string;

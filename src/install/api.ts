@@ -9,7 +9,8 @@ import type { Scope, ScopeRegistry } from "./registry-types.ts";
 
 export type { CopiedFile, QuarantineRecord, RegistryEntry, RegistrySource, RegistrySurface, Scope, ScopeRegistry } from "./registry-types.ts";
 export { entrySurfaces } from "./registry-types.ts";
-export { verifyInstalledBundle, type BundleCheck, type FileProblem } from "./verify-bundle.ts";
+export { verifyInstalledBundle } from "./verify-entry.ts";
+export type { BundleCheck, FileProblem } from "../store/verify.ts";
 export { driftRecords } from "./verify-scopes.ts";
 
 /** The scope root and its registry; throws `registry_corrupt` (exit 3) when the registry is damaged. */

@@ -1,7 +1,7 @@
 import type { CompiledBundle } from "./compile-for-install.ts";
 import { candidateFingerprint, entryFingerprint } from "./fingerprint.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
-import { verifyInstalledBundle } from "./verify-bundle.ts";
+import { verifyInstalledBundle } from "./verify-entry.ts";
 
 export interface SurfaceDelta {
   added: string[];

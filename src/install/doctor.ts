@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
-import { acquireLock, inspectLock, type LockInspection } from "./lock.ts";
+import { acquireLock, inspectLock, type LockInspection } from "../store/lock.ts";
 import { lastGoodPath, LOCK_FILE, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
-import { removeLeftover, scanLeftovers, type Leftover } from "./leftovers.ts";
+import { scanLeftovers } from "./leftovers.ts";
+import { removeLeftover, type Leftover } from "../store/leftovers.ts";
 import { parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";
-import { lockTimeout } from "./scope-session.ts";
+import { lockTimeout } from "../store/lock.ts";
 
 export interface DoctorFinding {
   scope: Scope;
@@ -54,6 +55,7 @@ function leftoverFinding(scope: Scope, l: Leftover): DoctorFinding {
     case "staging":
     case "trash":
     case "temp":
+    case "backup":
       return { scope, kind: "leftover", severity: "warning", path: l.path, message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`, fix: "remove it", fixable: true };
     case "orphan":
       return { scope, kind: "orphan_dir", severity: "warning", path: l.path, message: "Installed content directory that no registry entry uses.", fix: "remove it", fixable: true };
@@ -137,7 +139,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     for (const f of rest) {
       if (!f.fixable) continue;
       if (f.kind === "missing_dir") missing.add(f.path);
-      else removeLeftover({ kind: "trash", name: "", path: f.path });
+      else removeLeftover({ path: f.path });
       f.fixed = true;
     }
     if (missing.size > 0 && again.registry) {

@@ -4,7 +4,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionError, findCollisions } from "./collisions.ts";
 import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
-import { crashPoint } from "./crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
 import { scopeFlag, scopeRoot } from "./layout.ts";
 import { readRegistry } from "./registry.ts";

@@ -1,27 +1,11 @@
-import { existsSync, lstatSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { sweep, type Leftover, type LeftoverKind } from "../store/leftovers.ts";
 import { join } from "node:path";
 import { CONTENT_DIR, INDEX_FILE, LAST_GOOD_FILE, LOCK_FILE, REGISTRY_FILE, STAGING_DIR, TEMP_FILE, TRASH_DIR } from "./layout.ts";
-import { processAlive } from "./process-identity.ts";
+import { processAlive } from "../store/process-identity.ts";
 import type { ScopeRegistry } from "./registry-types.ts";
 
-export type LeftoverKind =
-  /** A staging dir, trash dir or temp file of a command that died: safe to remove under the lock. */
-  | "staging"
-  | "trash"
-  | "temp"
-  /** A content dir `<name>@<id>` no registry entry points at (a crash before commit, or after it). */
-  | "orphan"
-  /** Something gjc never creates; reported, never removed. */
-  | "foreign"
-  /** A registry entry whose content directory is gone. */
-  | "missing";
-
-export interface Leftover {
-  kind: LeftoverKind;
-  /** Name inside the scope root (or the bundle name for "missing"). */
-  name: string;
-  path: string;
-}
+export type { Leftover, LeftoverKind };
 
 /** The pid a transient name carries, when it has one. */
 function pidOf(name: string): number | undefined {
@@ -62,22 +46,11 @@ export function scanLeftovers(root: string, registry: ScopeRegistry | undefined)
   return out;
 }
 
-/** Removes one leftover without following links (rm of a link removes the link). */
-export function removeLeftover(l: Leftover): void {
-  try {
-    const st = lstatSync(l.path);
-    if (st.isDirectory()) rmSync(l.path, { recursive: true, force: true });
-    else rmSync(l.path, { force: true });
-  } catch {}
-}
-
 /**
  * What every mutating command does first, under the scope lock: remove the debris of commands
  * that died (staging, trash, temp files, unreferenced content dirs). Foreign entries and
  * registry entries without a directory are left for doctor to report.
  */
 export function sweepLeftovers(root: string, registry: ScopeRegistry): Leftover[] {
-  const removed = scanLeftovers(root, registry).filter((l) => l.kind === "staging" || l.kind === "trash" || l.kind === "temp" || l.kind === "orphan");
-  for (const l of removed) removeLeftover(l);
-  return removed;
+  return sweep(scanLeftovers(root, registry));
 }

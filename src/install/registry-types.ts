@@ -5,6 +5,9 @@
  */
 export type Scope = "user" | "project";
 
+import type { StoredFile } from "../store/files.ts";
+
+/** The on-disk spelling of the store's installed-file record in registry.json (kept as written). */
 export interface CopiedFile {
   relativePath: string;
   sha256: string;
@@ -94,3 +97,6 @@ export function entrySurfaces(entry: RegistryEntry): RegistrySurface[] {
 }
 
 export const emptySurfaces = (): RegistrySurfaces => ({ subskills: [], tools: [], hooks: [], mcps: [], systemAppendices: [], agentAppendices: [] });
+
+/** The installed-file records of an entry in the store's vocabulary. */
+export const storedFiles = (entry: RegistryEntry): StoredFile[] => entry.copiedFiles.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));

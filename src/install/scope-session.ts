@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import { leftoversWarning } from "./leftover-warning.ts";
-import { acquireLock, type HeldLock } from "./lock.ts";
+import { acquireLock, lockTimeout, type HeldLock } from "../store/lock.ts";
 import { LOCK_FILE, scopeLabel, scopeRoot } from "./layout.ts";
 import { sweepLeftovers } from "./leftovers.ts";
 import { readRegistry } from "./registry.ts";
@@ -20,10 +20,6 @@ export interface ScopeSession {
   project: LockedScope;
 }
 
-export function lockTimeout(ctx: Context): number | undefined {
-  const v = Number(ctx.env.GJC_LOCK_TIMEOUT_MS);
-  return Number.isFinite(v) && v >= 0 && ctx.env.GJC_LOCK_TIMEOUT_MS !== "" ? v : undefined;
-}
 
 /**
  * Runs `fn` with the scope locks held, always user before project so two commands can never

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { CompiledBundle } from "./compile-for-install.ts";
-import { crashPoint } from "./crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { candidateFingerprint } from "./fingerprint.ts";
 import { contentDirName, stagingDirName, trashDirName } from "./layout.ts";
 import { writeRegistry } from "./registry.ts";

@@ -2,7 +2,7 @@ import { readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { walkInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
-import { crashPoint } from "./crash-hook.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { scopeRoot } from "./layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { readRegistry, writeRegistry } from "./registry.ts";

@@ -7,7 +7,7 @@ import { verifyGjc, type VerifyReport } from "./verify-scopes.ts";
 
 export interface C2VerifyPart {
   ok: boolean;
-  bundles: { id: string; name: string; ok: boolean; findings: { kind: string; path: string }[]; quarantined: boolean }[];
+  bundles: { id: string; name: string; ok: boolean; checked: number; problems: { kind: string; path: string; message: string }[]; quarantined: boolean }[];
 }
 
 export interface VerifyAllReport extends VerifyReport {

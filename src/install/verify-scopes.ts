@@ -4,7 +4,8 @@ import { notInstalled } from "./not-installed.ts";
 import { tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { QuarantineRecord, RegistryEntry, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
-import { verifyInstalledBundle, type FileProblem } from "./verify-bundle.ts";
+import type { FileProblem } from "../store/verify.ts";
+import { verifyInstalledBundle } from "./verify-entry.ts";
 
 export interface VerifiedBundle {
   name: string;

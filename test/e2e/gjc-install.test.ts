@@ -327,7 +327,7 @@ describe("gjc plugin install (GJC)", () => {
   test("a busy scope lock ends in lock_busy (exit 5) naming the holder, and nothing changes", async () => {
     w = makeWorld();
     const src = writeBundle(join(w.root, "src"), "xi");
-    const { processStartTicks } = await import("../../src/install/process-identity.ts");
+    const { processStartTicks } = await import("../../src/store/process-identity.ts");
     const holder = Bun.spawn([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
     try {
       mkdirSync(w.user, { recursive: true });

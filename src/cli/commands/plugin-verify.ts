@@ -25,8 +25,8 @@ export default defineVerb({
     }
     for (const c of r.corrupt) lines.push(`damaged     ${c.scope} registry ${c.path}: ${c.problem} — run "gjc plugin doctor --fix"`);
     for (const b of r.c2.bundles) {
-      lines.push(`${b.ok ? "ok         " : "quarantined"} ${b.name} [c2 ${b.id}]${b.ok ? "" : `: ${b.findings.length} problem${b.findings.length === 1 ? "" : "s"} (runtime_mismatch)`}`);
-      for (const f of b.findings.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
+      lines.push(`${b.ok ? "ok         " : "quarantined"} ${b.name} [c2 ${b.id}]${b.ok ? "" : `: ${b.problems.length} problem${b.problems.length === 1 ? "" : "s"} (runtime_mismatch)`}`);
+      for (const f of b.problems.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
     }
     if (r.bundles.length === 0 && r.corrupt.length === 0 && r.c2.bundles.length === 0) lines.push("No bundles installed.");
     // --runtime: see src/gjcsession/runtime-verify.ts (loaded only when asked for).

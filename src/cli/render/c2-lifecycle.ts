@@ -71,8 +71,8 @@ export function describeC2Verify(r: C2VerifyResult): string {
   for (const b of r.bundles) {
     if (b.ok) lines.push(`ok          ${b.name} (${b.id}) [c2]`);
     else {
-      lines.push(`quarantined ${b.name} (${b.id}) [c2]: ${counted(b.findings.length, "problem")} (runtime_mismatch)`);
-      for (const f of b.findings.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
+      lines.push(`quarantined ${b.name} (${b.id}) [c2]: ${counted(b.problems.length, "problem")} (runtime_mismatch)`);
+      for (const f of b.problems.slice(0, 20)) lines.push(`  ${f.kind}: ${f.path}`);
     }
   }
   if (r.bundles.length === 0) lines.push("No C2 bundles installed.");

@@ -170,7 +170,7 @@ describe("C2 install from a local directory", () => {
     writeFileSync(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "x");
     const drift = await verifyC2(h.ctx, "demo");
     expect(drift.ok).toBe(false);
-    expect(drift.bundles[0].findings).toEqual([{ kind: "changed", path: "plugin.js" }, { kind: "extra", path: "extra.txt" }]);
+    expect(drift.bundles[0].problems.map(({ kind, path }) => ({ kind, path }))).toEqual([{ kind: "changed", path: "plugin.js" }, { kind: "extra", path: "extra.txt" }]);
     expect(findInstalledC2(h.ctx, "demo")!.quarantine?.reason).toBe("runtime_mismatch");
     writeFileSync(js, original);
     await Bun.write(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "");

@@ -270,7 +270,7 @@ describe("--check-runtime", () => {
 
 describe("persisting under a busy lock", () => {
   test("drift still quarantines for this session; the unwritten record becomes a warning", async () => {
-    const { acquireLock } = await import("../../../src/install/lock.ts");
+    const { acquireLock } = await import("../../../src/store/lock.ts");
     const entry = await installed(six);
     writeFileSync(join(entry.pluginRoot, "tools/note.ts"), "changed");
     const before = registryText("user");

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
+import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
@@ -30,6 +31,19 @@ export interface LockOptions {
 }
 
 export const DEFAULT_LOCK_FILE = "registry.lock";
+
+/** The one wait bound every store lock uses: `GJC_LOCK_TIMEOUT_MS` (ms, 0 = do not wait), else the default. */
+export function lockTimeout(ctx: Context): number | undefined {
+  const raw = ctx.env.GJC_LOCK_TIMEOUT_MS;
+  const v = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+/** For readers that must not act while a writer is mid-commit: held or unclear counts as held; stale does not. */
+export function lockHeld(dir: string, file = DEFAULT_LOCK_FILE): boolean {
+  const state = inspectLock(dir, file).state;
+  return state === "held" || state === "unreadable";
+}
 export const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
 
 export type LockInspection =

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import type { RegistryEntry } from "./registry-types.ts";
+import type { StoredFile } from "./files.ts";
 
 export type FileProblemKind = "missing" | "changed" | "extra" | "mode" | "symlink" | "special";
 
@@ -59,19 +59,19 @@ function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: str
 }
 
 /**
- * Re-checks an installed bundle against its registry entry, with lstat semantics throughout:
- * every recorded file must be a regular file (not a link, not a special file) with the recorded
- * size, SHA-256 and mode, and nothing else may be in the content directory. Read-only; the
- * caller decides about quarantine.
+ * Re-checks an installed content directory against its installed-file records, with lstat
+ * semantics throughout: every recorded file must be a regular file (not a link, not a special
+ * file) with the recorded size, SHA-256 and mode, and nothing else may be in the directory.
+ * Read-only; the family decides about quarantine. Both families verify through this.
  */
-export function verifyInstalledBundle(entry: RegistryEntry): BundleCheck {
+export function verifyFiles(root: string, files: readonly StoredFile[]): BundleCheck {
   const problems: FileProblem[] = [];
   const add = (kind: FileProblemKind, path: string, what: string) => problems.push({ kind, path, message: `${what}: ${path}` });
   let rootStat;
   try {
-    rootStat = lstatSync(entry.pluginRoot);
+    rootStat = lstatSync(root);
   } catch {
-    for (const f of entry.copiedFiles) add("missing", f.relativePath, "Installed file missing");
+    for (const f of files) add("missing", f.path, "Installed file missing");
     return { ok: false, checked: 0, problems };
   }
   if (!rootStat.isDirectory()) {
@@ -96,36 +96,36 @@ export function verifyInstalledBundle(entry: RegistryEntry): BundleCheck {
       } else present.set(r, d.isFile() ? "file" : d.isSymbolicLink() ? "symlink" : "special");
     }
   };
-  walk(entry.pluginRoot, "");
+  walk(root, "");
 
   const expectedDirs = new Set<string>();
   let checked = 0;
-  for (const f of entry.copiedFiles) {
-    const parts = f.relativePath.split("/");
+  for (const f of files) {
+    const parts = f.path.split("/");
     for (let i = 1; i < parts.length; i++) expectedDirs.add(parts.slice(0, i).join("/"));
-    const type = present.get(f.relativePath);
-    present.delete(f.relativePath);
+    const type = present.get(f.path);
+    present.delete(f.path);
     if (type === undefined) {
-      add("missing", f.relativePath, "Installed file missing");
+      add("missing", f.path, "Installed file missing");
       continue;
     }
     if (type === "symlink") {
-      add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
+      add("symlink", f.path, "Installed file replaced by a symbolic link");
       continue;
     }
     if (type !== "file") {
-      add("special", f.relativePath, "Installed file replaced by a directory or special file");
+      add("special", f.path, "Installed file replaced by a directory or special file");
       continue;
     }
-    const got = hashFile(join(entry.pluginRoot, f.relativePath), f.bytes);
+    const got = hashFile(join(root, f.path), f.bytes);
     checked++;
     if (got.kind === "file") {
-      if (got.sha256 !== f.sha256) add("changed", f.relativePath, "Installed file changed");
-      else if (got.mode !== f.mode) add("mode", f.relativePath, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
-    } else if (got.kind === "size") add("changed", f.relativePath, "Installed file changed");
-    else if (got.kind === "symlink") add("symlink", f.relativePath, "Installed file replaced by a symbolic link");
-    else if (got.kind === "special") add("special", f.relativePath, "Installed file replaced by a special file");
-    else add("missing", f.relativePath, "Installed file missing");
+      if (got.sha256 !== f.sha256) add("changed", f.path, "Installed file changed");
+      else if (got.mode !== f.mode) add("mode", f.path, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+    } else if (got.kind === "size") add("changed", f.path, "Installed file changed");
+    else if (got.kind === "symlink") add("symlink", f.path, "Installed file replaced by a symbolic link");
+    else if (got.kind === "special") add("special", f.path, "Installed file replaced by a special file");
+    else add("missing", f.path, "Installed file missing");
   }
   for (const [rel, type] of present) {
     if (type === "dir" && expectedDirs.has(rel)) continue;

@@ -2,7 +2,7 @@
 // `count <dir> <n>` increments a counter file under the lock n times (checks mutual exclusion).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { withLock } from "../../../src/install/lock.ts";
+import { withLock } from "../../../src/store/lock.ts";
 
 const [mode, dir, n] = process.argv.slice(2);
 if (mode === "hold") {

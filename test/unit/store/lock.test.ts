@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isGjcError } from "../../../src/core/errors.ts";
-import { acquireLock, inspectLock, withLock } from "../../../src/install/lock.ts";
+import { acquireLock, inspectLock, withLock } from "../../../src/store/lock.ts";
 import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
 
 const child = join(import.meta.dir, "lock-child.ts");
