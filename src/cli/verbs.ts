@@ -73,6 +73,14 @@ export const commandTree: Record<string, VerbNode> = {
         },
       },
       lock: verb("Write, check or export the scope's plugin set lock (plugins.lock.json)", () => import("./commands/plugin-lock.ts")),
+      cache: {
+        description: "The content cache of judged bundle contents: list, verify, prune",
+        children: {
+          list: verb("List cached bundle contents by integrity", () => import("./commands/plugin-cache-list.ts")),
+          verify: verb("Re-hash every cached bundle against its digest", () => import("./commands/plugin-cache-verify.ts")),
+          prune: verb("Remove cached contents no lock or retained generation names", () => import("./commands/plugin-cache-prune.ts")),
+        },
+      },
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     },
   },
