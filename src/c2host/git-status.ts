@@ -20,6 +20,38 @@ export interface GitStatusFile {
   unstaged_state: string | null;
 }
 
+/**
+ * A trusted runtime names the directory; it does not get to choose code for git to run there
+ * (issue #12, class 6). A repository's own `.git/config` (one that arrived in an archive, or
+ * that a runtime wrote) may name an fsmonitor program, hooks or a pager: all are turned off on
+ * the command line, which wins over every config file (status shows no diff, so no external
+ * diff or textconv runs; GIT_EXTERNAL_DIFF goes with the other GIT_* variables). Optional locks
+ * off: a read must not take the index lock from the user.
+ */
+export const STATUS_HARDENING = [
+  "--no-pager",
+  "--no-optional-locks",
+  "-c", "core.fsmonitor=false",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "core.pager=cat",
+  "-c", "status.submoduleSummary=false",
+];
+
+/**
+ * The environment without any `GIT_*` variable: GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
+ * GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES,
+ * GIT_CONFIG*, GIT_EXEC_PATH and the rest would make git read another repository than the one
+ * at `cwd`, or inject configuration or programs. Only the settings we choose are put back.
+ */
+export function gitStatusEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_") && k !== "PAGER") out[k] = v;
+  out.GIT_OPTIONAL_LOCKS = "0";
+  out.GIT_TERMINAL_PROMPT = "0";
+  out.GIT_PAGER = "cat";
+  return out;
+}
+
 const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0, behind: 0, files: [] });
 
 /**
@@ -30,13 +62,9 @@ const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0,
 export async function gitStatus(cwd: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<GitStatusResult> {
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
   if (!git) throw new GjcError({ code: "git_not_found", message: "git is not available on PATH", hint: "Install git to let runtimes read repository status." });
-  const childEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  childEnv.GIT_OPTIONAL_LOCKS = "0"; // a read must not take the index lock from the user
-  childEnv.GIT_TERMINAL_PROMPT = "0";
   let proc: ReturnType<typeof Bun.spawn>;
   try {
-    proc = Bun.spawn([git, "status", "--porcelain=v2", "--branch", "-z"], { cwd, env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    proc = Bun.spawn([git, ...STATUS_HARDENING, "status", "--porcelain=v2", "--branch", "-z"], { cwd, env: gitStatusEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   } catch {
     return notARepo(); // cwd does not exist or is not a directory
   }
