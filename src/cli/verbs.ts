@@ -20,6 +20,7 @@ export const commandTree: Record<string, VerbNode> = {
     description: "Validate, install and manage C2 and GJC plugin bundles",
     children: {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
+      audit: verb("Show what a bundle can run, reach and inject, with findings (SARIF with --sarif)", () => import("./commands/plugin-audit.ts")),
       install: verb("Install a bundle from a directory, tarball, git URL or GitHub", () => import("./commands/plugin-install.ts")),
       upgrade: verb("Re-fetch an installed GJC bundle from its recorded source and apply the changes", () => import("./commands/plugin-upgrade.ts")),
       uninstall: verb("Remove an installed bundle", () => import("./commands/plugin-uninstall.ts")),
