@@ -13,6 +13,8 @@ export interface HostedBundle {
   trusted: boolean;
   manifest: C2Manifest;
   quarantine?: { reason: string; files: string[] } | null;
+  /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+  passEnv?: readonly string[];
   /** Changes whenever the installed record changes (upgrade, trust, enable). */
   revision?: string;
 }
@@ -56,6 +58,7 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
         trusted: b.trusted,
         manifest: b.manifest,
         quarantine: b.quarantine,
+        passEnv: b.passEnv,
         revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}`,
       })),
     policy: (bundle, projectPath) => {

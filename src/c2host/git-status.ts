@@ -1,4 +1,6 @@
 import { GjcError } from "../core/errors.ts";
+import { buildChildEnv } from "../process/env.ts";
+import { launch, type LaunchedProcess } from "../process/launch.ts";
 
 /** The answer of the public host command `git.status` (DESIGN 6a): the shape C2 plugins read. */
 export interface GitStatusResult {
@@ -20,38 +22,6 @@ export interface GitStatusFile {
   unstaged_state: string | null;
 }
 
-/**
- * A trusted runtime names the directory; it does not get to choose code for git to run there
- * (issue #12, class 6). A repository's own `.git/config` (one that arrived in an archive, or
- * that a runtime wrote) may name an fsmonitor program, hooks or a pager: all are turned off on
- * the command line, which wins over every config file (status shows no diff, so no external
- * diff or textconv runs; GIT_EXTERNAL_DIFF goes with the other GIT_* variables). Optional locks
- * off: a read must not take the index lock from the user.
- */
-export const STATUS_HARDENING = [
-  "--no-pager",
-  "--no-optional-locks",
-  "-c", "core.fsmonitor=false",
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "core.pager=cat",
-  "-c", "status.submoduleSummary=false",
-];
-
-/**
- * The environment without any `GIT_*` variable: GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
- * GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES,
- * GIT_CONFIG*, GIT_EXEC_PATH and the rest would make git read another repository than the one
- * at `cwd`, or inject configuration or programs. Only the settings we choose are put back.
- */
-export function gitStatusEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_") && k !== "PAGER") out[k] = v;
-  out.GIT_OPTIONAL_LOCKS = "0";
-  out.GIT_TERMINAL_PROMPT = "0";
-  out.GIT_PAGER = "cat";
-  return out;
-}
-
 const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0, behind: 0, files: [] });
 
 /**
@@ -62,20 +32,26 @@ const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0,
 export async function gitStatus(cwd: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<GitStatusResult> {
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
   if (!git) throw new GjcError({ code: "git_not_found", message: "git is not available on PATH", hint: "Install git to let runtimes read repository status." });
-  let proc: ReturnType<typeof Bun.spawn>;
+  // The allow-list plus where the user's git config lives; nothing that points git elsewhere.
+  const childEnv = buildChildEnv(env, {
+    hostExtras: ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME"],
+    fixed: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" }, // a read must not take the index lock from the user
+  }).env;
+  let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn([git, ...STATUS_HARDENING, "status", "--porcelain=v2", "--branch", "-z"], { cwd, env: gitStatusEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    child = launch({ argv: [git, "status", "--porcelain=v2", "--branch", "-z"], cwd, env: childEnv, stdin: "ignore" });
   } catch {
     return notARepo(); // cwd does not exist or is not a directory
   }
-  const onAbort = () => proc.kill("SIGKILL");
+  const onAbort = () => void child.stop();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const [out, code] = await Promise.all([new Response(proc.stdout as ReadableStream).arrayBuffer(), proc.exited, new Response(proc.stderr as ReadableStream).text()]);
+    const [out, code] = await Promise.all([new Response(child.proc.stdout).arrayBuffer(), child.exited, new Response(child.proc.stderr).text()]);
     if (code !== 0) return notARepo();
     return parsePorcelainV2(new Uint8Array(out));
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    await child.stop();
   }
 }
 

@@ -1,10 +1,12 @@
 import { GjcError } from "../core/errors.ts";
+import { TIMED_OUT, within } from "../core/timeout.ts";
+import { buildChildEnv } from "../process/env.ts";
+import { launch } from "../process/launch.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { HostedBundle } from "./bundle-directory.ts";
 import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
 import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
-import { raceTimeout, signalGroup, waitGroupGone } from "./runtime-process.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { resolveRuntimeCommand } from "./runtime-command.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
@@ -69,7 +71,7 @@ export interface LspProbeResult {
 export async function probeLanguageServer(
   host: RuntimeHost,
   ref: string,
-  opts: { project?: string; cwd: string; env: Record<string, string | undefined>; timeoutMs?: number },
+  opts: { project?: string; cwd: string; env: Record<string, string | undefined>; timeoutMs?: number; passEnv?: readonly string[] },
 ): Promise<LspProbeResult> {
   const slash = ref.lastIndexOf("/");
   if (slash <= 0 || slash === ref.length - 1) {
@@ -97,11 +99,10 @@ export async function probeLanguageServer(
   // and env and exported; anything else is passed verbatim.
   const vars: Record<string, string> = { PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir, PLUGIN_PROJECT_DIR: cwd };
   const expand = (s: string) => s.replace(/\$\{(PLUGIN_ROOT|PLUGIN_DATA|PLUGIN_PROJECT_DIR)\}/g, (_, k: string) => vars[k]);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
-  for (const [k, v] of Object.entries(server.env)) env[k] = expand(v);
-  Object.assign(env, vars);
-  const proc = Bun.spawn([exe, ...server.args.map(expand)], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });
+  const declared = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, expand(v)]));
+  const { env } = buildChildEnv(opts.env, { declared, passEnv: opts.passEnv ?? bundle.passEnv, fixed: vars });
+  const child = launch({ argv: [exe, ...server.args.map(expand)], cwd, env, stderr: "ignore" });
+  const { proc } = child;
   const reader = new LspFrameReader();
   const waiters = new Map<number, (m: any) => void>();
   let failure: Error | undefined;
@@ -122,9 +123,9 @@ export async function probeLanguageServer(
     const answer = new Promise<any>((resolve) => waiters.set(id, resolve));
     proc.stdin.write(lspFrame({ jsonrpc: "2.0", id, method, params }));
     proc.stdin.flush();
-    const m = await raceTimeout(answer, ms);
+    const m = await within(answer, ms);
     waiters.delete(id);
-    return m;
+    return m === TIMED_OUT ? undefined : m;
   };
   try {
     const timeout = opts.timeoutMs ?? 10_000;
@@ -157,10 +158,9 @@ export async function probeLanguageServer(
     } catch {
       // closed already
     }
-    await raceTimeout(proc.exited, 500);
-    signalGroup(proc.pid, "SIGKILL");
-    await proc.exited;
+    // `exit` asks the server to leave on its own; after half a second the whole tree is ended.
+    await within(child.exited, 500);
+    await child.stop();
     await pump;
-    await waitGroupGone(proc.pid);
   }
 }

@@ -167,7 +167,7 @@ export class RuntimeHost {
     if (this.closed) throw runtimeError("host_closed", "The runtime host is shutting down.", "Start a new host.");
     const { bundle, projectPath, policy } = target;
     const key = instanceKey(bundle.id, projectPath);
-    const fingerprint = JSON.stringify([bundle.revision ?? null, bundle.version, bundle.bundleDir, bundle.manifest.codetwo.runtime, bundle.manifest.codetwo.commands, policy.config]);
+    const fingerprint = JSON.stringify([bundle.revision ?? null, bundle.version, bundle.bundleDir, bundle.manifest.codetwo.runtime, bundle.manifest.codetwo.commands, policy.config, bundle.passEnv ?? []]);
     const existing = this.instances.get(key);
     if (existing && existing.fingerprint === fingerprint && existing.instance.phase !== "stopped") return existing.instance;
     if (existing) {
@@ -178,7 +178,7 @@ export class RuntimeHost {
     const raced = this.instances.get(key);
     if (raced && raced.fingerprint === fingerprint) return raced.instance;
     const instance = new RuntimeInstance(
-      { bundleId: bundle.id, name: bundle.name, version: bundle.version, bundleDir: bundle.bundleDir, dataDir, manifest: bundle.manifest, config: policy.config, projectPath, visibleCommands: this.visibleCommands() },
+      { bundleId: bundle.id, name: bundle.name, version: bundle.version, bundleDir: bundle.bundleDir, dataDir, manifest: bundle.manifest, config: policy.config, projectPath, visibleCommands: this.visibleCommands(), passEnv: bundle.passEnv },
       {
         env: this.o.env,
         hostCommands: this.hostCommands,

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { buildChildEnv } from "../process/env.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { checkInitializeResult, HandshakeRefusal, initializeParams } from "./handshake.ts";
@@ -26,6 +27,8 @@ export interface RuntimeSpec {
   projectPath?: string;
   /** Host commands this realm shows in `initialize.host.commands`. */
   visibleCommands: string[];
+  /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+  passEnv?: readonly string[];
 }
 
 export interface InstanceBindings {
@@ -138,8 +141,9 @@ export class RuntimeInstance {
       const runtime = spec.manifest.codetwo.runtime;
       if (!runtime) throw runtimeError("no_runtime", `${spec.name} has no process runtime.`);
       const exe = resolveRuntimeCommand(runtime.command, spec.bundleDir, this.bindings.env);
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries({ ...this.bindings.env, ...runtime.env })) if (v !== undefined) env[k] = v;
+      // The allow-list, the manifest's values and what the user passed by name; never a credential.
+      const { env, dropped } = buildChildEnv(this.bindings.env, { declared: runtime.env, passEnv: spec.passEnv });
+      if (dropped.length > 0) this.bindings.log(spec.name, "warn", `not passed to the runtime (credentials and loader switches never are): ${dropped.join(", ")}`);
       if (this.phase !== "starting") throw unloadedError(spec.name);
       let proc: RuntimeProcess;
       try {

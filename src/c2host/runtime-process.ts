@@ -1,5 +1,5 @@
-import type { Subprocess } from "bun";
-import { readdirSync, readFileSync } from "node:fs";
+import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
+import { launch, type LaunchedProcess } from "../process/launch.ts";
 import { FrameTooLargeError, LineSplitter } from "./line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
@@ -16,9 +16,9 @@ export interface SpawnRuntimeOptions {
 }
 
 /**
- * One runtime child in its own process group (`detached: true` makes it the group leader), with
- * a protocol peer on its stdio. Stopping kills the whole group, so grandchildren that ignore
- * SIGTERM go too, and the child is reaped before `stop()` resolves.
+ * One runtime child, started by the one launcher (src/process/launch.ts), with a protocol peer
+ * on its stdio. Stopping ends the child and every descendant (grandchildren that ignore
+ * SIGTERM or left the group included), and they are reaped before `stop()` resolves.
  */
 export class RuntimeProcess {
   readonly peer: ProtocolPeer;
@@ -27,20 +27,13 @@ export class RuntimeProcess {
   readonly exited: Promise<number>;
   private stopping: Promise<void> | undefined;
   private stopRequested = false;
-  private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  private readonly child: LaunchedProcess<"pipe", "pipe", "pipe">;
   private readonly outputDone: Promise<void>;
 
   constructor(options: SpawnRuntimeOptions) {
-    this.proc = Bun.spawn(options.argv, {
-      cwd: options.cwd,
-      env: options.env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: true,
-    });
-    this.pid = this.proc.pid;
-    const stdin = this.proc.stdin;
+    this.child = launch({ argv: options.argv, cwd: options.cwd, env: options.env });
+    this.pid = this.child.pid;
+    const stdin = this.child.proc.stdin;
     this.peer = new ProtocolPeer(
       {
         write: (frame) => swallow(stdin.write(frame)),
@@ -52,13 +45,9 @@ export class RuntimeProcess {
     // A peer that closes on its own (oversized frame, callback flood, timeout) leaves the process
     // in an unknown state: end the group at once. A requested stop keeps its SIGTERM grace.
     this.peer.onClose(() => {
-      if (!this.stopRequested) signalGroup(this.pid, "SIGKILL");
+      if (!this.stopRequested) void this.child.stop();
     });
-    this.exited = this.proc.exited.then((code) => {
-      // Whatever the leader left behind in its group goes with it (and stops holding our pipes).
-      signalGroup(this.pid, "SIGKILL");
-      return code ?? -1;
-    });
+    this.exited = this.child.exited;
     this.outputDone = Promise.all([this.pumpStdout(), this.pumpStderr(options.onStderr)]).then(() => {});
   }
 
@@ -68,22 +57,20 @@ export class RuntimeProcess {
       this.stopRequested = true;
       this.peer.close(new PeerError("closed", "plugin runtime unloaded"));
       try {
-        this.proc.stdin.end();
+        this.child.proc.stdin.end();
       } catch {
         // already closed
       }
-      signalGroup(this.pid, "SIGTERM");
-      if (graceMs > 0) await raceTimeout(this.proc.exited, graceMs);
-      signalGroup(this.pid, "SIGKILL");
-      await this.exited;
-      await this.outputDone;
-      await waitGroupGone(this.pid);
+      await this.child.stop(graceMs);
+      // The whole tree is gone, so the pipes end now (where a process could leave its session
+      // and keep them open, macOS and Windows, we stop waiting after a second).
+      await settleWithin(this.outputDone, 1000);
     })();
     return this.stopping;
   }
 
   private async pumpStdout(): Promise<void> {
-    const reader = this.proc.stdout.getReader();
+    const reader = this.child.proc.stdout.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -93,13 +80,13 @@ export class RuntimeProcess {
     } catch {
       // a read error ends the stream like EOF does
     }
-    const code = await raceTimeout(this.proc.exited, 1000);
-    this.peer.end(code === undefined ? "the runtime closed its stdout" : `the runtime process exited with code ${code}`);
+    const code = await within(this.exited, 1000);
+    this.peer.end(code === TIMED_OUT ? "the runtime closed its stdout" : `the runtime process exited with code ${code}`);
   }
 
   private async pumpStderr(onLine: (line: string) => void): Promise<void> {
     let splitter = new LineSplitter();
-    const reader = this.proc.stderr.getReader();
+    const reader = this.child.proc.stderr.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -123,70 +110,4 @@ export class RuntimeProcess {
 /** Writes to a dead pipe fail asynchronously; the peer learns about it from the exit instead. */
 function swallow(result: number | Promise<number>): void {
   if (result instanceof Promise) result.catch(() => {});
-}
-
-/** Signals a whole process group; a group that is already gone is not an error. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: nobody left in the group
-  }
-}
-
-/**
- * SIGKILL is delivered asynchronously: a grandchild may still be running for a moment after
- * the signal. Wait (bounded) until no live member of the group is left, so "stopped" means
- * gone. Zombies waiting for init to reap them do not count.
- */
-export async function waitGroupGone(pgid: number, limitMs = 2000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    if (!groupHasMembers(pgid) || liveMembers(pgid) === 0) return;
-    if (Date.now() > deadline) return;
-    signalGroup(pgid, "SIGKILL");
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
-function groupHasMembers(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Live (non-zombie) members of a process group; without /proc, any member counts. */
-function liveMembers(pgid: number): number {
-  if (process.platform !== "linux") return groupHasMembers(pgid) ? 1 : 0;
-  let n = 0;
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return groupHasMembers(pgid) ? 1 : 0;
-  }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
-    if (Number(rest[2]) === pgid && rest[0] !== "Z" && rest[0] !== "X") n++;
-  }
-  return n;
-}
-
-/** Waits for `p` at most `ms`; resolves undefined on timeout. The timer never outlives the wait. */
-export function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<undefined>((r) => {
-    timer = setTimeout(() => r(undefined), ms);
-  });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }

@@ -4,7 +4,6 @@
  * function returns data or throws GjcError; none prints.
  */
 import { missingServices } from "../c2host/host-identity.ts";
-import { supportedContributions } from "../families/c2/contributions.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
@@ -12,6 +11,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { ComponentSummary } from "../families/types.ts";
+import { isDeniedEnvName } from "../process/env.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { runBeforeUninstall, runRecordChanging } from "./hooks.ts";
@@ -145,16 +145,21 @@ export interface C2FlagResult {
   changed: boolean;
   enabled: boolean;
   trusted: boolean;
+  /** Host variables the user passed to this plugin by name (trust --pass-env; untrust clears them). */
+  passEnv: string[];
   notices: { code: string; message: string }[];
 }
 
-async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted", value: boolean): Promise<C2FlagResult> {
+async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted", value: boolean, passEnv?: string[]): Promise<C2FlagResult> {
   const layout = c2Layout(ctx);
   return withC2Lock(ctx, `gjc plugin ${field === "enabled" ? (value ? "enable" : "disable") : value ? "trust" : "untrust"}`, async () => {
     cleanLeftovers(layout);
     const record = requireRecord(layout, name);
-    const changed = record[field] !== value;
-    const next: InstalledRecord = { ...record, [field]: value };
+    // Trusting with --pass-env replaces the list; untrusting forgets it; enable/disable keep it.
+    const { pass_env: _previous, ...rest } = record;
+    const nextPassEnv = field === "trusted" ? (value ? (passEnv ?? record.pass_env ?? []) : []) : (record.pass_env ?? []);
+    const next: InstalledRecord = { ...rest, [field]: value, ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}) };
+    const changed = record[field] !== value || (record.pass_env ?? []).join("\0") !== nextPassEnv.join("\0");
     if (changed) {
       // Turning something off stops it first (the runtime registers these hooks).
       if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
@@ -169,7 +174,10 @@ async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted",
     if (field === "trusted" && value && runs) {
       notices.push({ code: "trusted", message: `${record.name} may now start its process when one of its commands is invoked; it runs with your permissions.` });
     }
-    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, notices };
+    if (nextPassEnv.length > 0) {
+      notices.push({ code: "pass_env", message: `${record.name} also sees these host variables: ${nextPassEnv.join(", ")}.` });
+    }
+    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, passEnv: nextPassEnv, notices };
   });
 }
 
@@ -179,8 +187,19 @@ export function setC2Enabled(ctx: Context, name: string, enabled: boolean): Prom
 }
 
 /** `gjc plugin trust|untrust <name>`: whether the bundle's processes may run at all. */
-export function setC2Trusted(ctx: Context, name: string, trusted: boolean): Promise<C2FlagResult> {
-  return setFlag(ctx, name, "trusted", trusted);
+export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passEnv?: string[]): Promise<C2FlagResult> {
+  const denied = passEnv?.filter(isDeniedEnvName) ?? [];
+  if (denied.length > 0) {
+    return Promise.reject(
+      new GjcError({
+        code: "security_policy",
+        message: `${denied.join(", ")} may not be passed to a plugin: credentials (tokens, keys, secrets, cloud settings) and loader switches (NODE_OPTIONS, LD_*, DYLD_*…) never reach plugin processes.`,
+        hint: "Pass only the variables the plugin needs that hold no secret (for example DOCKER_HOST); give it credentials through its own configuration.",
+        exit: ExitCode.refused,
+      }),
+    );
+  }
+  return setFlag(ctx, name, "trusted", trusted, passEnv);
 }
 
 export interface C2ListRow {
@@ -226,8 +245,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     source: record.source.display,
     has_runtime: record.manifest.codetwo.runtime !== null,
     contributions: record.contributions,
-    // Supported only: stored-but-unsupported scenes, pipelines, hooks and monitors are not counted.
-    total_contributions: supportedContributions(record.contributions),
+    total_contributions: Object.values(record.contributions).reduce((a, n) => a + n, 0),
     components: componentsWithStatus(record, effective),
     diagnostics: {
       errors: record.diagnostics.filter((d) => d.severity === "error").length,
@@ -260,6 +278,8 @@ export interface C2Inspect extends C2ListRow {
   commands: { id: string; title: string }[];
   diagnostics_list: InstalledRecord["diagnostics"];
   effective_policy: EffectivePolicy;
+  /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+  passEnv: string[];
 }
 
 /** `gjc plugin inspect <name>` (C2). */
@@ -282,6 +302,7 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
     commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
     diagnostics_list: record.diagnostics,
     effective_policy: resolvePolicy(view, record),
+    passEnv: record.pass_env ?? [],
   };
 }
 

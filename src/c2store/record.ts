@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../core/diagnostics.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
+import { ENV_NAME, isDeniedEnvName, MAX_PASS_ENV } from "../process/env.ts";
 import type { StoredFile } from "../store/files.ts";
 
 export const RECORD_SCHEMA_VERSION = 1;
@@ -58,6 +59,11 @@ export interface InstalledRecord {
   diagnostics: Diagnostic[];
   quarantine: Quarantine | null;
   manifest: C2Manifest;
+  /**
+   * Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`).
+   * Written only when there are some, so records without it stay byte-identical.
+   */
+  pass_env?: string[];
 }
 
 /**
@@ -116,7 +122,9 @@ function keyProblem(value: Record<string, unknown>, allowed: readonly string[], 
  */
 export function recordProblem(value: unknown, dirName: string): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "the record is not a JSON object";
-  const record = value as Record<string, unknown>;
+  const { pass_env: passEnv, ...record } = value as Record<string, unknown>;
+  const passEnvProblem = passEnvRecordProblem(passEnv);
+  if (passEnvProblem !== undefined) return passEnvProblem;
   if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
   const keys = Object.keys(record);
   if (keys.length !== RECORD_KEYS.length || keys.join(",") !== RECORD_KEY_LIST) {
@@ -167,6 +175,14 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
   // The runtime contract (c2-notes §4.1): a runtime exists exactly when commands are declared.
   if ((extension.runtime !== null) !== (commands.length > 0)) return "the stored manifest breaks the runtime/commands contract";
   return undefined;
+}
+
+/** `pass_env` is optional; when present, a short list of plain variable names that may pass. */
+function passEnvRecordProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_PASS_ENV) return "pass_env must be a list of at most 64 variable names";
+  const bad = value.find((name) => typeof name !== "string" || !ENV_NAME.test(name) || isDeniedEnvName(name));
+  return bad === undefined ? undefined : `pass_env names ${JSON.stringify(bad)}, which may not pass to a plugin`;
 }
 
 export function serializeRecord(record: InstalledRecord): string {

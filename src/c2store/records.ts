@@ -30,6 +30,8 @@ export interface InstalledC2 {
   components: ComponentSummary[];
   diagnostics: Diagnostic[];
   quarantine: Quarantine | null;
+  /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+  passEnv: string[];
   /** The record as stored. */
   record: InstalledRecord;
 }
@@ -57,6 +59,7 @@ export function toInstalled(layout: C2Layout, record: InstalledRecord): Installe
     components: record.components,
     diagnostics: record.diagnostics,
     quarantine: record.quarantine,
+    passEnv: record.pass_env ?? [],
     record,
   };
 }

@@ -2,17 +2,18 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
-import { childEnvironment, isolatingBunFlags } from "../policy/child-process.ts";
+import { isolatingBunFlags } from "../policy/child-process.ts";
+import { childEnvironment } from "../process/env.ts";
 
 /** The host variables a plugin child may see (one allow-list for every child gjc starts). */
 export function childEnv(ctx: Context): Record<string, string> {
-  const env = childEnvironment(ctx.env);
-  // Inside a `bun build --compile` binary this makes process.execPath act as the bun CLI; for
-  // a plain bun it changes nothing. Either way the child is a bun runtime.
-  env.BUN_BE_BUN = "1";
-  // No transpiler cache: a check must not leave files behind in the user's home.
-  env.BUN_RUNTIME_TRANSPILER_CACHE_PATH = "0";
-  return env;
+  return childEnvironment(ctx.env, {
+    // Inside a `bun build --compile` binary this makes process.execPath act as the bun CLI; for
+    // a plain bun it changes nothing. Either way the child is a bun runtime.
+    BUN_BE_BUN: "1",
+    // No transpiler cache: a check must not leave files behind in the user's home.
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+  });
 }
 
 /**
@@ -47,13 +48,4 @@ export function makeScratch(): Scratch {
 /** The argv of a bun child running `script`: our own runtime (the compiled gjc acts as bun). */
 export function bunArgv(emptyConfig: string, script: string, args: string[] = []): string[] {
   return [process.execPath, ...isolatingBunFlags(emptyConfig), script, ...args];
-}
-
-/** Ends a detached child and everything it started (a grandchild ignoring SIGTERM included). */
-export function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
-  }
 }

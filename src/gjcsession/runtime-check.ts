@@ -1,6 +1,8 @@
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { bunArgv, childEnv, killGroup, makeScratch, type Scratch } from "./isolated-bun.ts";
+import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
+import { launch } from "../process/launch.ts";
+import { bunArgv, childEnv, makeScratch, type Scratch } from "./isolated-bun.ts";
 
 /** One tool or hook module of an installed, verified bundle, with what its manifest declares. */
 export interface RuntimeTarget {
@@ -131,41 +133,27 @@ async function readReport(reader: Reader, nonce: string): Promise<HarnessReport 
 
 async function checkOne(ctx: Context, scratch: Scratch, harness: string, target: RuntimeTarget, timeoutMs: number): Promise<RuntimeCheckResult> {
   const nonce = crypto.randomUUID();
-  const proc = Bun.spawn(bunArgv(scratch.emptyConfig, harness), {
-    cwd: target.pluginRoot,
-    env: childEnv(ctx),
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    detached: true,
-  });
+  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx) });
+  const { proc } = child;
   const stdoutReader = proc.stdout.getReader();
   const stderrReader = proc.stderr.getReader();
   const stderr = { text: "" };
   const stderrDone = readTail(stderrReader, STDERR_TAIL, stderr).catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
-  // When the harness exits, end the rest of its group too so a grandchild cannot hold the pipe open.
-  void proc.exited.then(() => killGroup(proc.pid));
   try {
     proc.stdin.write(JSON.stringify({ nonce, kind: target.kind, module: target.module, name: target.name }));
     await proc.stdin.end();
   } catch {
     // The child died before reading its request; judged below as "no report".
   }
-  const outcome = await Promise.race([readReport(stdoutReader, nonce).catch(() => undefined), timedOut]);
-  clearTimeout(timer);
-  killGroup(proc.pid);
-  const exitCode = await proc.exited;
-  // A grandchild that left our process group could hold the pipes open: stop reading rather
-  // than wait for an end of file that may never come.
-  await Promise.race([stderrDone, Bun.sleep(200)]);
+  const outcome = await within(readReport(stdoutReader, nonce).catch(() => undefined), timeoutMs);
+  await child.stop();
+  const exitCode = await child.exited;
+  // Every process of the tree is gone now (on Linux; elsewhere one that left its session may
+  // still hold the pipe), so the end of the pipe comes at once or not at all.
+  await settleWithin(stderrDone, 1000);
   void stdoutReader.cancel().catch(() => {});
-  void stderrReader.cancel().catch(() => {});
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
-  if (outcome === "timeout") {
+  if (outcome === TIMED_OUT) {
     return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" did not finish loading within ${timeoutMs} ms; it was stopped.`, log };
   }
   if (outcome === undefined) {

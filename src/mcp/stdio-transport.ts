@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Subprocess } from "bun";
 import { GjcError } from "../core/errors.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
 import { BoundedLog } from "./bounded-log.ts";
-import { childEnvironment, isolatingBunFlags } from "../policy/child-process.ts";
+import { isolatingBunFlags } from "../policy/child-process.ts";
+import { childEnvironment } from "../process/env.ts";
+import { launch, type LaunchedProcess } from "../process/launch.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
 import { readLines } from "./line-reader.ts";
-import { killProcessGroup } from "./process-group.ts";
-import { waitAtMost } from "./wait.ts";
+import { settleWithin } from "../core/timeout.ts";
 import type { Channel, ChannelSink } from "./rpc-client.ts";
 
 export interface StdioStartOptions {
@@ -72,24 +72,17 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     configDir = undefined;
   };
 
-  let proc: Subprocess<"pipe", "pipe", "pipe">;
+  let child: LaunchedProcess<"pipe", "pipe", "pipe">;
   try {
     const { argv, cwd, env } = buildArgv(opts, emptyConfig);
-    proc = Bun.spawn(argv, {
-      cwd,
-      env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      // Its own process group, so close() can kill every descendant at once.
-      detached: true,
-    });
+    // The one launcher: its own process group and session, so close() ends every descendant.
+    child = launch({ argv, cwd, env });
   } catch (e) {
     removeConfig();
     if (e instanceof GjcError) throw e;
     throw mcpError("mcp_spawn_failed", `${opts.label} could not be started: ${(e as Error).message}`, "check that the launcher and the bundled files are intact (gjc plugin verify)");
   }
-  const pid = proc.pid;
+  const { proc, pid } = child;
   opts.onSpawn?.(pid);
   const stderr = new BoundedLog(MAX_STDERR_BYTES);
 
@@ -128,7 +121,7 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
   let closing = false;
   proc.exited.then(async (code) => {
     // Let the lines already in the pipe arrive first (a server may answer and then exit).
-    await waitAtMost(stdoutDone, 250);
+    await settleWithin(stdoutDone, 250);
     if (closing) return;
     const how = proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
     const last = stderr.tail(1);
@@ -158,10 +151,10 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
         } catch {
           // Already gone.
         }
-        killProcessGroup(pid);
-        await proc.exited;
-        // A descendant that left our group could hold the pipes open; do not wait for it forever.
-        await waitAtMost(Promise.all([stdoutDone, stderrDone]), PIPE_DRAIN_MS);
+        await child.stop();
+        // Where a descendant could leave the session and hold the pipes open (macOS, Windows),
+        // do not wait for it forever.
+        await settleWithin(Promise.all([stdoutDone, stderrDone]), PIPE_DRAIN_MS);
         removeConfig();
       })();
       return closed;

@@ -1,4 +1,6 @@
 import type { Context } from "../core/context.ts";
+import { buildChildEnv } from "../process/env.ts";
+import { launch, type LaunchedProcess } from "../process/launch.ts";
 import { sourceError } from "./errors.ts";
 import { redactText } from "./redact.ts";
 
@@ -22,96 +24,64 @@ export const GIT_HARDENING = [
   "-c", "init.defaultBranch=main",
 ];
 
-/** Variables that would point git at another repository or inject config behind our back. */
-const DROPPED_ENV = [
-  "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_SSL_NO_VERIFY",
-  "GIT_PROTOCOL_FROM_USER", "GIT_TRACE", "GIT_TRACE_CURL", "GIT_TRACE_PACKET", "GIT_CURL_VERBOSE",
+/**
+ * Host variables the user's own git needs beyond the allow-list every child gets: where the
+ * user's git config lives, the ssh agent and ssh program the user chose, proxies and CA files.
+ * Nothing that points git at another repository (GIT_DIR, GIT_WORK_TREE …) or injects config
+ * (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT) passes, since only listed names do.
+ */
+const GIT_HOST_VARIABLES = [
+  "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME", "SSH_AUTH_SOCK", "SSH_AGENT_PID", "GIT_SSH", "GIT_SSH_COMMAND",
+  "GIT_SSH_VARIANT", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
+  "GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "SSL_CERT_FILE", "SSL_CERT_DIR",
 ];
 
 export function gitEnv(ctx: Context): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  for (const k of DROPPED_ENV) delete env[k];
-  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) delete env[k];
-  // GIT_ALLOW_PROTOCOL overrides protocol.allow, so set it too rather than trusting it unset.
-  env.GIT_ALLOW_PROTOCOL = "https:ssh:file";
-  env.GIT_TERMINAL_PROMPT = "0";
-  // An empty GIT_ASKPASS stops git from asking any helper program; credential helpers still answer.
-  env.GIT_ASKPASS = "";
-  env.SSH_ASKPASS = "";
-  env.SSH_ASKPASS_REQUIRE = "never";
-  env.GIT_LFS_SKIP_SMUDGE = "1";
-  env.LC_ALL = "C";
-  return env;
+  return buildChildEnv(ctx.env, {
+    hostExtras: GIT_HOST_VARIABLES,
+    fixed: {
+      // GIT_ALLOW_PROTOCOL overrides protocol.allow, so set it too rather than trusting it unset.
+      GIT_ALLOW_PROTOCOL: "https:ssh:file",
+      GIT_TERMINAL_PROMPT: "0",
+      // An empty GIT_ASKPASS stops git from asking any helper program; credential helpers still answer.
+      GIT_ASKPASS: "",
+      SSH_ASKPASS: "",
+      SSH_ASKPASS_REQUIRE: "never",
+      GIT_LFS_SKIP_SMUDGE: "1",
+      LC_ALL: "C",
+    },
+  }).env;
 }
 
 export interface GitRun {
-  /** stdout as UTF-8 text. */
   stdout: string;
-  /** stdout as bytes (blobs from `cat-file --batch`). */
-  bytes: Uint8Array;
-}
-
-export interface GitRunOptions {
-  cwd: string;
-  timeoutMs: number;
-  action: string;
-  /** Written to git's stdin (then closed); stdin is closed from the start otherwise. */
-  input?: Uint8Array;
-  /** git is stopped, and the call refused as `source_too_large`, once stdout exceeds this. */
-  maxStdoutBytes?: number;
 }
 
 const STDERR_KEEP = 64 * 1024;
 
 /**
- * Runs the user's git with argv (never a shell), stdin closed, in its own process group, and
- * kills the whole group (ssh, remote helpers) on timeout. stderr is kept for the error
+ * Runs the user's git with argv (never a shell), stdin closed, through the one launcher: on a
+ * timeout, and whenever it ends, every process it started (ssh, remote helpers) ends too. stderr is kept for the error
  * message only after redaction, because git echoes URLs that may hold credentials.
  */
-export async function runGit(ctx: Context, args: string[], opts: GitRunOptions): Promise<GitRun> {
+export async function runGit(ctx: Context, args: string[], opts: { cwd: string; timeoutMs: number; action: string }): Promise<GitRun> {
   const env = gitEnv(ctx);
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
   if (!git) throw sourceError("source_unreachable", "git is not installed or not on PATH.", "Install git, then run the command again.");
-  let proc: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
+  let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn([git, ...GIT_HARDENING, ...args], { cwd: opts.cwd, env, stdin: opts.input ? new Blob([opts.input]) : "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    child = launch({ argv: [git, ...GIT_HARDENING, ...args], cwd: opts.cwd, env, stdin: "ignore", timeoutMs: opts.timeoutMs });
   } catch (error) {
     throw sourceError("source_unreachable", `git could not be started (${(error as Error).message}).`, "Check that git is installed and runnable.");
   }
-  let timedOut = false;
-  const killGroup = () => {
-    try {
-      process.kill(-proc.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, opts.timeoutMs);
-  let overflow = false;
-  const stdoutP = readBounded(proc.stdout, opts.maxStdoutBytes ?? Number.MAX_SAFE_INTEGER, () => {
-    overflow = true;
-    killGroup();
-  });
-  const stderrP = readTail(proc.stderr, STDERR_KEEP);
-  let code: number;
-  try {
-    code = await proc.exited;
-  } finally {
-    clearTimeout(timer);
-    // Helpers git left behind in its group (ssh, remote-https) go with it.
-    killGroup();
-  }
+  const stdoutP = new Response(child.proc.stdout).text();
+  const stderrP = readTail(child.proc.stderr, STDERR_KEEP);
+  const code = await child.exited;
+  // Helpers git left behind (ssh, remote-https) go with it.
+  await child.stop();
   const [stdout, stderr] = await Promise.all([stdoutP, stderrP]);
-  if (timedOut) {
+  if (child.timedOut) {
     throw sourceError("source_unreachable", `git ${opts.action} timed out after ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`, "Check the network and the URL, then run the command again.", { timeoutMs: opts.timeoutMs });
-  }
-  if (overflow) {
-    throw sourceError("source_too_large", `git ${opts.action} produced more than ${opts.maxStdoutBytes} bytes, over the bundle budget; it was stopped.`, "Keep large or generated files out of the bundle, or point at a smaller subpath.", { limit: "git_output_bytes" });
   }
   if (code !== 0) {
     const last = lastLines(redactText(stderr));
@@ -119,31 +89,7 @@ export async function runGit(ctx: Context, args: string[], opts: GitRunOptions):
       exitCode: code,
     });
   }
-  return {
-    bytes: stdout,
-    get stdout() {
-      return new TextDecoder().decode(stdout);
-    },
-  };
-}
-
-/** stdout collected up to `max` bytes; past it `onOverflow` runs once and the rest is drained unkept. */
-async function readBounded(stream: ReadableStream<Uint8Array>, max: number, onOverflow: () => void): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let over = false;
-  for await (const chunk of stream) {
-    if (over) continue;
-    size += chunk.length;
-    if (size > max) {
-      over = true;
-      chunks.length = 0;
-      onOverflow();
-      continue;
-    }
-    chunks.push(chunk);
-  }
-  return over ? new Uint8Array(0) : Buffer.concat(chunks);
+  return { stdout };
 }
 
 async function readTail(stream: ReadableStream<Uint8Array>, keep: number): Promise<string> {

@@ -1,5 +1,6 @@
 import { setC2Trusted } from "../../c2store/lifecycle.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { passEnvOption } from "../options.ts";
 import { flagOutcome } from "../render/c2-flag.ts";
 
 export default defineVerb({
@@ -8,10 +9,11 @@ export default defineVerb({
   schema: "gjc/trust@1",
   args: {
     name: { type: "positional", description: "Installed C2 bundle name or id", required: true },
+    "pass-env": { type: "string", description: "Host variables this plugin's processes may also see, comma-separated (never tokens, keys or loader switches)" },
     ...jsonArg,
   },
-  examples: ["gjc plugin trust hello-runtime"],
+  examples: ["gjc plugin trust hello-runtime", "gjc plugin trust docker-tools --pass-env DOCKER_HOST"],
   async run({ args, ctx }) {
-    return flagOutcome(ctx, "gjc/trust@1", await setC2Trusted(ctx, args.name, true));
+    return flagOutcome(ctx, "gjc/trust@1", await setC2Trusted(ctx, args.name, true, passEnvOption(args["pass-env"])));
   },
 });

@@ -51,6 +51,7 @@ export function describeC2Inspect(r: C2Inspect): string {
     `  installed: ${r.installed_at} (updated ${r.updated_at})`,
     `  bundle:    ${r.bundle_dir} (${counted(r.files, "file")}, ${formatBytes(r.total_bytes)})`,
     `  data:      ${r.data_dir}`,
+    `  pass-env:  ${r.passEnv.length > 0 ? r.passEnv.join(", ") : "(none: only the allow-list of host variables)"}`,
     `  runtime:   ${r.runtime ? `${r.runtime.command} ${r.runtime.args.join(" ")} (scopes ${r.runtime.scopeSupport.join("+")})` : "none (data-only)"}`,
     `  contributions (${r.total_contributions}): ${contributionLine(r.contributions)}`,
   ];

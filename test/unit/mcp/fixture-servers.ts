@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { processGroupAlive } from "../../../src/mcp/process-group.ts";
+import { signalGroup } from "../../../src/process/proc-table.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../../fixtures/mcp");
 
@@ -40,7 +40,7 @@ export function bundleWith(root: string, files: Record<string, string>): string 
  */
 export async function waitGroupGone(pid: number, boundMs = 5000): Promise<boolean> {
   const end = performance.now() + boundMs;
-  while (processGroupAlive(pid)) {
+  while (signalGroup(pid, 0)) {
     if (performance.now() > end) return false;
     await Bun.sleep(5);
   }

@@ -1,0 +1,167 @@
+import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
+import { settleWithin } from "../core/timeout.ts";
+import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, readProc, signalGroup, signalProcess, type ProcEntry } from "./proc-table.ts";
+import { becomeSubreaper, reap } from "./subreaper.ts";
+
+type Pipe = "pipe" | "ignore";
+
+export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pipe> {
+  argv: string[];
+  cwd: string;
+  /** The whole environment of the child: build it with buildChildEnv (src/process/env.ts). */
+  env: Record<string, string>;
+  stdin?: In;
+  stdout?: Out;
+  stderr?: Err;
+  /** After this long the whole tree is ended and `timedOut` is set. */
+  timeoutMs?: number;
+}
+
+/** The variable that marks every process of one launch, so orphans re-parented to us can be told apart. */
+export const TREE_MARKER = "GJC_PROCESS_TREE";
+
+/** How long stop() keeps killing before it gives up on a process the kernel will not let go. */
+const KILL_DEADLINE_MS = 2000;
+
+const running = new Set<LaunchedProcess<Pipe, Pipe, Pipe>>();
+let sequence = 0;
+let exitHookInstalled = false;
+
+/**
+ * Starts a child through the one launcher: argv (never a shell), an environment the caller
+ * built from the allow-list, its own process group and session (`detached: true`), an optional
+ * timeout. `stop()` ends the child and every descendant and returns once they are reaped.
+ */
+export function launch<In extends Pipe = "pipe", Out extends Pipe = "pipe", Err extends Pipe = "pipe">(options: LaunchOptions<In, Out, Err>): LaunchedProcess<In, Out, Err> {
+  becomeSubreaper();
+  installExitHook();
+  return new LaunchedProcess(options);
+}
+
+export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe> {
+  readonly proc: Subprocess<In, Out, Err>;
+  readonly pid: number;
+  /** The leader's exit code once Bun has reaped it (-1 for a signal). */
+  readonly exited: Promise<number>;
+  timedOut = false;
+  private readonly marker: string;
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private stopping: Promise<void> | undefined;
+  private leaderDone = false;
+
+  constructor(options: LaunchOptions<In, Out, Err>) {
+    this.marker = `${process.pid}.${++sequence}`;
+    this.proc = Bun.spawn(options.argv, {
+      cwd: options.cwd,
+      env: { ...options.env, [TREE_MARKER]: this.marker },
+      stdin: options.stdin ?? ("pipe" as In),
+      stdout: options.stdout ?? ("pipe" as Out),
+      stderr: options.stderr ?? ("pipe" as Err),
+      detached: true,
+    });
+    this.pid = this.proc.pid;
+    running.add(this);
+    this.exited = this.proc.exited.then((code) => {
+      this.leaderDone = true;
+      // What the leader left in its group goes with it (and stops holding our pipes).
+      signalGroup(this.pid, "SIGKILL");
+      return code ?? -1;
+    });
+    if (options.timeoutMs !== undefined) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        void this.stop();
+      }, options.timeoutMs);
+    }
+  }
+
+  /**
+   * Ends the child and all its descendants: SIGTERM and `graceMs` to exit on its own (when
+   * asked), then SIGKILL to its group, to every descendant and its group, and to orphans of
+   * this launch that were re-parented to gjc; resolves once none of them is alive and the
+   * leader is reaped. Safe to call more than once.
+   */
+  stop(graceMs = 0): Promise<void> {
+    this.stopping ??= (async () => {
+      clearTimeout(this.timer);
+      if (graceMs > 0 && !this.leaderDone) {
+        signalGroup(this.pid, "SIGTERM");
+        await settleWithin(this.exited, graceMs);
+      }
+      await this.killTree();
+      await this.exited;
+      running.delete(this);
+      await this.killTree();
+    })();
+    return this.stopping;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
+  /** Kills until nothing of this launch is alive, reaping the zombies that were re-parented to us. */
+  private async killTree(): Promise<void> {
+    const deadline = Date.now() + KILL_DEADLINE_MS;
+    const tracked = new Set<number>([this.pid]);
+    const ownGroup = readProc(process.pid)?.pgid ?? process.pid;
+    for (;;) {
+      signalGroup(this.pid, "SIGKILL");
+      if (!hasProcTable) {
+        if (!groupHasLiveMembers(this.pid) || Date.now() > deadline) return;
+        await Bun.sleep(1);
+        continue;
+      }
+      const table = procTable();
+      for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
+      for (const p of table) if (p.pgid === this.pid || this.isOurOrphan(p)) tracked.add(p.pid);
+      for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
+      const live = table.filter((p) => tracked.has(p.pid) && isLive(p));
+      for (const p of live) {
+        signalProcess(p.pid, "SIGKILL");
+        if (p.pgid !== ownGroup && p.pgid > 1) signalGroup(p.pgid, "SIGKILL");
+      }
+      reapOrphans(table);
+      if (live.length === 0 || Date.now() > deadline) return;
+      // SIGKILL is delivered asynchronously: give the kernel a moment, then look again.
+      await Bun.sleep(1);
+    }
+  }
+
+  /** A process re-parented to gjc that belongs to this launch (or to none that is still running). */
+  private isOurOrphan(p: ProcEntry): boolean {
+    if (p.ppid !== process.pid || isLaunched(p.pid) || !isLive(p)) return false;
+    const marker = treeMarkerOf(p.pid);
+    if (marker === this.marker) return true;
+    // A process that cleared its environment cannot be attributed: it ends with the last launch.
+    return marker === undefined && [...running].every((r) => r === this);
+  }
+}
+
+const isLaunched = (pid: number) => [...running].some((r) => r.pid === pid);
+
+function treeMarkerOf(pid: number): string | undefined {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`, "latin1");
+    const entry = environ.split("\0").find((e) => e.startsWith(`${TREE_MARKER}=`));
+    return entry?.slice(TREE_MARKER.length + 1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Zombies re-parented to gjc are ours to collect: Bun waits only for the children it spawned. */
+function reapOrphans(table: ProcEntry[]): void {
+  for (const p of table) if (p.ppid === process.pid && p.state === "Z" && !isLaunched(p.pid)) reap(p.pid);
+}
+
+/** If gjc exits while children run (an uncaught error, a signal handler), their trees go first. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const r of running) signalGroup(r.pid, "SIGKILL");
+    for (const p of procTable()) if (p.ppid === process.pid && isLive(p)) signalProcess(p.pid, "SIGKILL");
+  });
+}
