@@ -22,6 +22,34 @@ export interface GitStatusFile {
   unstaged_state: string | null;
 }
 
+/**
+ * A trusted runtime names the directory; it does not get to choose code for git to run there
+ * (issue #12, class 6). A repository's own `.git/config` (one that arrived in an archive, or
+ * that a runtime wrote) may name an fsmonitor program, hooks or a pager: all are turned off on
+ * the command line, which wins over every config file (status shows no diff, so no external
+ * diff or textconv runs; GIT_EXTERNAL_DIFF goes with the other GIT_* variables). Optional locks
+ * off: a read must not take the index lock from the user.
+ */
+export const STATUS_HARDENING = [
+  "--no-pager",
+  "--no-optional-locks",
+  "-c", "core.fsmonitor=false",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "core.pager=cat",
+  "-c", "status.submoduleSummary=false",
+];
+
+/**
+ * The child allow-list (src/process/env.ts) and no `GIT_*` variable from the host: GIT_DIR,
+ * GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ * GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES, GIT_CONFIG*, GIT_EXEC_PATH and the rest would make
+ * git read another repository than the one at `cwd`, or inject configuration or programs.
+ * Only the settings we choose are put back.
+ */
+export function gitStatusEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return buildChildEnv(env, { hostExtras: ["XDG_CONFIG_HOME"], fixed: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat" } }).env;
+}
+
 const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0, behind: 0, files: [] });
 
 /**
@@ -32,14 +60,9 @@ const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0,
 export async function gitStatus(cwd: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<GitStatusResult> {
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
   if (!git) throw new GjcError({ code: "git_not_found", message: "git is not available on PATH", hint: "Install git to let runtimes read repository status." });
-  // The allow-list plus where the user's git config lives; nothing that points git elsewhere.
-  const childEnv = buildChildEnv(env, {
-    hostExtras: ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME"],
-    fixed: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0" }, // a read must not take the index lock from the user
-  }).env;
   let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    child = launch({ argv: [git, "status", "--porcelain=v2", "--branch", "-z"], cwd, env: childEnv, stdin: "ignore" });
+    child = launch({ argv: [git, ...STATUS_HARDENING, "status", "--porcelain=v2", "--branch", "-z"], cwd, env: gitStatusEnv(env), stdin: "ignore" });
   } catch {
     return notARepo(); // cwd does not exist or is not a directory
   }

@@ -107,7 +107,14 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     "extensions.list": async () => host.extensionsList(),
     "plugins.list": async () => ({ plugins: host.listPlugins() }),
     "plugins.processes": async () => ({ processes: host.processes() }),
-    "plugins.reload": async (p) => ({ stopped: await host.unloadBundle(host.findBundle(str(p, "plugin")!).id) }),
+    "plugins.reload": async (p) => {
+      const bundle = host.findBundle(str(p, "plugin")!);
+      // Nothing to reload is an explicit answer, not an empty success.
+      if (!bundle.manifest.codetwo.runtime && bundle.manifest.codetwo.languageServers.length === 0) {
+        throw new GjcError({ code: "no_runtime", message: `${bundle.name} has no runtime or language server, so there is nothing to reload.`, hint: "Its skills, agents and MCP servers are read from disk by each session.", exit: 1 });
+      }
+      return { stopped: await host.unloadBundle(bundle.id) };
+    },
     "events.publish": async (p) => ({ delivered: host.publish(str(p, "name")!, p.payload ?? null) }),
     "realms.lease": async (p) => {
       const id = `lease-${nextLease++}`;

@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { CATALOG_FILE, parseCatalog, readCatalogFile, resolveLocalArchive, resolveLocalSource, type C2CatalogEntry } from "../families/c2/catalog.ts";
-import type { NetworkOverrides, SourceSpec } from "../sources/index.ts";
+import type { FetchedSource, NetworkOverrides, SourceSpec } from "../sources/index.ts";
 import { withFetchedC2 } from "./fetch.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
 
@@ -78,10 +78,27 @@ function entrySpec(entry: C2CatalogEntry, catalogFile: string): { spec: SourceSp
   }
 }
 
-export async function installC2FromCatalog(
+/** What a catalog entry resolves to, for the installer (and the audit, which plans it the same way). */
+export interface CatalogEntryTarget {
+  path: string;
+  name: string;
+  displayName: string;
+  entry: string;
+  identity?: string;
+  defaultEnabled: boolean;
+  expectVersion: string;
+}
+
+/**
+ * Resolves `<entryName>` in a catalog, fetches its source with the C2 budgets, and hands the
+ * fetched root to `use` (the scratch copy is removed afterwards). Install and audit share it,
+ * so both act on exactly the same bytes.
+ */
+export async function withCatalogEntry<T>(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
-): Promise<C2InstallResult> {
+  opts: { entryName: string; catalogPath: string; net?: NetworkOverrides },
+  use: (fetched: FetchedSource, catalog: CatalogEntryTarget) => Promise<T>,
+): Promise<T> {
   const file = resolveCatalogFile(ctx, opts.catalogPath);
   const read = readCatalogFile(file);
   const parsed = read.raw === undefined ? undefined : parseCatalog(read.raw);
@@ -110,17 +127,13 @@ export async function installC2FromCatalog(
     throw new GjcError({ code: "not_available", message: `The catalog marks ${entry.name} NOT_AVAILABLE; it cannot be installed from there.`, hint: "Ask the catalog maintainer, or install from the author's repository if you trust it.", exit: ExitCode.refused });
   }
   const { spec, expectedSha256, identity } = entrySpec(entry, file);
-  return withFetchedC2(
-    ctx,
-    spec,
-    (fetched) =>
-      installFetched(ctx, {
-        fetched,
-        force: opts.force,
-        dryRun: opts.dryRun,
-        expectId: opts.expectId,
-        catalog: { path: file, name: catalog.name, displayName: catalog.displayName ?? catalog.name, entry: entry.name, identity, defaultEnabled: entry.defaultEnabled, expectVersion: entry.version },
-      }),
-    { expectedSha256, net: opts.net },
-  );
+  const target: CatalogEntryTarget = { path: file, name: catalog.name, displayName: catalog.displayName ?? catalog.name, entry: entry.name, identity, defaultEnabled: entry.defaultEnabled, expectVersion: entry.version };
+  return withFetchedC2(ctx, spec, (fetched) => use(fetched, target), { expectedSha256, net: opts.net });
+}
+
+export async function installC2FromCatalog(
+  ctx: Context,
+  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
+): Promise<C2InstallResult> {
+  return withCatalogEntry(ctx, opts, (fetched, catalog) => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }));
 }

@@ -59,7 +59,8 @@ export interface InstallOptions {
   catalog?: { path: string; name: string; displayName: string; entry: string; identity?: string; defaultEnabled: boolean; expectVersion: string };
 }
 
-function invalidBundle(plan: C2Plan): GjcError {
+/** The refusal install gives for a plan with errors (audit refuses the same way). */
+export function invalidBundle(plan: C2Plan): GjcError {
   const errors = plan.diagnostics.filter((d) => d.severity === "error");
   const first = errors[0];
   return new GjcError({

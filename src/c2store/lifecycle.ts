@@ -4,6 +4,7 @@
  * function returns data or throws GjcError; none prints.
  */
 import { missingServices } from "../c2host/host-identity.ts";
+import { supportedContributions } from "../families/c2/contributions.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
@@ -245,7 +246,8 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     source: record.source.display,
     has_runtime: record.manifest.codetwo.runtime !== null,
     contributions: record.contributions,
-    total_contributions: Object.values(record.contributions).reduce((a, n) => a + n, 0),
+    // Supported only: stored-but-unsupported scenes, pipelines, hooks and monitors are not counted.
+    total_contributions: supportedContributions(record.contributions),
     components: componentsWithStatus(record, effective),
     diagnostics: {
       errors: record.diagnostics.filter((d) => d.severity === "error").length,

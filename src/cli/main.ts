@@ -3,6 +3,7 @@ import { createContext, type Context } from "../core/context.ts";
 import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { didYouMean } from "../core/suggest.ts";
+import { afterVerb } from "./after-change.ts";
 import { parseVerbArgs } from "./args.ts";
 import type { VerbDef, VerbOutcome } from "./define-verb.ts";
 import { groupHelp, verbHelp } from "./help.ts";
@@ -96,6 +97,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     }
     const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest, passthrough: def.passthrough });
     const outcome: VerbOutcome = await def.run({ args, rest, ctx });
+    await afterVerb(ctx, def.name, args, outcome);
     // The choke point of human output: whatever a renderer interpolated (bundle names,
     // diagnostics, runtime results, server descriptions) cannot drive the terminal.
     if (json) io.stdout(`${jsonText(outcome.json)}\n`);

@@ -20,6 +20,7 @@ export const commandTree: Record<string, VerbNode> = {
     description: "Validate, install and manage C2 and GJC plugin bundles",
     children: {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
+      audit: verb("Show what a bundle can run, reach and inject, with findings (SARIF with --sarif)", () => import("./commands/plugin-audit.ts")),
       install: verb("Install a bundle from a directory, tarball, git URL or GitHub", () => import("./commands/plugin-install.ts")),
       upgrade: verb("Re-fetch an installed GJC bundle from its recorded source and apply the changes", () => import("./commands/plugin-upgrade.ts")),
       uninstall: verb("Remove an installed bundle", () => import("./commands/plugin-uninstall.ts")),
@@ -73,6 +74,14 @@ export const commandTree: Record<string, VerbNode> = {
         },
       },
       lock: verb("Write, check or export the scope's plugin set lock (plugins.lock.json)", () => import("./commands/plugin-lock.ts")),
+      cache: {
+        description: "The content cache of judged bundle contents: list, verify, prune",
+        children: {
+          list: verb("List cached bundle contents by integrity", () => import("./commands/plugin-cache-list.ts")),
+          verify: verb("Re-hash every cached bundle against its digest", () => import("./commands/plugin-cache-verify.ts")),
+          prune: verb("Remove cached contents no lock or retained generation names", () => import("./commands/plugin-cache-prune.ts")),
+        },
+      },
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     },
   },

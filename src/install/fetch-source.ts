@@ -11,10 +11,12 @@ export type Fetched = FetchedSource;
 
 /**
  * Fetch scratch lives in the OS temp dir: it is the downloaded source, not staging (staging
- * sits beside the destination), and a refused fetch leaves nothing in any scope.
+ * sits beside the destination), and a refused fetch leaves nothing in any scope. The parent is
+ * per user (`gjc-<uid>`), and src/sources/scratch.ts checks it is private before every fetch.
  */
 export function scratchRoot(ctx: Context): string {
-  return join(ctx.env.TMPDIR && ctx.env.TMPDIR !== "" ? ctx.env.TMPDIR : tmpdir(), "gjc-fetch");
+  const uid = typeof process.getuid === "function" ? process.getuid() : "user";
+  return join(ctx.env.TMPDIR && ctx.env.TMPDIR !== "" ? ctx.env.TMPDIR : tmpdir(), `gjc-${uid}`);
 }
 
 const options = (ctx: Context, onProgress?: (m: string) => void, expectedSha256?: string) => ({

@@ -12,6 +12,8 @@ export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pi
   /** The whole environment of the child: build it with buildChildEnv (src/process/env.ts). */
   env: Record<string, string>;
   stdin?: In;
+  /** Bytes written to the child's stdin (then closed), instead of `stdin`. */
+  input?: string | Uint8Array;
   stdout?: Out;
   stderr?: Err;
   /** After this long the whole tree is ended and `timedOut` is set. */
@@ -55,7 +57,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
     this.proc = Bun.spawn(options.argv, {
       cwd: options.cwd,
       env: { ...options.env, [TREE_MARKER]: this.marker },
-      stdin: options.stdin ?? ("pipe" as In),
+      stdin: options.input !== undefined ? new Blob([options.input]) : (options.stdin ?? "pipe"),
       stdout: options.stdout ?? ("pipe" as Out),
       stderr: options.stderr ?? ("pipe" as Err),
       detached: true,

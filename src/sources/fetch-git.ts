@@ -1,10 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { relativePathProblem, walkInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
 import { sourceError } from "./errors.ts";
 import { requireManifest } from "./manifest-check.ts";
+import { readCommitTree } from "./git-tree.ts";
 import { runGit } from "./run-git.ts";
+import { makeScratch } from "./scratch.ts";
+import { writeEntries } from "./tar/write-entries.ts";
 import type { FetchOptions } from "./types.ts";
 
 export interface GitTarget {
@@ -27,12 +30,13 @@ export interface GitCheckout {
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /**
- * Shallow-fetches one commit into a fresh scratch dir with the user's git. A branch or tag
- * is cloned with `--depth 1`; a full-SHA pin is fetched by id (`git init` + `fetch <sha>`,
- * which the server must allow: GitHub does, and so does any git >= 2.26 speaking protocol v2;
- * a protocol v0 server needs `uploadpack.allowReachableSHA1InWant` or `allowAnySHA1InWant`)
- * and verified after
- * checkout. `.git` is removed afterwards, so nothing of git's is collected.
+ * Shallow-fetches one commit into a fresh bare repository in scratch, then writes that commit's
+ * files from the object store (src/sources/git-tree.ts): nothing is ever checked out, so no
+ * filter driver, hook or fsmonitor the repository or the user's config names can run. A branch
+ * or tag (or the remote HEAD) is fetched by name with `--depth 1`; a full-SHA pin is fetched by
+ * id (which the server must allow: GitHub does, and so does any git >= 2.26 speaking protocol
+ * v2; a protocol v0 server needs `uploadpack.allowReachableSHA1InWant` or `allowAnySHA1InWant`)
+ * and verified. The bare repository is removed afterwards, so nothing of git's is collected.
  */
 export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptions): Promise<GitCheckout> {
   if (target.subpath !== undefined) {
@@ -40,28 +44,26 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
     if (problem) throw sourceError("invalid_source", `The subpath ${JSON.stringify(target.subpath)} ${problem}.`, "Give a relative path inside the repository, like packs/my-plugin.");
   }
   const timeoutMs = opts.gitTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  mkdirSync(opts.scratchRoot, { recursive: true });
-  const scratch = mkdtempSync(join(opts.scratchRoot, "fetch-"));
+  const scratch = makeScratch(opts.scratchRoot);
+  const gitDir = join(scratch, "repo.git");
   const checkout = join(scratch, "checkout");
   try {
     opts.onProgress?.(`Fetching ${target.display}${target.pin ? ` at ${target.pin.slice(0, 12)}` : target.ref ? ` (${target.ref})` : ""} with git…`);
-    if (target.pin) {
-      await runGit(ctx, ["init", "-q", "--", checkout], { cwd: scratch, timeoutMs, action: "init" });
-      await runGit(ctx, ["fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--", target.url, target.pin], { cwd: checkout, timeoutMs, action: `fetch of ${target.display} at ${target.pin}` });
-      await runGit(ctx, ["checkout", "-q", "--detach", "FETCH_HEAD"], { cwd: checkout, timeoutMs, action: "checkout" });
-    } else {
-      const branch = target.ref !== undefined ? [`--branch=${target.ref}`] : [];
-      await runGit(ctx, ["clone", "-q", "--depth", "1", "--single-branch", "--no-recurse-submodules", "--no-local", ...branch, "--", target.url, checkout], {
-        cwd: scratch,
-        timeoutMs,
-        action: `clone of ${target.display}${target.ref !== undefined ? ` (${target.ref})` : ""}`,
-      });
-    }
-    const sha = (await runGit(ctx, ["rev-parse", "--verify", "HEAD^{commit}"], { cwd: checkout, timeoutMs, action: "rev-parse" })).stdout.trim().toLowerCase();
+    await runGit(ctx, ["init", "-q", "--bare", "--", gitDir], { cwd: scratch, timeoutMs, action: "init" });
+    const want = target.pin ?? target.ref ?? "HEAD";
+    await runGit(ctx, ["fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--", target.url, `+${want}:refs/gjc/fetched`], {
+      cwd: gitDir,
+      timeoutMs,
+      action: `fetch of ${target.display}${target.pin ? ` at ${target.pin}` : target.ref !== undefined ? ` (${target.ref})` : ""}`,
+    });
+    const sha = (await runGit(ctx, ["rev-parse", "--verify", "refs/gjc/fetched^{commit}"], { cwd: gitDir, timeoutMs, action: "rev-parse" })).stdout.trim().toLowerCase();
     if (target.pin && sha !== target.pin) {
-      throw sourceError("hash_mismatch", `git checked out ${sha}, not the pinned commit ${target.pin}.`, "The remote answered with a different commit; nothing was installed.", { expected: target.pin, actual: sha });
+      throw sourceError("hash_mismatch", `git fetched ${sha}, not the pinned commit ${target.pin}.`, "The remote answered with a different commit; nothing was installed.", { expected: target.pin, actual: sha });
     }
-    rmSync(join(checkout, ".git"), { recursive: true, force: true });
+    const entries = await readCommitTree(ctx, gitDir, sha, target.subpath, opts.limits, timeoutMs);
+    rmSync(gitDir, { recursive: true, force: true });
+    mkdirSync(checkout, { mode: 0o700 });
+    writeEntries(checkout, entries);
     const dir = target.subpath === undefined ? checkout : selectSubpath(checkout, target.subpath);
     requireManifest(dir, opts.manifestNames, target.subpath === undefined ? "the repository root" : target.subpath);
     return { scratch, dir, sha };

@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, realpathSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sourceError } from "./errors.ts";
 import { downloadArchive } from "./download.ts";
+import { makeScratch } from "./scratch.ts";
 import { archiveByteBudget, judgeArchive } from "./tar/read-archive.ts";
 import { writeEntries } from "./tar/write-entries.ts";
 import type { FetchOptions } from "./types.ts";
@@ -18,8 +19,7 @@ export async function fetchTarball(location: { file: string } | { url: string },
   const budget = archiveByteBudget(opts.limits);
   const bytes = "file" in location ? readLocalArchive(location.file, budget) : await downloadArchive(location.url, budget, opts);
   const judged = await judgeArchive(bytes, opts.limits, opts.manifestNames, opts.expectedSha256);
-  mkdirSync(opts.scratchRoot, { recursive: true });
-  const scratch = mkdtempSync(join(opts.scratchRoot, "fetch-"));
+  const scratch = makeScratch(opts.scratchRoot);
   try {
     writeEntries(scratch, judged.entries);
   } catch (error) {

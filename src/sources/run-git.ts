@@ -54,7 +54,20 @@ export function gitEnv(ctx: Context): Record<string, string> {
 }
 
 export interface GitRun {
+  /** stdout as UTF-8 text. */
   stdout: string;
+  /** stdout as bytes (blobs from `cat-file --batch`). */
+  bytes: Uint8Array;
+}
+
+export interface GitRunOptions {
+  cwd: string;
+  timeoutMs: number;
+  action: string;
+  /** Written to git's stdin (then closed); stdin is closed from the start otherwise. */
+  input?: Uint8Array;
+  /** git is stopped, and the call refused as `source_too_large`, once stdout exceeds this. */
+  maxStdoutBytes?: number;
 }
 
 const STDERR_KEEP = 64 * 1024;
@@ -64,17 +77,21 @@ const STDERR_KEEP = 64 * 1024;
  * timeout, and whenever it ends, every process it started (ssh, remote helpers) ends too. stderr is kept for the error
  * message only after redaction, because git echoes URLs that may hold credentials.
  */
-export async function runGit(ctx: Context, args: string[], opts: { cwd: string; timeoutMs: number; action: string }): Promise<GitRun> {
+export async function runGit(ctx: Context, args: string[], opts: GitRunOptions): Promise<GitRun> {
   const env = gitEnv(ctx);
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
   if (!git) throw sourceError("source_unreachable", "git is not installed or not on PATH.", "Install git, then run the command again.");
   let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    child = launch({ argv: [git, ...GIT_HARDENING, ...args], cwd: opts.cwd, env, stdin: "ignore", timeoutMs: opts.timeoutMs });
+    child = launch({ argv: [git, ...GIT_HARDENING, ...args], cwd: opts.cwd, env, stdin: "ignore", input: opts.input, timeoutMs: opts.timeoutMs });
   } catch (error) {
     throw sourceError("source_unreachable", `git could not be started (${(error as Error).message}).`, "Check that git is installed and runnable.");
   }
-  const stdoutP = new Response(child.proc.stdout).text();
+  let overflow = false;
+  const stdoutP = readBounded(child.proc.stdout, opts.maxStdoutBytes ?? Number.MAX_SAFE_INTEGER, () => {
+    overflow = true;
+    void child.stop();
+  });
   const stderrP = readTail(child.proc.stderr, STDERR_KEEP);
   const code = await child.exited;
   // Helpers git left behind (ssh, remote-https) go with it.
@@ -83,13 +100,40 @@ export async function runGit(ctx: Context, args: string[], opts: { cwd: string; 
   if (child.timedOut) {
     throw sourceError("source_unreachable", `git ${opts.action} timed out after ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`, "Check the network and the URL, then run the command again.", { timeoutMs: opts.timeoutMs });
   }
+  if (overflow) {
+    throw sourceError("source_too_large", `git ${opts.action} produced more than ${opts.maxStdoutBytes} bytes, over the bundle budget; it was stopped.`, "Keep large or generated files out of the bundle, or point at a smaller subpath.", { limit: "git_output_bytes" });
+  }
   if (code !== 0) {
     const last = lastLines(redactText(stderr));
     throw sourceError("source_unreachable", `git ${opts.action} failed${last ? `: ${last}` : ` (exit ${code})`}`, "Check the URL, the ref and your access to the repository (git's credential helper and ssh agent are used; nothing is prompted).", {
       exitCode: code,
     });
   }
-  return { stdout };
+  return {
+    bytes: stdout,
+    get stdout() {
+      return new TextDecoder().decode(stdout);
+    },
+  };
+}
+
+/** stdout collected up to `max` bytes; past it `onOverflow` runs once and the rest is drained unkept. */
+async function readBounded(stream: ReadableStream<Uint8Array>, max: number, onOverflow: () => void): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  for await (const chunk of stream) {
+    if (over) continue;
+    size += chunk.length;
+    if (size > max) {
+      over = true;
+      chunks.length = 0;
+      onOverflow();
+      continue;
+    }
+    chunks.push(chunk);
+  }
+  return over ? new Uint8Array(0) : Buffer.concat(chunks);
 }
 
 async function readTail(stream: ReadableStream<Uint8Array>, keep: number): Promise<string> {

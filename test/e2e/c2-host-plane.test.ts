@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
+import { writeTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { spawnHost, type HostClient } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
@@ -57,5 +58,24 @@ describe("names and pending state on the plane", () => {
     expect(r.stderr).toContain("reserved_namespace");
     const after = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
     expect(after.json().c2.map((p: any) => p.name)).toEqual(["waiter"]);
+  });
+
+  test("nothing to do is an explicit answer: reloading a data-only bundle is an error; scenes are not counted as supported", async () => {
+    const h = home();
+    const dir = join(h.root, "office");
+    writeTree(dir, {
+      "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "office", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+      "skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n",
+      "scenes/review.scene.json": { $schema: "https://agent-scenes.org/schemas/1.0.0/scene.schema.json", name: "review", title: "Review" },
+    });
+    await installBundle(h, dir, { trust: false });
+    const c = spawnHost(h);
+    hosts.push(c);
+    const r = await c.call("plugins.reload", { plugin: "office" });
+    expect(r.error).toMatchObject({ code: -32000, data: { code: "no_runtime" } });
+    expect(await c.close()).toBe(0);
+    const listed = await runCli(["plugin", "list", "--json"], { env: h.env, cwd: h.root });
+    expect(listed.json().c2[0]).toMatchObject({ contributions: { skills: 1, scenes: 1 }, total_contributions: 1 });
+    expect(listed.json().c2[0].components).toContainEqual(expect.objectContaining({ kind: "scene", status: "unsupported" }));
   });
 });

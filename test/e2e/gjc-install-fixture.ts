@@ -28,7 +28,7 @@ export function makeWorld(): World {
   // BUN_RUNTIME_TRANSPILER_CACHE_PATH=0: bun would otherwise write its cache under $HOME, into the tree we snapshot.
   const env = { HOME: home, GJC_USER_DIR: user, GJC_C2_DATA_DIR: join(home, ".codetwo"), TMPDIR: join(t.path, "tmp"), BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" };
   // The fetch scratch root exists up front, so snapshots taken before a first fetch stay comparable.
-  mkdirSync(join(env.TMPDIR, "gjc-fetch"), { recursive: true });
+  mkdirSync(join(env.TMPDIR, `gjc-${process.getuid?.() ?? "user"}`), { recursive: true, mode: 0o700 });
   return {
     root: t.path,
     home,

@@ -126,7 +126,7 @@ const TABLE: Row[] = [
   ["valid-name-with-dots", 0, []],
   ["valid-prerelease-version", 0, []],
   ["valid-scaffold-template", 0, []],
-  ["valid-scenes-skip-broken", 0, [], ["invalid_scene"]],
+  ["valid-scenes-skip-broken", 0, [], ["component_unsupported", "invalid_scene"]],
   ["valid-seed-example", 0, [], ["runtime.requires_trust"]],
 ];
 

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../core/diagnostics.ts";
 import { ExitCode, type ExitCodeValue } from "../../core/exit-codes.ts";
 import type { Style } from "../../core/style.ts";
+import { UNSUPPORTED_KINDS } from "../../families/c2/rules.ts";
 import type { ValidationReport } from "../../families/types.ts";
 import type { VerbOutcome } from "../define-verb.ts";
 
@@ -40,13 +41,20 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
   lines.push(`  ${s.dim("path")} ${r.target}`);
   if (r.contributions) {
     const counts: string[] = [];
+    const stored: string[] = [];
     let total = 0;
     for (const [kind, n] of Object.entries(r.contributions)) {
       if (n <= 0) continue;
+      // Scenes, pipelines, hooks and monitors are kept but never run here: not "supported".
+      if (r.family === "c2" && UNSUPPORTED_KINDS.includes(kind)) {
+        stored.push(`${kind} ${n}`);
+        continue;
+      }
       total += n;
       counts.push(`${kind} ${n}`);
     }
     lines.push(`  ${s.dim("contributions")} ${total}${counts.length ? ` (${counts.join(", ")})` : ""}`);
+    if (stored.length) lines.push(`  ${s.dim("stored, not supported on this host:")} ${stored.join(", ")}`);
   }
   if (r.components?.length) {
     lines.push(`  ${s.dim("components")}`);

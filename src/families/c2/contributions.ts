@@ -18,7 +18,8 @@ import type { ComponentSummary } from "../types.ts";
 import { parseFrontmatter, type MarkdownDoc } from "./frontmatter.ts";
 import { slugHash } from "./ids.ts";
 import { checkMcpConfig, MCP_FILE, type C2McpServer } from "./mcp.ts";
-import { C2_NAMESPACE, MANIFEST_FILE } from "./rules.ts";
+import { C2_NAMESPACE, MANIFEST_FILE, UNSUPPORTED_KINDS } from "./rules.ts";
+import { SCENE_SCHEMA_IDS, sceneProblems } from "./scenes.ts";
 import type { C2Manifest } from "./types.ts";
 
 export interface C2Counts {
@@ -92,6 +93,14 @@ const MAX_MARKDOWN = 100;
 const MAX_WALK_DEPTH = 12;
 const C2_AT = `${MANIFEST_FILE}#/extensions/${C2_NAMESPACE}`;
 
+/** Contributions this host actually serves (everything but the stored-but-unsupported kinds). */
+export function supportedContributions(c: object): number {
+  let total = 0;
+  for (const [k, n] of Object.entries(c as Record<string, number>)) if (!UNSUPPORTED_KINDS.includes(k)) total += n;
+  return total;
+}
+
+/** Every inventoried item, supported or only stored (what makes a bundle non-empty). */
 export function totalContributions(c: C2Counts): number {
   let total = 0;
   for (const n of Object.values(c)) total += n;
@@ -222,6 +231,8 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
   for (let i = 0; i < lsps.length; i++) components.push({ kind: "lsp", name: lsps[i].id, path: `${C2_AT}/languageServers/${i}`, status: "requires_trust" });
   for (const h of hooks) components.push({ kind: "hook", name: h, path: h, status: "unsupported" });
   for (const m of monitors) components.push({ kind: "monitor", name: m, path: m, status: "unsupported" });
+  for (const sc of scenes) components.push({ kind: "scene", name: sc, path: sc, status: "unsupported" });
+  for (const pl of pipelines) components.push({ kind: "pipeline", name: pl, path: pl, status: "unsupported" });
   const actions = c2?.ui ?? [];
   for (let i = 0; i < actions.length; i++) components.push({ kind: "ui", name: `${actions[i].id}@${actions[i].slot}`, path: `${C2_AT}/ui/${i}`, status: "requires_trust" });
   const connectors = c2?.connectors ?? [];
@@ -408,7 +419,11 @@ function countFiles(abs: string, depth: number): number {
   return n;
 }
 
-/** Top-level scenes/*.scene.json and scenes/*.pipeline.json; a broken one is a warning. */
+/**
+ * Top-level scenes/*.scene.json and scenes/*.pipeline.json, judged against Agent Scenes 1.0.0
+ * (scenes.ts). A broken or non-conforming one is a warning and skipped; the valid ones are
+ * stored and shown as unsupported (gjc runs no scenes), with one component_unsupported warning.
+ */
 function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipelines: string[] } {
   const scenes: string[] = [];
   const pipelines: string[] = [];
@@ -438,7 +453,26 @@ function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipe
       sink.warning("invalid_scene", rel, `${rel} does not hold a JSON object and is skipped.`, "A scene or pipeline file is one JSON object.");
       continue;
     }
+    const sceneKind = isScene ? "scene" : "pipeline";
+    const problems = sceneProblems(sceneKind, doc);
+    if (problems.length > 0) {
+      sink.warning(
+        "invalid_scene",
+        rel,
+        `${rel} does not conform to Agent Scenes 1.0.0 and is skipped: ${problems.join("; ")}.`,
+        `Fix it against ${SCENE_SCHEMA_IDS[sceneKind]}; the rest of the bundle is unaffected.`,
+      );
+      continue;
+    }
     (isScene ? scenes : pipelines).push(rel);
+  }
+  if (scenes.length + pipelines.length > 0) {
+    sink.warning(
+      "component_unsupported",
+      "scenes",
+      `Scenes and pipelines (${scenes.length + pipelines.length} in scenes/) conform to Agent Scenes 1.0.0 and are kept in the bundle, but gjc has no scene engine: they are stored, not supported on this host.`,
+      "Nothing to do unless you rely on them; a host with a scene engine can read them from the installed bundle.",
+    );
   }
   return { scenes, pipelines };
 }

@@ -76,3 +76,9 @@ export function codePoints(s: string): number {
   }
   return n;
 }
+
+/**
+ * Contribution kinds gjc stores and shows but does not run on this host (DESIGN 6): scenes and
+ * pipelines (no scene engine), hooks and monitors (no adapter). Never counted as supported.
+ */
+export const UNSUPPORTED_KINDS: readonly string[] = ["scenes", "pipelines", "hooks", "monitors"];

@@ -8,10 +8,12 @@ import { BLOCK, checksumMatches, cString, decodeHeader, HeaderError, isZeroBlock
 /** An entry that passed every rule; files carry their bytes (the budget bounds them). */
 export interface JudgedEntry {
   path: string;
-  type: "file" | "dir";
+  /** "symlink" only from git trees (tar links are refused); written as a link, never followed. */
+  type: "file" | "dir" | "symlink";
   /** 0o755 or 0o644 for files (executable bit kept, nothing else); 0o755 for directories. */
   mode: number;
   data?: Uint8Array;
+  linkTarget?: string;
 }
 
 /** Metadata and long-name records are small; anything bigger is an attack on our memory. */
@@ -68,10 +70,11 @@ export class TarJudge {
   private longName: string | undefined;
   private files = 0;
   private totalFileBytes = 0;
-  /** collisionKey(prefix) → exact prefix, for every entry and every ancestor directory. */
-  private seen = new Map<string, { exact: string; kind: "file" | "dir"; explicit: boolean }>();
+  private readonly names: EntryNames;
 
-  constructor(private readonly budget: TarBudget) {}
+  constructor(private readonly budget: TarBudget) {
+    this.names = new EntryNames(budget);
+  }
 
   get ended(): boolean {
     return this.state === "ended";
@@ -173,8 +176,7 @@ export class TarJudge {
       return;
     }
     const path = verdict.path;
-    this.checkShape(path, kind);
-    this.register(path, kind);
+    this.names.admit(path, kind);
 
     if (kind === "dir") {
       this.entries.push({ path, type: "dir", mode: 0o755 });
@@ -239,15 +241,36 @@ export class TarJudge {
     this.skipLeft = pad;
     this.state = pad === 0 ? "header" : "skip";
   }
+}
+
+/**
+ * The shape and name-collision rules every materialised source obeys (tar entries, git tree
+ * entries): depth and path length, no duplicate, no two names equal under case folding or NFC,
+ * no name that is both a file and a directory. One instance per source.
+ */
+export class EntryNames {
+  /** collisionKey(prefix) → exact prefix, for every entry and every ancestor directory. */
+  private seen = new Map<string, { exact: string; kind: "file" | "dir"; explicit: boolean }>();
+
+  /** `topFolderSlack`: room for one top folder stripped later (archives packed as one folder). */
+  constructor(
+    private readonly budget: Pick<TarBudget, "maxDepth" | "maxPathBytes">,
+    private readonly topFolderSlack = true,
+  ) {}
+
+  admit(path: string, kind: "file" | "dir"): void {
+    this.checkShape(path, kind);
+    this.register(path, kind);
+  }
 
   /** Depth and path length, with room for one top folder that may be stripped later. */
   private checkShape(path: string, kind: "file" | "dir"): void {
     const segments = path.split("/").length;
     const depth = kind === "dir" ? segments : segments - 1;
-    if (depth > this.budget.maxDepth + TOP_FOLDER_DEPTH_SLACK) {
+    if (depth > this.budget.maxDepth + (this.topFolderSlack ? TOP_FOLDER_DEPTH_SLACK : 0)) {
       throw tooLarge(`${path} is nested deeper than ${this.budget.maxDepth} directories.`, { limit: "depth", entry: path });
     }
-    if (this.budget.maxPathBytes !== undefined && Buffer.byteLength(path) > this.budget.maxPathBytes + TOP_FOLDER_PATH_SLACK) {
+    if (this.budget.maxPathBytes !== undefined && Buffer.byteLength(path) > this.budget.maxPathBytes + (this.topFolderSlack ? TOP_FOLDER_PATH_SLACK : 0)) {
       throw tooLarge(`The entry path ${path.slice(0, 80)}… is longer than ${this.budget.maxPathBytes} bytes.`, { limit: "path_bytes" });
     }
   }

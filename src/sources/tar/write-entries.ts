@@ -1,4 +1,4 @@
-import { closeSync, constants, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, mkdirSync, openSync, symlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { JudgedEntry } from "./judge.ts";
 
@@ -26,6 +26,11 @@ export function writeEntries(dest: string, entries: JudgedEntry[]): void {
   const ordered = [...dirs].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
   for (const d of ordered) mkdirSync(join(dest, d), { mode: 0o755 });
   for (const e of entries) {
+    if (e.type === "symlink") {
+      // Kept as the link git would have checked out; the collectors judge it with lstat.
+      symlinkSync(e.linkTarget ?? "", join(dest, e.path));
+      continue;
+    }
     if (e.type !== "file") continue;
     const fd = openSync(join(dest, e.path), CREATE_FLAGS, e.mode);
     try {

@@ -153,6 +153,61 @@ describe("git sources", () => {
     await pinned.cleanup();
   });
 
+  test("filter drivers never run: a .gitattributes filter configured in the user's git config leaves no marker, and the bytes are the committed blobs", async () => {
+    const ctx = setup();
+    const marker = join(a.root, "filter-ran");
+    const fsmonitor = join(a.root, "fsmonitor-ran");
+    // The repository selects a filter for every file; the user's config defines it (smudge,
+    // clean and the long-running process form), and an fsmonitor hook, each leaving a marker.
+    const repo = makeRepo(sb, join(a.root, "repo"), { ...manifest("1.0.0"), ".gitattributes": "* filter=evil\n", "skills/a/SKILL.md": "# committed\n" });
+    const tool = join(a.root, "tool.sh");
+    writeFileSync(tool, `#!/bin/sh\necho "$@" >> '${marker}'\ncat\n`);
+    chmodSync(tool, 0o755);
+    const monitor = join(a.root, "monitor.sh");
+    writeFileSync(monitor, `#!/bin/sh\necho ran >> '${fsmonitor}'\n`);
+    chmodSync(monitor, 0o755);
+    gitConfig(sb, "filter.evil.smudge", `${tool} smudge`);
+    gitConfig(sb, "filter.evil.clean", `${tool} clean`);
+    gitConfig(sb, "filter.evil.required", "true");
+    gitConfig(sb, "core.fsmonitor", monitor);
+
+    // Control: a plain clone with the same configuration does run the filter.
+    git(sb, a.root, "clone", "-q", repo.url, join(a.root, "control"));
+    expect(existsSync(marker)).toBe(true);
+    const { rmSync } = await import("node:fs");
+    rmSync(marker);
+    rmSync(fsmonitor, { force: true });
+
+    const cloned = await fetchSource(ctx, parseSourceSpec(`${repo.url}#main`, ctx), opts());
+    expect(readFileSync(join(cloned.dir, "skills/a/SKILL.md"), "utf8")).toBe("# committed\n");
+    expect(readFileSync(join(cloned.dir, ".gitattributes"), "utf8")).toBe("* filter=evil\n");
+    gitConfig(sb, "filter.evil.process", `${tool} process`);
+    const pinned = await fetchSource(ctx, parseSourceSpec(`${repo.url}#${repo.head()}`, ctx), opts());
+    expect(readFileSync(join(pinned.dir, "skills/a/SKILL.md"), "utf8")).toBe("# committed\n");
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(fsmonitor)).toBe(false);
+    // No .git of any kind is left beside the files.
+    expect(readdirSync(join(cloned.dir, "..")).sort()).toEqual(["checkout"]);
+    await cloned.cleanup();
+    await pinned.cleanup();
+    expectEmpty(a.scratch);
+  });
+
+  test("tree entries are judged like archive entries before anything is written: a name with a control character refuses the whole repository", async () => {
+    const ctx = setup();
+    const repo = makeRepo(sb, join(a.root, "repo"), { ...manifest("1.0.0"), "skills/ok.md": "x" });
+    repo.commit({ "skills/bad\u001b[2J.md": "x" });
+    await refusal(fetchSource(ctx, parseSourceSpec(repo.url, ctx), opts()), "security_policy", 3);
+    expectEmpty(a.scratch);
+  });
+
+  test("a repository over the file budget is refused from its listing, before any blob is read", async () => {
+    const ctx = setup();
+    const repo = makeRepo(sb, join(a.root, "repo"), { ...manifest("1.0.0"), "big.bin": "x".repeat(2048) });
+    await refusal(fetchSource(ctx, parseSourceSpec(repo.url, ctx), opts({ limits: { ...GJC_LIMITS, maxFileBytes: 1024 } })), "source_too_large", 1);
+    expectEmpty(a.scratch);
+  });
+
   test("a hanging transport is killed with its whole process group at the timeout", async () => {
     const ctx = setup();
     const pids = join(a.root, "pids");

@@ -1,0 +1,193 @@
+/**
+ * `gjc plugin audit <source|name>`: the capability model and findings of a bundle. A source
+ * is fetched and planned exactly as install would (the same fetch, the same compile/plan, the
+ * same refusal of an invalid bundle) and nothing is installed or run; a name is an installed
+ * bundle, audited from its installed copy.
+ */
+import { lstatSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Context } from "../core/context.ts";
+import { GjcError, usageError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
+import type { FetchedSource } from "../sources/types.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { auditFindings, type AuditFinding } from "./findings.ts";
+import { pointerLocator, type TextPosition } from "./locate.ts";
+import type { CapabilityModel } from "./model.ts";
+import type { AuditLevel } from "./rules.ts";
+
+export interface LocatedFinding extends AuditFinding {
+  /** Where `at.pointer` starts in `at.file` (line 1 column 1 when the file has no such value). */
+  region: TextPosition;
+}
+
+export interface AuditSubject {
+  /** `source`: fetched and planned, not installed; `installed`: the installed copy. */
+  kind: "source" | "installed";
+  display: string;
+  family: "c2" | "gjc";
+  name: string;
+  version: string;
+  /** GJC scope of an installed bundle; C2 bundles are user-wide. */
+  scope: Scope | null;
+}
+
+export interface AuditReport {
+  subject: AuditSubject;
+  capabilities: CapabilityModel;
+  findings: LocatedFinding[];
+  counts: Record<AuditLevel, number>;
+}
+
+export interface AuditRequest {
+  target: string;
+  user?: boolean;
+  project?: boolean;
+  catalog?: string;
+  sha256?: string;
+}
+
+/** A bundle audited from a directory: its model and the manifest bytes findings point into. */
+interface Planned {
+  model: CapabilityModel;
+  texts: Map<string, Uint8Array | undefined>;
+}
+
+/** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
+async function planRoot(dir: string): Promise<Planned> {
+  if (exists(resolve(dir, GJC_MANIFEST))) {
+    const { compileForInstall } = await import("../install/compile-for-install.ts");
+    const { gjcCapabilities } = await import("./extract-gjc.ts");
+    const { bundle } = await compileForInstall(dir);
+    const manifestBytes = bundle.contents.get(GJC_MANIFEST);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(new TextDecoder().decode(manifestBytes).replace(/^\uFEFF/, ""));
+    } catch {
+      raw = undefined;
+    }
+    return { model: gjcCapabilities(bundle as unknown as import("../families/gjc/compile.ts").CompiledGjcBundle, raw), texts: bundle.contents };
+  }
+  if (exists(resolve(dir, C2_MANIFEST))) {
+    const { planC2Bundle } = await import("../families/c2/validate.ts");
+    const { invalidBundle } = await import("../c2store/install.ts");
+    const { c2Capabilities } = await import("./extract-c2.ts");
+    const plan = planC2Bundle(dir, { keepContents: true });
+    if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundle(plan);
+    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), texts: plan.collection.contents ?? new Map() };
+  }
+  throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function locate(findings: AuditFinding[], texts: Planned["texts"]): LocatedFinding[] {
+  const locators = new Map<string, (p: string) => TextPosition>();
+  return findings.map((f) => {
+    let at = locators.get(f.at.file);
+    if (!at) {
+      const bytes = texts.get(f.at.file);
+      at = bytes ? pointerLocator(new TextDecoder().decode(bytes)) : () => ({ line: 1, column: 1 });
+      locators.set(f.at.file, at);
+    }
+    return { ...f, region: at(f.at.pointer) };
+  });
+}
+
+function report(subject: Omit<AuditSubject, "family" | "name" | "version">, planned: Planned): AuditReport {
+  const findings = locate(auditFindings(planned.model), planned.texts);
+  const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
+  for (const f of findings) counts[f.level]++;
+  const m = planned.model;
+  return { subject: { ...subject, family: m.family, name: m.name, version: m.version }, capabilities: m, findings, counts };
+}
+
+/** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
+function isInstalledName(ctx: Context, target: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) && !exists(resolve(ctx.cwd, target)) && !/\.(?:tgz|tar|tar\.gz)$/.test(target);
+}
+
+export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
+  const { scopeFromFlags } = await import("../install/install-command.ts");
+  const scope = scopeFromFlags(req);
+  if (req.catalog === undefined && isInstalledName(ctx, req.target)) return auditInstalled(ctx, req.target, scope);
+  return withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
+}
+
+/** Fetches a source the way install does and plans it; the scratch copy is always removed. */
+async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string) => T): Promise<T> {
+  const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
+  const { isCatalogSpec, withCatalogEntry } = await import("../c2store/catalog-install.ts");
+  const entry = !maybeEntry ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : isCatalogSpec(ctx, req.target);
+  if (entry) {
+    if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
+  }
+  const { fetchSpec } = await import("../install/fetch-source.ts");
+  const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
+  try {
+    return use(await planRoot(fetched.dir), fetched.display);
+  } finally {
+    await fetched.cleanup();
+  }
+}
+
+/** The installed copy: C2 by name or id, or a GJC bundle of the given (or the only) scope. */
+async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
+  const found = await installedRoot(ctx, name, scope);
+  return report({ kind: "installed", display: found.display, scope: found.scope }, await planRoot(found.dir));
+}
+
+export interface InstalledRoot {
+  dir: string;
+  display: string;
+  scope: Scope | null;
+}
+
+/** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
+export async function installedRoot(ctx: Context, name: string, scope: Scope | undefined): Promise<InstalledRoot> {
+  const { scopeRoot } = await import("../install/layout.ts");
+  const { tryReadRegistry, readRegistry } = await import("../install/registry.ts");
+  if (scope) {
+    const registry = readRegistry(scopeRoot(ctx, scope), scope);
+    const entry = registry.plugins.find((p) => p.name === name);
+    if (!entry) {
+      const { notInstalled } = await import("../install/not-installed.ts");
+      throw notInstalled(name, scope);
+    }
+    return { dir: entry.pluginRoot, display: `${entry.name} ${entry.version} (${scope} scope)`, scope };
+  }
+  const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
+  const { findRecord } = await import("../c2store/records.ts");
+  const layout = c2Layout(ctx);
+  const record = exists(layout.plugins) ? findRecord(layout, name) : undefined;
+  if (record) return { dir: bundleDir(layout, record.id), display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
+  const scopes = (["user", "project"] as Scope[]).filter((s) => {
+    const read = tryReadRegistry(scopeRoot(ctx, s), s);
+    return read.ok && read.registry.plugins.some((p) => p.name === name);
+  });
+  if (scopes.length === 1) return installedRoot(ctx, name, scopes[0]);
+  if (scopes.length > 1) throw usageError(`${name} is installed in both GJC scopes.`, `Say which: gjc plugin audit ${name} --user, or --project.`, "scope_required");
+  throw new GjcError({
+    code: "not_installed",
+    message: `No installed bundle is named ${name}.`,
+    hint: "Pass a bundle directory, archive, git URL or catalog entry to audit it before installing, or check the name with gjc plugin list.",
+    exit: ExitCode.failed,
+  });
+}
+
+/** The capability model of an installed bundle (diffs, trust); undefined when it is not installed. */
+export async function installedCapabilities(ctx: Context, name: string, scope: Scope | undefined): Promise<CapabilityModel> {
+  const found = await installedRoot(ctx, name, scope);
+  return (await planRoot(found.dir)).model;
+}
+
+export { planRoot as planAuditRoot };

@@ -1,0 +1,39 @@
+import type { AuditReport } from "../../audit/audit.ts";
+import type { Style } from "../../core/style.ts";
+import { formatBytes } from "../../bundle/collect.ts";
+
+const quoteArg = (a: string) => (/^[A-Za-z0-9_./:=@${}+,-]+$/.test(a) ? a : JSON.stringify(a));
+
+/** The human audit: what the bundle can do, surface by surface, then the findings. */
+export function describeAudit(r: AuditReport, s: Style): string {
+  const m = r.capabilities;
+  const lines: string[] = [];
+  const where = r.subject.kind === "source" ? `from ${r.subject.display} (not installed)` : `installed: ${r.subject.display}`;
+  lines.push(`${s.bold(`${m.name} ${m.version}`)} [${m.family}] ${where}`);
+  lines.push(`  ${s.dim("files")} ${m.files.count} (${formatBytes(m.files.bytes)})`);
+  lines.push(`  ${s.dim("processes")} ${m.processes.length}`);
+  for (const p of m.processes) {
+    lines.push(`    ${p.id}: ${[p.command, ...p.args].map(quoteArg).join(" ")}${p.hostEnvironment === "agent" ? s.dim(" (loaded by the GJC agent)") : p.commandInBundle ? "" : s.dim(" (program from PATH)")}`);
+    lines.push(`      ${s.dim(`cwd ${p.cwd} · environment ${p.hostEnvironment}`)}`);
+  }
+  lines.push(`  ${s.dim("network endpoints")} ${m.endpoints.length}`);
+  for (const e of m.endpoints) lines.push(`    ${e.id}: ${e.transport} ${e.url} (host ${e.host})${e.headers.length ? ` headers ${e.headers.join(", ")}` : ""}`);
+  lines.push(`  ${s.dim("environment")} ${m.env.length}`);
+  for (const v of m.env) lines.push(`    ${v.owner}: ${v.mode === "passes" ? `${v.name} <- $${v.from}` : `${v.name} (set by the bundle)`}`);
+  lines.push(`  ${s.dim("hooks")} ${m.hooks.length}`);
+  for (const h of m.hooks) lines.push(`    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`);
+  lines.push(`  ${s.dim("host commands and services")} ${m.hostCommands.length}`);
+  for (const h of m.hostCommands) lines.push(`    ${h.kind} ${h.name}`);
+  lines.push(`  ${s.dim("prompt text")} ${m.prompts.length} (${formatBytes(m.promptBytes)})`);
+  for (const p of m.prompts) lines.push(`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`);
+  if (r.findings.length === 0) lines.push(s.green("No findings."));
+  else {
+    lines.push(`Findings: ${r.counts.error} error, ${r.counts.warning} warning, ${r.counts.note} note`);
+    for (const f of r.findings) {
+      const label = f.level === "error" ? s.red("error") : f.level === "warning" ? s.yellow("warning") : s.cyan("note");
+      lines.push(`  ${label} ${s.dim(`[${f.ruleId}]`)} ${f.at.file}:${f.region.line}:${f.region.column}: ${f.message}`);
+      lines.push(`      ${s.cyan("hint")}: ${f.hint}`);
+    }
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,220 @@
+/**
+ * The content-addressed cache of judged bundle content (DESIGN §5: `$GJC_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/gjc`, else `~/.cache/gjc`), private to the user (0700):
+ *
+ *   content/<integrity hex>/entry.json   name, family, version, the (path, mode, sha256, bytes) list
+ *   content/<integrity hex>/files/…      the bundle's files, with their installed modes
+ *   content/.tmp-<pid>-<rand>/           an entry being written (renamed into place: atomic)
+ *   content/.trash-<pid>-<rand>/         an entry on its way out
+ *
+ * An entry is only ever written from bytes whose sha256 matched the record, and it is named by
+ * the integrity of exactly those files, so a reader checks one digest to trust a whole entry.
+ * Entries are never modified in place; `verify` re-hashes them, `prune` removes unnamed ones.
+ */
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { sha256Hex } from "../bundle/hash.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
+import type { Context } from "../core/context.ts";
+import { randomHex } from "../install/layout.ts";
+import { diskProblems } from "./disk-check.ts";
+import { integrityHex, integrityOf } from "./integrity.ts";
+import { cacheRoot } from "./paths.ts";
+
+export interface CachedFile {
+  path: string;
+  mode: number;
+  sha256: string;
+  bytes: number;
+}
+
+export interface CacheEntry {
+  integrity: string;
+  name: string;
+  family: "gjc" | "c2";
+  version: string;
+  files: CachedFile[];
+}
+
+const HEX = /^[0-9a-f]{64}$/;
+const TRANSIENT = /^\.(tmp|trash)-\d+-[0-9a-f]+$/;
+/** Per-file cap: the larger family budget (GJC, 16 MiB). */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export const contentRoot = (ctx: Context) => join(cacheRoot(ctx), "content");
+export const entryDir = (ctx: Context, integrity: string) => join(contentRoot(ctx), integrityHex(integrity));
+export const entryFilesDir = (ctx: Context, integrity: string) => join(entryDir(ctx, integrity), "files");
+
+/** Creates the cache directories private to the user (0700), also when they existed wider. */
+function ensureRoot(ctx: Context): string {
+  const root = cacheRoot(ctx);
+  const content = contentRoot(ctx);
+  mkdirSync(content, { recursive: true, mode: 0o700 });
+  chmodSync(root, 0o700);
+  chmodSync(content, 0o700);
+  return content;
+}
+
+/** The entry's record, or undefined when absent or unreadable (treated as a miss). */
+export function readCacheEntry(ctx: Context, integrity: string): CacheEntry | undefined {
+  try {
+    const e = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8")) as CacheEntry;
+    if (e.integrity !== integrity || !Array.isArray(e.files) || integrityOf(e.files) !== integrity) return undefined;
+    return e;
+  } catch {
+    return undefined;
+  }
+}
+
+export const hasCacheEntry = (ctx: Context, integrity: string) => readCacheEntry(ctx, integrity) !== undefined;
+
+/**
+ * Stores a bundle's files (read from `root`, checked against `files`) under its integrity.
+ * Returns false, storing nothing, when a file on disk no longer matches its record: the cache
+ * only ever holds content that was judged.
+ */
+export function putCacheEntry(ctx: Context, meta: Omit<CacheEntry, "integrity">, root: string): { integrity: string; stored: boolean } {
+  const integrity = integrityOf(meta.files);
+  if (hasCacheEntry(ctx, integrity)) return { integrity, stored: false };
+  const content = ensureRoot(ctx);
+  const tmp = join(content, `.tmp-${process.pid}-${randomHex(12)}`);
+  try {
+    const filesDir = join(tmp, "files");
+    mkdirSync(filesDir, { recursive: true, mode: 0o700 });
+    const made = new Set<string>([filesDir]);
+    for (const f of meta.files) {
+      const opened = readRegularFile(join(root, f.path), MAX_FILE_BYTES, f.path);
+      if (opened.size !== f.bytes || sha256Hex(opened.bytes) !== f.sha256) {
+        rmSync(tmp, { recursive: true, force: true });
+        return { integrity, stored: false };
+      }
+      writeFileBytes(join(filesDir, f.path), opened.bytes, f.mode, made);
+    }
+    writeFileAtomic(join(tmp, "entry.json"), `${JSON.stringify({ integrity, ...meta }, null, 2)}\n`, { mode: 0o600 });
+    try {
+      renameSync(tmp, join(content, integrityHex(integrity)));
+    } catch (error) {
+      // Another process stored the same content first: theirs is as good as ours.
+      if (hasCacheEntry(ctx, integrity)) {
+        rmSync(tmp, { recursive: true, force: true });
+        return { integrity, stored: false };
+      }
+      throw error;
+    }
+    fsyncDir(content);
+    return { integrity, stored: true };
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Writes one file exclusively with its mode (fchmod past the umask), creating parents once. */
+export function writeFileBytes(abs: string, bytes: Uint8Array, mode: number, made: Set<string>): void {
+  const parent = dirname(abs);
+  if (!made.has(parent)) {
+    mkdirSync(parent, { recursive: true, mode: 0o755 });
+    made.add(parent);
+  }
+  const fd = openSync(abs, "wx", mode);
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function listCacheEntries(ctx: Context): { entries: CacheEntry[]; broken: string[] } {
+  let names: string[];
+  try {
+    names = readdirSync(contentRoot(ctx)).sort();
+  } catch {
+    return { entries: [], broken: [] };
+  }
+  const entries: CacheEntry[] = [];
+  const broken: string[] = [];
+  for (const name of names) {
+    if (!HEX.test(name)) continue;
+    const e = readCacheEntry(ctx, `sha256:${name}`);
+    if (e) entries.push(e);
+    else broken.push(`sha256:${name}`);
+  }
+  return { entries, broken };
+}
+
+export interface CacheVerifyResult {
+  ok: boolean;
+  checked: number;
+  damaged: { integrity: string; name?: string; problems: string[] }[];
+}
+
+/** Re-hashes every entry's files against its record (whose digest is the entry's name). Read-only. */
+export function verifyCache(ctx: Context): CacheVerifyResult {
+  const { entries, broken } = listCacheEntries(ctx);
+  const damaged: CacheVerifyResult["damaged"] = broken.map((integrity) => ({ integrity, problems: ["entry.json is missing or does not match the entry's digest"] }));
+  for (const e of entries) {
+    const problems = diskProblems({ root: entryFilesDir(ctx, e.integrity), files: e.files });
+    if (problems.length > 0) damaged.push({ integrity: e.integrity, name: e.name, problems: problems.map((p) => `${p.kind}:${p.path}`) });
+  }
+  return { ok: damaged.length === 0, checked: entries.length + broken.length, damaged };
+}
+
+/** The entry's files, re-hashed now: the cache's content is used only when it is still whole. */
+export function usableCacheEntry(ctx: Context, integrity: string): { entry: CacheEntry; dir: string } | undefined {
+  const entry = readCacheEntry(ctx, integrity);
+  if (!entry) return undefined;
+  const dir = entryFilesDir(ctx, integrity);
+  if (diskProblems({ root: dir, files: entry.files }).length > 0) return undefined;
+  return { entry, dir };
+}
+
+export interface CachePruneResult {
+  kept: number;
+  removed: { integrity: string; name?: string }[];
+  dryRun: boolean;
+}
+
+/** Removes every entry (and leftover) whose integrity is not in `keep`. */
+export function pruneCache(ctx: Context, keep: Set<string>, dryRun = false): CachePruneResult {
+  let names: string[];
+  try {
+    names = readdirSync(contentRoot(ctx)).sort();
+  } catch {
+    return { kept: 0, removed: [], dryRun };
+  }
+  const removed: CachePruneResult["removed"] = [];
+  let kept = 0;
+  for (const name of names) {
+    const abs = join(contentRoot(ctx), name);
+    if (TRANSIENT.test(name)) {
+      const pid = Number(name.split("-")[1]);
+      if (!dryRun && !pidAlive(pid)) rmSync(abs, { recursive: true, force: true });
+      continue;
+    }
+    if (!HEX.test(name)) continue; // not ours: never touched
+    const integrity = `sha256:${name}`;
+    if (keep.has(integrity)) {
+      kept++;
+      continue;
+    }
+    removed.push({ integrity, name: readCacheEntry(ctx, integrity)?.name });
+    if (dryRun) continue;
+    const trash = join(contentRoot(ctx), `.trash-${process.pid}-${randomHex(12)}`);
+    renameSync(abs, trash);
+    rmSync(trash, { recursive: true, force: true });
+  }
+  return { kept, removed, dryRun };
+}
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Projects on this machine whose sets gjc has recorded, so `cache prune` can keep what their
+ * locks and histories name even when run elsewhere. `<cache>/projects.json`, a sorted list of
+ * project directories; one that no longer exists is dropped when read.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import type { Context } from "../core/context.ts";
+import { cacheRoot } from "./paths.ts";
+
+const file = (ctx: Context) => join(cacheRoot(ctx), "projects.json");
+
+export function knownProjects(ctx: Context): string[] {
+  try {
+    const list = JSON.parse(readFileSync(file(ctx), "utf8"));
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string" && existsSync(p)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberProject(ctx: Context, dir: string): void {
+  const list = knownProjects(ctx);
+  if (list.includes(dir)) return;
+  mkdirSync(cacheRoot(ctx), { recursive: true, mode: 0o700 });
+  writeFileAtomic(file(ctx), `${JSON.stringify([...list, dir].sort(), null, 2)}\n`, { mode: 0o600 });
+}
