@@ -2,6 +2,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, rmdirSync, rmSync, writeSync
 import { dirname, join, relative, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
+import { osErrorFrom } from "../core/os-errors.ts";
 import { c2Template, gjcTemplate, type ScaffoldFile } from "./templates.ts";
 
 export interface ScaffoldRequest {
@@ -91,7 +92,7 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
         // Not empty: someone else wrote there meanwhile; leave it.
       }
     }
-    throw new GjcError({
+    throw osErrorFrom(error) ?? new GjcError({
       code: "scaffold_failed",
       message: `Could not write the scaffold in ${req.dir}: ${(error as Error).message}`,
       hint: "Nothing was left behind; check the directory's permissions and try again.",

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { writingTo } from "../core/os-errors.ts";
 
 /** fsync a directory so a rename inside it survives a crash. */
 export function fsyncDir(dir: string): void {
@@ -36,6 +37,11 @@ export interface AtomicWriteOptions {
  * `Bun.write` truncates in place, which is why it is not used for anything we commit.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, options: number | AtomicWriteOptions = {}): void {
+  // An OS refusal names the file being written, not its temp sibling.
+  writingTo(path, () => writeViaTempSibling(path, data, options), { replace: true });
+}
+
+function writeViaTempSibling(path: string, data: string | Uint8Array, options: number | AtomicWriteOptions): void {
   const { mode = 0o644, durable = true } = typeof options === "number" ? { mode: options } : options;
   const tmp = tempSibling(path);
   const fd = openSync(tmp, "wx", mode);

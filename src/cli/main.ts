@@ -2,6 +2,7 @@ import { fstatSync, statSync } from "node:fs";
 import { createContext, type Context } from "../core/context.ts";
 import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { isBrokenPipe, osErrorFrom } from "../core/os-errors.ts";
 import { didYouMean } from "../core/suggest.ts";
 import { afterVerb } from "./after-change.ts";
 import { parseVerbArgs } from "./args.ts";
@@ -20,10 +21,26 @@ export interface MainIO {
  * Standard streams through Bun.write, chained so stdout and stderr keep their order. Touching
  * `process.stdout` builds a Node stream, which costs ~10 ms in a compiled binary: more than
  * the whole of `gjc plugin validate` on a small bundle. `main` waits for the chain to drain.
+ *
+ * A reader that stops early (`gjc … | head -1`) closes the pipe: the write fails with EPIPE.
+ * That is the reader's choice, not a failure of gjc: the rest of the output is dropped, nothing
+ * is printed about it and the exit status stays the command's own (no 141, no stack trace).
+ * Any other write failure (stdout redirected to a full disk) is remembered and reported once
+ * by `main` with the code the OS condition maps to.
  */
 let pendingWrites: Promise<unknown> = Promise.resolve();
+let outputFailure: unknown;
+const closedStreams = new Set<typeof Bun.stdout>();
 const writeTo = (file: typeof Bun.stdout) => (text: string) => {
-  pendingWrites = pendingWrites.then(() => Bun.write(file, text));
+  pendingWrites = pendingWrites.then(async () => {
+    if (closedStreams.has(file)) return;
+    try {
+      await Bun.write(file, text);
+    } catch (error) {
+      closedStreams.add(file);
+      if (!isBrokenPipe(error)) outputFailure ??= error;
+    }
+  });
 };
 const processIO: MainIO = { stdout: writeTo(Bun.stdout), stderr: writeTo(Bun.stderr) };
 
@@ -61,11 +78,18 @@ function hasHelp(tokens: string[]): boolean {
 
 /** Runs one invocation and returns the exit code; never calls process.exit. */
 export async function main(argv: string[], io: MainIO = processIO): Promise<number> {
-  try {
-    return await runMain(argv, io);
-  } finally {
-    if (io === processIO) await pendingWrites;
+  if (io !== processIO) return runMain(argv, io);
+  const exit = await runMain(argv, io);
+  await pendingWrites;
+  if (outputFailure === undefined) return exit;
+  // stdout could not be written (not a closed pipe): say so on stderr if it still works.
+  const failure = osErrorFrom(outputFailure, "the standard output");
+  const exitCode = failure ? failure.exit : ExitCode.internal;
+  if (!closedStreams.has(Bun.stderr)) {
+    const message = failure ? `error[${failure.code}]: ${failure.message}\n` : `error[internal_error]: Could not write the output: ${String(outputFailure)}\n`;
+    await Bun.write(Bun.stderr, message).catch(() => undefined);
   }
+  return exitCode === ExitCode.ok ? ExitCode.failed : exitCode;
 }
 
 async function runMain(argv: string[], io: MainIO): Promise<number> {
@@ -146,9 +170,12 @@ function resolveCommand(argv: string[]): { path: string[]; node: VerbNode; remai
 }
 
 function reportError(error: unknown, o: { json: boolean; schema: string; io: MainIO; ctx: Context }): number {
+  // An OS refusal (read-only, permissions, full disk, a file in the way) from any verb gets its
+  // own code and exit 1; only what is left is an internal error.
   const gjcError = isGjcError(error)
     ? error
-    : new GjcError({
+    : osErrorFrom(error) ??
+      new GjcError({
         code: "internal_error",
         message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
         hint: "This is a bug in gjc; please report it with the command you ran.",

@@ -62,7 +62,13 @@ const os = () => require("node:os") as typeof import("node:os");
 export const silentLogger: Logger = { info() {}, warn() {}, progress() {} };
 
 function stderrLogger(style: Style): Logger {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
+  let guarded = false;
+  const write = (line: string) => {
+    // Logging is best effort: a reader that closed stderr (EPIPE) must not crash the command.
+    if (!guarded) process.stderr.on("error", () => undefined);
+    guarded = true;
+    process.stderr.write(`${line}\n`);
+  };
   return {
     info: (m) => write(m),
     warn: (m) => write(`${style.yellow("warning")}: ${m}`),

@@ -117,7 +117,9 @@ export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
+    // ENOTDIR: the scope root (or a parent) is a file; there is no registry, and a write there
+    // reports not_a_directory with the file named (src/core/os-errors.ts).
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
     return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
   }
   const parsed = parseRegistry(text, root, scope);

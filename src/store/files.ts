@@ -2,6 +2,7 @@ import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { writingTo } from "../core/os-errors.ts";
 
 /**
  * The installed-file record both families keep for every file they install: the store's own
@@ -43,7 +44,10 @@ export function writeFiles(dir: string, files: readonly StoredFile[], contents: 
     const fd = openSync(abs, "wx", file.mode);
     try {
       let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      // a full disk reports ENOSPC from writeSync with no path: name the file
+      writingTo(abs, () => {
+        while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      });
       fchmodSync(fd, file.mode);
     } finally {
       closeSync(fd);

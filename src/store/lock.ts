@@ -4,6 +4,7 @@ import { dirname, join, relative, sep } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { osErrorFrom } from "../core/os-errors.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
 
 /** What a lock file records about its holder. */
@@ -212,7 +213,7 @@ export async function acquireLock(dir: string, opts: LockOptions): Promise<HeldL
           unlinkSync(tmp);
         } catch {}
         removeIfEmpty(created);
-        throw new GjcError({ code: "lock_failed", message: `Could not create the lock ${path} (${code ?? "error"}).`, hint: "Check that the directory is writable." });
+        throw osErrorFrom(error, tmp) ?? new GjcError({ code: "lock_failed", message: `Could not create the lock ${path} (${code ?? "error"}).`, hint: "Check that the directory is writable." });
       }
     } finally {
       try {

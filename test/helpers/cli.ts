@@ -18,11 +18,13 @@ export interface CliOptions {
   /** Run this binary instead of `bun src/cli.ts` (the compiled smoke test). */
   binary?: string;
   stdin?: string;
+  /** An argv prefix the CLI runs under (e.g. a read-only mount namespace, test/helpers/read-only.ts). */
+  wrap?: string[];
 }
 
 /** Spawns the real CLI as a child process and waits for it to finish. */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const cmd = options.binary ? [options.binary, ...args] : [process.execPath, cliEntry, ...args];
+  const cmd = [...(options.wrap ?? []), ...(options.binary ? [options.binary, ...args] : [process.execPath, cliEntry, ...args])];
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
   const proc = Bun.spawn(cmd, {
