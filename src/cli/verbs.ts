@@ -82,6 +82,13 @@ export const commandTree: Record<string, VerbNode> = {
           prune: verb("Remove cached contents no lock or retained generation names", () => import("./commands/plugin-cache-prune.ts")),
         },
       },
+      scaffold: {
+        description: "C2 scaffolds: list the template folders of installed bundles, apply one",
+        children: {
+          list: verb("List the scaffolds of installed C2 bundles", () => import("./commands/plugin-scaffold-list.ts")),
+          apply: verb("Copy a scaffold into a target directory (never overwrites; all or nothing)", () => import("./commands/plugin-scaffold-apply.ts")),
+        },
+      },
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     },
   },

@@ -6,189 +6,192 @@ import p2 from "../../docs/errors/advertisement_overflow.md" with { type: "text"
 import p3 from "../../docs/errors/agent_skills_location_invalid.md" with { type: "text" };
 import p4 from "../../docs/errors/already_installed.md" with { type: "text" };
 import p5 from "../../docs/errors/ambiguous_plugin.md" with { type: "text" };
-import p6 from "../../docs/errors/ambiguous_scope.md" with { type: "text" };
-import p7 from "../../docs/errors/appendix_budget_exceeded.md" with { type: "text" };
-import p8 from "../../docs/errors/appendix_count_exceeded.md" with { type: "text" };
-import p9 from "../../docs/errors/appendix_empty.md" with { type: "text" };
-import p10 from "../../docs/errors/appendix_too_large.md" with { type: "text" };
-import p11 from "../../docs/errors/bundle_too_deep.md" with { type: "text" };
-import p12 from "../../docs/errors/bundle_too_large.md" with { type: "text" };
-import p13 from "../../docs/errors/bundle_too_many_files.md" with { type: "text" };
-import p14 from "../../docs/errors/c2_project_scope.md" with { type: "text" };
-import p15 from "../../docs/errors/capability_denied.md" with { type: "text" };
-import p16 from "../../docs/errors/catalog_mismatch.md" with { type: "text" };
-import p17 from "../../docs/errors/change_not_settled.md" with { type: "text" };
-import p18 from "../../docs/errors/command_conflict.md" with { type: "text" };
-import p19 from "../../docs/errors/component_disabled.md" with { type: "text" };
-import p20 from "../../docs/errors/component_unsupported.md" with { type: "text" };
-import p21 from "../../docs/errors/disabled.md" with { type: "text" };
-import p22 from "../../docs/errors/disk_full.md" with { type: "text" };
-import p23 from "../../docs/errors/duplicate_appendix.md" with { type: "text" };
-import p24 from "../../docs/errors/duplicate_arg.md" with { type: "text" };
-import p25 from "../../docs/errors/duplicate_command.md" with { type: "text" };
-import p26 from "../../docs/errors/duplicate_connector.md" with { type: "text" };
-import p27 from "../../docs/errors/duplicate_hook.md" with { type: "text" };
-import p28 from "../../docs/errors/duplicate_language_server.md" with { type: "text" };
-import p29 from "../../docs/errors/duplicate_mcp.md" with { type: "text" };
-import p30 from "../../docs/errors/duplicate_parent_phase.md" with { type: "text" };
-import p31 from "../../docs/errors/duplicate_plugin.md" with { type: "text" };
-import p32 from "../../docs/errors/duplicate_tool.md" with { type: "text" };
-import p33 from "../../docs/errors/duplicate_ui.md" with { type: "text" };
-import p34 from "../../docs/errors/empty_command.md" with { type: "text" };
-import p35 from "../../docs/errors/empty_skill.md" with { type: "text" };
-import p36 from "../../docs/errors/file_changed.md" with { type: "text" };
-import p37 from "../../docs/errors/file_too_large.md" with { type: "text" };
-import p38 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
-import p39 from "../../docs/errors/git_not_found.md" with { type: "text" };
-import p40 from "../../docs/errors/handshake_failed.md" with { type: "text" };
-import p41 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
-import p42 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
-import p43 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
-import p44 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
-import p45 from "../../docs/errors/host_closed.md" with { type: "text" };
-import p46 from "../../docs/errors/identity_changed.md" with { type: "text" };
-import p47 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
-import p48 from "../../docs/errors/internal_error.md" with { type: "text" };
-import p49 from "../../docs/errors/invalid_agent.md" with { type: "text" };
-import p50 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
-import p51 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
-import p52 from "../../docs/errors/invalid_archive.md" with { type: "text" };
-import p53 from "../../docs/errors/invalid_args.md" with { type: "text" };
-import p54 from "../../docs/errors/invalid_argument.md" with { type: "text" };
-import p55 from "../../docs/errors/invalid_bundle.md" with { type: "text" };
-import p56 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
-import p57 from "../../docs/errors/invalid_command.md" with { type: "text" };
-import p58 from "../../docs/errors/invalid_connector.md" with { type: "text" };
-import p59 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
-import p60 from "../../docs/errors/invalid_hook.md" with { type: "text" };
-import p61 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
-import p62 from "../../docs/errors/invalid_json.md" with { type: "text" };
-import p63 from "../../docs/errors/invalid_kind.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_lock.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p82 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p83 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p84 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p85 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p86 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p87 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p88 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p89 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p90 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p91 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p92 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p93 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p94 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p95 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p96 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p97 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p98 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p99 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p101 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p102 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p103 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p104 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p105 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p106 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p107 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p108 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p109 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p110 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p111 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p112 from "../../docs/errors/no_components.md" with { type: "text" };
-import p113 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p114 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p115 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p116 from "../../docs/errors/not_available.md" with { type: "text" };
-import p117 from "../../docs/errors/not_found.md" with { type: "text" };
-import p118 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p119 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p120 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p121 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p122 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p123 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p124 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p125 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p126 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p127 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p128 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p129 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p130 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p131 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p132 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p133 from "../../docs/errors/read_only.md" with { type: "text" };
-import p134 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p135 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p136 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p137 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p138 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p139 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p140 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p141 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p142 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p143 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p144 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p145 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p146 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p147 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p148 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p149 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p150 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p151 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p152 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p153 from "../../docs/errors/special_file.md" with { type: "text" };
-import p154 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p155 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p156 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p157 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p158 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p159 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p160 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p161 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p162 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p163 from "../../docs/errors/trusted.md" with { type: "text" };
-import p164 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p165 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p166 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p167 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p168 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p169 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p170 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p171 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p172 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p173 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p174 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p175 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p176 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p177 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p178 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p179 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p180 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p181 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p182 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p183 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p184 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p185 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p186 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p187 from "../../docs/errors/usage.md" with { type: "text" };
-import p188 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p6 from "../../docs/errors/ambiguous_scaffold.md" with { type: "text" };
+import p7 from "../../docs/errors/ambiguous_scope.md" with { type: "text" };
+import p8 from "../../docs/errors/appendix_budget_exceeded.md" with { type: "text" };
+import p9 from "../../docs/errors/appendix_count_exceeded.md" with { type: "text" };
+import p10 from "../../docs/errors/appendix_empty.md" with { type: "text" };
+import p11 from "../../docs/errors/appendix_too_large.md" with { type: "text" };
+import p12 from "../../docs/errors/bundle_too_deep.md" with { type: "text" };
+import p13 from "../../docs/errors/bundle_too_large.md" with { type: "text" };
+import p14 from "../../docs/errors/bundle_too_many_files.md" with { type: "text" };
+import p15 from "../../docs/errors/c2_project_scope.md" with { type: "text" };
+import p16 from "../../docs/errors/capability_denied.md" with { type: "text" };
+import p17 from "../../docs/errors/catalog_mismatch.md" with { type: "text" };
+import p18 from "../../docs/errors/change_not_settled.md" with { type: "text" };
+import p19 from "../../docs/errors/command_conflict.md" with { type: "text" };
+import p20 from "../../docs/errors/component_disabled.md" with { type: "text" };
+import p21 from "../../docs/errors/component_unsupported.md" with { type: "text" };
+import p22 from "../../docs/errors/disabled.md" with { type: "text" };
+import p23 from "../../docs/errors/disk_full.md" with { type: "text" };
+import p24 from "../../docs/errors/duplicate_appendix.md" with { type: "text" };
+import p25 from "../../docs/errors/duplicate_arg.md" with { type: "text" };
+import p26 from "../../docs/errors/duplicate_command.md" with { type: "text" };
+import p27 from "../../docs/errors/duplicate_connector.md" with { type: "text" };
+import p28 from "../../docs/errors/duplicate_hook.md" with { type: "text" };
+import p29 from "../../docs/errors/duplicate_language_server.md" with { type: "text" };
+import p30 from "../../docs/errors/duplicate_mcp.md" with { type: "text" };
+import p31 from "../../docs/errors/duplicate_parent_phase.md" with { type: "text" };
+import p32 from "../../docs/errors/duplicate_plugin.md" with { type: "text" };
+import p33 from "../../docs/errors/duplicate_tool.md" with { type: "text" };
+import p34 from "../../docs/errors/duplicate_ui.md" with { type: "text" };
+import p35 from "../../docs/errors/empty_command.md" with { type: "text" };
+import p36 from "../../docs/errors/empty_skill.md" with { type: "text" };
+import p37 from "../../docs/errors/file_changed.md" with { type: "text" };
+import p38 from "../../docs/errors/file_too_large.md" with { type: "text" };
+import p39 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
+import p40 from "../../docs/errors/git_not_found.md" with { type: "text" };
+import p41 from "../../docs/errors/handshake_failed.md" with { type: "text" };
+import p42 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
+import p43 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
+import p44 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
+import p45 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
+import p46 from "../../docs/errors/host_closed.md" with { type: "text" };
+import p47 from "../../docs/errors/identity_changed.md" with { type: "text" };
+import p48 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
+import p49 from "../../docs/errors/internal_error.md" with { type: "text" };
+import p50 from "../../docs/errors/invalid_agent.md" with { type: "text" };
+import p51 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
+import p52 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
+import p53 from "../../docs/errors/invalid_archive.md" with { type: "text" };
+import p54 from "../../docs/errors/invalid_args.md" with { type: "text" };
+import p55 from "../../docs/errors/invalid_argument.md" with { type: "text" };
+import p56 from "../../docs/errors/invalid_bundle.md" with { type: "text" };
+import p57 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
+import p58 from "../../docs/errors/invalid_command.md" with { type: "text" };
+import p59 from "../../docs/errors/invalid_connector.md" with { type: "text" };
+import p60 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
+import p61 from "../../docs/errors/invalid_hook.md" with { type: "text" };
+import p62 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
+import p63 from "../../docs/errors/invalid_json.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_kind.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p83 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p85 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p86 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p87 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p88 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p89 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p90 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p91 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p92 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p93 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p94 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p95 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p96 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p97 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p98 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p99 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p100 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p101 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p102 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p103 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p104 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p105 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p106 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p107 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p108 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p109 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p110 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p111 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p112 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p113 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p114 from "../../docs/errors/no_components.md" with { type: "text" };
+import p115 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p116 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p117 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p118 from "../../docs/errors/not_available.md" with { type: "text" };
+import p119 from "../../docs/errors/not_found.md" with { type: "text" };
+import p120 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p121 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p122 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p123 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p124 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p125 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p126 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p127 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p128 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p129 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p130 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p131 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p132 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p133 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p134 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p135 from "../../docs/errors/read_only.md" with { type: "text" };
+import p136 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p137 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p138 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p139 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p140 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p141 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p142 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p143 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p144 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p145 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p146 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p147 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p148 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p149 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p150 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p151 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p152 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p153 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p154 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p155 from "../../docs/errors/special_file.md" with { type: "text" };
+import p156 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p157 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p158 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p159 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p160 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p161 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p162 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p163 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p164 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p165 from "../../docs/errors/trusted.md" with { type: "text" };
+import p166 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p167 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p168 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p169 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p170 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p171 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p172 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p173 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p174 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p175 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p176 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p177 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p178 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p179 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p180 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p181 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p182 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p183 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p184 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p185 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p186 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p187 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p188 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p189 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p190 from "../../docs/errors/usage.md" with { type: "text" };
+import p191 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -198,187 +201,190 @@ export const PAGES: Record<string, string> = {
   "agent_skills_location_invalid": p3,
   "already_installed": p4,
   "ambiguous_plugin": p5,
-  "ambiguous_scope": p6,
-  "appendix_budget_exceeded": p7,
-  "appendix_count_exceeded": p8,
-  "appendix_empty": p9,
-  "appendix_too_large": p10,
-  "bundle_too_deep": p11,
-  "bundle_too_large": p12,
-  "bundle_too_many_files": p13,
-  "c2_project_scope": p14,
-  "capability_denied": p15,
-  "catalog_mismatch": p16,
-  "change_not_settled": p17,
-  "command_conflict": p18,
-  "component_disabled": p19,
-  "component_unsupported": p20,
-  "disabled": p21,
-  "disk_full": p22,
-  "duplicate_appendix": p23,
-  "duplicate_arg": p24,
-  "duplicate_command": p25,
-  "duplicate_connector": p26,
-  "duplicate_hook": p27,
-  "duplicate_language_server": p28,
-  "duplicate_mcp": p29,
-  "duplicate_parent_phase": p30,
-  "duplicate_plugin": p31,
-  "duplicate_tool": p32,
-  "duplicate_ui": p33,
-  "empty_command": p34,
-  "empty_skill": p35,
-  "file_changed": p36,
-  "file_too_large": p37,
-  "forbidden_surface": p38,
-  "git_not_found": p39,
-  "handshake_failed": p40,
-  "handshake_mismatch": p41,
-  "handshake_protocol": p42,
-  "handshake_timeout": p43,
-  "hash_mismatch": p44,
-  "host_closed": p45,
-  "identity_changed": p46,
-  "identity_mismatch": p47,
-  "internal_error": p48,
-  "invalid_agent": p49,
-  "invalid_agent_skill": p50,
-  "invalid_appendix": p51,
-  "invalid_archive": p52,
-  "invalid_args": p53,
-  "invalid_argument": p54,
-  "invalid_bundle": p55,
-  "invalid_catalog": p56,
-  "invalid_command": p57,
-  "invalid_connector": p58,
-  "invalid_frontmatter": p59,
-  "invalid_hook": p60,
-  "invalid_host_actions": p61,
-  "invalid_json": p62,
-  "invalid_kind": p63,
-  "invalid_language_server": p64,
-  "invalid_lock": p65,
-  "invalid_manifest": p66,
-  "invalid_mcp": p67,
-  "invalid_name": p68,
-  "invalid_operation": p69,
-  "invalid_option_value": p70,
-  "invalid_params": p71,
-  "invalid_parent": p72,
-  "invalid_phase": p73,
-  "invalid_plan_token": p74,
-  "invalid_plugin_entry": p75,
-  "invalid_prompt_command": p76,
-  "invalid_runtime": p77,
-  "invalid_scaffold": p78,
-  "invalid_scene": p79,
-  "invalid_source": p80,
-  "invalid_test_file": p81,
-  "invalid_ui": p82,
-  "invalid_version": p83,
-  "invoke_timeout": p84,
-  "lock_busy": p85,
-  "lock_failed": p86,
-  "lock_missing": p87,
-  "lsp_failed": p88,
-  "lsp_timeout": p89,
-  "mcp_closed": p90,
-  "mcp_error": p91,
-  "mcp_failed": p92,
-  "mcp_frame_too_large": p93,
-  "mcp_http_status": p94,
-  "mcp_launcher_missing": p95,
-  "mcp_protocol": p96,
-  "mcp_server_exited": p97,
-  "mcp_spawn_failed": p98,
-  "mcp_timeout": p99,
-  "mcp_unreachable": p100,
-  "message_too_large": p101,
-  "missing_argument": p102,
-  "missing_catalog": p103,
-  "missing_codetwo": p104,
-  "missing_commands": p105,
-  "missing_file": p106,
-  "missing_manifest": p107,
-  "missing_option_value": p108,
-  "missing_runtime": p109,
-  "missing_service": p110,
-  "name_collision": p111,
-  "no_components": p112,
-  "no_manifest": p113,
-  "no_runtime": p114,
-  "not_a_directory": p115,
-  "not_available": p116,
-  "not_found": p117,
-  "not_host_actions": p118,
-  "not_in_catalog": p119,
-  "not_installed": p120,
-  "not_owner": p121,
-  "not_rendered": p122,
-  "pack_output_inside_bundle": p123,
-  "path_too_long": p124,
-  "permission_denied": p125,
-  "plan_not_found": p126,
-  "plugin_command_failed": p127,
-  "plugin_disabled": p128,
-  "policy_recovery": p129,
-  "policy_safe_mode": p130,
-  "quarantine_not_persisted": p131,
-  "quarantined": p132,
-  "read_only": p133,
-  "registry_corrupt": p134,
-  "reserved_namespace": p135,
-  "runtime.requires_trust": p136,
-  "runtime_busy": p137,
-  "runtime_command_not_found": p138,
-  "runtime_exited": p139,
-  "runtime_failed": p140,
-  "runtime_mismatch": p141,
-  "runtime_protocol_error": p142,
-  "runtime_spawn_failed": p143,
-  "runtime_unloaded": p144,
-  "scaffold_conflict": p145,
-  "scaffold_failed": p146,
-  "scope_conflict": p147,
-  "scope_required": p148,
-  "security_policy": p149,
-  "session_collision": p150,
-  "source_too_large": p151,
-  "source_unreachable": p152,
-  "special_file": p153,
-  "stale_baseline": p154,
-  "stale_plan": p155,
-  "surface_disabled": p156,
-  "surface_unknown": p157,
-  "too_many_commands": p158,
-  "too_many_components": p159,
-  "too_many_connectors": p160,
-  "too_many_language_servers": p161,
-  "too_many_ui": p162,
-  "trusted": p163,
-  "undeclared_command": p164,
-  "unexpected_argument": p165,
-  "unexpected_result": p166,
-  "unknown_action": p167,
-  "unknown_code": p168,
-  "unknown_command": p169,
-  "unknown_component": p170,
-  "unknown_contribution": p171,
-  "unknown_field": p172,
-  "unknown_option": p173,
-  "unknown_server": p174,
-  "unknown_shell": p175,
-  "unknown_target": p176,
-  "unreadable_directory": p177,
-  "unreadable_file": p178,
-  "unsafe_file_name": p179,
-  "unsafe_path": p180,
-  "unsupported_schema": p181,
-  "unsupported_scope": p182,
-  "unsupported_source": p183,
-  "unsupported_standard": p184,
-  "unsupported_surface": p185,
-  "untrusted": p186,
-  "usage": p187,
-  "wrong_target": p188,
+  "ambiguous_scaffold": p6,
+  "ambiguous_scope": p7,
+  "appendix_budget_exceeded": p8,
+  "appendix_count_exceeded": p9,
+  "appendix_empty": p10,
+  "appendix_too_large": p11,
+  "bundle_too_deep": p12,
+  "bundle_too_large": p13,
+  "bundle_too_many_files": p14,
+  "c2_project_scope": p15,
+  "capability_denied": p16,
+  "catalog_mismatch": p17,
+  "change_not_settled": p18,
+  "command_conflict": p19,
+  "component_disabled": p20,
+  "component_unsupported": p21,
+  "disabled": p22,
+  "disk_full": p23,
+  "duplicate_appendix": p24,
+  "duplicate_arg": p25,
+  "duplicate_command": p26,
+  "duplicate_connector": p27,
+  "duplicate_hook": p28,
+  "duplicate_language_server": p29,
+  "duplicate_mcp": p30,
+  "duplicate_parent_phase": p31,
+  "duplicate_plugin": p32,
+  "duplicate_tool": p33,
+  "duplicate_ui": p34,
+  "empty_command": p35,
+  "empty_skill": p36,
+  "file_changed": p37,
+  "file_too_large": p38,
+  "forbidden_surface": p39,
+  "git_not_found": p40,
+  "handshake_failed": p41,
+  "handshake_mismatch": p42,
+  "handshake_protocol": p43,
+  "handshake_timeout": p44,
+  "hash_mismatch": p45,
+  "host_closed": p46,
+  "identity_changed": p47,
+  "identity_mismatch": p48,
+  "internal_error": p49,
+  "invalid_agent": p50,
+  "invalid_agent_skill": p51,
+  "invalid_appendix": p52,
+  "invalid_archive": p53,
+  "invalid_args": p54,
+  "invalid_argument": p55,
+  "invalid_bundle": p56,
+  "invalid_catalog": p57,
+  "invalid_command": p58,
+  "invalid_connector": p59,
+  "invalid_frontmatter": p60,
+  "invalid_hook": p61,
+  "invalid_host_actions": p62,
+  "invalid_json": p63,
+  "invalid_kind": p64,
+  "invalid_language_server": p65,
+  "invalid_lock": p66,
+  "invalid_manifest": p67,
+  "invalid_mcp": p68,
+  "invalid_name": p69,
+  "invalid_operation": p70,
+  "invalid_option_value": p71,
+  "invalid_params": p72,
+  "invalid_parent": p73,
+  "invalid_phase": p74,
+  "invalid_plan_token": p75,
+  "invalid_plugin_entry": p76,
+  "invalid_prompt_command": p77,
+  "invalid_runtime": p78,
+  "invalid_scaffold": p79,
+  "invalid_scene": p80,
+  "invalid_source": p81,
+  "invalid_test_file": p82,
+  "invalid_ui": p83,
+  "invalid_version": p84,
+  "invoke_timeout": p85,
+  "lock_busy": p86,
+  "lock_failed": p87,
+  "lock_missing": p88,
+  "lsp_failed": p89,
+  "lsp_timeout": p90,
+  "mcp_closed": p91,
+  "mcp_error": p92,
+  "mcp_failed": p93,
+  "mcp_frame_too_large": p94,
+  "mcp_http_status": p95,
+  "mcp_launcher_missing": p96,
+  "mcp_protocol": p97,
+  "mcp_server_exited": p98,
+  "mcp_spawn_failed": p99,
+  "mcp_timeout": p100,
+  "mcp_unreachable": p101,
+  "message_too_large": p102,
+  "missing_argument": p103,
+  "missing_catalog": p104,
+  "missing_codetwo": p105,
+  "missing_commands": p106,
+  "missing_directory": p107,
+  "missing_file": p108,
+  "missing_manifest": p109,
+  "missing_option_value": p110,
+  "missing_runtime": p111,
+  "missing_service": p112,
+  "name_collision": p113,
+  "no_components": p114,
+  "no_manifest": p115,
+  "no_runtime": p116,
+  "not_a_directory": p117,
+  "not_available": p118,
+  "not_found": p119,
+  "not_host_actions": p120,
+  "not_in_catalog": p121,
+  "not_installed": p122,
+  "not_owner": p123,
+  "not_rendered": p124,
+  "pack_output_inside_bundle": p125,
+  "path_too_long": p126,
+  "permission_denied": p127,
+  "plan_not_found": p128,
+  "plugin_command_failed": p129,
+  "plugin_disabled": p130,
+  "policy_recovery": p131,
+  "policy_safe_mode": p132,
+  "quarantine_not_persisted": p133,
+  "quarantined": p134,
+  "read_only": p135,
+  "registry_corrupt": p136,
+  "reserved_namespace": p137,
+  "runtime.requires_trust": p138,
+  "runtime_busy": p139,
+  "runtime_command_not_found": p140,
+  "runtime_exited": p141,
+  "runtime_failed": p142,
+  "runtime_mismatch": p143,
+  "runtime_protocol_error": p144,
+  "runtime_spawn_failed": p145,
+  "runtime_unloaded": p146,
+  "scaffold_conflict": p147,
+  "scaffold_failed": p148,
+  "scope_conflict": p149,
+  "scope_required": p150,
+  "security_policy": p151,
+  "session_collision": p152,
+  "source_too_large": p153,
+  "source_unreachable": p154,
+  "special_file": p155,
+  "stale_baseline": p156,
+  "stale_plan": p157,
+  "surface_disabled": p158,
+  "surface_unknown": p159,
+  "too_many_commands": p160,
+  "too_many_components": p161,
+  "too_many_connectors": p162,
+  "too_many_language_servers": p163,
+  "too_many_ui": p164,
+  "trusted": p165,
+  "undeclared_command": p166,
+  "unexpected_argument": p167,
+  "unexpected_result": p168,
+  "unknown_action": p169,
+  "unknown_code": p170,
+  "unknown_command": p171,
+  "unknown_component": p172,
+  "unknown_contribution": p173,
+  "unknown_field": p174,
+  "unknown_option": p175,
+  "unknown_scaffold": p176,
+  "unknown_server": p177,
+  "unknown_shell": p178,
+  "unknown_target": p179,
+  "unreadable_directory": p180,
+  "unreadable_file": p181,
+  "unsafe_file_name": p182,
+  "unsafe_path": p183,
+  "unsupported_schema": p184,
+  "unsupported_scope": p185,
+  "unsupported_source": p186,
+  "unsupported_standard": p187,
+  "unsupported_surface": p188,
+  "untrusted": p189,
+  "usage": p190,
+  "wrong_target": p191,
 };
