@@ -1,11 +1,10 @@
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
-import { join } from "node:path";
 import { DiagnosticSink, type Diagnostic } from "../core/diagnostics.ts";
 import { isGjcError } from "../core/errors.ts";
 import { sha256Hex } from "./hash.ts";
 import type { BundleLimits } from "./limits.ts";
 import { collisionKey, hasControlChars } from "./names.ts";
-import { readRegularFile } from "./read-file.ts";
+import { closeDir, openChildDir, openRootDir, readFileIn, type DirHandle } from "./read-file.ts";
 
 export interface CollectedFile {
   /** Bundle-relative POSIX path. */
@@ -38,6 +37,9 @@ class BudgetExceeded extends Error {}
  * followed or copied; FIFOs, sockets and devices are refused without being opened; names
  * with control characters or that collide under case folding / NFC are refused. A budget
  * overrun stops the walk at once, so a hostile tree costs no more than the budget.
+ * Directories are opened one inside the other (src/bundle/read-file.ts, DirHandle), so a
+ * directory or file swapped for a link during the walk cannot redirect a read outside the
+ * root: the swap is reported (`file_changed`) and the bundle is refused.
  */
 export function collectBundle(root: string, limits: BundleLimits, options: CollectOptions = {}): Collection {
   const sink = new DiagnosticSink();
@@ -49,10 +51,10 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
   let totalBytes = 0;
   let aborted = false;
 
-  const walk = (absDir: string, relDir: string, depth: number) => {
+  const walk = (dir: DirHandle, relDir: string, depth: number) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(absDir, { withFileTypes: true });
+      entries = readdirSync(dir.base, { withFileTypes: true });
     } catch (error) {
       sink.error("unreadable_directory", relDir || ".", `Directory ${relDir || "."} could not be read (${(error as NodeJS.ErrnoException).code}).`);
       return;
@@ -61,7 +63,6 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
     const seen = new Map<string, string>();
     for (const entry of entries) {
       const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
-      const abs = join(absDir, entry.name);
       if (entry.isDirectory() && limits.skipDirs.has(entry.name)) continue;
       if (hasControlChars(entry.name)) {
         sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} contains a control character.`, "Rename the file; control characters are refused in bundle paths.");
@@ -84,7 +85,7 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
         continue;
       }
       let kind = direntKind(entry);
-      if (kind === "unknown") kind = lstatKind(abs);
+      if (kind === "unknown") kind = lstatKind(`${dir.base}/${entry.name}`);
       if (kind === "link") {
         skippedLinks.push(rel);
         continue;
@@ -94,7 +95,19 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
           sink.error("bundle_too_deep", rel, `${rel} is nested ${depth + 1} directories deep; the limit is ${limits.maxDepth}.`, "Flatten the bundle layout.");
           throw new BudgetExceeded();
         }
-        walk(abs, rel, depth + 1);
+        let child: DirHandle;
+        try {
+          child = openChildDir(dir, entry.name, rel);
+        } catch (error) {
+          if (!isGjcError(error)) throw error;
+          sink.error(error.code, rel, error.message, error.hint);
+          continue;
+        }
+        try {
+          walk(child, rel, depth + 1);
+        } finally {
+          closeDir(child);
+        }
         continue;
       }
       if (kind === "special") {
@@ -107,7 +120,7 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       }
       let opened;
       try {
-        opened = readRegularFile(abs, limits.maxFileBytes, rel, scratch);
+        opened = readFileIn(dir, entry.name, limits.maxFileBytes, rel, scratch);
       } catch (error) {
         if (!isGjcError(error)) throw error;
         if (error.code === "file_too_large") {
@@ -127,11 +140,20 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
     }
   };
 
+  let rootDir: DirHandle | undefined;
   try {
-    walk(root, "", 0);
+    rootDir = openRootDir(root);
+  } catch (error) {
+    if (!isGjcError(error)) throw error;
+    sink.error("unreadable_directory", ".", `Directory . could not be read (${error.message}).`);
+  }
+  try {
+    if (rootDir) walk(rootDir, "", 0);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
     aborted = true;
+  } finally {
+    if (rootDir) closeDir(rootDir);
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, totalBytes, skippedLinks, diagnostics: sink.items, aborted, contents };

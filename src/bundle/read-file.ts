@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { GjcError } from "../core/errors.ts";
 
 export interface OpenedFile {
@@ -21,15 +21,23 @@ export function readRegularFile(absPath: string, maxBytes: number, label = absPa
   try {
     fd = openSync(absPath, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "EMLINK") {
-      throw new GjcError({ code: "unsafe_path", message: `${label} is a symbolic link; links are never followed.`, hint: "Ship the file itself, not a link to it." });
-    }
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new GjcError({ code: "missing_file", message: `${label} does not exist.`, hint: "Check the path, relative to the bundle root." });
-    }
-    throw new GjcError({ code: "unreadable_file", message: `${label} could not be opened (${code ?? "error"}).` });
+    throw openError(error, label);
   }
+  return readOpened(fd, maxBytes, label, scratch);
+}
+
+function openError(error: unknown, label: string): GjcError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ELOOP" || code === "EMLINK") {
+    return new GjcError({ code: "unsafe_path", message: `${label} is a symbolic link; links are never followed.`, hint: "Ship the file itself, not a link to it." });
+  }
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new GjcError({ code: "missing_file", message: `${label} does not exist.`, hint: "Check the path, relative to the bundle root." });
+  }
+  return new GjcError({ code: "unreadable_file", message: `${label} could not be opened (${code ?? "error"}).` });
+}
+
+function readOpened(fd: number, maxBytes: number, label: string, scratch?: { buffer: Uint8Array }): OpenedFile {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -54,5 +62,126 @@ export function readRegularFile(absPath: string, maxBytes: number, label = absPa
     return { bytes, size: st.size, mode: st.mode & 0o777 };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Race-proof reads inside a directory tree (issue #12, class 5). A walk that opens
+ * `root/a/b/file` by path follows whatever `a` and `b` are at the moment of the open: O_NOFOLLOW
+ * guards only the last component, so a parent directory swapped for a symlink after the walk
+ * judged it would redirect the read outside the source. Instead every directory is opened
+ * with O_DIRECTORY|O_NOFOLLOW relative to its already-open parent, and files relative to their
+ * open directory, so each open is anchored to the inode the walk judged, not to a path. Node
+ * has no openat(); on Linux `/proc/self/fd/<fd>/<name>` is exactly that (the kernel resolves
+ * the fd to its directory, then the one name, without following a final link).
+ *
+ * Elsewhere (macOS, the BSDs: no /proc) the opens go by path, and after each file read every
+ * open ancestor is checked to still be what its path names (same device and inode, not a
+ * link); a change refuses the read. That narrows the window rather than closing it: the
+ * README says so.
+ */
+export interface DirHandle {
+  fd: number;
+  /** Children are opened as `${base}/${name}`: `/proc/self/fd/<fd>` on Linux, else the path. */
+  base: string;
+  /** The path for messages and for the non-Linux check. */
+  path: string;
+  dev: number;
+  ino: number;
+  parent?: DirHandle;
+}
+
+const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+let procFd: boolean | undefined;
+const anchored = () => (procFd ??= process.platform === "linux" && existsSync("/proc/self/fd"));
+
+function handle(fd: number, path: string, parent?: DirHandle): DirHandle {
+  const st = fstatSync(fd);
+  if (!st.isDirectory()) {
+    closeSync(fd);
+    throw changed(path);
+  }
+  return { fd, base: anchored() ? `/proc/self/fd/${fd}` : path, path, dev: st.dev, ino: st.ino, parent };
+}
+
+/** The walk's root: the directory the user named (links in its own path are theirs and are followed). */
+export function openRootDir(path: string): DirHandle {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  } catch (error) {
+    throw openError(error, path);
+  }
+  return handle(fd, path);
+}
+
+/** A subdirectory the walk judged to be a directory; a link or anything else there now is refused. */
+export function openChildDir(parent: DirHandle, name: string, label: string): DirHandle {
+  let fd: number;
+  try {
+    fd = openSync(`${parent.base}/${name}`, DIR_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "ENOENT" || code === "EMLINK") throw changed(label);
+    throw openError(error, label);
+  }
+  return handle(fd, `${parent.path}/${name}`, parent);
+}
+
+export function closeDir(dir: DirHandle): void {
+  closeSync(dir.fd);
+}
+
+/** A regular file inside an open directory, read like readRegularFile. */
+export function readFileIn(dir: DirHandle, name: string, maxBytes: number, label: string, scratch?: { buffer: Uint8Array }): OpenedFile {
+  let fd: number;
+  try {
+    fd = openSync(`${dir.base}/${name}`, OPEN_FLAGS);
+  } catch (error) {
+    throw openError(error, label);
+  }
+  const opened = readOpened(fd, maxBytes, label, scratch);
+  if (!anchored()) checkChain(dir, label);
+  return opened;
+}
+
+/** Without anchored opens: every open ancestor still is what its path names. */
+function checkChain(dir: DirHandle | undefined, label: string): void {
+  for (let d = dir; d !== undefined; d = d.parent) {
+    let st;
+    try {
+      st = lstatSync(d.path);
+    } catch {
+      throw changed(label);
+    }
+    if (st.isSymbolicLink() || st.dev !== d.dev || st.ino !== d.ino) throw changed(label);
+  }
+}
+
+function changed(label: string): GjcError {
+  return new GjcError({
+    code: "file_changed",
+    message: `${label} changed while the bundle was being read (a directory was replaced, for example by a symbolic link).`,
+    hint: "Nothing was read from outside the bundle. Run the command again once nothing is changing the bundle directory.",
+  });
+}
+
+/**
+ * Reads `rel` (a clean relative path, already judged by walkInside) under `root` with every
+ * component anchored: the declared-file reads of GJC bundles.
+ */
+export function readRegularFileBelow(root: string, rel: string, maxBytes: number, label: string): OpenedFile {
+  const parts = rel.split("/");
+  const opened: DirHandle[] = [];
+  try {
+    let dir = openRootDir(root);
+    opened.push(dir);
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = openChildDir(dir, parts[i], label);
+      opened.push(dir);
+    }
+    return readFileIn(dir, parts[parts.length - 1], maxBytes, label);
+  } finally {
+    for (let i = opened.length - 1; i >= 0; i--) closeSync(opened[i].fd);
   }
 }

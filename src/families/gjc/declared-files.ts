@@ -1,9 +1,8 @@
-import { join } from "node:path";
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
-import { readRegularFile } from "../../bundle/read-file.ts";
+import { readRegularFileBelow } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import type { PlannedFile } from "../types.ts";
 import { GJC_MANIFEST } from "../detect.ts";
@@ -47,18 +46,12 @@ export class DeclaredFileReader {
   private readonly keys = new Map<string, string>();
   private totalBytes = 0;
   private exhausted = false;
-  /** `join(rootDir, rel)` is `prefix + rel` for a path that passed the lexical rules. */
-  private readonly prefix: string;
 
   constructor(
     readonly rootDir: string,
     private readonly sink: DiagnosticSink,
     private readonly limits: BundleLimits = GJC_LIMITS,
-  ) {
-    // join normalizes the root the same way whatever plain names follow it, so joining one
-    // placeholder name once gives the prefix every declared path is appended to.
-    this.prefix = join(rootDir, "_").slice(0, -1);
-  }
+  ) {}
 
   /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
@@ -118,7 +111,9 @@ export class DeclaredFileReader {
     if (this.files.size + 1 > maxFiles) return this.refuse({ kind: "too_many" }, rel, at, label);
     let opened;
     try {
-      opened = readRegularFile(this.prefix + rel, maxFileBytes, rel);
+      // Anchored component by component: a parent swapped for a link after walkInside judged
+      // it cannot redirect this read (src/bundle/read-file.ts).
+      opened = readRegularFileBelow(this.rootDir, rel, maxFileBytes, rel);
     } catch (error) {
       if (!isGjcError(error)) throw error;
       return this.refuse({ kind: "open", error }, rel, at, label);
