@@ -38,6 +38,9 @@ export interface AuditReport {
   capabilities: CapabilityModel;
   findings: LocatedFinding[];
   counts: Record<AuditLevel, number>;
+  /** With `against`: the installed bundle's capabilities → this one's. */
+  capabilityDiff?: import("./diff.ts").CapabilityDiff;
+  against?: { name: string; display: string };
 }
 
 export interface AuditRequest {
@@ -46,6 +49,8 @@ export interface AuditRequest {
   project?: boolean;
   catalog?: string;
   sha256?: string;
+  /** An installed bundle to diff against (scope from user/project, like a name target). */
+  against?: string;
 }
 
 /** A bundle audited from a directory: its model and the manifest bytes findings point into. */
@@ -58,16 +63,9 @@ interface Planned {
 async function planRoot(dir: string): Promise<Planned> {
   if (exists(resolve(dir, GJC_MANIFEST))) {
     const { compileForInstall } = await import("../install/compile-for-install.ts");
-    const { gjcCapabilities } = await import("./extract-gjc.ts");
+    const { gjcModelOf } = await import("./extract-gjc.ts");
     const { bundle } = await compileForInstall(dir);
-    const manifestBytes = bundle.contents.get(GJC_MANIFEST);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(new TextDecoder().decode(manifestBytes).replace(/^\uFEFF/, ""));
-    } catch {
-      raw = undefined;
-    }
-    return { model: gjcCapabilities(bundle as unknown as import("../families/gjc/compile.ts").CompiledGjcBundle, raw), texts: bundle.contents };
+    return { model: gjcModelOf(bundle), texts: bundle.contents };
   }
   if (exists(resolve(dir, C2_MANIFEST))) {
     const { planC2Bundle } = await import("../families/c2/validate.ts");
@@ -118,8 +116,11 @@ function isInstalledName(ctx: Context, target: string): boolean {
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
   const { scopeFromFlags } = await import("../install/install-command.ts");
   const scope = scopeFromFlags(req);
-  if (req.catalog === undefined && isInstalledName(ctx, req.target)) return auditInstalled(ctx, req.target, scope);
-  return withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
+  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
+  if (req.against === undefined) return audited;
+  const base = await installedRoot(ctx, req.against, scope);
+  const { diffCapabilities } = await import("./diff.ts");
+  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: diffCapabilities((await planRoot(base.dir)).model, audited.capabilities) };
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */

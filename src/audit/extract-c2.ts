@@ -11,7 +11,10 @@ import { MCP_FILE } from "../families/c2/mcp.ts";
 import { C2_NAMESPACE, MANIFEST_FILE } from "../families/c2/rules.ts";
 import type { C2Plan } from "../families/c2/validate.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
+import { join } from "node:path";
+import { C2_LIMITS } from "../bundle/limits.ts";
 import { stripDotSlash } from "../bundle/path-safety.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
 import { describeUrl, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
 
 const C2_PTR = `/extensions/${C2_NAMESPACE}`;
@@ -36,9 +39,14 @@ export function envEntries(owner: string, env: Record<string, unknown>, base: De
   return out;
 }
 
-function decodeJson(bytes: Uint8Array | undefined): unknown {
-  if (!bytes) return undefined;
+/**
+ * A contribution file's JSON: from the bytes the plan kept, or (a plan made without
+ * keepContents, as install --dry-run makes) read again from the planned directory.
+ */
+function readJson(plan: C2Plan, path: string): unknown {
+  let bytes = plan.collection.contents?.get(path);
   try {
+    bytes ??= readRegularFile(join(plan.dir, path), C2_LIMITS.maxFileBytes, path).bytes;
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return undefined;
@@ -101,7 +109,7 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
 
 function addMcpServers(model: CapabilityModel, plan: C2Plan, file: Map<string, unknown>): void {
   if (plan.contributions.mcpServers.length === 0) return;
-  const raw = decodeJson(plan.collection.contents?.get(MCP_FILE));
+  const raw = readJson(plan, MCP_FILE);
   const servers = isObject(raw) && isObject(raw.mcpServers) ? raw.mcpServers : {};
   for (const declared of plan.contributions.mcpServers) {
     const s = servers[declared.name];
@@ -129,7 +137,7 @@ function addMcpServers(model: CapabilityModel, plan: C2Plan, file: Map<string, u
 /** hooks/hooks.json is kept and shown, never run (DESIGN §2 item 6): its events, as declared. */
 function addHooks(model: CapabilityModel, plan: C2Plan): void {
   for (const path of plan.contributions.hooks) {
-    const raw = decodeJson(plan.collection.contents?.get(path));
+    const raw = readJson(plan, path);
     const events = isObject(raw) && isObject(raw.hooks) ? Object.keys(raw.hooks) : [];
     for (const event of events) {
       model.hooks.push({ id: `hook:${event}`, name: event, event, target: null, phase: null, path, supported: false, at: { file: path, pointer: pointer("/hooks", event) } });

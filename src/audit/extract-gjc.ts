@@ -7,6 +7,7 @@
 import { pointer } from "../core/diagnostics.ts";
 import type { CompiledGjcBundle, GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcToolSurface } from "../families/gjc/compile.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
+import type { CompiledBundle } from "../install/compile-for-install.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
 import { describeUrl, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
 
@@ -135,4 +136,15 @@ function addMcp(model: CapabilityModel, s: GjcMcpSurface, where: DeclaredAt): vo
   } else {
     model.processes.push({ ...base, command: s.command ?? "", args: declared, commandInBundle: false, script: null });
   }
+}
+
+/** The model of what install compiled (compileForInstall keeps the manifest bytes it validated). */
+export function gjcModelOf(bundle: CompiledBundle): CapabilityModel {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(bundle.contents.get(GJC_MANIFEST)).replace(/^\uFEFF/, ""));
+  } catch {
+    raw = undefined;
+  }
+  return gjcCapabilities(bundle as unknown as CompiledGjcBundle, raw);
 }

@@ -47,6 +47,8 @@ export interface C2InstallResult {
   diagnostics: Diagnostic[];
   /** Lines the verb prints on stderr (`runtime.requires_trust` and the like). */
   notices: { code: string; message: string }[];
+  /** Dry runs over an installed bundle: the capability diff installed → candidate (src/audit). */
+  capabilityDiff?: import("../audit/install-diff.ts").InstallCapabilityDiff;
 }
 
 export interface InstallOptions {
@@ -214,6 +216,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       diagnostics: record.diagnostics,
       notices,
     };
+    if (opts.dryRun && prior && status !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest });
     if (status === "unchanged" || opts.dryRun) return result;
 
     const createdPlugins = !existsSync(layout.plugins);

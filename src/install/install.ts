@@ -32,6 +32,8 @@ export interface GjcInstallResult {
   surfaces: SurfaceDelta;
   source: string;
   warnings: Diagnostic[];
+  /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
+  capabilityDiff?: import("../audit/install-diff.ts").InstallCapabilityDiff;
 }
 
 export interface GjcInstallOptions {
@@ -96,7 +98,11 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   if (preDecision.action === "unchanged") return result("unchanged", preExisting);
   const preCollisions = findCollisions(bundle, [...pre.user.plugins, ...pre.project.plugins]);
   if (preCollisions.length > 0) throw collisionError(bundle, preCollisions);
-  if (opts.dryRun) return result(wouldStatus[preDecision.action], preExisting);
+  if (opts.dryRun) {
+    const would = result(wouldStatus[preDecision.action], preExisting);
+    if (preExisting) would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(preExisting.pluginRoot, bundle);
+    return would;
+  }
 
   crashPoint(ctx, "install:compiled");
   return withScopes(ctx, scope, opts.command ?? "gjc plugin install", true, (s) => {

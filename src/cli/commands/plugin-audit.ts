@@ -13,15 +13,16 @@ export default defineVerb({
     ...scopeArgs,
     catalog: { type: "string", description: "C2: audit the entry named <target> in this marketplace.json", valueHint: "marketplace.json" },
     sha256: { type: "string", description: "Archive sources: the SHA-256 the archive must have", valueHint: "hex" },
+    against: { type: "string", description: "Also show the capability diff from this installed bundle to the audited one", valueHint: "name" },
     sarif: { type: "boolean", description: "Print SARIF 2.1.0 instead of the human report" },
     "fail-on": { type: "string", description: "Exit 3 when a finding matches: a level (error, warning, note; that level or worse) or rule ids, comma-separated", valueHint: "rule|level" },
     ...jsonArg,
   },
-  examples: ["gjc plugin audit ./my-bundle", "gjc plugin audit https://example.com/b.git#v1.2.0 --sarif > audit.sarif", "gjc plugin audit hello-runtime --fail-on warning", "gjc plugin audit ./b --fail-on unpinned-launch-fetch"],
+  examples: ["gjc plugin audit ./my-bundle", "gjc plugin audit https://example.com/b.git#v1.2.0 --sarif > audit.sarif", "gjc plugin audit hello-runtime --fail-on warning", "gjc plugin audit ./b --fail-on unpinned-launch-fetch", "gjc plugin audit ./new-version --against my-bundle"],
   async run({ args, ctx }) {
     if (args.sarif && args.json) throw usageError("Give either --sarif or --json, not both.", "--sarif prints a SARIF 2.1.0 log; --json prints gjc/audit@1.", "invalid_option_value");
     const failOn = parseFailOn(args["fail-on"]);
-    const report = await auditTarget(ctx, { target: args.target, user: args.user, project: args.project, catalog: args.catalog, sha256: args.sha256 });
+    const report = await auditTarget(ctx, { target: args.target, user: args.user, project: args.project, catalog: args.catalog, sha256: args.sha256, against: args.against });
     const failing = failOn ? report.findings.filter(failOn) : [];
     const exit = failing.length > 0 ? 3 : 0;
     const json = { schema: "gjc/audit@1", ok: exit === 0, ...report, failOn: args["fail-on"] ?? null, failing: failing.length };

@@ -2,6 +2,7 @@ import { formatBytes } from "../../bundle/collect.ts";
 import type { GjcInstallResult } from "../../install/install.ts";
 import { installFromSpec } from "../../install/install-command.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
+import { describeCapabilityDiff } from "../render/capability-diff.ts";
 
 export function describeInstall(r: GjcInstallResult, verb = "install"): string {
   const where = `the ${r.scope} scope`;
@@ -23,6 +24,7 @@ export function describeInstall(r: GjcInstallResult, verb = "install"): string {
     for (const id of r.surfaces.added) lines.push(`  + ${id}`);
   }
   for (const w of r.warnings) lines.push(`  warning [${w.code}] ${w.path}: ${w.message}`);
+  if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff));
   return lines.join("\n");
 }
 

@@ -1,6 +1,7 @@
 import type { AuditReport } from "../../audit/audit.ts";
 import type { Style } from "../../core/style.ts";
 import { formatBytes } from "../../bundle/collect.ts";
+import { describeCapabilityDiff } from "./capability-diff.ts";
 
 const quoteArg = (a: string) => (/^[A-Za-z0-9_./:=@${}+,-]+$/.test(a) ? a : JSON.stringify(a));
 
@@ -26,6 +27,10 @@ export function describeAudit(r: AuditReport, s: Style): string {
   for (const h of m.hostCommands) lines.push(`    ${h.kind} ${h.name}`);
   lines.push(`  ${s.dim("prompt text")} ${m.prompts.length} (${formatBytes(m.promptBytes)})`);
   for (const p of m.prompts) lines.push(`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`);
+  if (r.capabilityDiff && r.against) {
+    lines.push(`Against the installed ${r.against.display}:`);
+    lines.push(...describeCapabilityDiff(r.capabilityDiff));
+  }
   if (r.findings.length === 0) lines.push(s.green("No findings."));
   else {
     lines.push(`Findings: ${r.counts.error} error, ${r.counts.warning} warning, ${r.counts.note} note`);

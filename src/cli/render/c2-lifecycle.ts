@@ -1,5 +1,6 @@
 /** Human text for the C2 side of the shared plugin verbs (install, uninstall, inspect, verify). */
 import { formatBytes } from "../../bundle/collect.ts";
+import { describeCapabilityDiff } from "./capability-diff.ts";
 import type { C2Inspect, C2UninstallResult, C2VerifyResult } from "../../c2store/lifecycle.ts";
 import type { C2InstallResult } from "../../c2store/install.ts";
 import type { Context } from "../../core/context.ts";
@@ -28,6 +29,7 @@ export function describeC2Install(ctx: Context, r: C2InstallResult): string {
     `  enabled: ${r.enabled ? "yes" : "no"}, trusted: ${r.trusted ? "yes" : "no"}`,
   ];
   for (const d of r.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust")) lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
+  if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff));
   return lines.join("\n");
 }
 

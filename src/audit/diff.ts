@@ -1,0 +1,87 @@
+/**
+ * The capability diff between two models (installed → candidate): processes, endpoints,
+ * environment, hooks and host commands added, removed or changed, and how much prompt text
+ * grows. Where something is declared (`at`) is not a capability, so moving an entry in the
+ * manifest changes nothing; prompt text is compared by size and digest only, and never makes
+ * the diff non-empty (a SKILL.md edit is text, not capability).
+ */
+import type { CapabilityModel, EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "./model.ts";
+
+export interface Changed<T> {
+  id: string;
+  /** The fields whose values differ. */
+  fields: string[];
+  before: T;
+  after: T;
+}
+
+export interface DiffSection<T> {
+  added: T[];
+  removed: T[];
+  changed: Changed<T>[];
+}
+
+export interface CapabilityDiff {
+  /** No process, endpoint, env, hook or host command was added, removed or changed. */
+  empty: boolean;
+  processes: DiffSection<ProcessCapability>;
+  endpoints: DiffSection<EndpointCapability>;
+  env: DiffSection<EnvCapability>;
+  hooks: DiffSection<HookCapability>;
+  hostCommands: DiffSection<HostCapability>;
+  prompts: { before: number; after: number; delta: number; added: string[]; removed: string[]; changed: string[] };
+  files: { before: number; after: number; bytesBefore: number; bytesAfter: number };
+}
+
+/** The comparable part of a capability: everything but where it is declared. */
+function facts(value: object): Record<string, unknown> {
+  const { at: _at, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+function section<T extends object>(before: T[], after: T[], key: (x: T) => string): DiffSection<T> {
+  const old = new Map(before.map((x) => [key(x), x]));
+  const now = new Map(after.map((x) => [key(x), x]));
+  const out: DiffSection<T> = { added: [], removed: [], changed: [] };
+  for (const [k, x] of now) {
+    const prev = old.get(k);
+    if (!prev) {
+      out.added.push(x);
+      continue;
+    }
+    const a = facts(prev);
+    const b = facts(x);
+    const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+    if (fields.length) out.changed.push({ id: k, fields, before: prev, after: x });
+  }
+  for (const [k, x] of old) if (!now.has(k)) out.removed.push(x);
+  return out;
+}
+
+const sizeOf = (s: DiffSection<unknown>) => s.added.length + s.removed.length + s.changed.length;
+
+export function diffCapabilities(before: CapabilityModel, after: CapabilityModel): CapabilityDiff {
+  const processes = section(before.processes, after.processes, (p) => p.id);
+  const endpoints = section(before.endpoints, after.endpoints, (e) => e.id);
+  const env = section(before.env, after.env, (v) => `${v.owner}:${v.name}`);
+  const hooks = section(before.hooks, after.hooks, (h) => h.id);
+  const hostCommands = section(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
+  const prompts = section(before.prompts, after.prompts, (p) => p.id);
+  return {
+    empty: sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hooks) + sizeOf(hostCommands) === 0,
+    processes,
+    endpoints,
+    env,
+    hooks,
+    hostCommands,
+    prompts: {
+      before: before.promptBytes,
+      after: after.promptBytes,
+      delta: after.promptBytes - before.promptBytes,
+      added: prompts.added.map((p) => p.id),
+      removed: prompts.removed.map((p) => p.id),
+      changed: prompts.changed.map((c) => c.id),
+    },
+    files: { before: before.files.count, after: after.files.count, bytesBefore: before.files.bytes, bytesAfter: after.files.bytes },
+  };
+}

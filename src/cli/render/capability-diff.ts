@@ -1,0 +1,34 @@
+import type { CapabilityDiff, DiffSection } from "../../audit/diff.ts";
+import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import type { EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "../../audit/model.ts";
+
+const proc = (p: ProcessCapability) => `process ${p.id}: ${[p.command, ...p.args].join(" ")}`;
+const endpoint = (e: EndpointCapability) => `endpoint ${e.id}: ${e.transport} ${e.url} (host ${e.host})`;
+const env = (v: EnvCapability) => `env ${v.owner}: ${v.name}${v.mode === "passes" ? ` <- $${v.from}` : ""}`;
+const hook = (h: HookCapability) => `hook ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}`;
+const host = (h: HostCapability) => `${h.kind} ${h.name}`;
+
+function lines<T>(s: DiffSection<T>, show: (x: T) => string, out: string[], indent: string): void {
+  for (const x of s.added) out.push(`${indent}+ ${show(x)}`);
+  for (const x of s.removed) out.push(`${indent}- ${show(x)}`);
+  for (const c of s.changed) out.push(`${indent}~ ${show(c.after)} (changed: ${c.fields.join(", ")}; was ${show(c.before)})`);
+}
+
+/** The diff as indented lines; "no capability changes" when empty, plus the prompt-text delta. */
+export function describeCapabilityDiff(d: InstallCapabilityDiff, indent = "  "): string[] {
+  if ("unavailable" in d) return [`${indent}capability diff unavailable: ${d.unavailable}`];
+  const out: string[] = [`${indent}capability diff: ${d.empty ? "no capability changes" : "capabilities change"}`];
+  const inner = `${indent}  `;
+  lines(d.processes, proc, out, inner);
+  lines(d.endpoints, endpoint, out, inner);
+  lines(d.env, env, out, inner);
+  lines(d.hooks, hook, out, inner);
+  lines(d.hostCommands, host, out, inner);
+  const p = d.prompts;
+  if (p.delta !== 0 || p.added.length || p.removed.length || p.changed.length) {
+    out.push(`${inner}prompt text: ${p.before} -> ${p.after} bytes (${p.delta >= 0 ? "+" : ""}${p.delta})${p.changed.length ? `, changed ${p.changed.join(", ")}` : ""}${p.added.length ? `, added ${p.added.join(", ")}` : ""}${p.removed.length ? `, removed ${p.removed.join(", ")}` : ""}`);
+  }
+  return out;
+}
+
+export type { CapabilityDiff };
