@@ -1,8 +1,8 @@
 /**
  * The capability model of a planned C2 bundle (planC2Bundle, the plan validate and install
  * run). Processes are shown as the C2 host starts them: bundle commands under the installed
- * root, the host environment inherited plus what the manifest sets (c2-notes §5), language
- * servers in the project directory. mcp.json entries are read from the bytes the plan
+ * root, language servers in the project directory, each with gjc's allow-listed environment
+ * plus the manifest's env (src/process/env.ts). mcp.json entries are read from the bytes the plan
  * collected and validated, so the model describes exactly what would be installed.
  */
 import { pointer } from "../core/diagnostics.ts";
@@ -77,7 +77,7 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
     const p = program(r.command);
     const at = `${C2_PTR}/runtime`;
     const script = !p.inBundle && r.args[0] !== undefined && file.has(stripDotSlash(r.args[0])) ? stripDotSlash(r.args[0]) : null;
-    model.processes.push({ id: "c2-runtime:runtime", kind: "c2-runtime", name: "runtime", command: p.command, args: r.args, cwd: rootPath("."), commandInBundle: p.inBundle, script, hostEnvironment: "inherited", at: inManifest(`${at}/command`) });
+    model.processes.push({ id: "c2-runtime:runtime", kind: "c2-runtime", name: "runtime", command: p.command, args: r.args, cwd: rootPath("."), commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: inManifest(`${at}/command`) });
     model.env.push(...envEntries("c2-runtime:runtime", r.env, inManifest(`${at}/env`)));
     r.inject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "inject", name, at: inManifest(`${at}/inject/${i}`) }));
     r.optionalInject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "optional-inject", name, at: inManifest(`${at}/optionalInject/${i}`) }));
@@ -89,7 +89,7 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
     const p = program(l.command);
     const id = `language-server:${l.id}`;
     const script = !p.inBundle && l.args[0] !== undefined && file.has(stripDotSlash(l.args[0])) ? stripDotSlash(l.args[0]) : null;
-    model.processes.push({ id, kind: "language-server", name: l.id, command: p.command, args: l.args, cwd: "${PLUGIN_PROJECT_DIR}", commandInBundle: p.inBundle, script, hostEnvironment: "inherited", at: inManifest(`${C2_PTR}/languageServers/${i}/command`) });
+    model.processes.push({ id, kind: "language-server", name: l.id, command: p.command, args: l.args, cwd: "${PLUGIN_PROJECT_DIR}", commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: inManifest(`${C2_PTR}/languageServers/${i}/command`) });
     model.env.push(...envEntries(id, l.env, inManifest(`${C2_PTR}/languageServers/${i}/env`)));
   });
 
@@ -124,7 +124,7 @@ function addMcpServers(model: CapabilityModel, plan: C2Plan, file: Map<string, u
       const first = args[0] === undefined ? undefined : stripDotSlash(args[0].replace(/^\$\{PLUGIN_ROOT\}\//, ""));
       const script = !p.inBundle && first !== undefined && file.has(first) ? first : null;
       const cwd = typeof s.cwd === "string" ? s.cwd.replace(/^\.\//, "${PLUGIN_ROOT}/") : rootPath(".");
-      model.processes.push({ id, kind: "mcp-stdio", name: declared.name, command: p.command, args, cwd, commandInBundle: p.inBundle, script, hostEnvironment: "inherited", at: at(pointer(base, "command")) });
+      model.processes.push({ id, kind: "mcp-stdio", name: declared.name, command: p.command, args, cwd, commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: at(pointer(base, "command")) });
       if (isObject(s.env)) model.env.push(...envEntries(id, s.env, at(pointer(base, "env"))));
     } else {
       const u = describeUrl(typeof s.url === "string" ? s.url : "");

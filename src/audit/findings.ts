@@ -5,6 +5,7 @@
  */
 import type { CapabilityModel, DeclaredAt, ProcessCapability } from "./model.ts";
 import { auditRule, type AuditLevel } from "./rules.ts";
+import { isDeniedEnvName } from "../process/env.ts";
 import { shellScript, unpinnedFetch } from "./launch-fetch.ts";
 
 export interface AuditFinding {
@@ -16,10 +17,6 @@ export interface AuditFinding {
   hint: string;
   at: DeclaredAt;
 }
-
-/** Names that usually hold a credential. Whole words of the name, so MONKEY or KEYBOARD_LAYOUT stay quiet. */
-const SECRET_NAME = /(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|APIKEY|API_KEY|KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)(?:$|_)/i;
-export const looksSecret = (name: string): boolean => SECRET_NAME.test(name.replace(/[-.]/g, "_"));
 
 const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token|x-access-token)$|token|secret|api[-_]?key/i;
 const INTERPRETERS = new Set(["node", "bun", "deno", "python", "python3", "ruby", "perl", "php", "java", "dotnet"]);
@@ -41,17 +38,17 @@ export function auditFindings(model: CapabilityModel): AuditFinding[] {
       if (p.script !== null && INTERPRETERS.has(program)) add("interpreter-from-path", p.id, `${p.id} runs ${p.command} from PATH on the bundled ${p.script}.`, p.at);
       else add("executable-outside-bundle", p.id, `${p.id} runs "${p.command}", a program found on PATH, not a file in the bundle.`, p.at);
     }
-    if (p.hostEnvironment === "inherited") add("inherits-host-environment", p.id, `${p.id} starts with your whole environment.`, p.at);
   }
   for (const e of model.endpoints) {
     if (e.scheme === "http") add("plain-http-endpoint", e.id, `${e.id} is reached over plain http (${e.host}).`, e.at);
     for (const h of e.headers) if (CREDENTIAL_HEADER.test(h)) add("credential-header", e.id, `${e.id} sends the header ${h} with a value written in the bundle.`, { file: e.at.file, pointer: e.at.pointer.replace(/\/url$/, `/headers/${h.replace(/~/g, "~0").replace(/\//g, "~1")}`) });
   }
   for (const v of model.env) {
-    const secret = looksSecret(v.name) || (v.from !== null && looksSecret(v.from));
+    // The launcher's own rule for what never reaches a child: one judgement, not a second list.
+    const secret = isDeniedEnvName(v.name) || (v.from !== null && isDeniedEnvName(v.from));
     if (!secret) continue;
-    const how = v.mode === "passes" ? `passes your ${v.from} as ${v.name}` : `sets ${v.name} to a value written in the bundle`;
-    add("env-secret-passthrough", v.owner, `${v.owner} ${how}.`, v.at);
+    const how = v.mode === "passes" ? `asks for your ${v.from} as ${v.name}` : `sets ${v.name} to a value written in the bundle`;
+    add("env-secret-passthrough", v.owner, `${v.owner} ${how} (gjc drops it when starting the process).`, v.at);
   }
   return out;
 }

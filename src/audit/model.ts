@@ -35,8 +35,11 @@ export interface ProcessCapability {
   commandInBundle: boolean;
   /** The bundled file the program runs, when it is an interpreter given a bundled script. */
   script: string | null;
-  /** Whether the child sees the whole host environment (C2) or only gjc's allow-list (GJC). */
-  hostEnvironment: "inherited" | "allow-list" | "agent";
+  /**
+   * What the child sees of the host environment: gjc's allow-list (src/process/env.ts) plus the
+   * manifest's env minus credentials, or, for GJC tool/hook modules, whatever the agent has.
+   */
+  hostEnvironment: "allow-list" | "agent";
   at: DeclaredAt;
 }
 

@@ -41,8 +41,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: "env-secret-passthrough",
     level: "warning",
-    summary: "A process is given an environment variable whose name looks like a secret (token, key, password, credential).",
-    help: "Check that the bundle needs it and where it sends it. A value written in the manifest is readable by anyone with the bundle; one passed from your environment reaches the plugin's code.",
+    summary: "A process asks for an environment variable whose name marks a credential (token, key, password, secret) or a loader switch.",
+    help: "gjc drops such names when it starts the process (src/process/env.ts), so the bundle may not work as its author meant; other hosts may pass them. A value written in the manifest is readable by anyone with the bundle; if the plugin really needs a credential, pass it deliberately with gjc plugin trust <name> --pass-env NAME only if the name is allowed.",
   },
   {
     id: "credential-header",
@@ -56,12 +56,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     summary: "A process runs a shell with a command string (sh -c, bash -c, cmd /c, powershell -Command).",
     help: "A shell command line can do anything and is hard to review. Run the program directly with its arguments.",
   },
-  {
-    id: "inherits-host-environment",
-    level: "note",
-    summary: "A C2 process inherits the whole host environment (every variable you have set, credentials included).",
-    help: "That is how C2 hosts start runtimes, language servers and mcp.json servers. Trust the bundle only if you trust its code with your environment.",
-  },
+
 ];
 
 const BY_ID = new Map(AUDIT_RULES.map((r) => [r.id, r]));
