@@ -88,110 +88,113 @@ import p84 from "../../docs/errors/invalid_version.md" with { type: "text" };
 import p85 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
 import p86 from "../../docs/errors/lock_busy.md" with { type: "text" };
 import p87 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p88 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p89 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p90 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p91 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p92 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p93 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p94 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p95 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p96 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p97 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p98 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p99 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p102 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p103 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p104 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p105 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p106 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p107 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p108 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p109 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p110 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p111 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p113 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p114 from "../../docs/errors/no_components.md" with { type: "text" };
-import p115 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p116 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p117 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p118 from "../../docs/errors/not_available.md" with { type: "text" };
-import p119 from "../../docs/errors/not_found.md" with { type: "text" };
-import p120 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p121 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p122 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p123 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p124 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p125 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p126 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p127 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p128 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p129 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p130 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p131 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p132 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p133 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p134 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p135 from "../../docs/errors/read_only.md" with { type: "text" };
-import p136 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p137 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p138 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p139 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p140 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p141 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p142 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p143 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p144 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p145 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p146 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p147 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p148 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p149 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p150 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p151 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p152 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p153 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p154 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p155 from "../../docs/errors/special_file.md" with { type: "text" };
-import p156 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p157 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p158 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p159 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p160 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p161 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p162 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p163 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p164 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p165 from "../../docs/errors/trusted.md" with { type: "text" };
-import p166 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p167 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p168 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p169 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p170 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p171 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p172 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p173 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p174 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p175 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p176 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p177 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p178 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p179 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p180 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p181 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p182 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p183 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p184 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p185 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p186 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p187 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p188 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p189 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p190 from "../../docs/errors/usage.md" with { type: "text" };
-import p191 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p88 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p89 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p90 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p91 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p92 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p93 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p94 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p95 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p96 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p97 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p98 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p99 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p100 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p101 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p102 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p103 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p104 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p105 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p106 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p107 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p108 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p109 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p110 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p111 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p112 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p113 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p114 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p115 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p116 from "../../docs/errors/no_components.md" with { type: "text" };
+import p117 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p118 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p119 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p120 from "../../docs/errors/not_available.md" with { type: "text" };
+import p121 from "../../docs/errors/not_found.md" with { type: "text" };
+import p122 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p123 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p124 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p125 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p126 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p127 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p128 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p129 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p130 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p131 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p132 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p133 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p134 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p135 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p136 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p137 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p138 from "../../docs/errors/read_only.md" with { type: "text" };
+import p139 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p140 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p141 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p142 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p143 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p144 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p145 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p146 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p147 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p148 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p149 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p150 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p151 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p152 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p153 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p154 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p155 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p156 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p157 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p158 from "../../docs/errors/special_file.md" with { type: "text" };
+import p159 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p160 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p161 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p162 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p163 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p164 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p165 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p166 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p167 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p168 from "../../docs/errors/trusted.md" with { type: "text" };
+import p169 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p170 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p171 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p172 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p173 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p174 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p175 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p176 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p177 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p178 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p179 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p180 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p181 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p182 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p183 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p184 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p185 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p186 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p187 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p188 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p189 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p190 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p191 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p192 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p193 from "../../docs/errors/usage.md" with { type: "text" };
+import p194 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -283,108 +286,111 @@ export const PAGES: Record<string, string> = {
   "invoke_timeout": p85,
   "lock_busy": p86,
   "lock_failed": p87,
-  "lock_missing": p88,
-  "lsp_failed": p89,
-  "lsp_timeout": p90,
-  "mcp_closed": p91,
-  "mcp_error": p92,
-  "mcp_failed": p93,
-  "mcp_frame_too_large": p94,
-  "mcp_http_status": p95,
-  "mcp_launcher_missing": p96,
-  "mcp_protocol": p97,
-  "mcp_server_exited": p98,
-  "mcp_spawn_failed": p99,
-  "mcp_timeout": p100,
-  "mcp_unreachable": p101,
-  "message_too_large": p102,
-  "missing_argument": p103,
-  "missing_catalog": p104,
-  "missing_codetwo": p105,
-  "missing_commands": p106,
-  "missing_directory": p107,
-  "missing_file": p108,
-  "missing_manifest": p109,
-  "missing_option_value": p110,
-  "missing_runtime": p111,
-  "missing_service": p112,
-  "name_collision": p113,
-  "no_components": p114,
-  "no_manifest": p115,
-  "no_runtime": p116,
-  "not_a_directory": p117,
-  "not_available": p118,
-  "not_found": p119,
-  "not_host_actions": p120,
-  "not_in_catalog": p121,
-  "not_installed": p122,
-  "not_owner": p123,
-  "not_rendered": p124,
-  "pack_output_inside_bundle": p125,
-  "path_too_long": p126,
-  "permission_denied": p127,
-  "plan_not_found": p128,
-  "plugin_command_failed": p129,
-  "plugin_disabled": p130,
-  "policy_recovery": p131,
-  "policy_safe_mode": p132,
-  "quarantine_not_persisted": p133,
-  "quarantined": p134,
-  "read_only": p135,
-  "registry_corrupt": p136,
-  "reserved_namespace": p137,
-  "runtime.requires_trust": p138,
-  "runtime_busy": p139,
-  "runtime_command_not_found": p140,
-  "runtime_exited": p141,
-  "runtime_failed": p142,
-  "runtime_mismatch": p143,
-  "runtime_protocol_error": p144,
-  "runtime_spawn_failed": p145,
-  "runtime_unloaded": p146,
-  "scaffold_conflict": p147,
-  "scaffold_failed": p148,
-  "scope_conflict": p149,
-  "scope_required": p150,
-  "security_policy": p151,
-  "session_collision": p152,
-  "source_too_large": p153,
-  "source_unreachable": p154,
-  "special_file": p155,
-  "stale_baseline": p156,
-  "stale_plan": p157,
-  "surface_disabled": p158,
-  "surface_unknown": p159,
-  "too_many_commands": p160,
-  "too_many_components": p161,
-  "too_many_connectors": p162,
-  "too_many_language_servers": p163,
-  "too_many_ui": p164,
-  "trusted": p165,
-  "undeclared_command": p166,
-  "unexpected_argument": p167,
-  "unexpected_result": p168,
-  "unknown_action": p169,
-  "unknown_code": p170,
-  "unknown_command": p171,
-  "unknown_component": p172,
-  "unknown_contribution": p173,
-  "unknown_field": p174,
-  "unknown_option": p175,
-  "unknown_scaffold": p176,
-  "unknown_server": p177,
-  "unknown_shell": p178,
-  "unknown_target": p179,
-  "unreadable_directory": p180,
-  "unreadable_file": p181,
-  "unsafe_file_name": p182,
-  "unsafe_path": p183,
-  "unsupported_schema": p184,
-  "unsupported_scope": p185,
-  "unsupported_source": p186,
-  "unsupported_standard": p187,
-  "unsupported_surface": p188,
-  "untrusted": p189,
-  "usage": p190,
-  "wrong_target": p191,
+  "lock_mismatch": p88,
+  "lock_missing": p89,
+  "lock_unsettled": p90,
+  "lsp_failed": p91,
+  "lsp_timeout": p92,
+  "mcp_closed": p93,
+  "mcp_error": p94,
+  "mcp_failed": p95,
+  "mcp_frame_too_large": p96,
+  "mcp_http_status": p97,
+  "mcp_launcher_missing": p98,
+  "mcp_protocol": p99,
+  "mcp_server_exited": p100,
+  "mcp_spawn_failed": p101,
+  "mcp_timeout": p102,
+  "mcp_unreachable": p103,
+  "message_too_large": p104,
+  "missing_argument": p105,
+  "missing_catalog": p106,
+  "missing_codetwo": p107,
+  "missing_commands": p108,
+  "missing_directory": p109,
+  "missing_file": p110,
+  "missing_manifest": p111,
+  "missing_option_value": p112,
+  "missing_runtime": p113,
+  "missing_service": p114,
+  "name_collision": p115,
+  "no_components": p116,
+  "no_manifest": p117,
+  "no_runtime": p118,
+  "not_a_directory": p119,
+  "not_available": p120,
+  "not_found": p121,
+  "not_host_actions": p122,
+  "not_in_catalog": p123,
+  "not_installed": p124,
+  "not_owner": p125,
+  "not_rendered": p126,
+  "offline_miss": p127,
+  "pack_output_inside_bundle": p128,
+  "path_too_long": p129,
+  "permission_denied": p130,
+  "plan_not_found": p131,
+  "plugin_command_failed": p132,
+  "plugin_disabled": p133,
+  "policy_recovery": p134,
+  "policy_safe_mode": p135,
+  "quarantine_not_persisted": p136,
+  "quarantined": p137,
+  "read_only": p138,
+  "registry_corrupt": p139,
+  "reserved_namespace": p140,
+  "runtime.requires_trust": p141,
+  "runtime_busy": p142,
+  "runtime_command_not_found": p143,
+  "runtime_exited": p144,
+  "runtime_failed": p145,
+  "runtime_mismatch": p146,
+  "runtime_protocol_error": p147,
+  "runtime_spawn_failed": p148,
+  "runtime_unloaded": p149,
+  "scaffold_conflict": p150,
+  "scaffold_failed": p151,
+  "scope_conflict": p152,
+  "scope_required": p153,
+  "security_policy": p154,
+  "session_collision": p155,
+  "source_too_large": p156,
+  "source_unreachable": p157,
+  "special_file": p158,
+  "stale_baseline": p159,
+  "stale_plan": p160,
+  "surface_disabled": p161,
+  "surface_unknown": p162,
+  "too_many_commands": p163,
+  "too_many_components": p164,
+  "too_many_connectors": p165,
+  "too_many_language_servers": p166,
+  "too_many_ui": p167,
+  "trusted": p168,
+  "undeclared_command": p169,
+  "unexpected_argument": p170,
+  "unexpected_result": p171,
+  "unknown_action": p172,
+  "unknown_code": p173,
+  "unknown_command": p174,
+  "unknown_component": p175,
+  "unknown_contribution": p176,
+  "unknown_field": p177,
+  "unknown_option": p178,
+  "unknown_scaffold": p179,
+  "unknown_server": p180,
+  "unknown_shell": p181,
+  "unknown_target": p182,
+  "unreadable_directory": p183,
+  "unreadable_file": p184,
+  "unsafe_file_name": p185,
+  "unsafe_path": p186,
+  "unsupported_schema": p187,
+  "unsupported_scope": p188,
+  "unsupported_source": p189,
+  "unsupported_standard": p190,
+  "unsupported_surface": p191,
+  "untrusted": p192,
+  "usage": p193,
+  "wrong_target": p194,
 };

@@ -11,13 +11,14 @@
  * the integrity of exactly those files, so a reader checks one digest to trust a whole entry.
  * Entries are never modified in place; `verify` re-hashes them, `prune` removes unnamed ones.
  */
-import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { randomHex } from "../install/layout.ts";
+import { writeFiles } from "../store/files.ts";
 import { diskProblems } from "./disk-check.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
 import { cacheRoot } from "./paths.ts";
@@ -80,17 +81,17 @@ export function putCacheEntry(ctx: Context, meta: Omit<CacheEntry, "integrity">,
   const content = ensureRoot(ctx);
   const tmp = join(content, `.tmp-${process.pid}-${randomHex(12)}`);
   try {
-    const filesDir = join(tmp, "files");
-    mkdirSync(filesDir, { recursive: true, mode: 0o700 });
-    const made = new Set<string>([filesDir]);
+    mkdirSync(tmp, { mode: 0o700 });
+    const contents = new Map<string, Uint8Array>();
     for (const f of meta.files) {
       const opened = readRegularFile(join(root, f.path), MAX_FILE_BYTES, f.path);
       if (opened.size !== f.bytes || sha256Hex(opened.bytes) !== f.sha256) {
         rmSync(tmp, { recursive: true, force: true });
         return { integrity, stored: false };
       }
-      writeFileBytes(join(filesDir, f.path), opened.bytes, f.mode, made);
+      contents.set(f.path, opened.bytes);
     }
+    writeFiles(join(tmp, "files"), meta.files, contents);
     writeFileAtomic(join(tmp, "entry.json"), `${JSON.stringify({ integrity, ...meta }, null, 2)}\n`, { mode: 0o600 });
     try {
       renameSync(tmp, join(content, integrityHex(integrity)));
@@ -107,23 +108,6 @@ export function putCacheEntry(ctx: Context, meta: Omit<CacheEntry, "integrity">,
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     throw error;
-  }
-}
-
-/** Writes one file exclusively with its mode (fchmod past the umask), creating parents once. */
-export function writeFileBytes(abs: string, bytes: Uint8Array, mode: number, made: Set<string>): void {
-  const parent = dirname(abs);
-  if (!made.has(parent)) {
-    mkdirSync(parent, { recursive: true, mode: 0o755 });
-    made.add(parent);
-  }
-  const fd = openSync(abs, "wx", mode);
-  try {
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fchmodSync(fd, mode);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -64,10 +64,13 @@ export function gjcBundle(ctx: Context, scope: Scope, e: RegistryEntry): Install
   };
 }
 
+/** The C2 record's source kinds in the sources layer's (and the lock's) vocabulary. */
+const RECORD_KIND = { local: "path", archive: "tarball", git: "git", github: "github" } as const;
+
 export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: string): InstalledBundle {
   const files = record.files.map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.size }));
-  const resolved = record.source.resolved as { kind: string; uri?: string; repository?: string; ref?: string; subpath?: string; sha?: string; sha256?: string };
-  const source = lockSourceOf(ctx, "user", resolved);
+  const resolved = record.source.resolved as { uri?: string; repository?: string; ref?: string; subpath?: string; sha?: string; sha256?: string };
+  const source = lockSourceOf(ctx, "user", { kind: RECORD_KIND[record.source.kind], ...resolved });
   if (record.source.catalog) source.catalog = { path: record.source.catalog.path, entry: record.source.catalog.entry };
   return {
     entry: {

@@ -39,9 +39,12 @@ export function serializeLock(lock: LockFile): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+/** Writes a lock atomically; the bytes are checked against the schema first, so gjc never writes a lock it would refuse. */
 export function writeLockFile(path: string, lock: LockFile): void {
+  const text = serializeLock(lock);
+  parseLock(text, path, lock.scope);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, serializeLock(lock));
+  writeFileAtomic(path, text);
 }
 
 function invalidLock(path: string, problem: string): GjcError {

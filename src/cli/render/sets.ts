@@ -48,3 +48,29 @@ export function describeCachePrune(r: { root: string; kept: number; removed: { i
   for (const e of r.removed) lines.push(`  - ${e.integrity.slice(0, 19)}… ${e.name ?? ""}`);
   return lines.join("\n");
 }
+
+const SYNC_WORDS: Record<string, [string, string]> = {
+  unchanged: ["ok", "ok"],
+  choices: ["choices", "would apply choices"],
+  install: ["installed", "would install"],
+  repair: ["repaired", "would repair"],
+  replace: ["replaced", "would replace"],
+  remove: ["removed", "would remove"],
+  extra: ["not in lock", "not in lock"],
+};
+
+export function describeSync(r: import("../../sets/sync.ts").SyncResult): string {
+  const lines: string[] = [];
+  for (const i of r.items) {
+    const word = SYNC_WORDS[i.action][r.dryRun ? 1 : 0];
+    const from = i.from ? ` (from ${i.from})` : "";
+    const why = i.reason && i.reason.length > 0 && i.action !== "unchanged" ? `: ${i.reason.slice(0, 5).join(", ")}` : "";
+    lines.push(`  ${word.padEnd(20)} ${i.name} ${i.version ?? ""} [${i.family}]${from}${why}${i.needsTrust ? " — needs trust" : ""}`);
+  }
+  const changed = r.items.filter((i) => i.action !== "unchanged" && i.action !== "extra").length;
+  const head = r.dryRun ? `[dry-run] ${plural(changed, "bundle")} would change in the ${r.scope} scope.` : changed === 0 ? `The ${r.scope} scope already matches ${r.lockPath}.` : `Synced the ${r.scope} scope to ${r.lockPath} (${plural(changed, "bundle")} changed).`;
+  const tail: string[] = [];
+  if (r.items.some((i) => i.action === "extra")) tail.push(`Bundles not in the lock are kept; add --prune to remove them.`);
+  if (r.needsTrust.length > 0) tail.push(`needs trust: ${r.needsTrust.join(", ")} — the set expects ${r.needsTrust.length === 1 ? "it" : "them"} trusted; sync never grants trust. Review, then run "gjc plugin trust <name>" or sync again with --trust ${r.needsTrust.join(",")}.`);
+  return [head, ...lines, ...tail].join("\n");
+}

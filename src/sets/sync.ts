@@ -1,0 +1,270 @@
+/**
+ * `gjc plugin sync`: make a scope exactly its lock. Three phases:
+ *
+ *   1. plan (read-only): per lock entry, unchanged / choices / install / repair / replace;
+ *      installed bundles the lock does not name are extras;
+ *   2. acquire (nothing written to any scope): each entry that needs content gets it from the
+ *      set archive, the cache, or (not --offline) its source at the pin; each is judged by its
+ *      family and its recomputed integrity must equal the lock's, else lock_mismatch (exit 3)
+ *      for the whole sync, listing every mismatch; offline misses are offline_miss (exit 4);
+ *   3. commit: the GJC bundles of the scope as one transaction (gjc-commit.ts), then the C2
+ *      bundles through the C2 store, then the cache and a generation.
+ *
+ * A pin is never moved and the lock is never rewritten with other entries. Trust is never
+ * raised: a C2 bundle the set expects trusted and that is not is reported as needs-trust (exit 3)
+ * unless `--trust <name>` names it; one trusted here but untrusted in the set is untrusted.
+ */
+import { readFileSync } from "node:fs";
+import type { Context } from "../core/context.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
+import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
+import { toRegistrySource } from "../install/install.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { putCacheEntry } from "./cache.ts";
+import { acquireContent, describeSource, type JudgedContent } from "./content.ts";
+import { diskProblems } from "./disk-check.ts";
+import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
+import { recordGeneration } from "./history.ts";
+import { installedBundles, type InstalledBundle } from "./installed.ts";
+import { rememberProject } from "./known-projects.ts";
+import { entryDifferences, noLock } from "./lock.ts";
+import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
+import type { LockEntry, LockFile } from "./lock-schema.ts";
+import { lockPath } from "./paths.ts";
+
+export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra";
+
+export interface SyncItem {
+  name: string;
+  family: "gjc" | "c2";
+  action: SyncAction;
+  /** Where the content came from (install/repair/replace). */
+  from?: "set" | "cache" | "source";
+  version?: string;
+  integrity?: string;
+  /** What made this bundle need work (drifted files, differing fields). */
+  reason?: string[];
+  needsTrust?: boolean;
+}
+
+export interface SyncOptions {
+  frozen?: boolean;
+  offline?: boolean;
+  prune?: boolean;
+  dryRun?: boolean;
+  /** C2 bundles the caller allows sync to trust (by name). */
+  trust?: string[];
+  /** `--from <set.tgz>`: content by integrity from an unpacked set archive. */
+  setDir?: (integrity: string) => string | undefined;
+  /** `--from`: the lock comes from the archive instead of the scope. */
+  lock?: LockFile;
+  command?: string;
+}
+
+export interface SyncResult {
+  scope: Scope;
+  lockPath: string;
+  dryRun: boolean;
+  ok: boolean;
+  items: SyncItem[];
+  needsTrust: string[];
+  exit: ExitCodeValue;
+}
+
+interface Planned {
+  item: SyncItem;
+  want?: LockEntry;
+  have?: InstalledBundle;
+}
+
+function plan(lock: LockFile, installed: InstalledBundle[]): Planned[] {
+  const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
+  const have = new Map(installed.map((b) => [key(b.entry), b]));
+  const out: Planned[] = [];
+  for (const want of lock.bundles) {
+    const b = have.get(key(want));
+    have.delete(key(want));
+    const base = { name: want.name, family: want.family, version: want.version, integrity: want.integrity };
+    if (!b) {
+      out.push({ item: { ...base, action: "install" }, want });
+      continue;
+    }
+    const problems = diskProblems(b);
+    const quarantined = (b.gjc?.quarantine?.length ?? 0) > 0 || (b.c2?.quarantine ?? null) !== null;
+    if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reason: entryDifferences(want, b.entry) }, want, have: b });
+    else if (problems.length > 0 || quarantined) out.push({ item: { ...base, action: "repair", reason: problems.length > 0 ? problems.map((p) => `${p.kind}:${p.path}`) : ["quarantined"] }, want, have: b });
+    else {
+      const fields = entryDifferences(want, b.entry).filter((f) => f === "enabled" || f === "disabledSurfaces" || f === "c2");
+      out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", ...(fields.length > 0 ? { reason: fields } : {}) }, want, have: b });
+    }
+  }
+  for (const b of have.values()) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra" }, have: b });
+  return out;
+}
+
+interface Mismatch {
+  entry: LockEntry;
+  /** What was compared: the content integrity, or the pin itself (the source served another commit or archive). */
+  what: "integrity" | "pin";
+  expected: string;
+  actual: string;
+  origin: "set" | "cache" | "source";
+}
+
+function lockMismatch(bad: Mismatch[]): GjcError {
+  const first = bad[0];
+  const label = first.what === "integrity" ? "integrity" : first.entry.pin.commit ? "commit" : "archive sha256";
+  return new GjcError({
+    code: "lock_mismatch",
+    message: `${first.entry.name}: the content from ${describeSource(first.entry)} has ${label} ${first.actual}, but the lock expects ${first.expected}${bad.length > 1 ? ` (and ${bad.length - 1} more bundle${bad.length > 2 ? "s" : ""})` : ""}. Nothing was changed.`,
+    hint: "The source no longer serves the locked content (a force-push, a replaced archive, or an edited lock). Find out why before you trust it; if the new content is wanted, install it and run gjc plugin lock again.",
+    details: { mismatches: bad.map((m) => ({ name: m.entry.name, family: m.entry.family, what: m.what, expected: m.expected, actual: m.actual, source: describeSource(m.entry), origin: m.origin })) },
+    exit: ExitCode.refused,
+  });
+}
+
+function offlineMiss(names: LockEntry[]): GjcError {
+  return new GjcError({
+    code: "offline_miss",
+    message: `The content cache does not hold ${names.map((e) => `${e.name} (${e.integrity.slice(0, 19)}…)`).join(", ")}, and --offline forbids fetching it. Nothing was changed.`,
+    hint: "Run the sync once with network access (or from a set archive: gjc plugin sync --from <set.tgz>) to fill the cache.",
+    details: { missing: names.map((e) => ({ name: e.name, family: e.family, integrity: e.integrity, source: describeSource(e) })) },
+    exit: ExitCode.unreachable,
+  });
+}
+
+function frozenError(items: SyncItem[]): GjcError {
+  return new GjcError({
+    code: "lock_unsettled",
+    message: `--frozen: the lock does not settle ${items.map((i) => `${i.name} [${i.family}] (installed, not in the lock)`).join(", ")}. Nothing was changed.`,
+    hint: "Add --prune to remove what the lock does not name, or record it with gjc plugin lock.",
+    details: { unsettled: items.map((i) => ({ name: i.name, family: i.family })) },
+    exit: ExitCode.failed,
+  });
+}
+
+export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {}): Promise<SyncResult> {
+  const path = lockPath(ctx, scope);
+  const command = o.command ?? "gjc plugin sync";
+  const lock = o.lock ?? readLockFile(path, scope);
+  if (!lock) throw noLock(path, scope);
+  if (scope === "project" && lock.bundles.some((e) => e.family === "c2")) {
+    throw new GjcError({ code: "invalid_lock", message: `The project lock ${path} lists C2 bundles; C2 bundles are installed once per user and belong to the user lock.`, hint: "Move them to the user lock (gjc plugin lock --user).", exit: ExitCode.failed });
+  }
+  const planned = plan(lock, await installedBundles(ctx, scope));
+  const extras = planned.filter((p) => p.item.action === "extra");
+  if (o.frozen && !o.prune && extras.length > 0) throw frozenError(extras.map((p) => p.item));
+  if (o.prune) for (const p of extras) p.item.action = "remove";
+
+  // Acquire and judge everything before any write.
+  const needed = planned.filter((p) => p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace");
+  const acquired: JudgedContent[] = [];
+  const misses: LockEntry[] = [];
+  const bad: Mismatch[] = [];
+  try {
+    for (const p of needed) {
+      const want = p.want as LockEntry;
+      let got;
+      try {
+        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir });
+      } catch (error) {
+        // The sources layer checks the pin itself (commit checked out, archive bytes) first.
+        if (!isGjcError(error) || error.code !== "hash_mismatch") throw error;
+        const d = (error.details ?? {}) as { expected?: string; actual?: string };
+        bad.push({ entry: want, what: "pin", expected: d.expected ?? "", actual: d.actual ?? "", origin: "source" });
+        continue;
+      }
+      if (!got.ok) misses.push(want);
+      else {
+        acquired.push(got.content);
+        p.item.from = got.content.origin;
+        if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
+      }
+    }
+    if (bad.length > 0) throw lockMismatch(bad);
+    if (misses.length > 0) throw offlineMiss(misses);
+
+    // Trust is never raised unasked.
+    const allowed = new Set(o.trust ?? []);
+    const needsTrust: string[] = [];
+    for (const p of planned) {
+      if (p.want?.family !== "c2" || !p.want.c2?.trusted) continue;
+      // Trust given to other content does not carry over to the set's content.
+      const trustedNow = p.have?.c2?.trusted === true && p.item.action !== "install" && p.item.action !== "replace";
+      if (!trustedNow && !allowed.has(p.want.name)) {
+        p.item.needsTrust = true;
+        needsTrust.push(p.want.name);
+      }
+    }
+    const unknownTrust = [...allowed].filter((n) => !planned.some((p) => p.want?.family === "c2" && p.want.name === n && p.want.c2?.trusted));
+    if (unknownTrust.length > 0) {
+      throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
+    }
+    const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: planned.map((p) => p.item), needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
+    if (o.dryRun) return result;
+
+    // Commit: GJC of the scope as one transaction.
+    const byName = new Map(acquired.map((c) => [`${c.entry.family}:${c.entry.name}`, c]));
+    const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
+    const expect = new Map<string, string | undefined>();
+    for (const p of planned) {
+      if (p.item.family !== "gjc") continue;
+      expect.set(p.item.name, p.have?.gjc?.dir);
+      const want = p.want;
+      if (p.item.action === "remove") changes.remove.push(p.item.name);
+      else if (want && p.item.action === "choices") changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+      else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
+        const c = byName.get(`gjc:${want.name}`) as JudgedContent;
+        changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+      }
+    }
+    if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, "sync");
+    if (scope === "user") await applyC2(ctx, planned, byName, allowed);
+
+    for (const c of acquired) putCacheEntry(ctx, { name: c.entry.name, family: c.entry.family, version: c.entry.version, files: c.files }, c.dir);
+    const after = await installedBundles(ctx, scope);
+    recordGeneration(ctx, scope, command, after.map((b) => b.entry));
+    if (scope === "project") rememberProject(ctx, ctx.cwd);
+    // Not frozen and from the scope's own lock: keep the file in its canonical form (same entries, same pins).
+    if (!o.frozen && !o.lock && serializeLock(lock) !== readLockText(path)) writeLockFile(path, lock);
+    return result;
+  } finally {
+    for (const c of acquired) await c.cleanup();
+  }
+}
+
+function readLockText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** The C2 bundles of the user set, through the C2 store (its own lock and commit per bundle). */
+async function applyC2(ctx: Context, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>): Promise<void> {
+  const c2 = planned.filter((p) => p.item.family === "c2");
+  if (c2.length === 0) return;
+  const { installFetched } = await import("../c2store/install.ts");
+  const { setC2Enabled, setC2Trusted, uninstallC2 } = await import("../c2store/lifecycle.ts");
+  for (const p of c2) {
+    const want = p.want;
+    if (p.item.action === "remove") {
+      await uninstallC2(ctx, p.item.name);
+      continue;
+    }
+    if (!want || p.item.action === "extra") continue;
+    const c = content.get(`c2:${want.name}`);
+    if (c) {
+      await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true });
+    }
+    const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
+    if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
+    const trusted = now?.c2?.trusted === true;
+    const wantTrusted = want.c2?.trusted === true;
+    // The C2 store keeps trust across a content change; sync does not (new content, new decision).
+    const keep = wantTrusted && (allowed.has(want.name) || (trusted && p.item.action !== "replace"));
+    if (trusted && !keep) await setC2Trusted(ctx, want.name, false);
+    if (!trusted && keep) await setC2Trusted(ctx, want.name, true);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * C2 bundles in the user set: the lock records them (trusted as the set expects), and a sync
+ * on a fresh machine installs them at the locked integrity but never raises trust: a bundle
+ * the set expects trusted is reported (needs trust, exit 3) unless --trust names it.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeTree } from "../helpers/tmp.ts";
+import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
+import { errorOf, fileHashes, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
+
+let worlds: SetWorld[] = [];
+afterEach(() => {
+  for (const w of worlds) w.cleanup();
+  worlds = [];
+});
+const world = () => {
+  const w = makeSetWorld();
+  worlds.push(w);
+  return w;
+};
+const userLock = (w: SetWorld) => join(w.home, ".gjc", "agent", "plugins.lock.json");
+const c2Rows = async (w: SetWorld) => (await w.gjc(["plugin", "list", "--json"])).json().c2 as { name: string; id: string; trusted: boolean; enabled: boolean }[];
+
+describe("C2 bundles in a set", () => {
+  test("lock --user records C2 bundles; sync on a fresh machine installs them and reports needs trust until --trust names the bundle", async () => {
+    const a = world();
+    const demo = writeTree(join(a.root, "src", "demo"), runtimeBundle("demo"));
+    const notes = writeTree(join(a.root, "src", "notes"), skillsBundle("notes"));
+    for (const d of [demo, notes]) expect((await a.gjc(["plugin", "install", d])).exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "disable", "notes"])).exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    const lock = JSON.parse(readFileSync(userLock(a), "utf8"));
+    expect(lock.bundles.map((e: { name: string; family: string; enabled: boolean; c2: unknown }) => [e.name, e.family, e.enabled, e.c2])).toEqual([
+      ["demo", "c2", true, { trusted: true }],
+      ["notes", "c2", false, { trusted: false }],
+    ]);
+    expect((await a.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
+    const rowsA = await c2Rows(a);
+
+    const b = world();
+    mkdirSync(join(b.home, ".gjc", "agent"), { recursive: true });
+    cpSync(userLock(a), userLock(b));
+    const r = await b.gjc(["plugin", "sync", "--user", "--json"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.json()).toMatchObject({ ok: false, needsTrust: ["demo"] });
+    expect(r.stdout).toContain('"needsTrust": true');
+    const rowsB = await c2Rows(b);
+    expect(rowsB.map((x) => [x.name, x.enabled, x.trusted])).toEqual([["demo", true, false], ["notes", false, false]]);
+    expect(rowsB.map((x) => x.id)).toEqual(rowsA.map((x) => x.id));
+    const idOf = (rows: { name: string; id: string }[], n: string) => rows.find((x) => x.name === n)!.id;
+    expect(fileHashes(join(b.home, ".codetwo", "plugins", idOf(rowsB, "demo"), "bundle"))).toEqual(fileHashes(join(a.home, ".codetwo", "plugins", idOf(rowsA, "demo"), "bundle")));
+    const human = await b.gjc(["plugin", "sync", "--user"]);
+    expect({ exit: human.exitCode, out: human.stdout }).toMatchObject({ exit: 3, out: expect.stringContaining("needs trust: demo") });
+
+    const wrong = await b.gjc(["plugin", "sync", "--user", "--trust", "notes", "--json"]);
+    expect({ exit: wrong.exitCode, code: errorOf(wrong).code }).toEqual({ exit: 2, code: "invalid_option_value" });
+    const trusted = await b.gjc(["plugin", "sync", "--user", "--trust", "demo", "--json"]);
+    expect(trusted.exitCode).toBe(0);
+    expect((await c2Rows(b)).map((x) => [x.name, x.trusted])).toEqual([["demo", true], ["notes", false]]);
+    expect((await b.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
+    expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
+  });
+});
