@@ -8,6 +8,7 @@
  * mcp.json, hooks/hooks.json, monitors/monitors.json) is an error, because the contribution
  * would point through it (DESIGN §2 item 4); links elsewhere are simply not copied.
  */
+import { parseBoundedJson } from "../../bundle/json.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { C2_LIMITS, C2_MAX_COMPONENTS } from "../../bundle/limits.ts";
@@ -369,7 +370,7 @@ function findMcp(dir: string, sink: DiagnosticSink): C2McpServer[] {
   if (text === undefined) return [];
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseBoundedJson(text);
   } catch (error) {
     sink.error("invalid_mcp", MCP_FILE, `mcp.json is not valid JSON: ${(error as Error).message}`, "Fix the JSON syntax.");
     return [];
@@ -391,7 +392,7 @@ function findScaffolds(dir: string, container: string, sink: DiagnosticSink): C2
     if (kindOf(join(dir, rel, "scaffold.json")) === "file") {
       const text = readText(dir, `${rel}/scaffold.json`, sink);
       try {
-        const meta = text === undefined ? {} : JSON.parse(text);
+        const meta = text === undefined ? {} : (parseBoundedJson(text) as { name?: unknown; description?: unknown } | null);
         if (typeof meta?.name === "string" && meta.name.trim()) title = meta.name.trim();
         if (typeof meta?.description === "string") description = meta.description.trim();
       } catch (error) {
@@ -444,7 +445,7 @@ function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipe
     if (text === undefined) continue;
     let doc: unknown;
     try {
-      doc = JSON.parse(text);
+      doc = parseBoundedJson(text);
     } catch (error) {
       sink.warning("invalid_scene", rel, `${rel} is not valid JSON and is skipped (${(error as Error).message}).`, "Fix the JSON; the rest of the bundle is unaffected.");
       continue;

@@ -1,3 +1,4 @@
+import { parseBoundedJson } from "../../bundle/json.ts";
 import { lstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
@@ -115,7 +116,7 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
     return undefined;
   }
   try {
-    return { value: JSON.parse(withoutBom(text)) };
+    return { value: parseBoundedJson(withoutBom(text)) };
   } catch (error) {
     sink.error("invalid_manifest", GJC_MANIFEST, `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
     return undefined;

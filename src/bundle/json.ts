@@ -1,0 +1,53 @@
+/**
+ * JSON from a bundle, a catalog or a scope (issue #12, class 11). JSON.parse accepts any
+ * nesting depth and any number; what the rest of gjc then does with the value does not: a
+ * recursive schema check, a diagnostic that quotes it or a JSON.stringify overflows the stack on
+ * a document nested thousands deep (exit 70), and `1e400` parses to Infinity, which JSON.stringify
+ * writes back as `null`, so a record would no longer say what the bundle said. Every such file
+ * is parsed here; a refusal is a SyntaxError, so each caller's existing "not valid JSON"
+ * diagnostic (its own code: invalid_manifest, invalid_mcp, invalid_catalog…) reports it, the
+ * same in validate and install because both run the same plan.
+ *
+ * -0 and integers past 2^53 are accepted as JSON.parse reads them (0, the nearest double):
+ * values gjc compares or stores are strings, and the bytes installed are the bytes judged.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+// A number with a 3-digit exponent or 309+ digits is the only way to overflow a double.
+const MAYBE_HUGE_NUMBER = /[eE][+-]?0*[1-9]\d{2,}|\d{309,}/;
+
+export function parseBoundedJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  // Shorter than the limit cannot be deeper than it: the common small file is not scanned.
+  if (text.length > maxDepth) checkDepth(text, maxDepth);
+  const value = JSON.parse(text);
+  if (MAYBE_HUGE_NUMBER.test(text)) checkFinite(value);
+  return value;
+}
+
+function checkDepth(text: string, maxDepth: number): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) throw new SyntaxError(`nested deeper than ${maxDepth} levels`);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
+/** Iterative (the depth is bounded already, but a wide document needs no recursion either). */
+function checkFinite(value: unknown): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new SyntaxError("a number is too large to represent");
+    } else if (typeof v === "object" && v !== null) {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
+  }
+}
