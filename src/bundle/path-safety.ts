@@ -20,14 +20,8 @@ export function relativePathProblem(p: string): string | undefined {
   return undefined;
 }
 
-/**
- * Matches exactly the strings relativePathProblem accepts, in one native regex test: callers
- * that check a path per declared file test this first and ask relativePathProblem for the
- * reason only when it fails (a JS function called once per file gets JIT-compiled during a
- * single run). Segments are non-empty, not "." or "..", without "/", "\\", ":" or controls.
- */
-export const CLEAN_RELATIVE_PATH =
-  /^(?!\.\.?(?:\/|$))[^\u0000-\u001f\u007f-\u009f\\:/]+(?:\/(?!\.\.?(?:\/|$))[^\u0000-\u001f\u007f-\u009f\\:/]+)*$/;
+/** Whether `p` passes relativePathProblem (the one relative-path judge of gjc). */
+export const isSafeRelativePath = (p: string): boolean => relativePathProblem(p) === undefined;
 
 /** Strips one leading `./` (C2 manifests write bundle-relative commands as `./bin/x`). */
 export function stripDotSlash(p: string): string {

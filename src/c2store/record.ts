@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../core/diagnostics.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
+import { relativePathProblem } from "../bundle/path-safety.ts";
 import { ENV_NAME, isDeniedEnvName, MAX_PASS_ENV } from "../process/env.ts";
 import type { StoredFile } from "../store/files.ts";
 
@@ -94,8 +95,6 @@ const RECORD_KEYS = [
 const SOURCE_KEYS = ["kind", "spec", "display", "identity", "resolved", "catalog"] as const;
 const SOURCE_KINDS: ReadonlySet<string> = new Set(["local", "github", "git", "archive"]);
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$/;
-/** An absolute path, or a "/"-separated segment that is empty, "." or "..". */
-const UNSAFE_FILE_PATH = /^\/|(?:^|\/)\.{0,2}(?:\/|$)/;
 
 /*
  * Start-up cost shapes this checker: `gjc plugin policy catalog` checks every installed
@@ -157,7 +156,7 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
     if (typeof f !== "object" || f === null || Array.isArray(f)) return "invalid file entry";
     const file = f as Record<string, unknown>;
     if (typeof file.path !== "string" || typeof file.sha256 !== "string" || typeof file.size !== "number" || typeof file.mode !== "number") return "invalid file entry";
-    if (UNSAFE_FILE_PATH.test(file.path)) return `unsafe file path ${JSON.stringify(file.path)}`;
+    if (relativePathProblem(file.path) !== undefined) return `unsafe file path ${JSON.stringify(file.path)}`;
   }
   const contributions = record.contributions;
   if (typeof contributions !== "object" || contributions === null || Array.isArray(contributions) || !Array.isArray(record.components) || !Array.isArray(record.diagnostics)) return "invalid contributions";

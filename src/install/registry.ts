@@ -17,23 +17,6 @@ export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
   | { ok: false; path: string; problem: string };
 
-const BAD_CHARS = /[\u0000-\u001f\u007f-\u009f\\:]/;
-
-/** The lexical rules of relativePathProblem, as one fast pass (no allocation per segment). */
-function unsafeRelative(p: string): boolean {
-  if (p.length === 0 || p.charCodeAt(0) === 47 || BAD_CHARS.test(p)) return true;
-  let start = 0;
-  for (let i = 0; i <= p.length; i++) {
-    if (i === p.length || p.charCodeAt(i) === 47) {
-      const len = i - start;
-      if (len === 0) return true;
-      if (p.charCodeAt(start) === 46 && (len === 1 || (len === 2 && p.charCodeAt(start + 1) === 46))) return true;
-      start = i + 1;
-    }
-  }
-  return false;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
@@ -62,7 +45,8 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
     const f = files[j];
     if (!isObject(f) || typeof f.relativePath !== "string") return `${at}.copiedFiles[${j}] has no path`;
     const rel = f.relativePath;
-    if (unsafeRelative(rel)) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${relativePathProblem(rel) ?? "is not a safe relative path"}`;
+    const problem = relativePathProblem(rel);
+    if (problem) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${problem}`;
     if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice`;
     seen.add(rel);
     if (typeof f.sha256 !== "string" || !SHA256.test(f.sha256)) return `${at}.copiedFiles[${j}].sha256 is not a SHA-256`;

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { hasControlChars } from "../bundle/names.ts";
-import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside } from "../bundle/path-safety.ts";
+import { relativePathProblem, walkInside } from "../bundle/path-safety.ts";
 
 export interface StdioLaunch {
   command: string;
@@ -50,8 +50,7 @@ export function expansionProblem(value: string): string | undefined {
  */
 function bundlePath(value: string, what: string): { ok: true; path: string } | { ok: false; reason: string } {
   const rel = value.startsWith("./") ? value.slice(2) : value;
-  // The one-regex form of relativePathProblem first; the reason only for a refusal.
-  const problem = CLEAN_RELATIVE_PATH.test(rel) ? undefined : relativePathProblem(rel);
+  const problem = relativePathProblem(rel);
   if (problem) return { ok: false, reason: `the ${what} "${value}" ${problem}; it must be a relative path inside the bundle` };
   return { ok: true, path: rel };
 }

@@ -1,4 +1,5 @@
 import { hasControlChars } from "../bundle/names.ts";
+import { relativePathProblem } from "../bundle/path-safety.ts";
 import { sourceError } from "./errors.ts";
 import { isFullSha } from "./git-ref.ts";
 
@@ -62,10 +63,9 @@ export function parseGithubUrl(spec: string): GithubTarget {
     }
     pathParts = pathParts.slice(0, -1);
   }
-  for (const p of pathParts) {
-    if (p === "" || p === "." || p === ".." || hasControlChars(p) || p.includes(":") || p.includes("\\")) {
-      throw sourceError("invalid_source", `The repository path in this GitHub URL has an unsupported component: ${JSON.stringify(p)}`, HINT);
-    }
+  if (pathParts.length > 0 && relativePathProblem(pathParts.join("/")) !== undefined) {
+    const bad = pathParts.find((p) => relativePathProblem(p) !== undefined) ?? pathParts.join("/");
+    throw sourceError("invalid_source", `The repository path in this GitHub URL has an unsupported component: ${JSON.stringify(bad)}`, HINT);
   }
   const subpath = pathParts.length > 0 ? pathParts.join("/") : undefined;
   const target: GithubTarget = { owner, repo };

@@ -1,7 +1,7 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
-import { CLEAN_RELATIVE_PATH, relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
+import { relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
 import { readRegularFileBelow } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import type { PlannedFile } from "../types.ts";
@@ -91,11 +91,8 @@ export class DeclaredFileReader {
     const known = this.files.get(rel);
     if (known !== undefined) return known;
     if (this.exhausted || this.refused.has(rel)) return undefined;
-    // One native regex test for the usual clean path; the reason is worked out only for a refusal.
-    if (typeof rel !== "string" || !CLEAN_RELATIVE_PATH.test(rel)) {
-      const lexical = relativePathProblem(rel);
-      if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
-    }
+    const lexical = relativePathProblem(rel);
+    if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     // UTF-8 needs at most 3 bytes per UTF-16 unit, and a path without empty segments has at
     // least two characters per "/": the exact counts are needed only for long paths.

@@ -1,4 +1,4 @@
-import { hasControlChars } from "../../bundle/names.ts";
+import { relativePathProblem } from "../../bundle/path-safety.ts";
 
 export type NameVerdict = { ok: true; path: string | null } | { ok: false; reason: string };
 
@@ -9,19 +9,10 @@ export type NameVerdict = { ok: true; path: string | null } | { ok: false; reaso
  */
 export function judgeEntryName(name: string): NameVerdict {
   if (name === "." || name === "./") return { ok: true, path: null };
-  if (hasControlChars(name)) return { ok: false, reason: "contains a control character" };
-  if (name.includes("\\")) return { ok: false, reason: "contains a backslash" };
-  if (name.startsWith("/")) return { ok: false, reason: "is an absolute path" };
-  if (/^[A-Za-z]:/.test(name)) return { ok: false, reason: "starts with a drive letter" };
-  // Anywhere else a colon names an NTFS alternate data stream on Windows.
-  if (name.includes(":")) return { ok: false, reason: "contains a colon" };
   let p = name.startsWith("./") ? name.slice(2) : name;
   if (p.endsWith("/")) p = p.slice(0, -1);
-  if (p === "") return { ok: false, reason: "is empty" };
-  for (const segment of p.split("/")) {
-    if (segment === "") return { ok: false, reason: "has an empty path segment" };
-    if (segment === "..") return { ok: false, reason: "climbs out with '..'" };
-    if (segment === ".") return { ok: false, reason: "has a '.' segment" };
-  }
-  return { ok: true, path: p };
+  // The one relative-path judge: controls, backslashes, colons (drive letters, NTFS streams),
+  // absolute names, empty, "." and ".." segments.
+  const problem = relativePathProblem(p);
+  return problem === undefined ? { ok: true, path: p } : { ok: false, reason: problem };
 }
