@@ -4,7 +4,7 @@
  */
 export const PROTOCOL_VERSION = "1.0.0";
 /** One frame, including its newline, in either direction. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+export { MAX_LINE_FRAME_BYTES as MAX_FRAME_BYTES } from "../core/line-splitter.ts";
 /** Host→plugin requests waiting for an answer; the excess is refused before it is sent. */
 export const MAX_PENDING_REQUESTS = 64;
 /** Plugin→host requests being served at once; one more closes the peer. */

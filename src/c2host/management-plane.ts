@@ -1,7 +1,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { invokeConnector } from "./connectors.ts";
-import { LineSplitter, FrameTooLargeError } from "./line-splitter.ts";
+import { LineSplitter, FrameTooLargeError } from "../core/line-splitter.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
 

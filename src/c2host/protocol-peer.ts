@@ -1,5 +1,5 @@
 import { HOST_ERROR_CODE, MAX_FRAME_BYTES, MAX_HOST_CALLBACKS, MAX_PENDING_REQUESTS } from "./limits.ts";
-import { FrameTooLargeError, LineSplitter } from "./line-splitter.ts";
+import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { PeerError } from "./peer-errors.ts";
 
 export interface PeerLimits {
@@ -112,9 +112,9 @@ export class ProtocolPeer {
       }
       throw e;
     }
-    for (let i = 0; i < lines.length; i++) {
+    for (const line of lines) {
       if (this.closed) return;
-      this.receiveLine(lines[i]);
+      this.receiveLine(line);
     }
   }
 
@@ -219,10 +219,8 @@ export class ProtocolPeer {
     }
   };
 
-  private receiveLine(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    // A JSON object line starts with "{"; only other lines need the blank-line test.
-    if (line.charCodeAt(0) !== 0x7b && line.trim() === "") return;
+  private receiveLine(line: string): void {
+    if (line.trim() === "") return;
     let message: unknown;
     try {
       message = JSON.parse(line);

@@ -1,6 +1,6 @@
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
-import { FrameTooLargeError, LineSplitter } from "./line-splitter.ts";
+import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
 import { ProtocolPeer, type PeerHandlers, type PeerLimits } from "./protocol-peer.ts";
@@ -92,7 +92,7 @@ export class RuntimeProcess {
         const { done, value } = await reader.read();
         if (done) break;
         try {
-          for (const line of splitter.push(value)) if (line.trim() !== "") onLine(line.replace(/\r$/, ""));
+          for (const line of splitter.push(value)) if (line.trim() !== "") onLine(line);
         } catch (e) {
           if (!(e instanceof FrameTooLargeError)) throw e;
           onLine("(a stderr line longer than 1 MiB was dropped)");

@@ -1,5 +1,6 @@
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
+import { readLines } from "../core/line-splitter.ts";
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { launch } from "../process/launch.ts";
 import { bunArgv, childEnv, makeScratch, type Scratch } from "./isolated-bun.ts";
@@ -101,41 +102,24 @@ async function readTail(reader: Reader, keep: number, out: { text: string }): Pr
   }
 }
 
-/** Waits for the line `<nonce> <json>`; resolves undefined at EOF or past the output cap. */
-async function readReport(reader: Reader, nonce: string): Promise<HarnessReport | undefined> {
-  const decoder = new TextDecoder();
-  let buffered = "";
-  let seen = 0;
+/** Waits for the line `<nonce> <json>`; resolves undefined at EOF or on a line past the output cap. */
+async function readReport(stdout: ReadableStream<Uint8Array>, nonce: string): Promise<HarnessReport | undefined> {
   const marker = `${nonce} `;
-  for (;;) {
-    const next = await reader.read();
-    if (next.done || !next.value) return undefined;
-    const chunk = next.value;
-    seen += chunk.length;
-    buffered += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffered.indexOf("\n")) !== -1) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      if (line.startsWith(marker)) {
-        try {
-          return JSON.parse(line.slice(marker.length)) as HarnessReport;
-        } catch {
-          return undefined;
-        }
-      }
+  for await (const line of readLines(stdout, STDOUT_CAP)) {
+    if (!line.startsWith(marker)) continue;
+    try {
+      return JSON.parse(line.slice(marker.length)) as HarnessReport;
+    } catch {
+      return undefined;
     }
-    if (seen > STDOUT_CAP) return undefined;
-    // Keep only what could still be the start of our line.
-    if (buffered.length > STDOUT_CAP) buffered = buffered.slice(-STDOUT_CAP);
   }
+  return undefined;
 }
 
 async function checkOne(ctx: Context, scratch: Scratch, harness: string, target: RuntimeTarget, timeoutMs: number): Promise<RuntimeCheckResult> {
   const nonce = crypto.randomUUID();
   const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx) });
   const { proc } = child;
-  const stdoutReader = proc.stdout.getReader();
   const stderrReader = proc.stderr.getReader();
   const stderr = { text: "" };
   const stderrDone = readTail(stderrReader, STDERR_TAIL, stderr).catch(() => {});
@@ -145,13 +129,12 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   } catch {
     // The child died before reading its request; judged below as "no report".
   }
-  const outcome = await within(readReport(stdoutReader, nonce).catch(() => undefined), timeoutMs);
+  const outcome = await within(readReport(proc.stdout, nonce).catch(() => undefined), timeoutMs);
   await child.stop();
   const exitCode = await child.exited;
   // Every process of the tree is gone now (on Linux; elsewhere one that left its session may
   // still hold the pipe), so the end of the pipe comes at once or not at all.
   await settleWithin(stderrDone, 1000);
-  void stdoutReader.cancel().catch(() => {});
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
   if (outcome === TIMED_OUT) {
     return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" did not finish loading within ${timeoutMs} ms; it was stopped.`, log };

@@ -1,5 +1,5 @@
 /** One JSON-RPC message (a stdout line, an SSE event, an HTTP body) may not exceed this. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+export { MAX_LINE_FRAME_BYTES as MAX_FRAME_BYTES } from "../core/line-splitter.ts";
 /** How much of a server's stderr we keep (the tail), so a chatty server cannot grow our memory. */
 export const MAX_STDERR_BYTES = 64 * 1024;
 /** Server messages that answer nothing of ours, in a row, before we call it a flood. */

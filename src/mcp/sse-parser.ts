@@ -12,13 +12,11 @@ export interface SseEvent {
  * every event's data bounded by `maxBytes`, so a stream cannot make us buffer without end.
  */
 export async function* readSseEvents(stream: ReadableStream<Uint8Array>, maxBytes: number, what: string): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
   let event = "";
   let data: string[] = [];
   let dataBytes = 0;
   let id: string | undefined;
-  for await (const raw of readLines(stream, maxBytes, what)) {
-    const line = decoder.decode(raw);
+  for await (const line of readLines(stream, maxBytes, what)) {
     if (line === "") {
       if (data.length > 0) {
         const out: SseEvent = { event: event || "message", data: data.join("\n") };
@@ -36,7 +34,7 @@ export async function* readSseEvents(stream: ReadableStream<Uint8Array>, maxByte
     let value = colon === -1 ? "" : line.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") {
-      dataBytes += raw.byteLength;
+      dataBytes += Buffer.byteLength(line);
       if (dataBytes > maxBytes)
         throw mcpError("mcp_frame_too_large", `${what} sent an event longer than ${maxBytes} bytes`, "MCP messages are limited to 1 MiB each; fix the server so it sends smaller messages", { limit: maxBytes });
       data.push(value);

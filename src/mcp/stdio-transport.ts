@@ -94,16 +94,9 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     }
   })();
 
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   const stdoutDone = (async () => {
     try {
-      for await (const line of readLines(proc.stdout, MAX_FRAME_BYTES, opts.label)) {
-        let text: string;
-        try {
-          text = decoder.decode(line);
-        } catch {
-          throw mcpError("mcp_protocol", `${opts.label} wrote bytes that are not UTF-8 on stdout`, "stdout of an MCP stdio server carries only JSON-RPC messages; log to stderr instead");
-        }
+      for await (const text of readLines(proc.stdout, MAX_FRAME_BYTES, `${opts.label} (on stdout)`)) {
         if (text.trim() === "") continue;
         let message: unknown;
         try {

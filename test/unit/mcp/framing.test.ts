@@ -15,7 +15,7 @@ const streamOf = (...chunks: (string | Uint8Array)[]) =>
   });
 async function lines(stream: ReadableStream<Uint8Array>, max: number): Promise<string[]> {
   const out: string[] = [];
-  for await (const l of readLines(stream, max, "test server")) out.push(new TextDecoder().decode(l));
+  for await (const l of readLines(stream, max, "test server")) out.push(l);
   return out;
 }
 async function failure(p: Promise<unknown>): Promise<GjcError> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FrameTooLargeError, LineSplitter } from "../../../src/c2host/line-splitter.ts";
+import { FrameTooLargeError, LineSplitter, readLines } from "../../../src/core/line-splitter.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -36,28 +36,43 @@ describe("line splitter", () => {
     expect(() => s.push(new Uint8Array(1024 * 1024 + 1).fill(0x61))).toThrow("plugin protocol message exceeds the 1 MiB limit");
   });
 
-  test("whole-line chunks (the fast path) split exactly like the byte walk, BOMs and limit included", () => {
-    const text = '{"a":1}\n\uFEFF{"b":"é🌍"}\n\n\r\n{"c":[1,2]}\n\uFEFFx\n';
-    const all = bytes(text);
-    // Reference: one byte at a time never has a whole line with nothing pending... except
-    // single "\n" chunks, which are trivially the same; every other cut goes the slow way.
-    const reference: string[] = [];
-    const slow = new LineSplitter();
-    for (let i = 0; i < all.length; i++) reference.push(...slow.push(all.subarray(i, i + 1)));
-    expect(reference).toEqual(['{"a":1}', '{"b":"é🌍"}', "", "\r", '{"c":[1,2]}', "x"]);
-    // One chunk, and every cut into two chunks that each end on a newline where possible.
-    expect(new LineSplitter().push(all)).toEqual(reference);
+  test("every cut of a stream gives the same lines: CRLF, blank lines and BOMs included", () => {
+    const all = bytes('{"a":1}\n\uFEFF{"b":"é🌍"}\n\n\r\n{"c":[1,2]}\n\uFEFFx\n');
+    const expected = ['{"a":1}', '{"b":"é🌍"}', "", "", '{"c":[1,2]}', "x"];
+    expect(new LineSplitter().push(all)).toEqual(expected);
+    const byteByByte = new LineSplitter();
+    expect([...all].flatMap((_, i) => byteByByte.push(all.subarray(i, i + 1)))).toEqual(expected);
     for (let cut = 1; cut < all.length; cut++) {
       const s = new LineSplitter();
-      expect([...s.push(all.subarray(0, cut)), ...s.push(all.subarray(cut))]).toEqual(reference);
+      expect([...s.push(all.subarray(0, cut)), ...s.push(all.subarray(cut))]).toEqual(expected);
       expect(s.flush()).toBeUndefined();
     }
   });
 
-  test("a whole-line chunk at the limit passes and one byte over fails, as with partial chunks", () => {
-    // 8 bytes: the chunk fits the limit, so it is taken whole.
+  test("a CR before the newline is dropped and not counted", () => {
+    expect(new LineSplitter(8).push(bytes("1234567\r\n"))).toEqual(["1234567"]);
+    expect(() => new LineSplitter(8).push(bytes("12345678\r\n"))).toThrow(FrameTooLargeError);
+  });
+
+  test("fatal decoding refuses bytes that are not UTF-8", () => {
+    expect(() => new LineSplitter(100, { fatal: true }).push(new Uint8Array([0xff, 0x0a]))).toThrow(TypeError);
+    expect(new LineSplitter(100).push(new Uint8Array([0xff, 0x0a]))).toEqual(["\uFFFD"]);
+  });
+
+  test("readLines yields every line of a stream, the last one unterminated", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const part of ["a\nb", "c\r\n", "last"]) c.enqueue(bytes(part));
+        c.close();
+      },
+    });
+    const out: string[] = [];
+    for await (const line of readLines(stream, 100)) out.push(line);
+    expect(out).toEqual(["a", "bc", "last"]);
+  });
+
+  test("several lines in one chunk: each is held to the limit on its own", () => {
     expect(new LineSplitter(8).push(bytes("123\n456\n"))).toEqual(["123", "456"]);
-    // 10 bytes: too big to take whole, yet each line fits.
     expect(new LineSplitter(8).push(bytes("1\n2345678\n"))).toEqual(["1", "2345678"]);
     expect(() => new LineSplitter(8).push(bytes("1\n23456789\n"))).toThrow(FrameTooLargeError);
     expect(new LineSplitter(8).push(bytes("1234567\n"))).toEqual(["1234567"]);
