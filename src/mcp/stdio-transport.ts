@@ -20,6 +20,8 @@ export interface StdioStartOptions {
   /** Host environment the allow-list is copied from (default: process.env). */
   hostEnv?: Record<string, string | undefined>;
   label: string;
+  /** Variables set on top of the allow-list (C2 mcp.json servers: their env, PLUGIN_ROOT, PLUGIN_DATA). */
+  extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;
 }
 
@@ -45,7 +47,7 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
   if (!verdict.ok)
     throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)");
   const hostEnv = opts.hostEnv ?? process.env;
-  const env = childEnvironment(hostEnv);
+  const env = childEnvironment(hostEnv, opts.extraEnv);
   const cwd = verdict.cwd === undefined ? root : join(root, verdict.cwd);
   const rest = (opts.launch.args ?? []).slice(verdict.kind === "bundled" ? 0 : 1);
   if (verdict.kind === "bundled") return { argv: [join(root, verdict.executable as string), ...rest], cwd, env };

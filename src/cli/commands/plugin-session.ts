@@ -1,3 +1,4 @@
+import { usageError } from "../../core/errors.ts";
 import { timeoutOption } from "../options.ts";
 import type { Style } from "../../core/style.ts";
 import type { SessionDiagnostic } from "../../gjcsession/diagnostics.ts";
@@ -42,12 +43,20 @@ export default defineVerb({
   schema: "gjc/session@1",
   args: {
     project: { type: "string", description: "Project directory whose .gjc/gjc-plugins is the project scope (default: the current directory)", valueHint: "dir" },
+    family: { type: "string", description: "gjc (default): the GJC session plan; c2: what a host loads from enabled C2 bundles", valueHint: "gjc|c2" },
     "check-runtime": { type: "boolean", description: "Also load every active tool and hook module in an isolated child and quarantine mismatches" },
     timeout: { type: "string", description: "Milliseconds one module may take under --check-runtime (default 5000)", valueHint: "ms" },
     ...jsonArg,
   },
-  examples: ["gjc plugin session --json", "gjc plugin session --project ./repo --check-runtime"],
+  examples: ["gjc plugin session --json", "gjc plugin session --project ./repo --check-runtime", "gjc plugin session --family c2 --json"],
   async run({ args, ctx }) {
+    if (args.family !== undefined && args.family !== "gjc" && args.family !== "c2") throw usageError(`--family must be gjc or c2, not "${args.family}".`);
+    if (args.family === "c2") {
+      const { c2SessionDocument } = await import("../../c2session/document.ts");
+      const { describeC2Session } = await import("../render/c2-session.ts");
+      const doc = await c2SessionDocument(ctx, { project: args.project });
+      return { json: { ...doc }, human: describeC2Session(ctx.out, doc), exit: doc.ok ? 0 : 3 };
+    }
     const timeout = timeoutOption(args.timeout);
     const result = await startSession(ctx, { project: args.project, checkRuntime: Boolean(args["check-runtime"]), runtimeTimeoutMs: timeout });
     const { json, exit } = sessionDocument(result);

@@ -1,0 +1,121 @@
+/**
+ * `gjc plugin session --family c2`: the C2 counterpart of the GJC session plan. What a host
+ * loads from enabled C2 bundles at session start, each item with its persisted id
+ * `<plugin-id>:<kind>:<local-id>` and the verified files it comes from:
+ *   skills          skills/<name>/SKILL.md (+ the files of that folder)
+ *   subagents       agents/**.md
+ *   promptCommands  commands/**.md, compiled to their Skill fallback (the standard says prompt
+ *                   commands are "supported as content": a host without prompt commands runs
+ *                   the same text as a skill)
+ *   mcpServers      mcp.json servers, gated like `gjc plugin mcp list` gates them
+ * Every bundle is verified first (drift quarantines it, through the store's verify); only
+ * active bundles contribute. Content is user-wide in C2 1.2 (project policy governs runtimes
+ * only), so `--project` names the session's project but never filters content.
+ */
+import { dirname, join } from "node:path";
+import { readRegularFile } from "../bundle/read-file.ts";
+import { sha256Hex } from "../bundle/hash.ts";
+import { C2_LIMITS } from "../bundle/limits.ts";
+import type { Context } from "../core/context.ts";
+import { DiagnosticSink } from "../core/diagnostics.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { inventoryC2Contributions } from "../families/c2/contributions.ts";
+import { parseFrontmatter } from "../families/c2/frontmatter.ts";
+import { listC2McpServers, type C2McpEntry } from "./mcp-servers.ts";
+import { verifiedC2Bundles, type VerifiedC2Bundle } from "./verified-bundles.ts";
+
+export interface VerifiedFile {
+  /** Absolute path in the installed bundle. */
+  path: string;
+  /** Bundle-relative path. */
+  relativePath: string;
+  sha256: string;
+  bytes: number;
+}
+
+interface Item {
+  id: string;
+  plugin: string;
+  bundle: string;
+  name: string;
+  description: string;
+  file: VerifiedFile;
+}
+
+export interface C2SessionDocument {
+  schema: "gjc/c2-session@1";
+  family: "c2";
+  ok: boolean;
+  projectDir: string;
+  /** Content of C2 1.2 bundles is user-wide; runtime policy is what projects change. */
+  contentScope: "user";
+  bundles: { id: string; name: string; version: string; status: string; trusted: boolean; reasons: { code: string; message: string }[] }[];
+  skills: (Item & { files: VerifiedFile[] })[];
+  subagents: (Item & { model?: string; tools?: string[] })[];
+  promptCommands: (Item & { skillFallback: { name: string; description: string; instructions: string } })[];
+  mcpServers: C2McpEntry[];
+}
+
+function verifiedFile(v: VerifiedC2Bundle, rel: string): VerifiedFile {
+  const f = v.files.get(rel);
+  if (!f) throw new GjcError({ code: "runtime_mismatch", message: `${v.bundle.name}: ${rel} is not an installed file.`, exit: ExitCode.refused });
+  return { path: join(v.bundle.bundleDir, rel), relativePath: rel, sha256: f.sha256, bytes: f.size };
+}
+
+/** Reads a verified file and checks its bytes once more (what the host gets is what was hashed). */
+function verifiedText(v: VerifiedC2Bundle, file: VerifiedFile): string {
+  const bytes = readRegularFile(file.path, C2_LIMITS.maxFileBytes).bytes;
+  if (sha256Hex(bytes) !== file.sha256) {
+    throw new GjcError({ code: "runtime_mismatch", message: `${v.bundle.name}: ${file.relativePath} changed while the session was being built.`, hint: `Run "gjc plugin verify ${v.bundle.name}".`, exit: ExitCode.refused });
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export async function c2SessionDocument(ctx: Context, opts: { project?: string } = {}): Promise<C2SessionDocument> {
+  const verified = await verifiedC2Bundles(ctx, { persist: true });
+  const { normalizeProjectPath } = await import("../c2store/project-key.ts");
+  const doc: C2SessionDocument = {
+    schema: "gjc/c2-session@1",
+    family: "c2",
+    ok: verified.every((v) => v.status !== "quarantined"),
+    projectDir: normalizeProjectPath(ctx, opts.project ?? ctx.cwd),
+    contentScope: "user",
+    bundles: verified.map((v) => ({ id: v.bundle.id, name: v.bundle.name, version: v.bundle.version, status: v.status, trusted: v.bundle.trusted, reasons: v.reasons })),
+    skills: [],
+    subagents: [],
+    promptCommands: [],
+    mcpServers: [],
+  };
+  for (const v of verified) {
+    if (v.status !== "active") continue;
+    const { bundle } = v;
+    const inv = inventoryC2Contributions(bundle.bundleDir, bundle.manifest, new DiagnosticSink());
+    const base = (kind: string, localId: string, name: string, description: string, rel: string): Item => ({
+      id: `${bundle.id}:${kind}:${localId}`,
+      plugin: bundle.id,
+      bundle: bundle.name,
+      name,
+      description,
+      file: verifiedFile(v, rel),
+    });
+    for (const s of inv.skills) {
+      const folder = `${dirname(s.path)}/`;
+      const files = [...v.files.keys()].filter((p) => p.startsWith(folder)).sort().map((p) => verifiedFile(v, p));
+      doc.skills.push({ ...base("skill", s.localId, s.name, s.description, s.path), files });
+    }
+    for (const a of inv.agents) {
+      doc.subagents.push({ ...base("agent", a.localId, a.name, a.description, a.path), ...(a.model ? { model: a.model } : {}), ...(a.tools ? { tools: a.tools } : {}) });
+    }
+    for (const c of inv.promptCommands) {
+      const item = base("command", c.localId, c.name, c.description, c.path);
+      const parsed = parseFrontmatter(verifiedText(v, item.file));
+      const instructions = parsed.ok ? parsed.doc.body : "";
+      doc.promptCommands.push({ ...item, skillFallback: { name: c.name, description: c.description, instructions } });
+    }
+  }
+  // Servers of active bundles only; verification already ran above.
+  const active = new Set(verified.filter((v) => v.status === "active").map((v) => v.bundle.id));
+  doc.mcpServers = (await listC2McpServers(ctx)).filter((s) => active.has(s.plugin));
+  return doc;
+}
