@@ -43,7 +43,16 @@ export type McpServerConfig = Owner & { name: string } & (
         /** bun children also get --config=<an empty file> so a shipped bunfig.toml cannot act. */
         bunFlags: string[];
       }
-    | { transport: "http" | "sse"; url: string }
+    | {
+        transport: "http" | "sse";
+        url: string;
+        /**
+         * The addresses the host name resolved to at session start, every one checked against
+         * the policy (DESIGN 11d): the host connects to one of these (TLS still verified against
+         * the name), so a later DNS answer cannot send it to a denied address.
+         */
+        addresses: string[];
+      }
   );
 
 export interface PlanSurface {
@@ -121,11 +130,51 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
     quarantineSurface(b, s.extensionId, "security_policy", `MCP server "${s.name}" URL is refused by the policy: ${verdict.reason}`, diagnostics);
     return undefined;
   }
-  return { ...owner, transport: s.transport, url: s.url as string };
+  return { ...owner, transport: s.transport, url: s.url as string, addresses: [] };
+}
+
+/**
+ * Stage (d) at session start (issue #12, class 10): the host name of each remote server is
+ * resolved now, and a server whose name resolves to a denied address, or cannot be resolved
+ * (so cannot be checked), is left out of the plan with a diagnostic instead of being handed to
+ * the host; the others carry the checked addresses to pin. All names resolve in parallel.
+ */
+async function pinRemoteServers(
+  servers: McpServerConfig[],
+  bundles: SessionBundle[],
+  resolver: import("../policy/dns.ts").Resolver | undefined,
+  diagnostics: SessionDiagnostic[],
+): Promise<McpServerConfig[]> {
+  if (!servers.some((c) => c.transport !== "stdio")) return servers;
+  const [{ resolveAndCheck, systemResolver }, { classifyMcpUrl }] = await Promise.all([import("../policy/dns.ts"), import("../policy/url.ts")]);
+  const verdicts = await Promise.all(
+    servers.map((c) => {
+      if (c.transport === "stdio") return undefined;
+      const url = classifyMcpUrl(c.url);
+      return url.ok ? resolveAndCheck(url.host, resolver ?? systemResolver) : Promise.resolve({ ok: false as const, reason: url.reason });
+    }),
+  );
+  const kept: McpServerConfig[] = [];
+  for (let i = 0; i < servers.length; i++) {
+    const c = servers[i];
+    const v = verdicts[i];
+    if (c.transport === "stdio" || v === undefined) {
+      kept.push(c);
+      continue;
+    }
+    if (v.ok) {
+      kept.push({ ...c, addresses: v.addresses });
+      continue;
+    }
+    const bundle = bundles.find((b) => b.entry.scope === c.scope && b.entry.name === c.bundle);
+    const why = "unresolved" in v && v.unresolved ? `its host could not be resolved, so it cannot be checked (${v.reason})` : v.reason;
+    if (bundle) quarantineSurface(bundle, c.surfaceId, "security_policy", `MCP server "${c.name}" is left out of this session: ${why}`, diagnostics);
+  }
+  return kept;
 }
 
 /** The second half of session start: what the host loads, renders and connects. */
-export async function buildPlan(state: SessionState): Promise<SessionPlan> {
+export async function buildPlan(state: SessionState, options: { resolver?: import("../policy/dns.ts").Resolver } = {}): Promise<SessionPlan> {
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
   const policy: Policy | undefined = hasMcp ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")) } : undefined;
@@ -173,6 +222,7 @@ export async function buildPlan(state: SessionState): Promise<SessionPlan> {
     appendices.push(...system, ...agent);
   }
 
+  const pinnedServers = await pinRemoteServers(mcpServers, state.bundles, options.resolver, diagnostics);
   const rendered = renderAppendices(appendices);
   diagnostics.push(...rendered.diagnostics);
   const advertisements = { skills: {} as Record<string, string>, agents: {} as Record<string, string> };
@@ -208,7 +258,7 @@ export async function buildPlan(state: SessionState): Promise<SessionPlan> {
     subskills,
     tools,
     hooks,
-    mcpServers,
+    mcpServers: pinnedServers,
     diagnostics,
   };
 }

@@ -12,6 +12,8 @@ export interface SessionOptions {
   /** Also load every active tool and hook module in an isolated child (`--check-runtime`). */
   checkRuntime?: boolean;
   runtimeTimeoutMs?: number;
+  /** DNS for the MCP host check at session start (tests); the system resolver otherwise. */
+  resolver?: import("../policy/dns.ts").Resolver;
 }
 
 export interface RuntimeCheckSummary {
@@ -94,5 +96,5 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
     persisted += await quarantineRuntimeFailures(ctx, state, results);
     runtimeCheck = summarizeRuntime(results);
   }
-  return { plan: await buildPlan(state), runtimeCheck, persistedQuarantine: persisted };
+  return { plan: await buildPlan(state, { resolver: options.resolver }), runtimeCheck, persistedQuarantine: persisted };
 }
