@@ -156,45 +156,47 @@ import p152 from "../../docs/errors/scope_conflict.md" with { type: "text" };
 import p153 from "../../docs/errors/scope_required.md" with { type: "text" };
 import p154 from "../../docs/errors/security_policy.md" with { type: "text" };
 import p155 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p156 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p157 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p158 from "../../docs/errors/special_file.md" with { type: "text" };
-import p159 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p160 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p161 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p162 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p163 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p164 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p165 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p166 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p167 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p168 from "../../docs/errors/trusted.md" with { type: "text" };
-import p169 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p170 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p171 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p172 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p173 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p174 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p175 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p176 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p177 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p178 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p179 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p180 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p181 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p182 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p183 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p184 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p185 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p186 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p187 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p188 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p189 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p190 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p191 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p192 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p193 from "../../docs/errors/usage.md" with { type: "text" };
-import p194 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p156 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p157 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p158 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p159 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p160 from "../../docs/errors/special_file.md" with { type: "text" };
+import p161 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p162 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p163 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p164 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p165 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p166 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p167 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p168 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p169 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p170 from "../../docs/errors/trusted.md" with { type: "text" };
+import p171 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p172 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p173 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p174 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p175 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p176 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p177 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p178 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p179 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p180 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p181 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p182 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p183 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p185 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p186 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p187 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p188 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p189 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p190 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p191 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p192 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p193 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p194 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p195 from "../../docs/errors/usage.md" with { type: "text" };
+import p196 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -354,43 +356,45 @@ export const PAGES: Record<string, string> = {
   "scope_required": p153,
   "security_policy": p154,
   "session_collision": p155,
-  "source_too_large": p156,
-  "source_unreachable": p157,
-  "special_file": p158,
-  "stale_baseline": p159,
-  "stale_plan": p160,
-  "surface_disabled": p161,
-  "surface_unknown": p162,
-  "too_many_commands": p163,
-  "too_many_components": p164,
-  "too_many_connectors": p165,
-  "too_many_language_servers": p166,
-  "too_many_ui": p167,
-  "trusted": p168,
-  "undeclared_command": p169,
-  "unexpected_argument": p170,
-  "unexpected_result": p171,
-  "unknown_action": p172,
-  "unknown_code": p173,
-  "unknown_command": p174,
-  "unknown_component": p175,
-  "unknown_contribution": p176,
-  "unknown_field": p177,
-  "unknown_option": p178,
-  "unknown_scaffold": p179,
-  "unknown_server": p180,
-  "unknown_shell": p181,
-  "unknown_target": p182,
-  "unreadable_directory": p183,
-  "unreadable_file": p184,
-  "unsafe_file_name": p185,
-  "unsafe_path": p186,
-  "unsupported_schema": p187,
-  "unsupported_scope": p188,
-  "unsupported_source": p189,
-  "unsupported_standard": p190,
-  "unsupported_surface": p191,
-  "untrusted": p192,
-  "usage": p193,
-  "wrong_target": p194,
+  "set_incomplete": p156,
+  "set_integrity": p157,
+  "source_too_large": p158,
+  "source_unreachable": p159,
+  "special_file": p160,
+  "stale_baseline": p161,
+  "stale_plan": p162,
+  "surface_disabled": p163,
+  "surface_unknown": p164,
+  "too_many_commands": p165,
+  "too_many_components": p166,
+  "too_many_connectors": p167,
+  "too_many_language_servers": p168,
+  "too_many_ui": p169,
+  "trusted": p170,
+  "undeclared_command": p171,
+  "unexpected_argument": p172,
+  "unexpected_result": p173,
+  "unknown_action": p174,
+  "unknown_code": p175,
+  "unknown_command": p176,
+  "unknown_component": p177,
+  "unknown_contribution": p178,
+  "unknown_field": p179,
+  "unknown_option": p180,
+  "unknown_scaffold": p181,
+  "unknown_server": p182,
+  "unknown_shell": p183,
+  "unknown_target": p184,
+  "unreadable_directory": p185,
+  "unreadable_file": p186,
+  "unsafe_file_name": p187,
+  "unsafe_path": p188,
+  "unsupported_schema": p189,
+  "unsupported_scope": p190,
+  "unsupported_source": p191,
+  "unsupported_standard": p192,
+  "unsupported_surface": p193,
+  "untrusted": p194,
+  "usage": p195,
+  "wrong_target": p196,
 };

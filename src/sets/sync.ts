@@ -225,8 +225,8 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     const after = await installedBundles(ctx, scope);
     recordGeneration(ctx, scope, command, after.map((b) => b.entry));
     if (scope === "project") rememberProject(ctx, ctx.cwd);
-    // Not frozen and from the scope's own lock: keep the file in its canonical form (same entries, same pins).
-    if (!o.frozen && !o.lock && serializeLock(lock) !== readLockText(path)) writeLockFile(path, lock);
+    // Not frozen: the scope's lock is the set just synced (from a set archive), in canonical form.
+    if (!o.frozen && serializeLock(lock) !== readLockText(path)) writeLockFile(path, lock);
     return result;
   } finally {
     for (const c of acquired) await c.cleanup();

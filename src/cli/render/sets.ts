@@ -74,3 +74,7 @@ export function describeSync(r: import("../../sets/sync.ts").SyncResult): string
   if (r.needsTrust.length > 0) tail.push(`needs trust: ${r.needsTrust.join(", ")} — the set expects ${r.needsTrust.length === 1 ? "it" : "them"} trusted; sync never grants trust. Review, then run "gjc plugin trust <name>" or sync again with --trust ${r.needsTrust.join(",")}.`);
   return [head, ...lines, ...tail].join("\n");
 }
+
+export function describeExport(r: import("../../sets/set-archive.ts").ExportResult): string {
+  return `Wrote ${r.path}: the ${r.scope} lock and ${plural(r.bundles, "bundle")} (${plural(r.files, "file")}, ${r.bytes} bytes), sha256 ${r.sha256}.\nOn a machine without network: gjc plugin sync --${r.scope} --from ${r.path}`;
+}
