@@ -37,14 +37,21 @@ export interface BundleDirectory {
   policy(bundle: HostedBundle, projectPath?: string): RealmPolicy;
   normalizeProject(path: string): string;
   projectHash(normalizedPath: string): Promise<string>;
+  /**
+   * Before a process of the bundle starts: its installed files are still what was installed,
+   * or this throws `runtime_mismatch` (and quarantines it). Directories without installed
+   * records (tests that hand in their own bundles) leave it out.
+   */
+  checkFiles?(bundle: HostedBundle): Promise<void>;
 }
 
 /** The C2 store as a BundleDirectory (loaded lazily so `--help` never pays for it). */
 export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
-  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }] = await Promise.all([
+  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }] = await Promise.all([
     import("../c2store/records.ts"),
     import("../c2store/policy.ts"),
     import("../c2store/project-key.ts"),
+    import("../c2store/check-before-start.ts"),
   ]);
   return {
     list: () =>
@@ -67,5 +74,6 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
     },
     normalizeProject: (path) => normalizeProjectPath(ctx, path),
     projectHash,
+    checkFiles: (bundle) => checkC2FilesBeforeStart(ctx, bundle.id),
   };
 }

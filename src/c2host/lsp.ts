@@ -92,6 +92,7 @@ export async function probeLanguageServer(
   if (e.components[lspComponentId(bundle.id, server.id)] === "disabled") {
     throw runtimeError("component_disabled", `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);
   }
+  await host.checkFiles(bundle);
   const exe = resolveRuntimeCommand(server.command, bundle.bundleDir, opts.env);
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   // The server runs in the project root, so a bundled script needs the bundle's path: like the

@@ -174,6 +174,8 @@ export class RuntimeHost {
       this.instances.delete(key);
       await existing.instance.unload();
     }
+    // What starts is what was installed: drift refuses the start and quarantines the bundle.
+    await this.checkFiles(bundle);
     const dataDir = projectPath === undefined ? bundle.dataDir : join(bundle.dataDir, "projects", await this.o.directory.projectHash(projectPath));
     const raced = this.instances.get(key);
     if (raced && raced.fingerprint === fingerprint) return raced.instance;
@@ -256,6 +258,11 @@ export class RuntimeHost {
   /** Realm policy without the runtime checks (language servers need no runtime). */
   policyFor(bundle: HostedBundle, project?: string): RealmPolicy {
     return this.o.directory.policy(bundle, project === undefined ? undefined : this.o.directory.normalizeProject(project));
+  }
+
+  /** The bundle's installed files are unchanged, or `runtime_mismatch` (before any process of it starts). */
+  async checkFiles(bundle: HostedBundle): Promise<void> {
+    await this.o.directory.checkFiles?.(bundle);
   }
 
   normalizeProject(path: string): string {
