@@ -12,3 +12,7 @@ export const MAX_TOOLS = 10_000;
 export const MAX_REDIRECTS = 10;
 /** Default budget for a whole probe (spawn or connect, initialize, tools/list). */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+/** Our requests waiting for an answer from one server. */
+export const MAX_PENDING_REQUESTS = 64;
+/** Server requests (ping) answered at once. */
+export const MAX_SERVED_REQUESTS = 16;

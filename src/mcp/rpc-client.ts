@@ -1,6 +1,7 @@
 import type { GjcError } from "../core/errors.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
-import { MAX_UNSOLICITED_MESSAGES } from "./limits.ts";
+import { JsonRpcPeer, PeerError, RpcMethodError, type JsonRpcHandlers } from "../core/jsonrpc-peer.ts";
+import { MAX_PENDING_REQUESTS, MAX_SERVED_REQUESTS, MAX_UNSOLICITED_MESSAGES } from "./limits.ts";
 
 /** Where a transport delivers what the server sent, or the one failure that ends it. */
 export interface ChannelSink {
@@ -16,29 +17,49 @@ export interface Channel {
   close(): Promise<void>;
 }
 
-interface Pending {
-  method: string;
-  resolve(result: unknown): void;
-  reject(error: GjcError): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The shared peer with MCP's outlet: messages go to the channel, a failed send ends the session. */
+class McpPeer extends JsonRpcPeer {
+  constructor(
+    handlers: JsonRpcHandlers,
+    private readonly sendOut: (message: Record<string, unknown>) => void,
+  ) {
+    super(handlers, { limits: { maxPendingRequests: MAX_PENDING_REQUESTS, maxServedRequests: MAX_SERVED_REQUESTS }, strictResponses: true, peerName: "the server" });
+  }
+
+  protected send(message: Record<string, unknown>): void {
+    this.sendOut(message);
+  }
+}
+
 /**
- * A JSON-RPC 2.0 client over one channel. It answers the server's `ping`, refuses every other
- * server request (we offer no client capabilities), and fails the whole session on the first
- * protocol violation: a probe must end with a clear error rather than limp on.
+ * A JSON-RPC 2.0 client over one channel, on the shared peer (src/core/jsonrpc-peer.ts). It
+ * answers the server's `ping`, refuses every other server request (we offer no client
+ * capabilities), and fails the whole session on the first protocol violation: a probe must end
+ * with a clear error rather than limp on.
  */
 export class RpcClient implements ChannelSink {
-  private pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly peer: McpPeer;
   private unsolicited = 0;
   private failure: GjcError | undefined;
   private failureListeners: ((e: GjcError) => void)[] = [];
   channel!: Channel;
 
-  constructor(private readonly label: string) {}
+  constructor(private readonly label: string) {
+    this.peer = new McpPeer(
+      {
+        onRequest: (method) => {
+          if (method === "ping") return {};
+          throw new RpcMethodError(-32601, `gjc does not offer ${method}`);
+        },
+        onNotification: () => {},
+        onProtocolProblem: (what) => this.protocolError(what),
+      },
+      (message) => void this.channel.send(message).catch((e: GjcError) => this.fail(e)),
+    );
+    this.peer.onClose((e) => this.fail(this.failureOf(e)));
+  }
 
   attach(channel: Channel): void {
     this.channel = channel;
@@ -54,37 +75,23 @@ export class RpcClient implements ChannelSink {
 
   async request(method: string, params: Record<string, unknown> | undefined, timeoutMs: number): Promise<unknown> {
     if (this.failure) throw this.failure;
-    const id = this.nextId++;
-    const result = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.fail(
-          mcpError("mcp_timeout", `${this.label} did not answer ${method} within ${Math.max(0, Math.round(timeoutMs))} ms`, "check that the server speaks MCP on this transport and starts quickly, or allow more time with a longer timeout", { method, timeoutMs }),
-        );
-      }, Math.max(0, timeoutMs));
-      this.pending.set(id, { method, resolve, reject, timer });
-    });
-    const message: Record<string, unknown> = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) message.params = params;
-    this.channel.send(message).catch((e: GjcError) => this.fail(e));
-    return result;
+    try {
+      return await this.peer.request(method, params, { timeoutMs: Math.max(0, timeoutMs) });
+    } catch (e) {
+      throw this.failure ?? (e instanceof PeerError ? this.failureOf(e, method) : e);
+    }
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.failure) throw this.failure;
-    const message: Record<string, unknown> = { jsonrpc: "2.0", method };
-    if (params !== undefined) message.params = params;
-    await this.channel.send(message);
+    await this.channel.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
 
   /** Ends the session with `error`: every waiting request gets it, later calls throw it. */
   fail(error: GjcError): void {
     if (this.failure) return;
     this.failure = error;
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.reject(error);
-    }
-    this.pending.clear();
+    this.peer.close(new PeerError("closed", error.message));
     for (const l of this.failureListeners) l(error);
   }
 
@@ -97,37 +104,27 @@ export class RpcClient implements ChannelSink {
       return;
     }
     if (!isObject(message) || message.jsonrpc !== "2.0") return this.protocolError("a message that is not JSON-RPC 2.0");
-    const hasId = "id" in message && message.id !== null;
     if (typeof message.method === "string") {
       if (++this.unsolicited > MAX_UNSOLICITED_MESSAGES)
         return this.fail(mcpError("mcp_protocol", `${this.label} sent more than ${MAX_UNSOLICITED_MESSAGES} requests or notifications without answering ours`, "the server floods its output; fix it or report it to its author"));
-      if (hasId) this.answerServerRequest(message.id, message.method);
-      return;
+    } else {
+      this.unsolicited = 0;
     }
-    if (!hasId || (typeof message.id !== "number" && typeof message.id !== "string"))
-      return this.protocolError("a response without a valid id");
-    const p = this.pending.get(Number(message.id));
-    if (!p) return this.protocolError(`a response to a request it was never sent (id ${sanitizeServerText(message.id, 40)})`);
-    if (!("result" in message) && !("error" in message)) return this.protocolError(`a response to ${p.method} with neither result nor error`);
-    this.pending.delete(Number(message.id));
-    clearTimeout(p.timer);
-    this.unsolicited = 0;
-    if ("error" in message) {
-      const err = isObject(message.error) ? message.error : {};
-      const text = typeof err.message === "string" ? sanitizeServerText(err.message) : "no message";
-      const code = typeof err.code === "number" ? err.code : undefined;
-      p.reject(mcpError("mcp_error", `${this.label} answered ${p.method} with an error${code !== undefined ? ` ${code}` : ""}: ${text}`, "the server refused the request; see its message and its stderr", { method: p.method, code }));
-      return;
-    }
-    p.resolve(message.result);
+    this.peer.receive(message);
   }
 
-  private answerServerRequest(id: unknown, method: string): void {
-    const reply: Record<string, unknown> =
-      method === "ping"
-        ? { jsonrpc: "2.0", id, result: {} }
-        : { jsonrpc: "2.0", id, error: { code: -32601, message: `gjc does not offer ${method}` } };
-    this.channel.send(reply).catch((e: GjcError) => this.fail(e));
+  /** What a peer failure means for this MCP session. */
+  private failureOf(e: PeerError, method?: string): GjcError {
+    if (e.kind === "timeout") {
+      const what = e.request?.method ?? method ?? "a request";
+      const timeoutMs = e.request?.timeoutMs ?? 0;
+      return mcpError("mcp_timeout", `${this.label} did not answer ${what} within ${Math.round(timeoutMs)} ms`, "check that the server speaks MCP on this transport and starts quickly, or allow more time with a longer timeout", { method: what, timeoutMs });
+    }
+    if (e.kind === "remote") {
+      const code = e.remote?.code;
+      return mcpError("mcp_error", `${this.label} answered ${method} with an error${code !== undefined ? ` ${code}` : ""}: ${sanitizeServerText(e.message)}`, "the server refused the request; see its message and its stderr", { method, code });
+    }
+    return mcpError("mcp_protocol", `${this.label}: ${e.message}`, "the server does not follow MCP's JSON-RPC framing; fix it or report it to its author");
   }
 
   private protocolError(what: string): void {
