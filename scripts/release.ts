@@ -1,8 +1,11 @@
 // Cross-compiles gjc for every desktop target into dist/release/, writes SHA256SUMS
-// (`sha256sum -c` format), and smoke-tests the binary built for this machine.
+// (`sha256sum -c` format), makes the npm packages in dist/release/npm/ (scripts/npm-packages.ts:
+// `gjc` with a Node launcher + one `@gjc/<platform>` package per binary), and smoke-tests the
+// binary built for this machine. `bun scripts/release.ts linux-x64` builds only matching targets.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "./compile-flags.ts";
+import { writeNpmPackages, type ReleaseTarget } from "./npm-packages.ts";
 
 const root = join(import.meta.dir, "..");
 // GJC_RELEASE_DIR lets the release test build into a temporary folder.
@@ -20,8 +23,10 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const sums: string[] = [];
+const built: ReleaseTarget[] = [];
 for (const t of targets) {
   if (only && !t.name.includes(only)) continue;
+  built.push(t);
   const file = `gjc-${t.name}${t.exe}`;
   const started = performance.now();
   const proc = Bun.spawnSync(
@@ -37,6 +42,7 @@ for (const t of targets) {
   console.error(`release: ${file} ${digest.slice(0, 16)}… (${Math.round(performance.now() - started)} ms)`);
 }
 writeFileSync(join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
+for (const dir of writeNpmPackages(root, outDir, built, targets)) console.error(`release: npm package ${dir}`);
 
 // The binary for this machine must run: version and a real validation of a shipped example.
 const host = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;

@@ -3,13 +3,20 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { osErrorFrom } from "../core/os-errors.ts";
-import { c2Template, gjcTemplate, type ScaffoldFile } from "./templates.ts";
+import { SAFE_NAME } from "../families/gjc/constants.ts";
+import { allowedPhases, parentKind, PROTECTED_PARENTS } from "../families/gjc/parents.ts";
+import { planPackageScript, type PackageScriptOutcome } from "./package-script.ts";
+import { c2Template, gjcTemplate, type ScaffoldFile, type SubskillBinding } from "./templates.ts";
 
 export interface ScaffoldRequest {
   dir: string;
   family: "c2" | "gjc";
   name?: string;
   runtime?: "node" | "bun";
+  /** GJC only: where the sub-skill binds (defaults: DEFAULT_BINDING, activation arg = the name). */
+  parent?: string;
+  phase?: string;
+  activationArg?: string;
 }
 
 export interface ScaffoldResult {
@@ -17,6 +24,34 @@ export interface ScaffoldResult {
   family: "c2" | "gjc";
   name: string;
   files: { path: string; bytes: number }[];
+  /** GJC: where the sub-skill binds. */
+  subskill?: SubskillBinding;
+  /** The bundle root's package.json: `plugin:validate` script added, an existing one kept, or no package.json. */
+  packageScript: PackageScriptOutcome;
+}
+
+/**
+ * The GJC template binds its sub-skill to ralplan's architect phase: install allows one
+ * sub-skill per (parent, phase), and the shipped example review-kit takes ralplan's planner
+ * phase, so a new bundle installs beside it.
+ */
+export const DEFAULT_BINDING = { parent: "ralplan", phase: "architect" } as const;
+
+function resolveBinding(name: string, req: ScaffoldRequest): SubskillBinding {
+  const parent = req.parent ?? DEFAULT_BINDING.parent;
+  if (!parentKind(parent)) {
+    throw usageError(`--parent ${parent} is not a parent a sub-skill may bind to.`, `Use one of ${PROTECTED_PARENTS.join(", ")}.`, "invalid_option_value");
+  }
+  const phases = allowedPhases(parent);
+  const phase = req.phase ?? (parent === DEFAULT_BINDING.parent ? DEFAULT_BINDING.phase : phases[0]);
+  if (!phases.includes(phase)) {
+    throw usageError(`--phase ${phase} is not a phase of ${parent}.`, `${parent} has the phases ${phases.join(", ")}.`, "invalid_option_value");
+  }
+  const activationArg = req.activationArg ?? name;
+  if (!SAFE_NAME.test(activationArg)) {
+    throw usageError(`--activation-arg ${activationArg} is not a valid activation argument.`, 'Use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.', "invalid_option_value");
+  }
+  return { parent, phase, activationArg };
 }
 
 const C2_NAME = /^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
@@ -55,7 +90,11 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
   if (req.family === "gjc" && req.runtime) {
     throw usageError("--runtime applies to C2 bundles only.", "GJC bundles ship tools and hooks as modules; drop --runtime.", "invalid_option_value");
   }
-  const files: ScaffoldFile[] = req.family === "c2" ? c2Template(name, req.runtime) : gjcTemplate(name);
+  if (req.family === "c2" && (req.parent || req.phase || req.activationArg)) {
+    throw usageError("--parent, --phase and --activation-arg apply to GJC bundles only.", "A C2 bundle has no sub-skills; drop them, or use --family gjc.", "invalid_option_value");
+  }
+  const subskill = req.family === "gjc" ? resolveBinding(name, req) : undefined;
+  const files: ScaffoldFile[] = subskill ? gjcTemplate(name, subskill) : c2Template(name, req.runtime);
 
   const conflicts = files.flatMap((f) => conflictsFor(dir, f.path));
   if (conflicts.length > 0) {
@@ -67,6 +106,7 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
     });
   }
 
+  const packageScript = planPackageScript(dir);
   const createdDirs: string[] = [];
   const createdFiles: string[] = [];
   try {
@@ -83,6 +123,7 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
         closeSync(fd);
       }
     }
+    packageScript.write?.();
   } catch (error) {
     for (const f of createdFiles.reverse()) rmSync(f, { force: true });
     for (const d of createdDirs.reverse()) {
@@ -98,7 +139,14 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
       hint: "Nothing was left behind; check the directory's permissions and try again.",
     });
   }
-  return { dir, family: req.family, name, files: files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })) };
+  return {
+    dir,
+    family: req.family,
+    name,
+    files: files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })),
+    ...(subskill ? { subskill } : {}),
+    packageScript: packageScript.outcome,
+  };
 }
 
 /** The paths (relative to dir) that stop `rel` from being created: an existing entry or a non-directory parent. */

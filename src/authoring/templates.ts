@@ -57,7 +57,14 @@ function skillName(name: string): string {
   return name.replace(/\./g, "-");
 }
 
-export function gjcTemplate(name: string): ScaffoldFile[] {
+/** Where the GJC template's sub-skill binds: a parent, one of its phases, and the flag that activates it. */
+export interface SubskillBinding {
+  parent: string;
+  phase: string;
+  activationArg: string;
+}
+
+export function gjcTemplate(name: string, binding: SubskillBinding): ScaffoldFile[] {
   const tool = `${name.replace(/[.-]/g, "_")}_hello`;
   const manifest = {
     kind: "gajae-code-plugin",
@@ -71,7 +78,7 @@ export function gjcTemplate(name: string): ScaffoldFile[] {
     { path: "gajae-plugin.json", content: `${JSON.stringify(manifest, null, 2)}\n` },
     {
       path: `subskills/${name}/SKILL.md`,
-      content: `---\nname: ${name}\ndescription: Adds ${name} guidance to ralplan's planner phase.\nbinds_to: ralplan\nphase: planner\nactivation_arg: ${name}\n---\n\nWhen this sub-skill is active, write here what the planner should do differently.\n`,
+      content: `---\nname: ${name}\ndescription: Adds ${name} guidance to ${binding.parent}'s ${binding.phase} phase.\nbinds_to: ${binding.parent}\nphase: ${binding.phase}\nactivation_arg: ${binding.activationArg}\n---\n\nWhen this sub-skill is active, write here what ${binding.parent} should do differently in its ${binding.phase} phase.\n`,
     },
     {
       path: "tools/hello.ts",

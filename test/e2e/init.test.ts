@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.ts";
+import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { snapshotTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest();
@@ -83,5 +83,46 @@ describe("gjc plugin init", () => {
     const none = await runCli(["plugin", "init", "x"], { cwd: root });
     expect(none.exitCode).toBe(2);
     expect(snapshotTree(root)).toEqual({});
+  });
+
+  test("gjc defaults bind ralplan's architect phase, so a new bundle installs beside the shipped review-kit", async () => {
+    const root = fresh();
+    const env = { HOME: join(root, "home"), GJC_USER_DIR: join(root, "user"), GJC_C2_DATA_DIR: join(root, "c2") };
+    const r = await runCli(["plugin", "init", "mine", "--family", "gjc", "--json"], { cwd: root });
+    expect(r.json()).toMatchObject({ subskill: { parent: "ralplan", phase: "architect", activationArg: "mine" }, packageScript: "none" });
+    expect((await runCli(["plugin", "install", join(fixturesDir, "examples", "review-kit"), "--user", "--json"], { env, cwd: root })).exitCode).toBe(0);
+    const mine = await runCli(["plugin", "install", join(root, "mine"), "--user", "--json"], { env, cwd: root });
+    expect({ exit: mine.exitCode, stderr: mine.stderr }).toEqual({ exit: 0, stderr: "" });
+  });
+
+  test("--parent, --phase and --activation-arg choose the binding; a bad one is refused and nothing is written", async () => {
+    const root = fresh();
+    const r = await runCli(["plugin", "init", "notes", "--family", "gjc", "--parent", "deep-interview", "--phase", "handoff", "--activation-arg", "take-notes", "--json"], { cwd: root });
+    expect(r.exitCode).toBe(0);
+    const skill = await Bun.file(join(root, "notes", "subskills", "notes", "SKILL.md")).text();
+    expect(skill).toContain("binds_to: deep-interview\nphase: handoff\nactivation_arg: take-notes\n");
+    expect((await runCli(["plugin", "validate", join(root, "notes")])).exitCode).toBe(0);
+    // a parent without --phase takes its first phase (an agent's only phase is prompt)
+    expect((await runCli(["plugin", "init", "crit", "--family", "gjc", "--parent", "critic", "--json"], { cwd: root })).json().subskill).toEqual({ parent: "critic", phase: "prompt", activationArg: "crit" });
+    const before = snapshotTree(root);
+    for (const bad of [["--parent", "nobody"], ["--parent", "ralplan", "--phase", "prompt"], ["--activation-arg", "-x"], ["--family", "c2", "--phase", "planner"]]) {
+      const args = ["plugin", "init", "bad", "--family", "gjc", ...bad, "--json"];
+      const refused = await runCli(args, { cwd: root });
+      expect({ bad, exit: refused.exitCode, code: refused.json().error.code }).toEqual({ bad, exit: 2, code: "invalid_option_value" });
+    }
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  test("a package.json at the bundle root gets the plugin:validate script; an existing script is kept", async () => {
+    const root = fresh();
+    mkdirSync(join(root, "a"));
+    writeFileSync(join(root, "a", "package.json"), '{\n    "name": "a",\n    "scripts": { "test": "true" }\n}\n');
+    const a = await runCli(["plugin", "init", "a", "--family", "c2", "--json"], { cwd: root });
+    expect(a.json().packageScript).toBe("added");
+    expect(await Bun.file(join(root, "a", "package.json")).text()).toBe('{\n    "name": "a",\n    "scripts": {\n        "test": "true",\n        "plugin:validate": "gjc plugin validate ."\n    }\n}\n');
+    mkdirSync(join(root, "b"));
+    writeFileSync(join(root, "b", "package.json"), '{"name":"b","scripts":{"plugin:validate":"my own"}}');
+    expect((await runCli(["plugin", "init", "b", "--family", "gjc", "--json"], { cwd: root })).json().packageScript).toBe("kept");
+    expect(await Bun.file(join(root, "b", "package.json")).text()).toBe('{"name":"b","scripts":{"plugin:validate":"my own"}}');
   });
 });

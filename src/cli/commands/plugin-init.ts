@@ -10,9 +10,12 @@ export default defineVerb({
     family: { type: "enum", options: ["c2", "gjc"], description: "Bundle family", required: true },
     name: { type: "string", description: "Plugin name (default: derived from the directory name)" },
     runtime: { type: "enum", options: ["node", "bun"], description: "C2 only: add a process runtime in this language" },
+    parent: { type: "string", description: "GJC only: the workflow skill or agent the sub-skill binds to (default ralplan)" },
+    phase: { type: "string", description: "GJC only: the parent's phase it is active in (default: architect for ralplan, else the parent's first phase)" },
+    "activation-arg": { type: "string", description: "GJC only: the flag that activates it (default: the bundle name)" },
     ...jsonArg,
   },
-  examples: ["gjc plugin init ./hello --family c2 --runtime node", "gjc plugin init ./my-bundle --family gjc"],
+  examples: ["gjc plugin init ./hello --family c2 --runtime node", "gjc plugin init ./my-bundle --family gjc", "gjc plugin init . --family gjc --parent deep-interview --phase handoff --activation-arg notes"],
   async run({ args, ctx }) {
     if (!args.family) {
       const { usageError } = await import("../../core/errors.ts");
@@ -23,10 +26,15 @@ export default defineVerb({
       family: args.family as "c2" | "gjc",
       name: args.name,
       runtime: args.runtime as "node" | "bun" | undefined,
+      parent: args.parent,
+      phase: args.phase,
+      activationArg: args["activation-arg"],
     });
     const human = [
       `Created ${result.family === "c2" ? "C2" : "GJC"} bundle ${ctx.out.bold(result.name)} in ${result.dir}:`,
       ...result.files.map((f) => `  ${f.path}`),
+      ...(result.subskill ? [`The sub-skill binds to ${result.subskill.parent}'s ${result.subskill.phase} phase; activate it with --${result.subskill.activationArg}.`] : []),
+      ...(result.packageScript === "added" ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.'] : result.packageScript === "kept" ? ['package.json already has a "plugin:validate" script; it was kept.'] : []),
       "",
       `Next: gjc plugin validate ${args.dir}`,
     ].join("\n");
