@@ -78,3 +78,25 @@ export function describeSync(r: import("../../sets/sync.ts").SyncResult): string
 export function describeExport(r: import("../../sets/set-archive.ts").ExportResult): string {
   return `Wrote ${r.path}: the ${r.scope} lock and ${plural(r.bundles, "bundle")} (${plural(r.files, "file")}, ${r.bytes} bytes), sha256 ${r.sha256}.\nOn a machine without network: gjc plugin sync --${r.scope} --from ${r.path}`;
 }
+
+export function describeOutdated(r: import("../../sets/outdated.ts").OutdatedResult): string {
+  if (r.rows.length === 0) return "No bundles installed.";
+  const short = (c?: string) => (c ? c.slice(0, 12) : "");
+  const lines = r.rows.map((x) => {
+    const have = x.installed.commit ? `${x.installed.version} @ ${short(x.installed.commit)}${x.installed.ref ? ` (${x.installed.ref})` : ""}` : x.installed.version;
+    const latest = x.latest ? (x.latest.tag ? `${x.latest.tag}${x.latest.commit ? ` @ ${short(x.latest.commit)}` : ""}` : x.latest.version ?? short(x.latest.commit)) : "";
+    const tail = x.status === "outdated" ? `-> ${latest}` : x.status === "current" ? "up to date" : `${x.status}${x.reason ? `: ${x.reason}` : ""}`;
+    return `  ${x.name} [${x.family}, ${x.scope}] ${have}  ${tail}`;
+  });
+  const head = r.outdated === 0 ? "Every checkable bundle is up to date." : `${plural(r.outdated, "bundle")} can be upgraded (gjc plugin upgrade --all).`;
+  return [head, ...lines].join("\n");
+}
+
+export function describeUpgradeAll(r: import("../../sets/upgrade-all.ts").UpgradeAllResult): string {
+  const lines = r.outcomes.map((o) => `  ${o.outcome.padEnd(9)} ${o.name} [${o.family}, ${o.scope}]${o.from !== undefined && o.to !== undefined && o.from !== o.to ? ` ${o.from} -> ${o.to}` : ""}${o.reason ? `: ${o.reason}` : ""}`);
+  const n = (k: string) => r.outcomes.filter((o) => o.outcome === k).length;
+  const head = `${r.dryRun ? "[dry-run] " : ""}${n("upgraded")} ${r.dryRun ? "would be upgraded" : "upgraded"}, ${n("unchanged")} unchanged, ${n("failed")} failed.`;
+  const locks = r.locksUpdated.map((p) => `Updated the lock ${p}.`);
+  return [head, ...lines, ...locks].join("\n");
+}
+

@@ -1,0 +1,138 @@
+/**
+ * `gjc plugin outdated`: per installed bundle, the installed pin and the newest available.
+ *   git / GitHub   the head of the recorded branch (`git ls-remote` through the sources layer's
+ *                  hardened git runner); when the recorded ref is a tag, the highest semver tag
+ *   catalog (C2)   the catalog entry's version
+ *   archive, path  not checkable (an archive has no "newer"; a directory is read as it is)
+ * Reading only. A source that cannot be reached is reported per bundle, never a failure of the
+ * whole check; "updates exist" is never an error (exit 0 unless the caller asks, --exit-code).
+ */
+import { readFileSync } from "node:fs";
+import type { Context } from "../core/context.ts";
+import { isGjcError } from "../core/errors.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { installedBundles, type InstalledBundle } from "./installed.ts";
+
+export type OutdatedStatus = "current" | "outdated" | "not-checkable" | "unreachable";
+
+export interface OutdatedRow {
+  name: string;
+  family: "gjc" | "c2";
+  scope: Scope;
+  source: string;
+  installed: { version: string; commit?: string; ref?: string };
+  latest?: { commit?: string; tag?: string; version?: string };
+  status: OutdatedStatus;
+  reason?: string;
+}
+
+export interface OutdatedResult {
+  rows: OutdatedRow[];
+  outdated: number;
+}
+
+const GIT_TIMEOUT_MS = 60_000;
+
+async function lsRemote(ctx: Context, url: string, patterns: string[]): Promise<{ sha: string; ref: string }[]> {
+  const { runGit } = await import("../sources/run-git.ts");
+  const out = await runGit(ctx, ["ls-remote", "--", url, ...patterns], { cwd: ctx.home, timeoutMs: GIT_TIMEOUT_MS, action: `ls-remote of ${url}`, maxStdoutBytes: 16 * 1024 * 1024 });
+  return out.stdout
+    .split("\n")
+    .filter((l) => l.includes("\t"))
+    .map((l) => {
+      const [sha, ref] = l.split("\t");
+      return { sha: sha.toLowerCase(), ref };
+    });
+}
+
+/** The highest semver tag (a leading `v` allowed), or undefined. Peeled `^{}` lines name the commit a tag points at. */
+function highestTag(refs: { sha: string; ref: string }[]): { tag: string; sha: string } | undefined {
+  const tags = new Map<string, string>();
+  for (const r of refs) {
+    if (!r.ref.startsWith("refs/tags/")) continue;
+    const name = r.ref.slice("refs/tags/".length);
+    if (name.endsWith("^{}")) tags.set(name.slice(0, -3), r.sha);
+    else if (!tags.has(name)) tags.set(name, r.sha);
+  }
+  let best: { tag: string; sha: string } | undefined;
+  for (const [tag, sha] of tags) {
+    const v = tag.replace(/^v/, "");
+    if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(v)) continue;
+    if (!best || Bun.semver.order(v, best.tag.replace(/^v/, "")) > 0) best = { tag, sha };
+  }
+  return best;
+}
+
+async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Promise<void> {
+  const s = b.entry.source;
+  const url = s.kind === "github" ? `https://github.com/${s.repository}.git` : (s.url ?? "");
+  const commit = b.entry.pin.commit;
+  const ref = s.ref;
+  if (ref !== undefined && /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(ref)) {
+    row.status = "not-checkable";
+    row.reason = "pinned to a commit";
+    return;
+  }
+  const refs = await lsRemote(ctx, url, ref === undefined ? ["HEAD"] : [`refs/heads/${ref}`, "refs/tags/*"]);
+  const isTag = ref !== undefined && refs.some((r) => r.ref === `refs/tags/${ref}`);
+  if (isTag) {
+    const best = highestTag(refs);
+    row.latest = best ? { tag: best.tag, commit: best.sha } : { tag: ref };
+    row.status = best && best.tag !== ref ? "outdated" : "current";
+    return;
+  }
+  const head = refs.find((r) => r.ref === (ref === undefined ? "HEAD" : `refs/heads/${ref}`));
+  if (!head) {
+    row.status = "unreachable";
+    row.reason = `the remote has no ${ref === undefined ? "HEAD" : `branch or tag ${ref}`}`;
+    return;
+  }
+  row.latest = { commit: head.sha };
+  row.status = head.sha === commit ? "current" : "outdated";
+}
+
+async function checkCatalog(ctx: Context, b: InstalledBundle, row: OutdatedRow): Promise<void> {
+  const cat = b.entry.source.catalog!;
+  const { resolveCatalogFile } = await import("../c2store/catalog-install.ts");
+  const doc = JSON.parse(readFileSync(resolveCatalogFile(ctx, cat.path), "utf8")) as { plugins?: { name?: string; version?: string }[] };
+  const found = doc.plugins?.find((p) => p.name === cat.entry);
+  if (!found || typeof found.version !== "string") {
+    row.status = "unreachable";
+    row.reason = `the catalog no longer lists ${cat.entry}`;
+    return;
+  }
+  row.latest = { version: found.version };
+  row.status = Bun.semver.order(found.version, b.entry.version) > 0 ? "outdated" : "current";
+}
+
+function sourceLabel(b: InstalledBundle): string {
+  const s = b.entry.source;
+  if (s.catalog) return `catalog ${s.catalog.path} (${s.catalog.entry})`;
+  return `${s.kind} ${s.url ?? s.repository ?? s.path ?? ""}${s.ref !== undefined ? `#${s.ref}` : ""}`;
+}
+
+export async function outdated(ctx: Context, scopes: Scope[]): Promise<OutdatedResult> {
+  const rows: OutdatedRow[] = [];
+  for (const scope of scopes) {
+    for (const b of await installedBundles(ctx, scope)) {
+      const row: OutdatedRow = {
+        name: b.entry.name,
+        family: b.entry.family,
+        scope,
+        source: sourceLabel(b),
+        installed: { version: b.entry.version, ...(b.entry.pin.commit ? { commit: b.entry.pin.commit } : {}), ...(b.entry.source.ref !== undefined ? { ref: b.entry.source.ref } : {}) },
+        status: "not-checkable",
+      };
+      try {
+        if (b.entry.source.catalog) await checkCatalog(ctx, b, row);
+        else if (b.entry.source.kind === "git" || b.entry.source.kind === "github") await checkGit(ctx, b, row);
+        else row.reason = b.entry.source.kind === "tarball" ? "an archive has no newer version to ask for" : "a local directory is read as it is";
+      } catch (error) {
+        row.status = "unreachable";
+        row.reason = isGjcError(error) ? error.message : String(error);
+      }
+      rows.push(row);
+    }
+  }
+  return { rows, outdated: rows.filter((r) => r.status === "outdated").length };
+}

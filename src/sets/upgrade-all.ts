@@ -1,0 +1,60 @@
+/**
+ * `gjc plugin upgrade --all`: every installed bundle of the scope(s) from its recorded source,
+ * through the store's own upgrade of each family, one outcome per bundle (upgraded, unchanged,
+ * failed with the reason); one bundle failing never stops the others. A scope that has a lock
+ * gets its lock rewritten from the result (not on a dry run).
+ */
+import { existsSync } from "node:fs";
+import type { Context } from "../core/context.ts";
+import { isGjcError } from "../core/errors.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { installedBundles } from "./installed.ts";
+import { writeScopeLock } from "./lock.ts";
+import { lockPath } from "./paths.ts";
+import { rememberScope } from "./remember.ts";
+
+export interface UpgradeOutcome {
+  name: string;
+  family: "gjc" | "c2";
+  scope: Scope;
+  outcome: "upgraded" | "unchanged" | "failed";
+  from?: string;
+  to?: string;
+  code?: string;
+  reason?: string;
+}
+
+export interface UpgradeAllResult {
+  dryRun: boolean;
+  ok: boolean;
+  outcomes: UpgradeOutcome[];
+  locksUpdated: string[];
+}
+
+export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: boolean } = {}): Promise<UpgradeAllResult> {
+  const { upgradeGjc } = await import("../install/upgrade.ts");
+  const outcomes: UpgradeOutcome[] = [];
+  const locksUpdated: string[] = [];
+  for (const scope of scopes) {
+    for (const b of await installedBundles(ctx, scope)) {
+      const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version };
+      try {
+        if (b.entry.family === "gjc") {
+          const r = await upgradeGjc(ctx, b.entry.name, scope, { dryRun: o.dryRun, onProgress: (m) => ctx.log.progress(m) });
+          outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
+        } else {
+          const { upgradeC2 } = await import("../c2store/lifecycle.ts");
+          const r = await upgradeC2(ctx, b.c2?.id ?? b.entry.name, { dryRun: o.dryRun });
+          outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
+        }
+      } catch (error) {
+        outcomes.push({ ...base, outcome: "failed", code: isGjcError(error) ? error.code : "internal_error", reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (!o.dryRun) {
+      await rememberScope(ctx, scope, "gjc plugin upgrade --all");
+      if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed) locksUpdated.push(lockPath(ctx, scope));
+    }
+  }
+  return { dryRun: o.dryRun === true, ok: outcomes.every((x) => x.outcome !== "failed"), outcomes, locksUpdated };
+}
