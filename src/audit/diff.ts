@@ -5,6 +5,7 @@
  * manifest changes nothing; prompt text is compared by size and digest only, and never makes
  * the diff non-empty (a SKILL.md edit is text, not capability).
  */
+import type { TrustedCapabilities } from "./trust.ts";
 import type { CapabilityModel, EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "./model.ts";
 
 export interface Changed<T> {
@@ -39,7 +40,8 @@ function facts(value: object): Record<string, unknown> {
   return rest;
 }
 
-function section<T extends object>(before: T[], after: T[], key: (x: T) => string): DiffSection<T> {
+/** One kind of capability, keyed: added, removed, and changed (by the fields that differ). */
+export function diffSection<T extends object>(before: T[], after: T[], key: (x: T) => string): DiffSection<T> {
   const old = new Map(before.map((x) => [key(x), x]));
   const now = new Map(after.map((x) => [key(x), x]));
   const out: DiffSection<T> = { added: [], removed: [], changed: [] };
@@ -61,12 +63,12 @@ function section<T extends object>(before: T[], after: T[], key: (x: T) => strin
 const sizeOf = (s: DiffSection<unknown>) => s.added.length + s.removed.length + s.changed.length;
 
 export function diffCapabilities(before: CapabilityModel, after: CapabilityModel): CapabilityDiff {
-  const processes = section(before.processes, after.processes, (p) => p.id);
-  const endpoints = section(before.endpoints, after.endpoints, (e) => e.id);
-  const env = section(before.env, after.env, (v) => `${v.owner}:${v.name}`);
-  const hooks = section(before.hooks, after.hooks, (h) => h.id);
-  const hostCommands = section(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
-  const prompts = section(before.prompts, after.prompts, (p) => p.id);
+  const processes = diffSection(before.processes, after.processes, (p) => p.id);
+  const endpoints = diffSection(before.endpoints, after.endpoints, (e) => e.id);
+  const env = diffSection(before.env, after.env, (v) => `${v.owner}:${v.name}`);
+  const hooks = diffSection(before.hooks, after.hooks, (h) => h.id);
+  const hostCommands = diffSection(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
+  const prompts = diffSection(before.prompts, after.prompts, (p) => p.id);
   return {
     empty: sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hooks) + sizeOf(hostCommands) === 0,
     processes,
@@ -84,4 +86,36 @@ export function diffCapabilities(before: CapabilityModel, after: CapabilityModel
     },
     files: { before: before.files.count, after: after.files.count, bytesBefore: before.files.bytes, bytesAfter: after.files.bytes },
   };
+}
+
+export interface TrustDiff {
+  empty: boolean;
+  processes: DiffSection<TrustedCapabilities["processes"][number]>;
+  endpoints: DiffSection<TrustedCapabilities["endpoints"][number]>;
+  env: DiffSection<TrustedCapabilities["env"][number]>;
+  hostCommands: DiffSection<TrustedCapabilities["hostCommands"][number]>;
+}
+
+/** What changed between the capabilities that were trusted and the installed ones. */
+export function diffTrusted(before: TrustedCapabilities, after: TrustedCapabilities): TrustDiff {
+  const processes = diffSection(before.processes, after.processes, (p) => p.id);
+  const endpoints = diffSection(before.endpoints, after.endpoints, (e) => e.id);
+  const env = diffSection(before.env, after.env, (v) => `${v.owner}:${v.name}`);
+  const hostCommands = diffSection(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
+  return { empty: sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hostCommands) === 0, processes, endpoints, env, hostCommands };
+}
+
+/** One line for an error message: `+ process x; ~ process y (args); - endpoint z`. */
+export function summarizeTrustDiff(d: TrustDiff): string {
+  const parts: string[] = [];
+  const add = <T extends object>(label: string, s: DiffSection<T>, id: (x: T) => string) => {
+    for (const x of s.added) parts.push(`+ ${label} ${id(x)}`);
+    for (const x of s.removed) parts.push(`- ${label} ${id(x)}`);
+    for (const c of s.changed) parts.push(`~ ${label} ${c.id} (${c.fields.join(", ")})`);
+  };
+  add("process", d.processes, (p) => p.id);
+  add("endpoint", d.endpoints, (e) => `${e.id} ${e.url}`);
+  add("env", d.env, (v) => `${v.owner}:${v.name}`);
+  add("host", d.hostCommands, (h) => `${h.kind} ${h.name}`);
+  return parts.length ? parts.join("; ") : "no capability changes";
 }

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { stripDotSlash } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
-import { describeUrl, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
+import { attachCodeDigests, describeUrl, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
 
 const C2_PTR = `/extensions/${C2_NAMESPACE}`;
 const inManifest = (p: string): DeclaredAt => ({ file: MANIFEST_FILE, pointer: p });
@@ -104,6 +104,7 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
   for (const a of contributions.agents) prompt("agent", a.name, a.path);
   for (const c of contributions.promptCommands) prompt("prompt-command", c.name, c.path);
   for (const p of model.prompts) model.promptBytes += p.bytes;
+  attachCodeDigests(model, (path) => file.get(path)?.sha256);
   return model;
 }
 

@@ -9,7 +9,7 @@ import type { CompiledGjcBundle, GjcAppendixSurface, GjcHookSurface, GjcMcpSurfa
 import { GJC_MANIFEST } from "../families/detect.ts";
 import type { CompiledBundle } from "../install/compile-for-install.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
-import { describeUrl, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
+import { attachCodeDigests, describeUrl, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -113,6 +113,8 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
     }
   }
   for (const p of model.prompts) model.promptBytes += p.bytes;
+  const shaOf = new Map(bundle.files.map((f) => [f.path, f.sha256]));
+  attachCodeDigests(model, (path) => shaOf.get(path));
   return model;
 }
 

@@ -35,6 +35,8 @@ export interface ProcessCapability {
   commandInBundle: boolean;
   /** The bundled file the program runs, when it is an interpreter given a bundled script. */
   script: string | null;
+  /** `sha256:<hex>` of the bundled file that runs (the executable or the script), when there is one. */
+  codeSha256?: string;
   /**
    * What the child sees of the host environment: gjc's allow-list (src/process/env.ts) plus the
    * manifest's env minus credentials, or, for GJC tool/hook modules, whatever the agent has.
@@ -124,5 +126,14 @@ export function describeUrl(raw: string): { url: string; scheme: string; host: s
     return { url: `${u.protocol}//${u.host}${u.pathname}`, scheme: u.protocol.replace(/:$/, ""), host: u.hostname };
   } catch {
     return { url: "(unparsable URL)", scheme: "", host: "" };
+  }
+}
+
+/** Sets codeSha256 of every process from the bundle's file hashes (hex, by bundle-relative path). */
+export function attachCodeDigests(model: CapabilityModel, sha256Of: (path: string) => string | undefined): void {
+  for (const p of model.processes) {
+    const file = p.commandInBundle ? p.command.replace(/^\$\{PLUGIN_ROOT\}\//, "") : p.script;
+    const hex = file === null ? undefined : sha256Of(file);
+    if (hex !== undefined) p.codeSha256 = `sha256:${hex}`;
   }
 }

@@ -17,6 +17,11 @@ export interface HostedBundle {
   passEnv?: readonly string[];
   /** Changes whenever the installed record changes (upgrade, trust, enable). */
   revision?: string;
+  /**
+   * Trusted, but an upgrade changed its process-relevant capabilities (src/audit/trust.ts):
+   * nothing of it starts until `gjc plugin trust` again. `summary` says what changed.
+   */
+  trustOutdated?: { summary: string };
 }
 
 export interface RealmPolicy {
@@ -47,12 +52,15 @@ export interface BundleDirectory {
 
 /** The C2 store as a BundleDirectory (loaded lazily so `--help` never pays for it). */
 export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
-  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }] = await Promise.all([
+  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }, { diffTrusted, summarizeTrustDiff }] = await Promise.all([
     import("../c2store/records.ts"),
     import("../c2store/policy.ts"),
     import("../c2store/project-key.ts"),
     import("../c2store/check-before-start.ts"),
+    import("../audit/diff.ts"),
   ]);
+  const trustSummary = (r: { capabilities?: import("../audit/trust.ts").TrustedCapabilities; trusted_capabilities?: import("../audit/trust.ts").TrustedCapabilities }) =>
+    r.capabilities && r.trusted_capabilities ? summarizeTrustDiff(diffTrusted(r.trusted_capabilities, r.capabilities)) : "its capabilities changed";
   return {
     list: () =>
       listInstalledC2(ctx).map((b) => ({
@@ -66,7 +74,8 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
         manifest: b.manifest,
         quarantine: b.quarantine,
         passEnv: b.passEnv,
-        revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}`,
+        revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}|${b.trustState}`,
+        ...(b.trustState === "needs_retrust" ? { trustOutdated: { summary: trustSummary(b.record) } } : {}),
       })),
     policy: (bundle, projectPath) => {
       const p = effectivePolicy(ctx, bundle.id, projectPath);

@@ -26,6 +26,7 @@ export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${
 /** Eligibility of every declared language server: installed, enabled, trusted, component on. */
 function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: string; reason: string | null; components: Record<string, string> } {
   if (bundle.quarantine) return { status: "quarantined", reason: bundle.quarantine.reason, components: {} };
+  if (bundle.trustOutdated) return { status: "trust_outdated", reason: `an upgrade changed its capabilities (${bundle.trustOutdated.summary}); run "gjc plugin trust ${bundle.name}" again`, components: {} };
   if (!bundle.trusted) return { status: "untrusted", reason: `run "gjc plugin trust ${bundle.name}"`, components: {} };
   if (!bundle.enabled) return { status: "plugin_disabled", reason: "the bundle is disabled", components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);

@@ -111,7 +111,7 @@ export class RuntimeHost {
         known.length > 0 ? `Installed runtime commands: ${[...new Set(known)].sort().join(", ")}.` : "Install a C2 plugin with a runtime first (`gjc plugin install <dir> --user`).",
       );
     }
-    const active = owners.filter((b) => b.enabled && b.trusted && !b.quarantine);
+    const active = owners.filter((b) => b.enabled && b.trusted && !b.trustOutdated && !b.quarantine);
     if (active.length > 1) {
       throw runtimeError(
         "command_conflict",
@@ -129,6 +129,14 @@ export class RuntimeHost {
     if (!runtime) throw runtimeError("no_runtime", `${bundle.name} has no process runtime.`, "Only bundles with extensions.dev.codetwo.runtime run commands.");
     if (bundle.quarantine) {
       throw refused("quarantined", `${bundle.name} is quarantined (${bundle.quarantine.reason}); its runtime does not start.`, `Run "gjc plugin verify ${bundle.name}" or reinstall it.`);
+    }
+    if (bundle.trustOutdated) {
+      throw refused(
+        "trust_outdated",
+        `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${bundle.trustOutdated.summary}); its runtime was not started.`,
+        `Review the change with "gjc plugin audit ${bundle.name}", then run "gjc plugin trust ${bundle.name}" to trust it again.`,
+        { plugin: bundle.id },
+      );
     }
     if (!bundle.trusted) {
       throw refused("untrusted", `${bundle.name} ships a process runtime and is not trusted, so it was not started.`, `Review the bundle, then run "gjc plugin trust ${bundle.name}".`, { plugin: bundle.id });
@@ -302,7 +310,7 @@ export class RuntimeHost {
         row.runtime_status = "ready";
       } catch (e) {
         const code = e instanceof GjcError ? e.code : "";
-        row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
+        row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" || code === "trust_outdated" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
         if (code === "missing_service") row.missing = missingServices(runtime.inject);
       }
       return row;
@@ -315,7 +323,7 @@ export class RuntimeHost {
     const untrusted: string[] = [];
     for (const b of this.o.directory.list()) {
       if (!b.manifest.codetwo.runtime) continue;
-      if (!b.trusted) {
+      if (!b.trusted || b.trustOutdated) {
         untrusted.push(b.id);
         continue;
       }

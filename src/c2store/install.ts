@@ -16,6 +16,8 @@ import { planC2Bundle, type C2Plan } from "../families/c2/validate.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import { c2Capabilities } from "../audit/extract-c2.ts";
+import { trustedCapabilities } from "../audit/trust.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
@@ -181,6 +183,9 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       diagnostics: plan.diagnostics,
       quarantine: null,
       manifest,
+      // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
+      capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest })),
+      ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
     };
     let status: InstallStatus;
     if (prior && sameContent(prior, files, manifestJson) && prior.quarantine === null) status = "unchanged";

@@ -3,6 +3,7 @@
  * inspect|verify` dispatch here for C2 bundles; `plugin trust|untrust` are C2-only. Every
  * function returns data or throws GjcError; none prints.
  */
+import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
@@ -149,6 +150,8 @@ export interface C2FlagResult {
   /** Host variables the user passed to this plugin by name (trust --pass-env; untrust clears them). */
   passEnv: string[];
   notices: { code: string; message: string }[];
+  /** trust over a bundle that needed re-trust: what changed since the previous trust. */
+  capabilityDiff?: import("../audit/diff.ts").TrustDiff;
 }
 
 async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted", value: boolean, passEnv?: string[]): Promise<C2FlagResult> {
@@ -159,8 +162,11 @@ async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted",
     // Trusting with --pass-env replaces the list; untrusting forgets it; enable/disable keep it.
     const { pass_env: _previous, ...rest } = record;
     const nextPassEnv = field === "trusted" ? (value ? (passEnv ?? record.pass_env ?? []) : []) : (record.pass_env ?? []);
-    const next: InstalledRecord = { ...rest, [field]: value, ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}) };
-    const changed = record[field] !== value || (record.pass_env ?? []).join("\0") !== nextPassEnv.join("\0");
+    let next: InstalledRecord = { ...rest, [field]: value, ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}) };
+    // Capability-bound trust (src/audit/trust.ts): trust records what it approved; untrust forgets it.
+    const binding = field === "trusted" ? await (await import("../audit/trust-record.ts")).bindTrust(layout, next, value) : undefined;
+    if (binding) next = binding.record;
+    const changed = record[field] !== value || (record.pass_env ?? []).join("\0") !== nextPassEnv.join("\0") || (binding?.changed ?? false);
     if (changed) {
       // Turning something off stops it first (the runtime registers these hooks).
       if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
@@ -178,7 +184,8 @@ async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted",
     if (nextPassEnv.length > 0) {
       notices.push({ code: "pass_env", message: `${record.name} also sees these host variables: ${nextPassEnv.join(", ")}.` });
     }
-    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, passEnv: nextPassEnv, notices };
+    if (binding?.diff) notices.push({ code: "trust_renewed", message: `${record.name} changed since it was trusted: ${binding.summary}. Trusted again with these capabilities.` });
+    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, passEnv: nextPassEnv, notices, ...(binding?.diff ? { capabilityDiff: binding.diff } : {}) };
   });
 }
 
@@ -210,6 +217,8 @@ export interface C2ListRow {
   version: string;
   enabled: boolean;
   trusted: boolean;
+  /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
+  trust_state: TrustState;
   source: string;
   has_runtime: boolean;
   contributions: Record<string, number>;
@@ -229,7 +238,7 @@ function componentsWithStatus(record: InstalledRecord, effective: EffectivePolic
     // ui and connector summaries are named `<id>@<slot|provider>`; policy ids use the bare id.
     const policyId = c.kind === "ui" || c.kind === "connector" || c.kind === "lsp" ? `${key}:${c.kind}:${c.name.split("@")[0]}` : undefined;
     if (policyId && effective.components[policyId] === "disabled") effectiveStatus = "disabled";
-    else if (c.status === "requires_trust" && record.trusted) effectiveStatus = "ready";
+    else if (c.status === "requires_trust" && trustStateOf(record) === "trusted") effectiveStatus = "ready";
     return { ...c, effective_status: effectiveStatus };
   });
 }
@@ -243,6 +252,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     version: record.version,
     enabled: record.enabled,
     trusted: record.trusted,
+    trust_state: trustStateOf(record),
     source: record.source.display,
     has_runtime: record.manifest.codetwo.runtime !== null,
     contributions: record.contributions,

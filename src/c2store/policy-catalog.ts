@@ -3,6 +3,7 @@
  * effective policy at one scope. Read-only, and kept apart from plan/apply so the catalog
  * loads no lock, plan or hook code (it is the hot path of a host asking "what is on").
  */
+import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
 import type { Context } from "../core/context.ts";
 import { graphRevision } from "./graph-revision.ts";
@@ -36,6 +37,8 @@ export interface CatalogEntry {
   language_servers: number;
   bundle_enabled: boolean;
   trusted: boolean;
+  /** untrusted | trusted | needs_retrust (src/audit/trust.ts). */
+  trust_state: TrustState;
   /** Explicit policy at this scope. */
   state: RequestedState;
   config: unknown;
@@ -95,9 +98,10 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
     if (effective.state === "disabled") {
       status = "disabled";
       reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
-    } else if (needsTrust && !record.trusted) {
+    } else if (needsTrust && trustStateOf(record) !== "trusted") {
+      // Trusted before an upgrade that changed its capabilities counts as untrusted until trusted again.
       status = "untrusted";
-      reason = "untrusted";
+      reason = record.trusted ? "trust_outdated" : "untrusted";
     } else if (missing.length > 0) {
       // Pending is not enabled: the runtime waits for a service this host lacks (DESIGN 6a).
       status = "pending";
@@ -115,6 +119,7 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       language_servers: record.manifest.codetwo.languageServers.length,
       bundle_enabled: record.enabled,
       trusted: record.trusted,
+      trust_state: trustStateOf(record),
       state: explicit.state ?? "inherit",
       config: explicit.config ?? null,
       components: explicit.components ?? {},

@@ -4,6 +4,7 @@
  * commits with the bundle) and rewritten atomically when enable/trust/quarantine change.
  */
 import type { Diagnostic } from "../core/diagnostics.ts";
+import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../audit/trust.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
@@ -65,6 +66,13 @@ export interface InstalledRecord {
    * Written only when there are some, so records without it stay byte-identical.
    */
   pass_env?: string[];
+  /**
+   * The process-relevant capabilities of the installed content (src/audit/trust.ts), written
+   * by install/upgrade; absent in records from before capability-bound trust.
+   */
+  capabilities?: TrustedCapabilities;
+  /** What `gjc plugin trust` approved; trust is outdated when its digest differs from `capabilities`. */
+  trusted_capabilities?: TrustedCapabilities;
 }
 
 /**
@@ -77,6 +85,9 @@ export interface RecordFacts {
   version: string;
   enabled: boolean;
   trusted: boolean;
+  /** Digests only (src/audit/trust.ts trustStateOf): trust is outdated when they differ. */
+  capabilities?: { digest: string };
+  trusted_capabilities?: { digest: string };
   updated_at: string;
   manifest: {
     codetwo: {
@@ -121,8 +132,8 @@ function keyProblem(value: Record<string, unknown>, allowed: readonly string[], 
  */
 export function recordProblem(value: unknown, dirName: string): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "the record is not a JSON object";
-  const { pass_env: passEnv, ...record } = value as Record<string, unknown>;
-  const passEnvProblem = passEnvRecordProblem(passEnv);
+  const { pass_env: passEnv, capabilities, trusted_capabilities: trustedCapabilities, ...record } = value as Record<string, unknown>;
+  const passEnvProblem = passEnvRecordProblem(passEnv) ?? trustedCapabilitiesProblem(capabilities, "capabilities") ?? trustedCapabilitiesProblem(trustedCapabilities, "trusted_capabilities");
   if (passEnvProblem !== undefined) return passEnvProblem;
   if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
   const keys = Object.keys(record);

@@ -21,6 +21,8 @@ import type { InstalledRecord, RecordFacts } from "./record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
 
 /** Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used. */
+// Format 2 still: the trust digests added to RecordFacts are optional, and an index older than
+// a record never matches its stamp, so a format-2 index can never hide a record's digests.
 const INDEX_FORMAT = 2;
 export const RECORDS_INDEX_FILE = "installed-index.json";
 
@@ -79,6 +81,8 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
     version: record.version,
     enabled: record.enabled,
     trusted: record.trusted,
+    ...(record.capabilities ? { capabilities: { digest: record.capabilities.digest } } : {}),
+    ...(record.trusted_capabilities ? { trusted_capabilities: { digest: record.trusted_capabilities.digest } } : {}),
     updated_at: record.updated_at,
     manifest: { codetwo: { runtime: runtimeFacts, ui: ids(ui), connectors: ids(connectors), languageServers: ids(languageServers) } },
   };

@@ -1,3 +1,4 @@
+import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
@@ -32,6 +33,8 @@ export interface InstalledC2 {
   quarantine: Quarantine | null;
   /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
   passEnv: string[];
+  /** Capability-bound trust: needs_retrust when the installed capabilities are not the trusted ones. */
+  trustState: TrustState;
   /** The record as stored. */
   record: InstalledRecord;
 }
@@ -60,6 +63,7 @@ export function toInstalled(layout: C2Layout, record: InstalledRecord): Installe
     diagnostics: record.diagnostics,
     quarantine: record.quarantine,
     passEnv: record.pass_env ?? [],
+    trustState: trustStateOf(record),
     record,
   };
 }

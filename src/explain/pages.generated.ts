@@ -170,33 +170,35 @@ import p166 from "../../docs/errors/too_many_components.md" with { type: "text" 
 import p167 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
 import p168 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
 import p169 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p170 from "../../docs/errors/trusted.md" with { type: "text" };
-import p171 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p172 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p173 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p174 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p175 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p176 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p177 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p178 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p179 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p180 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p181 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p182 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p183 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p185 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p186 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p187 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p188 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p189 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p190 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p191 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p192 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p193 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p194 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p195 from "../../docs/errors/usage.md" with { type: "text" };
-import p196 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p170 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p171 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p172 from "../../docs/errors/trusted.md" with { type: "text" };
+import p173 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p174 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p175 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p176 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p177 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p178 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p179 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p180 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p181 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p182 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p183 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p187 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p188 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p189 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p190 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p191 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p192 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p193 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p194 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p195 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p196 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p197 from "../../docs/errors/usage.md" with { type: "text" };
+import p198 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -370,31 +372,33 @@ export const PAGES: Record<string, string> = {
   "too_many_connectors": p167,
   "too_many_language_servers": p168,
   "too_many_ui": p169,
-  "trusted": p170,
-  "undeclared_command": p171,
-  "unexpected_argument": p172,
-  "unexpected_result": p173,
-  "unknown_action": p174,
-  "unknown_code": p175,
-  "unknown_command": p176,
-  "unknown_component": p177,
-  "unknown_contribution": p178,
-  "unknown_field": p179,
-  "unknown_option": p180,
-  "unknown_scaffold": p181,
-  "unknown_server": p182,
-  "unknown_shell": p183,
-  "unknown_target": p184,
-  "unreadable_directory": p185,
-  "unreadable_file": p186,
-  "unsafe_file_name": p187,
-  "unsafe_path": p188,
-  "unsupported_schema": p189,
-  "unsupported_scope": p190,
-  "unsupported_source": p191,
-  "unsupported_standard": p192,
-  "unsupported_surface": p193,
-  "untrusted": p194,
-  "usage": p195,
-  "wrong_target": p196,
+  "trust_outdated": p170,
+  "trust_renewed": p171,
+  "trusted": p172,
+  "undeclared_command": p173,
+  "unexpected_argument": p174,
+  "unexpected_result": p175,
+  "unknown_action": p176,
+  "unknown_code": p177,
+  "unknown_command": p178,
+  "unknown_component": p179,
+  "unknown_contribution": p180,
+  "unknown_field": p181,
+  "unknown_option": p182,
+  "unknown_scaffold": p183,
+  "unknown_server": p184,
+  "unknown_shell": p185,
+  "unknown_target": p186,
+  "unreadable_directory": p187,
+  "unreadable_file": p188,
+  "unsafe_file_name": p189,
+  "unsafe_path": p190,
+  "unsupported_schema": p191,
+  "unsupported_scope": p192,
+  "unsupported_source": p193,
+  "unsupported_standard": p194,
+  "unsupported_surface": p195,
+  "untrusted": p196,
+  "usage": p197,
+  "wrong_target": p198,
 };

@@ -71,7 +71,7 @@ export async function listAll(ctx: Context): Promise<ListReport> {
     const row = b as unknown as import("../c2store/lifecycle.ts").C2ListRow;
     // A runtime waiting for a service this host lacks is pending, never shown as enabled.
     const pending = b.enabled && !b.quarantine && row.missing_services.length > 0 ? `pending (this host lacks ${row.missing_services.join(", ")})` : undefined;
-    lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : pending ?? (b.enabled ? "enabled" : "disabled")}${b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
+    lines.push(`  ${b.name} ${b.version}  ${b.quarantine ? "quarantined" : pending ?? (b.enabled ? "enabled" : "disabled")}${b.trust_state === "needs_retrust" ? ", needs re-trust" : b.trusted ? ", trusted" : ", not trusted"}  (${b.id})`);
     // Contribution counts, components waiting for trust or unsupported, diagnostics (C2 rows).
     const counts = Object.entries(row.contributions).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ");
     const needsTrust = row.components.filter((c) => c.effective_status === "requires_trust").length;

@@ -47,7 +47,7 @@ export function describeC2Uninstall(r: C2UninstallResult): string {
 export function describeC2Inspect(r: C2Inspect): string {
   const lines = [
     `${r.name} ${r.version}  (${r.id})  C2 bundle`,
-    `  enabled:   ${r.enabled ? "yes" : "no"}    trusted: ${r.trusted ? "yes" : "no"}${r.quarantine ? `    QUARANTINED (${r.quarantine.reason})` : ""}`,
+    `  enabled:   ${r.enabled ? "yes" : "no"}    trusted: ${r.trust_state === "needs_retrust" ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)" : r.trusted ? "yes" : "no"}${r.quarantine ? `    QUARANTINED (${r.quarantine.reason})` : ""}`,
     `  policy:    ${r.policy.state} (${r.policy.source})`,
     `  source:    ${r.source}`,
     `  installed: ${r.installed_at} (updated ${r.updated_at})`,

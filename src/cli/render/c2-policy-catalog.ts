@@ -13,7 +13,7 @@ export function describePolicyCatalog(s: Style, result: CatalogResult): string {
   if (result.plugins.length === 0) lines.push("No C2 bundles are installed.");
   for (const p of result.plugins) {
     const st = p.effective_state.status;
-    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow("untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missing.join(", ")}`) : s.dim("disabled");
+    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow(p.effective_state.reason === "trust_outdated" ? "needs re-trust" : "untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missing.join(", ")}`) : s.dim("disabled");
     lines.push(`  ${s.bold(p.name)} ${p.version}  ${p.id}`);
     lines.push(`    ${status}${p.effective_state.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effective_state.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.has_runtime ? `runtime, scopes ${p.metadata.scope_support.join("+")}` : "no runtime"}`);
     if (p.dependencies.required.length + p.dependencies.optional.length > 0) {

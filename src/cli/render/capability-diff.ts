@@ -1,4 +1,4 @@
-import type { CapabilityDiff, DiffSection } from "../../audit/diff.ts";
+import type { CapabilityDiff, DiffSection, TrustDiff } from "../../audit/diff.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "../../audit/model.ts";
 
@@ -32,3 +32,14 @@ export function describeCapabilityDiff(d: InstallCapabilityDiff, indent = "  "):
 }
 
 export type { CapabilityDiff };
+
+/** What changed since the previous trust, as `trust` shows it when trusting again. */
+export function describeTrustDiff(d: TrustDiff, indent = "  "): string[] {
+  const out = [`${indent}changed since it was last trusted:`];
+  const inner = `${indent}  `;
+  lines(d.processes, (p) => `process ${p.id}: ${[p.command, ...p.args].join(" ")}`, out, inner);
+  lines(d.endpoints, (e) => `endpoint ${e.id}: ${e.transport} ${e.url} (host ${e.host})`, out, inner);
+  lines(d.env, (v) => `env ${v.owner}: ${v.name}${v.mode === "passes" ? ` <- $${v.from}` : ""}`, out, inner);
+  lines(d.hostCommands, (h) => `${h.kind} ${h.name}`, out, inner);
+  return out;
+}

@@ -1,0 +1,36 @@
+/**
+ * `gjc plugin trust|untrust` on a C2 record: trust copies the installed content's capabilities
+ * into `trusted_capabilities` (computing them from the installed copy for a record written
+ * before capability binding), untrust removes them. Returns the new record, whether that
+ * changed anything, and, when the bundle needed re-trust, the diff from what was trusted.
+ */
+import type { C2Layout } from "../c2store/paths.ts";
+import { bundleDir } from "../c2store/paths.ts";
+import type { InstalledRecord } from "../c2store/record.ts";
+import { diffTrusted, summarizeTrustDiff, type TrustDiff } from "./diff.ts";
+import { trustedCapabilities, type TrustedCapabilities } from "./trust.ts";
+
+export interface TrustBinding {
+  record: InstalledRecord;
+  changed: boolean;
+  diff?: TrustDiff;
+  summary?: string;
+}
+
+/** The capabilities of the installed copy: from the record, or planned from the bundle directory. */
+export async function currentCapabilities(layout: C2Layout, record: InstalledRecord): Promise<TrustedCapabilities> {
+  if (record.capabilities) return record.capabilities;
+  const { planAuditRoot } = await import("./audit.ts");
+  return trustedCapabilities((await planAuditRoot(bundleDir(layout, record.id))).model);
+}
+
+export async function bindTrust(layout: C2Layout, record: InstalledRecord, trusted: boolean): Promise<TrustBinding> {
+  const { trusted_capabilities: previous, ...rest } = record;
+  if (!trusted) return { record: rest as InstalledRecord, changed: previous !== undefined };
+  const current = await currentCapabilities(layout, record);
+  const next: InstalledRecord = { ...rest, capabilities: current, trusted_capabilities: current };
+  const changed = previous?.digest !== current.digest || record.capabilities?.digest !== current.digest;
+  if (!previous || previous.digest === current.digest) return { record: next, changed };
+  const diff = diffTrusted(previous, current);
+  return { record: next, changed, diff, summary: summarizeTrustDiff(diff) };
+}
