@@ -4,9 +4,17 @@ import { GjcError } from "../core/errors.ts";
 export interface OpenedFile {
   bytes: Uint8Array;
   size: number;
-  /** Permission bits (`mode & 0o777`). */
+  /** Permission bits as they will be installed: `installableMode` of the file's mode. */
   mode: number;
 }
+
+/**
+ * The mode a file of a bundle is installed with, whatever the source said (issue #12, class
+ * 10): the owner's bits and the read/execute bits of group and other are kept, group/other
+ * write, setuid, setgid and sticky never are, so no other local user can change what a host
+ * later loads or runs. Archives and git trees already give 0o755/0o644.
+ */
+export const installableMode = (mode: number): number => mode & 0o755;
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
@@ -59,7 +67,7 @@ function readOpened(fd: number, maxBytes: number, label: string, scratch?: { buf
     if (offset !== st.size) {
       throw new GjcError({ code: "file_changed", message: `${label} changed while it was being read.`, hint: "Run the command again once nothing is writing to the bundle." });
     }
-    return { bytes, size: st.size, mode: st.mode & 0o777 };
+    return { bytes, size: st.size, mode: installableMode(st.mode) };
   } finally {
     closeSync(fd);
   }

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { writingTo } from "../core/os-errors.ts";
+import { installableMode } from "../bundle/read-file.ts";
 
 /**
  * The installed-file record both families keep for every file they install: the store's own
@@ -41,14 +42,17 @@ export function writeFiles(dir: string, files: readonly StoredFile[], contents: 
       mkdirSync(parent, { recursive: true, mode: 0o755 });
       made.add(parent);
     }
-    const fd = openSync(abs, "wx", file.mode);
+    // Plans carry installable modes already (src/bundle/read-file.ts); masked again so that no
+    // path into the store can install a file others may write or a setuid/setgid one.
+    const mode = installableMode(file.mode);
+    const fd = openSync(abs, "wx", mode);
     try {
       let offset = 0;
       // a full disk reports ENOSPC from writeSync with no path: name the file
       writingTo(abs, () => {
         while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
       });
-      fchmodSync(fd, file.mode);
+      fchmodSync(fd, mode);
     } finally {
       closeSync(fd);
     }

@@ -29,7 +29,7 @@ describe("C2 install from a local directory", () => {
     const bundle = join(h.data, "plugins", r.id, "bundle");
     expect(readFileSync(join(bundle, "plugin.js"), "utf8")).toBe("process.exit(0);\n");
     expect(statSync(join(bundle, "bin/tool")).mode & 0o777).toBe(0o755);
-    expect(statSync(join(bundle, "all.sh")).mode & 0o777).toBe(0o777); // umask does not strip declared bits
+    expect(statSync(join(bundle, "all.sh")).mode & 0o777).toBe(0o755); // group/other write never installed (issue #12)
     expect(statSync(join(bundle, "private.txt")).mode & 0o777).toBe(0o600);
     expect(existsSync(join(bundle, ".hidden"))).toBe(true);
     expect(existsSync(join(bundle, "node_modules"))).toBe(false);
