@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { RepeatLimiter } from "../core/repeat-limiter.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
@@ -60,6 +61,8 @@ const LOG_LEVELS = new Set(["error", "warn", "info", "debug", "trace"]);
 export class RuntimeInstance {
   phase: RuntimePhase = "dormant";
   startCount = 0;
+  /** Output of this runtime generation, summarised after the first few of each kind. */
+  private readonly noise = new RepeatLimiter();
   failure: GjcError | undefined;
   subscriptions = new Set<string>();
   activeCalls = 0;
@@ -124,6 +127,9 @@ export class RuntimeInstance {
       if (proc) await proc.stop(this.bindings.termGraceMs ?? TERM_GRACE_MS);
       if (this.starting) await this.starting.catch(() => {});
       if (this.process && this.process !== proc) await this.process.stop(0);
+      for (const { kind, suppressed } of this.noise.drain()) {
+        this.bindings.log(this.spec.name, "warn", `${suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
+      }
     })();
     return this.stopping;
   }
@@ -155,9 +161,9 @@ export class RuntimeInstance {
           handlers: {
             onRequest: (method, params, signal) => this.serveHostRequest(method, params, signal),
             onNotification: (method, params) => this.onNotification(method, params),
-            onWarning: (message) => this.bindings.log(spec.name, "warn", message),
+            onWarning: (message) => this.noisy("dropped protocol lines", "warn", message),
           },
-          onStderr: (line) => this.bindings.log(spec.name, "info", line),
+          onStderr: (line) => this.noisy("stderr lines", "info", line),
         });
       } catch (e) {
         throw runtimeError("runtime_spawn_failed", `Could not start the runtime of ${spec.name}: ${e instanceof Error ? e.message : String(e)}`, "Check the runtime command of the plugin.");
@@ -254,13 +260,20 @@ export class RuntimeInstance {
     return command(p.args ?? null, { bundleId: this.spec.bundleId, projectPath: this.spec.projectPath }, signal);
   }
 
+  /** A runtime's output, summarised after the first few of each kind so a flood is not amplified. */
+  private noisy(kind: string, level: string, message: string): void {
+    const verdict = this.noise.note(kind);
+    if (verdict === "show") this.bindings.log(this.spec.name, level, message);
+    else if (verdict === "summary") this.bindings.log(this.spec.name, "warn", `${this.noise.every} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
+  }
+
   private onNotification(method: string, params: unknown): void {
     if (params === null || typeof params !== "object") return; // malformed: dropped silently
     const p = params as Record<string, unknown>;
     if (method === "log") {
       if (typeof p.message !== "string") return;
       const level = typeof p.level === "string" && LOG_LEVELS.has(p.level) ? p.level : "info";
-      this.bindings.log(this.spec.name, level, p.message);
+      this.noisy("log messages", level, p.message);
     } else if (method === "event/emit") {
       if (typeof p.name !== "string") return;
       if (p.name === "connector/event") {

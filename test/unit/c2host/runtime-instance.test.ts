@@ -119,6 +119,28 @@ describe("handshake failures are remembered for the generation", () => {
   });
 });
 
+describe("a noisy runtime cannot amplify its output", () => {
+  test("of each kind, the first 10 lines are shown and the rest summarised with a count", async () => {
+    const { instance, recorded } = setup({ commands: [{ id: "demo.spam" }] });
+    expect(await instance.invoke("demo.spam", { count: 2500 })).toEqual({ spammed: 2500 });
+    await instance.unload();
+    const messages = recorded.logs.map((l) => l.message);
+    const suppressed = (kind: string) =>
+      messages.map((m) => new RegExp(`^(\\d+) more ${kind} were not shown`).exec(m)).reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
+    // Each kind: 10 lines shown, every other one counted in a summary (one per 1,000, one at unload).
+    // The runtime's start-up wrote one stderr line and one log message before the flood.
+    const kinds = [
+      ["dropped protocol lines", (m: string) => m === "dropped a stdout line that is not JSON: not json", 2500],
+      ["stderr lines", (m: string) => m === "chatter on stderr" || m === "stderr is the log channel", 2501],
+      ["log messages", (m: string) => m.startsWith("log ") || m.startsWith("ready with"), 2501],
+    ] as const;
+    for (const [kind, shown, total] of kinds) {
+      expect([kind, messages.filter(shown).length, suppressed(kind)]).toEqual([kind, 10, total - 10]);
+    }
+    expect(recorded.logs.length).toBeLessThanOrEqual(3 * 10 + 3 * 3);
+  });
+});
+
 describe("limits and lost connections", () => {
   test("a line over 1 MiB closes the peer and stops the process", async () => {
     const { instance } = setup({ commands: [{ id: "demo.big" }, { id: "demo.echo" }] });
