@@ -76,6 +76,8 @@ export const commandTree: Record<string, VerbNode> = {
       lock: verb("Write, check or export the scope's plugin set lock (plugins.lock.json)", () => import("./commands/plugin-lock.ts")),
       sync: verb("Make the scope exactly its lock (install at pins, repair drift, --prune the rest)", () => import("./commands/plugin-sync.ts")),
       outdated: verb("Show installed pins and the newest available per bundle (exit 0 unless --exit-code)", () => import("./commands/plugin-outdated.ts")),
+      history: verb("List the scope's retained generations (last 10)", () => import("./commands/plugin-history.ts")),
+      rollback: verb("Put a bundle back as an earlier generation had it, offline; never raises trust", () => import("./commands/plugin-rollback.ts")),
       cache: {
         description: "The content cache of judged bundle contents: list, verify, prune",
         children: {

@@ -117,88 +117,89 @@ import p113 from "../../docs/errors/missing_runtime.md" with { type: "text" };
 import p114 from "../../docs/errors/missing_service.md" with { type: "text" };
 import p115 from "../../docs/errors/name_collision.md" with { type: "text" };
 import p116 from "../../docs/errors/no_components.md" with { type: "text" };
-import p117 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p118 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p119 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p120 from "../../docs/errors/not_available.md" with { type: "text" };
-import p121 from "../../docs/errors/not_found.md" with { type: "text" };
-import p122 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p123 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p124 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p125 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p126 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p127 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p128 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p129 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p130 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p131 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p132 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p133 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p134 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p135 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p136 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p137 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p138 from "../../docs/errors/read_only.md" with { type: "text" };
-import p139 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p140 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p141 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p142 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p143 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p144 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p145 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p146 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p147 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p148 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p149 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p150 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p151 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p152 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p153 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p154 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p155 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p156 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p157 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p158 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p159 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p160 from "../../docs/errors/special_file.md" with { type: "text" };
-import p161 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p162 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p163 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p164 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p165 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p166 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p167 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p168 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p169 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p170 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p171 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p172 from "../../docs/errors/trusted.md" with { type: "text" };
-import p173 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p174 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p175 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p176 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p177 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p178 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p179 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p180 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p181 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p182 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p183 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p185 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p187 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p188 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p189 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p190 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p191 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p192 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p193 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p194 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p195 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p196 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p197 from "../../docs/errors/usage.md" with { type: "text" };
-import p198 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p117 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p118 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p119 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p120 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p121 from "../../docs/errors/not_available.md" with { type: "text" };
+import p122 from "../../docs/errors/not_found.md" with { type: "text" };
+import p123 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p124 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p125 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p126 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p127 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p128 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p129 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p130 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p131 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p132 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p133 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p134 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p135 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p136 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p137 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p138 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p139 from "../../docs/errors/read_only.md" with { type: "text" };
+import p140 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p141 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p142 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p143 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p144 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p145 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p146 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p147 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p148 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p149 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p150 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p151 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p152 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p153 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p154 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p155 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p156 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p157 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p158 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p159 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p160 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p161 from "../../docs/errors/special_file.md" with { type: "text" };
+import p162 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p163 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p164 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p165 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p166 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p167 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p168 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p169 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p170 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p171 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p172 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p173 from "../../docs/errors/trusted.md" with { type: "text" };
+import p174 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p175 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p176 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p177 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p178 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p179 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p180 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p181 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p182 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p183 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p188 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p189 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p190 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p191 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p192 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p193 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p194 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p195 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p196 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p197 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p198 from "../../docs/errors/usage.md" with { type: "text" };
+import p199 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -319,86 +320,87 @@ export const PAGES: Record<string, string> = {
   "missing_service": p114,
   "name_collision": p115,
   "no_components": p116,
-  "no_manifest": p117,
-  "no_runtime": p118,
-  "not_a_directory": p119,
-  "not_available": p120,
-  "not_found": p121,
-  "not_host_actions": p122,
-  "not_in_catalog": p123,
-  "not_installed": p124,
-  "not_owner": p125,
-  "not_rendered": p126,
-  "offline_miss": p127,
-  "pack_output_inside_bundle": p128,
-  "path_too_long": p129,
-  "permission_denied": p130,
-  "plan_not_found": p131,
-  "plugin_command_failed": p132,
-  "plugin_disabled": p133,
-  "policy_recovery": p134,
-  "policy_safe_mode": p135,
-  "quarantine_not_persisted": p136,
-  "quarantined": p137,
-  "read_only": p138,
-  "registry_corrupt": p139,
-  "reserved_namespace": p140,
-  "runtime.requires_trust": p141,
-  "runtime_busy": p142,
-  "runtime_command_not_found": p143,
-  "runtime_exited": p144,
-  "runtime_failed": p145,
-  "runtime_mismatch": p146,
-  "runtime_protocol_error": p147,
-  "runtime_spawn_failed": p148,
-  "runtime_unloaded": p149,
-  "scaffold_conflict": p150,
-  "scaffold_failed": p151,
-  "scope_conflict": p152,
-  "scope_required": p153,
-  "security_policy": p154,
-  "session_collision": p155,
-  "set_incomplete": p156,
-  "set_integrity": p157,
-  "source_too_large": p158,
-  "source_unreachable": p159,
-  "special_file": p160,
-  "stale_baseline": p161,
-  "stale_plan": p162,
-  "surface_disabled": p163,
-  "surface_unknown": p164,
-  "too_many_commands": p165,
-  "too_many_components": p166,
-  "too_many_connectors": p167,
-  "too_many_language_servers": p168,
-  "too_many_ui": p169,
-  "trust_outdated": p170,
-  "trust_renewed": p171,
-  "trusted": p172,
-  "undeclared_command": p173,
-  "unexpected_argument": p174,
-  "unexpected_result": p175,
-  "unknown_action": p176,
-  "unknown_code": p177,
-  "unknown_command": p178,
-  "unknown_component": p179,
-  "unknown_contribution": p180,
-  "unknown_field": p181,
-  "unknown_option": p182,
-  "unknown_scaffold": p183,
-  "unknown_server": p184,
-  "unknown_shell": p185,
-  "unknown_target": p186,
-  "unreadable_directory": p187,
-  "unreadable_file": p188,
-  "unsafe_file_name": p189,
-  "unsafe_path": p190,
-  "unsupported_schema": p191,
-  "unsupported_scope": p192,
-  "unsupported_source": p193,
-  "unsupported_standard": p194,
-  "unsupported_surface": p195,
-  "untrusted": p196,
-  "usage": p197,
-  "wrong_target": p198,
+  "no_generation": p117,
+  "no_manifest": p118,
+  "no_runtime": p119,
+  "not_a_directory": p120,
+  "not_available": p121,
+  "not_found": p122,
+  "not_host_actions": p123,
+  "not_in_catalog": p124,
+  "not_installed": p125,
+  "not_owner": p126,
+  "not_rendered": p127,
+  "offline_miss": p128,
+  "pack_output_inside_bundle": p129,
+  "path_too_long": p130,
+  "permission_denied": p131,
+  "plan_not_found": p132,
+  "plugin_command_failed": p133,
+  "plugin_disabled": p134,
+  "policy_recovery": p135,
+  "policy_safe_mode": p136,
+  "quarantine_not_persisted": p137,
+  "quarantined": p138,
+  "read_only": p139,
+  "registry_corrupt": p140,
+  "reserved_namespace": p141,
+  "runtime.requires_trust": p142,
+  "runtime_busy": p143,
+  "runtime_command_not_found": p144,
+  "runtime_exited": p145,
+  "runtime_failed": p146,
+  "runtime_mismatch": p147,
+  "runtime_protocol_error": p148,
+  "runtime_spawn_failed": p149,
+  "runtime_unloaded": p150,
+  "scaffold_conflict": p151,
+  "scaffold_failed": p152,
+  "scope_conflict": p153,
+  "scope_required": p154,
+  "security_policy": p155,
+  "session_collision": p156,
+  "set_incomplete": p157,
+  "set_integrity": p158,
+  "source_too_large": p159,
+  "source_unreachable": p160,
+  "special_file": p161,
+  "stale_baseline": p162,
+  "stale_plan": p163,
+  "surface_disabled": p164,
+  "surface_unknown": p165,
+  "too_many_commands": p166,
+  "too_many_components": p167,
+  "too_many_connectors": p168,
+  "too_many_language_servers": p169,
+  "too_many_ui": p170,
+  "trust_outdated": p171,
+  "trust_renewed": p172,
+  "trusted": p173,
+  "undeclared_command": p174,
+  "unexpected_argument": p175,
+  "unexpected_result": p176,
+  "unknown_action": p177,
+  "unknown_code": p178,
+  "unknown_command": p179,
+  "unknown_component": p180,
+  "unknown_contribution": p181,
+  "unknown_field": p182,
+  "unknown_option": p183,
+  "unknown_scaffold": p184,
+  "unknown_server": p185,
+  "unknown_shell": p186,
+  "unknown_target": p187,
+  "unreadable_directory": p188,
+  "unreadable_file": p189,
+  "unsafe_file_name": p190,
+  "unsafe_path": p191,
+  "unsupported_schema": p192,
+  "unsupported_scope": p193,
+  "unsupported_source": p194,
+  "unsupported_standard": p195,
+  "unsupported_surface": p196,
+  "untrusted": p197,
+  "usage": p198,
+  "wrong_target": p199,
 };

@@ -100,3 +100,24 @@ export function describeUpgradeAll(r: import("../../sets/upgrade-all.ts").Upgrad
   return [head, ...lines, ...locks].join("\n");
 }
 
+
+export function describeHistory(r: { scope: string; generations: import("../../sets/rollback.ts").HistoryRow[] }, name?: string): string {
+  if (r.generations.length === 0) return `The ${r.scope} scope has no recorded generations yet.`;
+  const lines: string[] = [];
+  for (const g of r.generations) {
+    lines.push(`generation ${g.generation}  ${g.at}  ${g.command}`);
+    if (name !== undefined && g.bundles.length === 0) lines.push(`  ${name}: not installed`);
+    for (const b of g.bundles) lines.push(`  ${b.name} ${b.version} [${b.family}] ${b.integrity.slice(0, 19)}…${b.pin.commit ? ` @ ${b.pin.commit.slice(0, 12)}` : ""}${b.enabled ? "" : " (disabled)"}${b.disabledSurfaces.length ? ` (${b.disabledSurfaces.length} surface${b.disabledSurfaces.length === 1 ? "" : "s"} off)` : ""}${b.c2?.trusted ? " (trusted)" : ""}`);
+  }
+  return lines.join("\n");
+}
+
+export function describeRollback(r: import("../../sets/rollback.ts").RollbackResult): string {
+  const head =
+    r.status === "unchanged"
+      ? `${r.name} in the ${r.scope} scope is already as generation ${r.generation} had it.`
+      : r.status === "removed"
+        ? `Removed ${r.name} from the ${r.scope} scope: generation ${r.generation} did not have it.`
+        : `Rolled ${r.name} back to generation ${r.generation} in the ${r.scope} scope${r.from ? ` (${r.from.version} -> ${r.to?.version})` : ` (${r.to?.version})`}, files and choices.`;
+  return r.trustNotRaised ? `${head}\n  ${r.name} was trusted in generation ${r.generation} but is not trusted now; rollback never raises trust (gjc plugin trust ${r.name} after review).` : head;
+}

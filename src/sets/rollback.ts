@@ -1,0 +1,133 @@
+/**
+ * `gjc plugin history` and `gjc plugin rollback`: a scope's retained generations, and putting
+ * one bundle back as a generation had it, files and choices together, from the content cache
+ * only (offline). The GJC change is one transaction of the scope (gjc-commit.ts, crash points
+ * rollback:*); a C2 bundle goes through the C2 store. A rollback never raises trust: a C2
+ * bundle trusted in the target generation stays as it is now if it is not trusted now.
+ */
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { toRegistrySource } from "../install/install.ts";
+import { acquireContent, type JudgedContent } from "./content.ts";
+import { commitGjcChanges, type GjcChangeSet } from "./gjc-commit.ts";
+import { readHistory, recordGeneration, type Generation } from "./history.ts";
+import { installedBundles } from "./installed.ts";
+import type { LockEntry } from "./lock-schema.ts";
+
+export interface HistoryRow {
+  generation: number;
+  at: string;
+  command: string;
+  /** The bundle as that generation had it (undefined: not installed then). With no name: every bundle. */
+  bundles: LockEntry[];
+}
+
+export function scopeHistory(ctx: Context, scope: Scope, name?: string): { scope: Scope; generations: HistoryRow[] } {
+  const h = readHistory(ctx, scope);
+  const generations = [...h.generations].reverse().map((g) => ({ generation: g.generation, at: g.at, command: g.command, bundles: name === undefined ? g.bundles : g.bundles.filter((b) => b.name === name) }));
+  return { scope, generations };
+}
+
+export interface RollbackResult {
+  scope: Scope;
+  name: string;
+  family: "gjc" | "c2";
+  generation: number;
+  status: "restored" | "removed" | "unchanged";
+  from?: { version: string; integrity: string };
+  to?: { version: string; integrity: string; enabled: boolean };
+  /** C2: the target generation had it trusted, it is not trusted now, and rollback does not raise trust. */
+  trustNotRaised?: boolean;
+}
+
+const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+function noGeneration(name: string, scope: Scope, to?: number): GjcError {
+  return new GjcError({
+    code: "no_generation",
+    message: to === undefined ? `No earlier generation of the ${scope} scope differs for ${name}; there is nothing to roll back to.` : `The ${scope} scope keeps no generation ${to}.`,
+    hint: `See the retained generations with "gjc plugin history ${name} --${scope}".`,
+    exit: ExitCode.failed,
+  });
+}
+
+/** The generation to restore: --to, or the newest one where the bundle differs from now. */
+function target(gens: Generation[], name: string, now: LockEntry | undefined, scope: Scope, to?: number): Generation {
+  if (to !== undefined) {
+    const g = gens.find((x) => x.generation === to);
+    if (!g) throw noGeneration(name, scope, to);
+    return g;
+  }
+  for (let i = gens.length - 1; i >= 0; i--) {
+    const g = gens[i];
+    if (!sameEntry(g.bundles.find((b) => b.name === name), now)) return g;
+  }
+  throw noGeneration(name, scope);
+}
+
+export async function rollback(ctx: Context, scope: Scope, name: string, o: { to?: number } = {}): Promise<RollbackResult> {
+  const installed = await installedBundles(ctx, scope);
+  const current = installed.find((b) => b.entry.name === name);
+  const gens = readHistory(ctx, scope).generations;
+  if (!current && !gens.some((g) => g.bundles.some((b) => b.name === name))) {
+    throw new GjcError({ code: "not_installed", message: `${name} is not installed in the ${scope} scope and no retained generation has it.`, hint: `See gjc plugin history --${scope}.`, exit: ExitCode.failed });
+  }
+  const g = target(gens, name, current?.entry, scope, o.to);
+  const want = g.bundles.find((b) => b.name === name);
+  const family = want?.family ?? current!.entry.family;
+  const result: RollbackResult = { scope, name, family, generation: g.generation, status: "unchanged", ...(current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {}) };
+  if (want) result.to = { version: want.version, integrity: want.integrity, enabled: want.enabled };
+  if (sameEntry(want, current?.entry)) return result;
+
+  let content: JudgedContent | undefined;
+  if (want && want.integrity !== current?.entry.integrity) {
+    const got = await acquireContent(ctx, scope, want, { offline: true });
+    if (!got.ok) {
+      throw new GjcError({
+        code: "offline_miss",
+        message: `The content of ${name} ${want.version} from generation ${g.generation} (${want.integrity.slice(0, 19)}…) is no longer in the content cache; rollback never uses the network.`,
+        hint: `Reinstall that version from its source (gjc plugin install …), or sync a lock that pins it.`,
+        details: { missing: [{ name, family: want.family, integrity: want.integrity }] },
+        exit: ExitCode.unreachable,
+      });
+    }
+    content = got.content;
+  }
+  try {
+    if (family === "gjc") {
+      const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
+      if (!want) changes.remove.push(name);
+      else if (content) changes.put.push({ bundle: content.gjc!, source: toRegistrySource(ctx, content.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+      else changes.choices.push({ name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+      await commitGjcChanges(ctx, scope, "gjc plugin rollback", changes, new Map([[name, current?.gjc?.dir]]), "rollback");
+    } else {
+      result.trustNotRaised = await rollbackC2(ctx, name, want, content, current?.entry);
+    }
+  } finally {
+    await content?.cleanup();
+  }
+  result.status = want ? "restored" : "removed";
+  recordGeneration(ctx, scope, `gjc plugin rollback ${name} --to ${g.generation}`, (await installedBundles(ctx, scope)).map((b) => b.entry));
+  return result;
+}
+
+async function rollbackC2(ctx: Context, name: string, want: LockEntry | undefined, content: JudgedContent | undefined, now: LockEntry | undefined): Promise<boolean> {
+  const { setC2Enabled, setC2Trusted, uninstallC2 } = await import("../c2store/lifecycle.ts");
+  if (!want) {
+    await uninstallC2(ctx, name);
+    return false;
+  }
+  const trustedNow = now?.c2?.trusted === true;
+  if (content) {
+    const { installFetched } = await import("../c2store/install.ts");
+    await installFetched(ctx, { fetched: { dir: content.dir, record: content.record, identity: content.identity, display: content.display, cleanup: async () => {} }, force: true });
+  }
+  const after = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === name)?.entry;
+  if (after && after.enabled !== want.enabled) await setC2Enabled(ctx, name, want.enabled);
+  // Trusted only if it was trusted in the target generation AND is trusted now; never more.
+  const keep = want.c2?.trusted === true && trustedNow;
+  if ((after?.c2?.trusted === true) !== keep) await setC2Trusted(ctx, name, keep);
+  return want.c2?.trusted === true && !trustedNow;
+}
