@@ -92,8 +92,17 @@ export async function main(argv: string[], io: MainIO = processIO): Promise<numb
   return exitCode === ExitCode.ok ? ExitCode.failed : exitCode;
 }
 
+/** `--json`, or its spelling for verbs with several formats: `--format json` / `--format=json`. */
+function wantsJson(argv: string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--") return false;
+    if (argv[i] === "--json" || argv[i] === "--format=json" || (argv[i] === "--format" && argv[i + 1] === "json")) return true;
+  }
+  return false;
+}
+
 async function runMain(argv: string[], io: MainIO): Promise<number> {
-  const json = argv.includes("--json");
+  const json = wantsJson(argv);
   let schema = "gjc/error@1";
   const ctx =
     io.ctx ??

@@ -192,3 +192,29 @@ describe("C2 fixtures", () => {
     expect(strict.json().ok).toBe(false);
   });
 });
+
+describe("gjc plugin validate --format", () => {
+  test("github: one annotation a diagnostic, at the file, line and column the JSON pointer names, escaped", async () => {
+    const r = await runCli(["plugin", "validate", join(fixturesDir, "c2", "unknown-field-runtime-commandTimeoutMs"), "--format", "github"], { cwd: fixturesDir });
+    expect(r.exitCode).toBe(1);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    // "commandTimeoutMs": 60000 is line 20, its key at column 9 of plugin.json
+    expect(lines[0]).toStartWith("::error file=c2/unknown-field-runtime-commandTimeoutMs/plugin.json,line=20,col=9,title=gjc unknown_field::runtime has an unknown field");
+    expect(lines[0]).toContain("%0Ahint: runtime.commandTimeoutMs is newer");
+    const catalog = await runCli(["plugin", "validate", join(fixturesDir, "catalogs", "catalog-mismatch-name"), "--format=github"], { cwd: fixturesDir });
+    expect(catalog.stdout).toStartWith("::error file=catalogs/catalog-mismatch-name/marketplace.json,line=8,col=7,title=gjc catalog_mismatch::");
+    const valid = await runCli(["plugin", "validate", join(fixturesDir, "examples", "notes-skills"), "--format", "github"]);
+    expect({ exit: valid.exitCode, out: valid.stdout }).toEqual({ exit: 0, out: "" });
+  });
+
+  test("json is --json; an unknown format is a usage error", async () => {
+    const dir = join(fixturesDir, "c2", "invalid-name-uppercase");
+    const a = await runCli(["plugin", "validate", dir, "--format", "json"]);
+    const b = await runCli(["plugin", "validate", dir, "--json"]);
+    expect(a.json()).toEqual(b.json());
+    expect(a.exitCode).toBe(1);
+    const bad = await runCli(["plugin", "validate", dir, "--format", "sarif"]);
+    expect(bad.exitCode).toBe(2);
+  });
+});

@@ -9,10 +9,19 @@ export default defineVerb({
   args: {
     path: { type: "positional", description: "Bundle directory, manifest file, or marketplace.json", required: true },
     strict: { type: "boolean", description: "Treat warnings as failures" },
+    format: { type: "enum", options: ["human", "json", "github"], description: "Output: human (default), json (= --json), github (GitHub Actions annotations with file, line and column)" },
     ...jsonArg,
   },
-  examples: ["gjc plugin validate ./my-bundle", "gjc plugin validate ./catalog/marketplace.json --json"],
+  examples: ["gjc plugin validate ./my-bundle", "gjc plugin validate ./catalog/marketplace.json --json", "gjc plugin validate . --format github"],
   async run({ args, ctx }) {
+    if (args.format === "github") {
+      // Loaded only here: the JSON position locator (jsonc-parser) is not needed by the plain run.
+      const { validateLocated } = await import("../../authoring/annotations.ts");
+      const { githubAnnotations } = await import("../render/github-annotations.ts");
+      const { report, located } = await validateLocated(ctx, args.path);
+      const outcome = validationOutcome(report, Boolean(args.strict), ctx.out);
+      return { ...outcome, human: githubAnnotations(located) };
+    }
     const report = await validatePath(ctx, args.path);
     return validationOutcome(report, Boolean(args.strict), ctx.out);
   },
