@@ -8,7 +8,7 @@ import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
 import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
 import { runtimeError } from "./runtime-errors.ts";
-import { resolveRuntimeCommand } from "./runtime-command.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "./lsp-launch.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 
 export interface LspServerEntry {
@@ -31,6 +31,8 @@ function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string):
   if (!bundle.enabled) return { status: "plugin_disabled", reason: "the bundle is disabled", components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);
   if (policy.stateSource === "safe_mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", components: {} };
+  // Disabling the bundle by policy (not only its lsp: component) makes its servers ineligible.
+  if (policy.state === "disabled") return { status: "policy_disabled", reason: `disabled by ${policy.stateSource} policy`, components: {} };
   return { status: "ready", reason: null, components: policy.components };
 }
 
@@ -53,6 +55,8 @@ export function listLanguageServers(host: RuntimeHost, project?: string): { serv
   return { servers, languages: routeLanguages(eligible) };
 }
 
+export type { LspLaunchPlan };
+
 export interface LspProbeResult {
   plugin: string;
   server: string;
@@ -62,18 +66,44 @@ export interface LspProbeResult {
   serverInfo: unknown;
   capabilities: unknown;
   pid: number;
+  /** What gjc expanded (an extension to the seed's "passed verbatim", see lspLaunchPlan). */
+  launch: LspLaunchPlan;
+}
+
+export interface LspStartOptions {
+  project?: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs?: number;
+  passEnv?: readonly string[];
+}
+
+/** A running language server: LSP requests over Content-Length framing, then stop(). */
+export interface LanguageServerHandle {
+  plugin: string;
+  pluginName: string;
+  server: string;
+  languages: string[];
+  command: string;
+  cwd: string;
+  pid: number;
+  launch: LspLaunchPlan;
+  /** The `initialize` result. */
+  initialize: { serverInfo: unknown; capabilities: unknown };
+  request(method: string, params: unknown, timeoutMs?: number): Promise<unknown>;
+  notify(method: string, params: unknown): void;
+  /** Resolves when the process is gone (stopped or exited). */
+  readonly exited: Promise<unknown>;
+  /** `shutdown` + `exit`, then the process group is ended and reaped. Idempotent. */
+  stop(): Promise<void>;
 }
 
 /**
- * Starts one language server, performs the LSP `initialize` / `initialized` / `shutdown` /
- * `exit` sequence over Content-Length framing, and stops it (process group killed and reaped)
- * whatever happens.
+ * Resolves `<plugin>/<server>` and refuses what may not run: an unknown server, a bundle that
+ * is untrusted, disabled (as a whole or by policy), quarantined, a component disabled by
+ * policy, or a language in conflict (two eligible providers: the seed fails it closed).
  */
-export async function probeLanguageServer(
-  host: RuntimeHost,
-  ref: string,
-  opts: { project?: string; cwd: string; env: Record<string, string | undefined>; timeoutMs?: number; passEnv?: readonly string[] },
-): Promise<LspProbeResult> {
+export function eligibleServer(host: RuntimeHost, ref: string, project?: string) {
   const slash = ref.lastIndexOf("/");
   if (slash <= 0 || slash === ref.length - 1) {
     throw new GjcError({ code: "usage", message: `"${ref}" is not <plugin>/<server>.`, hint: "Run gjc plugin lsp list to see the servers.", exit: ExitCode.usage });
@@ -85,28 +115,45 @@ export async function probeLanguageServer(
     const ids = bundle.manifest.codetwo.languageServers.map((s) => s.id);
     throw runtimeError("unknown_contribution", `${bundle.name} has no language server ${serverId}.`, ids.length > 0 ? `Its language servers: ${ids.join(", ")}.` : `${bundle.name} declares no language servers.`);
   }
-  const e = eligibility(host, bundle, opts.project);
+  const e = eligibility(host, bundle, project);
   if (e.status !== "ready") {
-    const hint = e.status === "untrusted" ? `Review the bundle, then run "gjc plugin trust ${bundle.name}".` : e.status === "plugin_disabled" ? `Run "gjc plugin enable ${bundle.name} --user".` : "Fix the plugin state first.";
+    const hint =
+      e.status === "untrusted" ? `Review the bundle, then run "gjc plugin trust ${bundle.name}".`
+      : e.status === "plugin_disabled" ? `Run "gjc plugin enable ${bundle.name} --user".`
+      : e.status === "policy_disabled" ? `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`
+      : "Fix the plugin state first.";
     throw runtimeError(e.status, `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}.`, hint, undefined, ExitCode.refused);
   }
   if (e.components[lspComponentId(bundle.id, server.id)] === "disabled") {
     throw runtimeError("component_disabled", `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);
   }
+  const conflicts = listLanguageServers(host, project).languages.filter((l) => l.provider === null && l.providers.some((p) => p.plugin === bundle.id && p.server === server.id));
+  if (conflicts.length > 0) {
+    const others = conflicts.flatMap((l) => l.providers.filter((p) => !(p.plugin === bundle.id && p.server === server.id)).map((p) => `${p.pluginName}/${p.server}`));
+    throw runtimeError(
+      "lsp_conflict",
+      `The language server ${bundle.name}/${server.id} is in conflict for ${conflicts.map((l) => l.language).join(", ")} (also provided by ${[...new Set(others)].join(", ")}); a language with several providers fails closed.`,
+      "Disable all but one provider by policy (its bundle or its lsp component).",
+      { languages: conflicts.map((l) => l.language), providers: [...new Set(others)] },
+      ExitCode.refused,
+    );
+  }
+  return { bundle, server };
+}
+
+/** Starts one eligible language server and completes `initialize` / `initialized`. */
+export async function startLanguageServer(host: RuntimeHost, ref: string, opts: LspStartOptions): Promise<LanguageServerHandle> {
+  const { bundle, server } = eligibleServer(host, ref, opts.project);
   await host.checkFiles(bundle);
-  const exe = resolveRuntimeCommand(server.command, bundle.bundleDir, opts.env);
+  const serverId = server.id;
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
-  // The server runs in the project root, so a bundled script needs the bundle's path: like the
-  // reference host, ${PLUGIN_ROOT}, ${PLUGIN_DATA} and ${PLUGIN_PROJECT_DIR} are expanded in args
-  // and env and exported; anything else is passed verbatim.
-  const vars: Record<string, string> = { PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir, PLUGIN_PROJECT_DIR: cwd };
-  const expand = (s: string) => s.replace(/\$\{(PLUGIN_ROOT|PLUGIN_DATA|PLUGIN_PROJECT_DIR)\}/g, (_, k: string) => vars[k]);
-  const declared = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, expand(v)]));
-  const { env } = buildChildEnv(opts.env, { declared, passEnv: opts.passEnv ?? bundle.passEnv, fixed: vars });
-  const child = launch({ argv: [exe, ...server.args.map(expand)], cwd, env, stderr: "ignore" });
+  const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
+  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.expanded });
+  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore" });
   const { proc } = child;
   const reader = new LspFrameReader();
   const waiters = new Map<number, (m: any) => void>();
+  let nextId = 1;
   let failure: Error | undefined;
   const pump = (async () => {
     const r = proc.stdout.getReader();
@@ -121,17 +168,39 @@ export async function probeLanguageServer(
     }
     for (const w of waiters.values()) w({ error: { message: failure?.message ?? "the language server exited" } });
   })();
-  const request = async (id: number, method: string, params: unknown, ms: number) => {
+  const raw = async (method: string, params: unknown, ms: number) => {
+    const id = nextId++;
     const answer = new Promise<any>((resolve) => waiters.set(id, resolve));
-    proc.stdin.write(lspFrame({ jsonrpc: "2.0", id, method, params }));
-    proc.stdin.flush();
+    try {
+      proc.stdin.write(lspFrame({ jsonrpc: "2.0", id, method, params }));
+      proc.stdin.flush();
+    } catch {
+      waiters.delete(id);
+      return { error: { message: "the language server is not reading its input" } };
+    }
     const m = await within(answer, ms);
     waiters.delete(id);
     return m === TIMED_OUT ? undefined : m;
   };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      try {
+        await raw("shutdown", null, 2000);
+        proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "exit", params: null }));
+        proc.stdin.flush();
+        proc.stdin.end();
+      } catch {
+        // closed already
+      }
+      // `exit` asks the server to leave on its own; after half a second the whole tree is ended.
+      await within(child.exited, 500);
+      await child.stop();
+      await pump;
+    })());
   try {
     const timeout = opts.timeoutMs ?? 10_000;
-    const init = await request(1, "initialize", {
+    const init = await raw("initialize", {
       processId: process.pid,
       clientInfo: { name: HOST_NAME, version: HOST_VERSION },
       rootUri: `file://${cwd}`,
@@ -141,28 +210,47 @@ export async function probeLanguageServer(
     if (init === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer initialize within ${timeout / 1000} s.`, "Check the server command and its arguments.");
     if (init.error) throw runtimeError("lsp_failed", `The language server ${serverId} refused initialize: ${init.error.message ?? "no reason given"}.`, "Check the server command and its arguments.");
     proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "initialized", params: {} }));
-    await request(2, "shutdown", null, 2000);
-    proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "exit", params: null }));
     proc.stdin.flush();
     return {
       plugin: bundle.id,
+      pluginName: bundle.name,
       server: server.id,
       languages: server.languages,
       command: server.command,
       cwd,
-      serverInfo: init.result?.serverInfo ?? null,
-      capabilities: init.result?.capabilities ?? null,
       pid: proc.pid,
+      launch: plan,
+      initialize: { serverInfo: init.result?.serverInfo ?? null, capabilities: init.result?.capabilities ?? null },
+      async request(method, params, ms = timeout) {
+        if (stopping) throw runtimeError("lsp_stopped", `The language server ${serverId} was stopped.`, "Start it again.");
+        const m = await raw(method, params, ms);
+        if (m === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer ${method} within ${ms / 1000} s.`, "Check the server.");
+        if (m.error) throw runtimeError("lsp_failed", `The language server ${serverId} failed ${method}: ${m.error.message ?? "no reason given"}.`, "Check the server.");
+        return m.result ?? null;
+      },
+      notify(method, params) {
+        proc.stdin.write(lspFrame({ jsonrpc: "2.0", method, params }));
+        proc.stdin.flush();
+      },
+      exited: child.exited,
+      stop,
     };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/**
+ * Starts one language server, performs the LSP `initialize` / `initialized` / `shutdown` /
+ * `exit` sequence over Content-Length framing, and stops it (process group killed and reaped)
+ * whatever happens.
+ */
+export async function probeLanguageServer(host: RuntimeHost, ref: string, opts: LspStartOptions): Promise<LspProbeResult> {
+  const h = await startLanguageServer(host, ref, opts);
+  try {
+    return { plugin: h.plugin, server: h.server, languages: h.languages, command: h.command, cwd: h.cwd, serverInfo: h.initialize.serverInfo, capabilities: h.initialize.capabilities, pid: h.pid, launch: h.launch };
   } finally {
-    try {
-      proc.stdin.end();
-    } catch {
-      // closed already
-    }
-    // `exit` asks the server to leave on its own; after half a second the whole tree is ended.
-    await within(child.exited, 500);
-    await child.stop();
-    await pump;
+    await h.stop();
   }
 }

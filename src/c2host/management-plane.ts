@@ -2,7 +2,10 @@ import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { invokeConnector } from "./connectors.ts";
 import { LineSplitter, FrameTooLargeError } from "../core/line-splitter.ts";
+import { listLanguageServers } from "./lsp.ts";
+import type { LiveLanguageServers } from "./lsp-live.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
+import { watchStore, type StoreWatch } from "./store-watch.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
 
 export interface ManagementPlaneOptions {
@@ -13,6 +16,13 @@ export interface ManagementPlaneOptions {
   write(line: string): void;
   /** Aborting (SIGTERM) ends the plane like stdin EOF does. */
   signal?: AbortSignal;
+  /** Language servers the plane keeps running (`lsp.start`); policy stops them live. */
+  lsp?: LiveLanguageServers;
+  /**
+   * Watch the store: a change by any gjc process (policy apply, disable, untrust, uninstall,
+   * upgrade) reconciles runtimes and language servers at once and emits `plugins.changed`.
+   */
+  watch?: { root: string; revision(): { key: string; config_revision: number; graph_revision: string } };
 }
 
 type Params = Record<string, unknown>;
@@ -130,7 +140,47 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       return { released: id };
     },
     "realms.reap": async () => ({ reaped: await host.reapIdle() }),
+    "lsp.start": async (p) => {
+      const lsp = needLsp();
+      const project = scopeProject(p);
+      let ref = typeof p.server === "string" ? p.server : undefined;
+      if (ref === undefined) {
+        const language = str(p, "language")!.toLowerCase();
+        const route = listLanguageServers(host, project).languages.find((l) => l.language === language);
+        if (!route) throw new GjcError({ code: "no_provider", message: `No eligible language server provides ${language}.`, hint: 'Run "gjc plugin lsp list" to see the servers and why each is (not) eligible.', exit: 1 });
+        if (!route.provider) {
+          throw new GjcError({ code: "lsp_conflict", message: `${language} has several providers (${route.providers.map((x) => `${x.pluginName}/${x.server}`).join(", ")}); it fails closed.`, hint: "Disable all but one by policy.", exit: 3 });
+        }
+        ref = `${route.provider.plugin}/${route.provider.server}`;
+      }
+      return lsp.start(ref, project);
+    },
+    "lsp.request": async (p) => ({ result: await needLsp().request(str(p, "id")!, str(p, "method")!, p.params ?? null) }),
+    "lsp.stop": async (p) => {
+      await needLsp().stop(str(p, "id")!);
+      return { stopped: p.id };
+    },
+    "lsp.list": async () => ({ servers: needLsp().list() }),
   };
+  function needLsp(): LiveLanguageServers {
+    if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: 1 });
+    return o.lsp;
+  }
+  const reconcileAll = async () => ({ runtimes: await host.reconcile(), languageServers: (await o.lsp?.reconcile()) ?? [] });
+  let watcher: StoreWatch | undefined;
+  if (o.watch) {
+    const w = o.watch;
+    watcher = watchStore(
+      w.root,
+      () => w.revision().key,
+      async () => {
+        const stopped = await reconcileAll();
+        const r = w.revision();
+        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.config_revision, graph_revision: r.graph_revision, stopped: { runtimes: stopped.runtimes, language_servers: stopped.languageServers } } });
+      },
+      (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
+    );
+  }
 
   let served = 0;
   const inFlight = new Set<Promise<void>>();
@@ -155,7 +205,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     }
     served++;
     try {
-      await host.reconcile();
+      await reconcileAll();
       const params = msg.params === undefined || msg.params === null ? {} : msg.params;
       if (!isObject(params)) throw invalid("`params` must be an object");
       const result = await method(params);
@@ -198,7 +248,9 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     // EOF: the client sent its last request; answer what is in flight, then stop. A signal
     // stops the children first, so in-flight calls fail fast instead of being waited for.
     if (!o.signal?.aborted) await Promise.allSettled([...inFlight]);
+    watcher?.close();
     for (const release of leases.values()) release();
+    await o.lsp?.shutdown();
     await host.shutdown();
     await Promise.allSettled([...inFlight]);
   }

@@ -27,6 +27,8 @@ export interface RuntimeHostOptions {
   /** Extra host commands (tests); the public ones are always present. */
   extraHostCommands?: Record<string, HostCommand>;
   clock?: () => number;
+  /** An instance was created or dropped (the live-process registry follows it). */
+  onInstancesChanged?(): void;
 }
 
 export interface RealmTarget {
@@ -75,8 +77,9 @@ const refused = (code: string, message: string, hint: string, details?: unknown)
  * it; the latter keeps it alive between calls.
  */
 export class RuntimeHost {
-  private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null }>();
+  private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null; policy: string }>();
   private readonly leases = new Map<string, number>();
+  private readonly unloading = new Set<Promise<void>>();
   /** Last validated `host.actions` render per plugin, contribution and realm (invoke uses it). */
   readonly actionCache = new Map<string, import("./host-actions.ts").HostActionItem[]>();
   private readonly hostCommands: Map<string, HostCommand>;
@@ -201,7 +204,8 @@ export class RuntimeHost {
       },
       this.clock,
     );
-    this.instances.set(key, { instance, fingerprint, revision: bundle.revision ?? null });
+    this.instances.set(key, { instance, fingerprint, revision: bundle.revision ?? null, policy: JSON.stringify(policy.config) });
+    this.o.onInstancesChanged?.();
     return instance;
   }
 
@@ -378,6 +382,7 @@ export class RuntimeHost {
       await instance.unload();
       reaped.push(key);
     }
+    if (reaped.length > 0) this.o.onInstancesChanged?.();
     return reaped;
   }
 
@@ -395,6 +400,7 @@ export class RuntimeHost {
     const victims = [...this.instances].filter(([, v]) => v.instance.spec.bundleId === bundleId);
     for (const [key] of victims) this.instances.delete(key);
     await Promise.all(victims.map(([, v]) => v.instance.unload()));
+    if (victims.length > 0) this.o.onInstancesChanged?.();
     return victims.length;
   }
 
@@ -403,15 +409,39 @@ export class RuntimeHost {
    * disabled, upgraded by another gjc process): their processes stop; the next call starts the
    * new generation.
    */
-  async reconcile(): Promise<number> {
+  async reconcile(): Promise<string[]> {
     const bundles = new Map(this.o.directory.list().map((b) => [b.id, b]));
-    const stale = [...this.instances].filter(([, { instance, revision }]) => {
+    const stale = [...this.instances].filter(([, { instance, revision, policy }]) => {
       const b = bundles.get(instance.spec.bundleId);
-      return !b || !b.trusted || !b.enabled || Boolean(b.quarantine) || b.version !== instance.spec.version || (b.revision ?? null) !== revision;
+      if (!b || !b.trusted || !b.enabled || Boolean(b.quarantine) || b.version !== instance.spec.version || (b.revision ?? null) !== revision) return true;
+      // The realm's own policy: a project change stops only that project's instance.
+      let now: RealmPolicy;
+      try {
+        now = this.o.directory.policy(b, instance.spec.projectPath);
+      } catch {
+        return true; // unreadable policy: fail closed
+      }
+      return now.state === "disabled" || JSON.stringify(now.config) !== policy;
     });
     for (const [key] of stale) this.instances.delete(key);
-    await Promise.all(stale.map(([, v]) => v.instance.unload()));
-    return stale.length;
+    // A reconcile that finds nothing new still waits for the stops already under way, so
+    // "nothing listed" always means "nothing running".
+    const stops = Promise.all(stale.map(([, v]) => v.instance.unload())).then(() => {});
+    this.unloading.add(stops);
+    try {
+      await Promise.all([...this.unloading]);
+    } finally {
+      this.unloading.delete(stops);
+    }
+    if (stale.length > 0) this.o.onInstancesChanged?.();
+    return stale.map(([key]) => key);
+  }
+
+  /** Bundles with a live instance (dormant, starting or running) in any realm. */
+  liveBundles(): string[] {
+    const ids = new Set<string>();
+    for (const { instance } of this.instances.values()) if (instance.phase !== "stopped") ids.add(instance.spec.bundleId);
+    return [...ids].sort();
   }
 
   /** Stops every child; afterwards the host refuses new work. */

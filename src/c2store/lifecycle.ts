@@ -5,6 +5,8 @@
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
+import { assertNotLive } from "../c2host/live-registry.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -90,6 +92,8 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
       notices: [],
     };
     if (opts.dryRun) return result;
+    // Never under a live process of another gjc host (c2host/live-registry.ts).
+    assertNotLive(layout.root, record.id, record.name);
     await runBeforeUninstall(ctx, toInstalled(layout, record));
     result.policy_forgotten = forgetPolicy(ctx, layout, record.id, result.notices);
     const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
@@ -292,6 +296,12 @@ export interface C2Inspect extends C2ListRow {
   effective_policy: EffectivePolicy;
   /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
   passEnv: string[];
+  /**
+   * How each language server is launched: the declared args and env with gjc's documented
+   * extension applied (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` expanded and exported; the project
+   * directory stays `${PLUGIN_PROJECT_DIR}` until a server starts in one).
+   */
+  language_servers: { server: string; languages: string[]; launch: LspLaunchPlan }[];
 }
 
 /** `gjc plugin inspect <name>` (C2). */
@@ -315,6 +325,11 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
     diagnostics_list: record.diagnostics,
     effective_policy: resolvePolicy(view, record),
     passEnv: record.pass_env ?? [],
+    language_servers: record.manifest.codetwo.languageServers.map((server) => ({
+      server: server.id,
+      languages: server.languages,
+      launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env),
+    })),
   };
 }
 

@@ -148,3 +148,13 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   };
 }
 
+
+/**
+ * The two revisions a long-running host compares to notice a change made by another gjc
+ * process: the policy's config revision and the installed set's graph revision.
+ */
+export function storeRevisions(ctx: Context): { config_revision: number; graph_revision: string; recovery: Recovery["kind"] } {
+  const layout = c2Layout(ctx);
+  const view = openPolicy(layout);
+  return { config_revision: view.doc.revision, graph_revision: graphRevision(scanRecordFacts(layout).records), recovery: view.recovery.kind };
+}

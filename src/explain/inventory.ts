@@ -78,7 +78,7 @@ const isGenerated = (name: string) => name.endsWith(".generated.ts");
  */
 export const INDIRECT_CODES: Record<string, string[]> = {
   // runtimeError(e.status, …): the statuses eligibility() returns other than "ready".
-  "src/c2host/lsp.ts runtimeError(e.status)": ["quarantined", "untrusted", "plugin_disabled", "policy_safe_mode"],
+  "src/c2host/lsp.ts runtimeError(e.status)": ["quarantined", "untrusted", "plugin_disabled", "policy_safe_mode", "policy_disabled"],
 };
 
 export function scanInventory(repoRoot: string): Inventory {

@@ -12,194 +12,200 @@ import p8 from "../../docs/errors/appendix_budget_exceeded.md" with { type: "tex
 import p9 from "../../docs/errors/appendix_count_exceeded.md" with { type: "text" };
 import p10 from "../../docs/errors/appendix_empty.md" with { type: "text" };
 import p11 from "../../docs/errors/appendix_too_large.md" with { type: "text" };
-import p12 from "../../docs/errors/bundle_too_deep.md" with { type: "text" };
-import p13 from "../../docs/errors/bundle_too_large.md" with { type: "text" };
-import p14 from "../../docs/errors/bundle_too_many_files.md" with { type: "text" };
-import p15 from "../../docs/errors/c2_project_scope.md" with { type: "text" };
-import p16 from "../../docs/errors/capability_denied.md" with { type: "text" };
-import p17 from "../../docs/errors/catalog_mismatch.md" with { type: "text" };
-import p18 from "../../docs/errors/change_not_settled.md" with { type: "text" };
-import p19 from "../../docs/errors/command_conflict.md" with { type: "text" };
-import p20 from "../../docs/errors/component_disabled.md" with { type: "text" };
-import p21 from "../../docs/errors/component_unsupported.md" with { type: "text" };
-import p22 from "../../docs/errors/disabled.md" with { type: "text" };
-import p23 from "../../docs/errors/disk_full.md" with { type: "text" };
-import p24 from "../../docs/errors/duplicate_appendix.md" with { type: "text" };
-import p25 from "../../docs/errors/duplicate_arg.md" with { type: "text" };
-import p26 from "../../docs/errors/duplicate_command.md" with { type: "text" };
-import p27 from "../../docs/errors/duplicate_connector.md" with { type: "text" };
-import p28 from "../../docs/errors/duplicate_hook.md" with { type: "text" };
-import p29 from "../../docs/errors/duplicate_language_server.md" with { type: "text" };
-import p30 from "../../docs/errors/duplicate_mcp.md" with { type: "text" };
-import p31 from "../../docs/errors/duplicate_parent_phase.md" with { type: "text" };
-import p32 from "../../docs/errors/duplicate_plugin.md" with { type: "text" };
-import p33 from "../../docs/errors/duplicate_tool.md" with { type: "text" };
-import p34 from "../../docs/errors/duplicate_ui.md" with { type: "text" };
-import p35 from "../../docs/errors/empty_command.md" with { type: "text" };
-import p36 from "../../docs/errors/empty_skill.md" with { type: "text" };
-import p37 from "../../docs/errors/file_changed.md" with { type: "text" };
-import p38 from "../../docs/errors/file_too_large.md" with { type: "text" };
-import p39 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
-import p40 from "../../docs/errors/git_not_found.md" with { type: "text" };
-import p41 from "../../docs/errors/handshake_failed.md" with { type: "text" };
-import p42 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
-import p43 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
-import p44 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
-import p45 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
-import p46 from "../../docs/errors/host_closed.md" with { type: "text" };
-import p47 from "../../docs/errors/identity_changed.md" with { type: "text" };
-import p48 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
-import p49 from "../../docs/errors/internal_error.md" with { type: "text" };
-import p50 from "../../docs/errors/invalid_agent.md" with { type: "text" };
-import p51 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
-import p52 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
-import p53 from "../../docs/errors/invalid_archive.md" with { type: "text" };
-import p54 from "../../docs/errors/invalid_args.md" with { type: "text" };
-import p55 from "../../docs/errors/invalid_argument.md" with { type: "text" };
-import p56 from "../../docs/errors/invalid_bundle.md" with { type: "text" };
-import p57 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
-import p58 from "../../docs/errors/invalid_command.md" with { type: "text" };
-import p59 from "../../docs/errors/invalid_connector.md" with { type: "text" };
-import p60 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
-import p61 from "../../docs/errors/invalid_hook.md" with { type: "text" };
-import p62 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
-import p63 from "../../docs/errors/invalid_json.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_kind.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_lock.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p82 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p83 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p84 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p85 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p86 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p87 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p88 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p89 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p90 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p91 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p92 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p93 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p94 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p95 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p96 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p97 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p98 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p99 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p102 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p103 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p104 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p105 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p106 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p107 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p108 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p109 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p110 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p111 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p113 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p114 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p115 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p116 from "../../docs/errors/no_components.md" with { type: "text" };
-import p117 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p118 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p119 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p120 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p121 from "../../docs/errors/not_available.md" with { type: "text" };
-import p122 from "../../docs/errors/not_found.md" with { type: "text" };
-import p123 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p124 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p125 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p126 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p127 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p128 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p129 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p130 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p131 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p132 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p133 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p134 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p135 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p136 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p137 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p138 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p139 from "../../docs/errors/read_only.md" with { type: "text" };
-import p140 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p141 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p142 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p143 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p144 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p145 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p146 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p147 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p148 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p149 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p150 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p151 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p152 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p153 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p154 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p155 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p156 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p157 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p158 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p159 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p160 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p161 from "../../docs/errors/special_file.md" with { type: "text" };
-import p162 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p163 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p164 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p165 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p166 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p167 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p168 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p169 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p170 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p171 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p172 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p173 from "../../docs/errors/trusted.md" with { type: "text" };
-import p174 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p175 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p176 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p177 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p178 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p179 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p180 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p181 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p182 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p183 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p185 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p188 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p189 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p190 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p191 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p192 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p193 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p194 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p195 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p196 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p197 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p198 from "../../docs/errors/usage.md" with { type: "text" };
-import p199 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p12 from "../../docs/errors/bundle_in_use.md" with { type: "text" };
+import p13 from "../../docs/errors/bundle_too_deep.md" with { type: "text" };
+import p14 from "../../docs/errors/bundle_too_large.md" with { type: "text" };
+import p15 from "../../docs/errors/bundle_too_many_files.md" with { type: "text" };
+import p16 from "../../docs/errors/c2_project_scope.md" with { type: "text" };
+import p17 from "../../docs/errors/capability_denied.md" with { type: "text" };
+import p18 from "../../docs/errors/catalog_mismatch.md" with { type: "text" };
+import p19 from "../../docs/errors/change_not_settled.md" with { type: "text" };
+import p20 from "../../docs/errors/command_conflict.md" with { type: "text" };
+import p21 from "../../docs/errors/component_disabled.md" with { type: "text" };
+import p22 from "../../docs/errors/component_unsupported.md" with { type: "text" };
+import p23 from "../../docs/errors/disabled.md" with { type: "text" };
+import p24 from "../../docs/errors/disk_full.md" with { type: "text" };
+import p25 from "../../docs/errors/duplicate_appendix.md" with { type: "text" };
+import p26 from "../../docs/errors/duplicate_arg.md" with { type: "text" };
+import p27 from "../../docs/errors/duplicate_command.md" with { type: "text" };
+import p28 from "../../docs/errors/duplicate_connector.md" with { type: "text" };
+import p29 from "../../docs/errors/duplicate_hook.md" with { type: "text" };
+import p30 from "../../docs/errors/duplicate_language_server.md" with { type: "text" };
+import p31 from "../../docs/errors/duplicate_mcp.md" with { type: "text" };
+import p32 from "../../docs/errors/duplicate_parent_phase.md" with { type: "text" };
+import p33 from "../../docs/errors/duplicate_plugin.md" with { type: "text" };
+import p34 from "../../docs/errors/duplicate_tool.md" with { type: "text" };
+import p35 from "../../docs/errors/duplicate_ui.md" with { type: "text" };
+import p36 from "../../docs/errors/empty_command.md" with { type: "text" };
+import p37 from "../../docs/errors/empty_skill.md" with { type: "text" };
+import p38 from "../../docs/errors/file_changed.md" with { type: "text" };
+import p39 from "../../docs/errors/file_too_large.md" with { type: "text" };
+import p40 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
+import p41 from "../../docs/errors/git_not_found.md" with { type: "text" };
+import p42 from "../../docs/errors/handshake_failed.md" with { type: "text" };
+import p43 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
+import p44 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
+import p45 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
+import p46 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
+import p47 from "../../docs/errors/host_closed.md" with { type: "text" };
+import p48 from "../../docs/errors/identity_changed.md" with { type: "text" };
+import p49 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
+import p50 from "../../docs/errors/internal_error.md" with { type: "text" };
+import p51 from "../../docs/errors/invalid_agent.md" with { type: "text" };
+import p52 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
+import p53 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
+import p54 from "../../docs/errors/invalid_archive.md" with { type: "text" };
+import p55 from "../../docs/errors/invalid_args.md" with { type: "text" };
+import p56 from "../../docs/errors/invalid_argument.md" with { type: "text" };
+import p57 from "../../docs/errors/invalid_bundle.md" with { type: "text" };
+import p58 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
+import p59 from "../../docs/errors/invalid_command.md" with { type: "text" };
+import p60 from "../../docs/errors/invalid_connector.md" with { type: "text" };
+import p61 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
+import p62 from "../../docs/errors/invalid_hook.md" with { type: "text" };
+import p63 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_json.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_kind.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p83 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p85 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p86 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p87 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p88 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p89 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p90 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p91 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p92 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p93 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p94 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p95 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p96 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p97 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p98 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p99 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p100 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p101 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p102 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p103 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p104 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p105 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p107 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p108 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p109 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p110 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p111 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p112 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p113 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p114 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p115 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p116 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p117 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p118 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p119 from "../../docs/errors/no_components.md" with { type: "text" };
+import p120 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p121 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p122 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p123 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p124 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p125 from "../../docs/errors/not_available.md" with { type: "text" };
+import p126 from "../../docs/errors/not_found.md" with { type: "text" };
+import p127 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p128 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p129 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p130 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p131 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p132 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p133 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p134 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p135 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p136 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p137 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p138 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p139 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p140 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p141 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p142 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p143 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p144 from "../../docs/errors/read_only.md" with { type: "text" };
+import p145 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p146 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p147 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p148 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p149 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p150 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p151 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p152 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p153 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p154 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p155 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p156 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p157 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p158 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p159 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p160 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p161 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p162 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p163 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p164 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p165 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p166 from "../../docs/errors/special_file.md" with { type: "text" };
+import p167 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p168 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p169 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p170 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p171 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p172 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p173 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p174 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p175 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p176 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p177 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p178 from "../../docs/errors/trusted.md" with { type: "text" };
+import p179 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p180 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p181 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p182 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p183 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p188 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p193 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p194 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p195 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p196 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p197 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p198 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p199 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p200 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p201 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p202 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p203 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p204 from "../../docs/errors/usage.md" with { type: "text" };
+import p205 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -215,192 +221,198 @@ export const PAGES: Record<string, string> = {
   "appendix_count_exceeded": p9,
   "appendix_empty": p10,
   "appendix_too_large": p11,
-  "bundle_too_deep": p12,
-  "bundle_too_large": p13,
-  "bundle_too_many_files": p14,
-  "c2_project_scope": p15,
-  "capability_denied": p16,
-  "catalog_mismatch": p17,
-  "change_not_settled": p18,
-  "command_conflict": p19,
-  "component_disabled": p20,
-  "component_unsupported": p21,
-  "disabled": p22,
-  "disk_full": p23,
-  "duplicate_appendix": p24,
-  "duplicate_arg": p25,
-  "duplicate_command": p26,
-  "duplicate_connector": p27,
-  "duplicate_hook": p28,
-  "duplicate_language_server": p29,
-  "duplicate_mcp": p30,
-  "duplicate_parent_phase": p31,
-  "duplicate_plugin": p32,
-  "duplicate_tool": p33,
-  "duplicate_ui": p34,
-  "empty_command": p35,
-  "empty_skill": p36,
-  "file_changed": p37,
-  "file_too_large": p38,
-  "forbidden_surface": p39,
-  "git_not_found": p40,
-  "handshake_failed": p41,
-  "handshake_mismatch": p42,
-  "handshake_protocol": p43,
-  "handshake_timeout": p44,
-  "hash_mismatch": p45,
-  "host_closed": p46,
-  "identity_changed": p47,
-  "identity_mismatch": p48,
-  "internal_error": p49,
-  "invalid_agent": p50,
-  "invalid_agent_skill": p51,
-  "invalid_appendix": p52,
-  "invalid_archive": p53,
-  "invalid_args": p54,
-  "invalid_argument": p55,
-  "invalid_bundle": p56,
-  "invalid_catalog": p57,
-  "invalid_command": p58,
-  "invalid_connector": p59,
-  "invalid_frontmatter": p60,
-  "invalid_hook": p61,
-  "invalid_host_actions": p62,
-  "invalid_json": p63,
-  "invalid_kind": p64,
-  "invalid_language_server": p65,
-  "invalid_lock": p66,
-  "invalid_manifest": p67,
-  "invalid_mcp": p68,
-  "invalid_name": p69,
-  "invalid_operation": p70,
-  "invalid_option_value": p71,
-  "invalid_params": p72,
-  "invalid_parent": p73,
-  "invalid_phase": p74,
-  "invalid_plan_token": p75,
-  "invalid_plugin_entry": p76,
-  "invalid_prompt_command": p77,
-  "invalid_runtime": p78,
-  "invalid_scaffold": p79,
-  "invalid_scene": p80,
-  "invalid_source": p81,
-  "invalid_test_file": p82,
-  "invalid_ui": p83,
-  "invalid_version": p84,
-  "invoke_timeout": p85,
-  "lock_busy": p86,
-  "lock_failed": p87,
-  "lock_mismatch": p88,
-  "lock_missing": p89,
-  "lock_unsettled": p90,
-  "lsp_failed": p91,
-  "lsp_timeout": p92,
-  "mcp_closed": p93,
-  "mcp_error": p94,
-  "mcp_failed": p95,
-  "mcp_frame_too_large": p96,
-  "mcp_http_status": p97,
-  "mcp_launcher_missing": p98,
-  "mcp_protocol": p99,
-  "mcp_server_exited": p100,
-  "mcp_spawn_failed": p101,
-  "mcp_timeout": p102,
-  "mcp_unreachable": p103,
-  "message_too_large": p104,
-  "missing_argument": p105,
-  "missing_catalog": p106,
-  "missing_codetwo": p107,
-  "missing_commands": p108,
-  "missing_directory": p109,
-  "missing_file": p110,
-  "missing_manifest": p111,
-  "missing_option_value": p112,
-  "missing_runtime": p113,
-  "missing_service": p114,
-  "name_collision": p115,
-  "no_components": p116,
-  "no_generation": p117,
-  "no_manifest": p118,
-  "no_runtime": p119,
-  "not_a_directory": p120,
-  "not_available": p121,
-  "not_found": p122,
-  "not_host_actions": p123,
-  "not_in_catalog": p124,
-  "not_installed": p125,
-  "not_owner": p126,
-  "not_rendered": p127,
-  "offline_miss": p128,
-  "pack_output_inside_bundle": p129,
-  "path_too_long": p130,
-  "permission_denied": p131,
-  "plan_not_found": p132,
-  "plugin_command_failed": p133,
-  "plugin_disabled": p134,
-  "policy_recovery": p135,
-  "policy_safe_mode": p136,
-  "quarantine_not_persisted": p137,
-  "quarantined": p138,
-  "read_only": p139,
-  "registry_corrupt": p140,
-  "reserved_namespace": p141,
-  "runtime.requires_trust": p142,
-  "runtime_busy": p143,
-  "runtime_command_not_found": p144,
-  "runtime_exited": p145,
-  "runtime_failed": p146,
-  "runtime_mismatch": p147,
-  "runtime_protocol_error": p148,
-  "runtime_spawn_failed": p149,
-  "runtime_unloaded": p150,
-  "scaffold_conflict": p151,
-  "scaffold_failed": p152,
-  "scope_conflict": p153,
-  "scope_required": p154,
-  "security_policy": p155,
-  "session_collision": p156,
-  "set_incomplete": p157,
-  "set_integrity": p158,
-  "source_too_large": p159,
-  "source_unreachable": p160,
-  "special_file": p161,
-  "stale_baseline": p162,
-  "stale_plan": p163,
-  "surface_disabled": p164,
-  "surface_unknown": p165,
-  "too_many_commands": p166,
-  "too_many_components": p167,
-  "too_many_connectors": p168,
-  "too_many_language_servers": p169,
-  "too_many_ui": p170,
-  "trust_outdated": p171,
-  "trust_renewed": p172,
-  "trusted": p173,
-  "undeclared_command": p174,
-  "unexpected_argument": p175,
-  "unexpected_result": p176,
-  "unknown_action": p177,
-  "unknown_code": p178,
-  "unknown_command": p179,
-  "unknown_component": p180,
-  "unknown_contribution": p181,
-  "unknown_field": p182,
-  "unknown_option": p183,
-  "unknown_scaffold": p184,
-  "unknown_server": p185,
-  "unknown_shell": p186,
-  "unknown_target": p187,
-  "unreadable_directory": p188,
-  "unreadable_file": p189,
-  "unsafe_file_name": p190,
-  "unsafe_path": p191,
-  "unsupported_schema": p192,
-  "unsupported_scope": p193,
-  "unsupported_source": p194,
-  "unsupported_standard": p195,
-  "unsupported_surface": p196,
-  "untrusted": p197,
-  "usage": p198,
-  "wrong_target": p199,
+  "bundle_in_use": p12,
+  "bundle_too_deep": p13,
+  "bundle_too_large": p14,
+  "bundle_too_many_files": p15,
+  "c2_project_scope": p16,
+  "capability_denied": p17,
+  "catalog_mismatch": p18,
+  "change_not_settled": p19,
+  "command_conflict": p20,
+  "component_disabled": p21,
+  "component_unsupported": p22,
+  "disabled": p23,
+  "disk_full": p24,
+  "duplicate_appendix": p25,
+  "duplicate_arg": p26,
+  "duplicate_command": p27,
+  "duplicate_connector": p28,
+  "duplicate_hook": p29,
+  "duplicate_language_server": p30,
+  "duplicate_mcp": p31,
+  "duplicate_parent_phase": p32,
+  "duplicate_plugin": p33,
+  "duplicate_tool": p34,
+  "duplicate_ui": p35,
+  "empty_command": p36,
+  "empty_skill": p37,
+  "file_changed": p38,
+  "file_too_large": p39,
+  "forbidden_surface": p40,
+  "git_not_found": p41,
+  "handshake_failed": p42,
+  "handshake_mismatch": p43,
+  "handshake_protocol": p44,
+  "handshake_timeout": p45,
+  "hash_mismatch": p46,
+  "host_closed": p47,
+  "identity_changed": p48,
+  "identity_mismatch": p49,
+  "internal_error": p50,
+  "invalid_agent": p51,
+  "invalid_agent_skill": p52,
+  "invalid_appendix": p53,
+  "invalid_archive": p54,
+  "invalid_args": p55,
+  "invalid_argument": p56,
+  "invalid_bundle": p57,
+  "invalid_catalog": p58,
+  "invalid_command": p59,
+  "invalid_connector": p60,
+  "invalid_frontmatter": p61,
+  "invalid_hook": p62,
+  "invalid_host_actions": p63,
+  "invalid_json": p64,
+  "invalid_kind": p65,
+  "invalid_language_server": p66,
+  "invalid_lock": p67,
+  "invalid_manifest": p68,
+  "invalid_mcp": p69,
+  "invalid_name": p70,
+  "invalid_operation": p71,
+  "invalid_option_value": p72,
+  "invalid_params": p73,
+  "invalid_parent": p74,
+  "invalid_phase": p75,
+  "invalid_plan_token": p76,
+  "invalid_plugin_entry": p77,
+  "invalid_prompt_command": p78,
+  "invalid_runtime": p79,
+  "invalid_scaffold": p80,
+  "invalid_scene": p81,
+  "invalid_source": p82,
+  "invalid_test_file": p83,
+  "invalid_ui": p84,
+  "invalid_version": p85,
+  "invoke_timeout": p86,
+  "lock_busy": p87,
+  "lock_failed": p88,
+  "lock_mismatch": p89,
+  "lock_missing": p90,
+  "lock_unsettled": p91,
+  "lsp_conflict": p92,
+  "lsp_failed": p93,
+  "lsp_stopped": p94,
+  "lsp_timeout": p95,
+  "mcp_closed": p96,
+  "mcp_error": p97,
+  "mcp_failed": p98,
+  "mcp_frame_too_large": p99,
+  "mcp_http_status": p100,
+  "mcp_launcher_missing": p101,
+  "mcp_protocol": p102,
+  "mcp_server_exited": p103,
+  "mcp_spawn_failed": p104,
+  "mcp_timeout": p105,
+  "mcp_unreachable": p106,
+  "message_too_large": p107,
+  "missing_argument": p108,
+  "missing_catalog": p109,
+  "missing_codetwo": p110,
+  "missing_commands": p111,
+  "missing_directory": p112,
+  "missing_file": p113,
+  "missing_manifest": p114,
+  "missing_option_value": p115,
+  "missing_runtime": p116,
+  "missing_service": p117,
+  "name_collision": p118,
+  "no_components": p119,
+  "no_generation": p120,
+  "no_manifest": p121,
+  "no_provider": p122,
+  "no_runtime": p123,
+  "not_a_directory": p124,
+  "not_available": p125,
+  "not_found": p126,
+  "not_host_actions": p127,
+  "not_in_catalog": p128,
+  "not_installed": p129,
+  "not_owner": p130,
+  "not_rendered": p131,
+  "offline_miss": p132,
+  "pack_output_inside_bundle": p133,
+  "path_too_long": p134,
+  "permission_denied": p135,
+  "plan_not_found": p136,
+  "plugin_command_failed": p137,
+  "plugin_disabled": p138,
+  "policy_disabled": p139,
+  "policy_recovery": p140,
+  "policy_safe_mode": p141,
+  "quarantine_not_persisted": p142,
+  "quarantined": p143,
+  "read_only": p144,
+  "registry_corrupt": p145,
+  "reserved_namespace": p146,
+  "runtime.requires_trust": p147,
+  "runtime_busy": p148,
+  "runtime_command_not_found": p149,
+  "runtime_exited": p150,
+  "runtime_failed": p151,
+  "runtime_mismatch": p152,
+  "runtime_protocol_error": p153,
+  "runtime_spawn_failed": p154,
+  "runtime_unloaded": p155,
+  "scaffold_conflict": p156,
+  "scaffold_failed": p157,
+  "scope_conflict": p158,
+  "scope_required": p159,
+  "security_policy": p160,
+  "session_collision": p161,
+  "set_incomplete": p162,
+  "set_integrity": p163,
+  "source_too_large": p164,
+  "source_unreachable": p165,
+  "special_file": p166,
+  "stale_baseline": p167,
+  "stale_plan": p168,
+  "surface_disabled": p169,
+  "surface_unknown": p170,
+  "too_many_commands": p171,
+  "too_many_components": p172,
+  "too_many_connectors": p173,
+  "too_many_language_servers": p174,
+  "too_many_ui": p175,
+  "trust_outdated": p176,
+  "trust_renewed": p177,
+  "trusted": p178,
+  "undeclared_command": p179,
+  "unexpected_argument": p180,
+  "unexpected_result": p181,
+  "unknown_action": p182,
+  "unknown_code": p183,
+  "unknown_command": p184,
+  "unknown_component": p185,
+  "unknown_contribution": p186,
+  "unknown_field": p187,
+  "unknown_option": p188,
+  "unknown_scaffold": p189,
+  "unknown_server": p190,
+  "unknown_shell": p191,
+  "unknown_target": p192,
+  "unreadable_directory": p193,
+  "unreadable_file": p194,
+  "unsafe_file_name": p195,
+  "unsafe_path": p196,
+  "unsupported_operation": p197,
+  "unsupported_schema": p198,
+  "unsupported_scope": p199,
+  "unsupported_source": p200,
+  "unsupported_standard": p201,
+  "unsupported_surface": p202,
+  "untrusted": p203,
+  "usage": p204,
+  "wrong_target": p205,
 };

@@ -61,6 +61,13 @@ export function describeC2Inspect(r: C2Inspect): string {
     lines.push("  components:");
     for (const c of r.components) lines.push(`    ${c.effective_status.padEnd(14)} ${c.kind} ${c.name}`);
   }
+  if (r.language_servers.length) {
+    lines.push("  language servers (gjc extension: ${PLUGIN_ROOT}, ${PLUGIN_DATA}, ${PLUGIN_PROJECT_DIR} are expanded in args/env and exported):");
+    for (const l of r.language_servers) {
+      const env = Object.entries(l.launch.env).map(([k, v]) => `${k}=${v}`).join(" ");
+      lines.push(`    ${l.server} (${l.languages.join(", ")}): ${[l.launch.command, ...l.launch.args].join(" ")}${env ? `  env ${env}` : ""}`);
+    }
+  }
   if (r.diagnostics_list.length) {
     lines.push("  diagnostics:");
     for (const d of r.diagnostics_list) lines.push(`    ${d.severity} [${d.code}] ${d.path}: ${d.message}`);

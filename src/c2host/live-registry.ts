@@ -1,0 +1,90 @@
+/**
+ * Which bundles have live processes in a long-running gjc host, visible to other gjc
+ * processes: each `gjc host --stdio` keeps `<c2 data>/live/<pid>.json` (its pid, start time
+ * and the installed ids with a runtime instance or a language server) up to date, and removes
+ * it when it stops. `gjc plugin uninstall` reads it so it never deletes a bundle's files under
+ * a live process: it refuses and says which host holds it (disabling or untrusting the bundle
+ * reaches the host live and stops them; then uninstall goes through). A file whose process is
+ * gone, or whose pid was reused (different start time), is stale and ignored.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { ownStartTicks, processAlive, processStartTicks } from "../store/process-identity.ts";
+
+interface LiveFile {
+  pid: number;
+  startTicks: string | null;
+  bundles: string[];
+}
+
+const liveDir = (dataRoot: string) => join(dataRoot, "live");
+
+export class LiveRegistry {
+  private last = "";
+  constructor(private readonly dataRoot: string) {}
+
+  private get path(): string {
+    return join(liveDir(this.dataRoot), `${process.pid}.json`);
+  }
+
+  /** Records the bundles this process has live; nothing is written when they did not change. */
+  update(bundles: readonly string[]): void {
+    const key = [...bundles].sort().join(",");
+    if (key === this.last) return;
+    this.last = key;
+    if (bundles.length === 0) {
+      rmSync(this.path, { force: true });
+      return;
+    }
+    mkdirSync(liveDir(this.dataRoot), { recursive: true, mode: 0o700 });
+    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: [...bundles].sort() };
+    writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
+  }
+
+  clear(): void {
+    this.last = "";
+    rmSync(this.path, { force: true });
+  }
+}
+
+/** Other live gjc processes that hold `bundleId`, as pids. */
+export function liveHolders(dataRoot: string, bundleId: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(liveDir(dataRoot));
+  } catch {
+    return [];
+  }
+  const holders: number[] = [];
+  for (const name of names) {
+    if (!name.endsWith(".json")) continue;
+    let doc: LiveFile;
+    try {
+      doc = JSON.parse(readFileSync(join(liveDir(dataRoot), name), "utf8")) as LiveFile;
+    } catch {
+      continue;
+    }
+    if (doc.pid === process.pid || !Array.isArray(doc.bundles) || !doc.bundles.includes(bundleId)) continue;
+    if (!processAlive(doc.pid)) continue;
+    const ticks = processStartTicks(doc.pid);
+    if (doc.startTicks && ticks && ticks !== doc.startTicks) continue; // a reused pid
+    holders.push(doc.pid);
+  }
+  return holders;
+}
+
+/** Refuses to go on while another gjc host runs a process of the bundle. */
+export function assertNotLive(dataRoot: string, bundleId: string, name: string): void {
+  const holders = liveHolders(dataRoot, bundleId);
+  if (holders.length === 0) return;
+  throw new GjcError({
+    code: "bundle_in_use",
+    message: `${name} has live processes in a running gjc host (pid ${holders.join(", ")}), so its files were not removed.`,
+    hint: `Run "gjc plugin disable ${name}" (or untrust it): the host stops them at once; then uninstall again.`,
+    details: { hosts: holders },
+    exit: ExitCode.refused,
+  });
+}

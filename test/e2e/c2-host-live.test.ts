@@ -1,0 +1,194 @@
+/**
+ * Policy is live across processes: a change made by another gjc process reaches a running
+ * `gjc host --stdio` (watched with fs.watch, no polling) and stops exactly what may no longer
+ * run, without waiting for a client request, then the plane emits `plugins.changed`. A
+ * project-only change stops only that project's realm while calls in the user realm and in
+ * another project stay in flight and then complete. Uninstall never removes files under a
+ * live process. Language servers kept by the plane obey the same policy.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
+import { spawnHost, type HostClient } from "./c2-host-client.ts";
+import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+
+const home = c2HomesPerTest();
+const hosts: HostClient[] = [];
+afterEach(async () => {
+  for (const c of hosts.splice(0)) {
+    c.proc.kill("SIGKILL");
+    await c.done;
+  }
+});
+const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
+
+function cli(h: C2Home) {
+  return (...args: string[]) => runCli(args, { env: { ...h.env, GJC_LOCK_TIMEOUT_MS: "60000" }, cwd: h.root });
+}
+
+async function liveSetup() {
+  const h = home();
+  const b = writeRuntimeBundle(join(h.root, "src"), { name: "realmy", commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+  const installed = await installBundle(h, b.dir);
+  const projA = realpathSync(await dirtyRepo(join(h.root, "projA")));
+  const projB = realpathSync(await dirtyRepo(join(h.root, "projB")));
+  const c = spawnHost(h);
+  hosts.push(c);
+  return { h, c, installed, projA, projB, run: cli(h) };
+}
+
+/** The next `plugins.changed` after `seen` notifications (woken by each arrival, no timers). */
+const changedAfter = (c: HostClient, seen: number) => c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen);
+
+async function applyPlan(run: ReturnType<typeof cli>, ...planArgs: string[]) {
+  const plan = await run("plugin", "policy", "plan", ...planArgs, "--json");
+  expect(plan.exitCode).toBe(0);
+  const applied = await run("plugin", "policy", "apply", plan.json().token, "--json");
+  expect(applied.exitCode).toBe(0);
+}
+
+describe("policy is live across processes", () => {
+  test("a project-only change stops that project's realm; in-flight calls elsewhere complete", async () => {
+    const { c, projA, projB, run } = await liveSetup();
+    const pid = async (project?: string) => (await c.result("plugins.invoke", { command: "realmy.info", ...(project ? { project_path: project } : {}) })).result.pid as number;
+    const [user, a, b] = [await pid(), await pid(projA), await pid(projB)];
+    // Two calls that stay in flight until a second hold arrives in the same process.
+    const userHold = c.call("plugins.invoke", { command: "realmy.hold", args: { until: 2 } });
+    const bHold = c.call("plugins.invoke", { command: "realmy.hold", args: { until: 2 }, project_path: projB });
+    const seen = c.notifications.length;
+    await applyPlan(run, "realmy", "--state", "disabled", "--project", projA);
+    const changed = await changedAfter(c, seen);
+    expect(changed.params.stopped.runtimes).toEqual([expect.stringContaining(`@project:${projA}`)]);
+    expect(processAlive(a)).toBe(false);
+    expect(processAlive(user)).toBe(true);
+    expect(processAlive(b)).toBe(true);
+    // The in-flight calls were untouched: they complete now.
+    const [u2, b2] = await Promise.all([c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 } }), c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 }, project_path: projB })]);
+    expect(u2.result).toEqual({ held: 2 });
+    expect(b2.result).toEqual({ held: 2 });
+    expect((await userHold).result.result).toEqual({ held: 2 });
+    expect((await bHold).result.result).toEqual({ held: 2 });
+    expect(await pid()).toBe(user);
+    expect(await pid(projB)).toBe(b);
+    const refused = await c.call("plugins.invoke", { command: "realmy.info", project_path: projA });
+    expect(refused.error.data.code).toBe("plugin_disabled");
+  });
+
+  test("disable and untrust raced by two gjc processes stop every realm at once, with no client request", async () => {
+    const { c, projA, run } = await liveSetup();
+    const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    const a = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projA })).result.pid;
+    const seen = c.notifications.length;
+    const [d, u] = await Promise.all([run("plugin", "disable", "realmy"), run("plugin", "untrust", "realmy")]);
+    expect([d.exitCode, u.exitCode]).toEqual([0, 0]);
+    await changedAfter(c, seen);
+    // Both changes may land in one burst or two; wait until the host has seen the final state.
+    for (;;) {
+      const list = (await c.result("plugins.list")).plugins[0];
+      if (!list.enabled && !list.trusted) break;
+      await changedAfter(c, c.notifications.length);
+    }
+    expect(processAlive(user)).toBe(false);
+    expect(processAlive(a)).toBe(false);
+    expect((await c.result("plugins.processes")).processes).toEqual([]);
+  });
+
+  test("uninstall refuses while a host runs the bundle; disable stops it live, then uninstall goes through", async () => {
+    const { h, c, installed, run } = await liveSetup();
+    const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    const bundleDir = join(h.dataDir, "plugins", installed.id, "bundle");
+    const refused = await run("plugin", "uninstall", "realmy", "--json");
+    expect(refused.exitCode).toBe(3);
+    expect(errorOf(refused).code).toBe("bundle_in_use");
+    expect(errorOf(refused).message).toContain(String(c.proc.pid));
+    expect(existsSync(join(bundleDir, "runtime.mjs"))).toBe(true);
+    expect(processAlive(user)).toBe(true);
+
+    let seen = c.notifications.length;
+    expect((await run("plugin", "disable", "realmy")).exitCode).toBe(0);
+    await changedAfter(c, seen);
+    expect(processAlive(user)).toBe(false);
+    seen = c.notifications.length;
+    const removed = await run("plugin", "uninstall", "realmy", "--json");
+    expect(removed.exitCode).toBe(0);
+    await changedAfter(c, seen);
+    expect(existsSync(bundleDir)).toBe(false);
+    expect((await c.result("plugins.list")).plugins).toEqual([]);
+  });
+
+  test("an upgrade from another terminal stops the old generation; the next call starts the new one", async () => {
+    const { h, c, installed, run } = await liveSetup();
+    const before = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    writeRuntimeBundle(join(h.root, "src"), { name: "realmy", version: "1.1.0", commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+    const seen = c.notifications.length;
+    const up = await run("plugin", "install", join(h.root, "src"), "--force", "--json");
+    expect(up.exitCode).toBe(0);
+    await changedAfter(c, seen);
+    expect(processAlive(before)).toBe(false);
+    const after = await c.result("plugins.invoke", { command: "realmy.info" });
+    expect(after.plugin).toMatchObject({ id: installed.id, version: "1.1.0" });
+    expect(after.result.pid).not.toBe(before);
+  });
+});
+
+describe("language servers obey policy", () => {
+  function lspBundle(h: C2Home, dir: string, name: string, languages: string[]) {
+    return writeRuntimeBundle(join(h.root, dir), {
+      name,
+      commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
+      languageServers: [{ id: "ls", languages, command: "node", args: ["${PLUGIN_ROOT}/lsp-server.mjs", "--stdio"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" } }],
+      extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
+    }).dir;
+  }
+
+  test("disabling by policy stops a live server and probe refuses it; a new provider makes the language fail closed", async () => {
+    const h = home();
+    const one = await installBundle(h, lspBundle(h, "a", "zig-one", ["zig"]));
+    const run = cli(h);
+    const c = spawnHost(h);
+    hosts.push(c);
+    const started = await c.result("lsp.start", { language: "zig" });
+    expect(started).toMatchObject({ plugin: one.id, server: "ls", capabilities: { hoverProvider: true } });
+    const hover = (await c.result("lsp.request", { id: started.id, method: "textDocument/hover", params: {} })).result;
+    // Args and env as declared, with the documented ${PLUGIN_ROOT} expansion.
+    const root = join(h.dataDir, "plugins", one.id, "bundle");
+    expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio"], env: { PLUGIN_ROOT: root, LSP_MODE: `root=${root}` } });
+
+    const inspect = (await run("plugin", "inspect", "zig-one", "--json")).json().bundle;
+    expect(inspect.language_servers[0].launch).toMatchObject({ args: [join(root, "lsp-server.mjs"), "--stdio"], env: { LSP_MODE: `root=${root}` }, expanded: { PLUGIN_ROOT: root } });
+    expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("gjc extension: ${PLUGIN_ROOT}");
+
+    let seen = c.notifications.length;
+    await applyPlan(run, "zig-one", "--state", "disabled");
+    const changed = await changedAfter(c, seen);
+    expect(changed.params.stopped.language_servers).toEqual([`${started.id}:${one.id}/ls`]);
+    expect(processAlive(started.pid)).toBe(false);
+    expect((await c.result("lsp.list")).servers).toEqual([]);
+    const probe = await run("plugin", "lsp", "probe", "zig-one/ls", "--json");
+    expect(probe.exitCode).toBe(3);
+    expect(errorOf(probe).code).toBe("policy_disabled");
+    expect((await run("plugin", "lsp", "list", "--json")).json().servers[0]).toMatchObject({ status: "policy_disabled" });
+
+    // Back on; then a second provider of zig arrives: the live server stops (conflict).
+    seen = c.notifications.length;
+    await applyPlan(run, "zig-one", "--state", "inherit");
+    await changedAfter(c, seen);
+    const again = await c.result("lsp.start", { server: "zig-one/ls" });
+    seen = c.notifications.length;
+    await installBundle(h, lspBundle(h, "b", "zig-two", ["zig"]));
+    await changedAfter(c, seen);
+    // The trust step of installBundle is a second change; wait until the conflict took effect.
+    while ((await c.result("lsp.list")).servers.length > 0) await changedAfter(c, c.notifications.length);
+    expect(processAlive(again.pid)).toBe(false);
+    const conflict = await c.call("lsp.start", { language: "zig" });
+    expect(conflict.error.data.code).toBe("lsp_conflict");
+    const probed = await run("plugin", "lsp", "probe", "zig-one/ls", "--json");
+    expect(probed.exitCode).toBe(3);
+    expect(errorOf(probed).code).toBe("lsp_conflict");
+    // Untrusting one provider resolves the conflict for the other.
+    expect((await run("plugin", "untrust", "zig-two")).exitCode).toBe(0);
+    expect((await run("plugin", "lsp", "probe", "zig-one/ls", "--json")).exitCode).toBe(0);
+  });
+});
