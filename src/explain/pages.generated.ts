@@ -197,15 +197,16 @@ import p193 from "../../docs/errors/unreadable_directory.md" with { type: "text"
 import p194 from "../../docs/errors/unreadable_file.md" with { type: "text" };
 import p195 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
 import p196 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p197 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p198 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p199 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p200 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p201 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p203 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p204 from "../../docs/errors/usage.md" with { type: "text" };
-import p205 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p197 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p198 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p199 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p200 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p201 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p202 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p203 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p204 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p205 from "../../docs/errors/usage.md" with { type: "text" };
+import p206 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -406,13 +407,14 @@ export const PAGES: Record<string, string> = {
   "unreadable_file": p194,
   "unsafe_file_name": p195,
   "unsafe_path": p196,
-  "unsupported_operation": p197,
-  "unsupported_schema": p198,
-  "unsupported_scope": p199,
-  "unsupported_source": p200,
-  "unsupported_standard": p201,
-  "unsupported_surface": p202,
-  "untrusted": p203,
-  "usage": p204,
-  "wrong_target": p205,
+  "unsafe_scope_path": p197,
+  "unsupported_operation": p198,
+  "unsupported_schema": p199,
+  "unsupported_scope": p200,
+  "unsupported_source": p201,
+  "unsupported_standard": p202,
+  "unsupported_surface": p203,
+  "untrusted": p204,
+  "usage": p205,
+  "wrong_target": p206,
 };

@@ -1,3 +1,4 @@
+import { gjcTrustedBase } from "../store/scope-path.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
@@ -21,7 +22,7 @@ export interface QuarantineAddition {
  */
 export async function persistQuarantine(ctx: Context, scope: Scope, root: string, additions: QuarantineAddition[]): Promise<number> {
   if (additions.length === 0) return 0;
-  const lock = await acquireLock(root, { command: "gjc plugin session", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope) });
+  const lock = await acquireLock(root, { command: "gjc plugin session", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
   try {
     const registry = readRegistry(root, scope);
     let written = 0;

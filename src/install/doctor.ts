@@ -1,3 +1,4 @@
+import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
@@ -11,7 +12,7 @@ import { lockTimeout } from "../store/lock.ts";
 
 export interface DoctorFinding {
   scope: Scope;
-  kind: "stale_lock" | "busy_lock" | "unreadable_lock" | "corrupt_registry" | "leftover" | "orphan_dir" | "foreign_entry" | "missing_dir" | "quarantined";
+  kind: "stale_lock" | "busy_lock" | "unreadable_lock" | "corrupt_registry" | "leftover" | "orphan_dir" | "foreign_entry" | "missing_dir" | "quarantined" | "unsafe_scope_path";
   /** "error" needs attention; "info" is only reported. */
   severity: "error" | "warning" | "info";
   path: string;
@@ -79,6 +80,12 @@ function usableLastGood(root: string, scope: Scope): { text: string; registry: S
 
 async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[]): Promise<DoctorScope> {
   const root = scopeRoot(ctx, scope);
+  // A project's .gjc or .gjc/gjc-plugins that is a link: reported, never followed or fixed.
+  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
+  if (link !== undefined) {
+    findings.push({ scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${link}; gjc never follows links inside a project.`, fix: "nothing; remove the link (gjc makes the directory itself)", fixable: false });
+    return { scope, root, exists: true, registry: "corrupt", bundles: 0 };
+  }
   const exists = existsSync(root);
   const out: DoctorScope = { scope, root, exists, registry: "missing", bundles: 0 };
   if (!exists) return out;
@@ -119,7 +126,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     return out;
   }
   // --fix: taking the lock is itself the fix for a stale one (a dead holder is taken over).
-  const lock = await acquireLock(root, { command: "gjc plugin doctor --fix", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope) });
+  const lock = await acquireLock(root, { command: "gjc plugin doctor --fix", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
   try {
     if (lockF) findings.push({ ...lockF, ...(lockF.fixable ? { fixed: true } : {}) });
     const first = diagnose();

@@ -1,3 +1,4 @@
+import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -49,6 +50,8 @@ export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; pat
 /** The summaries of a scope: from the index when it matches registry.json byte for byte, else from a full read. */
 export async function readScopeSummaries(root: string, scope: Scope): Promise<ListRead> {
   const path = registryPath(root);
+  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
+  if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project` };
   const stamp = stampOf(path);
   if (stamp !== undefined) {
     try {

@@ -1,3 +1,4 @@
+import { gjcTrustedBase, linkOnScopePath, unsafeScopePath } from "../store/scope-path.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -15,7 +16,7 @@ const GROUPS = Object.values(SURFACE_GROUPS);
 
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
-  | { ok: false; path: string; problem: string };
+  | { ok: false; path: string; problem: string; unsafePath?: true };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -96,6 +97,9 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
 /** Reads a scope registry without throwing: a missing file is an empty registry. */
 export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
   const path = registryPath(root);
+  // A project's .gjc or .gjc/gjc-plugins that is a link is never read through (src/store/scope-path.ts).
+  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
+  if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project`, unsafePath: true };
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -124,7 +128,7 @@ export function registryCorrupt(scope: Scope, path: string, problem: string): Gj
 /** Reads a scope registry; a corrupt one fails the scope closed. */
 export function readRegistry(root: string, scope: Scope): ScopeRegistry {
   const read = tryReadRegistry(root, scope);
-  if (!read.ok) throw registryCorrupt(scope, read.path, read.problem);
+  if (!read.ok) throw read.unsafePath ? unsafeScopePath(`the ${scope} scope`, read.problem) : registryCorrupt(scope, read.path, read.problem);
   return read.registry;
 }
 

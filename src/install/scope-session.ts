@@ -1,3 +1,4 @@
+import { gjcTrustedBase } from "../store/scope-path.ts";
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import { leftoversWarning } from "./leftover-warning.ts";
@@ -37,7 +38,7 @@ export async function withScopes<T>(ctx: Context, target: Scope, command: string
     const locked = new Set<Scope>();
     for (const scope of order) {
       if (scope === "project" && target !== "project" && !existsSync(roots.project)) continue;
-      held.push(await acquireLock(roots[scope], { command, timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope) }));
+      held.push(await acquireLock(roots[scope], { command, timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(roots[scope], scope) }));
       locked.add(scope);
     }
     const view = (scope: Scope): LockedScope => {

@@ -6,6 +6,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { osErrorFrom } from "../core/os-errors.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
+import { linkOnScopePath, unsafeScopePath } from "./scope-path.ts";
 
 /** What a lock file records about its holder. */
 export interface LockHolder {
@@ -29,6 +30,12 @@ export interface LockOptions {
   file?: string;
   /** Words for messages: "the user scope". */
   label?: string;
+  /**
+   * Where following links stops (src/store/scope-path.ts): every existing directory below it,
+   * down to the lock's directory, must be real, checked before anything is created and again
+   * after. Unset: the whole path is trusted.
+   */
+  trustedBase?: string;
 }
 
 export const DEFAULT_LOCK_FILE = "registry.lock";
@@ -183,8 +190,17 @@ export async function acquireLock(dir: string, opts: LockOptions): Promise<HeldL
   const deadline = Date.now() + timeoutMs;
   const created: string[] = [];
   let wait = 10;
+  const realOrThrow = () => {
+    const problem = opts.trustedBase === undefined ? undefined : linkOnScopePath(opts.trustedBase, dir);
+    if (problem !== undefined) {
+      removeIfEmpty(created);
+      throw unsafeScopePath(opts.label ?? dir, problem);
+    }
+  };
+  realOrThrow();
   for (;;) {
     for (const d of mkdirTracked(dir)) if (!created.includes(d)) created.push(d);
+    realOrThrow();
     const holder: LockHolder = {
       pid: process.pid,
       host: hostname(),

@@ -1,0 +1,54 @@
+import { lstatSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+
+/**
+ * Which links gjc follows on the way to a scope (issue #12, class 1).
+ *
+ * - The user scope root (`~/.gjc/agent/gjc-plugins` or GJC_USER_DIR) and the C2 data directory
+ *   (`~/.codetwo` or GJC_C2_DATA_DIR): the path up to and including the root is the user's own
+ *   choice (HOME, an environment variable, a dotfile manager's `~/.gjc` link, a home on another
+ *   disk), so links there are followed.
+ * - The project scope: the project directory (the working directory or `--project`) is the
+ *   user's choice and is followed; `.gjc` and `.gjc/gjc-plugins` arrive with the repository, so
+ *   they must be real directories. A clone that ships `.gjc` as a link to `~/.ssh` or to another
+ *   user's directory would otherwise make gjc create, write and delete there.
+ * - Inside every root, nothing is ever followed (content, staging and trash directories, the
+ *   C2 `plugins/` and `.data/` trees): the store's readers and writers use lstat semantics.
+ *
+ * `trustedBase` is where following stops: every existing directory strictly below it, down to
+ * and including `target`, must be a real directory. Missing ones are fine (gjc creates them).
+ */
+export function linkOnScopePath(trustedBase: string, target: string): string | undefined {
+  const rest = relative(trustedBase, target);
+  if (rest === "" || rest.startsWith("..")) return undefined;
+  let cur = trustedBase;
+  for (const part of rest.split(sep)) {
+    cur = join(cur, part);
+    let st;
+    try {
+      st = lstatSync(cur);
+    } catch {
+      return undefined;
+    }
+    if (st.isSymbolicLink()) return `${cur} is a symbolic link`;
+    if (!st.isDirectory()) return undefined; // not a directory: the write reports not_a_directory
+  }
+  return undefined;
+}
+
+/** Where following stops for a GJC scope root: the root itself (user), the project directory (project). */
+export function gjcTrustedBase(root: string, scope: "user" | "project"): string {
+  return scope === "user" ? root : dirname(dirname(root));
+}
+
+export function unsafeScopePath(label: string, problem: string): GjcError {
+  return new GjcError({
+    code: "unsafe_scope_path",
+    message: `${label.charAt(0).toUpperCase()}${label.slice(1)} is reached through a link (${problem}); gjc never follows links inside a project or a store, so nothing was written.`,
+    hint: "Replace the link with a real directory (or remove it; gjc makes the directory itself). A shared team setup belongs in the lock file (.gjc/plugins.lock.json), never in .gjc/gjc-plugins.",
+    details: { problem },
+    exit: ExitCode.refused,
+  });
+}
