@@ -119,7 +119,9 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
         io.stderr(groupHelp(path, node.description, children));
         return ExitCode.usage;
       }
-      throw usageError(`Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".`, `Run "${["gjc", ...path].join(" ")} --help".`, "unknown_option");
+      // A group takes only --help (and the top level --version); a typo of one gets a suggestion.
+      const options = path.length === 0 ? ["--help", "-h", "--version", "-V"] : ["--help", "-h"];
+      throw usageError(`Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".${didYouMean(remaining[0], options)}`, `Run "${["gjc", ...path].join(" ")} --help".`, "unknown_option");
     }
     const def = await node.load();
     schema = def.schema;

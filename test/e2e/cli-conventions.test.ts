@@ -58,6 +58,16 @@ describe("gjc CLI conventions", () => {
     expect(sub.stdout).toBe("");
   });
 
+  test("a top-level or group option typo gets a suggestion too (--versoin, --hlep, -v)", async () => {
+    for (const [args, suggestion] of [[["--versoin"], '"--version"'], [["--hlep"], '"--help"'], [["-v"], '"-V"'], [["plugin", "--hepl"], '"--help"']] as const) {
+      const r = await runCli([...args]);
+      expect({ args, exit: r.exitCode, stdout: r.stdout }).toEqual({ args, exit: 2, stdout: "" });
+      expect(r.stderr).toContain(`error[unknown_option]: Unknown option ${args.at(-1)} for`);
+      expect(r.stderr).toContain(`Did you mean ${suggestion}?`);
+    }
+    expect((await runCli(["--frobnicate"])).stderr).not.toContain("Did you mean");
+  });
+
   test("an unknown flag is refused with a suggestion and exit 2", async () => {
     const r = await runCli(["plugin", "validate", example, "--jsn"]);
     expect(r.exitCode).toBe(2);
