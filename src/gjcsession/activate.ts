@@ -76,6 +76,15 @@ function refusal(b: Binding, flag: string): GjcError {
       exit: ExitCode.failed,
     });
   }
+  if (b.bundle.status === "excluded") {
+    return new GjcError({
+      code: "session_collision",
+      message: `${flag} names ${where}, which is left out of this session: it collides with ${b.bundle.collision?.with.join(", ") ?? "an active bundle"} (${b.bundle.reasons.map((r) => r.message).slice(0, 3).join("; ")}); it was not activated.`,
+      hint: `Disable or uninstall one of the two bundles (gjc plugin disable ${entry.name} ${scopeFlag}).`,
+      details: { surfaceId: b.sub.extensionId, bundle: entry.name, scope: entry.scope, collision: b.bundle.collision, reasons: b.bundle.reasons },
+      exit: ExitCode.refused,
+    });
+  }
   const reasons = b.bundle.status === "quarantined" ? b.bundle.reasons : b.surface.reasons;
   return new GjcError({
     code: "quarantined",

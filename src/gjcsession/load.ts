@@ -13,6 +13,12 @@ import type { SessionDiagnostic } from "./diagnostics.ts";
 import { textFilesOf } from "./surfaces.ts";
 
 export type SurfaceStatus = "active" | "disabled" | "quarantined";
+/**
+ * A bundle's state for one session. `excluded`: left out because a surface collides with a
+ * bundle that is already active (first wins, never shadowing); nothing is wrong with its files,
+ * so it is not quarantined and nothing is persisted: the next session judges it again.
+ */
+export type BundleStatus = SurfaceStatus | "excluded";
 
 /** Why something is quarantined; `persisted` tells a registry record from a session-only finding. */
 export interface QuarantineReason {
@@ -30,9 +36,11 @@ export interface SessionSurface {
 
 export interface SessionBundle {
   entry: RegistryEntry;
-  status: SurfaceStatus;
-  /** Whole-bundle quarantine reasons (drift, collisions, a persisted `plugin:<name>` record). */
+  status: BundleStatus;
+  /** Why it is quarantined (drift, a persisted `plugin:<name>` record) or excluded (the collisions). */
   reasons: QuarantineReason[];
+  /** When excluded: the active bundles it collides with (`name (scope)`), and on which surfaces. */
+  collision?: { with: string[]; surfaceIds: string[] };
   surfaces: SessionSurface[];
   /** Verified bytes of appendix and sub-skill files of an active bundle, by relative path. */
   texts: Map<string, Uint8Array>;
@@ -98,7 +106,7 @@ function readTexts(entry: RegistryEntry, paths: Set<string>): { texts: Map<strin
  * The first half of session start, shared by `session` and `activate`: both registries (user
  * before project), every enabled bundle re-verified (drift quarantines the bundle and is
  * persisted), persisted quarantine honoured, then session collisions (the earlier bundle wins,
- * the later one is quarantined for this session). Never imports plugin code.
+ * the later one is excluded from this session). Never imports plugin code.
  */
 export async function loadSession(ctx: Context, options: LoadOptions): Promise<SessionState> {
   const roots: Record<Scope, string> = { user: gjcUserRoot(ctx), project: gjcProjectRoot(options.projectDir) };
@@ -136,13 +144,14 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   }));
   for (const [index, losses] of resolveSessionCollisions(candidates)) {
     const b = standing[index];
-    b.status = "quarantined";
+    b.status = "excluded";
     b.texts = new Map();
     b.reasons = losses.map((l) => ({ surfaceId: l.surfaceId, code: "session_collision", message: l.message, persisted: false }));
+    b.collision = { with: [...new Set(losses.map((l) => l.heldBy))], surfaceIds: losses.map((l) => l.surfaceId) };
   }
 
   for (const b of bundles) {
-    for (const r of b.status === "quarantined" ? b.reasons : []) {
+    for (const r of b.status === "quarantined" || b.status === "excluded" ? b.reasons : []) {
       diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId: r.surfaceId, code: r.code, severity: "error", message: r.message, hint: quarantineHint(b.entry, r.code) });
     }
     if (b.status !== "active") continue;

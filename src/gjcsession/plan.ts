@@ -5,7 +5,7 @@ import { renderAppendices, type AppendixInput } from "./appendices.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../policy/child-process.ts";
 import { CHILD_ENV_ALLOW_LIST } from "../process/env.ts";
-import type { QuarantineReason, SessionBundle, SessionState, SurfaceStatus } from "./load.ts";
+import type { BundleStatus, QuarantineReason, SessionBundle, SessionState } from "./load.ts";
 import { AGENTS, WORKFLOW_SKILLS } from "./phases.ts";
 import { isAppendix, isHook, isMcp, isSubskill, isTool, type StoredMcp } from "./surfaces.ts";
 
@@ -58,7 +58,7 @@ export type McpServerConfig = Owner & { name: string } & (
 export interface PlanSurface {
   id: string;
   kind: string;
-  status: SurfaceStatus;
+  status: BundleStatus;
   reasons: QuarantineReason[];
 }
 
@@ -66,9 +66,11 @@ export interface PlanBundle {
   scope: Scope;
   name: string;
   version: string;
-  status: SurfaceStatus;
+  status: BundleStatus;
   root: string;
   reasons: QuarantineReason[];
+  /** When excluded by a session collision: the active bundles it collides with and the surfaces. */
+  collision?: { with: string[]; surfaceIds: string[] };
   surfaces: PlanSurface[];
 }
 
@@ -249,6 +251,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
       status: b.status,
       root: b.entry.pluginRoot,
       reasons: b.reasons,
+      ...(b.collision ? { collision: b.collision } : {}),
       surfaces: b.surfaces.map((s) => ({ id: s.surface.extensionId, kind: s.surface.kind, status: b.status === "active" ? s.status : b.status, reasons: s.reasons })),
     })),
     systemAppendix: rendered.system,

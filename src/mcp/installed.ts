@@ -3,7 +3,7 @@ import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { notInstalled } from "../install/not-installed.ts";
-import { loadSession, type SessionBundle, type SurfaceStatus } from "../gjcsession/load.ts";
+import { loadSession, type SessionBundle, type BundleStatus } from "../gjcsession/load.ts";
 import { isMcp, type StoredMcp } from "../gjcsession/surfaces.ts";
 import { checkStdioLauncher } from "../policy/launcher.ts";
 import { classifyMcpUrl } from "../policy/url.ts";
@@ -21,7 +21,7 @@ export interface DeclaredServer {
   /** stdio: `command args…`; http/sse: the URL's origin (paths and queries may hold tokens). */
   target: string;
   /** The bundle's and the surface's state in the session (disabled, quarantined, active). */
-  status: SurfaceStatus;
+  status: BundleStatus;
   reasons: { code: string; message: string }[];
   /** DESIGN items 10-11 judged now (stdio against the installed root; URLs up to stage c). */
   policy: { ok: true } | { ok: false; reason: string };
@@ -60,7 +60,7 @@ function serversOf(b: SessionBundle): DeclaredServer[] {
   for (const { surface, status, reasons } of b.surfaces) {
     if (!isMcp(surface)) continue;
     const s = surface as StoredMcp;
-    const effective: SurfaceStatus = b.status !== "active" ? b.status : status;
+    const effective: BundleStatus = b.status !== "active" ? b.status : status;
     out.push({
       scope: b.entry.scope,
       bundle: b.entry.name,
@@ -115,6 +115,9 @@ export async function probeInstalledServer(ctx: Context, spec: string, options: 
   const b = candidates.find((c) => c.status === "active") ?? candidates[0];
   const where = `${bundleName} (${b.entry.scope})`;
   if (b.status === "disabled") throw refused("disabled", `${where} is disabled, so its MCP servers are not started.`, `Enable it first: gjc plugin enable ${bundleName} --${b.entry.scope}`);
+  if (b.status === "excluded") {
+    throw refused("session_collision", `${where} is left out of sessions: it collides with ${b.collision?.with.join(", ") ?? "an active bundle"}${b.reasons[0] ? ` (${b.reasons[0].message})` : ""}`, `Disable or uninstall one of the two bundles (gjc plugin disable ${bundleName} --${b.entry.scope}).`);
+  }
   if (b.status === "quarantined") {
     const r = b.reasons[0];
     throw refused(r?.code ?? "quarantined", `${where} is quarantined${r ? `: ${r.message}` : ""}`, "Run gjc plugin verify to see why, and reinstall the bundle to clear it.");

@@ -16,7 +16,7 @@ export default defineVerb({
     const lines: string[] = [];
     if (r.servers.length === 0 && c2.length === 0) lines.push("No MCP server is declared by an installed GJC bundle or a C2 bundle's mcp.json.");
     for (const d of r.servers) {
-      const state = d.status === "active" ? s.green("active") : d.status === "disabled" ? s.dim("disabled") : s.red("quarantined");
+      const state = d.status === "active" ? s.green("active") : d.status === "disabled" ? s.dim("disabled") : d.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
       const policy = d.policy.ok ? s.green("policy ok") : s.red(`policy refused: ${d.policy.reason}`);
       lines.push(`${d.bundle}/${d.server} ${s.dim(`(${d.scope}, ${d.transport})`)} ${state}, ${policy}`, `  ${s.dim(d.target)}`);
       for (const reason of d.reasons) lines.push(`  ${s.dim(`[${reason.code}]`)} ${reason.message}`);

@@ -19,9 +19,10 @@ function renderSession(r: SessionResult, s: Style): string {
   const lines = [`${s.bold("GJC session plan")} ${s.dim(`project ${p.projectDir}`)}`];
   if (p.bundles.length === 0) lines.push("  no GJC bundle installed");
   for (const b of p.bundles) {
-    const tag = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : s.red("quarantined");
+    const tag = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : b.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
     const active = b.surfaces.filter((x) => x.status === "active").length;
-    lines.push(`  ${tag} ${b.name}@${b.version} (${b.scope})${b.status === "active" ? ` — ${active}/${b.surfaces.length} surfaces active` : ""}`);
+    const why = b.status === "active" ? ` — ${active}/${b.surfaces.length} surfaces active` : b.collision ? ` — collides with ${b.collision.with.join(", ")} on ${b.collision.surfaceIds.join(", ")}` : "";
+    lines.push(`  ${tag} ${b.name}@${b.version} (${b.scope})${why}`);
   }
   const agentBlocks = Object.values(p.agentAppendices).filter((t) => t !== "").length;
   const adverts = [...Object.entries(p.advertisements.skills), ...Object.entries(p.advertisements.agents)].filter(([, t]) => t !== "").map(([k]) => k);

@@ -142,12 +142,15 @@ describe("drift quarantines the bundle (runtime_mismatch, persisted, the file na
 });
 
 describe("session collisions", () => {
-  test("the same bundle in both scopes: the user copy wins, the project copy is quarantined without being persisted", async () => {
+  test("the same bundle in both scopes: the user copy wins, the project copy is excluded (not quarantined, nothing persisted), naming the collision", async () => {
     await installed(six, "user");
     await installed(six, "project");
     const before = registryText("project");
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([["user", "active"], ["project", "quarantined"]]);
+    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([["user", "active"], ["project", "excluded"]]);
+    expect(plan.bundles[1].collision?.with).toEqual(["six (user)"]);
+    expect(plan.bundles[1].collision?.surfaceIds).toContain("tool:six_note");
+    expect(plan.bundles[1].surfaces.every((s) => s.status === "excluded")).toBe(true);
     const reasons = plan.bundles[1].reasons;
     expect(reasons.every((r) => r.code === "session_collision" && !r.persisted)).toBe(true);
     expect(reasons.map((r) => r.surfaceId)).toContain("tool:six_note");
@@ -163,7 +166,7 @@ describe("session collisions", () => {
     await installed(spec, "user");
     await installed(spec, "project");
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => b.status)).toEqual(["active", "quarantined"]);
+    expect(plan.bundles.map((b) => b.status)).toEqual(["active", "excluded"]);
     expect(plan.subskills.length).toBe(1);
   });
 
