@@ -10,7 +10,10 @@
  * digests differ. Both carry the capabilities themselves, so the diff can be shown without
  * reading the bundle again. This module stays small: the records loader calls it per bundle.
  */
+import { canonicalJson } from "./canonical-json.ts";
 import type { CapabilityModel } from "./model.ts";
+
+export { canonicalJson };
 
 export interface TrustedCapabilities {
   /** `sha256:<hex>` of the canonical JSON of the other fields. */
@@ -19,16 +22,6 @@ export interface TrustedCapabilities {
   endpoints: { id: string; transport: string; url: string; host: string; headers: string[] }[];
   env: { owner: string; name: string; mode: string; from: string | null }[];
   hostCommands: { owner: string; kind: string; name: string }[];
-}
-
-/** JSON with object keys sorted at every level (arrays keep their order). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value as object).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 const byKey = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);

@@ -117,5 +117,16 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
   // Servers of active bundles only; verification already ran above.
   const active = new Set(verified.filter((v) => v.status === "active").map((v) => v.bundle.id));
   doc.mcpServers = (await listC2McpServers(ctx)).filter((s) => active.has(s.plugin));
+  // A server whose tool definitions drifted from their pins stays out until accepted (src/mcp/pins.ts).
+  if (doc.mcpServers.length > 0) doc.mcpServers = await withoutDriftedServers(ctx, verified, doc.mcpServers);
   return doc;
+}
+
+async function withoutDriftedServers(ctx: Context, verified: Awaited<ReturnType<typeof verifiedC2Bundles>>, servers: C2McpEntry[]): Promise<C2McpEntry[]> {
+  const [{ recordedDrift }, { c2ServerBinding }, { c2DataDir }] = await Promise.all([import("../mcp/pins-probe.ts"), import("../mcp/pins-binding.ts"), import("../core/context.ts")]);
+  return servers.filter((s) => {
+    const v = verified.find((b) => b.bundle.id === s.plugin);
+    if (!v) return true;
+    return !recordedDrift(c2DataDir(ctx), { family: "c2", scope: "user", bundle: v.bundle.name, server: s.server }, c2ServerBinding(s, v.bundle.bundleDir, v.bundle.record.files));
+  });
 }

@@ -107,6 +107,10 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
         // A stdio server is executable bundle content: trust-gated like every C2 process.
         status = "untrusted";
         reasons.push({ code: "untrusted", message: `${bundle.name} is not trusted, so its stdio MCP server does not start.` });
+      } else if (status === "active" && bundle.trustState === "needs_retrust") {
+        // Trusted before an upgrade that changed its capabilities (src/audit/trust.ts).
+        status = "untrusted";
+        reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach, so its stdio MCP server does not start until it is trusted again.` });
       }
       const verdict = checkStdioLauncher(launcherForm(s), bundle.bundleDir);
       out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason }, launch });
@@ -159,7 +163,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   if (!entry) {
     throw new GjcError({ code: "unknown_server", message: `${v.bundle.name} declares no MCP server named "${serverName}".`, hint: entries.length ? `It declares: ${entries.map((e) => e.server).join(", ")}.` : "It ships no mcp.json.", exit: ExitCode.failed });
   }
-  if (entry.status === "untrusted") throw refused("untrusted", entry.reasons.at(-1)!.message, `Review it, then run "gjc plugin trust ${v.bundle.name}".`);
+  if (entry.status === "untrusted") throw refused(entry.reasons.at(-1)!.code, entry.reasons.at(-1)!.message, `Review it${entry.reasons.at(-1)!.code === "trust_outdated" ? ` (gjc plugin audit ${v.bundle.name})` : ""}, then run "gjc plugin trust ${v.bundle.name}".`);
   if (!entry.probe.ok) {
     throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.reason}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable, and connects only to public https URLs.");
   }

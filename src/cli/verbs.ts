@@ -48,7 +48,8 @@ export const commandTree: Record<string, VerbNode> = {
         description: "MCP servers declared by installed GJC bundles",
         children: {
           list: verb("List declared MCP servers with their state and policy verdict", () => import("./commands/plugin-mcp-list.ts")),
-          probe: verb("Start or connect to one MCP server, list its tools, stop it", () => import("./commands/plugin-mcp-probe.ts")),
+          probe: verb("Start or connect to one MCP server, list its tools, stop it (pins their definitions)", () => import("./commands/plugin-mcp-probe.ts")),
+          accept: verb("Re-pin the tool definitions of a server that drifted, after showing the change", () => import("./commands/plugin-mcp-accept.ts")),
         },
       },
       session: verb("Build the GJC session-start plan from the verified installed bundles", () => import("./commands/plugin-session.ts")),

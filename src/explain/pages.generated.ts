@@ -176,37 +176,38 @@ import p172 from "../../docs/errors/too_many_components.md" with { type: "text" 
 import p173 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
 import p174 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
 import p175 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p176 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p177 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p178 from "../../docs/errors/trusted.md" with { type: "text" };
-import p179 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p180 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p181 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p182 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p183 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p185 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p188 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p189 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p190 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p191 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p192 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p193 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p194 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p195 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p196 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p197 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p198 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p199 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p200 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p201 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p203 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p204 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p205 from "../../docs/errors/usage.md" with { type: "text" };
-import p206 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p176 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p177 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p178 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p179 from "../../docs/errors/trusted.md" with { type: "text" };
+import p180 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p181 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p182 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p183 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p188 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p193 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p194 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p195 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p196 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p197 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p198 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p199 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p200 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p201 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p202 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p203 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p204 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p205 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p206 from "../../docs/errors/usage.md" with { type: "text" };
+import p207 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -386,35 +387,36 @@ export const PAGES: Record<string, string> = {
   "too_many_connectors": p173,
   "too_many_language_servers": p174,
   "too_many_ui": p175,
-  "trust_outdated": p176,
-  "trust_renewed": p177,
-  "trusted": p178,
-  "undeclared_command": p179,
-  "unexpected_argument": p180,
-  "unexpected_result": p181,
-  "unknown_action": p182,
-  "unknown_code": p183,
-  "unknown_command": p184,
-  "unknown_component": p185,
-  "unknown_contribution": p186,
-  "unknown_field": p187,
-  "unknown_option": p188,
-  "unknown_scaffold": p189,
-  "unknown_server": p190,
-  "unknown_shell": p191,
-  "unknown_target": p192,
-  "unreadable_directory": p193,
-  "unreadable_file": p194,
-  "unsafe_file_name": p195,
-  "unsafe_path": p196,
-  "unsafe_scope_path": p197,
-  "unsupported_operation": p198,
-  "unsupported_schema": p199,
-  "unsupported_scope": p200,
-  "unsupported_source": p201,
-  "unsupported_standard": p202,
-  "unsupported_surface": p203,
-  "untrusted": p204,
-  "usage": p205,
-  "wrong_target": p206,
+  "tool_definition_drift": p176,
+  "trust_outdated": p177,
+  "trust_renewed": p178,
+  "trusted": p179,
+  "undeclared_command": p180,
+  "unexpected_argument": p181,
+  "unexpected_result": p182,
+  "unknown_action": p183,
+  "unknown_code": p184,
+  "unknown_command": p185,
+  "unknown_component": p186,
+  "unknown_contribution": p187,
+  "unknown_field": p188,
+  "unknown_option": p189,
+  "unknown_scaffold": p190,
+  "unknown_server": p191,
+  "unknown_shell": p192,
+  "unknown_target": p193,
+  "unreadable_directory": p194,
+  "unreadable_file": p195,
+  "unsafe_file_name": p196,
+  "unsafe_path": p197,
+  "unsafe_scope_path": p198,
+  "unsupported_operation": p199,
+  "unsupported_schema": p200,
+  "unsupported_scope": p201,
+  "unsupported_source": p202,
+  "unsupported_standard": p203,
+  "unsupported_surface": p204,
+  "untrusted": p205,
+  "usage": p206,
+  "wrong_target": p207,
 };

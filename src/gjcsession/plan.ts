@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Scope } from "../install/registry-types.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
 import { renderAppendices, type AppendixInput } from "./appendices.ts";
@@ -104,12 +104,22 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
  * (DESIGN items 10-11; the DNS stage runs when a server is actually connected). A server that
  * no longer passes is quarantined for this session with `security_policy`.
  */
-type Policy = typeof import("../policy/launcher.ts") & typeof import("../policy/url.ts");
+type Policy = typeof import("../policy/launcher.ts") &
+  typeof import("../policy/url.ts") &
+  Pick<typeof import("../mcp/pins-probe.ts"), "recordedDrift"> &
+  Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding"> &
+  Pick<typeof import("../mcp/pins.ts"), "describeToolChanges">;
 
 function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
   const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
   const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name };
+  // Tool definitions that drifted from their pins keep this one server out (src/mcp/pins.ts).
+  const drift = policy.recordedDrift(dirname(b.entry.pluginRoot), { family: "gjc", scope: b.entry.scope, bundle: b.entry.name, server: s.name }, policy.gjcServerBinding(b.entry, s));
+  if (drift) {
+    quarantineSurface(b, s.extensionId, "tool_definition_drift", `MCP server "${s.name}" is left out: its tool definitions changed since they were pinned (${policy.describeToolChanges(drift.changes)}); run "gjc plugin mcp accept ${b.entry.name}/${s.name}" after review`, diagnostics);
+    return undefined;
+  }
   if (s.transport === "stdio") {
     const verdict = checkStdioLauncher({ command: s.command ?? "", args: s.args ?? [], cwd: s.cwd ?? undefined }, root);
     if (!verdict.ok) {
@@ -179,7 +189,9 @@ async function pinRemoteServers(
 export async function buildPlan(state: SessionState, options: { resolver?: import("../policy/dns.ts").Resolver } = {}): Promise<SessionPlan> {
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
-  const policy: Policy | undefined = hasMcp ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")) } : undefined;
+  const policy: Policy | undefined = hasMcp
+    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")), describeToolChanges: (await import("../mcp/pins.ts")).describeToolChanges }
+    : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];
   const subskills: SubskillInfo[] = [];

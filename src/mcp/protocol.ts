@@ -18,6 +18,8 @@ export interface McpTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** Tool annotations (readOnlyHint, destructiveHint…), kept because tool pins hash them. */
+  annotations?: Record<string, unknown>;
 }
 
 export interface Handshake {
@@ -85,6 +87,7 @@ export async function listTools(client: RpcClient, label: string, handshake: Han
       const tool: McpTool = { name: t.name, inputSchema: t.inputSchema };
       if (typeof t.title === "string") tool.title = t.title;
       if (typeof t.description === "string") tool.description = t.description;
+      if (isObject(t.annotations)) tool.annotations = t.annotations;
       tools.push(tool);
       if (tools.length > MAX_TOOLS)
         throw mcpError("mcp_protocol", `${label} lists more than ${MAX_TOOLS} tools`, "no host can use that many tools from one server");

@@ -8,6 +8,7 @@ export default defineVerb({
   args: {
     name: { type: "positional", description: "Only this bundle (default: all)", required: false },
     runtime: { type: "boolean", description: "Also load each active GJC tool and hook module in an isolated child and hold it to its declaration" },
+    mcp: { type: "boolean", description: "Also probe every pinned MCP server and hold its tool definitions to the pins (drift: tool_definition_drift, exit 3)" },
     ...jsonArg,
   },
   examples: ["gjc plugin verify", "gjc plugin verify my-bundle --json"],
@@ -32,8 +33,11 @@ export default defineVerb({
     // --runtime: see src/gjcsession/runtime-verify.ts (loaded only when asked for).
     const runtime = args.runtime ? await (await import("../../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, args.name) : undefined;
     for (const x of runtime?.results ?? []) lines.push(`${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
-    const ok = r.ok && (runtime?.failed ?? 0) === 0;
-    if (!ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
-    return { json: { schema: "gjc/verify@1", ...r, ok, ...(runtime ? { runtime } : {}) }, human: lines.join("\n"), exit: ok ? 0 : 3 };
+    // --mcp: src/mcp/pins-probe.ts (pinned servers only; a pin is made by gjc plugin mcp probe).
+    const mcp = args.mcp ? await (await import("../../mcp/pins-probe.ts")).verifyMcpPins(ctx, args.name) : undefined;
+    if (mcp) lines.push(...(await import("../render/mcp-pins.ts")).describePinChecks(mcp.servers), ...(mcp.servers.length === 0 ? ["mcp: no pinned MCP servers (gjc plugin mcp probe <bundle>/<server> pins one)"] : []));
+    const ok = r.ok && (runtime?.failed ?? 0) === 0 && (mcp?.ok ?? true);
+    if (!r.ok || (runtime?.failed ?? 0) > 0) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+    return { json: { schema: "gjc/verify@1", ...r, ok, ...(runtime ? { runtime } : {}), ...(mcp ? { mcp } : {}) }, human: lines.join("\n"), exit: ok ? 0 : 3 };
   },
 });

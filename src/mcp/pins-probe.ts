@@ -1,0 +1,197 @@
+/**
+ * Probes that pin: `gjc plugin mcp probe` pins a server's tool definitions on first success
+ * and checks them on every later probe; `gjc plugin mcp accept` re-pins after drift; `gjc plugin
+ * verify --mcp` probes every pinned server. The probes themselves are the existing ones
+ * (src/mcp/installed.ts for GJC bundles, src/c2session/mcp-servers.ts for C2 bundles), with
+ * every policy and state gate they apply.
+ */
+import type { Context } from "../core/context.ts";
+import { c2DataDir } from "../core/context.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../install/registry-types.ts";
+import type { McpTool } from "./protocol.ts";
+import { c2ServerBinding, gjcServerBinding } from "./pins-binding.ts";
+import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type ServerPin, type ToolChange } from "./pins.ts";
+
+export interface ProbedServer {
+  bundle: string;
+  server: string;
+  transport: string;
+  scope?: string;
+  family?: string;
+  serverInfo: { name: string; version: string };
+  protocolVersion: string;
+  tools: McpTool[];
+  [k: string]: unknown;
+}
+
+export interface PinOutcome {
+  /** pinned: first pin; verified: same as pinned; accepted: re-pinned after a change; unchanged: accept found nothing to accept. */
+  status: "pinned" | "verified" | "accepted" | "unchanged";
+  toolsDigest: string;
+  changes: ToolChange[];
+}
+
+/** GJC bundles first (both scopes, or the one given); a C2 bundle of that name otherwise. */
+export async function probeServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer> {
+  const { probeInstalledServer } = await import("./installed.ts");
+  try {
+    return (await probeInstalledServer(ctx, target, opts)) as unknown as ProbedServer;
+  } catch (e) {
+    const { isC2Bundle, probeC2Server } = await import("../c2session/mcp-servers.ts");
+    if ((e as { code?: string }).code !== "not_installed" || opts.scope !== undefined || !(await isC2Bundle(ctx, target.split("/")[0]))) throw e;
+    return (await probeC2Server(ctx, target, { timeoutMs: opts.timeoutMs })) as unknown as ProbedServer;
+  }
+}
+
+interface PinSlot {
+  root: string;
+  key: string;
+  ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">;
+  binding: string;
+}
+
+/** Where the pin of a probed server lives and what installed server it is bound to. */
+async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
+  if (r.family === "c2") {
+    const [{ listC2McpServers }, { findInstalledC2 }] = await Promise.all([import("../c2session/mcp-servers.ts"), import("../c2store/records.ts")]);
+    const installed = findInstalledC2(ctx, r.bundle);
+    const entry = (await listC2McpServers(ctx)).find((e) => e.bundle === r.bundle && e.server === r.server);
+    if (!installed || !entry) throw new GjcError({ code: "not_installed", message: `${r.bundle}/${r.server} is no longer installed.`, exit: ExitCode.failed });
+    const ident = { family: "c2" as const, scope: "user" as const, bundle: installed.name, server: r.server };
+    return { root: c2DataDir(ctx), key: pinKey(ident), ident, binding: c2ServerBinding(entry, installed.bundleDir, installed.record.files) };
+  }
+  const [{ scopeRoot }, { readRegistry }, { isMcp }] = await Promise.all([import("../install/layout.ts"), import("../install/registry.ts"), import("../gjcsession/surfaces.ts")]);
+  const scope = r.scope as Scope;
+  const root = scopeRoot(ctx, scope);
+  const entry = readRegistry(root, scope).plugins.find((p) => p.name === r.bundle);
+  const surface = entry?.surfaces.mcps.find((s) => isMcp(s) && s.name === r.server);
+  if (!entry || !surface) throw new GjcError({ code: "not_installed", message: `${r.bundle}/${r.server} is no longer installed in the ${scope} scope.`, exit: ExitCode.failed });
+  const ident = { family: "gjc" as const, scope, bundle: r.bundle, server: r.server };
+  return { root, key: pinKey(ident), ident, binding: gjcServerBinding(entry, surface as import("../gjcsession/surfaces.ts").StoredMcp) };
+}
+
+/** The pin of a slot, when it is bound to the installed server (a stale one counts as none). */
+function currentPin(slot: PinSlot, pins: ReturnType<typeof readPins>): ServerPin | undefined {
+  const pin = pins.servers[slot.key];
+  return pin && pin.binding === slot.binding ? pin : undefined;
+}
+
+function newPin(ctx: Context, slot: PinSlot, tools: McpTool[]): ServerPin {
+  return { ...slot.ident, binding: slot.binding, pinnedAt: ctx.now().toISOString(), ...pinTools(tools.map(toolDefinition)) };
+}
+
+export function driftError(bundle: string, server: string, changes: ToolChange[]): GjcError {
+  return new GjcError({
+    code: "tool_definition_drift",
+    message: `The MCP server ${bundle}/${server} now serves tool definitions that differ from the ones pinned: ${describeToolChanges(changes)}. It is left out of sessions until you accept the change.`,
+    hint: `Review the change, then run "gjc plugin mcp accept ${bundle}/${server}" to pin the new definitions (or uninstall the bundle).`,
+    details: { bundle, server, changes },
+    exit: ExitCode.refused,
+  });
+}
+
+/**
+ * Compares a probe with the pin and records the result: first probe pins; same definitions
+ * verify (and clear an earlier drift); different ones record drift and throw tool_definition_drift.
+ */
+async function checkAgainstPin(ctx: Context, r: ProbedServer): Promise<PinOutcome> {
+  const slot = await slotOf(ctx, r);
+  const pins = readPins(slot.root);
+  dropStale(pins, slot);
+  const pin = currentPin(slot, pins);
+  const now = newPin(ctx, slot, r.tools);
+  if (!pin) {
+    pins.servers[slot.key] = now;
+    writePins(slot.root, pins);
+    return { status: "pinned", toolsDigest: now.toolsDigest, changes: [] };
+  }
+  const changes = diffTools(pin.tools, now.tools);
+  if (changes.length === 0) {
+    if (pin.drift) {
+      delete pin.drift;
+      writePins(slot.root, pins);
+    }
+    return { status: "verified", toolsDigest: pin.toolsDigest, changes };
+  }
+  pin.drift = { detectedAt: ctx.now().toISOString(), changes };
+  writePins(slot.root, pins);
+  throw driftError(r.bundle, r.server, changes);
+}
+
+/** Pins of the same server bound to content that is no longer installed are removed. */
+function dropStale(pins: ReturnType<typeof readPins>, slot: PinSlot): void {
+  const pin = pins.servers[slot.key];
+  if (pin && pin.binding !== slot.binding) delete pins.servers[slot.key];
+}
+
+/** `gjc plugin mcp probe <bundle>/<server>`: the probe, then its pin. */
+export async function probeAndPin(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer & { pin: PinOutcome }> {
+  const r = await probeServer(ctx, target, opts);
+  return { ...r, pin: await checkAgainstPin(ctx, r) };
+}
+
+/** `gjc plugin mcp accept <bundle>/<server>`: probe now, show what changed since the pin, pin what it serves. */
+export async function acceptServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer & { pin: PinOutcome }> {
+  const r = await probeServer(ctx, target, opts);
+  const slot = await slotOf(ctx, r);
+  const pins = readPins(slot.root);
+  dropStale(pins, slot);
+  const pin = currentPin(slot, pins);
+  const now = newPin(ctx, slot, r.tools);
+  const changes = pin ? diffTools(pin.tools, now.tools) : [];
+  if (pin && changes.length === 0 && !pin.drift) return { ...r, pin: { status: "unchanged", toolsDigest: pin.toolsDigest, changes } };
+  pins.servers[slot.key] = now;
+  writePins(slot.root, pins);
+  return { ...r, pin: { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, changes } };
+}
+
+export interface PinCheck {
+  family: string;
+  scope: string;
+  bundle: string;
+  server: string;
+  status: "verified" | "drift" | "error";
+  changes: ToolChange[];
+  error?: { code: string; message: string };
+}
+
+/**
+ * `gjc plugin verify --mcp`: every pinned server of the installed bundles (optionally one
+ * bundle) is probed and held to its pin. Servers without a pin are not started (a pin is made
+ * by an explicit probe). Stale pins (the server changed) are skipped.
+ */
+export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: boolean; servers: PinCheck[] }> {
+  const { scopeRoot } = await import("../install/layout.ts");
+  const roots: { root: string; scope?: Scope }[] = [
+    { root: scopeRoot(ctx, "user"), scope: "user" },
+    { root: scopeRoot(ctx, "project"), scope: "project" },
+    { root: c2DataDir(ctx) },
+  ];
+  const servers: PinCheck[] = [];
+  for (const { root, scope } of roots) {
+    for (const pin of Object.values(readPins(root).servers)) {
+      if (name !== undefined && pin.bundle !== name) continue;
+      const row = { family: pin.family, scope: pin.scope, bundle: pin.bundle, server: pin.server };
+      try {
+        const r = await probeServer(ctx, `${pin.bundle}/${pin.server}`, { scope: pin.family === "gjc" ? scope : undefined });
+        const slot = await slotOf(ctx, r);
+        if (slot.binding !== pin.binding) continue; // stale: the server changed since it was pinned
+        await checkAgainstPin(ctx, r);
+        servers.push({ ...row, status: "verified", changes: [] });
+      } catch (error) {
+        if (!isGjcError(error)) throw error;
+        if (error.code === "tool_definition_drift") servers.push({ ...row, status: "drift", changes: (error.details as { changes: ToolChange[] }).changes });
+        else if (error.code !== "not_installed") servers.push({ ...row, status: "error", changes: [], error: { code: error.code, message: error.message } });
+      }
+    }
+  }
+  return { ok: !servers.some((s) => s.status === "drift"), servers };
+}
+
+/** For session plans: the recorded drift of a server bound to this installed content, if any. */
+export function recordedDrift(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): ServerPin["drift"] | undefined {
+  const pin = readPins(root).servers[pinKey(ident)];
+  return pin && pin.binding === binding ? pin.drift : undefined;
+}

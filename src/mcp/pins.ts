@@ -1,0 +1,104 @@
+/**
+ * MCP tool pins: the tool definitions a server served when it was first probed (name, title,
+ * description, input schema, annotations; one sha256 per tool), kept next to the installed
+ * state in a gjc-written file, `mcp-pins.json` (a GJC scope root, or the C2 data directory).
+ *
+ * A pin belongs to one server of one installed content: `binding` digests the server's
+ * declaration and the bundled code it runs. A pin whose binding no longer matches (the server
+ * changed in a reinstall or upgrade) is stale: it is ignored and dropped at the next write, so a
+ * reinstall clears the pins of changed servers only. Drift found by a probe or `verify --mcp` is
+ * recorded on the pin (`drift`) until `gjc plugin mcp accept` re-pins.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { canonicalDigest } from "../audit/canonical-json.ts";
+
+export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
+import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
+
+/** What is hashed of a tool: everything a model or a user reads about it. */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface ToolChange {
+  tool: string;
+  change: "added" | "removed" | "changed";
+  /** For `changed`: the fields that differ (description, inputSchema, annotations, title). */
+  fields: string[];
+  before: ToolDefinition | null;
+  after: ToolDefinition | null;
+}
+
+export interface ServerPin {
+  family: "gjc" | "c2";
+  scope: "user" | "project";
+  bundle: string;
+  server: string;
+  binding: string;
+  pinnedAt: string;
+  /** Digest over every tool hash (name order). */
+  toolsDigest: string;
+  tools: Record<string, { sha256: string; definition: ToolDefinition }>;
+  drift?: { detectedAt: string; changes: ToolChange[] };
+}
+
+export interface PinFile {
+  version: 1;
+  servers: Record<string, ServerPin>;
+}
+
+export const pinKey = (p: Pick<ServerPin, "family" | "scope" | "bundle" | "server">) => `${p.family}:${p.scope}:${p.bundle}/${p.server}`;
+
+/** The fields of a listed tool that are pinned (anything else a server adds is not). */
+export function toolDefinition(t: { name: string; title?: unknown; description?: unknown; inputSchema: Record<string, unknown>; annotations?: unknown }): ToolDefinition {
+  const d: ToolDefinition = { name: t.name, inputSchema: t.inputSchema };
+  if (typeof t.title === "string") d.title = t.title;
+  if (typeof t.description === "string") d.description = t.description;
+  if (t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations)) d.annotations = t.annotations as Record<string, unknown>;
+  return d;
+}
+
+export function pinTools(tools: ToolDefinition[]): Pick<ServerPin, "tools" | "toolsDigest"> {
+  const out: ServerPin["tools"] = {};
+  for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out[t.name] = { sha256: canonicalDigest(t), definition: t };
+  return { tools: out, toolsDigest: canonicalDigest(Object.entries(out).map(([name, t]) => [name, t.sha256])) };
+}
+
+export function diffTools(pinned: ServerPin["tools"], now: ServerPin["tools"]): ToolChange[] {
+  const changes: ToolChange[] = [];
+  for (const [name, t] of Object.entries(now)) {
+    const old = pinned[name];
+    if (!old) changes.push({ tool: name, change: "added", fields: [], before: null, after: t.definition });
+    else if (old.sha256 !== t.sha256) {
+      const keys = ["title", "description", "inputSchema", "annotations"] as const;
+      const fields = keys.filter((k) => canonicalDigest(old.definition[k] ?? null) !== canonicalDigest(t.definition[k] ?? null));
+      changes.push({ tool: name, change: "changed", fields, before: old.definition, after: t.definition });
+    }
+  }
+  for (const [name, t] of Object.entries(pinned)) if (!now[name]) changes.push({ tool: name, change: "removed", fields: [], before: t.definition, after: null });
+  return changes;
+}
+
+export function readPins(root: string): PinFile {
+  try {
+    const doc = JSON.parse(readFileSync(join(root, PINS_FILE), "utf8")) as PinFile;
+    if (doc && doc.version === 1 && doc.servers && typeof doc.servers === "object") return doc;
+  } catch {}
+  // Missing or unreadable: no pins (a damaged file only loses pins, which re-pin on the next probe).
+  return { version: 1, servers: {} };
+}
+
+export function writePins(root: string, pins: PinFile): void {
+  writeFileAtomic(join(root, PINS_FILE), `${JSON.stringify(pins, null, 2)}\n`);
+}
+
+/** One line per change, for messages: `changed echo (description)`, `added shell`. */
+export function describeToolChanges(changes: ToolChange[]): string {
+  return changes.map((c) => (c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`)).join("; ");
+}

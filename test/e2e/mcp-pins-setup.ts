@@ -1,0 +1,59 @@
+/** A GJC bundle with two pin-fixture MCP servers (fixtures/mcp/sdk-server/pin-server.ts), installed in a temp home. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli, type CliResult } from "../helpers/cli.ts";
+
+let built: Promise<string> | undefined;
+/** The fixture bundled into one self-contained file (no node_modules beside it), once per test process. */
+function pinServerBuild(): Promise<string> {
+  built ??= (async () => {
+    const result = await Bun.build({ entrypoints: [join(import.meta.dir, "../../fixtures/mcp/sdk-server/pin-server.ts")], target: "node", outdir: join(import.meta.dir, "../../dist/test/mcp-fixtures"), naming: `pin-server-${process.pid}.mjs` });
+    if (!result.success) throw new Error(result.logs.map(String).join("\n"));
+    return result.outputs[0].path;
+  })();
+  return built;
+}
+
+export async function pinHome(base: string, binary?: string) {
+  const state = join(base, "state");
+  const src = join(base, "bundle");
+  for (const d of [join(base, "home"), join(base, "user"), join(base, "project"), state, join(src, "mcp")]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(state, "description.txt"), "Looks a word up in the dictionary\n");
+  // One self-contained script per server (a GJC bundle copies only the declared script): the
+  // settings first, then the built server. The state directory is outside the bundle, so the
+  // installed files never change and verify stays clean.
+  const server = await Bun.file(await pinServerBuild()).text();
+  const script = (mode: string) => `process.env.PIN_STATE_DIR = ${JSON.stringify(state)};\nprocess.env.PIN_MODE = ${JSON.stringify(mode)};\n${server}`;
+  writeFileSync(join(src, "mcp/described.mjs"), script("description"));
+  writeFileSync(join(src, "mcp/growing.mjs"), script("grow"));
+  const manifest = (extra: object[] = []) =>
+    JSON.stringify({
+      kind: "gajae-code-plugin",
+      name: "pin-bundle",
+      version: "1.0.0",
+      tools: [{ name: "t", path: "tools/t.ts" }],
+      mcps: [
+        { name: "described", transport: "stdio", command: "bun", args: ["mcp/described.mjs"] },
+        { name: "growing", transport: "stdio", command: "bun", args: ["mcp/growing.mjs"] },
+        ...extra,
+      ],
+    });
+  mkdirSync(join(src, "tools"), { recursive: true });
+  writeFileSync(join(src, "tools/t.ts"), "export default function t() { return 1; }\n");
+  writeFileSync(join(src, "gajae-plugin.json"), manifest());
+  const env = { HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2") };
+  const cli = (args: string[]): Promise<CliResult> => runCli(args, { cwd: join(base, "project"), env, binary });
+  const install = await cli(["plugin", "install", src, "--user", "--json"]);
+  if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
+  // The same described server in a C2 bundle's mcp.json (trusted, so its stdio server may start).
+  const c2 = join(base, "c2-bundle");
+  mkdirSync(join(c2, "mcp"), { recursive: true });
+  writeFileSync(join(c2, "mcp/described.mjs"), script("description"));
+  writeFileSync(join(c2, "plugin.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "pin-c2", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } }));
+  writeFileSync(join(c2, "mcp.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { described: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/mcp/described.mjs"] } } }));
+  for (const args of [["plugin", "install", c2, "--user"], ["plugin", "trust", "pin-c2"]]) {
+    const r = await cli(args);
+    if (r.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${r.stdout}\n${r.stderr}`);
+  }
+  return { cli, state, src, c2Dir: env.GJC_C2_DATA_DIR, userDir: join(base, "user"), rewriteManifest: (extra: object[]) => writeFileSync(join(src, "gajae-plugin.json"), manifest(extra)) };
+}
