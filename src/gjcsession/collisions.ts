@@ -43,19 +43,37 @@ function label(s: RegistrySurface, key: string): string {
 }
 
 /**
+ * The GJC agent's own tool names (gjc-notes, addendum "host built-in tool names": BUILTIN_TOOLS
+ * of the newest upstream agent). A bundle tool never overwrites one; a host whose list differs
+ * passes its own (`gjc plugin session --host-tools`).
+ */
+export const HOST_BUILTIN_TOOLS: readonly string[] = [
+  "read", "bash", "edit", "ast_grep", "ast_edit", "render_mermaid", "ask", "debug", "bisect", "eval", "calc", "ssh", "github", "find", "search",
+  "lsp", "browser", "checkpoint", "rewind", "task", "subagent", "job", "monitor", "cron", "recipe", "irc", "todo_write", "web_search",
+  "skill_discovery", "telegram_send", "write", "skill", "goal",
+];
+
+/**
  * Session-start collisions (gjc-notes §5.3, widened to sub-skills): candidates are taken in
  * registry order (user before project); a bundle that touches any name an earlier active
  * bundle holds loses entirely, one record per colliding surface, and reserves nothing.
  * Nothing is ever shadowed. Sub-skills count too, so an activation flag can never name two
  * bundles (the same bundle installed in both scopes would otherwise do exactly that).
  */
-export function resolveSessionCollisions(candidates: CollisionCandidate[]): Map<number, CollisionLoss[]> {
+export function resolveSessionCollisions(candidates: CollisionCandidate[], hostTools: readonly string[] = []): Map<number, CollisionLoss[]> {
   const held = new Map<string, string>();
+  // Host tools first: compared lower-cased, as the reference host does with the names it is given.
+  const hostHeld = new Set(hostTools.map((t) => t.toLowerCase()));
   const losses = new Map<number, CollisionLoss[]>();
   candidates.forEach((c, index) => {
     const mine: string[] = [];
     let lost: CollisionLoss[] | undefined;
     for (const surface of c.surfaces) {
+      if (surface.kind === "tool" && typeof surface.name === "string" && hostHeld.has(surface.name.toLowerCase())) {
+        lost ??= [];
+        lost.push({ surfaceId: surface.extensionId, heldBy: "the host", message: `Tool name "${surface.name}" is already present as a host built-in tool; refusing to overwrite (fail-closed, no shadowing).` });
+        continue;
+      }
       for (const key of sessionKeys(surface)) {
         const holder = held.get(key);
         if (holder === undefined) {

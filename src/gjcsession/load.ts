@@ -8,7 +8,7 @@ import type { QuarantineRecord, RegistryEntry, RegistrySurface, Scope } from "..
 import { entrySurfaces } from "../install/registry-types.ts";
 import type { BundleCheck } from "../store/verify.ts";
 import { verifyInstalledBundle } from "../install/verify-entry.ts";
-import { resolveSessionCollisions, type CollisionCandidate } from "./collisions.ts";
+import { HOST_BUILTIN_TOOLS, resolveSessionCollisions, type CollisionCandidate } from "./collisions.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { textFilesOf } from "./surfaces.ts";
 
@@ -67,6 +67,8 @@ export interface LoadOptions {
   projectDir: string;
   /** Write new drift findings into the registries (default true). */
   persist?: boolean;
+  /** Tool names a bundle tool may never take (default: the GJC agent's built-in tools). */
+  hostToolNames?: readonly string[];
 }
 
 /** At most this many drift records per bundle; the rest are summed up in one more (as `verify` writes them). */
@@ -142,7 +144,7 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
     owner: `${b.entry.name} (${b.entry.scope})`,
     surfaces: b.surfaces.filter((s) => s.status === "active").map((s) => s.surface),
   }));
-  for (const [index, losses] of resolveSessionCollisions(candidates)) {
+  for (const [index, losses] of resolveSessionCollisions(candidates, options.hostToolNames ?? HOST_BUILTIN_TOOLS)) {
     const b = standing[index];
     b.status = "excluded";
     b.texts = new Map();

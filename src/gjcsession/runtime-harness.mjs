@@ -65,6 +65,54 @@ if (request.kind === "hook") {
 }
 freeze(api);
 
+// Deferred calls: a factory may schedule work past its return (a timer, an immediate, a
+// promise chain) that calls a denied API later. Timers are virtual here: recorded, then run
+// right after the factory, whatever their delay (an interval once), together with the promise
+// jobs they start, until nothing is left or a bound is reached. So a deferred call is seen in
+// the same run, without waiting for real time.
+const realImmediate = setImmediate;
+const pending = [];
+let timerId = 1;
+const virtual = (repeat) =>
+  function schedule(fn, delay, ...args) {
+    const id = timerId++;
+    if (typeof fn === "function") pending[pending.length] = { id, fn, args, delay: Number(delay) || 0, repeat };
+    return { id, ref() { return this; }, unref() { return this; }, hasRef: () => false, refresh() { return this; }, [Symbol.toPrimitive]: () => id };
+  };
+const cancel = (handle) => {
+  const id = typeof handle === "object" && handle !== null ? handle.id : handle;
+  const i = pending.findIndex((t) => t.id === id);
+  if (i !== -1) pending.splice(i, 1);
+};
+globalThis.setTimeout = virtual(false);
+globalThis.setInterval = virtual(true);
+globalThis.setImmediate = (fn, ...args) => virtual(false)(fn, 0, ...args);
+globalThis.clearTimeout = cancel;
+globalThis.clearInterval = cancel;
+globalThis.clearImmediate = cancel;
+const settle = () => new Promise((resolve) => realImmediate(resolve));
+// A rejection from deferred work (a denied call in a promise chain) must not end the child
+// before the report: it is recorded by the denied stub already.
+process.on("unhandledRejection", () => {});
+
+async function drainDeferred() {
+  for (let round = 0; round < 100; round++) {
+    await settle();
+    if (pending.length === 0) {
+      await settle();
+      if (pending.length === 0) return;
+    }
+    const due = pending.splice(0).sort((a, b) => a.delay - b.delay);
+    for (const t of due) {
+      try {
+        await t.fn(...t.args);
+      } catch {
+        // a denied call throws; it is already recorded
+      }
+    }
+  }
+}
+
 let mod;
 try {
   mod = await import(pathToFileURL(request.module).href);
@@ -90,4 +138,5 @@ try {
 } catch (e) {
   report.factoryError = describeError(e);
 }
+await drainDeferred();
 send();

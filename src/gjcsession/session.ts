@@ -9,14 +9,21 @@ import { isHook, isTool } from "./surfaces.ts";
 export interface SessionOptions {
   /** The project whose `.gjc/gjc-plugins` is the project scope (default: the working directory). */
   project?: string;
-  /** Also load every active tool and hook module in an isolated child (`--check-runtime`). */
+  /**
+   * Runtime check of tool and hook modules in isolated children: `true` checks every active
+   * one now (`--check-runtime`), `false` skips it (`--no-check-runtime`), and by default only
+   * content never checked before is (verdicts are kept per content digest).
+   */
   checkRuntime?: boolean;
+  /** Tool names a bundle tool may never take (default: the GJC agent's built-in tools). */
+  hostToolNames?: readonly string[];
   runtimeTimeoutMs?: number;
   /** DNS for the MCP host check at session start (tests); the system resolver otherwise. */
   resolver?: import("../policy/dns.ts").Resolver;
 }
 
 export interface RuntimeCheckSummary {
+  /** Modules judged (loaded in a child now, or by an earlier verdict for the same content). */
   checked: number;
   failed: number;
   results: { scope: Scope; bundle: string; surfaceId: string; ok: boolean; code?: string; message?: string }[];
@@ -25,6 +32,8 @@ export interface RuntimeCheckSummary {
 export interface SessionResult {
   plan: SessionPlan;
   runtimeCheck?: RuntimeCheckSummary;
+  /** How many runtime verdicts came from the per-content cache (no child was started for them). */
+  runtimeCheckCached?: number;
   /** Quarantine records written to a registry by this run. */
   persistedQuarantine: number;
 }
@@ -87,14 +96,54 @@ export const summarizeRuntime = (results: RuntimeCheckResult[]): RuntimeCheckSum
  */
 export async function startSession(ctx: Context, options: SessionOptions = {}): Promise<SessionResult> {
   const projectDir = resolve(ctx.cwd, options.project ?? ".");
-  const state = await loadSession(ctx, { projectDir });
+  const state = await loadSession(ctx, { projectDir, hostToolNames: options.hostToolNames });
   let persisted = state.persistedNow;
   let runtimeCheck: RuntimeCheckSummary | undefined;
-  if (options.checkRuntime) {
-    const { checkRuntimeSurfaces } = await import("./runtime-check.ts");
-    const results = await checkRuntimeSurfaces(ctx, runtimeTargets(state.bundles), { timeoutMs: options.runtimeTimeoutMs });
-    persisted += await quarantineRuntimeFailures(ctx, state, results);
-    runtimeCheck = summarizeRuntime(results);
+  let runtimeCheckCached = 0;
+  if (options.checkRuntime !== false) {
+    const r = await checkWithVerdicts(ctx, state, options.checkRuntime === true, options.runtimeTimeoutMs);
+    persisted += r.persisted;
+    runtimeCheck = r.summary;
+    runtimeCheckCached = r.cached;
   }
-  return { plan: await buildPlan(state, { resolver: options.resolver }), runtimeCheck, persistedQuarantine: persisted };
+  return { plan: await buildPlan(state, { resolver: options.resolver }), runtimeCheck, runtimeCheckCached, persistedQuarantine: persisted };
+}
+
+/**
+ * The runtime check with its verdict cache: a target whose content digest has a verdict is
+ * not loaded again (a cached failure quarantines it again, without a child); the others are
+ * checked in isolated children and their verdicts recorded. `all` ignores the cache.
+ */
+async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean, timeoutMs?: number): Promise<{ summary?: RuntimeCheckSummary; cached: number; persisted: number }> {
+  const targets = runtimeTargets(state.bundles);
+  if (targets.length === 0) return { cached: 0, persisted: 0 };
+  const { VerdictStore, targetDigest } = await import("./runtime-verdicts.ts");
+  const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
+  const stores: Partial<Record<Scope, InstanceType<typeof VerdictStore>>> = {};
+  const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(roots[scope]));
+  const entryOf = (t: RuntimeTarget) => state.bundles.find((b) => b.entry.scope === t.scope && b.entry.name === t.bundle)!.entry;
+  // Results in target order, whether they come from the cache or from a child, so the
+  // document is the same at the first session start and at every later one.
+  const results: RuntimeCheckResult[] = new Array(targets.length);
+  const fresh: { index: number; digest: string }[] = [];
+  targets.forEach((target, index) => {
+    const digest = targetDigest(target, entryOf(target));
+    const known = all ? undefined : storeOf(target.scope).get(digest);
+    if (known) results[index] = known.ok ? { target, ok: true } : { target, ok: false, code: known.code, message: known.message };
+    else fresh.push({ index, digest });
+  });
+  if (fresh.length > 0) {
+    const { checkRuntimeSurfaces } = await import("./runtime-check.ts");
+    const checked = await checkRuntimeSurfaces(ctx, fresh.map((f) => targets[f.index]), { timeoutMs });
+    const at = ctx.now().toISOString();
+    checked.forEach((r, i) => {
+      results[fresh[i].index] = r;
+      // A timeout says more about this machine's load than about the module: not cached.
+      if (!r.ok && r.message?.includes("did not finish loading")) return;
+      storeOf(r.target.scope).record(fresh[i].digest, r, at);
+    });
+    for (const s of Object.values(stores)) s?.save();
+  }
+  const persisted = await quarantineRuntimeFailures(ctx, state, results);
+  return { summary: summarizeRuntime(results), cached: targets.length - fresh.length, persisted };
 }

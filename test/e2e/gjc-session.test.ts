@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { sessionWorld, sixSurfaces, type SessionWorld } from "./gjc-session-world.ts";
@@ -19,7 +19,8 @@ describe("gjc plugin session", () => {
     const r = await w.gjc(["plugin", "session", "--json"]);
     expect(r.exitCode).toBe(0);
     const doc = r.json();
-    expect(doc).toMatchObject({ schema: "gjc/session@1", ok: true, runtimeCheck: null, persistedQuarantine: 0 });
+    // The runtime check runs by default the first time content is seen.
+    expect(doc).toMatchObject({ schema: "gjc/session@1", ok: true, runtimeCheck: { failed: 0 }, persistedQuarantine: 0 });
     expect(doc.bundles.map((b: any) => [b.scope, b.name, b.status])).toEqual([["user", "six", "active"], ["project", "proj", "active"]]);
     expect(doc.tools.map((t: any) => t.name)).toEqual(["six_note", "proj_tool"]);
     expect(doc.tools[0].module).toBe(join(contentDir("user", "six"), "tools/note.ts"));
@@ -135,13 +136,26 @@ describe("gjc plugin verify --runtime", () => {
     expect(q).toContainEqual(expect.objectContaining({ surfaceId: "hook:tool_call:before:read:audit", code: "security_policy" }));
   });
 
-  test("without --runtime no plugin code runs", async () => {
+  test("plugin code runs only in the isolated check, once per content; --no-check-runtime runs none", async () => {
     const sentinel = join(w.root, "ran");
     await w.install({ ...sixSurfaces, toolSource: `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "x");\nexport default () => ({ name: "six_note", execute() {} });\n` });
     expect((await w.gjc(["plugin", "verify", "--json"])).exitCode).toBe(0);
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(false);
-    expect((await w.gjc(["plugin", "verify", "--runtime", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--no-check-runtime", "--json"])).exitCode).toBe(0);
+    expect(existsSync(sentinel)).toBe(false);
+    // First session start: the module is loaded once, in the isolated child.
+    const first = await w.gjc(["plugin", "session", "--json"]);
+    expect(first.exitCode).toBe(0);
+    expect(existsSync(sentinel)).toBe(true);
+    rmSync(sentinel);
+    // Later session starts reuse the verdict for the same content: no child, same document.
+    const second = await w.gjc(["plugin", "session", "--json"]);
+    expect(second.exitCode).toBe(0);
+    expect(existsSync(sentinel)).toBe(false);
+    expect(second.json().runtimeCheck).toEqual(first.json().runtimeCheck);
+    expect((await w.gjc(["plugin", "session"])).stdout).toContain("by earlier verdicts for the same content");
+    // --check-runtime forces a fresh check.
+    expect((await w.gjc(["plugin", "session", "--check-runtime", "--json"])).exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(true);
   });
 });

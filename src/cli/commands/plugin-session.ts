@@ -30,7 +30,11 @@ function renderSession(r: SessionResult, s: Style): string {
     `  ${s.dim("tools")} ${p.tools.length}  ${s.dim("hooks")} ${p.hooks.length}  ${s.dim("mcp servers")} ${p.mcpServers.length}  ${s.dim("sub-skills")} ${p.subskills.length}`,
     `  ${s.dim("system appendix")} ${p.systemAppendix === "" ? "none" : `${Buffer.byteLength(p.systemAppendix)} bytes`}  ${s.dim("agent appendices")} ${agentBlocks}  ${s.dim("advertised parents")} ${adverts.length ? adverts.join(", ") : "none"}`,
   );
-  if (r.runtimeCheck) lines.push(`  ${s.dim("runtime check")} ${r.runtimeCheck.checked} module(s), ${r.runtimeCheck.failed === 0 ? s.green("all passed") : s.red(`${r.runtimeCheck.failed} failed`)}`);
+  if (r.runtimeCheck) {
+    const c = r.runtimeCheck;
+    const cached = r.runtimeCheckCached ?? 0;
+    lines.push(`  ${s.dim("runtime check")} ${c.checked} module(s)${cached > 0 ? ` (${cached} by earlier verdicts for the same content)` : ""}, ${c.failed === 0 ? s.green("all passed") : s.red(`${c.failed} failed`)}`);
+  }
   if (p.diagnostics.length > 0) {
     lines.push("", "Findings:");
     for (const d of p.diagnostics) lines.push(renderDiagnostic(d, s));
@@ -45,7 +49,8 @@ export default defineVerb({
   args: {
     project: { type: "string", description: "Project directory whose .gjc/gjc-plugins is the project scope (default: the current directory)", valueHint: "dir" },
     family: { type: "string", description: "gjc (default): the GJC session plan; c2: what a host loads from enabled C2 bundles", valueHint: "gjc|c2" },
-    "check-runtime": { type: "boolean", description: "Also load every active tool and hook module in an isolated child and quarantine mismatches" },
+    "check-runtime": { type: "boolean", description: "Check every active tool and hook module now (default: only content never checked before; --no-check-runtime skips it)" },
+    "host-tools": { type: "string", description: "Comma-separated tool names of the host a bundle tool may not take (default: the GJC agent's built-in tools)", valueHint: "names" },
     timeout: { type: "string", description: "Milliseconds one module may take under --check-runtime (default 5000)", valueHint: "ms" },
     ...jsonArg,
   },
@@ -59,7 +64,9 @@ export default defineVerb({
       return { json: { ...doc }, human: describeC2Session(ctx.out, doc), exit: doc.ok ? 0 : 3 };
     }
     const timeout = timeoutOption(args.timeout);
-    const result = await startSession(ctx, { project: args.project, checkRuntime: Boolean(args["check-runtime"]), runtimeTimeoutMs: timeout });
+    const check = args["check-runtime"] as boolean | undefined;
+    const hostTools = typeof args["host-tools"] === "string" ? args["host-tools"].split(",").map((t) => t.trim()).filter(Boolean) : undefined;
+    const result = await startSession(ctx, { project: args.project, checkRuntime: check, runtimeTimeoutMs: timeout, ...(hostTools ? { hostToolNames: hostTools } : {}) });
     const { json, exit } = sessionDocument(result);
     return { json, human: renderSession(result, ctx.out), exit };
   },
