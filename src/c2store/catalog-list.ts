@@ -19,7 +19,8 @@ export interface CatalogListing {
     /** Whether `gjc plugin install <name>@<catalog>` can take it, and why not. */
     installable: boolean;
     reason?: string;
-    installed: { id: string; version: string; enabled: boolean; trusted: boolean } | null;
+    /** `runsProcesses`: a runtime or a language server, the only things trust gates. */
+    installed: { id: string; version: string; enabled: boolean; trusted: boolean; runsProcesses: boolean } | null;
   }[];
   /** Entry-level problems; invalid entries are left out of `entries`. */
   diagnostics: Diagnostic[];
@@ -56,7 +57,7 @@ export function listCatalog(ctx: Context, catalogPath: string): CatalogListing {
       installationPolicy: e.installationPolicy,
       installable: reason === undefined,
       ...(reason ? { reason } : {}),
-      installed: have ? { id: have.id, version: have.version, enabled: have.enabled, trusted: have.trusted } : null,
+      installed: have ? { id: have.id, version: have.version, enabled: have.enabled, trusted: have.trusted, runsProcesses: have.manifest.codetwo.runtime !== null || have.components.some((c) => c.kind === "lsp") } : null,
     });
   }
   return { file, name: parsed.catalog.name, displayName: parsed.catalog.displayName ?? null, entries, diagnostics };

@@ -235,6 +235,14 @@ export interface C2ListRow {
   missing_services: string[];
 }
 
+/**
+ * The record's diagnostics as they stand now: `runtime.requires_trust` says the runtime runs
+ * only once trusted, so it is shown only while the bundle is untrusted.
+ */
+function currentDiagnostics(record: InstalledRecord): InstalledRecord["diagnostics"] {
+  return trustStateOf(record) === "trusted" ? record.diagnostics.filter((d) => d.code !== "runtime.requires_trust") : record.diagnostics;
+}
+
 function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2ListRow["components"] {
   const key = policyKey(record.id);
   return record.components.map((c) => {
@@ -264,8 +272,8 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     total_contributions: supportedContributions(record.contributions),
     components: componentsWithStatus(record, effective),
     diagnostics: {
-      errors: record.diagnostics.filter((d) => d.severity === "error").length,
-      warnings: record.diagnostics.filter((d) => d.severity === "warning").length,
+      errors: currentDiagnostics(record).filter((d) => d.severity === "error").length,
+      warnings: currentDiagnostics(record).filter((d) => d.severity === "warning").length,
     },
     quarantine: record.quarantine,
     policy: { state: effective.state, source: effective.stateSource },
@@ -322,7 +330,7 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
     total_bytes: record.total_bytes,
     runtime: record.manifest.codetwo.runtime,
     commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
-    diagnostics_list: record.diagnostics,
+    diagnostics_list: currentDiagnostics(record),
     effective_policy: resolvePolicy(view, record),
     passEnv: record.pass_env ?? [],
     language_servers: record.manifest.codetwo.languageServers.map((server) => ({

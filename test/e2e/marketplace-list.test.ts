@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDirsPerTest } from "../helpers/tmp.ts";
+import { snapshotTree, tempDirsPerTest, writeTree } from "../helpers/tmp.ts";
+import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 
 const fresh = tempDirsPerTest();
 const catalog = join(fixturesDir, "catalogs", "valid-local-and-remote");
@@ -22,7 +23,33 @@ describe("gjc marketplace list", () => {
     expect((await runCli(["plugin", "install", `notes-skills@${catalog}`], { env })).exitCode).toBe(0);
     const after = (await runCli(["marketplace", "list", catalog, "--json"], { env })).json();
     const notes = after.entries.find((e: { name: string }) => e.name === "notes-skills");
-    expect(notes.installed).toMatchObject({ version: "0.3.1", enabled: true, trusted: false });
+    expect(notes.installed).toMatchObject({ version: "0.3.1", enabled: true, trusted: false, runsProcesses: false });
+  });
+
+  test("trust is shown only for a bundle that runs processes; inspect warns about trust only while untrusted", async () => {
+    const base = fresh();
+    const env = envFor(base);
+    const root = join(base, "cat");
+    writeTree(join(root, "plugins", "run"), runtimeBundle("run"));
+    writeTree(join(root, "plugins", "data"), skillsBundle("data"));
+    writeTree(root, {
+      "marketplace.json": { standardVersion: "1.0.0", name: "mixed", plugins: [{ name: "run", version: "1.0.0", source: { kind: "local", path: "./plugins/run" } }, { name: "data", version: "1.0.0", source: { kind: "local", path: "./plugins/data" } }] },
+    });
+    for (const name of ["run", "data"]) expect((await runCli(["plugin", "install", `${name}@${root}`], { env })).exitCode).toBe(0);
+    const lineOf = (out: string, name: string) => out.split("\n").find((l) => l.trimStart().startsWith(`${name} `))!;
+    const untrusted = (await runCli(["marketplace", "list", root], { env })).stdout;
+    expect(lineOf(untrusted, "run")).toContain("installed 1.0.0, untrusted");
+    expect(lineOf(untrusted, "data")).toContain("installed 1.0.0");
+    expect(lineOf(untrusted, "data")).not.toContain("trusted");
+    const warnsTrust = async () => (await runCli(["plugin", "inspect", "run", "--json"], { env })).json().bundle.diagnostics_list.some((d: { code: string }) => d.code === "runtime.requires_trust");
+    expect(await warnsTrust()).toBe(true);
+
+    expect((await runCli(["plugin", "trust", "run"], { env })).exitCode).toBe(0);
+    expect(lineOf((await runCli(["marketplace", "list", root], { env })).stdout, "run")).toContain("installed 1.0.0, trusted");
+    expect(await warnsTrust()).toBe(false);
+    expect((await runCli(["plugin", "inspect", "run"], { env })).stdout).not.toContain("requires_trust");
+    expect((await runCli(["plugin", "untrust", "run"], { env })).exitCode).toBe(0);
+    expect(await warnsTrust()).toBe(true);
   });
 
   test("an invalid catalog is refused with its code and a hint to validate; nothing is written", async () => {

@@ -15,7 +15,9 @@ export default defineVerb({
     const s = ctx.out;
     const lines = [`${s.bold(r.displayName ?? r.name)} ${s.dim(r.file)}`];
     for (const e of r.entries) {
-      const state = e.installed ? s.green(`installed ${e.installed.version}${e.installed.trusted ? "" : ", untrusted"}${e.installed.enabled ? "" : ", disabled"}`) : e.installable ? "available" : s.yellow(`not installable: ${e.reason}`);
+      // Trust gates processes only: a data-only bundle is never "untrusted" in any way that matters.
+      const trust = e.installed?.runsProcesses ? (e.installed.trusted ? ", trusted" : ", untrusted") : "";
+      const state = e.installed ? s.green(`installed ${e.installed.version}${trust}${e.installed.enabled ? "" : ", disabled"}`) : e.installable ? "available" : s.yellow(`not installable: ${e.reason}`);
       lines.push(`  ${e.name} ${e.version}  ${s.dim(e.source)}  ${state}`);
       if (e.description) lines.push(`      ${e.description}`);
     }
