@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { acquireLock, inspectLock, type LockInspection } from "../store/lock.ts";
-import { lastGoodPath, LOCK_FILE, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
+import { lastGoodPath, LOCK_FILE, MAX_REGISTRY_BYTES, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
 import { scanLeftovers } from "./leftovers.ts";
 import { removeLeftover, type Leftover } from "../store/leftovers.ts";
 import { parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
@@ -70,7 +71,7 @@ function leftoverFinding(scope: Scope, l: Leftover): DoctorFinding {
 /** A last good copy that itself parses and checks out, or undefined. */
 function usableLastGood(root: string, scope: Scope): { text: string; registry: ScopeRegistry } | undefined {
   try {
-    const text = readFileSync(lastGoodPath(root), "utf8");
+    const text = new TextDecoder().decode(readRegularFile(lastGoodPath(root), MAX_REGISTRY_BYTES).bytes);
     const parsed = parseRegistry(text, root, scope);
     return "registry" in parsed ? { text, registry: parsed.registry } : undefined;
   } catch {

@@ -24,6 +24,8 @@ export const LOCK_FILE = "registry.lock";
 export const INDEX_FILE = "registry.index.json";
 /** MCP tool pins (src/mcp/pins.ts), written by gjc plugin mcp probe/accept and verify --mcp. */
 export const MCP_PINS_FILE = "mcp-pins.json";
+/** A registry (or its list index) larger than this was not written by us: a full install of 8,192 files is ~2 MiB of entry. */
+export const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
 
 export const CONTENT_DIR = /^([a-zA-Z0-9][a-zA-Z0-9._-]{0,127})@([0-9a-f]{12})$/;
 export const STAGING_DIR = /^\.staging-.+-\d+-[0-9a-f]{8,}$/;

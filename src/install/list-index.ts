@@ -1,8 +1,9 @@
 import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { INDEX_FILE, registryPath } from "./layout.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
+import { INDEX_FILE, MAX_REGISTRY_BYTES, registryPath } from "./layout.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 
@@ -55,7 +56,7 @@ export async function readScopeSummaries(root: string, scope: Scope): Promise<Li
   const stamp = stampOf(path);
   if (stamp !== undefined) {
     try {
-      const index = JSON.parse(readFileSync(join(root, INDEX_FILE), "utf8")) as ListIndex;
+      const index = JSON.parse(new TextDecoder().decode(readRegularFile(join(root, INDEX_FILE), MAX_REGISTRY_BYTES).bytes)) as ListIndex;
       if (index.format === INDEX_FORMAT && index.scope === scope && Array.isArray(index.bundles) && index.registryStamp === stamp) {
         return { ok: true, bundles: index.bundles };
       }
@@ -63,17 +64,11 @@ export async function readScopeSummaries(root: string, scope: Scope): Promise<Li
       // no usable index: read the registry itself
     }
   }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { ok: true, bundles: [] };
-    return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
-  }
   // The full read is loaded only when needed: the common path stays a stat and a small file.
-  const [{ parseRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
-  const parsed = parseRegistry(text, root, scope);
-  if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
+  // It goes through the registry's own reader (bounded, no link followed, a missing file
+  // beside its last good copy fails closed).
+  const [{ tryReadRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
+  const parsed = tryReadRegistry(root, scope);
+  if (!parsed.ok) return { ok: false, path, problem: parsed.problem };
   return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
 }

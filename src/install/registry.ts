@@ -1,11 +1,13 @@
 import { gjcTrustedBase, linkOnScopePath, unsafeScopePath } from "../store/scope-path.ts";
-import { readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { readRegularFile } from "../bundle/read-file.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { GJC_LIMITS } from "../bundle/limits.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { CONTENT_DIR, lastGoodPath, registryPath } from "./layout.ts";
+import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "./layout.ts";
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
@@ -39,6 +41,9 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
   if (typeof e.manifestHash !== "string" || !SHA256.test(e.manifestHash)) return `${at}.manifestHash is not a SHA-256`;
   if (!isObject(e.source) || typeof e.source.kind !== "string") return `${at}.source is missing`;
   if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return `${at}.copiedFiles is empty`;
+  // No install holds more than the GJC budgets allow: an entry claiming more was not written by us.
+  if (e.copiedFiles.length > GJC_LIMITS.maxFiles) return `${at}.copiedFiles lists ${e.copiedFiles.length} files, more than an install may hold (${GJC_LIMITS.maxFiles})`;
+  let totalBytes = 0;
   const seen = new Set<string>();
   const files = e.copiedFiles as unknown[];
   // A plain loop with cheap checks first: list reads every entry of every file on each start.
@@ -53,6 +58,10 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
     if (typeof f.sha256 !== "string" || !SHA256.test(f.sha256)) return `${at}.copiedFiles[${j}].sha256 is not a SHA-256`;
     const bytes = f.bytes as number;
     if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) return `${at}.copiedFiles[${j}].bytes is not a size`;
+    if (bytes > GJC_LIMITS.maxFileBytes) return `${at}.copiedFiles[${j}].bytes is ${bytes}, more than one installed file may hold`;
+    totalBytes += bytes;
+    if (totalBytes > GJC_LIMITS.maxTotalBytes) return `${at}.copiedFiles add up to more bytes than an install may hold`;
+    if (rel.length > (GJC_LIMITS.maxPathBytes ?? 1024)) return `${at}.copiedFiles[${j}] path is longer than an installed path may be`;
     const mode = f.mode as number;
     if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0o777) return `${at}.copiedFiles[${j}].mode is not a permission mode`;
   }
@@ -102,17 +111,38 @@ export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
   if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project`, unsafePath: true };
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readBounded(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (isGjcError(error) && error.code !== "missing_file") {
+      return { ok: false, path, problem: error.code === "file_too_large" ? `registry.json is larger than gjc ever writes (${MAX_REGISTRY_BYTES} bytes)` : error.message };
+    }
+    const code = isGjcError(error) ? "ENOENT" : (error as NodeJS.ErrnoException).code;
     // ENOTDIR: the scope root (or a parent) is a file; there is no registry, and a write there
     // reports not_a_directory with the file named (src/core/os-errors.ts).
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      // registry.json gone while its last good copy is there: not an empty scope. Treating it
+      // as one would let the next command sweep every content directory as an orphan.
+      if (code === "ENOENT" && hasLastGood(root)) return { ok: false, path, problem: "registry.json is missing while its last good copy is beside it (restore it with doctor --fix)" };
+      return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
+    }
     return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
   }
   const parsed = parseRegistry(text, root, scope);
   if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
   return { ok: true, exists: true, registry: parsed.registry };
+}
+
+/** The registry's text, read without following a link and never more than MAX_REGISTRY_BYTES into memory. */
+function readBounded(path: string): string {
+  return new TextDecoder().decode(readRegularFile(path, MAX_REGISTRY_BYTES, "registry.json").bytes);
+}
+
+function hasLastGood(root: string): boolean {
+  try {
+    return lstatSync(lastGoodPath(root)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export function registryCorrupt(scope: Scope, path: string, problem: string): GjcError {

@@ -1,4 +1,4 @@
-import { readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { walkInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
@@ -42,6 +42,20 @@ function listRemaining(dir: string, rel = ""): string[] {
  * content directory, which the next command sweeps; a crash before it leaves the bundle whole.
  */
 function removeOwned(ctx: Context, root: string, entry: RegistryEntry): string[] {
+  // A content directory that became a link (or a file) is removed as that, never entered:
+  // the files the registry names would otherwise be deleted wherever the link points.
+  let st;
+  try {
+    st = lstatSync(entry.pluginRoot);
+  } catch {
+    return [];
+  }
+  if (!st.isDirectory()) {
+    try {
+      unlinkSync(entry.pluginRoot);
+    } catch {}
+    return ["."];
+  }
   const dirs = new Set<string>();
   for (const f of entry.copiedFiles) {
     if (walkInside(entry.pluginRoot, f.relativePath, "file").ok) {
