@@ -105,6 +105,22 @@ describe("a read-only target", () => {
     await refusedReadOnly(["plugin", "trust", "demo"], [c2Data()]);
   });
 
+  test("plugin set verbs: lock (both scopes, --export), rollback, sync", async () => {
+    const { gjcSource } = await populated();
+    const agentDir = join(w.user, ".."); // the user lock and history live beside the user scope
+    await refusedReadOnly(["plugin", "lock", "--user"], [agentDir]);
+    mkdirSync(join(w.project, ".gjc"));
+    await refusedReadOnly(["plugin", "lock", "--project"], [w.project]);
+    await ok("plugin", "lock", "--user");
+    await refusedReadOnly(["plugin", "lock", "--user", "--export", join(out(), "set.tgz")], [out()]);
+    // a second generation to roll back from, then a lock that the scope no longer matches
+    writeBundle(gjcSource, "alpha", { body: "export default function tool() { return 2; }" });
+    await ok("plugin", "install", gjcSource, "--user", "--force");
+    await refusedReadOnly(["plugin", "rollback", "alpha", "--user"], [agentDir]);
+    await ok("plugin", "uninstall", "alpha", "--user");
+    await refusedReadOnly(["plugin", "sync", "--user"], [agentDir]);
+  });
+
   test("authoring verbs: init (both families) and pack", async () => {
     const { gjcSource } = await populated();
     await refusedReadOnly(["plugin", "init", join(out(), "new-gjc"), "--family", "gjc"], [out()]);
