@@ -19,11 +19,8 @@ export async function blake3Hex(data: Uint8Array | string): Promise<string> {
 /** FNV-1a 32-bit, 8 lowercase hex digits (C2 installed ids and slug-hashes). */
 export function fnv1a32Hex(value: string): string {
   let hash = 0x811c9dc5;
-  // An index loop: for-of over a typed array runs JSC's iterator builtins, which get JIT-compiled
-  // after a few dozen bytes (~0.3 ms of start-up for a CLI run that hashes a handful of names).
-  const bytes = new TextEncoder().encode(value);
-  for (let i = 0; i < bytes.length; i++) {
-    hash ^= bytes[i];
+  for (const byte of new TextEncoder().encode(value)) {
+    hash ^= byte;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, "0");

@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { hasControlChars } from "./names.ts";
 
 /**
@@ -35,54 +35,29 @@ export type WalkResult =
 /**
  * Walks `rel` under `root` one component at a time with lstat, so no component may be a
  * symlink (a link inside the bundle that points outside would otherwise be followed).
- *
- * Runs once per declared file at start-up, so it avoids per-component allocations: no
- * filter (a JS-implemented builtin), the failing prefix is built only on failure, and a
- * plain name is appended with the separator to a path that join already normalized and that ends in
- * a plain name (exactly what join would give); the first component and ".." and whatever
- * follows ".." still go through join.
+ * Empty and "." components are skipped; `at` names the components up to the failing one.
  */
 export function walkInside(root: string, rel: string, want: "file" | "dir"): WalkResult {
-  const parts = rel.split("/");
-  let lastIndex = -1;
-  for (let i = parts.length - 1; i >= 0; i--) {
-    if (parts[i] !== "" && parts[i] !== ".") {
-      lastIndex = i;
-      break;
-    }
-  }
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
   let current = root;
-  let canAppend = false;
-  for (let i = 0; i <= lastIndex; i++) {
-    const part = parts[i];
-    if (part === "" || part === ".") continue;
-    current = canAppend && part !== ".." ? `${current}${sep}${part}` : join(current, part);
-    canAppend = part !== "..";
+  for (const [i, part] of parts.entries()) {
+    current = join(current, part);
+    const at = parts.slice(0, i + 1).join("/");
     let st;
     try {
       st = lstatSync(current);
     } catch {
-      return { ok: false, reason: "missing", at: prefixOf(parts, i) };
+      return { ok: false, reason: "missing", at };
     }
-    if (st.isSymbolicLink()) return { ok: false, reason: "symlink", at: prefixOf(parts, i) };
-    if (i !== lastIndex) {
-      if (!st.isDirectory()) return { ok: false, reason: "missing", at: prefixOf(parts, i) };
+    if (st.isSymbolicLink()) return { ok: false, reason: "symlink", at };
+    if (i < parts.length - 1) {
+      if (!st.isDirectory()) return { ok: false, reason: "missing", at };
       continue;
     }
-    if (want === "dir") return st.isDirectory() ? { ok: true, kind: "dir" } : { ok: false, reason: "not_dir", at: prefixOf(parts, i) };
+    if (want === "dir") return st.isDirectory() ? { ok: true, kind: "dir" } : { ok: false, reason: "not_dir", at };
     if (st.isFile()) return { ok: true, kind: "file" };
-    if (st.isDirectory()) return { ok: false, reason: "not_file", at: prefixOf(parts, i) };
-    return { ok: false, reason: "special", at: prefixOf(parts, i) };
+    if (st.isDirectory()) return { ok: false, reason: "not_file", at };
+    return { ok: false, reason: "special", at };
   }
   return want === "dir" ? { ok: true, kind: "dir" } : { ok: false, reason: "not_file", at: rel };
-}
-
-/** The components up to and including `last`, without empty and "." ones, joined by "/". */
-function prefixOf(parts: string[], last: number): string {
-  let out = "";
-  for (let i = 0; i <= last; i++) {
-    if (parts[i] === "" || parts[i] === ".") continue;
-    out = out === "" ? parts[i] : `${out}/${parts[i]}`;
-  }
-  return out;
 }

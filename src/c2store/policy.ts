@@ -41,91 +41,49 @@ export interface EffectivePolicy {
 /** Component policy ids a bundle exposes: its UI actions, connectors and language servers. */
 export function bundleComponentIds(id: string, manifest: RecordFacts["manifest"]): string[] {
   const key = policyKey(id);
-  const ids: string[] = [];
   const { ui, connectors, languageServers } = manifest.codetwo;
-  for (let i = 0; i < ui.length; i++) ids.push(`${key}:ui:${ui[i].id}`);
-  for (let i = 0; i < connectors.length; i++) ids.push(`${key}:connector:${connectors[i].id}`);
-  for (let i = 0; i < languageServers.length; i++) ids.push(`${key}:lsp:${languageServers[i].id}`);
-  return ids;
+  return [...ui.map((u) => `${key}:ui:${u.id}`), ...connectors.map((c) => `${key}:connector:${c.id}`), ...languageServers.map((l) => `${key}:lsp:${l.id}`)];
 }
 
 export function supportsProjectScope(manifest: RecordFacts["manifest"]): boolean {
-  return (manifest.codetwo.runtime?.scopeSupport.indexOf("project") ?? -1) !== -1;
+  return manifest.codetwo.runtime?.scopeSupport.includes("project") ?? false;
+}
+
+/** Where the state comes from, the later rule winning: default, user, project, safe mode, a disabled bundle. */
+function resolveState(view: PolicyView, record: RecordFacts, user: PluginPolicy, project: PluginPolicy): { state: PolicyState; stateSource: StateSource } {
+  if (!record.enabled) return { state: "disabled", stateSource: "bundle_disabled" };
+  if (view.recovery.kind === "safe_mode") return { state: "disabled", stateSource: "safe_mode" };
+  if (project.state) return { state: project.state, stateSource: "project" };
+  if (user.state) return { state: user.state, stateSource: "user" };
+  return { state: "enabled", stateSource: "default" };
 }
 
 /** Pure resolution over an opened policy view; `projectPath` must already be normalized. */
 export function resolvePolicy(view: PolicyView, record: RecordFacts, projectPath?: string): EffectivePolicy {
-  return resolvePolicies(view, [record], projectPath)[0];
+  const doc: PolicyDocument = view.doc;
+  const key = policyKey(record.id);
+  const user: PluginPolicy = doc.user[key] ?? {};
+  const projectScoped = projectPath !== undefined && supportsProjectScope(record.manifest);
+  const project: PluginPolicy = projectScoped ? (doc.projects[projectPath]?.[key] ?? {}) : {};
+  const config = project.config !== undefined ? project.config : user.config !== undefined ? user.config : null;
+  // The bundle's own components plus any the user or project policy names, in code-unit order.
+  const ids = [...new Set([...bundleComponentIds(record.id, record.manifest), ...Object.keys(user.components ?? {}), ...Object.keys(project.components ?? {})])].sort();
+  const components = Object.fromEntries(ids.map((c) => [c, project.components?.[c] ?? user.components?.[c] ?? "enabled"])) as Record<string, PolicyState>;
+  return {
+    pluginId: key,
+    ...resolveState(view, record, user, project),
+    config,
+    components,
+    ...(projectPath !== undefined && { projectPath }),
+    projectScoped,
+    trusted: record.trusted,
+    recovery: view.recovery.kind,
+  } as EffectivePolicy;
 }
 
-/**
- * resolvePolicy for many bundles (the catalog resolves every installed one in a fresh
- * process). One loop that calls no helper of ours per bundle: JSC compiles a function once it
- * has run a few dozen times, and for a 50-bundle catalog those compilations (of this body,
- * policyKey, the component ids) cost more than the resolving. So policyKey, supportsProjectScope
- * and bundleComponentIds are written out here; keep them in step.
- */
+/** resolvePolicy for many bundles (the catalog resolves every installed one). */
 export function resolvePolicies(view: PolicyView, records: readonly RecordFacts[], projectPath?: string): EffectivePolicy[] {
-  const doc: PolicyDocument = view.doc;
-  const results: EffectivePolicy[] = [];
-  for (let r = 0; r < records.length; r++) {
-    const record = records[r];
-    const key = record.id.startsWith("bundle:") ? record.id : `bundle:${record.id}`;
-    const user: PluginPolicy = doc.user[key] ?? {};
-    const projectScoped = projectPath !== undefined && (record.manifest.codetwo.runtime?.scopeSupport.indexOf("project") ?? -1) !== -1;
-    const project: PluginPolicy = projectScoped ? (doc.projects[projectPath]?.[key] ?? {}) : {};
-
-    let state: PolicyState = "enabled";
-    let stateSource: StateSource = "default";
-    if (user.state) {
-      state = user.state;
-      stateSource = "user";
-    }
-    if (project.state) {
-      state = project.state;
-      stateSource = "project";
-    }
-    if (view.recovery.kind === "safe_mode") {
-      state = "disabled";
-      stateSource = "safe_mode";
-    }
-    if (!record.enabled) {
-      state = "disabled";
-      stateSource = "bundle_disabled";
-    }
-
-    const config = project.config !== undefined ? project.config : user.config !== undefined ? user.config : null;
-
-    // The bundle's own components plus any the user or project policy names, in code-unit order.
-    const ids: string[] = [];
-    const { ui, connectors, languageServers } = record.manifest.codetwo;
-    for (let i = 0; i < ui.length; i++) ids.push(`${key}:ui:${ui[i].id}`);
-    for (let i = 0; i < connectors.length; i++) ids.push(`${key}:connector:${connectors[i].id}`);
-    for (let i = 0; i < languageServers.length; i++) ids.push(`${key}:lsp:${languageServers[i].id}`);
-    if (user.components !== undefined) {
-      const named = Object.keys(user.components);
-      for (let i = 0; i < named.length; i++) if (ids.indexOf(named[i]) === -1) ids.push(named[i]);
-    }
-    if (project.components !== undefined) {
-      const named = Object.keys(project.components);
-      for (let i = 0; i < named.length; i++) if (ids.indexOf(named[i]) === -1) ids.push(named[i]);
-    }
-    ids.sort();
-    const components: Record<string, PolicyState> = {};
-    for (let i = 0; i < ids.length; i++) {
-      const c = ids[i];
-      components[c] = project.components?.[c] ?? user.components?.[c] ?? "enabled";
-    }
-
-    // Assigned in this order (projectPath only when given) so the JSON shape stays as it was.
-    const effective = { pluginId: key, state, stateSource, config, components } as EffectivePolicy;
-    if (projectPath !== undefined) effective.projectPath = projectPath;
-    effective.projectScoped = projectScoped;
-    effective.trusted = record.trusted;
-    effective.recovery = view.recovery.kind;
-    results.push(effective);
-  }
-  return results;
+  return records.map((record) => resolvePolicy(view, record, projectPath));
 }
 
 /**

@@ -67,32 +67,29 @@ interface Range4 {
   label: string;
 }
 
-/**
- * One CIDR block from its four octets. The table is written out numerically rather than parsed
- * from "a.b.c.d/n" strings at load: loading the policy then runs no parser (which got
- * JIT-compiled during start-up), and a unit test checks every row against parseIpv4.
- */
-function range(a: number, b: number, c: number, d: number, bits: number, label: string): Range4 {
-  return { base: ((a << 24) | (b << 16) | (c << 8) | d) >>> 0, bits, label };
+/** One CIDR block, labelled for messages with what it is and the block itself. */
+function cidr(block: string, what: string): Range4 {
+  const [address, bits] = block.split("/");
+  return { base: parseIpv4(address) as number, bits: Number(bits), label: `${what} (${block})` };
 }
 
 /** DESIGN item 11(c): the IPv4 ranges no bundle MCP may reach. */
 export const DENIED_IPV4: readonly Range4[] = [
-  range(0, 0, 0, 0, 8, "\"this network\" (0.0.0.0/8)"),
-  range(10, 0, 0, 0, 8, "private network (10.0.0.0/8)"),
-  range(100, 64, 0, 0, 10, "carrier-grade NAT shared space (100.64.0.0/10)"),
-  range(127, 0, 0, 0, 8, "loopback (127.0.0.0/8)"),
-  range(169, 254, 0, 0, 16, "link-local, including the cloud metadata endpoint (169.254.0.0/16)"),
-  range(172, 16, 0, 0, 12, "private network (172.16.0.0/12)"),
-  range(192, 0, 0, 0, 24, "IETF protocol assignments (192.0.0.0/24)"),
-  range(192, 0, 2, 0, 24, "documentation TEST-NET-1 (192.0.2.0/24)"),
-  range(192, 88, 99, 0, 24, "deprecated 6to4 relay anycast (192.88.99.0/24)"),
-  range(192, 168, 0, 0, 16, "private network (192.168.0.0/16)"),
-  range(198, 18, 0, 0, 15, "benchmarking (198.18.0.0/15)"),
-  range(198, 51, 100, 0, 24, "documentation TEST-NET-2 (198.51.100.0/24)"),
-  range(203, 0, 113, 0, 24, "documentation TEST-NET-3 (203.0.113.0/24)"),
-  range(224, 0, 0, 0, 4, "multicast (224.0.0.0/4)"),
-  range(240, 0, 0, 0, 4, "reserved, including broadcast (240.0.0.0/4)"),
+  cidr("0.0.0.0/8", "\"this network\""),
+  cidr("10.0.0.0/8", "private network"),
+  cidr("100.64.0.0/10", "carrier-grade NAT shared space"),
+  cidr("127.0.0.0/8", "loopback"),
+  cidr("169.254.0.0/16", "link-local, including the cloud metadata endpoint"),
+  cidr("172.16.0.0/12", "private network"),
+  cidr("192.0.0.0/24", "IETF protocol assignments"),
+  cidr("192.0.2.0/24", "documentation TEST-NET-1"),
+  cidr("192.88.99.0/24", "deprecated 6to4 relay anycast"),
+  cidr("192.168.0.0/16", "private network"),
+  cidr("198.18.0.0/15", "benchmarking"),
+  cidr("198.51.100.0/24", "documentation TEST-NET-2"),
+  cidr("203.0.113.0/24", "documentation TEST-NET-3"),
+  cidr("224.0.0.0/4", "multicast"),
+  cidr("240.0.0.0/4", "reserved, including broadcast"),
 ];
 
 /** The label of the denied range holding `value`, or undefined for a public address. */

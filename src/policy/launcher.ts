@@ -37,8 +37,7 @@ export function expansionProblem(value: string): string | undefined {
   if (value.includes("${")) return "contains a variable expansion \"${\"";
   if (value.includes("$")) return "contains \"$\" (variable expansion)";
   if (value.includes("`")) return "contains a backtick (command substitution)";
-  // The regex runs only when there is a "%" at all (each regex is compiled on first use).
-  if (value.includes("%") && /%[A-Za-z_][^%\s]*%/.test(value)) return "contains a %VAR% expansion";
+  if (/%[A-Za-z_][^%\s]*%/.test(value)) return "contains a %VAR% expansion";
   if (value.startsWith("~")) return "starts with \"~\" (home directory expansion)";
   return undefined;
 }
@@ -64,15 +63,8 @@ function normalizeCwd(cwd: string): { ok: true; path: string } | { ok: false; re
 
 const joinRel = (dir: string, rel: string) => (dir === "" ? rel : `${dir}/${rel}`);
 
-/**
- * Index loops rather than some()/entries(): the launcher is judged at start-up (validate,
- * session), where each JS-implemented array builtin costs tens of µs on its first call.
- * Holes read as undefined here, where some() skipped them; args come from JSON, which has none.
- */
-function allStrings(values: unknown[]): boolean {
-  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return false;
-  return true;
-}
+/** Every element a string (a hole in a sparse array counts as undefined, not as skipped). */
+const allStrings = (values: unknown[]): values is string[] => [...values].every((v) => typeof v === "string");
 
 /**
  * DESIGN item 10: who may launch a bundle's stdio MCP server. `node` or `bun` followed
@@ -88,9 +80,9 @@ export function checkStdioLauncher(launch: StdioLaunch, bundleRoot?: string): La
 
   const commandProblem = expansionProblem(launch.command);
   if (commandProblem) return fail(`the command "${launch.command}" ${commandProblem}`);
-  for (let i = 0; i < args.length; i++) {
-    const problem = expansionProblem(args[i]);
-    if (problem) return fail(`argument ${i + 1} "${args[i]}" ${problem}`);
+  for (const [i, arg] of args.entries()) {
+    const problem = expansionProblem(arg);
+    if (problem) return fail(`argument ${i + 1} "${arg}" ${problem}`);
   }
 
   let cwd = "";

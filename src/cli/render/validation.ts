@@ -5,13 +5,7 @@ import { UNSUPPORTED_KINDS } from "../../families/c2/rules.ts";
 import type { ValidationReport } from "../../families/types.ts";
 import type { VerbOutcome } from "../define-verb.ts";
 
-// Counted with loops rather than filter/reduce/map: validate runs once per process, and each
-// JS-implemented array builtin costs tens of µs on its first call (start-up budget).
-function count(diagnostics: Diagnostic[], severity: Diagnostic["severity"]): number {
-  let n = 0;
-  for (const d of diagnostics) if (d.severity === severity) n++;
-  return n;
-}
+const count = (diagnostics: Diagnostic[], severity: Diagnostic["severity"]): number => diagnostics.filter((d) => d.severity === severity).length;
 
 /** validate's outcome: exit 0 when valid (warnings allowed unless strict), else 1. */
 export function validationOutcome(report: ValidationReport, strict: boolean, style: Style): VerbOutcome {

@@ -224,20 +224,17 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
     languageServers: c2?.languageServers.length ?? 0,
   };
 
-  // Index loops, not forEach: a JS-implemented builtin costs tens of µs on its first call.
-  const components: ComponentSummary[] = [];
-  const cmds = c2?.commands ?? [];
-  for (let i = 0; i < cmds.length; i++) components.push({ kind: "command", name: cmds[i].id, path: `${C2_AT}/commands/${i}`, status: "ready" });
-  const lsps = c2?.languageServers ?? [];
-  for (let i = 0; i < lsps.length; i++) components.push({ kind: "lsp", name: lsps[i].id, path: `${C2_AT}/languageServers/${i}`, status: "requires_trust" });
-  for (const h of hooks) components.push({ kind: "hook", name: h, path: h, status: "unsupported" });
-  for (const m of monitors) components.push({ kind: "monitor", name: m, path: m, status: "unsupported" });
-  for (const sc of scenes) components.push({ kind: "scene", name: sc, path: sc, status: "unsupported" });
-  for (const pl of pipelines) components.push({ kind: "pipeline", name: pl, path: pl, status: "unsupported" });
-  const actions = c2?.ui ?? [];
-  for (let i = 0; i < actions.length; i++) components.push({ kind: "ui", name: `${actions[i].id}@${actions[i].slot}`, path: `${C2_AT}/ui/${i}`, status: "requires_trust" });
-  const connectors = c2?.connectors ?? [];
-  for (let i = 0; i < connectors.length; i++) components.push({ kind: "connector", name: `${connectors[i].id}@${connectors[i].provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires_trust" });
+  const unsupported = (kind: ComponentSummary["kind"], paths: string[]): ComponentSummary[] => paths.map((p) => ({ kind, name: p, path: p, status: "unsupported" }));
+  const components: ComponentSummary[] = [
+    ...(c2?.commands ?? []).map((c, i): ComponentSummary => ({ kind: "command", name: c.id, path: `${C2_AT}/commands/${i}`, status: "ready" })),
+    ...(c2?.languageServers ?? []).map((l, i): ComponentSummary => ({ kind: "lsp", name: l.id, path: `${C2_AT}/languageServers/${i}`, status: "requires_trust" })),
+    ...unsupported("hook", hooks),
+    ...unsupported("monitor", monitors),
+    ...unsupported("scene", scenes),
+    ...unsupported("pipeline", pipelines),
+    ...(c2?.ui ?? []).map((a, i): ComponentSummary => ({ kind: "ui", name: `${a.id}@${a.slot}`, path: `${C2_AT}/ui/${i}`, status: "requires_trust" })),
+    ...(c2?.connectors ?? []).map((c, i): ComponentSummary => ({ kind: "connector", name: `${c.id}@${c.provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires_trust" })),
+  ];
 
   if (c2?.runtime) {
     sink.warning(

@@ -6,20 +6,8 @@ import { fnv1a32Hex } from "../../bundle/hash.ts";
  * leading, and a trailing `-` is dropped. `"My Plugin!"` → `"my-plugin"`.
  */
 export function slug(value: string): string {
-  let out = "";
-  let pendingDash = false;
-  // By UTF-16 unit (both halves of a surrogate pair are "anything else", as the code point is),
-  // not for-of: JSC's string iterator builtin gets JIT-compiled within one short CLI run.
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (alnum) {
-      if (pendingDash && out !== "") out += "-";
-      pendingDash = false;
-      out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
-    } else pendingDash = true;
-  }
-  return out;
+  // Replaced before lower-casing, so no non-ASCII letter can lower-case into ASCII (K, the Kelvin sign).
+  return value.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
 }
 
 /** `slug(v)` cut to 52 characters, `-`, FNV-1a-32 of `v` (component ids, scaffold ids). */

@@ -348,11 +348,7 @@ function text(value: unknown, r: TextRule, sink: DiagnosticSink): string | undef
   return trimmed;
 }
 
-/**
- * An array field, or nothing when it is not an array. checkCodetwo walks these with index
- * loops rather than forEach: a JS-implemented builtin costs tens of µs on its first call,
- * which is start-up time for a one-shot `gjc plugin validate`.
- */
+/** An array field, or nothing when it is not an array. */
 function listOf(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }

@@ -63,18 +63,8 @@ export const ORDER_MAX = 100;
  * reference) would punish non-Latin titles and UTF-16 units (the TS reference) split emoji.
  */
 export function codePoints(s: string): number {
-  // Counted by index, as for-of would (a surrogate pair is one, a lone surrogate is one):
-  // for-of runs JSC's string iterator builtin, which gets JIT-compiled within one CLI run.
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
+  // The string iterator yields code points: a surrogate pair is one, a lone surrogate is one.
+  return [...s].length;
 }
 
 /**

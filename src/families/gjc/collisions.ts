@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { allCollisionKeys } from "./ids.ts";
+import { collisionKeys } from "./ids.ts";
 import type { GjcSurface } from "./surface-types.ts";
 
 /**
@@ -7,11 +7,8 @@ import type { GjcSurface } from "./surface-types.ts";
  * keys install uses across bundles). The later declaration is reported.
  */
 export function reportDuplicates(sink: DiagnosticSink, surfaces: GjcSurface[], where: Map<GjcSurface, string>): void {
-  const { keys, owners } = allCollisionKeys(surfaces);
   const seen = new Map<string, GjcSurface>();
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const surface = surfaces[owners[i]];
+  for (const surface of surfaces) for (const k of collisionKeys(surface)) {
     const first = seen.get(`${k.code}\0${k.key}`);
     if (first === undefined) {
       seen.set(`${k.code}\0${k.key}`, surface);

@@ -58,61 +58,34 @@ export function compileSubskill(scope: CompileScope, decl: Located<string>, scop
   };
 }
 
-/** `[...new Set([...a, ...b])]` as loops (no iterator builtins on the validate path). */
-function distinct(a: readonly string[], b: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (let i = 0; i < a.length + b.length; i++) {
-    const p = i < a.length ? a[i] : b[i - a.length];
-    if (seen.has(p)) continue;
-    seen.add(p);
-    out.push(p);
-  }
-  return out;
+/** `a` then `b`, each path once. */
+const distinct = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
+
+/** An object entry of `tools` (string entries are sub-skill tool paths, read earlier). */
+export function compileTool(scope: CompileScope, decl: Located<GjcToolEntry>): GjcToolSurface | undefined {
+  const { entry, at } = decl;
+  const what = `Tool ${quote(entry.name)}`;
+  const file = scope.files.read(entry.path, `${at}/path`, what);
+  if (!file || !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what} (${entry.path})`, at)) return undefined;
+  return { id: toolId(entry.name), kind: "tool", enabledByDefault: true, name: entry.name, description: entry.description ?? null, path: file.path, sha256: file.sha256 };
 }
 
-/**
- * Every object entry of `tools` (string entries are sub-skill tool paths, read earlier). One
- * loop for all of them, like compileHooks: a function called once per tool got JIT-compiled
- * during a single validate run, so the per-tool work is not a function of its own.
- */
-export function compileTools(scope: CompileScope, decls: Located<GjcToolEntry | string>[], out: SurfaceList): void {
-  for (let i = 0; i < decls.length; i++) {
-    const { entry, at } = decls[i];
-    if (typeof entry === "string") continue;
-    // Names for messages are built only when something is reported.
-    const what = () => `Tool ${quote(entry.name)}`;
-    const file = scope.files.read(entry.path, `${at}/path`, what);
-    if (!file) continue;
-    if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) continue;
-    const surface: GjcToolSurface = { id: toolId(entry.name), kind: "tool", enabledByDefault: true, name: entry.name, description: entry.description ?? null, path: file.path, sha256: file.sha256 };
-    out.surfaces.push(surface);
-    out.where.set(surface, at);
-  }
-}
-
-/** Every entry of `hooks`, in one loop (see compileTools). */
-export function compileHooks(scope: CompileScope, decls: Located<GjcHookEntry>[], out: SurfaceList): void {
-  for (let i = 0; i < decls.length; i++) {
-    const { entry, at } = decls[i];
-    const what = () => `Hook ${quote(entry.name)}`;
-    const file = scope.files.read(entry.path, `${at}/path`, what);
-    if (!file) continue;
-    if (entry.sha256 !== undefined && !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what()} (${entry.path})`, at)) continue;
-    const surface: GjcHookSurface = {
-      id: hookId(entry.event, entry.phase, entry.target, entry.name),
-      kind: "hook",
-      enabledByDefault: true,
-      name: entry.name,
-      event: entry.event,
-      phase: entry.phase ?? null,
-      target: entry.target ?? null,
-      path: file.path,
-      sha256: file.sha256,
-    };
-    out.surfaces.push(surface);
-    out.where.set(surface, at);
-  }
+export function compileHook(scope: CompileScope, decl: Located<GjcHookEntry>): GjcHookSurface | undefined {
+  const { entry, at } = decl;
+  const what = `Hook ${quote(entry.name)}`;
+  const file = scope.files.read(entry.path, `${at}/path`, what);
+  if (!file || !checkDeclaredHash(scope, entry.sha256, file.sha256, `${what} (${entry.path})`, at)) return undefined;
+  return {
+    id: hookId(entry.event, entry.phase, entry.target, entry.name),
+    kind: "hook",
+    enabledByDefault: true,
+    name: entry.name,
+    event: entry.event,
+    phase: entry.phase ?? null,
+    target: entry.target ?? null,
+    path: file.path,
+    sha256: file.sha256,
+  };
 }
 
 /**
@@ -122,14 +95,10 @@ export function compileHooks(scope: CompileScope, decls: Located<GjcHookEntry>[]
  */
 export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): GjcMcpSurface | undefined {
   const { entry, at } = decl;
-  // The server's name for messages, built only when something is reported.
   const who = () => `MCP server ${quote(entry.name)}`;
   let launcher: GjcMcpSurface["launcher"] = null;
   if (entry.transport === "stdio") {
-    // Assignments rather than conditional spreads (each spread runs a JS-implemented builtin).
-    const launch: StdioLaunch = { command: entry.command! };
-    if (entry.args) launch.args = entry.args;
-    if (entry.cwd !== undefined) launch.cwd = entry.cwd;
+    const launch: StdioLaunch = { command: entry.command!, ...(entry.args && { args: entry.args }), ...(entry.cwd !== undefined && { cwd: entry.cwd }) };
     const verdict = checkStdioLauncher(launch);
     if (!verdict.ok) {
       scope.sink.error("security_policy", at, `${who()} cannot be launched: ${visible(verdict.reason)}`, 'A bundle server runs as "node" or "bun" with a bundled script as the first argument, or as an executable inside the bundle ("./bin/server").');
@@ -168,20 +137,7 @@ export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): Gjc
     }
   }
   const config = { name: entry.name, transport: entry.transport, command: entry.command ?? null, args: entry.args ?? null, cwd: entry.cwd ?? null, url: entry.url ?? null };
-  // The config's fields written out in its key order rather than spread (a JS-implemented builtin).
-  return {
-    id: mcpId(entry.name),
-    kind: "mcp",
-    enabledByDefault: true,
-    name: config.name,
-    transport: config.transport,
-    command: config.command,
-    args: config.args,
-    cwd: config.cwd,
-    url: config.url,
-    launcher,
-    configSha256: sha256Hex(JSON.stringify(config)),
-  };
+  return { id: mcpId(entry.name), kind: "mcp", enabledByDefault: true, ...config, launcher, configSha256: sha256Hex(JSON.stringify(config)) };
 }
 
 /**
@@ -191,7 +147,6 @@ export function compileMcp(scope: CompileScope, decl: Located<GjcMcpEntry>): Gjc
 export function compileAppendix(scope: CompileScope, decl: Located<GjcAppendixEntry | GjcAgentAppendixEntry>, kind: "system-appendix" | "agent-appendix"): GjcAppendixSurface | undefined {
   const { entry, at } = decl;
   const agent = "agent" in entry ? entry.agent : null;
-  // The appendix's name for messages, built only when something is reported.
   const who = () => `${kind === "agent-appendix" ? "agent-appendix" : "system_appendix"} ${quote(agent ? `${agent}/${entry.name}` : entry.name)}`;
   let sha256: string;
   let bytes: number;

@@ -5,12 +5,12 @@ import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
 import { GJC_MANIFEST } from "../detect.ts";
 import type { PlannedFile } from "../types.ts";
 import { reportDuplicates } from "./collisions.ts";
-import { compileAppendix, compileHooks, compileMcp, compileSubskill, compileTools, type CompileScope, type SurfaceList } from "./compile-surfaces.ts";
+import { compileAppendix, compileHook, compileMcp, compileSubskill, compileTool, type CompileScope, type SurfaceList } from "./compile-surfaces.ts";
 import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
 import { MANIFEST_PTR, visible, withoutBom } from "./fields.ts";
 import { parseGjcManifest } from "./manifest.ts";
-import type { GjcManifest, Located, ParsedManifest } from "./manifest-types.ts";
+import type { GjcManifest, GjcToolEntry, Located, ParsedManifest } from "./manifest-types.ts";
 import type { GjcAppendixSurface, GjcSurface } from "./surface-types.ts";
 
 export type { GjcSurface, GjcSurfaceKind, GjcToolSurface, GjcHookSurface, GjcMcpSurface, GjcAppendixSurface, GjcSubskillSurface } from "./surface-types.ts";
@@ -77,14 +77,10 @@ export function compileGjcBundle(root: string, opts: { keepContents?: boolean } 
   };
 
   const scopedTools: string[] = [];
-  for (let i = 0; i < parsed.tools.length; i++) {
-    const decl = parsed.tools[i];
-    if (typeof decl.entry === "string" && files.read(decl.entry, decl.at, "Sub-skill tool")) scopedTools.push(decl.entry);
-  }
+  for (const { entry, at } of parsed.tools) if (typeof entry === "string" && files.read(entry, at, "Sub-skill tool")) scopedTools.push(entry);
   for (const decl of parsed.subskills) keep(compileSubskill(scope, decl, scopedTools), decl.at);
-  // Tools and hooks, the surfaces a bundle has by the hundred, are compiled in one loop each.
-  compileTools(scope, parsed.tools, list);
-  compileHooks(scope, parsed.hooks, list);
+  for (const decl of parsed.tools) if (typeof decl.entry !== "string") keep(compileTool(scope, decl as Located<GjcToolEntry>), decl.at);
+  for (const decl of parsed.hooks) keep(compileHook(scope, decl), decl.at);
   for (const decl of parsed.mcps) keep(compileMcp(scope, decl), decl.at);
   for (const decl of parsed.systemAppendices) keep(compileAppendix(scope, decl, "system-appendix"), decl.at);
   for (const decl of parsed.agentAppendices) keep(compileAppendix(scope, decl, "agent-appendix"), decl.at);
@@ -128,16 +124,9 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
  * can never have all its appendices shown. That is worth knowing but not an error.
  */
 function warnAppendixBudget(sink: DiagnosticSink, surfaces: GjcSurface[]): void {
-  // A loop rather than filter/reduce: JS-implemented array builtins cost tens of µs on their
-  // first call, and validate runs once per process.
-  let count = 0;
-  let total = 0;
-  for (let i = 0; i < surfaces.length; i++) {
-    const s = surfaces[i];
-    if (s.kind !== "system-appendix" && s.kind !== "agent-appendix") continue;
-    count++;
-    total += (s as GjcAppendixSurface).bytes;
-  }
+  const appendices = surfaces.filter((s): s is GjcAppendixSurface => s.kind === "system-appendix" || s.kind === "agent-appendix");
+  const count = appendices.length;
+  const total = appendices.reduce((sum, s) => sum + s.bytes, 0);
   if (total > APPENDIX_TOTAL_MAX_BYTES) {
     sink.warning("invalid_appendix", MANIFEST_PTR, `The appendices of this bundle add up to ${total} bytes; at most ${APPENDIX_TOTAL_MAX_BYTES} bytes (32 KiB) of appendices are rendered in a session, so some would be dropped.`, "Shorten or merge appendices.");
   }
@@ -160,9 +149,4 @@ function canonicalManifest(p: ParsedManifest): GjcManifest {
   };
 }
 
-/** `located.map((d) => d.entry)` as a loop (no array builtin on the validate path). */
-function entries<T>(located: Located<T>[]): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < located.length; i++) out.push(located[i].entry);
-  return out;
-}
+const entries = <T>(located: Located<T>[]): T[] => located.map((d) => d.entry);

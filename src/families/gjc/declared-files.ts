@@ -4,6 +4,8 @@ import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
 import { readRegularFileBelow } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
+import { sha256Hex } from "../../bundle/hash.ts";
+import { collisionKey } from "../../bundle/names.ts";
 import type { PlannedFile } from "../types.ts";
 import { GJC_MANIFEST } from "../detect.ts";
 import { quote } from "./fields.ts";
@@ -55,20 +57,13 @@ export class DeclaredFileReader {
 
   /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
-    // Loops rather than spread/filter/map: validate calls this once per process, where each
-    // JS-implemented array builtin costs tens of µs on its first call.
-    // The default sort compares strings by UTF-16 code units, the order we want, without a
-    // comparator call per comparison; paths are unique, so the order is total.
-    const paths: string[] = [];
-    for (let i = 0; i < this.order.length; i++) if (this.order[i].path !== GJC_MANIFEST) paths.push(this.order[i].path);
-    paths.sort();
+    // The default sort compares strings by UTF-16 code units, the order we want; paths are unique.
+    const paths = this.order.map((f) => f.path).filter((p) => p !== GJC_MANIFEST).sort();
     if (this.files.has(GJC_MANIFEST)) paths.unshift(GJC_MANIFEST);
-    const out: PlannedFile[] = [];
-    for (let i = 0; i < paths.length; i++) {
-      const f = this.files.get(paths[i])!;
-      out.push({ path: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode });
-    }
-    return out;
+    return paths.map((p) => {
+      const { path, sha256, bytes, mode } = this.files.get(p)!;
+      return { path, sha256, bytes, mode };
+    });
   }
 
   contents(): Map<string, Uint8Array> {
@@ -79,13 +74,8 @@ export class DeclaredFileReader {
 
   /**
    * Reads one declared path; `at` is the JSON pointer of the declaration, `label` names it in
-   * messages (a function when building the name costs something: it is called only to report).
-   * Undefined when the path is refused (a diagnostic says why) or a budget ran out.
-   *
-   * One small method on purpose: it runs once per declared file, and a function that does gets
-   * JIT-compiled during a single validate run, at a cost that grows with its size; so the
-   * checks are not split into helpers, and every message is built in refuse(), which runs
-   * only for a refusal.
+   * messages (or a function building the name, called only to report). Undefined when the
+   * path is refused (refuse() says why) or a budget ran out.
    */
   read(rel: string, at: string, label: DeclarationName): DeclaredFile | undefined {
     const known = this.files.get(rel);
@@ -94,13 +84,9 @@ export class DeclaredFileReader {
     const lexical = relativePathProblem(rel);
     if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
-    // UTF-8 needs at most 3 bytes per UTF-16 unit, and a path without empty segments has at
-    // least two characters per "/": the exact counts are needed only for long paths.
-    if (maxPathBytes !== undefined && rel.length * 3 > maxPathBytes && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);
-    if (rel.length > 2 * maxDepth + 1 && rel.split("/").length - 1 > maxDepth) return this.refuse({ kind: "deep" }, rel, at, label);
-    // collisionKey(rel) and sha256Hex(bytes) written out: tiny functions called once per file
-    // were JIT-compiled twice over (baseline, then DFG) in a single validate run.
-    const key = rel.normalize("NFC").toLowerCase();
+    if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);
+    if (rel.split("/").length - 1 > maxDepth) return this.refuse({ kind: "deep" }, rel, at, label);
+    const key = collisionKey(rel);
     const twin = this.keys.get(key);
     if (twin !== undefined && twin !== rel) return this.refuse({ kind: "twin", twin }, rel, at, label);
     const walk = walkInside(this.rootDir, rel, "file");
@@ -118,7 +104,7 @@ export class DeclaredFileReader {
     if (this.totalBytes + opened.size > maxTotalBytes) return this.refuse({ kind: "too_big" }, rel, at, label);
     this.totalBytes += opened.size;
     this.keys.set(key, rel);
-    const file: DeclaredFile = { path: rel, sha256: Bun.SHA256.hash(opened.bytes, "hex") as string, bytes: opened.size, mode: opened.mode, data: opened.bytes };
+    const file: DeclaredFile = { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes };
     this.files.set(rel, file);
     this.order.push(file);
     return file;

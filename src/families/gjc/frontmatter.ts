@@ -19,9 +19,8 @@ export interface SubskillFrontmatter {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const REQUIRED = ["name", "description", "binds_to", "phase", "activation_arg"] as const;
+/** The line that opens and closes the frontmatter block. */
 const OPENER = /^---[ \t]*$/;
-/** A later line that is exactly an opener: after a line break, up to the next break or the end. */
-const CLOSER = /\n---[ \t]*(?=\n|$)/g;
 
 /**
  * Splits a SKILL.md into its frontmatter text and body. A leading BOM is dropped, CRLF and CR
@@ -30,19 +29,11 @@ const CLOSER = /\n---[ \t]*(?=\n|$)/g;
  * frontmatter (every required field is then reported missing).
  */
 export function splitFrontmatter(text: string): { yaml: string | undefined; body: string } {
-  // The replacements run only when their text occurs (each regex is compiled on first use).
-  let normalized = withoutBom(text);
-  if (normalized.includes("\r")) normalized = normalized.replace(/\r\n?/g, "\n");
-  if (normalized.includes("<!--")) normalized = normalized.replace(/<!--[\s\S]*?-->/g, "");
-  // The same split as "lines, the first opener line after line 0", done with native string
-  // and regex searches: a per-line callback ran once per line and got JIT-compiled.
-  const firstBreak = normalized.indexOf("\n");
-  if (firstBreak === -1 || !OPENER.test(normalized.slice(0, firstBreak))) return { yaml: undefined, body: normalized.trim() };
-  CLOSER.lastIndex = firstBreak;
-  const close = CLOSER.exec(normalized);
-  if (close === null) return { yaml: undefined, body: normalized.trim() };
-  const closeEnd = close.index + close[0].length;
-  return { yaml: normalized.slice(firstBreak + 1, Math.max(firstBreak + 1, close.index)), body: normalized.slice(closeEnd + 1).trim() };
+  const normalized = withoutBom(text).replace(/\r\n?/g, "\n").replace(/<!--[\s\S]*?-->/g, "");
+  const lines = normalized.split("\n");
+  const close = OPENER.test(lines[0]) ? lines.findIndex((line, i) => i > 0 && OPENER.test(line)) : -1;
+  if (close === -1) return { yaml: undefined, body: normalized.trim() };
+  return { yaml: lines.slice(1, close).join("\n"), body: lines.slice(close + 1).join("\n").trim() };
 }
 
 /**

@@ -42,44 +42,23 @@ export interface CollidableSurface {
  * appendices by extension id, sub-skills by (parent, activation_arg) and by (parent, phase).
  */
 export function collisionKeys(surface: CollidableSurface): CollisionKey[] {
-  return allCollisionKeys([surface]).keys;
-}
-
-/**
- * The collision keys of many surfaces, in order: `keys[i]` belongs to `surfaces[owners[i]]`.
- * The rules live here only; one loop over a bundle's surfaces rather than a call per surface,
- * since a function called once per surface got JIT-compiled during a single validate run.
- */
-export function allCollisionKeys(surfaces: readonly CollidableSurface[]): { keys: CollisionKey[]; owners: number[] } {
-  const keys: CollisionKey[] = [];
-  const owners: number[] = [];
-  for (let i = 0; i < surfaces.length; i++) {
-    const surface = surfaces[i];
-    const s = surface as Record<string, unknown>;
-    switch (surface.kind) {
-      case "tool":
-        keys.push({ code: "duplicate_tool", key: `tool:${s.name}`, label: `tool name "${s.name}"` });
-        owners.push(i);
-        break;
-      case "hook":
-        keys.push({ code: "duplicate_hook", key: surface.id, label: `hook ${surface.id}` });
-        owners.push(i);
-        break;
-      case "mcp":
-        keys.push({ code: "duplicate_mcp", key: `mcp:${s.name}`, label: `MCP server name "${s.name}"` });
-        owners.push(i);
-        break;
-      case "system-appendix":
-      case "agent-appendix":
-        keys.push({ code: "duplicate_appendix", key: surface.id, label: `appendix ${surface.id}` });
-        owners.push(i);
-        break;
-      case "subskill":
-        keys.push({ code: "duplicate_arg", key: `arg:${s.parent}:${s.activation_arg}`, label: `${s.parent} activation_arg "${s.activation_arg}"` });
-        keys.push({ code: "duplicate_parent_phase", key: `phase:${s.parent}:${s.phase}`, label: `${s.parent} phase "${s.phase}"` });
-        owners.push(i, i);
-        break;
-    }
+  const s = surface as Record<string, unknown>;
+  switch (surface.kind) {
+    case "tool":
+      return [{ code: "duplicate_tool", key: `tool:${s.name}`, label: `tool name "${s.name}"` }];
+    case "hook":
+      return [{ code: "duplicate_hook", key: surface.id, label: `hook ${surface.id}` }];
+    case "mcp":
+      return [{ code: "duplicate_mcp", key: `mcp:${s.name}`, label: `MCP server name "${s.name}"` }];
+    case "system-appendix":
+    case "agent-appendix":
+      return [{ code: "duplicate_appendix", key: surface.id, label: `appendix ${surface.id}` }];
+    case "subskill":
+      return [
+        { code: "duplicate_arg", key: `arg:${s.parent}:${s.activation_arg}`, label: `${s.parent} activation_arg "${s.activation_arg}"` },
+        { code: "duplicate_parent_phase", key: `phase:${s.parent}:${s.phase}`, label: `${s.parent} phase "${s.phase}"` },
+      ];
+    default:
+      return [];
   }
-  return { keys, owners };
 }

@@ -54,13 +54,13 @@ export function parseAppendices(sink: DiagnosticSink, value: unknown[], at: stri
       content = raw.content;
     }
     if (sink.items.length !== before || name === undefined || (path === undefined && content === undefined)) continue;
-    // Assignments in key order rather than conditional spreads (a JS-implemented builtin each).
-    const entry = {} as GjcAgentAppendixEntry;
-    if (agent !== undefined) entry.agent = agent;
-    entry.name = name;
-    if (path !== undefined) entry.path = path;
-    if (content !== undefined) entry.content = content;
-    if (sha256 !== undefined) entry.sha256 = sha256;
+    const entry = {
+      ...(agent !== undefined && { agent }),
+      name,
+      ...(path !== undefined && { path }),
+      ...(content !== undefined && { content }),
+      ...(sha256 !== undefined && { sha256 }),
+    } as GjcAgentAppendixEntry;
     out.push({ at: here, entry });
   }
   return out;

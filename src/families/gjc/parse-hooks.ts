@@ -1,16 +1,13 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
-import { HOOK_EVENTS, HOOK_KEYS, PHASED_EVENTS, SAFE_NAME, SHA256_HEX } from "./constants.ts";
+import { HOOK_EVENTS, HOOK_KEYS, PHASED_EVENTS } from "./constants.ts";
 import { checkEntryKeys, checkSafeName, describeValue, isPlainObject, optionalSha256, optionalString, quote, requiredString } from "./fields.ts";
 import type { GjcHookEntry, Located } from "./manifest-types.ts";
 
 const CLAUDE_ENTRY_KEYS = ["matcher", "hooks", "source"];
 
-/** A Claude Code hook entry carries one of these (`in`, as before: inherited keys count too). */
-function hasClaudeEntryKey(raw: Record<string, unknown>): boolean {
-  for (let i = 0; i < CLAUDE_ENTRY_KEYS.length; i++) if (CLAUDE_ENTRY_KEYS[i] in raw) return true;
-  return false;
-}
+/** A Claude Code hook entry carries one of these (`in`: inherited keys count too). */
+const hasClaudeEntryKey = (raw: Record<string, unknown>): boolean => CLAUDE_ENTRY_KEYS.some((key) => key in raw);
 const CANONICAL_SHAPE = "{ name, event, target?, phase?, path, sha256? }";
 export const LOOSE_HOOKS_HINT = `Declare each hook as ${CANONICAL_SHAPE} (event "tool_call" with a target and phase "before", "tool_result" with phase "after", or a session event), or keep unconstrained hooks as loose .gjc/hooks/pre/<tool>.ts and .gjc/hooks/post/<tool>.ts files.`;
 
@@ -28,39 +25,8 @@ export function reportClaudeHooksMap(sink: DiagnosticSink, value: unknown, at: s
  */
 export function parseHooks(sink: DiagnosticSink, value: unknown[], at: string): Located<GjcHookEntry>[] {
   const out: Located<GjcHookEntry>[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const raw = value[i];
+  for (const [i, raw] of value.entries()) {
     const here = `${at}/${i}`;
-    // The usual entry, a well-formed hook, is taken here in one pass without the per-field
-    // helpers (called once per entry, they got JIT-compiled during a single validate run).
-    // It accepts a subset of what parseHookEntry accepts and builds the same entry (tested);
-    // anything else goes through parseHookEntry, which reports every problem.
-    if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && Object.getPrototypeOf(raw) === Object.prototype) {
-      const { name, event, target, phase, path, sha256 } = raw as Record<string, unknown>;
-      const present =
-        (name !== undefined ? 1 : 0) + (event !== undefined ? 1 : 0) + (target !== undefined ? 1 : 0) +
-        (phase !== undefined ? 1 : 0) + (path !== undefined ? 1 : 0) + (sha256 !== undefined ? 1 : 0);
-      if (
-        typeof name === "string" && SAFE_NAME.test(name) &&
-        typeof event === "string" && SAFE_NAME.test(event) && (HOOK_EVENTS as readonly string[]).includes(event) &&
-        (target === undefined || (typeof target === "string" && SAFE_NAME.test(target))) &&
-        (phase === undefined || phase === "before" || phase === "after") &&
-        typeof path === "string" && path.trim() !== "" &&
-        (sha256 === undefined || (typeof sha256 === "string" && SHA256_HEX.test(sha256))) &&
-        Object.keys(raw).length === present
-      ) {
-        const wanted = PHASED_EVENTS[event];
-        if (wanted === undefined ? phase === undefined : phase === wanted && (event !== "tool_call" || target !== undefined)) {
-          const entry = { name, event } as GjcHookEntry;
-          if (target !== undefined) entry.target = target as string;
-          if (phase !== undefined) entry.phase = phase as "before" | "after";
-          entry.path = path;
-          if (sha256 !== undefined) entry.sha256 = (sha256 as string).toLowerCase();
-          out.push({ at: here, entry });
-          continue;
-        }
-      }
-    }
     const entry = parseHookEntry(sink, raw, `hooks[${i}]`, here);
     if (entry) out.push({ at: here, entry });
   }
@@ -106,12 +72,5 @@ export function parseHookEntry(sink: DiagnosticSink, raw: unknown, label: string
     }
   }
   if (sink.items.length !== before) return undefined;
-  // Assignments in key order rather than conditional spreads: each spread runs a
-  // JS-implemented builtin (copyDataProperties), and this runs once per hook.
-  const entry = { name, event } as GjcHookEntry;
-  if (target !== undefined) entry.target = target;
-  if (phase !== undefined) entry.phase = phase;
-  entry.path = path;
-  if (sha256 !== undefined) entry.sha256 = sha256;
-  return entry;
+  return { name, event, ...(target !== undefined && { target }), ...(phase !== undefined && { phase }), path, ...(sha256 !== undefined && { sha256 }) } as GjcHookEntry;
 }

@@ -72,28 +72,23 @@ export function parseMcpEntry(sink: DiagnosticSink, raw: unknown, label: string,
     sink.error("invalid_mcp", `${here}/sha256`, `${who}: sha256 pins the bundled server script, and a ${transport} server has none.`, "Remove sha256 from this entry.");
     return undefined;
   }
-  // Assignments in key order rather than conditional spreads (a JS-implemented builtin each).
-  const entry: GjcMcpEntry = { name, transport };
-  if (command !== undefined) entry.command = command;
-  if (args !== undefined) entry.args = args;
-  if (cwd !== undefined) entry.cwd = cwd;
-  if (url !== undefined) entry.url = url;
-  if (sha256 !== undefined) entry.sha256 = sha256;
-  return entry;
+  return {
+    name,
+    transport,
+    ...(command !== undefined && { command }),
+    ...(args !== undefined && { args }),
+    ...(cwd !== undefined && { cwd }),
+    ...(url !== undefined && { url }),
+    ...(sha256 !== undefined && { sha256 }),
+  };
 }
 
-/** Every element is a string (a loop rather than every(); JSON arrays have no holes). */
-function allStrings(values: unknown[]): boolean {
-  for (let i = 0; i < values.length; i++) if (typeof values[i] !== "string") return false;
-  return true;
-}
+/** Every element is a string (JSON arrays have no holes). */
+const allStrings = (values: unknown[]): boolean => values.every((v) => typeof v === "string");
 
 export function parseMcps(sink: DiagnosticSink, value: unknown[], at: string): Located<GjcMcpEntry>[] {
-  const out: Located<GjcMcpEntry>[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const raw = value[i];
+  return value.flatMap((raw, i) => {
     const entry = parseMcpEntry(sink, raw, `mcps[${i}]`, `${at}/${i}`);
-    if (entry) out.push({ at: `${at}/${i}`, entry });
-  }
-  return out;
+    return entry ? [{ at: `${at}/${i}`, entry }] : [];
+  });
 }

@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { CONTROL_CHARS, SAFE_NAME, SHA256_HEX, TOOL_KEYS } from "./constants.ts";
+import { TOOL_KEYS } from "./constants.ts";
 import { checkEntryKeys, checkProse, checkSafeName, describeValue, isPlainObject, optionalSha256, optionalString, requiredString } from "./fields.ts";
 import type { GjcToolEntry, Located } from "./manifest-types.ts";
 
@@ -9,34 +9,12 @@ import type { GjcToolEntry, Located } from "./manifest-types.ts";
  */
 export function parseTools(sink: DiagnosticSink, value: unknown[], at: string): Located<GjcToolEntry | string>[] {
   const out: Located<GjcToolEntry | string>[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const raw = value[i];
+  for (const [i, raw] of value.entries()) {
     const here = `${at}/${i}`;
     if (typeof raw === "string") {
       if (raw.trim() === "") sink.error("invalid_manifest", here, `tools[${i}] is an empty path.`, "Write the bundle-relative path of the tool module, or remove the entry.");
       else out.push({ at: here, entry: raw });
       continue;
-    }
-    // The usual entry, a well-formed object, is taken here in one pass without the per-field
-    // helpers (called once per entry, they got JIT-compiled during a single validate run).
-    // It accepts a subset of what parseToolEntry accepts and builds the same entry (tested);
-    // anything else goes through parseToolEntry, which reports every problem.
-    if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && Object.getPrototypeOf(raw) === Object.prototype) {
-      const { name, path, description, sha256 } = raw as Record<string, unknown>;
-      const present = (name !== undefined ? 1 : 0) + (path !== undefined ? 1 : 0) + (description !== undefined ? 1 : 0) + (sha256 !== undefined ? 1 : 0);
-      if (
-        typeof name === "string" && SAFE_NAME.test(name) &&
-        typeof path === "string" && path.trim() !== "" &&
-        (description === undefined || (typeof description === "string" && description.trim() !== "" && !CONTROL_CHARS.test(description))) &&
-        (sha256 === undefined || (typeof sha256 === "string" && SHA256_HEX.test(sha256))) &&
-        Object.keys(raw).length === present
-      ) {
-        const entry: GjcToolEntry = { name, path };
-        if (description !== undefined) entry.description = description as string;
-        if (sha256 !== undefined) entry.sha256 = (sha256 as string).toLowerCase();
-        out.push({ at: here, entry });
-        continue;
-      }
     }
     const entry = parseToolEntry(sink, raw, `tools[${i}]`, here);
     if (entry) out.push({ at: here, entry });
@@ -57,10 +35,7 @@ export function parseToolEntry(sink: DiagnosticSink, raw: unknown, label: string
   const description = checkProse(sink, optionalString(sink, raw, "description", label, here), `${label}.description`, `${here}/description`);
   const sha256 = optionalSha256(sink, raw, label, here);
   if (sink.items.length !== before || name === undefined || path === undefined) return undefined;
-  const entry: GjcToolEntry = { name, path };
-  if (description !== undefined) entry.description = description;
-  if (sha256 !== undefined) entry.sha256 = sha256;
-  return entry;
+  return { name, path, ...(description !== undefined && { description }), ...(sha256 !== undefined && { sha256 }) };
 }
 
 /** The name of a string tool: its file name without the last extension (`tools/a.ts` → `a`). */

@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { DENIED_IPV4, deniedIpv4Range, parseIpv4 } from "../../../src/policy/ipv4.ts";
 
-// The deny table is written out as numbers (no parsing at load); every row must still be the
-// block its label names, in the order DESIGN item 11(c) lists them.
+// Every row of the deny table is the block its label names, in the order DESIGN item 11(c) lists them.
 describe("DENIED_IPV4", () => {
   const DESIGN = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"];
 
