@@ -2,9 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { snapshotTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest();
+const box = sandboxPerTest();
 
 async function scaffold(root: string, name: string, family: "c2" | "gjc", runtime?: string) {
   const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], { cwd: root });
@@ -84,50 +86,48 @@ describe("gjc plugin pack", () => {
 });
 
 describe("gjc plugin install <packed.tgz> --sha256", () => {
-  const envFor = (base: string) => ({ HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2"), TMPDIR: join(base, "tmp") });
-
   test("a GJC and a C2 archive install when the digest matches, and verify clean", async () => {
-    const root = fresh();
-    const env = envFor(root);
+    const s = box();
+    const root = s.root;
     for (const [name, family] of [["gb", "gjc"], ["cb", "c2"]] as const) {
       const dir = await scaffold(root, name, family);
       const pack = (await runCli(["plugin", "pack", dir, "--json"])).json();
       const args = ["plugin", "install", pack.file, "--sha256", pack.sha256.toUpperCase(), "--json", ...(family === "gjc" ? ["--user"] : [])];
-      const r = await runCli(args, { env, cwd: root });
+      const r = await s.gjc(args, { cwd: root });
       expect(r.exitCode).toBe(0);
       expect(r.json().family).toBe(family);
     }
-    const verify = await runCli(["plugin", "verify", "--json"], { env, cwd: root });
+    const verify = await s.gjc(["plugin", "verify", "--json"], { cwd: root });
     expect(verify.exitCode).toBe(0);
   });
 
   test("a wrong digest is refused before anything is written (exit 3, hash_mismatch)", async () => {
-    const root = fresh();
-    const env = envFor(root);
+    const s = box();
+    const root = s.root;
     const dir = await scaffold(root, "gb", "gjc");
     const pack = (await runCli(["plugin", "pack", dir, "--json"])).json();
-    const scopes = () => ({ user: snapshotTree(env.GJC_USER_DIR), c2: snapshotTree(env.GJC_C2_DATA_DIR), bundle: snapshotTree(dir) });
+    const scopes = () => ({ user: snapshotTree(s.user), c2: snapshotTree(s.c2), bundle: snapshotTree(dir) });
     const before = scopes();
     const wrong = "0".repeat(64);
-    const r = await runCli(["plugin", "install", pack.file, "--sha256", wrong, "--user", "--json"], { env, cwd: root });
+    const r = await s.gjc(["plugin", "install", pack.file, "--sha256", wrong, "--user", "--json"], { cwd: root });
     expect(r.exitCode).toBe(3);
     expect(r.json().error.code).toBe("hash_mismatch");
     expect(scopes()).toEqual(before);
     // The fetch scratch root may exist, but holds no file.
-    expect(Object.values(snapshotTree(env.TMPDIR)).filter((v) => v.startsWith("file"))).toEqual([]);
+    expect(Object.values(snapshotTree(s.tmp)).filter((v) => v.startsWith("file"))).toEqual([]);
   });
 
   test("--sha256 on a directory, a malformed digest, or with a catalog entry is a usage error", async () => {
-    const root = fresh();
-    const env = envFor(root);
+    const s = box();
+    const root = s.root;
     const dir = await scaffold(root, "gb", "gjc");
-    const scopes = () => ({ user: snapshotTree(env.GJC_USER_DIR), c2: snapshotTree(env.GJC_C2_DATA_DIR), tmp: snapshotTree(env.TMPDIR) });
+    const scopes = () => ({ user: snapshotTree(s.user), c2: snapshotTree(s.c2), tmp: snapshotTree(s.tmp) });
     const before = scopes();
-    const onDir = await runCli(["plugin", "install", dir, "--sha256", "a".repeat(64), "--user"], { env, cwd: root });
+    const onDir = await s.gjc(["plugin", "install", dir, "--sha256", "a".repeat(64), "--user"], { cwd: root });
     expect(onDir.exitCode).toBe(2);
-    const malformed = await runCli(["plugin", "install", join(root, "x.tgz"), "--sha256", "xyz", "--user"], { env, cwd: root });
+    const malformed = await s.gjc(["plugin", "install", join(root, "x.tgz"), "--sha256", "xyz", "--user"], { cwd: root });
     expect(malformed.exitCode).toBe(2);
-    const catalog = await runCli(["plugin", "install", "gb@./nowhere", "--sha256", "a".repeat(64)], { env, cwd: root });
+    const catalog = await s.gjc(["plugin", "install", "gb@./nowhere", "--sha256", "a".repeat(64)], { cwd: root });
     expect(catalog.exitCode).toBe(2);
     expect(scopes()).toEqual(before);
   });
@@ -149,26 +149,25 @@ describe("catalog archive entries that ship beside the catalog", () => {
     );
     return cat;
   }
-  const envFor = (base: string) => ({ HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2"), TMPDIR: join(base, "tmp") });
-
   test("validate accepts it, and install with the catalog's sha256 works offline", async () => {
-    const root = fresh();
+    const s = box();
+    const root = s.root;
     const cat = await catalogWithArchive(root, (real) => real);
     expect((await runCli(["marketplace", "validate", cat])).exitCode).toBe(0);
-    const r = await runCli(["plugin", "install", `cb@${cat}`, "--json"], { env: envFor(root), cwd: root });
+    const r = await s.gjc(["plugin", "install", `cb@${cat}`, "--json"], { cwd: root });
     expect(r.exitCode).toBe(0);
     expect(r.json().family).toBe("c2");
   });
 
   test("a wrong catalog sha256 is refused and the C2 data directory stays as it was", async () => {
-    const root = fresh();
-    const env = envFor(root);
+    const s = box();
+    const root = s.root;
     const cat = await catalogWithArchive(root, () => "f".repeat(64));
-    const before = snapshotTree(env.GJC_C2_DATA_DIR);
-    const r = await runCli(["plugin", "install", `cb@${cat}`, "--json"], { env, cwd: root });
+    const before = snapshotTree(s.c2);
+    const r = await s.gjc(["plugin", "install", `cb@${cat}`, "--json"], { cwd: root });
     expect(r.exitCode).toBe(3);
     expect(r.json().error.code).toBe("hash_mismatch");
-    expect(snapshotTree(env.GJC_C2_DATA_DIR)).toEqual(before);
+    expect(snapshotTree(s.c2)).toEqual(before);
   });
 
   test("an archive path that leaves the catalog's folder is invalid", async () => {

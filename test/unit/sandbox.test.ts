@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { sandbox, spawnScoped } from "../helpers/sandbox.ts";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("test sandbox helper", () => {
+  test("a sandbox points gjc at its own home, scopes and TMPDIR, and `using` removes it all", async () => {
+    let root: string;
+    {
+      using s = sandbox();
+      root = s.root;
+      expect(s.user).toBe(join(s.home, ".gjc", "agent", "gjc-plugins"));
+      expect(s.c2).toBe(join(s.home, ".codetwo"));
+      expect(existsSync(s.tmp) && existsSync(s.project)).toBe(true);
+      const bundle = s.write("src/notes", {
+        "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "notes", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+        "skills/n/SKILL.md": "---\nname: n\ndescription: Notes.\n---\nWrite notes.\n",
+      });
+      const r = await s.gjc(["plugin", "install", bundle, "--json"]);
+      expect(r.exitCode).toBe(0);
+      expect(readdirSync(join(s.c2, "plugins")).some((n) => n.startsWith("notes-"))).toBe(true);
+      expect((await s.gjc(["plugin", "list", "--json"])).json().c2.map((b: { name: string }) => b.name)).toEqual(["notes"]);
+    }
+    expect(existsSync(root)).toBe(false);
+  });
+
+  test("`await using` a scoped process kills its whole group, a grandchild included, and reaps it", async () => {
+    let grandchild = 0;
+    let child: ReturnType<typeof spawnScoped>["proc"] | undefined;
+    {
+      await using proc = spawnScoped(["sh", "-c", "sleep 300 & echo $!; wait"]);
+      child = proc.proc;
+      const reader = proc.proc.stdout.getReader();
+      const { value } = await reader.read();
+      reader.releaseLock();
+      grandchild = Number(new TextDecoder().decode(value).trim());
+      expect(alive(grandchild)).toBe(true);
+    }
+    expect(child!.exitCode !== null || child!.signalCode !== null).toBe(true);
+    // the grandchild was SIGKILLed with the group; its zombie is reaped by init, so poll briefly for it to vanish
+    const until = Date.now() + 5000;
+    while (alive(grandchild) && Date.now() < until) await Bun.sleep(10);
+    expect(alive(grandchild)).toBe(false);
+  });
+});
