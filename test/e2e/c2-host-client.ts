@@ -70,8 +70,8 @@ export class HostClient {
 
 
 /** Starts `gjc host --stdio` in a C2 home; the caller kills it (or closes stdin) after the test. */
-export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}): HostClient {
-  const proc = Bun.spawn([process.execPath, cliEntry, "host", "--stdio", ...extra], {
+export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}, binary?: string): HostClient {
+  const proc = Bun.spawn([...(binary ? [binary] : [process.execPath, cliEntry]), "host", "--stdio", ...extra], {
     cwd: h.root,
     env: { ...process.env, ...h.env, ...env },
     stdin: "pipe",

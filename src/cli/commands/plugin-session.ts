@@ -14,10 +14,10 @@ function renderDiagnostic(d: SessionDiagnostic, s: Style): string {
   return lines.join("\n");
 }
 
-function renderSession(r: SessionResult, s: Style): string {
+function renderSession(r: SessionResult, s: Style, c2Installed = false): string {
   const p = r.plan;
   const lines = [`${s.bold("GJC session plan")} ${s.dim(`project ${p.projectDir}`)}`];
-  if (p.bundles.length === 0) lines.push("  no GJC bundle installed");
+  if (p.bundles.length === 0) lines.push(c2Installed ? "  no GJC bundle installed (C2 bundles are: gjc plugin session --family c2)" : "  no GJC bundle installed");
   for (const b of p.bundles) {
     const tag = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : b.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
     const active = b.surfaces.filter((x) => x.status === "active").length;
@@ -68,6 +68,16 @@ export default defineVerb({
     const hostTools = typeof args["host-tools"] === "string" ? args["host-tools"].split(",").map((t) => t.trim()).filter(Boolean) : undefined;
     const result = await startSession(ctx, { project: args.project, checkRuntime: check, runtimeTimeoutMs: timeout, ...(hostTools ? { hostToolNames: hostTools } : {}) });
     const { json, exit } = sessionDocument(result);
-    return { json, human: renderSession(result, ctx.out), exit };
+    // Human output only: point at the C2 document when this plan is empty but C2 bundles exist.
+    let c2Installed = false;
+    if (!args.json && result.plan.bundles.length === 0) {
+      const { readdirSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      const { c2DataDir } = await import("../../core/context.ts");
+      try {
+        c2Installed = readdirSync(join(c2DataDir(ctx), "plugins")).some((n) => !n.startsWith("."));
+      } catch {}
+    }
+    return { json, human: renderSession(result, ctx.out, c2Installed), exit };
   },
 });
