@@ -1,4 +1,4 @@
-import type { ArgsDef } from "citty";
+import { parseArgs, type ArgsDef } from "citty";
 import { usageError } from "../core/errors.ts";
 import { didYouMean } from "../core/suggest.ts";
 
@@ -7,44 +7,27 @@ export interface ParsedInvocation {
   rest: string[];
 }
 
-interface Flag {
-  type: "boolean" | "string" | "enum";
-  /** The declared name (values are stored under it and under every alias). */
-  name: string;
-}
-
 /**
- * Parses a verb's tokens against its `ArgsDef` in one pass (the definitions keep citty's
- * shape, but citty's parser is not loaded: it costs ~1 ms of start-up and ignores what it
- * does not know). Unknown options are refused with a suggestion, string options must carry a
- * value, enum values are checked, positionals are counted and named.
- *
- * Values: `--flag` is true, `--flag=false` false (any other inline value true), `--no-flag`
- * false and wins over `--flag` wherever it stands; `--name value` and `--name=value` give
- * strings (the next token is the value even when it starts with `-`) and the last occurrence
- * wins; declared defaults fill what is absent. Everything after `--` is positional. With `rest` and `passthrough`, unknown options
- * after the declared positionals are kept in `rest` as written.
+ * Parses a verb's tokens against its citty `ArgsDef`. citty parses (values, `--no-` negation,
+ * aliases, defaults, positionals); gjc's strict layer runs first, because citty keeps what it
+ * does not know: an unknown option is refused with a suggestion, a string option must carry a
+ * value (the next token is the value even when it starts with `-`), an enum value must be one
+ * of its options, required positionals must be there and extra ones are refused unless the verb
+ * takes a rest. Everything after `--` is positional. With `rest` and `passthrough`, unknown
+ * options after the declared positionals are kept in `rest` as written.
  */
 export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean }): ParsedInvocation {
-  const flags = new Map<string, Flag>();
-  const aliasesOf = new Map<string, string[]>();
-  const positionals: { name: string; required: boolean; default?: unknown }[] = [];
-  const values: Record<string, any> = {};
-  // `--no-flag` wins over `--flag` wherever they stand (as with citty, whose definitions these are).
-  const negatedNames = new Set<string>();
-  for (const [name, def] of Object.entries(defs)) {
-    const type = def.type ?? "string";
-    if (type === "positional") {
-      positionals.push({ name, required: def.required !== false, default: def.default });
-      continue;
-    }
-    const flag: Flag = { type, name };
-    flags.set(name, flag);
-    const aliases = "alias" in def && def.alias !== undefined ? (Array.isArray(def.alias) ? def.alias : [def.alias]) : [];
-    for (const a of aliases) flags.set(a, flag);
-    aliasesOf.set(name, aliases);
-    if (def.default !== undefined) values[name] = def.default;
+  const entries = Object.entries(defs);
+  const positionals = entries.filter(([, def]) => def.type === "positional");
+  const flags = new Map<string, { name: string; type: string }>();
+  for (const [name, def] of entries) {
+    if (def.type === "positional") continue;
+    const aliases = "alias" in def && def.alias !== undefined ? [def.alias].flat() : [];
+    for (const spelling of [name, ...aliases]) flags.set(spelling, { name, type: def.type ?? "string" });
   }
+
+  // The strict layer: sort the tokens into options (checked) and positionals (in order).
+  const options: string[] = [];
   const positionalTokens: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
@@ -56,78 +39,56 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
       positionalTokens.push(token);
       continue;
     }
-    const body = token.startsWith("--") ? token.slice(2) : token.slice(1);
-    const eq = body.indexOf("=");
-    const name = eq === -1 ? body : body.slice(0, eq);
-    let flag = flags.get(name);
-    let negated = false;
-    if (!flag && name.startsWith("no-")) {
-      const target = flags.get(name.slice(3));
-      if (target?.type === "boolean") {
-        flag = target;
-        negated = true;
-      }
-    }
-    if (!flag && opts.passthrough && opts.rest && positionalTokens.length >= positionals.length) {
-      positionalTokens.push(token);
-      continue;
-    }
+    const body = token.replace(/^--?/, "");
+    const name = body.split("=")[0];
+    const negated = name.startsWith("no-") && flags.get(name.slice(3))?.type === "boolean";
+    const flag = flags.get(name) ?? (negated ? flags.get(name.slice(3)) : undefined);
     if (!flag) {
+      if (opts.passthrough && opts.rest && positionalTokens.length >= positionals.length) {
+        positionalTokens.push(token);
+        continue;
+      }
       throw usageError(
-        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(`--${name}`, longNamesOf(flags))}`,
+        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(`--${name}`, [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`))}`,
         `Run "gjc ${opts.commandName} --help" to see the options it accepts.`,
         "unknown_option",
       );
     }
-    if (flag.type === "boolean") {
-      if (negated) negatedNames.add(flag.name);
-      else values[flag.name] = eq === -1 || body.slice(eq + 1) !== "false";
-      continue;
-    }
+    options.push(token);
+    if (flag.type === "boolean") continue;
     let value: string;
-    if (eq !== -1) {
-      value = body.slice(eq + 1);
-    } else {
-      if (i + 1 >= argv.length) {
-        throw usageError(`Option --${flag.name} needs a value.`, `Write it as --${flag.name} <value>.`, "missing_option_value");
-      }
+    if (body.includes("=")) value = body.slice(name.length + 1);
+    else if (i + 1 < argv.length) {
       value = argv[++i];
+      options.push(value);
+    } else {
+      throw usageError(`Option --${flag.name} needs a value.`, `Write it as --${flag.name} <value>.`, "missing_option_value");
     }
-    if (flag.type === "enum") validateEnum(defs[flag.name] as { options?: string[] }, flag.name, value);
-    values[flag.name] = value;
+    if (flag.type === "enum") checkEnum(defs[flag.name] as { options?: string[] }, flag.name, value);
   }
-
-  // Plain loops here and below: each JS-implemented array builtin (find, forEach…) costs tens
-  // of µs on its first call, and this runs once per invocation.
-  let missing: (typeof positionals)[number] | undefined;
-  for (let i = positionalTokens.length; i < positionals.length && !missing; i++) if (positionals[i].required) missing = positionals[i];
+  const missing = positionals.slice(positionalTokens.length).find(([, def]) => def.required !== false);
   if (missing) {
-    throw usageError(`Missing the <${missing.name}> argument for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" for an example.`, "missing_argument");
+    throw usageError(`Missing the <${missing[0]}> argument for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" for an example.`, "missing_argument");
   }
   const rest = positionalTokens.slice(positionals.length);
   if (rest.length > 0 && !opts.rest) {
     throw usageError(`Unexpected argument "${rest[0]}" for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" to see what it takes.`, "unexpected_argument");
   }
-  for (const name of negatedNames) values[name] = false;
-  for (let i = 0; i < positionals.length; i++) values[positionals[i].name] = i < positionalTokens.length ? positionalTokens[i] : positionals[i].default;
-  // Aliases read the same value as their option (`args.o` and `args.output`).
-  for (const [name, aliases] of aliasesOf) for (const a of aliases) if (values[name] !== undefined) values[a] = values[name];
-  const args = values as Record<string, any> & { _: string[] };
-  args._ = positionalTokens;
+
+  // citty parses what passed; positionals go after "--" so none of them is read as an option.
+  const parsed = parseArgs([...options, "--", ...positionalTokens], defs) as Record<string, unknown>;
+  // A plain object of the declared names and aliases (citty answers through a Proxy).
+  const args: Record<string, any> & { _: string[] } = { _: positionalTokens };
+  for (const [name, def] of entries) {
+    args[name] = parsed[name];
+    if ("alias" in def && def.alias !== undefined) for (const alias of [def.alias].flat()) args[alias] = parsed[name];
+  }
   return { args, rest };
 }
 
-function longNamesOf(flags: Map<string, Flag>): string[] {
-  return [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`);
-}
-
-function validateEnum(def: { options?: string[] }, name: string, value: string): void {
+function checkEnum(def: { options?: string[] }, name: string, value: string): void {
   const options = def.options ?? [];
   if (!options.includes(value)) {
-    throw usageError(
-      `Option --${name} must be one of ${options.join(", ")}, not "${value}".${didYouMean(value, options)}`,
-      undefined,
-      "invalid_option_value",
-    );
+    throw usageError(`Option --${name} must be one of ${options.join(", ")}, not "${value}".${didYouMean(value, options)}`, undefined, "invalid_option_value");
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The verb argument parser (src/cli/args.ts). It replaced citty's parseArgs on the start-up
- * path, so the values it produces are compared with citty's for the same definitions and
- * tokens (citty stays the oracle here), and every refusal is checked for its code.
+ * The verb argument parser (src/cli/args.ts): citty parses, gjc's strict layer screens the
+ * tokens first and hands citty the options, then "--", then the positionals. The values must
+ * be exactly those citty gives for the raw tokens (the screening changes no meaning), and every
+ * refusal of the strict layer is checked for its code.
  */
 import { describe, expect, test } from "bun:test";
 import { parseArgs, type ArgsDef } from "citty";
@@ -87,7 +88,7 @@ function refusal(fn: () => unknown): { code: string; exit: number; message: stri
   throw new Error("expected a usage error");
 }
 
-describe("parseVerbArgs gives the values citty gave", () => {
+describe("parseVerbArgs gives the values citty gives for the raw tokens", () => {
   const cases: [string, ArgsDef, string[]][] = [
     ["positional only", validate, ["./b"]],
     ["booleans", validate, ["./b", "--strict", "--json"]],
