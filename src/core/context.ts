@@ -1,12 +1,9 @@
 import { join, resolve } from "node:path";
+import { silentLogger, stderrLogger, type Logger } from "./logger.ts";
 import { colorEnabled, makeStyle, type Style } from "./style.ts";
 
-/** Where log lines go; always stderr in the CLI so stdout stays machine-readable. */
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  progress(message: string): void;
-}
+export type { Logger } from "./logger.ts";
+export { silentLogger } from "./logger.ts";
 
 /**
  * Every side effect that depends on the machine goes through this object, so tests can run
@@ -59,22 +56,6 @@ export function createContext(init: ContextInit = {}): Context {
 /** node:os on demand: importing it costs ~0.1 ms of start-up and most commands never need it. */
 const os = () => require("node:os") as typeof import("node:os");
 
-export const silentLogger: Logger = { info() {}, warn() {}, progress() {} };
-
-function stderrLogger(style: Style): Logger {
-  let guarded = false;
-  const write = (line: string) => {
-    // Logging is best effort: a reader that closed stderr (EPIPE) must not crash the command.
-    if (!guarded) process.stderr.on("error", () => undefined);
-    guarded = true;
-    process.stderr.write(`${line}\n`);
-  };
-  return {
-    info: (m) => write(m),
-    warn: (m) => write(`${style.yellow("warning")}: ${m}`),
-    progress: (m) => write(style.dim(m)),
-  };
-}
 
 /** Expands a leading `~/` against the context's home (sources typed by people use it). */
 export function expandHome(ctx: Context, p: string): string {
