@@ -34,8 +34,9 @@ export function orderedEntry(e: LockEntry): LockEntry {
 
 /** The lock's bytes: sorted entries, fixed key order, two-space indent, trailing newline. */
 export function serializeLock(lock: LockFile): string {
-  const { $schema: _s, lockfileVersion: _v, scope, bundles, ...extra } = lock;
-  const doc = { lockfileVersion: 1, scope, bundles: [...bundles].sort(byNameFamily).map(orderedEntry), ...extra };
+  const { $schema: _s, lockfileVersion: _v, scope, bundles, c2Policy, ...extra } = lock;
+  const policy = c2Policy && c2Policy.length > 0 ? { c2Policy: [...c2Policy].sort((a, b) => (a.name < b.name ? -1 : 1)).map((p) => ({ name: p.name, state: p.state, components: Object.fromEntries(Object.keys(p.components).sort().map((k) => [k, p.components[k]])) })) } : {};
+  const doc = { lockfileVersion: 1, scope, bundles: [...bundles].sort(byNameFamily).map(orderedEntry), ...policy, ...extra };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
@@ -84,6 +85,12 @@ export function parseLock(text: string, path: string, scope?: Scope): LockFile {
   }
   const lock = raw as LockFile;
   if (scope !== undefined && lock.scope !== scope) throw invalidLock(path, `it is the lock of the ${lock.scope} scope, not the ${scope} scope`);
+  if (lock.c2Policy !== undefined && lock.scope !== "project") throw invalidLock(path, "c2Policy belongs to a project lock (C2 policy is set per project)");
+  const policies = new Set<string>();
+  for (const p of lock.c2Policy ?? []) {
+    if (policies.has(p.name)) throw invalidLock(path, `the C2 policy of ${p.name} is listed twice`);
+    policies.add(p.name);
+  }
   const seen = new Set<string>();
   for (const e of lock.bundles) {
     const key = `${e.family}:${e.name}`;

@@ -56,12 +56,26 @@ export const LockEntrySchema = Type.Object(
   closed,
 );
 
+const PolicyStateSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
+
+/** Project locks: the project's C2 policy for a user-wide C2 bundle (state and components; never its config). */
+export const LockPolicySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    state: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("inherit")]),
+    components: Type.Record(Type.String(), PolicyStateSchema),
+  },
+  closed,
+);
+
 export const LockFileSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
     lockfileVersion: Type.Literal(1),
     scope: Type.Union([Type.Literal("user"), Type.Literal("project")]),
     bundles: Type.Array(LockEntrySchema),
+    /** Project locks only, when the project has explicit C2 policy. */
+    c2Policy: Type.Optional(Type.Array(LockPolicySchema)),
   },
   // Unknown top-level keys are kept when gjc rewrites a lock (a newer tool's additions survive).
   { additionalProperties: true },
@@ -70,4 +84,5 @@ export const LockFileSchema = Type.Object(
 export type LockSource = Static<typeof LockSourceSchema>;
 export type LockPin = Static<typeof LockPinSchema>;
 export type LockEntry = Static<typeof LockEntrySchema>;
+export type LockPolicy = Static<typeof LockPolicySchema>;
 export type LockFile = Static<typeof LockFileSchema>;

@@ -9,7 +9,8 @@ import type { Scope } from "../install/registry-types.ts";
 import { diskProblems } from "./disk-check.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
-import type { LockEntry, LockFile } from "./lock-schema.ts";
+import { projectPolicy, samePolicy } from "./c2-policy.ts";
+import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 
 export interface LockDifference {
@@ -40,8 +41,12 @@ export async function writeScopeLock(ctx: Context, scope: Scope): Promise<LockWr
   const path = lockPath(ctx, scope);
   const existing = readLockFile(path, scope);
   const bundles = (await installedBundles(ctx, scope)).map((b) => b.entry);
-  const { $schema: _s, lockfileVersion: _v, scope: _sc, bundles: _b, ...extra } = existing ?? ({} as Partial<LockFile>);
+  const { $schema: _s, lockfileVersion: _v, scope: _sc, bundles: _b, c2Policy: _p, ...extra } = existing ?? ({} as Partial<LockFile>);
   const next: LockFile = { ...extra, lockfileVersion: 1, scope, bundles };
+  if (scope === "project") {
+    const policy = await projectPolicy(ctx);
+    if (policy.length > 0) next.c2Policy = policy;
+  }
   const changed = existing === undefined || serializeLock(existing) !== serializeLock(next);
   if (changed) writeLockFile(path, next);
   return { scope, path, bundles: next.bundles.map(orderedEntry), changed };
@@ -94,5 +99,16 @@ export async function checkScopeLock(ctx: Context, scope: Scope): Promise<LockCh
   const lock = readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
   const differences = compareWithInstalled(lock, await installedBundles(ctx, scope));
+  if (scope === "project") differences.push(...comparePolicies(lock.c2Policy ?? [], await projectPolicy(ctx)));
   return { scope, path, ok: differences.length === 0, differences };
+}
+
+/** The project's C2 policy against the lock's, by bundle name. */
+export function comparePolicies(want: LockPolicy[], have: LockPolicy[]): LockDifference[] {
+  const names = [...new Set([...want.map((p) => p.name), ...have.map((p) => p.name)])].sort();
+  const out: LockDifference[] = [];
+  for (const name of names) {
+    if (!samePolicy(want.find((p) => p.name === name), have.find((p) => p.name === name))) out.push({ name, family: "c2", kind: "changed", fields: ["c2Policy"] });
+  }
+  return out;
 }

@@ -23,6 +23,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
 import { acquireContent, describeSource, type JudgedContent } from "./content.ts";
 import { diskProblems } from "./disk-check.ts";
+import { applyPolicies, planPolicies } from "./c2-policy.ts";
 import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
 import { recordGeneration } from "./history.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
@@ -32,7 +33,7 @@ import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 
-export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra";
+export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
 
 export interface SyncItem {
   name: string;
@@ -134,9 +135,10 @@ function offlineMiss(names: LockEntry[]): GjcError {
 }
 
 function frozenError(items: SyncItem[]): GjcError {
+  const why = (i: SyncItem) => (i.action === "unsettled" ? "its project policy is locked, the bundle is not installed" : "installed, not in the lock");
   return new GjcError({
     code: "lock_unsettled",
-    message: `--frozen: the lock does not settle ${items.map((i) => `${i.name} [${i.family}] (installed, not in the lock)`).join(", ")}. Nothing was changed.`,
+    message: `--frozen: the lock does not settle ${items.map((i) => `${i.name} [${i.family}] (${why(i)})`).join(", ")}. Nothing was changed.`,
     hint: "Add --prune to remove what the lock does not name, or record it with gjc plugin lock.",
     details: { unsettled: items.map((i) => ({ name: i.name, family: i.family })) },
     exit: ExitCode.failed,
@@ -153,7 +155,10 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
   }
   const planned = plan(lock, await installedBundles(ctx, scope));
   const extras = planned.filter((p) => p.item.action === "extra");
-  if (o.frozen && !o.prune && extras.length > 0) throw frozenError(extras.map((p) => p.item));
+  // Project locks: the project's C2 policy (the C2 bundles themselves come with the user set).
+  const policies = scope === "project" ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
+  const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reason: ["c2Policy names a C2 bundle that is not installed (sync the user set first)"] }));
+  if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
 
   // Acquire and judge everything before any write.
@@ -200,7 +205,8 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     if (unknownTrust.length > 0) {
       throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
     }
-    const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: planned.map((p) => p.item), needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
+    const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy" }));
+    const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: [...planned.map((p) => p.item), ...policyItems, ...unsettled], needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
     if (o.dryRun) return result;
 
     // Commit: GJC of the scope as one transaction.
@@ -220,6 +226,7 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     }
     if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, "sync");
     if (scope === "user") await applyC2(ctx, planned, byName, allowed);
+    if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], policies);
 
     for (const c of acquired) putCacheEntry(ctx, { name: c.entry.name, family: c.entry.family, version: c.entry.version, files: c.files }, c.dir);
     const after = await installedBundles(ctx, scope);

@@ -64,3 +64,41 @@ describe("C2 bundles in a set", () => {
     expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });
 });
+
+describe("the project's C2 policy in the project lock", () => {
+  test("lock --project records it (never config), --check sees a change, sync --project puts it back; --frozen without the bundle is lock_unsettled", async () => {
+    const a = world();
+    const demo = writeTree(join(a.root, "src", "demo"), runtimeBundle("demo"));
+    expect((await a.gjc(["plugin", "install", demo])).exitCode).toBe(0);
+    const plan = await a.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", "--project", ".", "--config", '{"secret":"s3cret"}', "--json"]);
+    expect(plan.exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
+    const ui = await a.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", "--component", "ui:go", "--project", ".", "--json"]);
+    expect(ui.exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "policy", "apply", ui.json().token])).exitCode).toBe(0);
+
+    expect((await a.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    const text = readFileSync(a.lock, "utf8");
+    expect(JSON.parse(text).c2Policy).toEqual([{ name: "demo", state: "disabled", components: { "ui:go": "disabled" } }]);
+    expect(text).not.toContain("s3cret");
+    expect((await a.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+
+    expect((await a.gjc(["plugin", "policy", "reset", "demo", "--project", "."])).exitCode).toBe(0);
+    const check = await a.gjc(["plugin", "lock", "--project", "--check", "--json"]);
+    expect(check.exitCode).toBe(1);
+    expect(check.json().differences).toEqual([{ name: "demo", family: "c2", kind: "changed", fields: ["c2Policy"] }]);
+    const sync = await a.gjc(["plugin", "sync", "--project", "--json"]);
+    expect({ exit: sync.exitCode, err: sync.stderr }).toMatchObject({ exit: 0 });
+    expect(sync.json().items).toContainEqual({ name: "demo", family: "c2", action: "policy" });
+    expect((await a.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+    const catalog = (await a.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"])).json();
+    expect(catalog.plugins[0]).toMatchObject({ name: "demo", state: "disabled", trusted: false });
+    expect(catalog.plugins[0].components).toEqual({ [`${catalog.plugins[0].id}:ui:go`]: "disabled" });
+
+    const b = world();
+    mkdirSync(join(b.project, ".gjc"), { recursive: true });
+    cpSync(a.lock, b.lock);
+    const frozen = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
+    expect({ exit: frozen.exitCode, code: errorOf(frozen).code }).toEqual({ exit: 1, code: "lock_unsettled" });
+  });
+});

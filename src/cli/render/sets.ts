@@ -57,6 +57,8 @@ const SYNC_WORDS: Record<string, [string, string]> = {
   replace: ["replaced", "would replace"],
   remove: ["removed", "would remove"],
   extra: ["not in lock", "not in lock"],
+  policy: ["project policy set", "would set project policy"],
+  unsettled: ["not installed", "not installed"],
 };
 
 export function describeSync(r: import("../../sets/sync.ts").SyncResult): string {
@@ -67,7 +69,7 @@ export function describeSync(r: import("../../sets/sync.ts").SyncResult): string
     const why = i.reason && i.reason.length > 0 && i.action !== "unchanged" ? `: ${i.reason.slice(0, 5).join(", ")}` : "";
     lines.push(`  ${word.padEnd(20)} ${i.name} ${i.version ?? ""} [${i.family}]${from}${why}${i.needsTrust ? " — needs trust" : ""}`);
   }
-  const changed = r.items.filter((i) => i.action !== "unchanged" && i.action !== "extra").length;
+  const changed = r.items.filter((i) => i.action !== "unchanged" && i.action !== "extra" && i.action !== "unsettled").length;
   const head = r.dryRun ? `[dry-run] ${plural(changed, "bundle")} would change in the ${r.scope} scope.` : changed === 0 ? `The ${r.scope} scope already matches ${r.lockPath}.` : `Synced the ${r.scope} scope to ${r.lockPath} (${plural(changed, "bundle")} changed).`;
   const tail: string[] = [];
   if (r.items.some((i) => i.action === "extra")) tail.push(`Bundles not in the lock are kept; add --prune to remove them.`);
