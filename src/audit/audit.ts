@@ -114,7 +114,7 @@ function isInstalledName(ctx: Context, target: string): boolean {
 }
 
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
-  const { scopeFromFlags } = await import("../install/install-command.ts");
+  const { scopeFromFlags } = await import("../store/resolve.ts");
   const scope = scopeFromFlags(req);
   const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
   if (req.against === undefined) return audited;

@@ -26,7 +26,7 @@ export async function verifiedC2Bundles(ctx: Context, opts: { persist?: boolean 
     // The store's verify quarantines drift in the record (and lifts a stale quarantine).
     const { verifyC2 } = await import("../c2store/lifecycle.ts");
     const result = await verifyC2(ctx);
-    for (const b of result.bundles) if (!b.ok) problems.set(b.id, b.problems.map((p) => p.message));
+    for (const b of result.bundles) if (!b.ok && b.c2) problems.set(b.c2.id, b.problems.map((p) => p.message));
     bundles = listInstalledC2(ctx);
   } else {
     const { verifyFiles } = await import("../store/verify.ts");

@@ -13,7 +13,9 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { installedId } from "../families/c2/ids.ts";
 import { planC2Bundle, type C2Plan } from "../families/c2/validate.ts";
-import type { ComponentSummary } from "../families/types.ts";
+import type { C2Manifest } from "../families/c2/types.ts";
+import type { DocSource, InstallResult, InstallStatus } from "../store/documents.ts";
+import { verifyFiles } from "../store/verify.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { c2Capabilities } from "../audit/extract-c2.ts";
@@ -22,35 +24,29 @@ import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
 import { RECORD_SCHEMA_VERSION, serializeRecord, storedFiles, type InstalledRecord, type RecordSource } from "./record.ts";
-import { readRecord } from "./records.ts";
+import { readRecord, scanRecords } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
 
-export type InstallStatus = "installed" | "updated" | "unchanged" | "would_install" | "would_update";
+/** The C2 half of the shared install/upgrade document (src/store/documents.ts). */
+export type C2InstallResult = InstallResult & { family: "c2"; c2: NonNullable<InstallResult["c2"]> };
 
-export interface C2InstallResult {
-  family: "c2";
-  status: InstallStatus;
-  id: string;
-  name: string;
-  version: string;
-  previous_version: string | null;
-  bundle_dir: string;
-  data_dir: string;
-  enabled: boolean;
-  trusted: boolean;
-  source: { kind: string; display: string; identity: string; spec: string };
-  files: number;
-  total_bytes: number;
-  contributions: Record<string, number>;
-  components: ComponentSummary[];
-  diagnostics: Diagnostic[];
-  /** Lines the verb prints on stderr (`runtime.requires_trust` and the like). */
-  notices: { code: string; message: string }[];
-  /** Dry runs over an installed bundle: the capability diff installed → candidate (src/audit). */
-  capabilityDiff?: import("../audit/install-diff.ts").InstallCapabilityDiff;
+/** How documents spell a C2 source kind (the record keeps its own spelling on disk). */
+export const DOC_SOURCE_KIND = { local: "path", archive: "tarball", git: "git", github: "github" } as const;
+
+export function c2DocSource(source: RecordSource): DocSource {
+  const ref = source.resolved.ref;
+  const sha = source.resolved.sha;
+  const sha256 = source.resolved.sha256;
+  return {
+    kind: DOC_SOURCE_KIND[source.kind],
+    display: source.display,
+    ...(typeof ref === "string" ? { ref } : {}),
+    ...(typeof sha === "string" ? { sha } : {}),
+    ...(typeof sha256 === "string" ? { sha256 } : {}),
+  };
 }
 
 export interface InstallOptions {
@@ -74,6 +70,53 @@ export function invalidBundle(plan: C2Plan): GjcError {
     details: { diagnostics: plan.diagnostics },
     exit: first && ["unsafe_path", "special_file", "security_policy"].includes(first.code) ? ExitCode.refused : ExitCode.failed,
   });
+}
+
+type Decision = "install" | "update" | "repair" | "unchanged";
+const WOULD: Record<Decision, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
+const DONE: Record<Decision, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
+
+/**
+ * What installing these files over the record of the same id means, as for GJC bundles:
+ * identical content is a no-op unless the installed copy drifted or is quarantined (then the
+ * reinstall repairs it and clears the quarantine); different content is an update.
+ */
+function decide(layout: C2Layout, previous: ReturnType<typeof readRecord>, prior: InstalledRecord | undefined, files: InstalledRecord["files"], manifestJson: string): Decision {
+  if (previous === undefined) return "install";
+  if (!prior || !sameContent(prior, files, manifestJson)) return prior ? "update" : "repair";
+  if (prior.quarantine !== null) return "repair";
+  return verifyFiles(bundleDir(layout, prior.id), storedFiles(prior)).ok ? "unchanged" : "repair";
+}
+
+/** The same name installed from another source: named, never silently replaced. */
+function nameTaken(name: string, existing: InstalledRecord, candidate: string): GjcError {
+  return new GjcError({
+    code: "already_installed",
+    message: `A C2 bundle named ${name} is already installed from ${existing.source.display} (${existing.id}); ${candidate} is another source.`,
+    hint: `Add --force to replace it with this source (its trust and policy do not carry over), or uninstall ${existing.id} first.`,
+    details: { name, installedId: existing.id, installedSource: existing.source.display, candidateSource: candidate },
+    exit: ExitCode.failed,
+  });
+}
+
+/** A command's namespace: the part of its id before the first dot (`hello` of `hello.greet`). */
+const namespaceOf = (commandId: string) => commandId.split(".")[0].toLowerCase();
+
+/** A bundle may not declare commands in a namespace another installed bundle already owns. */
+function assertCommandNamespaces(manifest: C2Manifest, others: InstalledRecord[]): void {
+  const owners = new Map<string, InstalledRecord>();
+  for (const r of others) for (const c of r.manifest.codetwo.commands) owners.set(namespaceOf(c.id), r);
+  for (const c of manifest.codetwo.commands) {
+    const owner = owners.get(namespaceOf(c.id));
+    if (!owner) continue;
+    throw new GjcError({
+      code: "command_conflict",
+      message: `${manifest.name} declares the command ${c.id}, but the namespace "${namespaceOf(c.id)}" belongs to the installed bundle ${owner.name} (${owner.id}).`,
+      hint: `Uninstall ${owner.name} first (gjc plugin uninstall ${owner.name}), or rename the bundle's commands into a namespace of its own.`,
+      details: { command: c.id, owner: owner.id },
+      exit: ExitCode.failed,
+    });
+  }
 }
 
 /** Same content = same files (path, bytes, mode) and the same manifest. */
@@ -158,11 +201,15 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   const layout = c2Layout(ctx);
   const files = plan.collection.files.map((f) => ({ path: f.path, size: f.size, mode: f.mode, sha256: f.sha256 }));
   const manifestJson = JSON.stringify(manifest);
-  const notices: C2InstallResult["notices"] = [];
   const work = async (): Promise<C2InstallResult> => {
     if (!opts.dryRun) cleanLeftovers(layout);
     const previous = readRecord(layout, id);
     const prior = previous && !("problem" in previous) ? previous : undefined;
+    const installed = scanRecords(layout).records;
+    // The same name from another source (another id): refused unless --force replaces it.
+    const sameName = opts.expectId !== undefined ? [] : installed.filter((r) => r.name === manifest.name && r.id !== id);
+    if (sameName.length > 0 && !opts.force) throw nameTaken(manifest.name, sameName[0], source.display);
+    assertCommandNamespaces(manifest, installed.filter((r) => r.id !== id && !sameName.includes(r)));
     const now = ctx.now().toISOString();
     const record: InstalledRecord = {
       schema_version: RECORD_SCHEMA_VERSION,
@@ -171,6 +218,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       version: manifest.version,
       standard_version: "1.2.0",
       enabled: prior ? prior.enabled : (opts.catalog?.defaultEnabled ?? true),
+      // Trust belongs to a source: a bundle replacing one from another source starts untrusted.
       trusted: prior ? prior.trusted : false,
       scope: "user",
       source,
@@ -187,42 +235,48 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest })),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
     };
-    let status: InstallStatus;
-    if (prior && sameContent(prior, files, manifestJson) && prior.quarantine === null) status = "unchanged";
-    else if (previous) status = opts.dryRun ? "would_update" : "updated";
-    else status = opts.dryRun ? "would_install" : "installed";
-    if (previous && status !== "unchanged" && !opts.force) {
+    const decision = decide(layout, previous, prior, files, manifestJson);
+    if (decision === "update" && !opts.force) {
       throw new GjcError({
         code: "already_installed",
         message: `${manifest.name} is already installed from this source (${id}${prior ? `, version ${prior.version}` : ""}) with different content.`,
         hint: "Add --force to replace it (enabled/trusted are kept), or run gjc plugin upgrade.",
+        details: { name: manifest.name, id, installedVersion: prior?.version, candidateVersion: manifest.version },
         exit: ExitCode.failed,
       });
     }
+    const status = (opts.dryRun ? WOULD : DONE)[decision];
+    const warnings: Diagnostic[] = [];
     if (!record.trusted && (manifest.codetwo.runtime !== null || manifest.codetwo.languageServers.length > 0)) {
-      notices.push({ code: "runtime.requires_trust", message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).` });
+      warnings.push({ code: "runtime.requires_trust", severity: "warning", path: "plugin.json", message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).` });
     }
+    for (const other of sameName) warnings.push({ code: "replaced_source", severity: "warning", path: bundleHome(layout, other.id), message: `${manifest.name} from ${other.source.display} (${other.id}) is replaced; its trust and policy do not carry over.` });
     const result: C2InstallResult = {
       family: "c2",
       status,
-      id,
       name: manifest.name,
       version: manifest.version,
-      previous_version: prior?.version ?? null,
-      bundle_dir: bundleDir(layout, id),
-      data_dir: userDataDir(layout, id),
-      enabled: record.enabled,
-      trusted: record.trusted,
-      source: { kind: source.kind, display: source.display, identity: source.identity, spec: source.spec },
+      ...(prior ? { previousVersion: prior.version } : sameName[0] ? { previousVersion: sameName[0].version } : {}),
+      scope: "user",
       files: files.length,
-      total_bytes: record.total_bytes,
-      contributions: record.contributions,
-      components: record.components,
-      diagnostics: record.diagnostics,
-      notices,
+      bytes: record.total_bytes,
+      enabled: record.enabled,
+      source: c2DocSource(source),
+      warnings,
+      c2: {
+        id,
+        bundleDir: bundleDir(layout, id),
+        dataDir: userDataDir(layout, id),
+        trusted: record.trusted,
+        identity: source.identity,
+        spec: source.spec,
+        contributions: record.contributions,
+        components: record.components,
+        diagnostics: record.diagnostics,
+      },
     };
-    if (opts.dryRun && prior && status !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest });
-    if (status === "unchanged" || opts.dryRun) return result;
+    if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest });
+    if (decision === "unchanged" || opts.dryRun) return result;
 
     const createdPlugins = !existsSync(layout.plugins);
     mkdirSync(layout.plugins, { recursive: true });
@@ -236,6 +290,10 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw error;
     }
     mkdirSync(userDataDir(layout, id), { recursive: true });
+    if (sameName.length > 0) {
+      const { retireC2Bundle } = await import("./lifecycle.ts");
+      for (const other of sameName) await retireC2Bundle(ctx, layout, other, { keepData: false });
+    }
     refreshRecordsIndex(layout);
     return result;
   };

@@ -29,7 +29,10 @@ import { commitPolicy, markLastGood, openPolicy, type Recovery } from "./policy-
 import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { storedFiles, type InstalledRecord } from "./record.ts";
-import { verifyFiles, type FileProblem } from "../store/verify.ts";
+import { verifyFiles } from "../store/verify.ts";
+import type { BundleRow, InspectBundle, UninstallResult, VerifiedBundle } from "../store/documents.ts";
+import type { Diagnostic } from "../core/diagnostics.ts";
+import { c2DocSource } from "./install.ts";
 
 export type { C2InstallResult } from "./install.ts";
 export { installC2FromCatalog } from "./catalog-install.ts";
@@ -50,18 +53,7 @@ export function c2ProjectScopeError(name?: string): GjcError {
   });
 }
 
-export interface C2UninstallResult {
-  family: "c2";
-  status: "uninstalled" | "would_uninstall";
-  id: string;
-  name: string;
-  version: string;
-  bundle_dir: string;
-  data_dir: string;
-  data_kept: boolean;
-  policy_forgotten: boolean;
-  notices: { code: string; message: string }[];
-}
+export type C2UninstallResult = UninstallResult & { family: "c2"; c2: NonNullable<UninstallResult["c2"]> };
 
 function parseOptional(docText: string | undefined) {
   if (docText === undefined) return undefined;
@@ -81,28 +73,16 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
     const record = requireRecord(layout, name);
     const result: C2UninstallResult = {
       family: "c2",
-      status: opts.dryRun ? "would_uninstall" : "uninstalled",
-      id: record.id,
+      status: opts.dryRun ? "would-uninstall" : "uninstalled",
       name: record.name,
       version: record.version,
-      bundle_dir: bundleDir(layout, record.id),
-      data_dir: userDataDir(layout, record.id),
-      data_kept: Boolean(opts.keepData),
-      policy_forgotten: false,
-      notices: [],
+      scope: "user",
+      files: record.files.map((f) => f.path),
+      warnings: [],
+      c2: { id: record.id, bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id), dataKept: Boolean(opts.keepData), policyForgotten: false },
     };
     if (opts.dryRun) return result;
-    // Never under a live process of another gjc host (c2host/live-registry.ts).
-    assertNotLive(layout.root, record.id, record.name);
-    await runBeforeUninstall(ctx, toInstalled(layout, record));
-    result.policy_forgotten = forgetPolicy(ctx, layout, record.id, result.notices);
-    const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
-    crashPoint(ctx, "c2uninstall:policy-forgotten");
-    renameSync(bundleHome(layout, record.id), trash);
-    fsyncDir(layout.plugins);
-    crashPoint(ctx, "c2uninstall:trashed");
-    rmSync(trash, { recursive: true, force: true });
-    if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
+    result.c2.policyForgotten = await retireC2Bundle(ctx, layout, record, { keepData: opts.keepData, warnings: result.warnings });
     refreshRecordsIndex(layout);
     return result;
   };
@@ -110,11 +90,32 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
   return withC2Lock(ctx, "gjc plugin uninstall", work);
 }
 
-function forgetPolicy(ctx: Context, layout: C2Layout, id: string, notices: C2UninstallResult["notices"]): boolean {
+/**
+ * Removes one installed bundle under the C2 lock the caller holds: its runtime is stopped, its
+ * policy forgotten, its home renamed aside (the commit point) and deleted, and its data
+ * directory removed unless kept. Uninstall and a --force install from another source use it.
+ * Returns whether any policy was forgotten.
+ */
+export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: InstalledRecord, opts: { keepData?: boolean; warnings?: Diagnostic[] } = {}): Promise<boolean> {
+  // Never under a live process of another gjc host (c2host/live-registry.ts).
+  assertNotLive(layout.root, record.id, record.name);
+  await runBeforeUninstall(ctx, toInstalled(layout, record));
+  const forgotten = forgetPolicy(ctx, layout, record.id, opts.warnings ?? []);
+  const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
+  crashPoint(ctx, "c2uninstall:policy-forgotten");
+  renameSync(bundleHome(layout, record.id), trash);
+  fsyncDir(layout.plugins);
+  crashPoint(ctx, "c2uninstall:trashed");
+  rmSync(trash, { recursive: true, force: true });
+  if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
+  return forgotten;
+}
+
+function forgetPolicy(ctx: Context, layout: C2Layout, id: string, warnings: Diagnostic[]): boolean {
   const key = policyKey(id);
   const view = openPolicy(layout);
   if (view.recovery.kind !== "normal") {
-    notices.push({ code: "policy_recovery", message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.` });
+    warnings.push({ code: "policy_recovery", severity: "warning", path: layout.policy, message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.` });
     return false;
   }
   const strip = (doc: ReturnType<typeof clonePolicy>) => {
@@ -214,26 +215,8 @@ export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passE
   return setFlag(ctx, name, "trusted", trusted, passEnv);
 }
 
-export interface C2ListRow {
-  family: "c2";
-  id: string;
-  name: string;
-  version: string;
-  enabled: boolean;
-  trusted: boolean;
-  /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
-  trust_state: TrustState;
-  source: string;
-  has_runtime: boolean;
-  contributions: Record<string, number>;
-  total_contributions: number;
-  components: (ComponentSummary & { effective_status: string })[];
-  diagnostics: { errors: number; warnings: number };
-  quarantine: InstalledRecord["quarantine"];
-  policy: { state: EffectivePolicy["state"]; source: EffectivePolicy["stateSource"] };
-  /** Services `runtime.inject` names that this host lacks: the runtime is pending, not enabled. */
-  missing_services: string[];
-}
+export type C2ListRow = BundleRow & { family: "c2"; c2: NonNullable<BundleRow["c2"]> };
+type C2Component = NonNullable<BundleRow["c2"]>["components"][number];
 
 /**
  * The record's diagnostics as they stand now: `runtime.requires_trust` says the runtime runs
@@ -243,7 +226,7 @@ function currentDiagnostics(record: InstalledRecord): InstalledRecord["diagnosti
   return trustStateOf(record) === "trusted" ? record.diagnostics.filter((d) => d.code !== "runtime.requires_trust") : record.diagnostics;
 }
 
-function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2ListRow["components"] {
+function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2Component[] {
   const key = policyKey(record.id);
   return record.components.map((c) => {
     let effectiveStatus: string = c.status;
@@ -251,7 +234,7 @@ function componentsWithStatus(record: InstalledRecord, effective: EffectivePolic
     const policyId = c.kind === "ui" || c.kind === "connector" || c.kind === "lsp" ? `${key}:${c.kind}:${c.name.split("@")[0]}` : undefined;
     if (policyId && effective.components[policyId] === "disabled") effectiveStatus = "disabled";
     else if (c.status === "requires_trust" && trustStateOf(record) === "trusted") effectiveStatus = "ready";
-    return { ...c, effective_status: effectiveStatus };
+    return { kind: c.kind, name: c.name, path: c.path, status: c.status, effectiveStatus };
   });
 }
 
@@ -259,25 +242,32 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
   const effective = resolvePolicy(recovery, record);
   return {
     family: "c2",
-    id: record.id,
     name: record.name,
     version: record.version,
+    scope: "user",
     enabled: record.enabled,
-    trusted: record.trusted,
-    trust_state: trustStateOf(record),
-    source: record.source.display,
-    has_runtime: record.manifest.codetwo.runtime !== null,
-    contributions: record.contributions,
-    // Supported only: stored-but-unsupported scenes, pipelines, hooks and monitors are not counted.
-    total_contributions: supportedContributions(record.contributions),
-    components: componentsWithStatus(record, effective),
-    diagnostics: {
-      errors: currentDiagnostics(record).filter((d) => d.severity === "error").length,
-      warnings: currentDiagnostics(record).filter((d) => d.severity === "warning").length,
+    quarantined: record.quarantine !== null,
+    source: c2DocSource(record.source),
+    installedAt: record.installed_at,
+    updatedAt: record.updated_at,
+    c2: {
+      id: record.id,
+      trusted: record.trusted,
+      /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
+      trustState: trustStateOf(record),
+      hasRuntime: record.manifest.codetwo.runtime !== null,
+      contributions: record.contributions,
+      // Supported only: stored-but-unsupported scenes, pipelines, hooks and monitors are not counted.
+      totalContributions: supportedContributions(record.contributions),
+      components: componentsWithStatus(record, effective),
+      diagnostics: {
+        errors: currentDiagnostics(record).filter((d) => d.severity === "error").length,
+        warnings: currentDiagnostics(record).filter((d) => d.severity === "warning").length,
+      },
+      quarantine: record.quarantine,
+      policy: { state: effective.state, source: effective.stateSource },
+      missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
     },
-    quarantine: record.quarantine,
-    policy: { state: effective.state, source: effective.stateSource },
-    missing_services: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
   };
 }
 
@@ -289,62 +279,49 @@ export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenReco
   return { plugins: records.map((r) => row(r, view)), broken, recovery: view.recovery };
 }
 
-export interface C2Inspect extends C2ListRow {
-  description: string | null;
-  bundle_dir: string;
-  data_dir: string;
-  installed_at: string;
-  updated_at: string;
-  source_details: InstalledRecord["source"];
-  files: number;
-  total_bytes: number;
-  runtime: InstalledRecord["manifest"]["codetwo"]["runtime"];
-  commands: { id: string; title: string }[];
-  diagnostics_list: InstalledRecord["diagnostics"];
-  effective_policy: EffectivePolicy;
-  /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
-  passEnv: string[];
-  /**
-   * How each language server is launched: the declared args and env with gjc's documented
-   * extension applied (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` expanded and exported; the project
-   * directory stays `${PLUGIN_PROJECT_DIR}` until a server starts in one).
-   */
-  language_servers: { server: string; languages: string[]; launch: LspLaunchPlan }[];
-}
+export type C2Inspect = InspectBundle & { family: "c2"; c2: NonNullable<InspectBundle["c2"]> };
 
 /** `gjc plugin inspect <name>` (C2). */
 export function inspectC2(ctx: Context, name: string): C2Inspect {
   const layout = c2Layout(ctx);
   const record = requireRecord(layout, name);
   const view = openPolicy(layout);
-  const base = row(record, view);
+  const { gjc: _none, ...base } = row(record, view);
   return {
     ...base,
+    root: bundleDir(layout, record.id),
     description: record.manifest.description ?? null,
-    bundle_dir: bundleDir(layout, record.id),
-    data_dir: userDataDir(layout, record.id),
-    installed_at: record.installed_at,
-    updated_at: record.updated_at,
-    source_details: record.source,
-    files: record.files.length,
-    total_bytes: record.total_bytes,
-    runtime: record.manifest.codetwo.runtime,
-    commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
-    diagnostics_list: currentDiagnostics(record),
-    effective_policy: resolvePolicy(view, record),
-    passEnv: record.pass_env ?? [],
-    language_servers: record.manifest.codetwo.languageServers.map((server) => ({
-      server: server.id,
-      languages: server.languages,
-      launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env),
-    })),
+    files: storedFiles(record),
+    bytes: record.total_bytes,
+    c2: {
+      ...base.c2,
+      dataDir: userDataDir(layout, record.id),
+      identity: record.source.identity,
+      spec: record.source.spec,
+      catalog: record.source.catalog,
+      runtime: record.manifest.codetwo.runtime as Record<string, unknown> | null,
+      commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
+      diagnosticsList: currentDiagnostics(record),
+      effectivePolicy: resolvePolicy(view, record) as unknown as Record<string, unknown>,
+      /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+      passEnv: record.pass_env ?? [],
+      /**
+       * How each language server is launched: the declared args and env with gjc's documented
+       * extension applied (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` expanded and exported; the project
+       * directory stays `${PLUGIN_PROJECT_DIR}` until a server starts in one).
+       */
+      languageServers: record.manifest.codetwo.languageServers.map((server) => ({
+        server: server.id,
+        languages: [...server.languages],
+        launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env) as unknown as Record<string, unknown>,
+      })),
+    },
   };
 }
 
 export interface C2VerifyResult {
-  family: "c2";
   ok: boolean;
-  bundles: { id: string; name: string; ok: boolean; checked: number; problems: FileProblem[]; quarantined: boolean }[];
+  bundles: VerifiedBundle[];
 }
 
 /**
@@ -368,9 +345,10 @@ export async function verifyC2(ctx: Context, name?: string): Promise<C2VerifyRes
         writeRecord(layout, { ...record, quarantine: null });
         rewrote = true;
       }
-      bundles.push({ id: record.id, name: record.name, ok, checked: check.checked, problems: check.problems, quarantined: !ok });
+      const change = !ok ? (record.quarantine === null ? "quarantined" : "none") : record.quarantine !== null ? "cleared" : "none";
+      bundles.push({ family: "c2", name: record.name, version: record.version, scope: "user", ok, checked: check.checked, problems: check.problems, quarantined: !ok, change, c2: { id: record.id } });
     }
     if (rewrote) refreshRecordsIndex(layout);
-    return { family: "c2", ok: bundles.every((b) => b.ok), bundles };
+    return { ok: bundles.every((b) => b.ok), bundles };
   });
 }

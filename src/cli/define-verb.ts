@@ -50,3 +50,8 @@ export const scopeArgs = {
   user: { type: "boolean", description: "Act on the user scope" },
   project: { type: "boolean", description: "Act on the project scope of the current directory" },
 } as const satisfies ArgsDef;
+
+/** Picks the family when a name is installed in both (`--family gjc|c2`). */
+export const familyArg = {
+  family: { type: "string", description: "Only bundles of this family (gjc or c2)", valueHint: "gjc|c2" },
+} as const satisfies ArgsDef;

@@ -146,68 +146,69 @@ import p142 from "../../docs/errors/quarantine_not_persisted.md" with { type: "t
 import p143 from "../../docs/errors/quarantined.md" with { type: "text" };
 import p144 from "../../docs/errors/read_only.md" with { type: "text" };
 import p145 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p146 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p147 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p148 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p149 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p150 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p151 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p152 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p153 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p154 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p155 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p156 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p157 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p158 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p159 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p160 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p161 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p162 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p163 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p164 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p165 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p166 from "../../docs/errors/special_file.md" with { type: "text" };
-import p167 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p168 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p169 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p170 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p171 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p172 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p173 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p174 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p175 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p176 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p177 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p178 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p179 from "../../docs/errors/trusted.md" with { type: "text" };
-import p180 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p181 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p182 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p183 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p185 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p188 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p189 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p190 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p191 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p192 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p194 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p195 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p196 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p197 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p198 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p199 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p200 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p201 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p203 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p204 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p205 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p206 from "../../docs/errors/usage.md" with { type: "text" };
-import p207 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p146 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p147 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p148 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p149 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p150 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p151 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p152 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p153 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p154 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p155 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p156 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p157 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p158 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p159 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p160 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p161 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p162 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p163 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p164 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p165 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p166 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p167 from "../../docs/errors/special_file.md" with { type: "text" };
+import p168 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p169 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p170 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p171 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p172 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p173 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p174 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p175 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p176 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p177 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p178 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p179 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p180 from "../../docs/errors/trusted.md" with { type: "text" };
+import p181 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p182 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p183 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p184 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p188 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p193 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p194 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p195 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p196 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p197 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p198 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p199 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p200 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p201 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p202 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p203 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p204 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p205 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p206 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p207 from "../../docs/errors/usage.md" with { type: "text" };
+import p208 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -357,66 +358,67 @@ export const PAGES: Record<string, string> = {
   "quarantined": p143,
   "read_only": p144,
   "registry_corrupt": p145,
-  "reserved_namespace": p146,
-  "runtime.requires_trust": p147,
-  "runtime_busy": p148,
-  "runtime_command_not_found": p149,
-  "runtime_exited": p150,
-  "runtime_failed": p151,
-  "runtime_mismatch": p152,
-  "runtime_protocol_error": p153,
-  "runtime_spawn_failed": p154,
-  "runtime_unloaded": p155,
-  "scaffold_conflict": p156,
-  "scaffold_failed": p157,
-  "scope_conflict": p158,
-  "scope_required": p159,
-  "security_policy": p160,
-  "session_collision": p161,
-  "set_incomplete": p162,
-  "set_integrity": p163,
-  "source_too_large": p164,
-  "source_unreachable": p165,
-  "special_file": p166,
-  "stale_baseline": p167,
-  "stale_plan": p168,
-  "surface_disabled": p169,
-  "surface_unknown": p170,
-  "too_many_commands": p171,
-  "too_many_components": p172,
-  "too_many_connectors": p173,
-  "too_many_language_servers": p174,
-  "too_many_ui": p175,
-  "tool_definition_drift": p176,
-  "trust_outdated": p177,
-  "trust_renewed": p178,
-  "trusted": p179,
-  "undeclared_command": p180,
-  "unexpected_argument": p181,
-  "unexpected_result": p182,
-  "unknown_action": p183,
-  "unknown_code": p184,
-  "unknown_command": p185,
-  "unknown_component": p186,
-  "unknown_contribution": p187,
-  "unknown_field": p188,
-  "unknown_option": p189,
-  "unknown_scaffold": p190,
-  "unknown_server": p191,
-  "unknown_shell": p192,
-  "unknown_target": p193,
-  "unreadable_directory": p194,
-  "unreadable_file": p195,
-  "unsafe_file_name": p196,
-  "unsafe_path": p197,
-  "unsafe_scope_path": p198,
-  "unsupported_operation": p199,
-  "unsupported_schema": p200,
-  "unsupported_scope": p201,
-  "unsupported_source": p202,
-  "unsupported_standard": p203,
-  "unsupported_surface": p204,
-  "untrusted": p205,
-  "usage": p206,
-  "wrong_target": p207,
+  "replaced_source": p146,
+  "reserved_namespace": p147,
+  "runtime.requires_trust": p148,
+  "runtime_busy": p149,
+  "runtime_command_not_found": p150,
+  "runtime_exited": p151,
+  "runtime_failed": p152,
+  "runtime_mismatch": p153,
+  "runtime_protocol_error": p154,
+  "runtime_spawn_failed": p155,
+  "runtime_unloaded": p156,
+  "scaffold_conflict": p157,
+  "scaffold_failed": p158,
+  "scope_conflict": p159,
+  "scope_required": p160,
+  "security_policy": p161,
+  "session_collision": p162,
+  "set_incomplete": p163,
+  "set_integrity": p164,
+  "source_too_large": p165,
+  "source_unreachable": p166,
+  "special_file": p167,
+  "stale_baseline": p168,
+  "stale_plan": p169,
+  "surface_disabled": p170,
+  "surface_unknown": p171,
+  "too_many_commands": p172,
+  "too_many_components": p173,
+  "too_many_connectors": p174,
+  "too_many_language_servers": p175,
+  "too_many_ui": p176,
+  "tool_definition_drift": p177,
+  "trust_outdated": p178,
+  "trust_renewed": p179,
+  "trusted": p180,
+  "undeclared_command": p181,
+  "unexpected_argument": p182,
+  "unexpected_result": p183,
+  "unknown_action": p184,
+  "unknown_code": p185,
+  "unknown_command": p186,
+  "unknown_component": p187,
+  "unknown_contribution": p188,
+  "unknown_field": p189,
+  "unknown_option": p190,
+  "unknown_scaffold": p191,
+  "unknown_server": p192,
+  "unknown_shell": p193,
+  "unknown_target": p194,
+  "unreadable_directory": p195,
+  "unreadable_file": p196,
+  "unsafe_file_name": p197,
+  "unsafe_path": p198,
+  "unsafe_scope_path": p199,
+  "unsupported_operation": p200,
+  "unsupported_schema": p201,
+  "unsupported_scope": p202,
+  "unsupported_source": p203,
+  "unsupported_standard": p204,
+  "unsupported_surface": p205,
+  "untrusted": p206,
+  "usage": p207,
+  "wrong_target": p208,
 };

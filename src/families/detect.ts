@@ -32,7 +32,7 @@ export function detectTarget(input: string, cwd: string): Target {
   try {
     st = lstatSync(path);
   } catch {
-    throw new GjcError({ code: "not_found", message: `${input} does not exist.`, hint: "Pass the bundle directory (the one holding plugin.json or gajae-plugin.json) or a marketplace.json file.", exit: ExitCode.usage });
+    throw notFoundError(input);
   }
   if (st.isSymbolicLink()) {
     throw new GjcError({ code: "unsafe_path", message: `${input} is a symbolic link.`, hint: "Pass the real directory; gjc never follows links into a bundle." , exit: ExitCode.failed});
@@ -50,9 +50,19 @@ export function detectTarget(input: string, cwd: string): Target {
   if (isEntry(join(path, GJC_MANIFEST))) return { kind: "gjc", dir: path };
   if (isEntry(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
   if (isEntry(join(path, CATALOG_FILE))) return { kind: "catalog", file: join(path, CATALOG_FILE) };
-  throw new GjcError({
+  throw noManifestError(input, [GJC_MANIFEST, C2_MANIFEST, CATALOG_FILE]);
+}
+
+/** A path that is not there: the same answer from every verb (validate, install, …). */
+export function notFoundError(input: string): GjcError {
+  return new GjcError({ code: "not_found", message: `${input} does not exist.`, hint: "Pass the bundle directory (the one holding plugin.json or gajae-plugin.json) or a marketplace.json file.", exit: ExitCode.usage });
+}
+
+/** A folder without any manifest: the same answer from every verb. */
+export function noManifestError(input: string, manifests: string[]): GjcError {
+  return new GjcError({
     code: "no_manifest",
-    message: `${input} holds no gajae-plugin.json, plugin.json or marketplace.json.`,
+    message: `${input} holds no ${manifests.slice(0, -1).join(", ")}${manifests.length > 1 ? " or " : ""}${manifests[manifests.length - 1]}.`,
     hint: "Select the bundle directory itself; gjc does not search parent or child folders.",
     exit: ExitCode.failed,
   });

@@ -2,6 +2,7 @@ import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
+import type { DoctorFinding, DoctorStore } from "../store/documents.ts";
 import { acquireLock, inspectLock, type LockInspection } from "../store/lock.ts";
 import { lastGoodPath, LOCK_FILE, MAX_REGISTRY_BYTES, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
@@ -11,60 +12,34 @@ import { parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";
 import { lockTimeout } from "../store/lock.ts";
 
-export interface DoctorFinding {
-  scope: Scope;
-  kind: "stale_lock" | "busy_lock" | "unreadable_lock" | "corrupt_registry" | "leftover" | "orphan_dir" | "foreign_entry" | "missing_dir" | "quarantined" | "unsafe_scope_path";
-  /** "error" needs attention; "info" is only reported. */
-  severity: "error" | "warning" | "info";
-  path: string;
-  message: string;
-  /** What `doctor --fix` does about it (or why it does nothing). */
-  fix: string;
-  fixable: boolean;
-  fixed?: boolean;
-}
+type GjcFinding = DoctorFinding & { family: "gjc" };
 
-export interface DoctorScope {
-  scope: Scope;
-  root: string;
-  exists: boolean;
-  registry: "ok" | "missing" | "corrupt";
-  bundles: number;
-}
-
-export interface DoctorReport {
-  ok: boolean;
-  fix: boolean;
-  scopes: DoctorScope[];
-  findings: DoctorFinding[];
-}
-
-function lockFinding(scope: Scope, lock: LockInspection): DoctorFinding | undefined {
+function lockFinding(scope: Scope, lock: LockInspection): GjcFinding | undefined {
   if (lock.state === "stale") {
-    return { scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command}).`, fix: "take over and remove the lock", fixable: true };
+    return { family: "gjc", scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command}).`, fix: "take over and remove the lock", fixable: true };
   }
   if (lock.state === "held") {
-    return { scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command}, since ${lock.holder.startedAt}).`, fix: "nothing; wait for it to finish", fixable: false };
+    return { family: "gjc", scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command}, since ${lock.holder.startedAt}).`, fix: "nothing; wait for it to finish", fixable: false };
   }
   if (lock.state === "unreadable") {
-    return { scope, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false };
+    return { family: "gjc", scope, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false };
   }
   return undefined;
 }
 
-function leftoverFinding(scope: Scope, l: Leftover): DoctorFinding {
+function leftoverFinding(scope: Scope, l: Leftover): GjcFinding {
   switch (l.kind) {
     case "staging":
     case "trash":
     case "temp":
     case "backup":
-      return { scope, kind: "leftover", severity: "warning", path: l.path, message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`, fix: "remove it", fixable: true };
+      return { family: "gjc", scope, kind: "leftover", severity: "warning", path: l.path, message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`, fix: "remove it", fixable: true };
     case "orphan":
-      return { scope, kind: "orphan_dir", severity: "warning", path: l.path, message: "Installed content directory that no registry entry uses.", fix: "remove it", fixable: true };
+      return { family: "gjc", scope, kind: "orphan_dir", severity: "warning", path: l.path, message: "Installed content directory that no registry entry uses.", fix: "remove it", fixable: true };
     case "foreign":
-      return { scope, kind: "foreign_entry", severity: "info", path: l.path, message: "Not created by gjc and not registered.", fix: "nothing; gjc never removes what it did not create", fixable: false };
+      return { family: "gjc", scope, kind: "foreign_entry", severity: "info", path: l.path, message: "Not created by gjc and not registered.", fix: "nothing; gjc never removes what it did not create", fixable: false };
     case "missing":
-      return { scope, kind: "missing_dir", severity: "error", path: l.path, message: `${l.name} is registered but its directory is gone.`, fix: `drop ${l.name} from the registry (install it again afterwards)`, fixable: true };
+      return { family: "gjc", scope, kind: "missing_dir", severity: "error", path: l.path, message: `${l.name} is registered but its directory is gone.`, fix: `drop ${l.name} from the registry (install it again afterwards)`, fixable: true };
   }
 }
 
@@ -79,16 +54,28 @@ function usableLastGood(root: string, scope: Scope): { text: string; registry: S
   }
 }
 
-async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[]): Promise<DoctorScope> {
+/**
+ * `gjc plugin doctor [--fix]` for one GJC scope: the lock, the registry (and its last good
+ * copy), leftovers of interrupted commands, unregistered directories, registered bundles whose
+ * directory is gone, and quarantined bundles; each finding says what --fix does about it.
+ * --fix works under the scope lock and never removes anything gjc did not create.
+ */
+export async function doctorGjcScope(ctx: Context, scope: Scope, fix: boolean): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
+  const findings: DoctorFinding[] = [];
+  const store = await doctorScope(ctx, scope, fix, findings);
+  return { store, findings };
+}
+
+async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[]): Promise<DoctorStore> {
   const root = scopeRoot(ctx, scope);
   // A project's .gjc or .gjc/gjc-plugins that is a link: reported, never followed or fixed.
   const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
   if (link !== undefined) {
-    findings.push({ scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${link}; gjc never follows links inside a project.`, fix: "nothing; remove the link (gjc makes the directory itself)", fixable: false });
-    return { scope, root, exists: true, registry: "corrupt", bundles: 0 };
+    findings.push({ family: "gjc", scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${link}; gjc never follows links inside a project.`, fix: "nothing; remove the link (gjc makes the directory itself)", fixable: false });
+    return { family: "gjc", scope, root, exists: true, state: "corrupt", bundles: 0 };
   }
   const exists = existsSync(root);
-  const out: DoctorScope = { scope, root, exists, registry: "missing", bundles: 0 };
+  const out: DoctorStore = { family: "gjc", scope, root, exists, state: "missing", bundles: 0 };
   if (!exists) return out;
   const lockF = lockFinding(scope, inspectLock(root, LOCK_FILE));
   const diagnose = (): { registry?: ScopeRegistry; list: DoctorFinding[] } => {
@@ -96,9 +83,10 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     const read = tryReadRegistry(root, scope);
     let registry: ScopeRegistry | undefined;
     if (!read.ok) {
-      out.registry = "corrupt";
+      out.state = "corrupt";
       const good = usableLastGood(root, scope);
       list.push({
+        family: "gjc",
         scope,
         kind: "corrupt_registry",
         severity: "error",
@@ -109,11 +97,11 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
       });
     } else {
       registry = read.registry;
-      out.registry = read.exists ? "ok" : "missing";
+      out.state = read.exists ? "ok" : "missing";
       out.bundles = registry.plugins.length;
       for (const p of registry.plugins) {
         for (const q of (p.quarantine ?? []).slice(0, 1)) {
-          list.push({ scope, kind: "quarantined", severity: "warning", path: p.pluginRoot, message: `${p.name} is quarantined (${q.code}: ${q.message}).`, fix: `nothing; run "gjc plugin verify ${p.name}" or reinstall it`, fixable: false });
+          list.push({ family: "gjc", scope, kind: "quarantined", severity: "warning", path: p.pluginRoot, message: `${p.name} is quarantined (${q.code}: ${q.message}).`, fix: `nothing; run "gjc plugin verify ${p.name}" or reinstall it`, fixable: false, command: `gjc plugin verify ${p.name} --${scope}` });
         }
       }
     }
@@ -155,7 +143,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     }
     findings.push(...rest);
     if (again.registry) {
-      out.registry = "ok";
+      out.state = "ok";
       out.bundles = again.registry.plugins.length - missing.size;
     }
   } finally {
@@ -164,16 +152,3 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
   return out;
 }
 
-/**
- * `gjc plugin doctor [--fix]`: for both scopes, the lock, the registry (and its last good
- * copy), leftovers of interrupted commands, unregistered directories, registered bundles whose
- * directory is gone, and quarantined bundles; each finding says what --fix does about it.
- * --fix works under the scope lock and never removes anything gjc did not create.
- */
-export async function doctorGjc(ctx: Context, opts: { fix?: boolean } = {}): Promise<DoctorReport> {
-  const findings: DoctorFinding[] = [];
-  const scopes: DoctorScope[] = [];
-  for (const scope of ["user", "project"] as Scope[]) scopes.push(await doctorScope(ctx, scope, Boolean(opts.fix), findings));
-  const open = findings.filter((f) => f.severity !== "info" && !f.fixed);
-  return { ok: open.length === 0, fix: Boolean(opts.fix), scopes, findings };
-}

@@ -1,4 +1,6 @@
 import type { Context } from "../core/context.ts";
+import type { InstallResult, InstallStatus } from "../store/documents.ts";
+import { docSource } from "./source-display.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -19,22 +21,8 @@ export interface FetchedBundle {
   display: string;
 }
 
-export type InstallStatus = "installed" | "updated" | "repaired" | "unchanged" | "would-install" | "would-update" | "would-repair";
-
-export interface GjcInstallResult {
-  status: InstallStatus;
-  scope: Scope;
-  name: string;
-  version: string;
-  previousVersion?: string;
-  files: number;
-  bytes: number;
-  surfaces: SurfaceDelta;
-  source: string;
-  warnings: Diagnostic[];
-  /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
-  capabilityDiff?: import("../audit/install-diff.ts").InstallCapabilityDiff;
-}
+/** The GJC half of the shared install/upgrade document (src/store/documents.ts). */
+export type GjcInstallResult = InstallResult & { family: "gjc"; gjc: { surfaces: SurfaceDelta } };
 
 export interface GjcInstallOptions {
   scope: Scope;
@@ -73,16 +61,18 @@ const doneStatus: Record<string, InstallStatus> = { install: "installed", update
 export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
   const { scope } = opts;
   const result = (status: InstallStatus, previous: RegistryEntry | undefined): GjcInstallResult => ({
+    family: "gjc",
     status,
-    scope,
     name: bundle.name,
     version: bundle.version,
     ...(previous ? { previousVersion: previous.version } : {}),
+    scope,
     files: bundle.files.length,
     bytes: bundle.files.reduce((n, f) => n + f.bytes, 0),
-    surfaces: surfaceDelta(previous, bundle),
-    source: fetched.display,
+    enabled: previous?.enabled ?? true,
+    source: docSource(toRegistrySource(ctx, fetched.record)),
     warnings,
+    gjc: { surfaces: surfaceDelta(previous, bundle) },
   });
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);

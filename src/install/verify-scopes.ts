@@ -4,27 +4,15 @@ import { notInstalled } from "./not-installed.ts";
 import { tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { QuarantineRecord, RegistryEntry, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
+import type { StoreProblem, VerifiedBundle } from "../store/documents.ts";
 import type { FileProblem } from "../store/verify.ts";
 import { verifyInstalledBundle } from "./verify-entry.ts";
-
-export interface VerifiedBundle {
-  name: string;
-  version: string;
-  scope: Scope;
-  ok: boolean;
-  checked: number;
-  problems: FileProblem[];
-  /** After this run: is the bundle quarantined? */
-  quarantined: boolean;
-  /** What this run changed: newly quarantined, quarantine cleared, or nothing. */
-  change: "quarantined" | "cleared" | "none";
-}
 
 export interface VerifyReport {
   ok: boolean;
   bundles: VerifiedBundle[];
   /** Scopes whose registry is corrupt (fail closed: nothing in them counts as verified). */
-  corrupt: { scope: Scope; path: string; problem: string }[];
+  problems: StoreProblem[];
 }
 
 const MAX_RECORDS = 20;
@@ -60,14 +48,14 @@ const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) => JSON.stri
  * clean result clears verify's own quarantine. Registry writes happen under the scope lock,
  * only when something changed, and only for entries that were not replaced meanwhile.
  */
-export async function verifyGjc(ctx: Context, name?: string): Promise<VerifyReport> {
-  const report: VerifyReport = { ok: true, bundles: [], corrupt: [] };
+export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = ["user", "project"]): Promise<VerifyReport> {
+  const report: VerifyReport = { ok: true, bundles: [], problems: [] };
   let found = false;
-  for (const scope of ["user", "project"] as Scope[]) {
+  for (const scope of scopes) {
     const root = scopeRoot(ctx, scope);
     const read = tryReadRegistry(root, scope);
     if (!read.ok) {
-      report.corrupt.push({ scope, path: read.path, problem: read.problem });
+      report.problems.push({ family: "gjc", scope, path: read.path, problem: read.problem });
       report.ok = false;
       continue;
     }
@@ -83,7 +71,7 @@ export async function verifyGjc(ctx: Context, name?: string): Promise<VerifyRepo
       if (check.ok && current.length > 0) change = "cleared";
       if (change !== "none") updates.set(entry.name, { dir: entry.dir, records });
       const othersRemain = (entry.quarantine ?? []).some((q) => !ownRecord(q));
-      report.bundles.push({ name: entry.name, version: entry.version, scope, ok: check.ok, checked: check.checked, problems: check.problems, quarantined: !check.ok || othersRemain, change });
+      report.bundles.push({ family: "gjc", name: entry.name, version: entry.version, scope, ok: check.ok, checked: check.checked, problems: check.problems, quarantined: !check.ok || othersRemain, change });
       if (!check.ok) report.ok = false;
     }
     if (updates.size > 0) {
@@ -99,6 +87,6 @@ export async function verifyGjc(ctx: Context, name?: string): Promise<VerifyRepo
       });
     }
   }
-  if (name !== undefined && !found && report.corrupt.length === 0) throw notInstalled(name);
+  if (name !== undefined && !found && report.problems.length === 0) throw notInstalled(name);
   return report;
 }

@@ -43,7 +43,7 @@ describe("compiled gjc: capability diffs", () => {
 
     writeRiskyC2(src, { skill: "---\nname: use-risky\ndescription: Use it.\n---\nUse the risky tools, carefully, and read their output twice.\n" });
     const text = await run(["plugin", "install", src, "--force", "--dry-run", "--json"]);
-    expect(text.json().status).toBe("would_update");
+    expect(text.json().status).toBe("would-update");
     const t = text.json().capabilityDiff;
     expect(t.empty).toBe(true);
     expect(t.prompts.changed).toEqual(["skill:use-risky"]);

@@ -39,7 +39,7 @@ describe("compiled gjc: capability-bound trust", () => {
     cpSync(join(fixturesDir, "examples", "notes-skills", "skills", "take-notes"), join(src, "skills", "take-notes"), { recursive: true });
     const textUpgrade = await run(["plugin", "upgrade", "hello-runtime", "--json"]);
     expect(textUpgrade.exitCode).toBe(0);
-    expect((await run(["plugin", "list", "--json"])).json().c2[0]).toMatchObject({ trusted: true, trust_state: "trusted" });
+    expect((await run(["plugin", "list", "--json"])).json().bundles[0]).toMatchObject({ family: "c2", c2: { trusted: true, trustState: "trusted" } });
     expect((await greet()).exitCode).toBe(0);
 
     // A runtime argument added: installed and enabled, but it needs re-trust before it runs.
@@ -51,10 +51,10 @@ describe("compiled gjc: capability-bound trust", () => {
     expect(preview.json().capabilityDiff.processes.changed).toMatchObject([{ id: "c2-runtime:runtime", fields: ["args"] }]);
     expect((await run(["plugin", "upgrade", "hello-runtime", "--json"])).exitCode).toBe(0);
 
-    const list = (await run(["plugin", "list", "--json"])).json().c2[0];
-    expect(list).toMatchObject({ version: "1.1.0", enabled: true, trusted: true, trust_state: "needs_retrust" });
+    const list = (await run(["plugin", "list", "--json"])).json().bundles[0];
+    expect(list).toMatchObject({ version: "1.1.0", enabled: true, c2: { trusted: true, trustState: "needs_retrust" } });
     expect((await run(["plugin", "list"])).stdout).toContain("needs re-trust");
-    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.trust_state).toBe("needs_retrust");
+    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe("needs_retrust");
     expect((await run(["plugin", "inspect", "hello-runtime"])).stdout).toContain("needs re-trust");
     const catalog = (await run(["plugin", "policy", "catalog", "--json"])).json();
     const entry = (catalog.plugins ?? catalog.entries).find((p: any) => p.name === "hello-runtime");
@@ -81,7 +81,7 @@ describe("compiled gjc: capability-bound trust", () => {
     expect(human.exitCode).toBe(0);
     const retrust = await run(["plugin", "trust", "hello-runtime"]);
     expect(retrust.stdout).not.toContain("changed since it was last trusted");
-    expect((await run(["plugin", "list", "--json"])).json().c2[0].trust_state).toBe("trusted");
+    expect((await run(["plugin", "list", "--json"])).json().bundles[0].c2.trustState).toBe("trusted");
     expect((await greet()).exitCode).toBe(0);
   });
 });

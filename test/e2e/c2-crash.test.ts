@@ -31,14 +31,15 @@ for (const step of ["c2install:staged", "c2install:backed-up", "c2install:commit
     const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
     writeTree(s.dir, runtimeBundle("demo", "2.0.0", { extra: { "new.txt": "added in 2" } }));
     const killed = await s.run(["plugin", "install", s.dir, "--force"], { GJC_TEST_CRASH_AT: step });
-    expect(killed.exitCode).not.toBe(0);
+    // 137 = killed by SIGKILL at that very step (not a refusal or an error exit).
+    expect({ step, exit: killed.exitCode, stdout: killed.stdout }).toEqual({ step, exit: 137, stdout: "" });
     // The next mutating command recovers first; verify then checks every byte against the record.
     const verify = await s.run(["plugin", "verify", "demo", "--json"]);
     expect(verify.exitCode).toBe(0);
-    const record = JSON.parse(readFileSync(join(s.data, "plugins", first.id, "installed-plugin.json"), "utf8"));
+    const record = JSON.parse(readFileSync(join(s.data, "plugins", first.c2.id, "installed-plugin.json"), "utf8"));
     const expected = step === "c2install:committed" ? "2.0.0" : "1.0.0";
     expect(record.version).toBe(expected);
-    expect(existsSync(join(s.data, "plugins", first.id, "bundle", "new.txt"))).toBe(expected === "2.0.0");
+    expect(existsSync(join(s.data, "plugins", first.c2.id, "bundle", "new.txt"))).toBe(expected === "2.0.0");
     expect(leftovers(s.data)).toEqual([]);
   });
 }
@@ -46,11 +47,11 @@ for (const step of ["c2install:staged", "c2install:backed-up", "c2install:commit
 test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
   const s = setup();
   const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
-  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:trashed" })).exitCode).not.toBe(0);
-  expect((await s.run(["plugin", "list", "--json"])).json().c2).toEqual([]);
+  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:trashed" })).exitCode).toBe(137);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles).toEqual([]);
   await s.run(["plugin", "install", s.dir]);
   expect(leftovers(s.data)).toEqual([]);
-  expect((await s.run(["plugin", "list", "--json"])).json().c2.map((b: { id: string }) => b.id)).toEqual([first.id]);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { c2: { id: string } }) => b.c2.id)).toEqual([first.c2.id]);
 });
 
 test("a policy apply killed after the write keeps the previous last-good and a valid primary", async () => {
@@ -58,7 +59,7 @@ test("a policy apply killed after the write keeps the previous last-good and a v
   await s.run(["plugin", "install", s.dir]);
   await s.run(["plugin", "trust", "demo"]);
   const token = (await s.run(["plugin", "policy", "plan", "demo", "--state", "disabled", "--json"])).json().token;
-  expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).not.toBe(0);
+  expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).toBe(137);
   const cat = (await s.run(["plugin", "policy", "catalog", "--json"])).json();
   expect(cat.recovery.kind).toBe("normal");
   expect(cat.config_revision).toBe(1);

@@ -50,14 +50,14 @@ describe("names and pending state on the plane", () => {
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toContain("pending (this host lacks desktop-host-actions)");
     const json = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
-    expect(json.json().c2[0].missing_services).toEqual(["desktop-host-actions"]);
+    expect(json.json().bundles[0].c2.missingServices).toEqual(["desktop-host-actions"]);
 
     const bad = writeRuntimeBundle(join(h.root, "shouty"), { name: "shouty", commands: [{ id: "Git.status" }] }).dir;
     const r = await runCli(["plugin", "install", bad, "--user", "--json"], { env, cwd: h.root });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("reserved_namespace");
     const after = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
-    expect(after.json().c2.map((p: any) => p.name)).toEqual(["waiter"]);
+    expect(after.json().bundles.map((p: any) => p.name)).toEqual(["waiter"]);
   });
 
   test("nothing to do is an explicit answer: reloading a data-only bundle is an error; scenes are not counted as supported", async () => {
@@ -75,7 +75,7 @@ describe("names and pending state on the plane", () => {
     expect(r.error).toMatchObject({ code: -32000, data: { code: "no_runtime" } });
     expect(await c.close()).toBe(0);
     const listed = await runCli(["plugin", "list", "--json"], { env: h.env, cwd: h.root });
-    expect(listed.json().c2[0]).toMatchObject({ contributions: { skills: 1, scenes: 1 }, total_contributions: 1 });
-    expect(listed.json().c2[0].components).toContainEqual(expect.objectContaining({ kind: "scene", status: "unsupported" }));
+    expect(listed.json().bundles[0].c2).toMatchObject({ contributions: { skills: 1, scenes: 1 }, totalContributions: 1 });
+    expect(listed.json().bundles[0].c2.components).toContainEqual(expect.objectContaining({ kind: "scene", status: "unsupported" }));
   });
 });

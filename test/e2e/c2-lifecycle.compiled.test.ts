@@ -31,7 +31,7 @@ test("install from GitHub and a catalog, trust, plan/apply, refusals — compile
   makeRepo(sb, join(t.path, "gh", "IchenDEV", "codeTwo.git"), Object.fromEntries(Object.entries(spec).map(([k, v]) => [`packs/hello-runtime/${k}`, v])) as never);
   const gh = await run("plugin", "install", "https://github.com/IchenDEV/codeTwo/tree/main/packs/hello-runtime", "--json");
   expect(gh.exitCode).toBe(0);
-  expect(gh.json()).toMatchObject({ family: "c2", id: "hello-runtime-83dfd86f", trusted: false, source: { kind: "github" } });
+  expect(gh.json()).toMatchObject({ family: "c2", source: { kind: "github" }, c2: { id: "hello-runtime-83dfd86f", trusted: false } });
   expect(gh.stderr).toContain("runtime.requires_trust");
 
   writeTree(join(t.path, "cat", "notes"), skillsBundle("notes"));

@@ -40,25 +40,27 @@ describe("gjc plugin install (C2)", () => {
     const r = await c.run("plugin", "install", dir, "--json");
     expect(r.exitCode).toBe(0);
     const out = r.json();
-    expect(out).toMatchObject({ schema: "gjc/install@1", ok: true, family: "c2", status: "installed", name: "demo", enabled: true, trusted: false });
+    expect(out).toMatchObject({ schema: "gjc/install@1", ok: true, family: "c2", status: "installed", name: "demo", scope: "user", enabled: true, c2: { trusted: false } });
+    expect(out).not.toHaveProperty("human");
+    expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(["runtime.requires_trust"]);
     expect(r.stderr).toContain("runtime.requires_trust");
-    expect(existsSync(join(c.data, "plugins", out.id, "bundle", "plugin.js"))).toBe(true);
+    expect(existsSync(join(c.data, "plugins", out.c2.id, "bundle", "plugin.js"))).toBe(true);
 
     const human = await c.run("plugin", "install", dir);
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain("already installed with the same content");
 
     const list = (await c.run("plugin", "list", "--json")).json();
-    expect(list.c2).toEqual([expect.objectContaining({ id: out.id, name: "demo", enabled: true, trusted: false })]);
+    expect(list.bundles).toEqual([expect.objectContaining({ family: "c2", name: "demo", scope: "user", enabled: true, c2: expect.objectContaining({ id: out.c2.id, trusted: false }) })]);
     const listText = (await c.run("plugin", "list")).stdout;
     expect(listText).toContain("enabled, not trusted");
     expect(listText).toContain("runtime 1, runtimeCommands 1, ui 1 · 1 need trust");
     const inspect = await c.run("plugin", "inspect", "demo", "--json");
     expect(inspect.exitCode).toBe(0);
     const b = inspect.json().bundle;
-    expect(b).toMatchObject({ enabled: true, trusted: false, contributions: { runtime: 1, runtimeCommands: 1, ui: 1 } });
-    expect(b.components.map((x: { kind: string; effective_status: string }) => `${x.kind}:${x.effective_status}`)).toEqual(["command:ready", "ui:requires_trust"]);
-    expect(b.diagnostics_list.map((d: { code: string }) => d.code)).toContain("runtime.requires_trust");
+    expect(b).toMatchObject({ enabled: true, c2: { trusted: false, contributions: { runtime: 1, runtimeCommands: 1, ui: 1 } } });
+    expect(b.c2.components.map((x: { kind: string; effectiveStatus: string }) => `${x.kind}:${x.effectiveStatus}`)).toEqual(["command:ready", "ui:requires_trust"]);
+    expect(b.c2.diagnosticsList.map((d: { code: string }) => d.code)).toContain("runtime.requires_trust");
     const text = await c.run("plugin", "inspect", "demo");
     expect(text.stdout).toContain("trusted: no");
   });
@@ -67,9 +69,9 @@ describe("gjc plugin install (C2)", () => {
     const c = c2Cli();
     await c.run("plugin", "install", c.bundle("demo", runtimeBundle("demo")));
     expect((await c.run("plugin", "trust", "demo", "--json")).json()).toMatchObject({ schema: "gjc/trust@1", changed: true, enabled: true, trusted: true });
-    expect((await c.run("plugin", "disable", "demo", "--json")).json()).toMatchObject({ enabled: false, trusted: true });
+    expect((await c.run("plugin", "disable", "demo", "--json")).json()).toMatchObject({ family: "c2", enabled: false, c2: { trusted: true } });
     expect((await c.run("plugin", "untrust", "demo", "--json")).json()).toMatchObject({ schema: "gjc/untrust@1", enabled: false, trusted: false });
-    expect((await c.run("plugin", "enable", "demo", "--json")).json()).toMatchObject({ enabled: true, trusted: false });
+    expect((await c.run("plugin", "enable", "demo", "--json")).json()).toMatchObject({ enabled: true, c2: { trusted: false } });
     const again = await c.run("plugin", "enable", "demo");
     expect(again.stdout).toContain("already enabled");
     const before = snapshotTree(c.data);
@@ -97,10 +99,10 @@ describe("gjc plugin install (C2)", () => {
     expect(changed.exitCode).toBe(1);
     expect(errorOf(changed).code).toBe("already_installed");
     const dry = await c.run("plugin", "install", dir, "--force", "--dry-run", "--json");
-    expect(dry.json()).toMatchObject({ status: "would_update", version: "2.0.0" });
+    expect(dry.json()).toMatchObject({ status: "would-update", version: "2.0.0" });
     expect(snapshotTree(c.data)).toEqual(before);
     const forced = await c.run("plugin", "install", dir, "--force", "--json");
-    expect(forced.json()).toMatchObject({ status: "updated", version: "2.0.0", previous_version: "1.0.0" });
+    expect(forced.json()).toMatchObject({ status: "updated", version: "2.0.0", previousVersion: "1.0.0" });
   });
 
   test("upgrade re-reads the recorded source and keeps the id and trust", async () => {
@@ -111,7 +113,7 @@ describe("gjc plugin install (C2)", () => {
     c.bundle("demo", runtimeBundle("demo", "1.2.0"));
     const up = await c.run("plugin", "upgrade", "demo", "--json");
     expect(up.exitCode).toBe(0);
-    expect(up.json()).toMatchObject({ schema: "gjc/upgrade@1", id: first.id, status: "updated", version: "1.2.0", trusted: true });
+    expect(up.json()).toMatchObject({ schema: "gjc/upgrade@1", status: "updated", version: "1.2.0", c2: { id: first.c2.id, trusted: true } });
     const missing = await c.run("plugin", "upgrade", "ghost", "--json");
     expect(missing.exitCode).toBe(1);
   });
@@ -120,15 +122,15 @@ describe("gjc plugin install (C2)", () => {
     const c = c2Cli();
     const a = (await c.run("plugin", "install", c.bundle("a", skillsBundle("alpha")), "--json")).json();
     const b = (await c.run("plugin", "install", c.bundle("b", skillsBundle("beta")), "--json")).json();
-    writeFileSync(join(c.data, "plugins", ".data", b.id, "notes.db"), "keep");
+    writeFileSync(join(c.data, "plugins", ".data", b.c2.id, "notes.db"), "keep");
     const dry = await c.run("plugin", "uninstall", "alpha", "--dry-run", "--json");
-    expect(dry.json()).toMatchObject({ status: "would_uninstall" });
-    expect(existsSync(join(c.data, "plugins", a.id))).toBe(true);
+    expect(dry.json()).toMatchObject({ status: "would-uninstall" });
+    expect(existsSync(join(c.data, "plugins", a.c2.id))).toBe(true);
     expect((await c.run("plugin", "uninstall", "alpha")).exitCode).toBe(0);
-    expect(existsSync(join(c.data, "plugins", a.id))).toBe(false);
-    expect(existsSync(join(c.data, "plugins", ".data", a.id))).toBe(false);
-    expect((await c.run("plugin", "uninstall", "beta", "--keep-data", "--json")).json()).toMatchObject({ data_kept: true });
-    expect(readFileSync(join(c.data, "plugins", ".data", b.id, "notes.db"), "utf8")).toBe("keep");
+    expect(existsSync(join(c.data, "plugins", a.c2.id))).toBe(false);
+    expect(existsSync(join(c.data, "plugins", ".data", a.c2.id))).toBe(false);
+    expect((await c.run("plugin", "uninstall", "beta", "--keep-data", "--json")).json()).toMatchObject({ c2: { dataKept: true } });
+    expect(readFileSync(join(c.data, "plugins", ".data", b.c2.id, "notes.db"), "utf8")).toBe("keep");
   });
 });
 

@@ -32,7 +32,7 @@ async function installedTrusted(c: ReturnType<typeof c2Cli>, name = "demo") {
   const r = await c.run("plugin", "install", c.bundle(name, runtimeBundle(name)), "--json");
   expect(r.exitCode).toBe(0);
   expect((await c.run("plugin", "trust", name)).exitCode).toBe(0);
-  return r.json().id as string;
+  return r.json().c2.id as string;
 }
 
 describe("gjc plugin policy", () => {
@@ -163,7 +163,7 @@ describe("several processes at once", () => {
     expect(done.map((r) => r.exitCode)).toEqual([0, 0, 0, 0, 0]);
     expect(await policy).toEqual([0, 0, 0]);
     const list = (await c.run("plugin", "list", "--json")).json();
-    expect(list.c2.map((b: { name: string }) => b.name).sort()).toEqual(["base", "p1", "p2", "p3", "p4", "s1"]);
+    expect(list.bundles.map((b: { name: string }) => b.name).sort()).toEqual(["base", "p1", "p2", "p3", "p4", "s1"]);
     const doc = JSON.parse(readFileSync(join(c.data, "plugin-config.json"), "utf8"));
     expect(doc.revision).toBe(3);
     expect(Object.values(doc.user)).toEqual([{ state: "disabled" }]);

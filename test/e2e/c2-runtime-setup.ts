@@ -35,10 +35,9 @@ export async function installBundle(home: C2Home, dir: string, opts: { trust?: b
   } finally {
     await fetched.cleanup();
   }
-  const r = result as unknown as { id: string; name: string };
-  if (opts.trust !== false) await setC2Trusted(home.ctx, r.id, true);
-  if (opts.enabled === false) await setC2Enabled(home.ctx, r.id, false);
-  return { id: r.id, name: r.name };
+  if (opts.trust !== false) await setC2Trusted(home.ctx, result.c2.id, true);
+  if (opts.enabled === false) await setC2Enabled(home.ctx, result.c2.id, false);
+  return { id: result.c2.id, name: result.name };
 }
 
 /** A real git repository with one committed file, one modified file and one untracked file. */

@@ -104,7 +104,7 @@ describe("gjc plugin scaffold", () => {
     expect(errorOf(await run("plugin", "scaffold", "apply", "office/web", "no/such/parent", "--json"))).toMatchObject({ code: "missing_directory" });
 
     // Drift in the installed copy: refused, never copied.
-    const id = (await run("plugin", "list", "--json")).json().c2[0].id;
+    const id = (await run("plugin", "list", "--json")).json().bundles.find((b: { family: string }) => b.family === "c2").c2.id;
     writeFileSync(join(h.dataDir, "plugins", id, "bundle", "scaffolds/report/README.md"), "tampered\n");
     const drift = await run("plugin", "scaffold", "apply", "office/report", "fresh", "--json");
     expect(drift.exitCode).toBe(3);

@@ -35,7 +35,7 @@ describe("git sources", () => {
     writeBundle(dir, "gitty", { version: "1.1.0", tools: ["g_a", "g_b"] });
     const second = repo.commit({}, "v1.1.0");
     const dry = await w.gjc(["plugin", "upgrade", "gitty", "--user", "--dry-run", "--json"], { env });
-    expect(dry.json()).toMatchObject({ status: "would-update", version: "1.1.0", surfaces: { added: ["tool:g_b"], kept: ["tool:g_a"] } });
+    expect(dry.json()).toMatchObject({ status: "would-update", version: "1.1.0", gjc: { surfaces: { added: ["tool:g_b"], kept: ["tool:g_a"] } } });
     expect(entry(w.user, "gitty").source.sha).toBe(first);
     const up = await w.gjc(["plugin", "upgrade", "gitty", "--user", "--json"], { env });
     expect(up.json()).toMatchObject({ status: "updated", version: "1.1.0" });

@@ -24,7 +24,7 @@ describe("compiled gjc: GJC install lifecycle", () => {
     expect(inst.json()).toMatchObject({ schema: "gjc/install@1", status: "installed", files: 4 });
 
     const list = await run(["plugin", "list", "--json"]);
-    expect(list.json().gjc).toMatchObject([{ name: "binbundle", scope: "user", counts: { surfaces: 3, enabled: 3 } }]);
+    expect(list.json().bundles).toMatchObject([{ family: "gjc", name: "binbundle", scope: "user", gjc: { counts: { surfaces: 3, enabled: 3 } } }]);
     expect((await run(["plugin", "verify"])).exitCode).toBe(0);
 
     const reg = JSON.parse(readFileSync(join(w.user, "registry.json"), "utf8"));
@@ -32,7 +32,7 @@ describe("compiled gjc: GJC install lifecycle", () => {
     const drift = await run(["plugin", "verify", "--json"]);
     expect(drift.exitCode).toBe(3);
     expect(drift.json().bundles[0].problems[0]).toMatchObject({ kind: "changed", path: "tools/bin_a.ts" });
-    expect((await run(["plugin", "list", "--json"])).json().gjc[0].quarantined).toBe(true);
+    expect((await run(["plugin", "list", "--json"])).json().bundles[0].quarantined).toBe(true);
 
     const before = snapshotTree(w.root);
     const refusal = await run(["plugin", "install", src, "--json"]);

@@ -27,7 +27,7 @@ describe("gjc plugin install (GJC)", () => {
     const src = writeBundle(join(w.root, "src"), "alpha", { tools: ["alpha_note"], mcps: ["alpha_docs"], files: { "tools/run.sh": { content: "#!/bin/sh\n", mode: 0o775 }, "README.md": "not declared\n" } });
     const r = await w.gjc(["plugin", "install", src, "--user", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ schema: "gjc/install@1", status: "installed", scope: "user", name: "alpha", version: "1.0.0", surfaces: { added: ["mcp:alpha_docs", "tool:alpha_note"] } });
+    expect(r.json()).toMatchObject({ schema: "gjc/install@1", status: "installed", scope: "user", name: "alpha", version: "1.0.0", gjc: { surfaces: { added: ["mcp:alpha_docs", "tool:alpha_note"] } } });
 
     const reg = registry(w.user);
     expect(reg).toMatchObject({ version: 1, scope: "user" });
@@ -50,9 +50,9 @@ describe("gjc plugin install (GJC)", () => {
 
     const list = await w.gjc(["plugin", "list", "--json"]);
     expect(list.exitCode).toBe(0);
-    expect(list.json().gjc).toMatchObject([{ name: "alpha", scope: "user", enabled: true, quarantined: false, counts: { surfaces: 2, enabled: 2, disabled: 0, quarantined: 0 } }]);
+    expect(list.json().bundles).toMatchObject([{ family: "gjc", name: "alpha", scope: "user", enabled: true, quarantined: false, gjc: { counts: { surfaces: 2, enabled: 2, disabled: 0, quarantined: 0 } } }]);
     const inspect = await w.gjc(["plugin", "inspect", "alpha", "--user", "--json"]);
-    expect(inspect.json().bundle.surfaces.map((s: { id: string; state: string }) => `${s.id}=${s.state}`)).toEqual(["mcp:alpha_docs=enabled", "tool:alpha_note=enabled"]);
+    expect(inspect.json().bundle.gjc.surfaces.map((s: { id: string; state: string }) => `${s.id}=${s.state}`)).toEqual(["mcp:alpha_docs=enabled", "tool:alpha_note=enabled"]);
     const verify = await w.gjc(["plugin", "verify", "--json"]);
     expect(verify.exitCode).toBe(0);
     expect(verify.json()).toMatchObject({ ok: true, bundles: [{ name: "alpha", ok: true, checked: 3 }] });
@@ -79,7 +79,7 @@ describe("gjc plugin install (GJC)", () => {
     const oldDir = registry(w.projectScope).plugins[0].dir;
     const forced = await w.gjc(["plugin", "install", src, "--project", "--force", "--json"]);
     expect(forced.exitCode).toBe(0);
-    expect(forced.json()).toMatchObject({ status: "updated", previousVersion: "1.0.0", version: "1.1.0", surfaces: { added: ["tool:beta_c"], removed: ["tool:beta_a"], kept: ["tool:beta_b"] } });
+    expect(forced.json()).toMatchObject({ status: "updated", previousVersion: "1.0.0", version: "1.1.0", gjc: { surfaces: { added: ["tool:beta_c"], removed: ["tool:beta_a"], kept: ["tool:beta_b"] } } });
     const e = registry(w.projectScope).plugins[0];
     expect(e.enabled).toBe(false);
     expect(e.disabledSurfaceIds).toEqual(["tool:beta_b"]);
@@ -101,7 +101,8 @@ describe("gjc plugin install (GJC)", () => {
     w = makeWorld();
     await refused(["plugin", "install", join(fixturesDir, "gjc", "bad-json"), "--user"], "invalid_manifest", 1);
     await refused(["plugin", "install", join(fixturesDir, "gjc", "path-traversal"), "--project"], "missing_file", 1);
-    await refused(["plugin", "install", join(w.root, "nope"), "--user"], "source_unreachable", 4);
+    // The same answer validate gives for a path that is not there.
+    await refused(["plugin", "install", join(w.root, "nope"), "--user"], "not_found", 2);
     const src = writeBundle(join(w.root, "src"), "delta");
     const before = snapshotTree(w.root);
     const dry = await w.gjc(["plugin", "install", src, "--user", "--dry-run", "--json"]);
@@ -122,8 +123,9 @@ describe("gjc plugin install (GJC)", () => {
     expect(existsSync(join(w.project, ".gjc"))).toBe(false);
     expect((await w.gjc(["plugin", "install", one, "--project"])).exitCode).toBe(0);
     const list = (await w.gjc(["plugin", "list", "--json"])).json();
-    expect(list.gjc.map((b: { name: string; scope: string }) => `${b.name}@${b.scope}`)).toEqual(["one@user", "one@project"]);
-    const hint = await refused(["plugin", "inspect", "one"], "scope_required", 2);
+    expect(list.bundles.map((b: { name: string; scope: string }) => `${b.name}@${b.scope}`)).toEqual(["one@user", "one@project"]);
+    // A name in both scopes: one error listing both, with the flag that picks one.
+    const hint = await refused(["plugin", "inspect", "one"], "ambiguous_plugin", 2);
     expect(hint.hint).toContain("--user or --project");
   });
 
@@ -137,7 +139,7 @@ describe("gjc plugin install (GJC)", () => {
     expect(again.json().changed).toBe(false);
     expect(registry(w.user).plugins[0].disabledSurfaceIds).toEqual(["tool:eps_a"]);
     const inspect = (await w.gjc(["plugin", "inspect", "eps", "--user", "--json"])).json().bundle;
-    expect(inspect.counts).toEqual({ surfaces: 2, enabled: 1, disabled: 1, quarantined: 0 });
+    expect(inspect.gjc.counts).toEqual({ surfaces: 2, enabled: 1, disabled: 1, quarantined: 0 });
     const unknown = await refused(["plugin", "enable", "eps", "--user", "--surface", "tool:eps_c"], "surface_unknown", 1);
     expect(unknown.message).toContain("tool:eps_a");
     await refused(["plugin", "enable", "zzz", "--user"], "not_installed", 1);
@@ -166,8 +168,8 @@ describe("gjc plugin install (GJC)", () => {
     const q = registry(w.user).plugins[0].quarantine;
     expect(q.every((r: { code: string; surfaceId: string }) => r.code === "runtime_mismatch" && r.surfaceId === "plugin:zeta")).toBe(true);
     expect(q.map((r: { message: string }) => r.message).join("\n")).toContain("tools/zeta_a.ts");
-    const list = (await w.gjc(["plugin", "list", "--json"])).json().gjc[0];
-    expect(list).toMatchObject({ quarantined: true, counts: { quarantined: 4 } });
+    const list = (await w.gjc(["plugin", "list", "--json"])).json().bundles[0];
+    expect(list).toMatchObject({ quarantined: true, gjc: { counts: { quarantined: 4 } } });
 
     await w.gjc(["plugin", "disable", "zeta", "--user"]);
     await refused(["plugin", "enable", "zeta", "--user"], "quarantined", 3);
@@ -215,7 +217,7 @@ describe("gjc plugin install (GJC)", () => {
     symlinkSync(outside, join(e.pluginRoot, "tools"));
     const r = await w.gjc(["plugin", "uninstall", "eta", "--project", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ status: "uninstalled", unowned: ["tools"] });
+    expect(r.json()).toMatchObject({ status: "uninstalled", gjc: { unowned: ["tools"] } });
     expect(readFileSync(join(outside, "eta_a.ts"), "utf8")).toBe("keep me\n");
     expect(existsSync(e.pluginRoot)).toBe(false);
     expect(registry(w.projectScope).plugins).toEqual([]);
@@ -251,7 +253,7 @@ describe("gjc plugin install (GJC)", () => {
       await refused(["plugin", "install", other, "--project"], "registry_corrupt", 3);
       const list = await w.gjc(["plugin", "list", "--json"]);
       expect(list.exitCode).toBe(3);
-      expect(list.json().corrupt[0].scope).toBe("user");
+      expect(list.json().problems[0]).toMatchObject({ family: "gjc", scope: "user" });
       const doc = await w.gjc(["plugin", "doctor", "--json"]);
       expect(doc.exitCode).toBe(1);
       expect(doc.json().findings.find((f: { kind: string }) => f.kind === "corrupt_registry")).toMatchObject({ fixable: true });
@@ -308,7 +310,7 @@ describe("gjc plugin install (GJC)", () => {
     writeBundle(src, "mu", { version: "2.0.0", tools: ["mu_b", "mu_c"] });
     const before = snapshotTree(w.root);
     const dry = await w.gjc(["plugin", "upgrade", "mu", "--user", "--dry-run", "--json"]);
-    expect(dry.json()).toMatchObject({ status: "would-update", previousVersion: "1.0.0", version: "2.0.0", surfaces: { added: ["tool:mu_c"], removed: ["tool:mu_a"], kept: ["tool:mu_b"] } });
+    expect(dry.json()).toMatchObject({ status: "would-update", previousVersion: "1.0.0", version: "2.0.0", gjc: { surfaces: { added: ["tool:mu_c"], removed: ["tool:mu_a"], kept: ["tool:mu_b"] } } });
     expect(snapshotTree(w.root)).toEqual(before);
     const human = await w.gjc(["plugin", "upgrade", "mu", "--user", "--dry-run"]);
     expect(human.stdout).toContain("+ tool:mu_c");
@@ -321,7 +323,8 @@ describe("gjc plugin install (GJC)", () => {
     writeBundle(src, "nu", { version: "3.0.0", tools: ["mu_b"] });
     await refused(["plugin", "upgrade", "mu", "--user"], "identity_mismatch", 1);
     await refused(["plugin", "upgrade", "nope", "--user"], "not_installed", 1);
-    await refused(["plugin", "upgrade", "mu"], "scope_required", 2);
+    // Without a flag the resolver finds mu where it is (the user scope) and upgrades it there.
+    await refused(["plugin", "upgrade", "mu"], "identity_mismatch", 1);
   });
 
   test("a busy scope lock ends in lock_busy (exit 5) naming the holder, and nothing changes", async () => {

@@ -21,7 +21,11 @@ const world = () => {
   return w;
 };
 const userLock = (w: SetWorld) => join(w.home, ".gjc", "agent", "plugins.lock.json");
-const c2Rows = async (w: SetWorld) => (await w.gjc(["plugin", "list", "--json"])).json().c2 as { name: string; id: string; trusted: boolean; enabled: boolean }[];
+// The C2 rows of \`plugin list\`, with their family facts (id, trusted) beside name and enabled.
+const c2Rows = async (w: SetWorld) =>
+  ((await w.gjc(["plugin", "list", "--json"])).json().bundles as { family: string; name: string; enabled: boolean; c2: { id: string; trusted: boolean } }[])
+    .filter((b) => b.family === "c2")
+    .map((b) => ({ name: b.name, enabled: b.enabled, id: b.c2.id, trusted: b.c2.trusted }));
 
 describe("C2 bundles in a set", () => {
   test("lock --user records C2 bundles; sync on a fresh machine installs them and reports needs trust until --trust names the bundle", async () => {

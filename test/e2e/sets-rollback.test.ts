@@ -101,12 +101,16 @@ describe("history and rollback", () => {
     writeTree(dir, runtimeBundle("demo"));
     expect((await w.gjc(["plugin", "install", dir])).exitCode).toBe(0); // gen 1: v1, untrusted
     expect((await w.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0); // gen 2: v1, trusted
-    const v1 = (await w.gjc(["plugin", "list", "--json"])).json().c2[0];
+    const v1Row = (await w.gjc(["plugin", "list", "--json"])).json().bundles.find((b: { family: string }) => b.family === "c2");
+    const v1 = { ...v1Row, ...v1Row.c2 };
     const v1Files = fileHashes(join(w.home, ".codetwo", "plugins", v1.id, "bundle"));
     writeTree(dir, runtimeBundle("demo", "2.0.0"));
     expect((await w.gjc(["plugin", "install", dir, "--force"])).exitCode).toBe(0); // gen 3: v2, trusted (kept by the store)
     expect((await w.gjc(["plugin", "untrust", "demo"])).exitCode).toBe(0); // gen 4: v2, untrusted
-    const c2Now = async () => (await w.gjc(["plugin", "list", "--json"])).json().c2[0];
+    const c2Now = async () => {
+      const row = (await w.gjc(["plugin", "list", "--json"])).json().bundles.find((b: { family: string }) => b.family === "c2");
+      return { ...row, ...row.c2 };
+    };
 
     const r = offlineCli(["plugin", "rollback", "demo", "--to", "2", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });

@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Value } from "typebox/value";
 
 export const repoRoot = join(import.meta.dir, "..", "..");
 export const cliEntry = join(repoRoot, "src", "cli.ts");
@@ -8,7 +10,7 @@ export interface CliResult {
   exitCode: number;
   stdout: string;
   stderr: string;
-  /** stdout parsed as JSON (throws if it is not one document). */
+  /** stdout parsed as JSON (throws if it is not one document, or if it breaks the docs/json schema its `schema` field names). */
   json<T = any>(): T;
 }
 
@@ -40,11 +42,42 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdout,
     stderr,
     json() {
+      let doc: any;
       try {
-        return JSON.parse(stdout);
+        doc = JSON.parse(stdout);
       } catch {
         throw new Error(`stdout is not JSON (exit ${exitCode}):\n${stdout}\n--- stderr ---\n${stderr}`);
       }
+      assertMatchesSchema(doc);
+      return doc;
     },
   };
+}
+
+let published: Map<string, unknown> | undefined;
+
+/** The JSON Schemas under docs/json by their `$id` (`gjc/list@1`, …). */
+function publishedSchemas(): Map<string, unknown> {
+  if (published) return published;
+  published = new Map();
+  const dir = join(repoRoot, "docs", "json");
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".schema.json"))) {
+    const schema = JSON.parse(readFileSync(join(dir, file), "utf8")) as { $id?: string };
+    if (schema.$id) published.set(schema.$id, schema);
+  }
+  return published;
+}
+
+/**
+ * Every document a test reads whose `schema` names a published JSON Schema is held to it, so
+ * the schemas in docs/json and what the verbs print cannot drift apart.
+ */
+export function assertMatchesSchema(doc: unknown): void {
+  const id = typeof doc === "object" && doc !== null ? (doc as { schema?: unknown }).schema : undefined;
+  if (typeof id !== "string") return;
+  const schema = publishedSchemas().get(id);
+  if (schema === undefined) return;
+  if (Value.Check(schema as never, doc)) return;
+  const errors = [...Value.Errors(schema as never, doc)].slice(0, 10).map((e) => `  ${e.instancePath || "/"}: ${e.message}`);
+  throw new Error(`The ${id} document does not match docs/json:\n${errors.join("\n")}\n${JSON.stringify(doc, null, 2).slice(0, 4000)}`);
 }

@@ -1,4 +1,4 @@
-import { scopeFromFlags } from "../../install/install-command.ts";
+import { scopeFromFlags } from "../../store/resolve.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 
 export default defineVerb({

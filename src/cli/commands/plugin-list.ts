@@ -1,14 +1,15 @@
-import { listAll } from "../../install/list-all.ts";
-import { defineVerb, jsonArg } from "../define-verb.ts";
+import { listBundles } from "../../store/verbs.ts";
+import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
+import { describeList } from "../render/store.ts";
 
 export default defineVerb({
   name: "plugin list",
-  description: "List installed bundles of both families and both GJC scopes",
+  description: "List installed bundles of both families (--user/--project/--family filter)",
   schema: "gjc/list@1",
-  args: { ...jsonArg },
-  examples: ["gjc plugin list", "gjc plugin list --json"],
-  async run({ ctx }) {
-    const r = await listAll(ctx);
-    return { json: { schema: "gjc/list@1", ok: r.ok, gjc: r.gjc, c2: r.c2, c2Broken: r.c2Broken, corrupt: r.corrupt }, human: r.human, exit: r.ok ? 0 : 3 };
+  args: { ...scopeArgs, ...familyArg, ...jsonArg },
+  examples: ["gjc plugin list", "gjc plugin list --project --json"],
+  async run({ args, ctx }) {
+    const r = await listBundles(ctx, args);
+    return { json: { schema: "gjc/list@1", ...r }, human: describeList(r), exit: r.ok ? 0 : 3 };
   },
 });

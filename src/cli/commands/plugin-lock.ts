@@ -1,5 +1,5 @@
 import { usageError } from "../../core/errors.ts";
-import { requireScope } from "../../install/install-command.ts";
+import { requireScope } from "../../store/resolve.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 
 export default defineVerb({

@@ -1,4 +1,4 @@
-import { scopeFromFlags } from "../../install/install-command.ts";
+import { scopeFromFlags } from "../../store/resolve.ts";
 import { acceptServer } from "../../mcp/pins-probe.ts";
 import { timeoutOption } from "../options.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";

@@ -1,5 +1,5 @@
 import { timeoutOption } from "../options.ts";
-import { scopeFromFlags } from "../../install/install-command.ts";
+import { scopeFromFlags } from "../../store/resolve.ts";
 import { probeAndPin } from "../../mcp/pins-probe.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describePin } from "../render/mcp-pins.ts";

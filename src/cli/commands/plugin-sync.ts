@@ -1,4 +1,4 @@
-import { requireScope } from "../../install/install-command.ts";
+import { requireScope } from "../../store/resolve.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 
 export default defineVerb({

@@ -25,9 +25,10 @@ export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: 
       extensions: {
         "dev.codetwo": {
           standardVersion: "1.2.0",
-          commands: [{ id: "demo.run", title: "Run the demo" }],
+          // Each bundle owns the command namespace of its name (a shared one is refused at install).
+          commands: [{ id: `${name}.run`, title: "Run the demo" }],
           runtime: { command: "node", args: ["plugin.js"], scopeSupport: opts.scopes ?? ["user", "project"], ...(opts.inject ? { inject: opts.inject } : {}), ...(opts.optionalInject ? { optionalInject: opts.optionalInject } : {}) },
-          ui: [{ id: "go", slot: "composer.toolbar", label: "Go", command: "demo.run" }],
+          ui: [{ id: "go", slot: "composer.toolbar", label: "Go", command: `${name}.run` }],
         },
       },
     },

@@ -48,6 +48,6 @@ test("an archive catalog entry is downloaded over https, its sha256 verified, an
 
   catalog(sha256);
   const r = await installC2FromCatalog(h.ctx, { entryName: "remote", catalogPath: join(h.root, "cat"), net: net() });
-  expect(r).toMatchObject({ status: "installed", name: "remote", source: { kind: "archive", display: "Marketplace · remote-cat" } });
-  expect(readFileSync(join(h.data, "plugins", r.id, "bundle", "skills", "take-notes", "SKILL.md"), "utf8")).toContain("take-notes");
+  expect(r).toMatchObject({ status: "installed", name: "remote", source: { kind: "tarball", display: "Marketplace · remote-cat" } });
+  expect(readFileSync(join(h.data, "plugins", r.c2.id, "bundle", "skills", "take-notes", "SKILL.md"), "utf8")).toContain("take-notes");
 });

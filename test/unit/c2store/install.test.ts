@@ -25,8 +25,8 @@ describe("C2 install from a local directory", () => {
     const r = await h.install(dir);
     expect(r.status).toBe("installed");
     const real = statSync(dir) && dir;
-    expect(r.id).toBe(`demo-${fnv1a32Hex(`local/source-${fnv1a32Hex(real)}:demo`)}`);
-    const bundle = join(h.data, "plugins", r.id, "bundle");
+    expect(r.c2.id).toBe(`demo-${fnv1a32Hex(`local/source-${fnv1a32Hex(real)}:demo`)}`);
+    const bundle = join(h.data, "plugins", r.c2.id, "bundle");
     expect(readFileSync(join(bundle, "plugin.js"), "utf8")).toBe("process.exit(0);\n");
     expect(statSync(join(bundle, "bin/tool")).mode & 0o777).toBe(0o755);
     expect(statSync(join(bundle, "all.sh")).mode & 0o777).toBe(0o755); // group/other write never installed (issue #12)
@@ -34,9 +34,9 @@ describe("C2 install from a local directory", () => {
     expect(existsSync(join(bundle, ".hidden"))).toBe(true);
     expect(existsSync(join(bundle, "node_modules"))).toBe(false);
     expect(existsSync(join(bundle, "link-not-copied"))).toBe(false);
-    expect(existsSync(join(h.data, "plugins", ".data", r.id))).toBe(true);
-    const record = JSON.parse(readFileSync(join(h.data, "plugins", r.id, "installed-plugin.json"), "utf8"));
-    expect(record).toMatchObject({ schema_version: 1, id: r.id, name: "demo", version: "1.0.0", enabled: true, trusted: false, scope: "user", standard_version: "1.2.0" });
+    expect(existsSync(join(h.data, "plugins", ".data", r.c2.id))).toBe(true);
+    const record = JSON.parse(readFileSync(join(h.data, "plugins", r.c2.id, "installed-plugin.json"), "utf8"));
+    expect(record).toMatchObject({ schema_version: 1, id: r.c2.id, name: "demo", version: "1.0.0", enabled: true, trusted: false, scope: "user", standard_version: "1.2.0" });
     expect(record.files.map((f: { path: string }) => f.path)).toEqual([".hidden", "all.sh", "bin/tool", "plugin.js", "plugin.json", "private.txt"]);
     // Nothing transient is left beside the bundle.
     expect(Object.keys(snapshotTree(join(h.data, "plugins"))).filter((k) => /\.(stage|backup|trash)-/.test(k))).toEqual([]);
@@ -48,15 +48,15 @@ describe("C2 install from a local directory", () => {
     const h = home();
     const r = await h.install(h.bundle("demo", runtimeBundle("demo")));
     expect(r.enabled).toBe(true);
-    expect(r.trusted).toBe(false);
-    expect(r.notices.map((n) => n.code)).toEqual(["runtime.requires_trust"]);
+    expect(r.c2.trusted).toBe(false);
+    expect(r.warnings.map((n) => n.code)).toEqual(["runtime.requires_trust"]);
     const skills = await h.install(h.bundle("skills", skillsBundle("notes")));
-    expect(skills.notices).toEqual([]);
+    expect(skills.warnings).toEqual([]);
     const installed = findInstalledC2(h.ctx, "demo")!;
-    expect(installed).toMatchObject({ id: r.id, name: "demo", enabled: true, trusted: false, bundleDir: join(h.data, "plugins", r.id, "bundle"), dataDir: join(h.data, "plugins", ".data", r.id) });
+    expect(installed).toMatchObject({ id: r.c2.id, name: "demo", enabled: true, trusted: false, bundleDir: join(h.data, "plugins", r.c2.id, "bundle"), dataDir: join(h.data, "plugins", ".data", r.c2.id) });
     expect(installed.manifest.codetwo.commands[0].id).toBe("demo.run");
     expect(listInstalledC2(h.ctx).map((i) => i.name)).toEqual(["demo", "notes"]);
-    expect(findInstalledC2(h.ctx, `bundle:${r.id}`)?.id).toBe(r.id);
+    expect(findInstalledC2(h.ctx, `bundle:${r.c2.id}`)?.id).toBe(r.c2.id);
   });
 
   test("identical reinstall is a no-op; different content needs --force; force keeps id, enabled and trusted", async () => {
@@ -74,14 +74,14 @@ describe("C2 install from a local directory", () => {
     expect(snapshotTree(h.data)).toEqual(before);
 
     const dry = await h.install(dir, { force: true, dryRun: true });
-    expect(dry.status).toBe("would_update");
+    expect(dry.status).toBe("would-update");
     expect(snapshotTree(h.data)).toEqual(before);
 
     const updated = await h.install(dir, { force: true });
-    expect(updated).toMatchObject({ status: "updated", id: first.id, version: "2.0.0", previous_version: "1.0.0", enabled: false, trusted: true });
-    const record = findInstalledC2(h.ctx, first.id)!;
+    expect(updated).toMatchObject({ status: "updated", version: "2.0.0", previousVersion: "1.0.0", enabled: false, c2: { id: first.c2.id, trusted: true } });
+    const record = findInstalledC2(h.ctx, first.c2.id)!;
     expect(record).toMatchObject({ version: "2.0.0", enabled: false, trusted: true });
-    expect(record.installedAt).toBe(findInstalledC2(h.ctx, first.id)!.installedAt);
+    expect(record.installedAt).toBe(findInstalledC2(h.ctx, first.c2.id)!.installedAt);
   });
 
   test("invalid bundles are refused and leave the data dir exactly as it was (even absent)", async () => {
@@ -115,18 +115,18 @@ describe("C2 install from a local directory", () => {
     await setC2Trusted(h.ctx, "alpha", true);
     const plan = await planPolicyChange(h.ctx, { plugin: "alpha", state: "disabled" });
     await applyPolicyPlan(h.ctx, plan.token);
-    writeFileSync(join(h.data, "plugins", ".data", a.id, "state.db"), "x");
+    writeFileSync(join(h.data, "plugins", ".data", a.c2.id, "state.db"), "x");
     const gone = await uninstallC2(h.ctx, "alpha");
-    expect(gone).toMatchObject({ status: "uninstalled", id: a.id, policy_forgotten: true, data_kept: false });
-    expect(existsSync(join(h.data, "plugins", a.id))).toBe(false);
-    expect(existsSync(join(h.data, "plugins", ".data", a.id))).toBe(false);
+    expect(gone).toMatchObject({ status: "uninstalled", c2: { id: a.c2.id, policyForgotten: true, dataKept: false } });
+    expect(existsSync(join(h.data, "plugins", a.c2.id))).toBe(false);
+    expect(existsSync(join(h.data, "plugins", ".data", a.c2.id))).toBe(false);
     const policy = JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"));
     expect(policy.user).toEqual({});
     expect(JSON.parse(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).user).toEqual({});
 
-    writeFileSync(join(h.data, "plugins", ".data", b.id, "keep.me"), "y");
-    await uninstallC2(h.ctx, b.id, { keepData: true });
-    expect(readFileSync(join(h.data, "plugins", ".data", b.id, "keep.me"), "utf8")).toBe("y");
+    writeFileSync(join(h.data, "plugins", ".data", b.c2.id, "keep.me"), "y");
+    await uninstallC2(h.ctx, b.c2.id, { keepData: true });
+    expect(readFileSync(join(h.data, "plugins", ".data", b.c2.id, "keep.me"), "utf8")).toBe("y");
     expect(listC2(h.ctx).plugins).toEqual([]);
 
     const before = snapshotTree(h.data);
@@ -135,7 +135,7 @@ describe("C2 install from a local directory", () => {
 
     // Reinstall starts with fresh policy.
     const again = await h.install(join(h.root, "a"));
-    expect(again.id).toBe(a.id);
+    expect(again.c2.id).toBe(a.c2.id);
     expect(effectivePolicy(h.ctx, "alpha")).toMatchObject({ state: "enabled", stateSource: "default", trusted: false });
   });
 
@@ -153,29 +153,29 @@ describe("C2 install from a local directory", () => {
     const flip = await setC2Enabled(h.ctx, "demo", true);
     expect(flip.changed).toBe(false);
     const view = inspectC2(h.ctx, "demo");
-    expect(view).toMatchObject({ enabled: true, trusted: false, has_runtime: true });
-    expect(view.components.find((c) => c.kind === "ui")?.effective_status).toBe("requires_trust");
+    expect(view).toMatchObject({ enabled: true, c2: { trusted: false, hasRuntime: true } });
+    expect(view.c2.components.find((c) => c.kind === "ui")?.effectiveStatus).toBe("requires_trust");
     await setC2Trusted(h.ctx, "demo", true);
-    expect(inspectC2(h.ctx, "demo").components.find((c) => c.kind === "ui")?.effective_status).toBe("ready");
-    expect(inspectC2(h.ctx, "demo").contributions).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1 });
+    expect(inspectC2(h.ctx, "demo").c2.components.find((c) => c.kind === "ui")?.effectiveStatus).toBe("ready");
+    expect(inspectC2(h.ctx, "demo").c2.contributions).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1 });
   });
 
   test("verify quarantines drift and a clean verify lifts it", async () => {
     const h = home();
     const r = await h.install(h.bundle("demo", runtimeBundle("demo")));
     expect((await verifyC2(h.ctx)).ok).toBe(true);
-    const js = join(h.data, "plugins", r.id, "bundle", "plugin.js");
+    const js = join(h.data, "plugins", r.c2.id, "bundle", "plugin.js");
     const original = readFileSync(js);
     writeFileSync(js, "evil()");
-    writeFileSync(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "x");
+    writeFileSync(join(h.data, "plugins", r.c2.id, "bundle", "extra.txt"), "x");
     const drift = await verifyC2(h.ctx, "demo");
     expect(drift.ok).toBe(false);
     expect(drift.bundles[0].problems.map(({ kind, path }) => ({ kind, path }))).toEqual([{ kind: "changed", path: "plugin.js" }, { kind: "extra", path: "extra.txt" }]);
     expect(findInstalledC2(h.ctx, "demo")!.quarantine?.reason).toBe("runtime_mismatch");
     writeFileSync(js, original);
-    await Bun.write(join(h.data, "plugins", r.id, "bundle", "extra.txt"), "");
+    await Bun.write(join(h.data, "plugins", r.c2.id, "bundle", "extra.txt"), "");
     const { rmSync } = await import("node:fs");
-    rmSync(join(h.data, "plugins", r.id, "bundle", "extra.txt"));
+    rmSync(join(h.data, "plugins", r.c2.id, "bundle", "extra.txt"));
     expect((await verifyC2(h.ctx, "demo")).ok).toBe(true);
     expect(findInstalledC2(h.ctx, "demo")!.quarantine).toBeNull();
   });
@@ -183,17 +183,17 @@ describe("C2 install from a local directory", () => {
   test("a command killed between the two commit renames leaves the old bundle, restored next time", async () => {
     const h = home();
     const r = await h.install(h.bundle("demo", skillsBundle("demo")));
-    const home1 = join(h.data, "plugins", r.id);
+    const home1 = join(h.data, "plugins", r.c2.id);
     const before = snapshotTree(home1);
     // What a kill -9 right after "rename bundle → backup" looks like, plus an orphan stage.
-    renameSync(home1, join(h.data, "plugins", `.${r.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
-    mkdirSync(join(h.data, "plugins", `.${r.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
+    renameSync(home1, join(h.data, "plugins", `.${r.c2.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
+    mkdirSync(join(h.data, "plugins", `.${r.c2.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
     writeFileSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"), "half");
     // A reader puts the backup back at once (no lock is held, so no install is mid-commit) …
-    expect(listInstalledC2(h.ctx).map((i) => i.id)).toEqual([r.id]);
+    expect(listInstalledC2(h.ctx).map((i) => i.id)).toEqual([r.c2.id]);
     expect(snapshotTree(home1)).toEqual(before);
     // … and the next mutating command removes the rest.
-    expect((await verifyC2(h.ctx)).bundles.map((b) => b.id)).toEqual([r.id]);
+    expect((await verifyC2(h.ctx)).bundles.map((b) => b.c2!.id)).toEqual([r.c2.id]);
     expect(snapshotTree(home1)).toEqual(before);
     expect(Object.keys(snapshotTree(join(h.data, "plugins"))).some((k) => k.includes(".stage-"))).toBe(false);
     expect(existsSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"))).toBe(false);

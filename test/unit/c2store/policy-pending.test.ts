@@ -19,7 +19,7 @@ async function pendingHome() {
   homes.push(h);
   const r = await h.install(h.bundle("waiter", runtimeBundle("waiter", "1.0.0", { inject: ["desktop-host-actions"], optionalInject: ["store"] })));
   await setC2Trusted(h.ctx, "waiter", true);
-  return { h, id: r.id };
+  return { h, id: r.c2.id };
 }
 
 describe("pending runtimes", () => {
@@ -39,7 +39,7 @@ describe("pending runtimes", () => {
     expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missing: [], effective_state: { status: "enabled" } });
     // The project view says the same (the runtime is project-capable).
     expect(policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installed_id === id)!.effective_state.status).toBe("pending");
-    expect(listC2(h.ctx).plugins.find((p) => p.id === id)!.missing_services).toEqual(["desktop-host-actions"]);
+    expect(listC2(h.ctx).plugins.find((p) => p.c2.id === id)!.c2.missingServices).toEqual(["desktop-host-actions"]);
   });
 
   test("a plan to enable it cannot settle; apply rolls back and last-known-good stays", async () => {

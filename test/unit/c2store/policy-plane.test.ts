@@ -20,7 +20,7 @@ async function trustedHome(opts: { scopes?: string[] } = {}) {
   homes.push(h);
   const r = await h.install(h.bundle("demo", runtimeBundle("demo", "1.0.0", opts)));
   await setC2Trusted(h.ctx, "demo", true);
-  return { h, id: r.id };
+  return { h, id: r.c2.id };
 }
 
 const change = async (h: C2Home, input: Parameters<typeof planPolicyChange>[1]) => applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, input)).token);

@@ -21,7 +21,7 @@ async function store(count = 3) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const spec = i % 2 === 0 ? runtimeBundle(`b${i}`) : skillsBundle(`b${i}`);
-    ids.push((await h.install(h.bundle(`src/b${i}`, spec))).id);
+    ids.push((await h.install(h.bundle(`src/b${i}`, spec))).c2.id);
   }
   return { h, ids, layout: c2Layout(h.ctx), index: join(h.data, "installed-index.json") };
 }

@@ -36,13 +36,13 @@ describe("C2 install through the sources layer", () => {
     const repo = makeRepo(sb, join(gh, "IchenDEV", "codeTwo.git"), manifestOf(runtimeBundle("hello-runtime", "1.0.0"), "packs/hello-runtime/"));
     repo.branch("release");
     const r = await h.install("https://github.com/IchenDEV/codeTwo/tree/main/packs/hello-runtime");
-    expect(r.id).toBe("hello-runtime-83dfd86f");
-    expect(r.source).toMatchObject({ kind: "github", identity: "IchenDEV/codeTwo:packs/hello-runtime" });
+    expect(r.c2.id).toBe("hello-runtime-83dfd86f");
+    expect(r).toMatchObject({ source: { kind: "github" }, c2: { identity: "IchenDEV/codeTwo:packs/hello-runtime" } });
     await setC2Trusted(h.ctx, "hello-runtime", true);
     repo.checkout("release");
     repo.commit(manifestOf(runtimeBundle("hello-runtime", "1.1.0"), "packs/hello-runtime/"));
     const up = await h.install("https://github.com/IchenDEV/codeTwo/tree/release/packs/hello-runtime", { force: true });
-    expect(up).toMatchObject({ id: "hello-runtime-83dfd86f", status: "updated", version: "1.1.0", trusted: true });
+    expect(up).toMatchObject({ status: "updated", version: "1.1.0", c2: { id: "hello-runtime-83dfd86f", trusted: true } });
     const rec = findInstalledC2(h.ctx, "hello-runtime")!;
     expect(rec.source.resolved).toMatchObject({ repository: "IchenDEV/codeTwo", ref: "release", sha: repo.head() });
   });
@@ -55,9 +55,9 @@ describe("C2 install through the sources layer", () => {
     await applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, { plugin: "tools", state: "enabled", config: { level: 3 } })).token);
     expect((await upgradeC2(h.ctx, "tools")).status).toBe("unchanged");
     const moved = repo.commit(manifestOf(runtimeBundle("tools", "1.1.0"), "plug/"));
-    expect((await upgradeC2(h.ctx, "tools", { dryRun: true })).status).toBe("would_update");
+    expect((await upgradeC2(h.ctx, "tools", { dryRun: true })).status).toBe("would-update");
     const up = await upgradeC2(h.ctx, "tools");
-    expect(up).toMatchObject({ id: first.id, status: "updated", version: "1.1.0", previous_version: "1.0.0", trusted: true });
+    expect(up).toMatchObject({ status: "updated", version: "1.1.0", previousVersion: "1.0.0", c2: { id: first.c2.id, trusted: true } });
     expect(findInstalledC2(h.ctx, "tools")!.source.resolved).toMatchObject({ sha: moved });
     expect(effectivePolicy(h.ctx, "tools")).toMatchObject({ state: "enabled", config: { level: 3 }, trusted: true });
     repo.commit(manifestOf(runtimeBundle("renamed", "2.0.0"), "plug/"));
@@ -70,9 +70,9 @@ describe("C2 install through the sources layer", () => {
     const { h, sb, gh } = githubHome();
     makeRepo(sb, join(gh, "acme", "notes.git"), skillsBundle("notes"));
     const a = await h.install("acme/notes");
-    expect(a.id).toBe(`notes-${(await import("../../../src/bundle/hash.ts")).fnv1a32Hex("acme/notes:")}`);
+    expect(a.c2.id).toBe(`notes-${(await import("../../../src/bundle/hash.ts")).fnv1a32Hex("acme/notes:")}`);
     expect((await h.install("https://github.com/acme/notes.git")).status).toBe("unchanged");
-    expect((await h.install("https://github.com/acme/notes")).id).toBe(a.id);
+    expect((await h.install("https://github.com/acme/notes")).c2.id).toBe(a.c2.id);
   });
 
   test("GitHub URL forms that must be rejected change nothing", async () => {
@@ -114,7 +114,7 @@ describe("C2 install through the sources layer", () => {
     expect(a.source.kind).toBe("git");
     repo.commit(runtimeBundle("plain", "1.0.1"));
     const b = await h.install(`${repo.url}#main`, { force: true });
-    expect(b.id).toBe(a.id);
+    expect(b.c2.id).toBe(a.c2.id);
     expect(b.version).toBe("1.0.1");
   });
 
@@ -131,7 +131,7 @@ describe("C2 install through the sources layer", () => {
     writeFileSync(good, gzip(tar(entries)));
     const r = await h.install(good);
     expect(r).toMatchObject({ status: "installed", name: "packed" });
-    expect(r.source.kind).toBe("archive");
+    expect(r.source.kind).toBe("tarball");
     const before = snapshotTree(h.data);
     const hostile: [string, object[]][] = [
       ["abs", [...entries, { name: "/etc/evil", data: "x" }]],
@@ -182,7 +182,7 @@ describe("C2 catalog entries", () => {
     makeRepo(sb, join(gh, "acme", "gh.git"), manifestOf(skillsBundle("gh", "2.0.0"), "plug/"));
 
     const alpha = await installC2FromCatalog(h.ctx, { entryName: "alpha", catalogPath: dir });
-    expect(alpha).toMatchObject({ status: "installed", enabled: false, trusted: false });
+    expect(alpha).toMatchObject({ status: "installed", enabled: false, c2: { trusted: false } });
     expect(alpha.source.display).toBe("Marketplace · Team plugins");
     expect((await installC2FromCatalog(h.ctx, { entryName: "gh", catalogPath: join(dir, "marketplace.json") })).source.kind).toBe("github");
     expect((await installC2FromCatalog(h.ctx, { entryName: "plain", catalogPath: dir })).source.kind).toBe("git");

@@ -1,0 +1,56 @@
+/**
+ * The C2 family adapter of the store (src/store/family.ts): one user-wide store under the C2
+ * data directory, `plugins/<id>/` holding the verbatim bundle and its installed-plugin.json.
+ */
+import { existsSync } from "node:fs";
+import type { Context } from "../core/context.ts";
+import type { Diagnostic } from "../core/diagnostics.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { C2_MANIFEST } from "../families/detect.ts";
+import type { FamilyAdapter } from "../store/family.ts";
+import { bundleHome, c2Layout } from "./paths.ts";
+import { findRecord } from "./records.ts";
+
+const lifecycle = () => import("./lifecycle.ts");
+const noticeWarnings = (notices: { code: string; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
+
+export const c2Family: FamilyAdapter = {
+  family: "c2",
+  scopes: ["user"],
+  manifest: C2_MANIFEST,
+  install: async (ctx, fetched, opts) => (await lifecycle()).installC2(ctx, { fetched, force: opts.force, dryRun: opts.dryRun }),
+  holds(ctx, name) {
+    const layout = c2Layout(ctx);
+    if (!existsSync(layout.plugins)) return { found: false };
+    return { found: findRecord(layout, name) !== undefined };
+  },
+  async list(ctx: Context) {
+    const layout = c2Layout(ctx);
+    // C2 modules load only when a C2 store exists (keeps `list` as quick as a bare start).
+    if (!existsSync(layout.plugins)) return { bundles: [], problems: [] };
+    const r = (await lifecycle()).listC2(ctx);
+    return { bundles: r.plugins, problems: r.broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })) };
+  },
+  inspect: async (ctx, name) => (await lifecycle()).inspectC2(ctx, name),
+  uninstall: async (ctx, name, _scope, opts) => (await lifecycle()).uninstallC2(ctx, name, opts),
+  async setEnabled(ctx, name, _scope, enabled, surface) {
+    if (surface !== undefined) {
+      throw new GjcError({
+        code: "unsupported_surface",
+        message: "--surface applies to GJC bundles; a C2 bundle's components are governed by its policy.",
+        hint: `Use "gjc plugin policy plan ${name} --state ${enabled ? "enabled" : "disabled"} --component <kind:id>", or --family gjc for a GJC bundle.`,
+        exit: ExitCode.usage,
+      });
+    }
+    const r = await (await lifecycle()).setC2Enabled(ctx, name, enabled);
+    return { family: "c2", name: r.name, scope: "user", enabled: r.enabled, changed: r.changed, warnings: noticeWarnings(r.notices), c2: { id: r.id, trusted: r.trusted } };
+  },
+  upgrade: async (ctx, name, _scope, opts) => (await lifecycle()).upgradeC2(ctx, name, opts),
+  async verify(ctx, _scope, name) {
+    if (!existsSync(c2Layout(ctx).plugins)) return { bundles: [], problems: [] };
+    const r = await (await lifecycle()).verifyC2(ctx, name);
+    return { bundles: r.bundles, problems: [] };
+  },
+  doctor: async (ctx, _scope, fix) => (await import("./doctor.ts")).doctorC2(ctx, fix),
+};

@@ -1,0 +1,189 @@
+/**
+ * Human text of the store verbs (install, upgrade, uninstall, enable, disable, list, inspect,
+ * verify, doctor) for both families, from the same documents `--json` prints. Warnings go to
+ * stderr; everything else is the verb's stdout.
+ */
+import { formatBytes } from "../../bundle/collect.ts";
+import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import type { Context } from "../../core/context.ts";
+import { describeCapabilityDiff } from "./capability-diff.ts";
+import type { BundleRow, DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "../../store/documents.ts";
+
+const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const where = (r: { family: string; scope: string }) => (r.family === "c2" ? "the C2 store" : `the ${r.scope} scope`);
+const label = (r: { family: string; name: string; c2?: { id: string } }) => (r.c2 ? `C2 bundle ${r.name} (${r.c2.id})` : r.name);
+
+function contributionLine(c: Record<string, number>): string {
+  const parts = Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  return parts.length ? parts.join(", ") : "no contributions";
+}
+
+/** Warnings of any store document, on stderr. */
+export function logWarnings(ctx: Context, warnings: { code: string; path: string; message: string }[]): void {
+  for (const w of warnings) ctx.log.warn(`[${w.code}] ${w.path ? `${w.path}: ` : ""}${w.message}`);
+}
+
+export function describeInstall(ctx: Context, r: InstallResult, verb = "install"): string {
+  logWarnings(ctx, r.warnings);
+  const at = where(r);
+  const name = label(r);
+  const size = `${counted(r.files, "file")}, ${formatBytes(r.bytes)}`;
+  const head: Record<string, string> = {
+    installed: `Installed ${name} ${r.version} into ${at} (${size}).`,
+    updated: `Updated ${name} ${r.previousVersion} -> ${r.version} in ${at}.`,
+    repaired: `Reinstalled ${name} ${r.version} in ${at}: the installed copy was damaged or quarantined and is whole again.`,
+    unchanged: `${name} ${r.version} is already installed with the same content (${at}); nothing to do.`,
+    "would-install": `[dry-run] Would ${verb} ${name} ${r.version} into ${at} (${size}).`,
+    "would-update": `[dry-run] Would update ${name} ${r.previousVersion} -> ${r.version} in ${at}.`,
+    "would-repair": `[dry-run] Would reinstall ${name} ${r.version} in ${at} to repair the installed copy.`,
+  };
+  const lines = [head[r.status]];
+  if (r.gjc && r.status !== "unchanged") {
+    const s = r.gjc.surfaces;
+    for (const id of s.added) lines.push(`  + ${id}`);
+    for (const id of s.removed) lines.push(`  - ${id}`);
+    if (r.previousVersion !== undefined && s.kept.length) lines.push(`  = ${counted(s.kept.length, "surface")} kept`);
+  }
+  if (r.c2) {
+    lines.push(`  source:        ${r.source.display}`);
+    lines.push(`  contributions: ${contributionLine(r.c2.contributions)}`);
+    lines.push(`  enabled: ${r.enabled ? "yes" : "no"}, trusted: ${r.c2.trusted ? "yes" : "no"}`);
+    for (const d of r.c2.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust")) lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
+  }
+  if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff as unknown as InstallCapabilityDiff));
+  return lines.join("\n");
+}
+
+export function describeUninstall(ctx: Context, r: UninstallResult): string {
+  logWarnings(ctx, r.warnings);
+  const name = label(r);
+  if (r.status === "would-uninstall") {
+    const data = r.c2 && !r.c2.dataKept ? ` and its data ${r.c2.dataDir}` : "";
+    return [`[dry-run] Would uninstall ${name} ${r.version} from ${where(r)}, removing ${counted(r.files.length, "file")}${data}:`, ...r.files.map((f) => `  ${f}`)].join("\n");
+  }
+  const lines = [`Uninstalled ${name} ${r.version} from ${where(r)} (${counted(r.files.length, "file")} removed).`];
+  if (r.c2) lines.push(r.c2.dataKept ? `  Its data was kept in ${r.c2.dataDir}.` : "  Its data was removed with it.");
+  if (r.c2?.policyForgotten) lines.push("  Its user and project policy was forgotten.");
+  if (r.gjc?.unowned.length) lines.push(`  also removed ${r.gjc.unowned.length} item(s) the bundle did not install: ${r.gjc.unowned.slice(0, 5).join(", ")}`);
+  return lines.join("\n");
+}
+
+export function describeEnablement(ctx: Context, r: EnablementResult, op: "enable" | "disable"): string {
+  logWarnings(ctx, r.warnings);
+  const what = r.surface ? `Surface ${r.surface} of ${r.name}` : label(r);
+  const trust = r.c2 ? ` (trusted: ${r.c2.trusted ? "yes" : "no"})` : "";
+  return r.changed ? `${what} is now ${op}d in ${where(r)}${trust}.` : `${what} was already ${op}d in ${where(r)}; nothing changed.`;
+}
+
+function stateOf(b: BundleRow): string {
+  if (b.quarantined) return "quarantined";
+  const missing = b.c2?.missingServices ?? [];
+  // A runtime waiting for a service this host lacks is pending, never shown as enabled.
+  if (b.enabled && missing.length > 0) return `pending (this host lacks ${missing.join(", ")})`;
+  return b.enabled ? "enabled" : "disabled";
+}
+
+export function describeList(r: Omit<ListDocument, "schema">): string {
+  const lines: string[] = [];
+  for (const family of ["gjc", "c2"] as const) {
+    const rows = r.bundles.filter((b) => b.family === family);
+    const title = family === "gjc" ? "GJC bundles" : "C2 bundles";
+    lines.push(rows.length ? `${title} (${rows.length}):` : `${title}: none installed.`);
+    for (const b of rows) {
+      if (b.gjc) {
+        const c = b.gjc.counts;
+        lines.push(`  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}`);
+      }
+      if (b.c2) {
+        const c2 = b.c2;
+        lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs_retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
+        const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires_trust").length;
+        const unsupported = c2.components.filter((c) => c.effectiveStatus === "unsupported").length;
+        const diagnostics = c2.diagnostics.warnings + c2.diagnostics.errors;
+        lines.push(`    ${contributionLine(c2.contributions)}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${counted(diagnostics, "diagnostic")}` : ""}`);
+      }
+    }
+    for (const p of r.problems.filter((x) => x.family === family)) {
+      lines.push(p.id ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".` : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`);
+    }
+  }
+  return lines.join("\n");
+}
+
+export function describeInspect(b: InspectBundle): string {
+  const lines = [`${b.name} ${b.version}  ${b.c2 ? `(${b.c2.id})  C2 bundle` : `[${b.scope}]`} ${stateOf(b)}`];
+  lines.push(`  source:    ${b.source.display} (${b.source.kind}${b.source.resolvedAt ? `, fetched ${b.source.resolvedAt}` : ""})`);
+  if (b.source.sha) lines.push(`  commit:    ${b.source.sha}`);
+  if (b.source.sha256) lines.push(`  archive:   sha256 ${b.source.sha256}`);
+  lines.push(`  installed: ${b.installedAt} (updated ${b.updatedAt})`);
+  lines.push(`  location:  ${b.root} (${counted(b.files.length, "file")}, ${formatBytes(b.bytes)})`);
+  if (b.gjc) {
+    lines.push(`  manifest:  sha256 ${b.gjc.manifestHash}`);
+    lines.push(`  surfaces (${b.gjc.surfaces.length}):`);
+    for (const s of b.gjc.surfaces) lines.push(`    ${s.state.padEnd(11)} ${s.id}${s.quarantine ? ` (${s.quarantine})` : ""}`);
+    lines.push(`  files (${b.files.length}):`);
+    for (const f of b.files) lines.push(`    ${f.mode.toString(8)} ${f.sha256.slice(0, 12)} ${String(f.bytes).padStart(9)}  ${f.path}`);
+    for (const q of b.gjc.quarantine) lines.push(`  quarantine: ${q.surfaceId} ${q.code}: ${q.message} (${q.detectedAt})`);
+  }
+  if (b.c2) {
+    const c2 = b.c2;
+    const runtime = c2.runtime as { command?: string; args?: string[]; scopeSupport?: string[] } | null;
+    const trust = c2.trustState === "needs_retrust" ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)" : c2.trusted ? "yes" : "no";
+    lines.push(`  enabled:   ${b.enabled ? "yes" : "no"}    trusted: ${trust}    policy: ${c2.policy.state} (${c2.policy.source})`);
+    lines.push(`  data:      ${c2.dataDir}`);
+    lines.push(`  pass-env:  ${c2.passEnv.length > 0 ? c2.passEnv.join(", ") : "(none: only the allow-list of host variables)"}`);
+    lines.push(`  runtime:   ${runtime ? `${runtime.command} ${(runtime.args ?? []).join(" ")} (scopes ${(runtime.scopeSupport ?? []).join("+")})` : "none (data-only)"}`);
+    lines.push(`  contributions (${c2.totalContributions}): ${contributionLine(c2.contributions)}`);
+    if (c2.components.length) {
+      lines.push("  components:");
+      for (const c of c2.components) lines.push(`    ${c.effectiveStatus.padEnd(14)} ${c.kind} ${c.name}`);
+    }
+    if (c2.languageServers.length) {
+      lines.push("  language servers (gjc extension: ${PLUGIN_ROOT}, ${PLUGIN_DATA}, ${PLUGIN_PROJECT_DIR} are expanded in args/env and exported):");
+      for (const l of c2.languageServers) {
+        const launch = l.launch as { command: string; args: string[]; env: Record<string, string> };
+        const env = Object.entries(launch.env).map(([k, v]) => `${k}=${v}`).join(" ");
+        lines.push(`    ${l.server} (${l.languages.join(", ")}): ${[launch.command, ...launch.args].join(" ")}${env ? `  env ${env}` : ""}`);
+      }
+    }
+    if (c2.diagnosticsList.length) {
+      lines.push("  diagnostics:");
+      for (const d of c2.diagnosticsList) lines.push(`    ${d.severity} [${d.code}] ${d.path}: ${d.message}`);
+    }
+    if (c2.quarantine) lines.push(`  quarantine: ${c2.quarantine.files.slice(0, 10).join(", ")} (${c2.quarantine.at}); reinstall or fix, then gjc plugin verify`);
+  }
+  return lines.join("\n");
+}
+
+export function describeVerify(r: VerifyResult, runtimeLines: string[] = []): string {
+  const lines: string[] = [];
+  for (const b of r.bundles) {
+    const tag = b.c2 ? `[c2 ${b.c2.id}]` : `[${b.scope}]`;
+    if (b.ok) lines.push(`ok          ${b.name} ${b.version} ${tag} (${counted(b.checked, "file")})${b.change === "cleared" ? " — quarantine cleared" : ""}`);
+    else {
+      lines.push(`quarantined ${b.name} ${b.version} ${tag}: ${counted(b.problems.length, "problem")} (runtime_mismatch)`);
+      for (const p of b.problems.slice(0, 20)) lines.push(`  ${p.message}`);
+      if (b.problems.length > 20) lines.push(`  …and ${b.problems.length - 20} more`);
+    }
+  }
+  for (const p of r.problems) lines.push(`damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`);
+  if (r.bundles.length === 0 && r.problems.length === 0) lines.push("No bundles installed.");
+  lines.push(...runtimeLines);
+  if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+  return lines.join("\n");
+}
+
+export function describeDoctor(r: DoctorResult): string {
+  const lines: string[] = [];
+  for (const s of r.stores) {
+    const title = s.family === "c2" ? `C2 store ${s.root}` : `${s.scope} scope ${s.root}`;
+    const state = s.family === "c2" ? `policy ${s.state}` : `registry ${s.state}`;
+    lines.push(`${title}: ${!s.exists ? "not created yet" : `${state}, ${counted(s.bundles, "bundle")}`}`);
+    for (const f of r.findings.filter((x) => x.family === s.family && x.scope === s.scope)) {
+      lines.push(`  ${(f.fixed ? "fixed" : f.severity).padEnd(7)} ${f.message} (${f.path})`);
+      if (!f.fixed) lines.push(`          ${r.fix || !f.fixable ? "" : "--fix would "}${f.fix}${f.command && f.command !== "gjc plugin doctor --fix" ? ` (${f.command})` : ""}`);
+    }
+  }
+  lines.push(r.ok ? "No problems found." : r.fix ? "Some problems need you (see above)." : 'Run "gjc plugin doctor --fix" to repair what can be repaired safely.');
+  return lines.join("\n");
+}

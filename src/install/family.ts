@@ -1,0 +1,86 @@
+/**
+ * The GJC family adapter of the store (src/store/family.ts): scopes `user` and `project`, each
+ * a directory of immutable `<name>@<id>/` content dirs committed by `registry.json`.
+ */
+import type { BundleRow, InspectBundle } from "../store/documents.ts";
+import type { FamilyAdapter } from "../store/family.ts";
+import { GJC_MANIFEST } from "../families/detect.ts";
+import { doctorGjcScope } from "./doctor.ts";
+import { setGjcEnabled } from "./enablement.ts";
+import { installGjcBundle } from "./install.ts";
+import { scopeRoot } from "./layout.ts";
+import { readScopeSummaries } from "./list-index.ts";
+import { inspectGjc } from "./query.ts";
+import { registryCorrupt, tryReadRegistry } from "./registry.ts";
+import { storedFiles } from "./registry-types.ts";
+import type { BundleSummary } from "./summary.ts";
+import { uninstallGjc } from "./uninstall.ts";
+import { upgradeGjc } from "./upgrade.ts";
+import { verifyGjc } from "./verify-scopes.ts";
+
+/** A list summary (as registry.index.json keeps it) as the shared row. */
+export function gjcRow(b: BundleSummary): BundleRow {
+  return {
+    family: "gjc",
+    name: b.name,
+    version: b.version,
+    scope: b.scope,
+    enabled: b.enabled,
+    quarantined: b.quarantined,
+    source: { kind: b.source.kind as BundleRow["source"]["kind"], display: b.source.display, ...(b.source.ref ? { ref: b.source.ref } : {}), ...(b.source.sha ? { sha: b.source.sha } : {}), resolvedAt: b.source.resolvedAt },
+    installedAt: b.installedAt,
+    updatedAt: b.updatedAt,
+    gjc: { counts: b.counts, manifestHash: b.manifestHash, quarantine: b.quarantine },
+  };
+}
+
+export const gjcFamily: FamilyAdapter = {
+  family: "gjc",
+  scopes: ["user", "project"],
+  manifest: GJC_MANIFEST,
+  install: (ctx, fetched, opts) => installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
+  holds(ctx, name, scope) {
+    const read = tryReadRegistry(scopeRoot(ctx, scope), scope);
+    if (!read.ok) return { found: false, problem: registryCorrupt(scope, read.path, read.problem) };
+    return { found: read.registry.plugins.some((p) => p.name === name) };
+  },
+  async list(ctx, scope) {
+    const read = await readScopeSummaries(scopeRoot(ctx, scope), scope);
+    if (!read.ok) return { bundles: [], problems: [{ family: "gjc", scope, path: read.path, problem: read.problem }] };
+    return { bundles: read.bundles.map(gjcRow), problems: [] };
+  },
+  async inspect(ctx, name, scope): Promise<InspectBundle> {
+    const r = inspectGjc(ctx, name, scope);
+    const { c2: _none, ...row } = gjcRow(r);
+    const files = r.files.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
+    return {
+      ...row,
+      source: { ...r.sourceRecord, kind: r.sourceRecord.kind as BundleRow["source"]["kind"], resolvedAt: r.source.resolvedAt },
+      root: r.pluginRoot,
+      description: null,
+      files,
+      bytes: files.reduce((n, f) => n + f.bytes, 0),
+      gjc: { ...row.gjc!, surfaces: r.surfaces },
+    };
+  },
+  async uninstall(ctx, name, scope, opts) {
+    const r = await uninstallGjc(ctx, name, scope, { dryRun: opts.dryRun });
+    return { family: "gjc", status: r.status, name: r.name, version: r.version, scope: r.scope, files: r.files, warnings: [], gjc: { unowned: r.unowned } };
+  },
+  async setEnabled(ctx, name, scope, enabled, surface) {
+    const r = await setGjcEnabled(ctx, name, scope, enabled, surface);
+    return { family: "gjc", name: r.name, scope: r.scope, ...(r.surface ? { surface: r.surface } : {}), enabled: r.enabled, changed: r.changed, warnings: [] };
+  },
+  upgrade: (ctx, name, scope, opts) => upgradeGjc(ctx, name, scope, { dryRun: opts.dryRun, onProgress: (m) => ctx.log.progress(m) }),
+  async verify(ctx, scope, name) {
+    const r = await verifyGjc(ctx, name, [scope]).catch((error) => {
+      // A name checked in one scope at a time: absent here is not an error of the whole verb.
+      if (name !== undefined && (error as { code?: string }).code === "not_installed") return { ok: true, bundles: [], problems: [] };
+      throw error;
+    });
+    return { bundles: r.bundles, problems: r.problems };
+  },
+  doctor: (ctx, scope, fix) => doctorGjcScope(ctx, scope, fix),
+};
+
+export { storedFiles };

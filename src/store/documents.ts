@@ -1,0 +1,366 @@
+/**
+ * The `--json` documents of the store verbs (install, upgrade, uninstall, enable, disable,
+ * list, inspect, verify, doctor), one vocabulary for both families, as closed TypeBox schemas.
+ * The JSON Schema files under docs/json/ are generated from these (`bun scripts/gen-store-schemas.ts`),
+ * and the e2e tests validate every document against them. Core modules import only the types
+ * (`import type`), so TypeBox is never loaded by the verbs themselves.
+ *
+ * Rules: camelCase keys; the same fact has the same key and the same spelling of its values in
+ * both families; no prose beyond diagnostics' and findings' messages; a fact only one family
+ * has sits under `gjc` or `c2` inside the row.
+ */
+import Type, { type Static } from "typebox";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const strs = Type.Array(Type.String());
+const opt = Type.Optional;
+
+export const FamilySchema = Type.Union([Type.Literal("gjc"), Type.Literal("c2")]);
+export const ScopeSchema = Type.Union([Type.Literal("user"), Type.Literal("project")]);
+/** How a source is spelled in every document (C2 records say local/archive on disk; documents say path/tarball). */
+export const SourceKindSchema = Type.Union([Type.Literal("path"), Type.Literal("tarball"), Type.Literal("git"), Type.Literal("github")]);
+
+export const DiagnosticSchema = Type.Object(
+  { code: str, severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]), path: str, message: str, hint: opt(str) },
+  closed,
+);
+
+export const StoredFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: Type.Integer({ minimum: 0 }), mode: Type.Integer({ minimum: 0 }) }, closed);
+
+export const SourceSchema = Type.Object(
+  {
+    kind: SourceKindSchema,
+    display: str,
+    ref: opt(str),
+    /** The git commit installed. */
+    sha: opt(str),
+    /** SHA-256 of the archive installed. */
+    sha256: opt(str),
+    subpath: opt(str),
+    resolvedAt: opt(str),
+  },
+  closed,
+);
+
+const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: str, effectiveStatus: str }, closed);
+const C2QuarantineSchema = Type.Object({ reason: str, files: strs, at: str }, closed);
+const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
+
+/** One installed bundle as `list` shows it; `inspect` adds to it. */
+export const BundleRowSchema = Type.Object(
+  {
+    family: FamilySchema,
+    name: str,
+    version: str,
+    scope: ScopeSchema,
+    enabled: Type.Boolean(),
+    quarantined: Type.Boolean(),
+    source: SourceSchema,
+    installedAt: str,
+    updatedAt: str,
+    gjc: opt(
+      Type.Object(
+        {
+          counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
+          manifestHash: str,
+          quarantine: Type.Array(GjcQuarantineSchema),
+        },
+        closed,
+      ),
+    ),
+    c2: opt(
+      Type.Object(
+        {
+          id: str,
+          trusted: Type.Boolean(),
+          /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
+          trustState: Type.Enum(["untrusted", "trusted", "needs_retrust"]),
+          hasRuntime: Type.Boolean(),
+          contributions: Type.Record(Type.String(), Type.Integer()),
+          totalContributions: Type.Integer(),
+          components: Type.Array(ComponentSchema),
+          diagnostics: Type.Object({ errors: Type.Integer(), warnings: Type.Integer() }, closed),
+          quarantine: Type.Union([C2QuarantineSchema, Type.Null()]),
+          policy: Type.Object({ state: str, source: str }, closed),
+          /** Services `runtime.inject` names that this host lacks: the runtime is pending. */
+          missingServices: strs,
+        },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
+/** A store that could not be read: its bundles are not listed (fail closed). */
+export const StoreProblemSchema = Type.Object(
+  {
+    family: FamilySchema,
+    scope: ScopeSchema,
+    /** The registry file, or the C2 bundle directory whose record is unusable. */
+    path: str,
+    /** C2: the installed id of the directory. */
+    id: opt(str),
+    problem: str,
+  },
+  closed,
+);
+
+const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
+
+export const ListDocumentSchema = Type.Object({ schema: schemaField("list"), ok: Type.Boolean(), bundles: Type.Array(BundleRowSchema), problems: Type.Array(StoreProblemSchema) }, closed);
+
+export const InstallStatusSchema = Type.Enum(["installed", "updated", "repaired", "unchanged", "would-install", "would-update", "would-repair"]);
+
+const SurfaceDeltaSchema = Type.Object({ added: strs, removed: strs, kept: strs }, closed);
+
+const installDocument = (verb: string) =>
+  Type.Object(
+    {
+      schema: schemaField(verb),
+      ok: Type.Literal(true),
+      family: FamilySchema,
+      status: InstallStatusSchema,
+      name: str,
+      version: str,
+      previousVersion: opt(str),
+      scope: ScopeSchema,
+      files: Type.Integer({ minimum: 0 }),
+      bytes: Type.Integer({ minimum: 0 }),
+      enabled: Type.Boolean(),
+      source: SourceSchema,
+      warnings: Type.Array(DiagnosticSchema),
+      /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
+      capabilityDiff: opt(Type.Object({}, { additionalProperties: true })),
+      gjc: opt(Type.Object({ surfaces: SurfaceDeltaSchema }, closed)),
+      c2: opt(
+        Type.Object(
+          {
+            id: str,
+            bundleDir: str,
+            dataDir: str,
+            trusted: Type.Boolean(),
+            /** The content-source identity the installed id is derived from. */
+            identity: str,
+            /** The source as it can be typed again. */
+            spec: str,
+            contributions: Type.Record(Type.String(), Type.Integer()),
+            components: Type.Array(Type.Object({ kind: str, name: str, path: str, status: str }, closed)),
+            diagnostics: Type.Array(DiagnosticSchema),
+          },
+          closed,
+        ),
+      ),
+    },
+    closed,
+  );
+
+export const InstallDocumentSchema = installDocument("install");
+export const UpgradeDocumentSchema = installDocument("upgrade");
+
+/** `gjc plugin upgrade --all` (src/sets/upgrade-all.ts): one outcome per installed bundle. */
+export const UpgradeAllDocumentSchema = Type.Object(
+  {
+    schema: schemaField("upgrade"),
+    dryRun: Type.Boolean(),
+    ok: Type.Boolean(),
+    outcomes: Type.Array(
+      Type.Object(
+        { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), code: opt(str), reason: opt(str) },
+        closed,
+      ),
+    ),
+    locksUpdated: strs,
+  },
+  closed,
+);
+
+export const UninstallDocumentSchema = Type.Object(
+  {
+    schema: schemaField("uninstall"),
+    ok: Type.Literal(true),
+    family: FamilySchema,
+    status: Type.Union([Type.Literal("uninstalled"), Type.Literal("would-uninstall")]),
+    name: str,
+    version: str,
+    scope: ScopeSchema,
+    /** Bundle-relative paths of the files removed (or that would be). */
+    files: strs,
+    warnings: Type.Array(DiagnosticSchema),
+    gjc: opt(Type.Object({ unowned: strs }, closed)),
+    c2: opt(Type.Object({ id: str, bundleDir: str, dataDir: str, dataKept: Type.Boolean(), policyForgotten: Type.Boolean() }, closed)),
+  },
+  closed,
+);
+
+const enablementDocument = (verb: string) =>
+  Type.Object(
+    {
+      schema: schemaField(verb),
+      ok: Type.Literal(true),
+      family: FamilySchema,
+      name: str,
+      scope: ScopeSchema,
+      surface: opt(str),
+      enabled: Type.Boolean(),
+      changed: Type.Boolean(),
+      warnings: Type.Array(DiagnosticSchema),
+      c2: opt(Type.Object({ id: str, trusted: Type.Boolean() }, closed)),
+    },
+    closed,
+  );
+export const EnableDocumentSchema = enablementDocument("enable");
+export const DisableDocumentSchema = enablementDocument("disable");
+
+const FileProblemSchema = Type.Object(
+  { kind: Type.Enum(["missing", "changed", "extra", "mode", "symlink", "special"]), path: str, message: str },
+  closed,
+);
+
+export const VerifiedBundleSchema = Type.Object(
+  {
+    family: FamilySchema,
+    name: str,
+    version: str,
+    scope: ScopeSchema,
+    ok: Type.Boolean(),
+    checked: Type.Integer({ minimum: 0 }),
+    problems: Type.Array(FileProblemSchema),
+    quarantined: Type.Boolean(),
+    change: Type.Union([Type.Literal("quarantined"), Type.Literal("cleared"), Type.Literal("none")]),
+    c2: opt(Type.Object({ id: str }, closed)),
+  },
+  closed,
+);
+
+const RuntimeCheckSchema = Type.Object({}, { additionalProperties: true });
+
+export const VerifyDocumentSchema = Type.Object(
+  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema) },
+  closed,
+);
+
+export const InspectBundleSchema = Type.Object(
+  {
+    ...BundleRowSchema.properties,
+    /** The installed content directory. */
+    root: str,
+    description: Type.Union([str, Type.Null()]),
+    files: Type.Array(StoredFileSchema),
+    bytes: Type.Integer({ minimum: 0 }),
+    gjc: opt(
+      Type.Object(
+        {
+          ...BundleRowSchema.properties.gjc.properties,
+          surfaces: Type.Array(Type.Object({ id: str, kind: str, state: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("quarantined")]), quarantine: opt(str) }, closed)),
+        },
+        closed,
+      ),
+    ),
+    c2: opt(
+      Type.Object(
+        {
+          ...BundleRowSchema.properties.c2.properties,
+          dataDir: str,
+          identity: str,
+          spec: str,
+          catalog: Type.Union([Type.Object({ path: str, name: str, entry: str }, closed), Type.Null()]),
+          runtime: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+          commands: Type.Array(Type.Object({ id: str, title: str }, closed)),
+          diagnosticsList: Type.Array(DiagnosticSchema),
+          effectivePolicy: Type.Object({}, { additionalProperties: true }),
+          /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
+          passEnv: strs,
+          /** How each language server is launched (PLUGIN_ROOT/PLUGIN_DATA expanded). */
+          languageServers: Type.Array(Type.Object({ server: str, languages: strs, launch: Type.Object({}, { additionalProperties: true }) }, closed)),
+        },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
+export const InspectDocumentSchema = Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: FamilySchema, bundle: InspectBundleSchema }, closed);
+
+export const DoctorFindingSchema = Type.Object(
+  {
+    family: FamilySchema,
+    scope: ScopeSchema,
+    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path"]),
+    severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
+    path: str,
+    message: str,
+    /** What `doctor --fix` does about it (or why it does nothing). */
+    fix: str,
+    fixable: Type.Boolean(),
+    fixed: opt(Type.Boolean()),
+    /** The command that fixes it, when it is not `doctor --fix` itself. */
+    command: opt(str),
+  },
+  closed,
+);
+
+export const DoctorStoreSchema = Type.Object(
+  {
+    family: FamilySchema,
+    scope: ScopeSchema,
+    root: str,
+    exists: Type.Boolean(),
+    /** GJC: the state of registry.json; C2: of the policy file. */
+    state: Type.Union([Type.Literal("ok"), Type.Literal("missing"), Type.Literal("corrupt")]),
+    bundles: Type.Integer({ minimum: 0 }),
+  },
+  closed,
+);
+
+export const DoctorDocumentSchema = Type.Object(
+  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema) },
+  closed,
+);
+
+/** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
+const errorDocument = (verb: string) =>
+  Type.Object(
+    {
+      schema: schemaField(verb),
+      ok: Type.Literal(false),
+      error: Type.Object({ code: str, message: str, hint: opt(str), details: opt(Type.Unknown()) }, closed),
+    },
+    closed,
+  );
+
+const orError = (verb: string, doc: ReturnType<typeof Type.Object>) => Type.Union([doc, errorDocument(verb)]);
+
+/** Every document above (or its failure form) by its `schema` value; the generator writes one file per entry. */
+export const STORE_DOCUMENTS = {
+  "gjc/install@1": orError("install", InstallDocumentSchema),
+  "gjc/upgrade@1": Type.Union([UpgradeDocumentSchema, UpgradeAllDocumentSchema, errorDocument("upgrade")]),
+  "gjc/uninstall@1": orError("uninstall", UninstallDocumentSchema),
+  "gjc/enable@1": orError("enable", EnableDocumentSchema),
+  "gjc/disable@1": orError("disable", DisableDocumentSchema),
+  "gjc/list@1": orError("list", ListDocumentSchema),
+  "gjc/inspect@1": orError("inspect", InspectDocumentSchema),
+  "gjc/verify@1": orError("verify", VerifyDocumentSchema),
+  "gjc/doctor@1": orError("doctor", DoctorDocumentSchema),
+};
+
+export type Family = Static<typeof FamilySchema>;
+export type Scope = Static<typeof ScopeSchema>;
+export type SourceKind = Static<typeof SourceKindSchema>;
+export type DocSource = Static<typeof SourceSchema>;
+export type BundleRow = Static<typeof BundleRowSchema>;
+export type StoreProblem = Static<typeof StoreProblemSchema>;
+export type ListDocument = Static<typeof ListDocumentSchema>;
+export type InstallStatus = Static<typeof InstallStatusSchema>;
+export type InstallDocument = Static<typeof InstallDocumentSchema>;
+export type InstallResult = Omit<InstallDocument, "schema" | "ok">;
+export type UninstallResult = Omit<Static<typeof UninstallDocumentSchema>, "schema" | "ok">;
+export type EnablementResult = Omit<Static<typeof EnableDocumentSchema>, "schema" | "ok">;
+export type VerifiedBundle = Static<typeof VerifiedBundleSchema>;
+export type VerifyResult = Omit<Static<typeof VerifyDocumentSchema>, "schema">;
+export type InspectBundle = Static<typeof InspectBundleSchema>;
+export type DoctorFinding = Static<typeof DoctorFindingSchema>;
+export type DoctorStore = Static<typeof DoctorStoreSchema>;
+export type DoctorResult = Omit<Static<typeof DoctorDocumentSchema>, "schema">;

@@ -1,0 +1,34 @@
+/**
+ * The one family interface the store verbs branch through. Each family supplies an adapter
+ * (src/install/family.ts for GJC, src/c2store/family.ts for C2) for what really differs: its
+ * layout, its record format, how it plans a bundle. The verbs (src/store/verbs.ts) never test
+ * the family themselves.
+ */
+import type { Context } from "../core/context.ts";
+import type { FetchedSource } from "../sources/types.ts";
+import type { BundleRow, DoctorFinding, DoctorStore, EnablementResult, Family, InspectBundle, InstallResult, Scope, StoreProblem, UninstallResult, VerifiedBundle } from "./documents.ts";
+
+export interface FamilyAdapter {
+  family: Family;
+  /** The scopes this family installs into (C2 bundles are user-wide). */
+  scopes: readonly Scope[];
+  /** The manifest file that marks a fetched root as this family's (detect). */
+  manifest: string;
+  /** Plans the fetched bundle (the pipeline validate runs) and commits it into `scope`. */
+  install(ctx: Context, fetched: FetchedSource, opts: { scope: Scope; force?: boolean; dryRun?: boolean }): Promise<InstallResult>;
+  /** Whether `name` is installed in `scope`; a scope that cannot be read says so in `problem`. */
+  holds(ctx: Context, name: string, scope: Scope): { found: boolean; problem?: Error };
+  list(ctx: Context, scope: Scope): Promise<{ bundles: BundleRow[]; problems: StoreProblem[] }>;
+  inspect(ctx: Context, name: string, scope: Scope): Promise<InspectBundle>;
+  uninstall(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean; keepData?: boolean }): Promise<UninstallResult>;
+  setEnabled(ctx: Context, name: string, scope: Scope, enabled: boolean, surface?: string): Promise<EnablementResult>;
+  upgrade(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean }): Promise<InstallResult>;
+  verify(ctx: Context, scope: Scope, name?: string): Promise<{ bundles: VerifiedBundle[]; problems: StoreProblem[] }>;
+  doctor(ctx: Context, scope: Scope, fix: boolean): Promise<{ store: DoctorStore; findings: DoctorFinding[] }>;
+}
+
+/** Both adapters, GJC first (a root holding both manifests is a GJC bundle, as the GJC seed routes it). */
+export async function families(): Promise<FamilyAdapter[]> {
+  const [{ gjcFamily }, { c2Family }] = await Promise.all([import("../install/family.ts"), import("../c2store/family.ts")]);
+  return [gjcFamily, c2Family];
+}

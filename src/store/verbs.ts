@@ -1,0 +1,73 @@
+/**
+ * The store verbs as core functions, one per verb, for both families: each resolves its target
+ * through the name resolver, calls the family adapter, and returns the verb's document (minus
+ * `schema`). Commands parse, call one of these, and render. Hosts and other modules use them
+ * as the store's public entry points.
+ */
+import type { Context } from "../core/context.ts";
+import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
+import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
+
+export type { StoreSelection } from "./resolve.ts";
+
+/** `gjc plugin list`: every bundle of the selected stores as one array of rows of one shape. */
+export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promise<Omit<ListDocument, "schema">> {
+  const out: Omit<ListDocument, "schema"> = { ok: true, bundles: [], problems: [] };
+  for (const t of await selectedStores(sel)) {
+    const r = await t.adapter.list(ctx, t.scope);
+    out.bundles.push(...r.bundles);
+    out.problems.push(...r.problems);
+  }
+  out.ok = out.problems.length === 0;
+  return out;
+}
+
+/** `gjc plugin inspect <name>`: one bundle, wherever the resolver finds it. */
+export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle> {
+  const t = await resolveInstalled(ctx, name, sel);
+  return t.adapter.inspect(ctx, name, t.scope);
+}
+
+/** `gjc plugin uninstall <name>`. */
+export async function uninstallBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean; keepData?: boolean } = {}): Promise<UninstallResult> {
+  const t = await resolveInstalled(ctx, name, sel);
+  return t.adapter.uninstall(ctx, name, t.scope, opts);
+}
+
+/** `gjc plugin enable|disable <name> [--surface <id>]`. */
+export async function setBundleEnabled(ctx: Context, name: string, enabled: boolean, sel: StoreSelection, surface?: string): Promise<EnablementResult> {
+  const t = await resolveInstalled(ctx, name, sel);
+  return t.adapter.setEnabled(ctx, name, t.scope, enabled, surface);
+}
+
+/** `gjc plugin upgrade <name>`: re-fetch the recorded source and install it over the bundle. */
+export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean } = {}): Promise<InstallResult> {
+  const t = await resolveInstalled(ctx, name, sel);
+  return t.adapter.upgrade(ctx, name, t.scope, opts);
+}
+
+/** `gjc plugin verify [<name>]`: re-hash every installed file; drift quarantines, a clean check clears. */
+export async function verifyBundles(ctx: Context, name: string | undefined, sel: StoreSelection = {}): Promise<VerifyResult> {
+  const targets = name === undefined ? await selectedStores(sel) : [await resolveInstalled(ctx, name, sel)];
+  const out: VerifyResult = { ok: true, bundles: [], problems: [] };
+  for (const t of targets) {
+    const r = await t.adapter.verify(ctx, t.scope, name);
+    out.bundles.push(...r.bundles);
+    out.problems.push(...r.problems);
+  }
+  out.ok = out.problems.length === 0 && out.bundles.every((b) => b.ok);
+  return out;
+}
+
+/** `gjc plugin doctor [--fix]` over the selected stores of both families. */
+export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boolean): Promise<DoctorResult> {
+  const out: DoctorResult = { ok: true, fix, stores: [], findings: [] };
+  for (const t of await selectedStores(sel)) {
+    const r = await t.adapter.doctor(ctx, t.scope, fix);
+    out.stores.push(r.store);
+    // Every finding names the command that fixes it: its own, or doctor --fix for what that repairs.
+    out.findings.push(...r.findings.map((f) => (f.command === undefined && f.fixable ? { ...f, command: `gjc plugin doctor --fix${t.adapter.scopes.length > 1 ? ` --${f.scope}` : ""}` } : f)));
+  }
+  out.ok = out.findings.every((f) => f.severity === "info" || f.fixed === true);
+  return out;
+}
