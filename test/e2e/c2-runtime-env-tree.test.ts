@@ -57,7 +57,7 @@ describe("what a runtime's environment holds", () => {
     expect(r.json().result.env.DOCKER_HOST).toBe("unix:///tmp/docker.sock");
     expect(r.json().result.env.GITHUB_TOKEN).toBeUndefined();
     const inspect = await run(h, ["plugin", "inspect", "docker-tools", "--json"]);
-    expect(inspect.json().bundle.passEnv).toEqual(["DOCKER_HOST"]);
+    expect(inspect.json().bundle.c2.passEnv).toEqual(["DOCKER_HOST"]);
     expect((await run(h, ["plugin", "inspect", "docker-tools"])).stdout).toContain("pass-env:  DOCKER_HOST");
     await run(h, ["plugin", "untrust", "docker-tools", "--json"]);
     expect(JSON.parse(recordOf(h, id)).pass_env).toBeUndefined();
