@@ -157,7 +157,7 @@ describe("language servers obey policy", () => {
     expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio"], env: { PLUGIN_ROOT: root, LSP_MODE: `root=${root}` } });
 
     const inspect = (await run("plugin", "inspect", "zig-one", "--json")).json().bundle;
-    expect(inspect.language_servers[0].launch).toMatchObject({ args: [join(root, "lsp-server.mjs"), "--stdio"], env: { LSP_MODE: `root=${root}` }, expanded: { PLUGIN_ROOT: root } });
+    expect(inspect.c2.languageServers[0].launch).toMatchObject({ args: [join(root, "lsp-server.mjs"), "--stdio"], env: { LSP_MODE: `root=${root}` }, expanded: { PLUGIN_ROOT: root } });
     expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("gjc extension: ${PLUGIN_ROOT}");
 
     let seen = c.notifications.length;
