@@ -11,7 +11,7 @@ import { installGjcBundle } from "./install.ts";
 import { scopeRoot } from "./layout.ts";
 import { readScopeSummaries } from "./list-index.ts";
 import { inspectGjc } from "./query.ts";
-import { registryCorrupt, tryReadRegistry } from "./registry.ts";
+import { readRegistry } from "./registry.ts";
 import { storedFiles } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 import { uninstallGjc } from "./uninstall.ts";
@@ -40,9 +40,12 @@ export const gjcFamily: FamilyAdapter = {
   manifest: GJC_MANIFEST,
   install: (ctx, fetched, opts) => installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
   holds(ctx, name, scope) {
-    const read = tryReadRegistry(scopeRoot(ctx, scope), scope);
-    if (!read.ok) return { found: false, problem: registryCorrupt(scope, read.path, read.problem) };
-    return { found: read.registry.plugins.some((p) => p.name === name) };
+    try {
+      // readRegistry fails closed with the scope's own error (registry_corrupt, unsafe_scope_path).
+      return { found: readRegistry(scopeRoot(ctx, scope), scope).plugins.some((p) => p.name === name) };
+    } catch (error) {
+      return { found: false, problem: error as Error };
+    }
   },
   async list(ctx, scope) {
     const read = await readScopeSummaries(scopeRoot(ctx, scope), scope);

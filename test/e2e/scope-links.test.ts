@@ -40,7 +40,7 @@ describe("scope paths are real directories", () => {
       expect(errorOf(install).message).toContain("symbolic link");
       expect(snapshotTree(outside)).toEqual({});
       const list = await w.gjc(["plugin", "list", "--json"]);
-      expect(list.json().corrupt.map((c: any) => c.scope)).toEqual(["project"]);
+      expect(list.json().problems.map((c: any) => [c.family, c.scope])).toEqual([["gjc", "project"]]);
       const session = await w.gjc(["plugin", "session", "--json"]);
       expect(session.json().bundles).toEqual([]);
       expect(snapshotTree(w.root)).toEqual(before);
