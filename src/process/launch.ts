@@ -124,7 +124,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
         signalProcess(p.pid, "SIGKILL");
         if (p.pgid !== ownGroup && p.pgid > 1) signalGroup(p.pgid, "SIGKILL");
       }
-      reapOrphans(table);
+      reapOrphans(table, tracked);
       if (live.length === 0 || Date.now() > deadline) return;
       // SIGKILL is delivered asynchronously: give the kernel a moment, then look again.
       await Bun.sleep(1);
@@ -153,9 +153,13 @@ function treeMarkerOf(pid: number): string | undefined {
   }
 }
 
-/** Zombies re-parented to gjc are ours to collect: Bun waits only for the children it spawned. */
-function reapOrphans(table: ProcEntry[]): void {
-  for (const p of table) if (p.ppid === process.pid && p.state === "Z" && !isLaunched(p.pid)) reap(p.pid);
+/**
+ * Zombies of this launch re-parented to gjc are ours to collect (Bun waits only for the
+ * children it spawned). Only processes seen alive as part of this tree are reaped, never a
+ * child that some other code of this process spawned and is about to wait for.
+ */
+function reapOrphans(table: ProcEntry[], tracked: Set<number>): void {
+  for (const p of table) if (p.ppid === process.pid && p.state === "Z" && tracked.has(p.pid) && !isLaunched(p.pid)) reap(p.pid);
 }
 
 /** If gjc exits while children run (an uncaught error, a signal handler), their trees go first. */

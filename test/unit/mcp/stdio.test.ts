@@ -188,6 +188,16 @@ describe("misbehaving servers end with a clear error and no process left", () =>
     expect(pidAlive(grandchild)).toBe(false);
   });
 
+  test.if(process.platform === "linux")("starts a setsid daemon and a double-forked orphan: both are gone when the probe returns", async () => {
+    const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/daemonizer.ts" });
+    const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] }, 2000);
+    expect(error.code).toBe("mcp_timeout");
+    const [kept, orphan] = readFileSync(join(root, "daemons.pid"), "utf8").split(" ").map(Number);
+    expect(kept).toBeGreaterThan(1);
+    expect(orphan).toBeGreaterThan(1);
+    expect([pidAlive(kept), pidAlive(orphan)]).toEqual([false, false]);
+  });
+
   test("answers with an unsupported protocol version", async () => {
     const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/wrong-version.ts" });
     const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] });
