@@ -11,6 +11,8 @@ import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
 import type { FetchedSource } from "../sources/types.ts";
+import { GJC_LIMITS } from "../bundle/limits.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
 import { pointerLocator, type TextPosition } from "./locate.ts";
@@ -56,7 +58,8 @@ export interface AuditRequest {
 /** A bundle audited from a directory: its model and the manifest bytes findings point into. */
 interface Planned {
   model: CapabilityModel;
-  texts: Map<string, Uint8Array | undefined>;
+  /** The bytes of a bundle file as planned (manifests, for finding locations). */
+  text(file: string): Uint8Array | undefined;
 }
 
 /** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
@@ -64,8 +67,20 @@ async function planRoot(dir: string): Promise<Planned> {
   if (exists(resolve(dir, GJC_MANIFEST))) {
     const { compileForInstall } = await import("../install/compile-for-install.ts");
     const { gjcModelOf } = await import("./extract-gjc.ts");
-    const { bundle } = await compileForInstall(dir);
-    return { model: gjcModelOf(bundle), texts: bundle.contents };
+    // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
+    // are read again only to locate findings, and used only if they still hash to what was planned.
+    const { bundle } = await compileForInstall(dir, { keepContents: false });
+    let manifest: Uint8Array | undefined;
+    const manifestBytes = () => {
+      if (manifest) return manifest;
+      try {
+        const bytes = readRegularFile(resolve(dir, GJC_MANIFEST), GJC_LIMITS.maxFileBytes, GJC_MANIFEST).bytes;
+        if (new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === bundle.manifestSha256) manifest = bytes;
+      } catch {}
+      return manifest;
+    };
+    const model = gjcModelOf(bundle, manifestBytes());
+    return { model, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
   }
   if (exists(resolve(dir, C2_MANIFEST))) {
     const { planC2Bundle } = await import("../families/c2/validate.ts");
@@ -73,7 +88,8 @@ async function planRoot(dir: string): Promise<Planned> {
     const { c2Capabilities } = await import("./extract-c2.ts");
     const plan = planC2Bundle(dir, { keepContents: true });
     if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundle(plan);
-    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), texts: plan.collection.contents ?? new Map() };
+    const contents = plan.collection.contents ?? new Map<string, Uint8Array>();
+    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), text: (file) => contents.get(file) };
   }
   throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
 }
@@ -87,12 +103,12 @@ function exists(p: string): boolean {
   }
 }
 
-function locate(findings: AuditFinding[], texts: Planned["texts"]): LocatedFinding[] {
+function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding[] {
   const locators = new Map<string, (p: string) => TextPosition>();
   return findings.map((f) => {
     let at = locators.get(f.at.file);
     if (!at) {
-      const bytes = texts.get(f.at.file);
+      const bytes = text(f.at.file);
       at = bytes ? pointerLocator(new TextDecoder().decode(bytes)) : () => ({ line: 1, column: 1 });
       locators.set(f.at.file, at);
     }
@@ -101,7 +117,7 @@ function locate(findings: AuditFinding[], texts: Planned["texts"]): LocatedFindi
 }
 
 function report(subject: Omit<AuditSubject, "family" | "name" | "version">, planned: Planned): AuditReport {
-  const findings = locate(auditFindings(planned.model), planned.texts);
+  const findings = locate(auditFindings(planned.model), planned.text);
   const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
   for (const f of findings) counts[f.level]++;
   const m = planned.model;
@@ -114,8 +130,8 @@ function isInstalledName(ctx: Context, target: string): boolean {
 }
 
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
-  const { scopeFromFlags } = await import("../store/resolve.ts");
-  const scope = scopeFromFlags(req);
+  // Loaded only when a scope flag was given (the resolver module brings the store with it).
+  const scope = req.user || req.project ? (await import("../store/resolve.ts")).scopeFromFlags(req) : undefined;
   const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
@@ -126,9 +142,10 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
 async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string) => T): Promise<T> {
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
-  const { isCatalogSpec, withCatalogEntry } = await import("../c2store/catalog-install.ts");
-  const entry = !maybeEntry ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : isCatalogSpec(ctx, req.target);
-  if (entry) {
+  const catalogs = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
+  const entry = !catalogs ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : catalogs.isCatalogSpec(ctx, req.target);
+  if (catalogs && entry) {
+    const { withCatalogEntry } = catalogs;
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
     return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
   }

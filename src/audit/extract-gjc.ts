@@ -19,51 +19,77 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  */
 function locator(raw: unknown) {
   const doc = isObject(raw) ? raw : {};
-  const inArray = (keys: string[], match: (e: unknown) => boolean): string | undefined => {
-    for (const key of keys) {
+  // name → pointer, built once per list (a bundle may declare thousands of tools).
+  const indexes = new Map<string, Map<string, string>>();
+  const indexOf = (key: string, keyOf: (e: unknown) => string | undefined): Map<string, string> => {
+    let index = indexes.get(key);
+    if (!index) {
+      index = new Map();
       const list = doc[key];
-      if (!Array.isArray(list)) continue;
-      const i = list.findIndex(match);
-      if (i >= 0) return pointer(pointer("", key), i);
+      if (Array.isArray(list)) {
+        for (let i = 0; i < list.length; i++) {
+          const k = keyOf(list[i]);
+          // The list keys are plain words: no ~ or / to escape in the pointer.
+          if (k !== undefined && !index.has(k)) index.set(k, `/${key}/${i}`);
+        }
+      }
+      indexes.set(key, index);
+    }
+    return index;
+  };
+  const byName = (e: unknown) => (isObject(e) && typeof e.name === "string" ? e.name : undefined);
+  const byValue = (e: unknown) => (typeof e === "string" ? e : undefined);
+  const first = (keys: string[], name: string, keyOf: (e: unknown) => string | undefined) => {
+    for (const key of keys) {
+      const at = indexOf(key, keyOf).get(name);
+      if (at) return at;
     }
     return undefined;
   };
-  const named = (name: string) => (e: unknown) => isObject(e) && e.name === name;
   return (kind: string, name: string, path?: string): DeclaredAt => {
     let at: string | undefined;
     switch (kind) {
       case "tool":
-        at = inArray(["tools"], named(name));
+        at = first(["tools"], name, byName);
         break;
       case "hook":
-        at = inArray(["hooks"], named(name));
+        at = first(["hooks"], name, byName);
         break;
       case "mcp":
-        at = inArray(["mcps", "mcp"], named(name));
+        at = first(["mcps", "mcp"], name, byName);
         if (!at && isObject(doc.mcpServers) && name in doc.mcpServers) at = pointer(pointer("", "mcpServers"), name);
         break;
       case "system-appendix":
-        at = inArray(["system_appendix", "system-appendix"], named(name));
+        at = first(["system_appendix", "system-appendix"], name, byName);
         break;
       case "agent-appendix":
-        at = inArray(["agent-appendix", "agent_appendix"], named(name));
+        at = first(["agent-appendix", "agent_appendix"], name, byName);
         break;
       case "subskill":
-        at = inArray(["subskills"], (e) => e === path);
+        at = path === undefined ? undefined : first(["subskills"], path, byValue);
         break;
     }
     return { file: GJC_MANIFEST, pointer: at ?? "" };
   };
 }
 
+/** name → `/<key>/<index>` for a list of named entries as written (first one wins, as duplicates are refused). */
+function pointersByName(raw: unknown, key: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const list = isObject(raw) ? raw[key] : undefined;
+  if (!Array.isArray(list)) return out;
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (isObject(e) && typeof e.name === "string" && !out.has(e.name)) out.set(e.name, `/${key}/${i}`);
+  }
+  return out;
+}
+
 export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown): CapabilityModel {
   const at = locator(rawManifest);
-  const bytesOf = new Map<string, number>();
   let totalBytes = 0;
-  for (const f of bundle.files) {
-    bytesOf.set(f.path, f.bytes);
-    totalBytes += f.bytes;
-  }
+  for (let i = 0; i < bundle.files.length; i++) totalBytes += bundle.files[i].bytes;
+  let bytesOf: Map<string, number> | undefined;
   const model: CapabilityModel = {
     family: "gjc",
     name: bundle.name,
@@ -77,18 +103,26 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
     promptBytes: 0,
     files: { count: bundle.files.length, bytes: totalBytes },
   };
+  // Tool-module ids already in the model (a sub-skill's scoped tools may repeat).
+  const seen = new Set<string>();
+  const ROOT = rootPath(".");
+  const tools = pointersByName(rawManifest, "tools");
   for (const surface of bundle.surfaces) {
     switch (surface.kind) {
       case "tool": {
+        // Written out (no helper per tool): a bundle may have thousands, and each helper call
+        // in a fresh process costs JIT compile time (the same reason validate's compile is a loop).
         const s = surface as GjcToolSurface;
-        model.processes.push({ id: `tool-module:${s.name}`, kind: "tool-module", name: s.name, command: "bun", args: [rootPath(s.path)], cwd: rootPath("."), commandInBundle: false, script: s.path, hostEnvironment: "agent", at: at("tool", s.name) });
+        const id = `tool-module:${s.name}`;
+        seen.add(id);
+        model.processes.push({ id, kind: "tool-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: { file: GJC_MANIFEST, pointer: tools.get(s.name) ?? "" } });
         break;
       }
       case "hook": {
         const s = surface as GjcHookSurface;
         const where = at("hook", s.name);
         model.hooks.push({ id: `hook:${s.name}`, name: s.name, event: s.event, target: s.target, phase: s.phase, path: s.path, supported: true, at: where });
-        model.processes.push({ id: `hook-module:${s.name}`, kind: "hook-module", name: s.name, command: "bun", args: [rootPath(s.path)], cwd: rootPath("."), commandInBundle: false, script: s.path, hostEnvironment: "agent", at: where });
+        model.processes.push({ id: `hook-module:${s.name}`, kind: "hook-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: where });
         break;
       }
       case "mcp":
@@ -103,18 +137,21 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
       }
       case "subskill": {
         const s = surface as GjcSubskillSurface;
-        model.prompts.push({ id: `subskill:${s.parent}/${s.name}`, kind: "subskill", name: `${s.parent}/${s.name}`, path: s.path, bytes: bytesOf.get(s.path) ?? 0, sha256: `sha256:${s.sha256}` });
+        model.prompts.push({ id: `subskill:${s.parent}/${s.name}`, kind: "subskill", name: `${s.parent}/${s.name}`, path: s.path, bytes: (bytesOf ??= new Map(bundle.files.map((f) => [f.path, f.bytes]))).get(s.path) ?? 0, sha256: `sha256:${s.sha256}` });
         for (const t of s.toolPaths) {
           const id = `tool-module:${t}`;
-          if (!model.processes.some((p) => p.id === id)) model.processes.push({ id, kind: "tool-module", name: t, command: "bun", args: [rootPath(t)], cwd: rootPath("."), commandInBundle: false, script: t, hostEnvironment: "agent", at: at("subskill", s.name, s.path) });
+          if (seen.has(id)) continue;
+          seen.add(id);
+          model.processes.push({ id, kind: "tool-module", name: t, command: "bun", args: [rootPath(t)], cwd: rootPath("."), commandInBundle: false, script: t, hostEnvironment: "agent", at: at("subskill", s.name, s.path) });
         }
         break;
       }
     }
   }
   for (const p of model.prompts) model.promptBytes += p.bytes;
-  const shaOf = new Map(bundle.files.map((f) => [f.path, f.sha256]));
-  attachCodeDigests(model, (path) => shaOf.get(path));
+  // Tools and hooks carry their digest already; stdio launchers and sub-skill tools look it up.
+  let shaOf: Map<string, string> | undefined;
+  attachCodeDigests(model, (path) => (shaOf ??= new Map(bundle.files.map((f) => [f.path, f.sha256]))).get(path));
   return model;
 }
 
@@ -140,11 +177,11 @@ function addMcp(model: CapabilityModel, s: GjcMcpSurface, where: DeclaredAt): vo
   }
 }
 
-/** The model of what install compiled (compileForInstall keeps the manifest bytes it validated). */
-export function gjcModelOf(bundle: CompiledBundle): CapabilityModel {
+/** The model of what install's compile planned; the manifest bytes (when known) give declaration pointers. */
+export function gjcModelOf(bundle: CompiledBundle, manifestBytes: Uint8Array | undefined = bundle.contents?.get(GJC_MANIFEST)): CapabilityModel {
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder().decode(bundle.contents.get(GJC_MANIFEST)).replace(/^\uFEFF/, ""));
+    raw = manifestBytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(manifestBytes).replace(/^\uFEFF/, ""));
   } catch {
     raw = undefined;
   }

@@ -117,7 +117,7 @@ export interface CapabilityModel {
 }
 
 /** `${PLUGIN_ROOT}/<rel>`: how a bundle path is shown before it is installed anywhere. */
-export const rootPath = (rel: string): string => (rel === "" || rel === "." ? "${PLUGIN_ROOT}" : `\${PLUGIN_ROOT}/${rel.replace(/^\.\//, "")}`);
+export const rootPath = (rel: string): string => (rel === "" || rel === "." ? "${PLUGIN_ROOT}" : `\${PLUGIN_ROOT}/${rel.startsWith("./") ? rel.slice(2) : rel}`);
 
 /** A URL with credentials, query and fragment removed; the host as parsed. */
 export function describeUrl(raw: string): { url: string; scheme: string; host: string } {
@@ -129,10 +129,13 @@ export function describeUrl(raw: string): { url: string; scheme: string; host: s
   }
 }
 
+const ROOT_PREFIX = "${PLUGIN_ROOT}/";
+
 /** Sets codeSha256 of every process from the bundle's file hashes (hex, by bundle-relative path). */
 export function attachCodeDigests(model: CapabilityModel, sha256Of: (path: string) => string | undefined): void {
   for (const p of model.processes) {
-    const file = p.commandInBundle ? p.command.replace(/^\$\{PLUGIN_ROOT\}\//, "") : p.script;
+    if (p.codeSha256 !== undefined) continue;
+    const file = p.commandInBundle ? p.command.slice(ROOT_PREFIX.length) : p.script;
     const hex = file === null ? undefined : sha256Of(file);
     if (hex !== undefined) p.codeSha256 = `sha256:${hex}`;
   }

@@ -24,6 +24,7 @@ export interface CompiledBundle {
   surfaces: CompiledSurface[];
   /** Manifest first. */
   files: CompiledFile[];
+  /** The validated bytes by path; empty when compiled with keepContents: false (the audit copies nothing). */
   contents: Map<string, Uint8Array>;
 }
 
@@ -35,9 +36,11 @@ const POLICY_CODES = new Set(["security_policy", "unsafe_path", "forbidden_surfa
  * keeps the bytes it hashed so the copy is exactly what was validated. Any error diagnostic
  * refuses the whole bundle, with every diagnostic in `details`.
  */
-export async function compileForInstall(dir: string): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
+export async function compileForInstall(dir: string, opts: { keepContents?: boolean } = {}): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
   const { compileGjcBundle } = await import("../families/gjc/compile.ts");
-  const result = await compileGjcBundle(dir, { keepContents: true });
+  // keepContents: false is the audit's plan (nothing is copied, so no bytes are kept).
+  const keepContents = opts.keepContents ?? true;
+  const result = await compileGjcBundle(dir, { keepContents });
   const diagnostics: Diagnostic[] = result.diagnostics ?? [];
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || !result.bundle) {
@@ -52,6 +55,7 @@ export async function compileForInstall(dir: string): Promise<{ bundle: Compiled
     });
   }
   const bundle = result.bundle as CompiledBundle;
-  if (!bundle.contents) throw new GjcError({ code: "internal_error", message: "The compiler kept no file contents for install.", exit: ExitCode.internal });
+  if (keepContents && !bundle.contents) throw new GjcError({ code: "internal_error", message: "The compiler kept no file contents for install.", exit: ExitCode.internal });
+  bundle.contents ??= new Map();
   return { bundle, warnings: diagnostics.filter((d) => d.severity === "warning") };
 }

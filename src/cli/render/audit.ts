@@ -3,6 +3,13 @@ import type { Style } from "../../core/style.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
 
+/** Long lists (a bundle may declare thousands of tools) show their first entries; --json has all. */
+const SHOWN = 25;
+function capped<T>(items: T[], line: (x: T) => string[], out: string[], s: Style): void {
+  for (let i = 0; i < items.length && i < SHOWN; i++) out.push(...line(items[i]));
+  if (items.length > SHOWN) out.push(`    ${s.dim(`… and ${items.length - SHOWN} more (--json lists every one)`)}`);
+}
+
 const quoteArg = (a: string) => (/^[A-Za-z0-9_./:=@${}+,-]+$/.test(a) ? a : JSON.stringify(a));
 
 /** The human audit: what the bundle can do, surface by surface, then the findings. */
@@ -13,20 +20,21 @@ export function describeAudit(r: AuditReport, s: Style): string {
   lines.push(`${s.bold(`${m.name} ${m.version}`)} [${m.family}] ${where}`);
   lines.push(`  ${s.dim("files")} ${m.files.count} (${formatBytes(m.files.bytes)})`);
   lines.push(`  ${s.dim("processes")} ${m.processes.length}`);
-  for (const p of m.processes) {
-    lines.push(`    ${p.id}: ${[p.command, ...p.args].map(quoteArg).join(" ")}${p.hostEnvironment === "agent" ? s.dim(" (loaded by the GJC agent)") : p.commandInBundle ? "" : s.dim(" (program from PATH)")}`);
-    lines.push(`      ${s.dim(`cwd ${p.cwd} · environment ${p.hostEnvironment}`)}`);
-  }
+  // Started processes first: they are what trust is about; modules the agent loads after.
+  const started = m.processes.filter((p) => p.hostEnvironment !== "agent");
+  const modules = m.processes.filter((p) => p.hostEnvironment === "agent");
+  capped(started, (p) => [`    ${p.id}: ${[p.command, ...p.args].map(quoteArg).join(" ")}${p.commandInBundle ? "" : s.dim(" (program from PATH)")}`, `      ${s.dim(`cwd ${p.cwd} · environment ${p.hostEnvironment}`)}`], lines, s);
+  capped(modules, (p) => [`    ${p.id}: ${p.script}${s.dim(" (loaded by the GJC agent)")}`], lines, s);
   lines.push(`  ${s.dim("network endpoints")} ${m.endpoints.length}`);
-  for (const e of m.endpoints) lines.push(`    ${e.id}: ${e.transport} ${e.url} (host ${e.host})${e.headers.length ? ` headers ${e.headers.join(", ")}` : ""}`);
+  capped(m.endpoints, (e) => [`    ${e.id}: ${e.transport} ${e.url} (host ${e.host})${e.headers.length ? ` headers ${e.headers.join(", ")}` : ""}`], lines, s);
   lines.push(`  ${s.dim("environment")} ${m.env.length}`);
-  for (const v of m.env) lines.push(`    ${v.owner}: ${v.mode === "passes" ? `${v.name} <- $${v.from}` : `${v.name} (set by the bundle)`}`);
+  capped(m.env, (v) => [`    ${v.owner}: ${v.mode === "passes" ? `${v.name} <- $${v.from}` : `${v.name} (set by the bundle)`}`], lines, s);
   lines.push(`  ${s.dim("hooks")} ${m.hooks.length}`);
-  for (const h of m.hooks) lines.push(`    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`);
+  capped(m.hooks, (h) => [`    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`], lines, s);
   lines.push(`  ${s.dim("host commands and services")} ${m.hostCommands.length}`);
-  for (const h of m.hostCommands) lines.push(`    ${h.kind} ${h.name}`);
+  capped(m.hostCommands, (h) => [`    ${h.kind} ${h.name}`], lines, s);
   lines.push(`  ${s.dim("prompt text")} ${m.prompts.length} (${formatBytes(m.promptBytes)})`);
-  for (const p of m.prompts) lines.push(`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`);
+  capped(m.prompts, (p) => [`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`], lines, s);
   if (r.capabilityDiff && r.against) {
     lines.push(`Against the installed ${r.against.display}:`);
     lines.push(...describeCapabilityDiff(r.capabilityDiff));
