@@ -39,7 +39,7 @@ export async function pinHome(base: string, binary?: string) {
       ],
     });
   mkdirSync(join(src, "tools"), { recursive: true });
-  writeFileSync(join(src, "tools/t.ts"), "export default function t() { return 1; }\n");
+  writeFileSync(join(src, "tools/t.ts"), 'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n');
   writeFileSync(join(src, "gajae-plugin.json"), manifest());
   const env = { HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2") };
   const cli = (args: string[]): Promise<CliResult> => runCli(args, { cwd: join(base, "project"), env, binary });
