@@ -49,7 +49,7 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
     store.state = policy.recovery.kind === "normal" ? (existsSync(layout.policy) ? "ok" : "missing") : "corrupt";
     if (policy.recovery.kind !== "normal") {
       const restored = policy.recovery.kind === "restored_last_good";
-      list.push({ ...base, kind: "corrupt_policy", severity: "error", path: layout.policy, message: `The policy file is unusable (${policy.recovery.error}); ${restored ? "the last good copy is in force" : "every C2 bundle runs in safe mode (disabled)"}.`, fix: "nothing automatic; reset the policy to make a fresh one", fixable: false, command: "gjc plugin policy reset" });
+      list.push({ ...base, kind: "corrupt_policy", severity: "error", path: layout.policy, message: `The policy file is unusable (${policy.recovery.error}); ${restored ? "the last good copy is in force" : "every C2 bundle runs in safe mode (disabled)"}.`, fix: "nothing automatic; reset the policy of a bundle, which writes a fresh policy file and keeps the unusable one as evidence", fixable: false, command: `gjc plugin policy reset ${records[0]?.name ?? "<plugin>"}` });
     }
     return list;
   };
