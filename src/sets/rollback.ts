@@ -13,7 +13,7 @@ import { toRegistrySource } from "../install/install.ts";
 import { acquireContent, type JudgedContent } from "./content.ts";
 import { commitGjcChanges, type GjcChangeSet } from "./gjc-commit.ts";
 import { readHistory, recordGeneration, type Generation } from "./history.ts";
-import { installedBundles } from "./installed.ts";
+import { installedBundles, type InstalledBundle } from "./installed.ts";
 import type { LockEntry } from "./lock-schema.ts";
 
 export interface HistoryRow {
@@ -103,7 +103,7 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
       else changes.choices.push({ name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
       await commitGjcChanges(ctx, scope, "gjc plugin rollback", changes, new Map([[name, current?.gjc?.dir]]), "rollback");
     } else {
-      result.trustNotRaised = await rollbackC2(ctx, name, want, content, current?.entry);
+      result.trustNotRaised = await rollbackC2(ctx, name, want, content, current);
     }
   } finally {
     await content?.cleanup();
@@ -113,16 +113,17 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
   return result;
 }
 
-async function rollbackC2(ctx: Context, name: string, want: LockEntry | undefined, content: JudgedContent | undefined, now: LockEntry | undefined): Promise<boolean> {
+async function rollbackC2(ctx: Context, name: string, want: LockEntry | undefined, content: JudgedContent | undefined, now: InstalledBundle | undefined): Promise<boolean> {
   const { setC2Enabled, setC2Trusted, uninstallC2 } = await import("../c2store/lifecycle.ts");
   if (!want) {
     await uninstallC2(ctx, name);
     return false;
   }
-  const trustedNow = now?.c2?.trusted === true;
+  const trustedNow = now?.entry.c2?.trusted === true;
   if (content) {
     const { installFetched } = await import("../c2store/install.ts");
-    await installFetched(ctx, { fetched: { dir: content.dir, record: content.record, identity: content.identity, display: content.display, cleanup: async () => {} }, force: true });
+    const { sameInstall } = await import("./sync.ts");
+    await installFetched(ctx, { fetched: { dir: content.dir, record: content.record, identity: content.identity, display: content.display, cleanup: async () => {} }, force: true, ...sameInstall(now?.c2, want) });
   }
   const after = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === name)?.entry;
   if (after && after.enabled !== want.enabled) await setC2Enabled(ctx, name, want.enabled);

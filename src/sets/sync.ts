@@ -253,7 +253,7 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
   const c2 = planned.filter((p) => p.item.family === "c2");
   if (c2.length === 0) return;
   const { installFetched } = await import("../c2store/install.ts");
-  const { setC2Enabled, setC2Trusted, uninstallC2 } = await import("../c2store/lifecycle.ts");
+  const { setC2Enabled, setC2Trusted, uninstallC2, verifyC2 } = await import("../c2store/lifecycle.ts");
   for (const p of c2) {
     const want = p.want;
     if (p.item.action === "remove") {
@@ -262,9 +262,10 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
     }
     if (!want || p.item.action === "extra") continue;
     const c = content.get(`c2:${want.name}`);
-    if (c) {
-      await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true });
-    }
+    // The C2 store reinstalls identical content only over a quarantined record: its verify
+    // quarantines the drifted copy first (the same thing a user would run).
+    if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
+    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
     if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const trusted = now?.c2?.trusted === true;
@@ -274,4 +275,16 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
     if (trusted && !keep) await setC2Trusted(ctx, want.name, false);
     if (!trusted && keep) await setC2Trusted(ctx, want.name, true);
   }
+}
+
+/**
+ * A repair or replace keeps the installed bundle's id, and its catalog link when it came from a
+ * catalog (the identity a catalog install was made under is not derivable from the fetched
+ * source). A fresh install (nothing of that name here) is made from the resolved source.
+ */
+export function sameInstall(have: InstalledBundle["c2"], want: LockEntry): { expectId?: string; catalog?: NonNullable<Parameters<typeof import("../c2store/install.ts").installFetched>[1]["catalog"]> } {
+  if (!have) return {};
+  const cat = have.source.catalog;
+  if (!cat) return { expectId: have.id };
+  return { expectId: have.id, catalog: { path: cat.path, name: cat.name, displayName: cat.name, entry: cat.entry, identity: have.source.identity, defaultEnabled: want.enabled, expectVersion: want.version } };
 }

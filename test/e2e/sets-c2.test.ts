@@ -4,7 +4,7 @@
  * the set expects trusted is reported (needs trust, exit 3) unless --trust names it.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
@@ -104,5 +104,44 @@ describe("the project's C2 policy in the project lock", () => {
     cpSync(a.lock, b.lock);
     const frozen = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
     expect({ exit: frozen.exitCode, code: errorOf(frozen).code }).toEqual({ exit: 1, code: "lock_unsettled" });
+  });
+});
+
+describe("outdated for C2 catalog entries", () => {
+  test("the catalog's entry version against the installed one", async () => {
+    const a = world();
+    const cat = join(a.root, "cat");
+    writeTree(join(cat, "alpha"), skillsBundle("alpha"));
+    const catalog = (version: string) => writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "alpha", version, source: { kind: "local", path: "./alpha" } }] }));
+    catalog("1.0.0");
+    expect((await a.gjc(["plugin", "install", `alpha@${cat}`])).exitCode).toBe(0);
+    const rowOf = async () => (await a.gjc(["plugin", "outdated", "--user", "--json"])).json().rows[0];
+    expect(await rowOf()).toMatchObject({ name: "alpha", family: "c2", status: "current", latest: { version: "1.0.0" } });
+    writeTree(join(cat, "alpha"), skillsBundle("alpha", "1.1.0"));
+    catalog("1.1.0");
+    expect(await rowOf()).toMatchObject({ status: "outdated", installed: { version: "1.0.0" }, latest: { version: "1.1.0" } });
+    const lock = await a.gjc(["plugin", "lock", "--user", "--json"]);
+    expect(lock.json().bundles[0].source.catalog).toEqual({ path: expect.stringContaining("cat"), entry: "alpha" });
+  });
+});
+
+describe("sync repairs a C2 bundle in place", () => {
+  test("a drifted catalog-installed bundle is repaired under its own id, catalog link kept (no second copy)", async () => {
+    const a = world();
+    const cat = join(a.root, "cat");
+    writeTree(join(cat, "alpha"), skillsBundle("alpha"));
+    writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "alpha", version: "1.0.0", source: { kind: "local", path: "./alpha" } }] }));
+    expect((await a.gjc(["plugin", "install", `alpha@${cat}`])).exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    const [row] = await c2Rows(a);
+    const skill = join(a.home, ".codetwo", "plugins", row.id, "bundle", "skills", "take-notes", "SKILL.md");
+    const original = readFileSync(skill, "utf8");
+    writeFileSync(skill, "tampered");
+    const r = await a.gjc(["plugin", "sync", "--user", "--json"]);
+    expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 0 });
+    expect(r.json().items).toEqual([expect.objectContaining({ name: "alpha", action: "repair", from: "cache" })]);
+    expect((await c2Rows(a)).map((x) => x.id)).toEqual([row.id]);
+    expect(readFileSync(skill, "utf8")).toBe(original);
+    expect((await a.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
   });
 });
