@@ -299,10 +299,10 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       identity: record.source.identity,
       spec: record.source.spec,
       catalog: record.source.catalog,
-      runtime: record.manifest.codetwo.runtime as Record<string, unknown> | null,
+      runtime: record.manifest.codetwo.runtime,
       commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
       diagnosticsList: currentDiagnostics(record),
-      effectivePolicy: resolvePolicy(view, record) as unknown as Record<string, unknown>,
+      effectivePolicy: resolvePolicy(view, record),
       /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
       passEnv: record.pass_env ?? [],
       /**
@@ -313,7 +313,7 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       languageServers: record.manifest.codetwo.languageServers.map((server) => ({
         server: server.id,
         languages: [...server.languages],
-        launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env) as unknown as Record<string, unknown>,
+        launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env),
       })),
     },
   };

@@ -8,49 +8,32 @@
  * index (after their commit, under the C2 lock), from a full read that found every record
  * usable; nothing but the catalog reads it, and the runtime and the policy plan never do.
  *
- * File: one header line `{"format":1,"sha256":"<hex of the body>"}`, then the body, a JSON
- * array of `{id, stamp, facts}`. The digest catches a torn or damaged file (it is written
- * without fsync: after a power loss it may be old or empty, and then it simply does not match).
+ * File: the store's derived-index layout (src/store/derived-index.ts: a header line with the
+ * format and the body's digest), the body a JSON array of `{id, stamp, facts}`.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { sha256Hex } from "../bundle/hash.ts";
+import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
 import type { InstalledRecord, RecordFacts } from "./record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
 
-/** Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used. */
-// Format 2 still: the trust digests added to RecordFacts are optional, and an index older than
-// a record never matches its stamp, so a format-2 index can never hide a record's digests.
-const INDEX_FORMAT = 2;
+/**
+ * Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used
+ * (3: the stamps are the store's fileStamp strings, src/store/derived-index.ts).
+ */
+const INDEX_FORMAT = 3;
 export const RECORDS_INDEX_FILE = "installed-index.json";
 
 interface IndexEntry {
   id: string;
-  stamp: Stamp;
+  /** The record file this entry was made from (fileStamp). */
+  stamp: string;
   facts: RecordFacts;
 }
 
 export function recordsIndexPath(layout: C2Layout): string {
   return join(layout.root, RECORDS_INDEX_FILE);
-}
-
-/**
- * Identifies one version of a record file without reading it: inode, size, change and
- * modification time. gjc replaces records by rename (a new inode); an edit in place changes
- * the change time, which a user cannot set back (unlike the modification time), and usually
- * the size. Numbers, not strings, so the catalog compares them without building any.
- */
-type Stamp = [ino: number, size: number, ctimeMs: number, mtimeMs: number];
-
-function stampOf(path: string): Stamp | undefined {
-  try {
-    const st = statSync(path);
-    return [st.ino, st.size, st.ctimeMs, st.mtimeMs];
-  } catch {
-    return undefined;
-  }
 }
 
 const isIdList = (value: unknown): value is { id: string }[] => {
@@ -94,39 +77,18 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
  * nothing indexed that is gone. Undefined on any difference.
  */
 function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(recordsIndexPath(layout), "utf8");
-  } catch {
-    return undefined;
+  const indexed = readDerivedIndex(recordsIndexPath(layout), INDEX_FORMAT) as IndexEntry[] | undefined;
+  if (!Array.isArray(indexed)) return undefined;
+  const byId = new Map(indexed.map((e) => [e.id, e]));
+  const bundles = entries.filter((e) => e.isDirectory() && !e.name.startsWith("."));
+  if (bundles.length !== indexed.length) return undefined;
+  const facts: RecordFacts[] = [];
+  for (const entry of bundles) {
+    const known = byId.get(entry.name);
+    if (known === undefined || known.stamp !== fileStamp(join(layout.plugins, entry.name, RECORD_FILE))) return undefined;
+    facts.push(known.facts);
   }
-  try {
-    const newline = text.indexOf("\n");
-    if (newline === -1) return undefined;
-    const header = JSON.parse(text.slice(0, newline)) as { format?: unknown; sha256?: unknown };
-    const body = text.slice(newline + 1);
-    if (header.format !== INDEX_FORMAT || header.sha256 !== sha256Hex(body)) return undefined;
-    const indexed = JSON.parse(body) as IndexEntry[];
-    if (!Array.isArray(indexed)) return undefined;
-    const byId = new Map<string, IndexEntry>();
-    for (let i = 0; i < indexed.length; i++) byId.set(indexed[i].id, indexed[i]);
-    // One loop with the checks written out: it runs once per bundle in a fresh process, where
-    // a helper called that often would be JIT-compiled first (see scanRecords).
-    const facts: RecordFacts[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
-      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
-      const known = byId.get(entry.name);
-      if (known === undefined) return undefined;
-      const st = statSync(join(layout.plugins, entry.name, RECORD_FILE), { throwIfNoEntry: false });
-      const stamp = known.stamp;
-      if (st === undefined || st.ino !== stamp[0] || st.size !== stamp[1] || st.ctimeMs !== stamp[2] || st.mtimeMs !== stamp[3]) return undefined;
-      facts.push(known.facts);
-    }
-    return facts.length === indexed.length ? facts : undefined;
-  } catch {
-    return undefined;
-  }
+  return facts;
 }
 
 /**
@@ -156,15 +118,14 @@ export function refreshRecordsIndex(layout: C2Layout): void {
       if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
       // Stamp first, then read: if the file changes in between, the stamp is the older one
       // and the next catalog simply does not match.
-      const stamp = stampOf(recordPath(layout, entry.name));
+      const stamp = fileStamp(recordPath(layout, entry.name));
       const record = readRecord(layout, entry.name);
       if (stamp === undefined || record === undefined || "problem" in record) return;
       const facts = factsOf(record);
       if (facts === undefined) return;
       indexed.push({ id: entry.name, stamp, facts });
     }
-    const body = JSON.stringify(indexed);
-    writeFileAtomic(recordsIndexPath(layout), `${JSON.stringify({ format: INDEX_FORMAT, sha256: sha256Hex(body) })}\n${body}`, { durable: false });
+    writeDerivedIndex(recordsIndexPath(layout), INDEX_FORMAT, indexed);
   } catch {
     // plugins/ is gone or the write failed: the catalog does the full read.
   }
