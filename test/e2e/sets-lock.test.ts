@@ -45,6 +45,15 @@ describe("gjc plugin lock", () => {
     expect(again.json().changed).toBe(false);
     expect(readFileSync(w.lock, "utf8")).toBe(text);
     expect((await w.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+
+    // A newer tool's top-level keys survive a rewrite (after the known ones).
+    writeFileSync(w.lock, text.replace('"lockfileVersion": 1,', '"lockfileVersion": 1,\n  "xTeam": { "owner": "infra" },'));
+    expect((await w.gjc(["plugin", "uninstall", "alpha", "--project"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    const rewritten = JSON.parse(readFileSync(w.lock, "utf8"));
+    expect(Object.keys(rewritten)).toEqual(["lockfileVersion", "scope", "bundles", "xTeam"]);
+    expect(rewritten.xTeam).toEqual({ owner: "infra" });
+    expect(rewritten.bundles.map((b: { name: string }) => b.name)).toEqual(["zeta"]);
   });
 
   test("--check exits 1 and names each difference (drift on disk, changed choice, missing, extra) and changes nothing", async () => {

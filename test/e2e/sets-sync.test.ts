@@ -69,6 +69,10 @@ describe("gjc plugin sync", () => {
     branchy.commit({ "tools/b_one.ts": "export default () => 'moved';\n" });
 
     const b = freshCheckout(a, ["vendor", "bundles"]);
+    const untouched = { project: snapshotTree(b.project), home: snapshotTree(b.home) };
+    const dry = await b.gjc(["plugin", "sync", "--project", "--frozen", "--dry-run", "--json"]);
+    expect({ exit: dry.exitCode, dryRun: dry.json().dryRun, actions: dry.json().items.map((i: { action: string }) => i.action) }).toEqual({ exit: 0, dryRun: true, actions: ["install", "install", "install", "install"] });
+    expect({ project: snapshotTree(b.project), home: snapshotTree(b.home) }).toEqual(untouched); // a dry run writes nothing, not even the cache
     const r = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
     expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 0 });
     const doc = r.json();
