@@ -160,6 +160,11 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
   const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reason: ["c2Policy names a C2 bundle that is not installed (sync the user set first)"] }));
   if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
+  const allowed = new Set(o.trust ?? []);
+  const unknownTrust = [...allowed].filter((n) => !lock.bundles.some((e) => e.family === "c2" && e.name === n && e.c2?.trusted));
+  if (unknownTrust.length > 0) {
+    throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
+  }
 
   // Acquire and judge everything before any write.
   const needed = planned.filter((p) => p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace");
@@ -190,7 +195,6 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     if (misses.length > 0) throw offlineMiss(misses);
 
     // Trust is never raised unasked.
-    const allowed = new Set(o.trust ?? []);
     const needsTrust: string[] = [];
     for (const p of planned) {
       if (p.want?.family !== "c2" || !p.want.c2?.trusted) continue;
@@ -200,10 +204,6 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
         p.item.needsTrust = true;
         needsTrust.push(p.want.name);
       }
-    }
-    const unknownTrust = [...allowed].filter((n) => !planned.some((p) => p.want?.family === "c2" && p.want.name === n && p.want.c2?.trusted));
-    if (unknownTrust.length > 0) {
-      throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
     }
     const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy" }));
     const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: [...planned.map((p) => p.item), ...policyItems, ...unsettled], needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
