@@ -1,13 +1,17 @@
 /** A GJC bundle with two pin-fixture MCP servers (fixtures/mcp/sdk-server/pin-server.ts), installed in a temp home. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeAtEndOfRun } from "../helpers/end-of-run.ts";
 import { runCli, type CliResult } from "../helpers/cli.ts";
 
 let built: Promise<string> | undefined;
-/** The fixture bundled into one self-contained file (no node_modules beside it), once per test process. */
+/** The fixture bundled into one self-contained file (no node_modules beside it), once per test process, in a temp folder removed when the run ends. */
 function pinServerBuild(): Promise<string> {
   built ??= (async () => {
-    const result = await Bun.build({ entrypoints: [join(import.meta.dir, "../../fixtures/mcp/sdk-server/pin-server.ts")], target: "node", outdir: join(import.meta.dir, "../../dist/test/mcp-fixtures"), naming: `pin-server-${process.pid}.mjs` });
+    const outdir = mkdtempSync(join(tmpdir(), "gjc-pin-server-"));
+    removeAtEndOfRun(outdir);
+    const result = await Bun.build({ entrypoints: [join(import.meta.dir, "../../fixtures/mcp/sdk-server/pin-server.ts")], target: "node", outdir, naming: "pin-server.mjs" });
     if (!result.success) throw new Error(result.logs.map(String).join("\n"));
     return result.outputs[0].path;
   })();

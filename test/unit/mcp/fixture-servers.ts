@@ -1,5 +1,7 @@
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeAtEndOfRun } from "../../helpers/end-of-run.ts";
 import { signalGroup } from "../../../src/process/proc-table.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../../fixtures/mcp");
@@ -8,15 +10,17 @@ let built: Promise<string> | undefined;
 
 /**
  * The SDK fixture server bundled into one self-contained file, the way a bundle would ship
- * it (no node_modules next to it). Built once per test process into dist/test (not committed,
- * outlives every test's temp dir; the pid keeps parallel test processes apart). An out dir
+ * it (no node_modules next to it). Built once per test process into a temporary folder that
+ * outlives every test's temp dir and is removed when the run ends (nothing is left in the
+ * checkout). An out dir
  * given by older callers is ignored: a memoized build inside one caller's temp dir would be
  * gone for the next test file of the same process.
  */
 export function sdkServerBuild(_legacyOutDir?: string): Promise<string> {
   built ??= (async () => {
-    const outDir = join(import.meta.dir, "../../../dist/test/mcp-fixtures");
-    const naming = `sdk-server-${process.pid}.mjs`;
+    const outDir = mkdtempSync(join(tmpdir(), "gjc-mcp-fixtures-"));
+    removeAtEndOfRun(outDir);
+    const naming = "sdk-server.mjs";
     const result = await Bun.build({ entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")], target: "node", outdir: outDir, naming });
     if (!result.success) throw new Error(result.logs.map(String).join("\n"));
     return join(outDir, naming);
