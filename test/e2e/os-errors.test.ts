@@ -93,7 +93,7 @@ describe("a read-only target", () => {
     await refusedReadOnly(["plugin", "install", c2], [w.home]);
   });
 
-  test("C2 verbs: install, trust/untrust, policy apply, uninstall", async () => {
+  test("C2 verbs: install, trust/untrust, policy apply/reset, enable, uninstall", async () => {
     await populated();
     const notes = writeTree(join(w.root, "src", "notes"), skillsBundle("notes"));
     await refusedReadOnly(["plugin", "install", notes], [c2Data()]);
@@ -103,6 +103,17 @@ describe("a read-only target", () => {
     await refusedReadOnly(["plugin", "uninstall", "demo"], [c2Data()]);
     await ok("plugin", "untrust", "demo");
     await refusedReadOnly(["plugin", "trust", "demo"], [c2Data()]);
+    await ok("plugin", "disable", "demo");
+    await refusedReadOnly(["plugin", "enable", "demo"], [c2Data()]);
+    await ok("plugin", "policy", "apply", (await ok("plugin", "policy", "plan", "demo", "--state", "disabled")).json().token);
+    await refusedReadOnly(["plugin", "policy", "reset", "demo"], [c2Data()]);
+  });
+
+  test("scaffold apply into a read-only folder", async () => {
+    await populated();
+    const office = writeTree(join(w.root, "src", "office"), skillsBundle("office", "1.0.0", { "scaffolds/report/README.md": "# Report\n", "scaffolds/report/docs/guide.md": "Weekly.\n" }));
+    await ok("plugin", "install", office);
+    await refusedReadOnly(["plugin", "scaffold", "apply", "office/report", join(out(), "report")], [out()]);
   });
 
   test("plugin set verbs: lock (both scopes, --export), rollback, sync", async () => {
