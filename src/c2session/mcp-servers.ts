@@ -12,6 +12,7 @@
  * refused explicitly by probe; never started under weaker rules.
  */
 import { join } from "node:path";
+import { C2_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import type { Context } from "../core/context.ts";
@@ -61,7 +62,7 @@ const stringMap = (v: unknown): Record<string, string> => {
 function readMcp(v: VerifiedC2Bundle): { raw: Record<string, RawServer>; sha256: string } | undefined {
   const recorded = v.files.get(MCP_FILE);
   if (!recorded) return undefined;
-  const bytes = readRegularFile(join(v.bundle.bundleDir, MCP_FILE), 1 << 22).bytes;
+  const bytes = readRegularFile(join(v.bundle.bundleDir, MCP_FILE), C2_LIMITS.maxFileBytes).bytes;
   const sha256 = sha256Hex(bytes);
   if (sha256 !== recorded.sha256) return undefined; // raced a change: quarantine follows at the next verify
   const doc = JSON.parse(new TextDecoder().decode(bytes)) as { mcpServers?: Record<string, RawServer> };
@@ -82,7 +83,7 @@ function launcherForm(s: RawServer): StdioLaunch {
   const args = strings(s.args);
   const interpreted = command === "node" || command === "bun";
   const cwd = typeof s.cwd === "string" ? (s.cwd === "${PLUGIN_ROOT}" || s.cwd === "./" ? "." : rel(s.cwd)) : undefined;
-  return { command: command.startsWith("./") ? command : command, args: interpreted && args.length > 0 ? [rel(args[0]), ...args.slice(1)] : args, ...(cwd !== undefined ? { cwd } : {}) };
+  return { command, args: interpreted && args.length > 0 ? [rel(args[0]), ...args.slice(1)] : args, ...(cwd !== undefined ? { cwd } : {}) };
 }
 
 function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
