@@ -29,7 +29,7 @@ export interface MainIO {
  * by `main` with the code the OS condition maps to.
  */
 let pendingWrites: Promise<unknown> = Promise.resolve();
-let outputFailure: unknown;
+let outputFailure: { error: unknown; stream: string } | undefined;
 const closedStreams = new Set<typeof Bun.stdout>();
 const writeTo = (file: typeof Bun.stdout) => (text: string) => {
   pendingWrites = pendingWrites.then(async () => {
@@ -38,7 +38,7 @@ const writeTo = (file: typeof Bun.stdout) => (text: string) => {
       await Bun.write(file, text);
     } catch (error) {
       closedStreams.add(file);
-      if (!isBrokenPipe(error)) outputFailure ??= error;
+      if (!isBrokenPipe(error)) outputFailure ??= { error, stream: file === Bun.stdout ? "the standard output" : "the standard error" };
     }
   });
 };
@@ -82,14 +82,15 @@ export async function main(argv: string[], io: MainIO = processIO): Promise<numb
   const exit = await runMain(argv, io);
   await pendingWrites;
   if (outputFailure === undefined) return exit;
-  // stdout could not be written (not a closed pipe): say so on stderr if it still works.
-  const failure = osErrorFrom(outputFailure, "the standard output");
-  const exitCode = failure ? failure.exit : ExitCode.internal;
+  // A stream could not be written (not a closed pipe): say so on stderr if it still works.
+  const failure = osErrorFrom(outputFailure.error, outputFailure.stream);
   if (!closedStreams.has(Bun.stderr)) {
-    const message = failure ? `error[${failure.code}]: ${failure.message}\n` : `error[internal_error]: Could not write the output: ${String(outputFailure)}\n`;
+    // The command itself ran to its end (an install may be done): only its report was lost.
+    const hint = `The command finished, but its output was lost; send ${outputFailure.stream} somewhere with room and run it again to see the result.`;
+    const message = failure ? `error[${failure.code}]: ${failure.message}\n  hint: ${hint}\n` : `error[internal_error]: Could not write ${outputFailure.stream}: ${String(outputFailure.error)}\n`;
     await Bun.write(Bun.stderr, message).catch(() => undefined);
   }
-  return exitCode === ExitCode.ok ? ExitCode.failed : exitCode;
+  return failure?.exit ?? ExitCode.internal;
 }
 
 /** `--json`, or its spelling for verbs with several formats: `--format json` / `--format=json`. */
