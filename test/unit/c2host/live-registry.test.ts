@@ -1,0 +1,49 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assertNotLive, liveHolders, LiveRegistry } from "../../../src/c2host/live-registry.ts";
+import { processStartTicks } from "../../../src/store/process-identity.ts";
+import { tempDirsPerTest } from "../../helpers/tmp.ts";
+
+const fresh = tempDirsPerTest();
+const children: { kill(): void; exited: Promise<number> }[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    c.kill();
+    await c.exited;
+  }
+});
+
+test("a live other process holds a bundle; dead, reused and own pids do not", async () => {
+  const root = fresh();
+  mkdirSync(join(root, "live"));
+  // A real other process, blocked on stdin until the test ends.
+  const other = Bun.spawn(["cat"], { stdin: "pipe", stdout: "ignore" });
+  children.push(other);
+  const write = (pid: number, startTicks: string | null, bundles: string[]) => writeFileSync(join(root, "live", `${pid}.json`), JSON.stringify({ pid, startTicks, bundles }));
+  write(other.pid, processStartTicks(other.pid) ?? null, ["demo-00000001"]);
+  expect(liveHolders(root, "demo-00000001")).toEqual([other.pid]);
+  expect(liveHolders(root, "other-00000002")).toEqual([]);
+  expect(() => assertNotLive(root, "demo-00000001", "demo")).toThrow(expect.objectContaining({ code: "bundle_in_use", exit: 3 }));
+
+  write(other.pid, "1", ["demo-00000001"]); // a pid reused by another process: stale
+  expect(liveHolders(root, "demo-00000001")).toEqual([]);
+  write(2 ** 22 + 12345, null, ["demo-00000001"]); // no such process
+  expect(liveHolders(root, "demo-00000001")).toEqual([]);
+  write(process.pid, null, ["demo-00000001"]); // ourselves: our own hooks stop what we run
+  expect(liveHolders(root, "demo-00000001")).toEqual([]);
+  expect(() => assertNotLive(root, "demo-00000001", "demo")).not.toThrow();
+});
+
+test("the registry file follows the live set and is removed when empty or cleared", () => {
+  const root = fresh();
+  const reg = new LiveRegistry(root);
+  const path = join(root, "live", `${process.pid}.json`);
+  reg.update(["b-00000002", "a-00000001"]);
+  expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid, bundles: ["a-00000001", "b-00000002"] });
+  reg.update([]);
+  expect(existsSync(path)).toBe(false);
+  reg.update(["a-00000001"]);
+  reg.clear();
+  expect(existsSync(path)).toBe(false);
+});
