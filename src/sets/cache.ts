@@ -15,6 +15,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } f
 import { join } from "node:path";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
+import { relativePathProblem } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { randomHex } from "../install/layout.ts";
@@ -57,11 +58,33 @@ function ensureRoot(ctx: Context): string {
   return content;
 }
 
-/** The entry's record, or undefined when absent or unreadable (treated as a miss). */
+/**
+ * The first problem of a file list read from disk (a cache entry, a set archive), or undefined:
+ * every path a safe relative path (it is joined to a directory of ours before any use), listed
+ * once, with a sha256, a size and permission bits. A list may match its digest and still be
+ * hostile (whoever wrote the digest wrote the list), so this check comes first.
+ */
+export function fileListProblem(files: unknown): string | undefined {
+  if (!Array.isArray(files) || files.length === 0) return "the file list is missing or empty";
+  const seen = new Set<string>();
+  for (const f of files as Partial<CachedFile>[]) {
+    if (typeof f !== "object" || f === null || typeof f.path !== "string") return "a file has no path";
+    const problem = relativePathProblem(f.path);
+    if (problem) return `the path ${JSON.stringify(f.path.slice(0, 200))} ${problem}`;
+    if (seen.has(f.path)) return `${f.path} is listed twice`;
+    seen.add(f.path);
+    if (typeof f.sha256 !== "string" || !HEX.test(f.sha256)) return `${f.path} has no sha256`;
+    if (typeof f.bytes !== "number" || !Number.isSafeInteger(f.bytes) || f.bytes < 0) return `${f.path} has no size`;
+    if (typeof f.mode !== "number" || !Number.isInteger(f.mode) || f.mode < 0 || f.mode > 0o777) return `${f.path} has no permission mode`;
+  }
+  return undefined;
+}
+
+/** The entry's record, or undefined when absent, unreadable or malformed (treated as a miss). */
 export function readCacheEntry(ctx: Context, integrity: string): CacheEntry | undefined {
   try {
     const e = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8")) as CacheEntry;
-    if (e.integrity !== integrity || !Array.isArray(e.files) || integrityOf(e.files) !== integrity) return undefined;
+    if (e.integrity !== integrity || fileListProblem(e.files) !== undefined || integrityOf(e.files) !== integrity) return undefined;
     return e;
   } catch {
     return undefined;

@@ -12,7 +12,7 @@
  * rules of any tarball (src/sources/tar), then each file's bytes are hashed and the integrity
  * recomputed from (path, recorded mode, sha256) must be the lock's.
  */
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, lstatSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GJC_LIMITS, type BundleLimits } from "../bundle/limits.ts";
@@ -21,7 +21,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { scratchRoot } from "../install/fetch-source.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
+import { fileListProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
 import { diskProblems } from "./disk-check.ts";
 import { installedBundles } from "./installed.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
@@ -140,12 +140,15 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
       } catch {
         throw setError(archive, `has no content for ${e.name} (${e.integrity})`, { missing: e.name, integrity: e.integrity });
       }
-      if (!Array.isArray(meta.files) || integrityOf(meta.files) !== e.integrity) throw setError(archive, `holds a file list for ${e.name} that does not match its integrity`, { name: e.name, integrity: e.integrity });
+      const listProblem = fileListProblem(meta.files);
+      if (listProblem) throw setError(archive, `holds a malformed file list for ${e.name} (${listProblem})`, { name: e.name, integrity: e.integrity });
+      if (integrityOf(meta.files) !== e.integrity) throw setError(archive, `holds a file list for ${e.name} that does not match its integrity`, { name: e.name, integrity: e.integrity });
       const files = join(base, "files");
       for (const f of meta.files) {
         // Tar kept only the execute bit; the exact mode is entry.json's, which the integrity covers.
+        const abs = join(files, f.path);
         try {
-          chmodSync(join(files, f.path), f.mode & 0o777);
+          if (lstatSync(abs).isFile()) chmodSync(abs, f.mode);
         } catch {
           // Missing: reported by the check below.
         }

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { integrityOf } from "../../src/sets/integrity.ts";
 import { join } from "node:path";
 import { repoRoot } from "../helpers/cli.ts";
 import { tar } from "../helpers/tar.ts";
@@ -102,6 +103,31 @@ describe("set archives", () => {
     execFileSync("tar", ["czf", edited, "-C", unpacked, ...readdirSync(unpacked)]);
     const r3 = await b.gjc(["plugin", "sync", "--project", "--from", edited, "--json"]);
     expect({ exit: r3.exitCode, code: errorOf(r3).code }).toEqual({ exit: 3, code: "set_integrity" });
+
+    // A file list that matches its digest but names a path outside the set (whoever wrote the
+    // digest wrote the list): refused before any file is touched.
+    const victim = join(a.root, "victim.txt");
+    writeFileSync(victim, "keep");
+    chmodSync(victim, 0o600);
+    const evil = join(a.root, "evil");
+    mkdirSync(evil);
+    execFileSync("tar", ["xzf", out, "-C", evil]);
+    const evilLock = JSON.parse(readFileSync(join(evil, "plugins.lock.json"), "utf8"));
+    const target = evilLock.bundles.find((e: { name: string }) => e.name === "loc");
+    const entryDir = join(evil, "content", target.integrity.slice(7));
+    const meta = JSON.parse(readFileSync(join(entryDir, "entry.json"), "utf8"));
+    meta.files.push({ path: `${"../".repeat(40)}${victim.slice(1)}`, mode: 0o777, sha256: "0".repeat(64), bytes: 4 }); // reaches the victim from any depth
+    meta.integrity = integrityOf(meta.files);
+    writeFileSync(join(entryDir, "entry.json"), JSON.stringify(meta));
+    target.integrity = meta.integrity;
+    writeFileSync(join(evil, "plugins.lock.json"), JSON.stringify(evilLock));
+    renameSync(entryDir, join(evil, "content", meta.integrity.slice(7)));
+    const evilTgz = join(a.root, "evil.tgz");
+    execFileSync("tar", ["czf", evilTgz, "-C", evil, ...readdirSync(evil)]);
+    const r5 = await b.gjc(["plugin", "sync", "--project", "--from", evilTgz, "--json"]);
+    expect({ exit: r5.exitCode, code: errorOf(r5).code }).toEqual({ exit: 3, code: "set_integrity" });
+    expect(errorOf(r5).message).toContain("malformed file list");
+    expect(statSync(victim).mode & 0o777).toBe(0o600);
 
     // A hostile entry is judged by the tarball rules.
     const hostile = join(a.root, "hostile.tgz");
