@@ -30,6 +30,9 @@ export interface JudgedContent {
   display: string;
   /** Recomputed from the judged files. */
   integrity: string;
+  /** Name and version from the judged manifest. */
+  name: string;
+  version: string;
   files: (ContentFile & { bytes: number })[];
   gjc?: CompiledBundle;
   cleanup(): Promise<void>;
@@ -114,10 +117,10 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
 }
 
 /** Judges a bundle root as its family does and recomputes its integrity. */
-async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; gjc?: CompiledBundle }> {
+async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
   if (e.family === "gjc") {
     const { bundle } = await compileForInstall(dir);
-    return { files: bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes })), gjc: bundle };
+    return { files: bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes })), name: bundle.name, version: bundle.version, gjc: bundle };
   }
   const { planC2Bundle } = await import("../families/c2/validate.ts");
   const plan = planC2Bundle(dir, { keepContents: false });
@@ -125,7 +128,7 @@ async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent[
     const { GjcError } = await import("../core/errors.ts");
     throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: 1 });
   }
-  return { files: plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size })) };
+  return { files: plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size })), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
 }
 
 const noCleanup = async () => {};
@@ -136,7 +139,7 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
   const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>): Promise<Acquired> => {
     try {
       const judged = await judge(dir, e);
-      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), files: judged.files, gjc: judged.gjc, cleanup } };
+      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, cleanup } };
     } catch (error) {
       await cleanup();
       throw error;

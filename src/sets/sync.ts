@@ -106,7 +106,7 @@ function plan(lock: LockFile, installed: InstalledBundle[]): Planned[] {
 interface Mismatch {
   entry: LockEntry;
   /** What was compared: the content integrity, or the pin itself (the source served another commit or archive). */
-  what: "integrity" | "pin";
+  what: "integrity" | "pin" | "identity";
   expected: string;
   actual: string;
   origin: "set" | "cache" | "source";
@@ -114,7 +114,7 @@ interface Mismatch {
 
 function lockMismatch(bad: Mismatch[]): GjcError {
   const first = bad[0];
-  const label = first.what === "integrity" ? "integrity" : first.entry.pin.commit ? "commit" : "archive sha256";
+  const label = first.what === "integrity" ? "integrity" : first.what === "identity" ? "name@version" : first.entry.pin.commit ? "commit" : "archive sha256";
   return new GjcError({
     code: "lock_mismatch",
     message: `${first.entry.name}: the content from ${describeSource(first.entry)} has ${label} ${first.actual}, but the lock expects ${first.expected}${bad.length > 1 ? ` (and ${bad.length - 1} more bundle${bad.length > 2 ? "s" : ""})` : ""}. Nothing was changed.`,
@@ -189,6 +189,8 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
         acquired.push(got.content);
         p.item.from = got.content.origin;
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
+        // The digest covers the manifest, but a lock entry must also name what it holds.
+        else if (got.content.name !== want.name || got.content.version !== want.version) bad.push({ entry: want, what: "identity", expected: `${want.name}@${want.version}`, actual: `${got.content.name}@${got.content.version}`, origin: got.content.origin });
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);
