@@ -7,7 +7,7 @@
  * live process. Language servers kept by the plane obey the same policy.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
@@ -93,6 +93,16 @@ describe("policy is live across processes", () => {
     expect(processAlive(user)).toBe(false);
     expect(processAlive(a)).toBe(false);
     expect((await c.result("plugins.processes")).processes).toEqual([]);
+  });
+
+  test("a change is seen even while an unusable record keeps the records index from being rewritten", async () => {
+    const { h, c, run } = await liveSetup();
+    const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    mkdirSync(join(h.dataDir, "plugins", "stray-00000000"));
+    const seen = c.notifications.length;
+    expect((await run("plugin", "untrust", "realmy")).exitCode).toBe(0);
+    await changedAfter(c, seen);
+    expect(processAlive(user)).toBe(false);
   });
 
   test("uninstall refuses while a host runs the bundle; disable stops it live, then uninstall goes through", async () => {
