@@ -51,6 +51,8 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
   private stopping: Promise<void> | undefined;
   private leaderDone = false;
+  /** Every process seen alive as part of this launch's tree (so its zombie may be reaped). */
+  private readonly tracked = new Set<number>();
 
   constructor(options: LaunchOptions<In, Out, Err>) {
     this.marker = `${process.pid}.${++sequence}`;
@@ -63,6 +65,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
       detached: true,
     });
     this.pid = this.proc.pid;
+    this.tracked.add(this.pid);
     running.add(this);
     this.exited = this.proc.exited.then((code) => {
       this.leaderDone = true;
@@ -106,7 +109,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   /** Kills until nothing of this launch is alive, reaping the zombies that were re-parented to us. */
   private async killTree(): Promise<void> {
     const deadline = Date.now() + KILL_DEADLINE_MS;
-    const tracked = new Set<number>([this.pid]);
+    const tracked = this.tracked;
     const ownGroup = readProc(process.pid)?.pgid ?? process.pid;
     for (;;) {
       signalGroup(this.pid, "SIGKILL");
