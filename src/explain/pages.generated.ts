@@ -134,81 +134,82 @@ import p130 from "../../docs/errors/not_owner.md" with { type: "text" };
 import p131 from "../../docs/errors/not_rendered.md" with { type: "text" };
 import p132 from "../../docs/errors/offline_miss.md" with { type: "text" };
 import p133 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p134 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p135 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p136 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p137 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p138 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p139 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p140 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p141 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p142 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p143 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p144 from "../../docs/errors/read_only.md" with { type: "text" };
-import p145 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p146 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p147 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p148 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p149 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p150 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p151 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p152 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p153 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p154 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p155 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p157 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p158 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p159 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p160 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p161 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p162 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p163 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p164 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p165 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p166 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p167 from "../../docs/errors/special_file.md" with { type: "text" };
-import p168 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p169 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p170 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p171 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p172 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p173 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p174 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p175 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p176 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p177 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p178 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p179 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p180 from "../../docs/errors/trusted.md" with { type: "text" };
-import p181 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p182 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p183 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p184 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p185 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p188 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p189 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p190 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p191 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p192 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p195 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p196 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p197 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p198 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p199 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p200 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p201 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p203 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p204 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p205 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p206 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p207 from "../../docs/errors/usage.md" with { type: "text" };
-import p208 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p134 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p135 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p136 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p137 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p138 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p139 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p140 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p141 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p142 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p143 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p144 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p145 from "../../docs/errors/read_only.md" with { type: "text" };
+import p146 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p147 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p148 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p149 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p150 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p151 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p152 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p153 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p154 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p155 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p156 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p157 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p158 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p159 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p160 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p161 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p162 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p163 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p164 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p165 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p166 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p167 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p168 from "../../docs/errors/special_file.md" with { type: "text" };
+import p169 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p170 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p171 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p172 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p173 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p174 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p175 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p176 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p177 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p178 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p179 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p180 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p181 from "../../docs/errors/trusted.md" with { type: "text" };
+import p182 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p183 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p184 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p185 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p186 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p188 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p193 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p194 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p195 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p196 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p197 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p198 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p199 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p200 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p201 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p202 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p203 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p204 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p205 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p206 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p207 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p208 from "../../docs/errors/usage.md" with { type: "text" };
+import p209 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -346,79 +347,80 @@ export const PAGES: Record<string, string> = {
   "not_rendered": p131,
   "offline_miss": p132,
   "pack_output_inside_bundle": p133,
-  "path_too_long": p134,
-  "permission_denied": p135,
-  "plan_not_found": p136,
-  "plugin_command_failed": p137,
-  "plugin_disabled": p138,
-  "policy_disabled": p139,
-  "policy_recovery": p140,
-  "policy_safe_mode": p141,
-  "quarantine_not_persisted": p142,
-  "quarantined": p143,
-  "read_only": p144,
-  "registry_corrupt": p145,
-  "replaced_source": p146,
-  "reserved_namespace": p147,
-  "runtime.requires_trust": p148,
-  "runtime_busy": p149,
-  "runtime_command_not_found": p150,
-  "runtime_exited": p151,
-  "runtime_failed": p152,
-  "runtime_mismatch": p153,
-  "runtime_protocol_error": p154,
-  "runtime_spawn_failed": p155,
-  "runtime_unloaded": p156,
-  "scaffold_conflict": p157,
-  "scaffold_failed": p158,
-  "scope_conflict": p159,
-  "scope_required": p160,
-  "security_policy": p161,
-  "session_collision": p162,
-  "set_incomplete": p163,
-  "set_integrity": p164,
-  "source_too_large": p165,
-  "source_unreachable": p166,
-  "special_file": p167,
-  "stale_baseline": p168,
-  "stale_plan": p169,
-  "surface_disabled": p170,
-  "surface_unknown": p171,
-  "too_many_commands": p172,
-  "too_many_components": p173,
-  "too_many_connectors": p174,
-  "too_many_language_servers": p175,
-  "too_many_ui": p176,
-  "tool_definition_drift": p177,
-  "trust_outdated": p178,
-  "trust_renewed": p179,
-  "trusted": p180,
-  "undeclared_command": p181,
-  "unexpected_argument": p182,
-  "unexpected_result": p183,
-  "unknown_action": p184,
-  "unknown_code": p185,
-  "unknown_command": p186,
-  "unknown_component": p187,
-  "unknown_contribution": p188,
-  "unknown_field": p189,
-  "unknown_option": p190,
-  "unknown_scaffold": p191,
-  "unknown_server": p192,
-  "unknown_shell": p193,
-  "unknown_target": p194,
-  "unreadable_directory": p195,
-  "unreadable_file": p196,
-  "unsafe_file_name": p197,
-  "unsafe_path": p198,
-  "unsafe_scope_path": p199,
-  "unsupported_operation": p200,
-  "unsupported_schema": p201,
-  "unsupported_scope": p202,
-  "unsupported_source": p203,
-  "unsupported_standard": p204,
-  "unsupported_surface": p205,
-  "untrusted": p206,
-  "usage": p207,
-  "wrong_target": p208,
+  "pass_env": p134,
+  "path_too_long": p135,
+  "permission_denied": p136,
+  "plan_not_found": p137,
+  "plugin_command_failed": p138,
+  "plugin_disabled": p139,
+  "policy_disabled": p140,
+  "policy_recovery": p141,
+  "policy_safe_mode": p142,
+  "quarantine_not_persisted": p143,
+  "quarantined": p144,
+  "read_only": p145,
+  "registry_corrupt": p146,
+  "replaced_source": p147,
+  "reserved_namespace": p148,
+  "runtime.requires_trust": p149,
+  "runtime_busy": p150,
+  "runtime_command_not_found": p151,
+  "runtime_exited": p152,
+  "runtime_failed": p153,
+  "runtime_mismatch": p154,
+  "runtime_protocol_error": p155,
+  "runtime_spawn_failed": p156,
+  "runtime_unloaded": p157,
+  "scaffold_conflict": p158,
+  "scaffold_failed": p159,
+  "scope_conflict": p160,
+  "scope_required": p161,
+  "security_policy": p162,
+  "session_collision": p163,
+  "set_incomplete": p164,
+  "set_integrity": p165,
+  "source_too_large": p166,
+  "source_unreachable": p167,
+  "special_file": p168,
+  "stale_baseline": p169,
+  "stale_plan": p170,
+  "surface_disabled": p171,
+  "surface_unknown": p172,
+  "too_many_commands": p173,
+  "too_many_components": p174,
+  "too_many_connectors": p175,
+  "too_many_language_servers": p176,
+  "too_many_ui": p177,
+  "tool_definition_drift": p178,
+  "trust_outdated": p179,
+  "trust_renewed": p180,
+  "trusted": p181,
+  "undeclared_command": p182,
+  "unexpected_argument": p183,
+  "unexpected_result": p184,
+  "unknown_action": p185,
+  "unknown_code": p186,
+  "unknown_command": p187,
+  "unknown_component": p188,
+  "unknown_contribution": p189,
+  "unknown_field": p190,
+  "unknown_option": p191,
+  "unknown_scaffold": p192,
+  "unknown_server": p193,
+  "unknown_shell": p194,
+  "unknown_target": p195,
+  "unreadable_directory": p196,
+  "unreadable_file": p197,
+  "unsafe_file_name": p198,
+  "unsafe_path": p199,
+  "unsafe_scope_path": p200,
+  "unsupported_operation": p201,
+  "unsupported_schema": p202,
+  "unsupported_scope": p203,
+  "unsupported_source": p204,
+  "unsupported_standard": p205,
+  "unsupported_surface": p206,
+  "untrusted": p207,
+  "usage": p208,
+  "wrong_target": p209,
 };
