@@ -4,15 +4,14 @@
  * incomplete or hostile archive is refused with nothing written.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { integrityOf } from "../../src/sets/integrity.ts";
 import { join } from "node:path";
-import { repoRoot } from "../helpers/cli.ts";
 import { tar } from "../helpers/tar.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
-import { errorOf, fileHashes, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";
+import { errorOf, fileHashes, makeSetWorld, netlessCli, registry, type SetWorld } from "./sets-fixture.ts";
 
 let worlds: SetWorld[] = [];
 afterEach(() => {
@@ -41,12 +40,6 @@ async function exportedSet(a: SetWorld): Promise<string> {
   return out;
 }
 
-/** Runs the CLI in a network namespace with no network at all. */
-function offlineCli(w: SetWorld, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync("unshare", ["-n", process.execPath, join(repoRoot, "src", "cli.ts"), ...args], { cwd: w.project, env: { ...process.env, ...w.env, NO_COLOR: "1" }, encoding: "utf8" });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 describe("set archives", () => {
   test("export is deterministic, and sync --from installs the set byte for byte with no network at all", async () => {
     const a = world();
@@ -60,7 +53,7 @@ describe("set archives", () => {
     const b = world(); // fresh HOME, fresh project, empty cache; the sources are gone too
     rmSync(join(a.root, "repos"), { recursive: true, force: true });
     rmSync(join(a.root, "src"), { recursive: true, force: true });
-    const r = offlineCli(b, ["plugin", "sync", "--project", "--from", out, "--json"]);
+    const r = netlessCli(b, ["plugin", "sync", "--project", "--from", out, "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
     expect(JSON.parse(r.stdout).items.map((i: { name: string; from: string }) => `${i.name}:${i.from}`)).toEqual(["gitty:set", "loc:set"]);
     expect(installedFiles(b.projectScope)).toEqual(installedFiles(a.projectScope));

@@ -3,10 +3,11 @@
  * content cache) with a sandboxed git, bundles in real local git repositories, and the
  * expected integrity computed independently from the files themselves.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, type CliResult } from "../helpers/cli.ts";
+import { repoRoot, runCli, type CliResult } from "../helpers/cli.ts";
 import { gitSandbox, makeRepo, type GitSandbox, type TestRepo } from "../helpers/git.ts";
 import { makeWorld, writeBundle, type BundleOptions, type World } from "./gjc-install-fixture.ts";
 
@@ -72,4 +73,23 @@ export function errorOf(r: CliResult): { code: string; message: string } {
   const line = r.stderr.split("\n").find((l) => l.startsWith('{"error"'));
   if (!line) throw new Error(`no JSON error on stderr (exit ${r.exitCode}):\n${r.stderr}\n${r.stdout}`);
   return JSON.parse(line).error;
+}
+
+/**
+ * Whether this machine lets us run a child in a network namespace with no network at all
+ * (`unshare -n`: root, or unprivileged user namespaces). Where it does not, the offline tests
+ * still hold because their sources are removed first (nothing could be fetched), but the
+ * stronger proof (no network at all) is only made here.
+ */
+export const canUnshareNet = (() => {
+  const r = spawnSync("unshare", ["-n", "true"], { stdio: "ignore" });
+  return r.status === 0;
+})();
+
+/** The CLI in a network namespace without network when available (see canUnshareNet). */
+export function netlessCli(w: SetWorld, args: string[], env: Record<string, string> = {}): { status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
+  const argv = [process.execPath, join(repoRoot, "src", "cli.ts"), ...args];
+  const cmd = canUnshareNet ? ["unshare", "-n", ...argv] : argv;
+  const r = spawnSync(cmd[0], cmd.slice(1), { cwd: w.project, env: { ...process.env, ...w.env, NO_COLOR: "1", ...env }, encoding: "utf8" });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }

@@ -4,24 +4,17 @@
  * survives kill -9, and never raises trust (C2).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle } from "../unit/c2store/_bundles.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
-import { errorOf, fileHashes, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";
+import { errorOf, fileHashes, makeSetWorld, netlessCli, registry, type SetWorld } from "./sets-fixture.ts";
 
 let w: SetWorld;
 afterEach(() => w?.cleanup());
 
 const bundleOf = (name: string) => registry(w.projectScope).plugins.find((p) => p.name === name)!;
-
-function offlineCli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync("unshare", ["-n", process.execPath, join(repoRoot, "src", "cli.ts"), ...args], { cwd: w.project, env: { ...process.env, ...w.env, NO_COLOR: "1", ...env }, encoding: "utf8" });
-  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-}
 
 async function twoVersions() {
   w = makeSetWorld();
@@ -45,12 +38,12 @@ describe("history and rollback", () => {
     expect(gens[1].bundles[0]).toMatchObject({ name: "p", version: "2.0.0", disabledSurfaces: ["tool:p_b"] });
 
     // The newest generation where p differs is 3 (2.0.0, p_b off): only the choice changes.
-    let r = offlineCli(["plugin", "rollback", "p", "--project", "--json"]);
+    let r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
     expect(JSON.parse(r.stdout)).toMatchObject({ generation: 3, status: "restored", to: { version: "2.0.0" } });
     expect((bundleOf("p") as unknown as { disabledSurfaceIds: string[] }).disabledSurfaceIds).toEqual(["tool:p_b"]);
 
-    r = offlineCli(["plugin", "rollback", "p", "--project", "--to", "2", "--json"]);
+    r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "2", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
     expect(JSON.parse(r.stdout)).toMatchObject({ generation: 2, status: "restored", from: { version: "2.0.0" }, to: { version: "1.0.0" } });
     expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(v1);
@@ -67,7 +60,7 @@ describe("history and rollback", () => {
     await twoVersions();
     rmSync(w.cache, { recursive: true, force: true });
     const before = fileHashes(bundleOf("p").pluginRoot);
-    const r = offlineCli(["plugin", "rollback", "p", "--project", "--to", "1", "--json"]);
+    const r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "1", "--json"]);
     expect(r.status).toBe(4);
     expect(JSON.parse(r.stdout).error.code).toBe("offline_miss");
     expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(before);
@@ -83,11 +76,11 @@ describe("history and rollback", () => {
   for (const [step, state] of [["rollback:staging", "2.0.0"], ["rollback:placed", "2.0.0"], ["rollback:committed", "1.0.0"]] as const) {
     test(`kill -9 at ${step} leaves ${state} whole`, async () => {
       const { v1 } = await twoVersions();
-      const r = offlineCli(["plugin", "rollback", "p", "--project", "--to", "2"], { GJC_TEST_CRASH_AT: step });
+      const r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "2"], { GJC_TEST_CRASH_AT: step });
       expect(r.signal ?? r.status).toBe("SIGKILL");
       expect(bundleOf("p").version).toBe(state);
       expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
-      const again = offlineCli(["plugin", "rollback", "p", "--project", "--to", "2"]);
+      const again = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "2"]);
       expect({ status: again.status, err: again.stderr }).toMatchObject({ status: 0 });
       expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(v1);
       expect((await w.gjc(["plugin", "doctor", "--fix"])).exitCode).toBe(0);
@@ -112,14 +105,14 @@ describe("history and rollback", () => {
       return { ...row, ...row.c2 };
     };
 
-    const r = offlineCli(["plugin", "rollback", "demo", "--to", "2", "--json"]);
+    const r = netlessCli(w, ["plugin", "rollback", "demo", "--to", "2", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
     expect(JSON.parse(r.stdout)).toMatchObject({ family: "c2", generation: 2, status: "restored", trustNotRaised: true });
     expect(await c2Now()).toMatchObject({ version: "1.0.0", trusted: false, id: v1.id });
     expect(fileHashes(join(w.home, ".codetwo", "plugins", v1.id, "bundle"))).toEqual(v1Files);
 
     expect((await w.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0);
-    const back = offlineCli(["plugin", "rollback", "demo", "--to", "1", "--json"]);
+    const back = netlessCli(w, ["plugin", "rollback", "demo", "--to", "1", "--json"]);
     expect(back.status).toBe(0);
     expect(await c2Now()).toMatchObject({ version: "1.0.0", trusted: false });
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { git } from "../helpers/git.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
-import { errorOf, fileHashes, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";
+import { errorOf, fileHashes, makeSetWorld, netlessCli, registry, type SetWorld } from "./sets-fixture.ts";
 
 let worlds: SetWorld[] = [];
 afterEach(() => {
@@ -99,8 +99,9 @@ describe("gjc plugin sync", () => {
     b.env.GJC_CACHE_DIR = join(b.root, "cache-copy");
     cpSync(a.cache, b.env.GJC_CACHE_DIR, { recursive: true });
     rmSync(join(a.root, "repos"), { recursive: true, force: true }); // the sources are gone too
-    const inNamespace = execFileSync("unshare", ["-n", process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "sync", "--project", "--frozen", "--offline", "--json"], { cwd: b.project, env: { ...process.env, ...b.env, NO_COLOR: "1" }, encoding: "utf8" });
-    expect(JSON.parse(inNamespace).items.map((i: { from: string }) => i.from)).toEqual(["cache", "cache", "cache", "cache"]);
+    const inNamespace = netlessCli(b, ["plugin", "sync", "--project", "--frozen", "--offline", "--json"]);
+    expect({ status: inNamespace.status, err: inNamespace.stderr }).toMatchObject({ status: 0 });
+    expect(JSON.parse(inNamespace.stdout).items.map((i: { from: string }) => i.from)).toEqual(["cache", "cache", "cache", "cache"]);
     expect(installedFiles(b.projectScope)).toEqual(original);
 
     const c = freshCheckout(a, ["vendor", "bundles"]); // empty cache
