@@ -20,6 +20,9 @@ export default defineVerb({
     // --runtime: see src/gjcsession/runtime-verify.ts (loaded only when asked for).
     const runtime = args.runtime ? await (await import("../../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, args.name) : undefined;
     const runtimeLines = (runtime?.results ?? []).map((x) => `${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
+    // Nothing checked is said out loud, never an empty success: --runtime holds GJC tool and
+    // hook modules to their declarations; C2 runtimes are judged by their handshake instead.
+    if (runtime && runtime.checked === 0) runtimeLines.push("runtime: no active GJC tool or hook module to check (C2 runtimes are checked by their handshake: gjc plugin test <dir>)");
     // --mcp: src/mcp/pins-probe.ts (pinned servers only; a pin is made by gjc plugin mcp probe).
     const mcp = args.mcp ? await (await import("../../mcp/pins-probe.ts")).verifyMcpPins(ctx, args.name) : undefined;
     if (mcp) runtimeLines.push(...(await import("../render/mcp-pins.ts")).describePinChecks(mcp.servers), ...(mcp.servers.length === 0 ? ["mcp: no pinned MCP servers (gjc plugin mcp probe <bundle>/<server> pins one)"] : []));
