@@ -9,6 +9,7 @@ import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "./lsp-launch.ts";
+import { processRefusal } from "./process-refusal.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 
 export interface LspServerEntry {
@@ -23,16 +24,19 @@ export interface LspServerEntry {
 
 export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${bundleId}:lsp:${serverId}`;
 
-/** Eligibility of every declared language server: installed, enabled, trusted, component on. */
-function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: string; reason: string | null; components: Record<string, string> } {
-  if (bundle.quarantine) return { status: "quarantined", reason: bundle.quarantine.reason, components: {} };
-  if (bundle.trustOutdated) return { status: "trust_outdated", reason: `an upgrade changed its capabilities (${bundle.trustOutdated.summary}); run "gjc plugin trust ${bundle.name}" again`, components: {} };
-  if (!bundle.trusted) return { status: "untrusted", reason: `run "gjc plugin trust ${bundle.name}"`, components: {} };
-  if (!bundle.enabled) return { status: "plugin_disabled", reason: "the bundle is disabled", components: {} };
+/**
+ * Eligibility of every declared language server: the refusals every C2 process gets
+ * (processRefusal: quarantine, trust, enablement), then the bundle's policy.
+ */
+function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: string; reason: string | null; hint?: string; components: Record<string, string> } {
+  const refusal = processRefusal(bundle, "its language servers");
+  if (refusal) return { status: refusal.code, reason: refusal.message, hint: refusal.hint, components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);
-  if (policy.stateSource === "safe_mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", components: {} };
+  if (policy.stateSource === "safe_mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", hint: 'Run "gjc plugin policy reset <plugin>" to leave safe mode.', components: {} };
   // Disabling the bundle by policy (not only its lsp: component) makes its servers ineligible.
-  if (policy.state === "disabled") return { status: "policy_disabled", reason: `disabled by ${policy.stateSource} policy`, components: {} };
+  if (policy.state === "disabled") {
+    return { status: "policy_disabled", reason: `disabled by ${policy.stateSource} policy`, hint: `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`, components: {} };
+  }
   return { status: "ready", reason: null, components: policy.components };
 }
 
@@ -117,12 +121,7 @@ export function eligibleServer(host: RuntimeHost, ref: string, project?: string)
   }
   const e = eligibility(host, bundle, project);
   if (e.status !== "ready") {
-    const hint =
-      e.status === "untrusted" ? `Review the bundle, then run "gjc plugin trust ${bundle.name}".`
-      : e.status === "plugin_disabled" ? `Run "gjc plugin enable ${bundle.name} --user".`
-      : e.status === "policy_disabled" ? `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`
-      : "Fix the plugin state first.";
-    throw runtimeError(e.status, `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}.`, hint, undefined, ExitCode.refused);
+    throw runtimeError(e.status, `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}`, e.hint ?? "Fix the plugin state first.", undefined, ExitCode.refused);
   }
   if (e.components[lspComponentId(bundle.id, server.id)] === "disabled") {
     throw runtimeError("component_disabled", `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);

@@ -7,6 +7,7 @@ import { publicHostCommands, type HostCommand } from "./host-commands.ts";
 import { HOST_NAME, missingServices } from "./host-identity.ts";
 import { PROJECT_IDLE_MS } from "./limits.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
+import { processRefusal } from "./process-refusal.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { RuntimeInstance, type InvokeOptions, type RuntimePhase } from "./runtime-instance.ts";
 
@@ -130,23 +131,8 @@ export class RuntimeHost {
   realmFor(bundle: HostedBundle, project?: string): RealmTarget {
     const runtime = bundle.manifest.codetwo.runtime;
     if (!runtime) throw runtimeError("no_runtime", `${bundle.name} has no process runtime.`, "Only bundles with extensions.dev.codetwo.runtime run commands.");
-    if (bundle.quarantine) {
-      throw refused("quarantined", `${bundle.name} is quarantined (${bundle.quarantine.reason}); its runtime does not start.`, `Run "gjc plugin verify ${bundle.name}" or reinstall it.`);
-    }
-    if (bundle.trustOutdated) {
-      throw refused(
-        "trust_outdated",
-        `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${bundle.trustOutdated.summary}); its runtime was not started.`,
-        `Review the change with "gjc plugin audit ${bundle.name}", then run "gjc plugin trust ${bundle.name}" to trust it again.`,
-        { plugin: bundle.id },
-      );
-    }
-    if (!bundle.trusted) {
-      throw refused("untrusted", `${bundle.name} ships a process runtime and is not trusted, so it was not started.`, `Review the bundle, then run "gjc plugin trust ${bundle.name}".`, { plugin: bundle.id });
-    }
-    if (!bundle.enabled) {
-      throw refused("plugin_disabled", `${bundle.name} is disabled.`, `Run "gjc plugin enable ${bundle.name} --user" to enable it.`, { plugin: bundle.id });
-    }
+    const refusal = processRefusal(bundle, "its runtime");
+    if (refusal) throw refusal;
     const missing = missingServices(runtime.inject);
     if (missing.length > 0) {
       throw runtimeError(
