@@ -4,6 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { Value } from "typebox/value";
+import { McpPinFileSchema } from "../../src/audit/documents.ts";
 import { pinHome } from "./mcp-pins-setup.ts";
 
 const t = tempDir("gjc-pins-");
@@ -22,6 +24,7 @@ describe("compiled gjc: MCP tool pins", () => {
     expect(first.exitCode).toBe(0);
     expect(first.json().pin).toMatchObject({ status: "pinned", changes: [] });
     const pins = JSON.parse(readFileSync(join(h.userDir, "mcp-pins.json"), "utf8"));
+    expect(Value.Check(McpPinFileSchema, pins)).toBe(true);
     const pin = pins.servers["gjc:user:pin-bundle/described"];
     expect(Object.keys(pin.tools)).toEqual(["lookup"]);
     expect(pin.tools.lookup.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -35,6 +38,9 @@ describe("compiled gjc: MCP tool pins", () => {
     const e = errorOf(drift);
     expect(e.code).toBe("tool_definition_drift");
     expect(e.message).toContain("changed lookup (description)");
+    const drifted = JSON.parse(readFileSync(join(h.userDir, "mcp-pins.json"), "utf8"));
+    expect(Value.Check(McpPinFileSchema, drifted)).toBe(true);
+    expect(drifted.servers["gjc:user:pin-bundle/described"].drift.changes[0]).toMatchObject({ tool: "lookup", change: "changed", fields: ["description"] });
     const verify = await h.cli(["plugin", "verify", "--mcp", "--json"]);
     expect(verify.exitCode).toBe(3);
     expect(verify.json().mcp.servers).toContainEqual(expect.objectContaining({ server: "described", status: "drift" }));

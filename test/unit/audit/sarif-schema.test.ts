@@ -31,3 +31,10 @@ describe("the vendored SARIF subset and its checker", () => {
     expect(checkJsonSchema(schema, noRegion)).toEqual(["/runs/0/results/0/locations/0/physicalLocation: matches none of anyOf"]);
   });
 });
+
+describe("docs/json schemas of the audit area", () => {
+  test("are what scripts/gen-audit-schemas.ts writes (run it when this fails)", () => {
+    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../../scripts/gen-audit-schemas.ts"), "--check"], { stdout: "pipe", stderr: "pipe" });
+    expect({ exit: r.exitCode, stale: r.stderr.toString().includes("stale") }).toEqual({ exit: 0, stale: false });
+  });
+});
