@@ -4,6 +4,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { c2Home, type C2Home } from "./c2-runtime-setup.ts";
 
 let h: C2Home;
@@ -83,5 +84,39 @@ describe("compiled gjc: capability-bound trust", () => {
     expect(retrust.stdout).not.toContain("changed since it was last trusted");
     expect((await run(["plugin", "list", "--json"])).json().bundles[0].c2.trustState).toBe("trusted");
     expect((await greet()).exitCode).toBe(0);
+  });
+
+  test("needs re-trust also keeps its language servers and stdio MCP servers from starting", async () => {
+    const src = join(h.root, "lsp-src");
+    const write = (lspArgs: string[], version: string) => {
+      writeRuntimeBundle(src, {
+        name: "lsp-kit",
+        version,
+        commands: [{ id: "lspkit.echo" }],
+        languageServers: [{ id: "ls", languages: ["zig"], command: "node", args: lspArgs }],
+        extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8"), "srv.mjs": "// an MCP server (never started here)\n" },
+      });
+      writeFileSync(join(src, "mcp.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { srv: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/srv.mjs"] } } }));
+    };
+    write(["${PLUGIN_ROOT}/lsp-server.mjs"], "1.0.0");
+    expect((await run(["plugin", "install", src, "--user"])).exitCode).toBe(0);
+    expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
+    const project = join(h.root, "proj");
+    writeFileSync(join(h.root, "x"), "");
+    cpSync(join(h.root, "x"), join(project, "x.zig"), { recursive: true });
+    const probe = () => run(["plugin", "lsp", "probe", "lsp-kit/ls", "--project", project, "--json"]);
+    expect((await probe()).exitCode).toBe(0);
+
+    write(["${PLUGIN_ROOT}/lsp-server.mjs", "--stdio"], "1.1.0");
+    expect((await run(["plugin", "upgrade", "lsp-kit"])).exitCode).toBe(0);
+    const lsp = await probe();
+    expect(lsp.exitCode).toBe(3);
+    expect(errorOf(lsp).code).toBe("trust_outdated");
+    expect(errorOf(lsp).message).toContain("~ process language-server:ls (args)");
+    const mcp = await run(["plugin", "mcp", "probe", "lsp-kit/srv", "--json"]);
+    expect(mcp.exitCode).toBe(3);
+    expect(errorOf(mcp).code).toBe("trust_outdated");
+    expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
+    expect((await probe()).exitCode).toBe(0);
   });
 });
