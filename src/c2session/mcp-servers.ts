@@ -6,10 +6,11 @@
  * stdio (executable bundle content), trust.
  *
  * What gjc can start: a stdio server whose command is `node`/`bun` with a bundled script, or a
- * bundled `./executable` (the one stdio launcher policy, DESIGN item 10), and an http server
- * on a public https URL (DESIGN item 11). A server the Agent Plugins rules allow but gjc does
- * not start (a bare `python3`, loopback http) is listed with `probe: {ok:false, reason}` and
- * refused explicitly by probe; never started under weaker rules.
+ * bundled `./executable` (the one stdio launcher policy, DESIGN item 10). A stdio server the
+ * Agent Plugins rules allow but that launcher does not (a bare `python3`) is listed with
+ * `probe: {ok:false, reason}` and refused explicitly by probe, never started under weaker rules.
+ * http servers are judged by the Agent Plugins rules at every hop (https, or http to a
+ * loopback address), through src/mcp's transports with this family's URL judge.
  */
 import { join } from "node:path";
 import { C2_LIMITS } from "../bundle/limits.ts";
@@ -20,9 +21,12 @@ import { DiagnosticSink } from "../core/diagnostics.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { slugHash } from "../families/c2/ids.ts";
-import { checkMcpConfig, MCP_FILE } from "../families/c2/mcp.ts";
+import { checkMcpConfig, MCP_FILE, remoteUrlProblem } from "../families/c2/mcp.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
-import { classifyMcpUrl } from "../policy/url.ts";
+import { isIP } from "node:net";
+import { systemResolver } from "../policy/dns.ts";
+import type { UrlVerdict } from "../policy/url.ts";
+import type { AddressCheck } from "../mcp/pinned-fetch.ts";
 import { verifiedC2Bundles, type C2BundleStatus, type VerifiedC2Bundle } from "./verified-bundles.ts";
 
 export interface C2McpEntry {
@@ -49,6 +53,29 @@ export interface C2McpEntry {
 }
 
 type RawServer = Record<string, unknown>;
+
+/**
+ * Agent Plugins MCP URL rules (DESIGN item 11, last paragraph) as the per-hop judge: https, or
+ * http to localhost / a loopback address; no credentials, fragment or `${`.
+ */
+export function c2UrlVerdict(raw: string): UrlVerdict {
+  const problem = remoteUrlProblem(raw);
+  if (problem) return { ok: false, stage: "scheme", reason: `the URL ${problem}` };
+  const url = new URL(raw);
+  return { ok: true, url, host: url.hostname.replace(/^\[|\]$/g, "") };
+}
+
+/** Where a C2 http server may be reached: what the name resolves to (the rules restrict only the scheme). */
+const c2AddressCheck: AddressCheck = async (host) => {
+  if (isIP(host) !== 0) return { ok: true, addresses: [host] };
+  if (host === "localhost") return { ok: true, addresses: ["127.0.0.1"] };
+  try {
+    const addresses = await systemResolver(host);
+    return addresses.length > 0 ? { ok: true, addresses } : { ok: false, reason: `${host} has no address`, unresolved: true };
+  } catch (e) {
+    return { ok: false, reason: `${host} could not be resolved (${(e as Error).message})`, unresolved: true };
+  }
+};
 
 const expand = (v: string, root: string, data: string) => v.replaceAll("${PLUGIN_ROOT}", root).replaceAll("${PLUGIN_DATA}", data);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
@@ -117,7 +144,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
       out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason }, launch });
     } else {
       const url = String(s.url);
-      const verdict = classifyMcpUrl(url);
+      const verdict = c2UrlVerdict(url);
       let origin = "(invalid url)";
       try {
         origin = new URL(url).origin;
@@ -166,7 +193,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   }
   if (entry.status === "untrusted") throw refused(entry.reasons.at(-1)!.code, entry.reasons.at(-1)!.message, `Review it${entry.reasons.at(-1)!.code === "trust_outdated" ? ` (gjc plugin audit ${v.bundle.name})` : ""}, then run "gjc plugin trust ${v.bundle.name}".`);
   if (!entry.probe.ok) {
-    throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.reason}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable, and connects only to public https URLs.");
+    throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.reason}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable.");
   }
   const label = `MCP server "${serverName}" of ${v.bundle.name}`;
   const base = { family: "c2" as const, id: entry.id, bundle: v.bundle.name, server: serverName, transport: entry.transport };
@@ -177,6 +204,8 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");
-  const r = await probeHttpServer({ url: entry.url!, transport: entry.transport === "sse" ? "sse" : "http", timeoutMs: options.timeoutMs, label });
+  // Declared headers are not sent (src/mcp's transports carry none); a server that needs one
+  // answers 401/403, which probe reports as such.
+  const r = await probeHttpServer({ url: entry.url!, transport: entry.transport === "sse" ? "sse" : "http", timeoutMs: options.timeoutMs, label, judgeUrl: c2UrlVerdict, addressCheck: c2AddressCheck });
   return { ...base, ...r };
 }

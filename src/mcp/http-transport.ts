@@ -2,7 +2,7 @@ import { GjcError } from "../core/errors.ts";
 import { discardBody, readBoundedText } from "./body.ts";
 import { mcpError } from "./errors.ts";
 import { MAX_FRAME_BYTES } from "./limits.ts";
-import { type AddressCheck, describeUrl, pinnedFetch } from "./pinned-fetch.ts";
+import { type AddressCheck, describeUrl, pinnedFetch, type PinnedFetchOptions } from "./pinned-fetch.ts";
 import type { Channel, ChannelSink } from "./rpc-client.ts";
 import { readSseEvents } from "./sse-parser.ts";
 
@@ -10,6 +10,8 @@ export interface HttpChannelOptions {
   url: URL;
   label: string;
   addressCheck?: AddressCheck;
+  /** Per-hop URL rules other than DESIGN item 11 (see PinnedFetchOptions.judgeUrl). */
+  judgeUrl?: PinnedFetchOptions["judgeUrl"];
   ca?: string | string[];
 }
 
@@ -54,7 +56,7 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
     if (protocolVersion) h["mcp-protocol-version"] = protocolVersion;
     return h;
   };
-  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, ca: opts.ca, signal: abort.signal };
+  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca, signal: abort.signal };
   const failFrom = (e: unknown) => {
     if (closed) return;
     sink.fail(e instanceof GjcError ? e : mcpError("mcp_unreachable", `${opts.label}: ${(e as Error).message}`, "check the server is up, then try again"));

@@ -1,4 +1,4 @@
-import { classifyMcpUrl } from "../policy/url.ts";
+import { classifyMcpUrl, type UrlVerdict } from "../policy/url.ts";
 import { type McpConnection, connectOver } from "./connection.ts";
 import { mcpError } from "./errors.ts";
 import { startStreamableHttpChannel } from "./http-transport.ts";
@@ -17,6 +17,8 @@ export interface HttpServerOptions {
   addressCheck?: AddressCheck;
   /** Extra trust roots (PEM) for the server certificate; tests only. */
   ca?: string | string[];
+  /** URL rules other than DESIGN item 11 (C2 mcp.json servers: Agent Plugins). */
+  judgeUrl?: (raw: string) => UrlVerdict;
 }
 
 export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
@@ -26,11 +28,11 @@ export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protoco
 /** Connects to a bundle's https MCP server under DESIGN item 11 and completes the handshake. */
 export async function connectHttpServer(opts: HttpServerOptions): Promise<McpConnection> {
   const label = opts.label ?? "MCP server";
-  const verdict = classifyMcpUrl(opts.url);
+  const verdict = (opts.judgeUrl ?? classifyMcpUrl)(opts.url);
   if (!verdict.ok)
     throw mcpError("security_policy", `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`, "bundle MCP servers must be public https endpoints; change the url in the bundle manifest");
   const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
-  const channelOpts = { url: verdict.url, label, addressCheck: opts.addressCheck, ca: opts.ca };
+  const channelOpts = { url: verdict.url, label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca };
   return connectOver(label, deadline, (client) =>
     opts.transport === "sse" ? startSseChannel(channelOpts, client) : startStreamableHttpChannel(channelOpts, client),
   );

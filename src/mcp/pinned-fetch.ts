@@ -1,5 +1,5 @@
 import { type DnsVerdict, resolveAndCheck, systemResolver } from "../policy/dns.ts";
-import { classifyMcpUrl } from "../policy/url.ts";
+import { classifyMcpUrl, type UrlVerdict } from "../policy/url.ts";
 import { mcpError } from "./errors.ts";
 import { MAX_REDIRECTS } from "./limits.ts";
 
@@ -14,6 +14,11 @@ export const defaultAddressCheck: AddressCheck = (host) => resolveAndCheck(host,
 export interface PinnedFetchOptions {
   label: string;
   addressCheck?: AddressCheck;
+  /**
+   * Stages (a)-(c) for each hop: DESIGN item 11 (classifyMcpUrl) unless a family's own rules
+   * apply (C2 mcp.json: Agent Plugins, https or loopback http; src/c2session/mcp-servers.ts).
+   */
+  judgeUrl?: (raw: string) => UrlVerdict;
   /** Extra trust roots (PEM), for tests with a self-signed certificate. */
   ca?: string | string[];
   signal?: AbortSignal;
@@ -43,7 +48,7 @@ function refused(opts: PinnedFetchOptions, url: URL, why: string) {
  * returned to the caller, never followed by fetch.
  */
 async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions): Promise<Response> {
-  const verdict = classifyMcpUrl(url.href);
+  const verdict = (opts.judgeUrl ?? classifyMcpUrl)(url.href);
   if (!verdict.ok) throw refused(opts, url, verdict.reason);
   const addresses = await (opts.addressCheck ?? defaultAddressCheck)(verdict.host);
   if (!addresses.ok) {

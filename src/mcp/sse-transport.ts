@@ -13,7 +13,7 @@ import type { Channel, ChannelSink } from "./rpc-client.ts";
  */
 export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Channel {
   const abort = new AbortController();
-  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, ca: opts.ca, signal: abort.signal };
+  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca, signal: abort.signal };
   let closed = false;
   let resolveEndpoint!: (u: URL) => void;
   let rejectEndpoint!: (e: GjcError) => void;

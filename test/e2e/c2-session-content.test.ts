@@ -5,11 +5,12 @@
  * C2 mcp.json servers (a real MCP SDK server over stdio), gated by enablement, trust for
  * stdio, and verification.
  */
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/tmp.ts";
+import { streamableHandler } from "../../fixtures/mcp/sdk-server/http-app.ts";
 import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
 
@@ -19,8 +20,25 @@ const MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 const sha = (path: string) => new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
 const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
 
+const servers: { stop(): void; close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    await s.close();
+    s.stop();
+  }
+});
+
+/** A real MCP SDK server over streamable HTTP on a loopback port the kernel picks. */
+async function loopbackServer(): Promise<string> {
+  const app = await streamableHandler();
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => app.handle(req) });
+  servers.push({ stop: () => server.stop(true), close: () => app.close() });
+  return `http://127.0.0.1:${server.port}/mcp`;
+}
+
 async function contentHome() {
   const h = home();
+  const loopbackUrl = await loopbackServer();
   const src = join(h.root, "kit-src");
   writeTree(src, {
     "plugin.json": { $schema: SCHEMA, name: "kit", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
@@ -33,7 +51,7 @@ async function contentHome() {
       mcpServers: {
         local: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/server.mjs"], env: { KIT_MODE: "test" } },
         python: { type: "stdio", command: "python3", args: ["-m", "kit"] },
-        loopback: { type: "streamable-http", url: "http://127.0.0.1:9/mcp" },
+        loopback: { type: "streamable-http", url: loopbackUrl },
       },
     },
   });
@@ -79,7 +97,7 @@ describe("C2 session content", () => {
     expect(c2.map((s: any) => [s.server, s.status, s.probe.ok])).toEqual([
       ["local", "untrusted", true],
       ["python", "untrusted", false],
-      ["loopback", "active", false],
+      ["loopback", "active", true],
     ]);
     expect((await run("plugin", "mcp", "list")).stdout).toContain("kit/local (c2, stdio) untrusted");
 
@@ -99,7 +117,10 @@ describe("C2 session content", () => {
     const python = await run("plugin", "mcp", "probe", "kit/python", "--json");
     expect(python.exitCode).toBe(3);
     expect(errorOf(python).code).toBe("security_policy");
-    expect(errorOf(await run("plugin", "mcp", "probe", "kit/loopback", "--json")).code).toBe("security_policy");
+    // Agent Plugins allows http to loopback: a real SDK server there is probed.
+    const loop = await run("plugin", "mcp", "probe", "kit/loopback", "--json");
+    expect(loop.exitCode).toBe(0);
+    expect(loop.json()).toMatchObject({ family: "c2", server: "loopback", transport: "streamable-http", serverInfo: { name: "fixture-sdk-http" } });
     expect(errorOf(await run("plugin", "mcp", "probe", "kit/nope", "--json")).code).toBe("unknown_server");
 
     expect((await run("plugin", "disable", "kit")).exitCode).toBe(0);
