@@ -175,7 +175,7 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
   const { scopeRoot } = await import("../install/layout.ts");
   const { tryReadRegistry, readRegistry } = await import("../install/registry.ts");
   if (scope) {
-    const registry = readRegistry(scopeRoot(ctx, scope), scope);
+    const registry = readRegistry(scopeRoot(ctx, scope), scope, ctx);
     const entry = registry.plugins.find((p) => p.name === name);
     if (!entry) {
       const { notInstalled } = await import("../install/not-installed.ts");
@@ -189,7 +189,7 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
   const record = exists(layout.plugins) ? findRecord(layout, name) : undefined;
   if (record) return { dir: bundleDir(layout, record.id), display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
-    const read = tryReadRegistry(scopeRoot(ctx, s), s);
+    const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);
   });
   if (scopes.length === 1) return installedRoot(ctx, name, scopes[0]);

@@ -119,7 +119,21 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   const newDrift: Record<Scope, { name: string; pluginRoot: string; records: QuarantineRecord[] }[]> = { user: [], project: [] };
 
   for (const scope of ["user", "project"] as const) {
-    const read = tryReadRegistry(roots[scope], scope);
+    const read = tryReadRegistry(roots[scope], scope, ctx);
+    if (!read.ok && read.foreign) {
+      scopes.push({ scope, root: roots[scope], ok: false, problem: read.problem });
+      diagnostics.push({
+        scope,
+        code: "foreign_scope",
+        severity: "error",
+        message: `The GJC ${scope} scope ${roots[scope]} was not written by gjc for you (${read.problem}); none of its bundles is loaded.`,
+        hint:
+          scope === "project"
+            ? 'Delete .gjc/gjc-plugins, then install again or run "gjc plugin sync --project" to install what the project\'s lock names; if an older gjc wrote it for you, "gjc plugin doctor --fix --adopt".'
+            : 'If an older gjc wrote it for you, run "gjc plugin doctor --fix --adopt".',
+      });
+      continue;
+    }
     if (!read.ok) {
       scopes.push({ scope, root: roots[scope], ok: false, problem: read.problem });
       diagnostics.push({

@@ -24,7 +24,7 @@ export async function persistQuarantine(ctx: Context, scope: Scope, root: string
   if (additions.length === 0) return 0;
   const lock = await acquireLock(root, { command: "gjc plugin session", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
   try {
-    const registry = readRegistry(root, scope);
+    const registry = readRegistry(root, scope, ctx);
     let written = 0;
     for (const add of additions) {
       const entry = registry.plugins.find((e) => e.name === add.name && e.pluginRoot === add.pluginRoot);
@@ -36,7 +36,7 @@ export async function persistQuarantine(ctx: Context, scope: Scope, root: string
         written++;
       }
     }
-    if (written > 0) writeRegistry(root, registry);
+    if (written > 0) writeRegistry(root, registry, ctx);
     return written;
   } finally {
     lock.release();

@@ -16,5 +16,5 @@ export { driftRecords } from "./verify-scopes.ts";
 /** The scope root and its registry; throws `registry_corrupt` (exit 3) when the registry is damaged. */
 export function loadScopeRegistry(ctx: Context, scope: Scope): { root: string; registry: ScopeRegistry } {
   const root = scopeRoot(ctx, scope);
-  return { root, registry: readRegistry(root, scope) };
+  return { root, registry: readRegistry(root, scope, ctx) };
 }

@@ -8,7 +8,7 @@ import { lastGoodPath, LOCK_FILE, MAX_REGISTRY_BYTES, registryPath, scopeLabel, 
 import { readRegularFile } from "../bundle/read-file.ts";
 import { scanLeftovers } from "./leftovers.ts";
 import { removeLeftover, type Leftover } from "../store/leftovers.ts";
-import { parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
+import { foreignProblem, parseRegistry, tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";
 import { lockTimeout } from "../store/lock.ts";
 
@@ -44,11 +44,12 @@ function leftoverFinding(scope: Scope, l: Leftover): GjcFinding {
 }
 
 /** A last good copy that itself parses and checks out, or undefined. */
-function usableLastGood(root: string, scope: Scope): { text: string; registry: ScopeRegistry } | undefined {
+function usableLastGood(ctx: Context, root: string, scope: Scope): { text: string; registry: ScopeRegistry } | undefined {
   try {
     const text = new TextDecoder().decode(readRegularFile(lastGoodPath(root), MAX_REGISTRY_BYTES).bytes);
     const parsed = parseRegistry(text, root, scope);
-    return "registry" in parsed ? { text, registry: parsed.registry } : undefined;
+    // A last good copy is restored only if we wrote it for this user too.
+    return "registry" in parsed && foreignProblem(ctx, parsed, scope) === undefined ? { text, registry: parsed.registry } : undefined;
   } catch {
     return undefined;
   }
@@ -60,13 +61,23 @@ function usableLastGood(root: string, scope: Scope): { text: string; registry: S
  * directory is gone, and quarantined bundles; each finding says what --fix does about it.
  * --fix works under the scope lock and never removes anything gjc did not create.
  */
-export async function doctorGjcScope(ctx: Context, scope: Scope, fix: boolean): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
+export async function doctorGjcScope(ctx: Context, scope: Scope, fix: boolean, adopt = false): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
   const findings: DoctorFinding[] = [];
-  const store = await doctorScope(ctx, scope, fix, findings);
+  const store = await doctorScope(ctx, scope, fix, findings, fix && adopt);
   return { store, findings };
 }
 
-async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[]): Promise<DoctorStore> {
+/** A foreign registry that still parses: what --adopt would sign. */
+function adoptable(root: string, scope: Scope): ScopeRegistry | undefined {
+  try {
+    const parsed = parseRegistry(new TextDecoder().decode(readRegularFile(registryPath(root), MAX_REGISTRY_BYTES).bytes), root, scope);
+    return "registry" in parsed ? parsed.registry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[], adopt = false): Promise<DoctorStore> {
   const root = scopeRoot(ctx, scope);
   // A project's .gjc or .gjc/gjc-plugins that is a link: reported, never followed or fixed.
   const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
@@ -80,11 +91,33 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
   const lockF = lockFinding(scope, inspectLock(root, LOCK_FILE));
   const diagnose = (): { registry?: ScopeRegistry; list: DoctorFinding[] } => {
     const list: DoctorFinding[] = [];
-    const read = tryReadRegistry(root, scope);
+    const read = tryReadRegistry(root, scope, ctx);
     let registry: ScopeRegistry | undefined;
+    if (!read.ok && read.foreign) {
+      // Not written by gjc for this user (issue #12, class 2): shown, never acted on, except
+      // replaced by a last good copy we did sign (a hand edit of our own scope), or signed by
+      // an explicit --adopt (the user says an older gjc wrote it for them).
+      out.state = "foreign";
+      const good = usableLastGood(ctx, root, scope);
+      const way =
+        scope === "project"
+          ? 'delete .gjc/gjc-plugins, then install again or run "gjc plugin sync --project" from the project\'s lock; only if an older gjc wrote it for you, --fix --adopt signs it'
+          : "only if an older gjc wrote it for you: --fix --adopt signs it";
+      list.push({
+        family: "gjc",
+        scope,
+        kind: "foreign_scope",
+        severity: "error",
+        path: read.path,
+        message: `This scope was not written by gjc for you: ${read.problem}. Nothing in it is loaded, run, upgraded or deleted.`,
+        fix: good ? `restore the last good copy, which you wrote (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})` : adopt ? "sign it as it is (--adopt)" : `nothing; ${way}`,
+        fixable: Boolean(good) || (adopt && adoptable(root, scope) !== undefined),
+      });
+      return { list };
+    }
     if (!read.ok) {
       out.state = "corrupt";
-      const good = usableLastGood(root, scope);
+      const good = usableLastGood(ctx, root, scope);
       list.push({
         family: "gjc",
         scope,
@@ -118,10 +151,25 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
   const lock = await acquireLock(root, { command: "gjc plugin doctor --fix", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
   try {
     if (lockF) findings.push({ ...lockF, ...(lockF.fixable ? { fixed: true } : {}) });
-    const first = diagnose();
+    let first = diagnose();
+    const foreign = first.list.find((f) => f.kind === "foreign_scope");
+    if (foreign) {
+      const good = foreign.fixable ? usableLastGood(ctx, root, scope) : undefined;
+      const registry = foreign.fixable && !good ? adoptable(root, scope) : undefined;
+      if (!good && !registry) {
+        // A foreign scope is never swept or repaired: nothing in it is touched.
+        findings.push(...first.list);
+        return out;
+      }
+      if (good) writeFileAtomic(registryPath(root), good.text);
+      else writeRegistry(root, registry as ScopeRegistry, ctx);
+      foreign.fixed = true;
+      findings.push(foreign);
+      first = diagnose();
+    }
     const corrupt = first.list.find((f) => f.kind === "corrupt_registry");
     if (corrupt?.fixable) {
-      const good = usableLastGood(root, scope);
+      const good = usableLastGood(ctx, root, scope);
       if (good) {
         writeFileAtomic(registryPath(root), good.text);
         corrupt.fixed = true;
@@ -139,7 +187,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
       f.fixed = true;
     }
     if (missing.size > 0 && again.registry) {
-      writeRegistry(root, { version: 1, scope, plugins: again.registry.plugins.filter((p) => !missing.has(p.pluginRoot)) });
+      writeRegistry(root, { version: 1, scope, plugins: again.registry.plugins.filter((p) => !missing.has(p.pluginRoot)) }, ctx);
     }
     findings.push(...rest);
     if (again.registry) {

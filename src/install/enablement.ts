@@ -63,7 +63,7 @@ function applyChange(entry: RegistryEntry, enabled: boolean, surface: string | u
  * enabling something quarantined is refused. A no-op writes nothing and takes no lock.
  */
 export async function setGjcEnabled(ctx: Context, name: string, scope: Scope, enabled: boolean, surface?: string): Promise<EnablementResult> {
-  const pre = readRegistry(scopeRoot(ctx, scope), scope).plugins.find((p) => p.name === name);
+  const pre = readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.find((p) => p.name === name);
   if (!pre) throw notInstalled(name, scope);
   const result = (changed: boolean): EnablementResult => ({ name, scope, ...(surface ? { surface } : {}), enabled, changed });
   if (!applyChange(pre, enabled, surface, ctx.now().toISOString())) return result(false);
@@ -72,7 +72,7 @@ export async function setGjcEnabled(ctx: Context, name: string, scope: Scope, en
     if (!entry) throw notInstalled(name, scope);
     const next = applyChange(entry, enabled, surface, ctx.now().toISOString());
     if (!next) return result(false);
-    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.map((p) => (p.name === name ? next : p)) });
+    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.map((p) => (p.name === name ? next : p)) }, ctx);
     return result(true);
   });
 }

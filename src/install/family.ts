@@ -42,14 +42,14 @@ export const gjcFamily: FamilyAdapter = {
   holds(ctx, name, scope) {
     try {
       // readRegistry fails closed with the scope's own error (registry_corrupt, unsafe_scope_path).
-      return { found: readRegistry(scopeRoot(ctx, scope), scope).plugins.some((p) => p.name === name) };
+      return { found: readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.some((p) => p.name === name) };
     } catch (error) {
       return { found: false, problem: error as Error };
     }
   },
   async list(ctx, scope) {
-    const read = await readScopeSummaries(scopeRoot(ctx, scope), scope);
-    if (!read.ok) return { bundles: [], problems: [{ family: "gjc", scope, path: read.path, problem: read.problem }] };
+    const read = await readScopeSummaries(scopeRoot(ctx, scope), scope, ctx);
+    if (!read.ok) return { bundles: [], problems: [{ family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) }] };
     return { bundles: read.bundles.map(gjcRow), problems: [] };
   },
   async inspect(ctx, name, scope): Promise<InspectBundle> {
@@ -83,7 +83,7 @@ export const gjcFamily: FamilyAdapter = {
     });
     return { bundles: r.bundles, problems: r.problems };
   },
-  doctor: (ctx, scope, fix) => doctorGjcScope(ctx, scope, fix),
+  doctor: (ctx, scope, fix, opts) => doctorGjcScope(ctx, scope, fix, opts?.adopt),
 };
 
 export { storedFiles };

@@ -82,7 +82,7 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
 
   // Preflight without locks: refusals here leave no trace at all.
   const roots = { user: scopeRoot(ctx, "user"), project: scopeRoot(ctx, "project") };
-  const pre = { user: readRegistry(roots.user, "user"), project: readRegistry(roots.project, "project") };
+  const pre = { user: readRegistry(roots.user, "user", ctx), project: readRegistry(roots.project, "project", ctx) };
   const preExisting = pre[scope].plugins.find((p) => p.name === bundle.name);
   const preDecision = judge(preExisting);
   if (preDecision.action === "unchanged") return result("unchanged", preExisting);

@@ -18,7 +18,7 @@ export interface GjcInspection extends BundleSummary {
 /** One bundle in one scope, or the only scope that has it when none is given. */
 export function inspectGjc(ctx: Context, name: string, scope?: Scope): GjcInspection {
   const scopes: Scope[] = scope ? [scope] : ["user", "project"];
-  const hits = scopes.flatMap((s) => readRegistry(scopeRoot(ctx, s), s).plugins.filter((p) => p.name === name));
+  const hits = scopes.flatMap((s) => readRegistry(scopeRoot(ctx, s), s, ctx).plugins.filter((p) => p.name === name));
   if (hits.length === 0) throw notInstalled(name, scope);
   if (hits.length > 1) {
     throw new GjcError({

@@ -1,4 +1,6 @@
 import { gjcTrustedBase, linkOnScopePath, unsafeScopePath } from "../store/scope-path.ts";
+import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
+import type { Context } from "../core/context.ts";
 import { lstatSync } from "node:fs";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { join } from "node:path";
@@ -18,7 +20,7 @@ const GROUPS = Object.values(SURFACE_GROUPS);
 
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
-  | { ok: false; path: string; problem: string; unsafePath?: true };
+  | { ok: false; path: string; problem: string; unsafePath?: true; foreign?: true };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -36,8 +38,10 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
   if (typeof e.dir !== "string") return `${at}.dir is missing`;
   const m = CONTENT_DIR.exec(e.dir);
   if (!m || m[1] !== e.name) return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}"`;
-  if (e.pluginRoot !== join(root, e.dir)) return `${at}.pluginRoot is outside the scope root ${root}`;
-  if (e.manifestPath !== join(root, e.dir, "gajae-plugin.json")) return `${at}.manifestPath is not the bundle's manifest`;
+  // The stored absolute paths are never trusted, only their shape: they are derived again from
+  // this root and the checked dir, so a scope copied or moved by its user keeps working and no
+  // entry can point outside its root.
+  if (typeof e.pluginRoot !== "string" || typeof e.manifestPath !== "string") return `${at}.pluginRoot or manifestPath is missing`;
   if (typeof e.manifestHash !== "string" || !SHA256.test(e.manifestHash)) return `${at}.manifestHash is not a SHA-256`;
   if (!isObject(e.source) || typeof e.source.kind !== "string") return `${at}.source is missing`;
   if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return `${at}.copiedFiles is empty`;
@@ -81,7 +85,7 @@ function entryProblem(e: unknown, root: string, scope: Scope, i: number): string
 }
 
 /** Parses and checks registry text; never throws. */
-export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry } | { problem: string } {
+export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: unknown } | { problem: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -100,11 +104,41 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
     if (names.has(name)) return { problem: `"${name}" is listed twice` };
     names.add(name);
   }
-  return { registry: { version: 1, scope, plugins: sortEntries(raw.plugins as RegistryEntry[]) } };
+  const plugins = (raw.plugins as RegistryEntry[]).map((e) => ({ ...e, pluginRoot: join(root, e.dir), manifestPath: join(root, e.dir, "gajae-plugin.json") }));
+  return { registry: { version: 1, scope, plugins: sortEntries(plugins) }, mac: raw.mac, signed: raw.plugins };
+}
+
+/**
+ * Whether a parsed registry carries this user's MAC (src/store/state-mac.ts); the problem
+ * otherwise. Without a key (none made yet, or it cannot be trusted) nothing is ours.
+ */
+export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: unknown }, scope: Scope): string | undefined {
+  if (parsed.mac === undefined) return "it carries no gjc signature (written by another tool, an older gjc, or it came with the repository)";
+  let key: Uint8Array | undefined;
+  try {
+    key = stateKey(ctx, false);
+  } catch (error) {
+    return isGjcError(error) ? error.message : "the state key cannot be read";
+  }
+  if (key === undefined || !sameMac(parsed.mac, registryMac(key, scope, parsed.signed))) return "its signature is not this user's (it was written elsewhere, by another user, or edited)";
+  return undefined;
+}
+
+export function foreignScope(scope: Scope, path: string, problem: string): GjcError {
+  const project = scope === "project";
+  return new GjcError({
+    code: "foreign_scope",
+    message: `The GJC ${scope} scope ${path} was not written by gjc for you: ${problem}. Nothing in it is loaded, run, upgraded or deleted.`,
+    hint: project
+      ? 'Installed state is machine-local and never shared: delete .gjc/gjc-plugins, then install again or run "gjc plugin sync --project" to install what the project\'s lock (.gjc/plugins.lock.json) names. If an older gjc wrote it for you, adopt it with "gjc plugin doctor --fix --adopt".'
+      : 'If an older gjc wrote it for you, adopt it with "gjc plugin doctor --fix --adopt"; otherwise move it away and install again.',
+    details: { scope, path, problem },
+    exit: ExitCode.refused,
+  });
 }
 
 /** Reads a scope registry without throwing: a missing file is an empty registry. */
-export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
+export function tryReadRegistry(root: string, scope: Scope, ctx: Context): RegistryRead {
   const path = registryPath(root);
   // A project's .gjc or .gjc/gjc-plugins that is a link is never read through (src/store/scope-path.ts).
   const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
@@ -129,6 +163,8 @@ export function tryReadRegistry(root: string, scope: Scope): RegistryRead {
   }
   const parsed = parseRegistry(text, root, scope);
   if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
+  const foreign = foreignProblem(ctx, parsed, scope);
+  if (foreign !== undefined) return { ok: false, path, problem: foreign, foreign: true };
   return { ok: true, exists: true, registry: parsed.registry };
 }
 
@@ -156,9 +192,9 @@ export function registryCorrupt(scope: Scope, path: string, problem: string): Gj
 }
 
 /** Reads a scope registry; a corrupt one fails the scope closed. */
-export function readRegistry(root: string, scope: Scope): ScopeRegistry {
-  const read = tryReadRegistry(root, scope);
-  if (!read.ok) throw read.unsafePath ? unsafeScopePath(`the ${scope} scope`, read.problem) : registryCorrupt(scope, read.path, read.problem);
+export function readRegistry(root: string, scope: Scope, ctx: Context): ScopeRegistry {
+  const read = tryReadRegistry(root, scope, ctx);
+  if (!read.ok) throw read.unsafePath ? unsafeScopePath(`the ${scope} scope`, read.problem) : read.foreign ? foreignScope(scope, read.path, read.problem) : registryCorrupt(scope, read.path, read.problem);
   return read.registry;
 }
 
@@ -170,8 +206,11 @@ export function sortEntries(entries: RegistryEntry[]): RegistryEntry[] {
   return [...entries].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope) || cmp(a.name, b.name) || cmp(a.pluginRoot, b.pluginRoot));
 }
 
-export function serializeRegistry(registry: ScopeRegistry): string {
-  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins: sortEntries(registry.plugins) }, null, 2)}\n`;
+/** registry.json's text, signed with the user's state key (made on the first write). */
+export function serializeRegistry(registry: ScopeRegistry, ctx: Context): string {
+  const plugins = JSON.parse(JSON.stringify(sortEntries(registry.plugins))) as unknown;
+  const key = stateKey(ctx, true) as Uint8Array;
+  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins, mac: registryMac(key, registry.scope, plugins) }, null, 2)}\n`;
 }
 
 /**
@@ -181,10 +220,10 @@ export function serializeRegistry(registry: ScopeRegistry): string {
  * registry.json is later damaged (a crash between the two writes leaves a last good copy one
  * step behind, which doctor reconciles like any other stale state).
  */
-export function writeRegistry(root: string, registry: ScopeRegistry, afterCommit?: () => void): void {
-  const text = serializeRegistry(registry);
+export function writeRegistry(root: string, registry: ScopeRegistry, ctx: Context, afterCommit?: () => void): void {
+  const text = serializeRegistry(registry, ctx);
   writeFileAtomic(registryPath(root), text);
   afterCommit?.();
   writeFileAtomic(lastGoodPath(root), text, { durable: false });
-  writeListIndex(root, registry.scope, sortEntries(registry.plugins).map(summarize));
+  writeListIndex(root, registry.scope, sortEntries(registry.plugins).map(summarize), ctx);
 }

@@ -42,7 +42,7 @@ export async function withScopes<T>(ctx: Context, target: Scope, command: string
       locked.add(scope);
     }
     const view = (scope: Scope): LockedScope => {
-      const registry = readRegistry(roots[scope], scope);
+      const registry = readRegistry(roots[scope], scope, ctx);
       if (locked.has(scope)) {
         const removed = sweepLeftovers(roots[scope], registry);
         if (removed.length > 0) ctx.log.info(leftoversWarning(scope, removed.length));

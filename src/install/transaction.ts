@@ -77,7 +77,7 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
     };
     const plugins = scope.registry.plugins.filter((p) => p.name !== bundle.name);
     plugins.push(entry);
-    writeRegistry(scope.root, { version: 1, scope: scope.scope, plugins }, () => crashPoint(ctx, "install:committed"));
+    writeRegistry(scope.root, { version: 1, scope: scope.scope, plugins }, ctx, () => crashPoint(ctx, "install:committed"));
   } catch (error) {
     rmSync(placed ? pluginRoot : staging, { recursive: true, force: true });
     throw error;

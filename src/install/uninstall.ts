@@ -85,14 +85,14 @@ function removeOwned(ctx: Context, root: string, entry: RegistryEntry): string[]
 
 export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean } = {}): Promise<UninstallResult> {
   const root = scopeRoot(ctx, scope);
-  const pre = readRegistry(root, scope).plugins.find((p) => p.name === name);
+  const pre = readRegistry(root, scope, ctx).plugins.find((p) => p.name === name);
   if (!pre) throw notInstalled(name, scope);
   const base = { name, version: pre.version, scope, files: pre.copiedFiles.map((f) => f.relativePath) };
   if (opts.dryRun) return { status: "would-uninstall", ...base, unowned: [] };
   return withScopes(ctx, scope, "gjc plugin uninstall", false, (s) => {
     const entry = s.target.registry.plugins.find((p) => p.name === name);
     if (!entry) throw notInstalled(name, scope);
-    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, () => crashPoint(ctx, "uninstall:committed"));
+    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
     const unowned = removeOwned(ctx, s.target.root, entry);
     return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned };
   });

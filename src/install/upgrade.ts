@@ -17,7 +17,7 @@ import type { Scope } from "./registry-types.ts";
  * Enablement and per-surface choices carry over.
  */
 export async function upgradeGjc(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean; onProgress?: (m: string) => void } = {}): Promise<GjcInstallResult> {
-  const baseline = readRegistry(scopeRoot(ctx, scope), scope).plugins.find((p) => p.name === name);
+  const baseline = readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.find((p) => p.name === name);
   if (!baseline) throw notInstalled(name, scope);
   const fetched = await fetchRecorded(ctx, baseline.source, opts.onProgress);
   try {

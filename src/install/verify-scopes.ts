@@ -53,7 +53,7 @@ export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = [
   let found = false;
   for (const scope of scopes) {
     const root = scopeRoot(ctx, scope);
-    const read = tryReadRegistry(root, scope);
+    const read = tryReadRegistry(root, scope, ctx);
     if (!read.ok) {
       report.problems.push({ family: "gjc", scope, path: read.path, problem: read.problem });
       report.ok = false;
@@ -83,7 +83,7 @@ export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = [
           dirty = true;
           return requarantine(p, u.records);
         });
-        if (dirty) writeRegistry(s.target.root, { version: 1, scope, plugins });
+        if (dirty) writeRegistry(s.target.root, { version: 1, scope, plugins }, ctx);
       });
     }
   }

@@ -65,7 +65,7 @@ async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
   const [{ scopeRoot }, { readRegistry }, { isMcp }] = await Promise.all([import("../install/layout.ts"), import("../install/registry.ts"), import("../gjcsession/surfaces.ts")]);
   const scope = r.scope as Scope;
   const root = scopeRoot(ctx, scope);
-  const entry = readRegistry(root, scope).plugins.find((p) => p.name === r.bundle);
+  const entry = readRegistry(root, scope, ctx).plugins.find((p) => p.name === r.bundle);
   const surface = entry?.surfaces.mcps.find((s) => isMcp(s) && s.name === r.server);
   if (!entry || !surface) throw new GjcError({ code: "not_installed", message: `${r.bundle}/${r.server} is no longer installed in the ${scope} scope.`, exit: ExitCode.failed });
   const ident = { family: "gjc" as const, scope, bundle: r.bundle, server: r.server };

@@ -106,7 +106,7 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
         }),
         ...next,
       ];
-      writeRegistry(s.target.root, { version: 1, scope, plugins }, () => crashPoint(ctx, `${step}:committed`));
+      writeRegistry(s.target.root, { version: 1, scope, plugins }, ctx, () => crashPoint(ctx, `${step}:committed`));
     } catch (error) {
       for (const dir of placed) rmSync(dir, { recursive: true, force: true });
       throw error;

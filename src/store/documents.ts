@@ -103,6 +103,8 @@ export const StoreProblemSchema = Type.Object(
     /** C2: the installed id of the directory. */
     id: opt(str),
     problem: str,
+    /** GJC: the scope was not written by gjc for this user (issue #12): shown, never acted on. */
+    foreign: opt(Type.Boolean()),
   },
   closed,
 );
@@ -288,7 +290,7 @@ export const DoctorFindingSchema = Type.Object(
   {
     family: FamilySchema,
     scope: ScopeSchema,
-    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path"]),
+    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope"]),
     severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
     path: str,
     message: str,
@@ -309,7 +311,7 @@ export const DoctorStoreSchema = Type.Object(
     root: str,
     exists: Type.Boolean(),
     /** GJC: the state of registry.json; C2: of the policy file. */
-    state: Type.Union([Type.Literal("ok"), Type.Literal("missing"), Type.Literal("corrupt")]),
+    state: Type.Union([Type.Literal("ok"), Type.Literal("missing"), Type.Literal("corrupt"), Type.Literal("foreign")]),
     bundles: Type.Integer({ minimum: 0 }),
   },
   closed,

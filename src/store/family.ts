@@ -24,7 +24,8 @@ export interface FamilyAdapter {
   setEnabled(ctx: Context, name: string, scope: Scope, enabled: boolean, surface?: string): Promise<EnablementResult>;
   upgrade(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean }): Promise<InstallResult>;
   verify(ctx: Context, scope: Scope, name?: string): Promise<{ bundles: VerifiedBundle[]; problems: StoreProblem[] }>;
-  doctor(ctx: Context, scope: Scope, fix: boolean): Promise<{ store: DoctorStore; findings: DoctorFinding[] }>;
+  /** `adopt` (GJC, with fix): sign a scope an older gjc wrote for this user (src/store/state-mac.ts). */
+  doctor(ctx: Context, scope: Scope, fix: boolean, opts?: { adopt?: boolean }): Promise<{ store: DoctorStore; findings: DoctorFinding[] }>;
 }
 
 /** Both adapters, GJC first (a root holding both manifests is a GJC bundle, as the GJC seed routes it). */

@@ -60,10 +60,10 @@ export async function verifyBundles(ctx: Context, name: string | undefined, sel:
 }
 
 /** `gjc plugin doctor [--fix]` over the selected stores of both families. */
-export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boolean): Promise<DoctorResult> {
+export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boolean, adopt = false): Promise<DoctorResult> {
   const out: DoctorResult = { ok: true, fix, stores: [], findings: [] };
   for (const t of await selectedStores(sel)) {
-    const r = await t.adapter.doctor(ctx, t.scope, fix);
+    const r = await t.adapter.doctor(ctx, t.scope, fix, { adopt });
     out.stores.push(r.store);
     // Every finding names the command that fixes it: its own, or doctor --fix for what that repairs.
     out.findings.push(...r.findings.map((f) => (f.command === undefined && f.fixable ? { ...f, command: `gjc plugin doctor --fix${t.adapter.scopes.length > 1 ? ` --${f.scope}` : ""}` } : f)));

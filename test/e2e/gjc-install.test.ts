@@ -236,31 +236,36 @@ describe("gjc plugin install (GJC)", () => {
       mutate(copy);
       writeFileSync(join(w.user, "registry.json"), JSON.stringify(copy));
     };
-    const cases: [string, () => void][] = [
-      ["bad JSON", () => writeFileSync(join(w.user, "registry.json"), "{ nope")],
-      ["a path with ..", () => tamper((r) => (r.plugins[0].copiedFiles[1].relativePath = "../../../etc/passwd"))],
-      ["an entry outside the root", () => tamper((r) => (r.plugins[0].pluginRoot = "/etc"))],
-      ["a foreign dir name", () => tamper((r) => ((r.plugins[0].dir = ".."), (r.plugins[0].pluginRoot = join(w.user, ".."))))],
-      ["the wrong scope", () => tamper((r) => (r.scope = "project"))],
+    // A structurally impossible registry is corrupt; a well-formed edit breaks its signature
+    // (src/store/state-mac.ts), so it is foreign. Both fail closed; doctor --fix restores the
+    // last good copy, which we signed.
+    const cases: [string, () => void, string, string][] = [
+      ["bad JSON", () => writeFileSync(join(w.user, "registry.json"), "{ nope"), "registry_corrupt", "corrupt_registry"],
+      ["a path with ..", () => tamper((r) => (r.plugins[0].copiedFiles[1].relativePath = "../../../etc/passwd")), "registry_corrupt", "corrupt_registry"],
+      ["an entry outside the root", () => tamper((r) => (r.plugins[0].pluginRoot = "/etc")), "foreign_scope", "foreign_scope"],
+      ["a foreign dir name", () => tamper((r) => ((r.plugins[0].dir = ".."), (r.plugins[0].pluginRoot = join(w.user, "..")))), "registry_corrupt", "corrupt_registry"],
+      ["the wrong scope", () => tamper((r) => (r.scope = "project")), "registry_corrupt", "corrupt_registry"],
     ];
-    for (const [, damage] of cases) {
+    let lastKind = "";
+    for (const [, damage, code, kind] of cases) {
       damage();
-      const err = await refused(["plugin", "install", other, "--user"], "registry_corrupt", 3);
+      lastKind = kind;
+      const err = await refused(["plugin", "install", other, "--user"], code, 3);
       expect(err.hint).toContain("doctor --fix");
-      await refused(["plugin", "uninstall", "theta", "--user"], "registry_corrupt", 3);
-      await refused(["plugin", "enable", "theta", "--user"], "registry_corrupt", 3);
+      await refused(["plugin", "uninstall", "theta", "--user"], code, 3);
+      await refused(["plugin", "enable", "theta", "--user"], code, 3);
       // A project install must read the user registry for collisions: refused as well.
-      await refused(["plugin", "install", other, "--project"], "registry_corrupt", 3);
+      await refused(["plugin", "install", other, "--project"], code, 3);
       const list = await w.gjc(["plugin", "list", "--json"]);
       expect(list.exitCode).toBe(3);
       expect(list.json().problems[0]).toMatchObject({ family: "gjc", scope: "user" });
       const doc = await w.gjc(["plugin", "doctor", "--json"]);
       expect(doc.exitCode).toBe(1);
-      expect(doc.json().findings.find((f: { kind: string }) => f.kind === "corrupt_registry")).toMatchObject({ fixable: true });
+      expect(doc.json().findings.find((f: { kind: string }) => f.kind === kind)).toMatchObject({ fixable: true });
     }
     const fix = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
     expect(fix.exitCode).toBe(0);
-    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "corrupt_registry").fixed).toBe(true);
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === lastKind).fixed).toBe(true);
     expect(JSON.parse(readFileSync(join(w.user, "registry.json"), "utf8"))).toEqual(reg);
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
     expect((await w.gjc(["plugin", "install", other, "--user"])).exitCode).toBe(0);

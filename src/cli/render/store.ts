@@ -104,7 +104,9 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
       }
     }
     for (const p of r.problems.filter((x) => x.family === family)) {
-      lines.push(p.id ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".` : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`);
+      if (p.foreign) {
+        lines.push(`  ${p.scope} scope: FOREIGN, not written by gjc for you (${p.problem}); nothing in it is loaded or changed. Delete it${p.scope === "project" ? ' (then "gjc plugin sync --project" installs what the lock names)' : ""}; "gjc plugin doctor" explains.`);
+      } else lines.push(p.id ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".` : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`);
     }
   }
   return lines.join("\n");

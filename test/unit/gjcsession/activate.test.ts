@@ -30,7 +30,7 @@ const pack: BundleSpec = {
 
 async function installed(spec: BundleSpec, scope: Scope = "user"): Promise<RegistryEntry> {
   await install(ctx, writeBundle(tmp.path, spec), scope);
-  return readRegistry(gjcUserRoot(ctx), "user").plugins.find((p) => p.name === spec.name)!;
+  return readRegistry(gjcUserRoot(ctx), "user", ctx).plugins.find((p) => p.name === spec.name)!;
 }
 
 async function refusal(p: Promise<unknown>) {
@@ -94,9 +94,9 @@ describe("Tier-2 activation", () => {
   test("a disabled surface or bundle refuses the flag instead of passing it on", async () => {
     await installed(pack);
     const edit = (f: (e: RegistryEntry) => void) => {
-      const reg = readRegistry(gjcUserRoot(ctx), "user");
+      const reg = readRegistry(gjcUserRoot(ctx), "user", ctx);
       f(reg.plugins[0]);
-      writeRegistry(gjcUserRoot(ctx), reg);
+      writeRegistry(gjcUserRoot(ctx), reg, ctx);
     };
     edit((e) => (e.disabledSurfaceIds = ["subskill:ralplan:planner:design"]));
     const surface = await refusal(activateSkill(ctx, { skill: "ralplan", args: ["--design"] }));
@@ -119,14 +119,14 @@ describe("Tier-2 activation", () => {
     expect(e.code).toBe("quarantined");
     expect(e.exit).toBe(3);
     expect(e.message).toContain("subskills/design/SKILL.md");
-    expect(readRegistry(gjcUserRoot(ctx), "user").plugins[0].quarantine?.[0]).toMatchObject({ surfaceId: "plugin:pack", code: "runtime_mismatch" });
+    expect(readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine?.[0]).toMatchObject({ surfaceId: "plugin:pack", code: "runtime_mismatch" });
   });
 
   test("a quarantined surface never activates", async () => {
     await installed(pack);
-    const reg = readRegistry(gjcUserRoot(ctx), "user");
+    const reg = readRegistry(gjcUserRoot(ctx), "user", ctx);
     reg.plugins[0].quarantine = [{ surfaceId: "subskill:ralplan:planner:design", code: "runtime_mismatch", message: "bad", detectedAt: "2026-01-01T00:00:00.000Z" }];
-    writeRegistry(gjcUserRoot(ctx), reg);
+    writeRegistry(gjcUserRoot(ctx), reg, ctx);
     const e = await refusal(activateSkill(ctx, { skill: "ralplan", args: ["--design"] }));
     expect(e.code).toBe("quarantined");
   });

@@ -34,14 +34,14 @@ const six: BundleSpec = {
 async function installed(spec: BundleSpec, scope: Scope = "user"): Promise<RegistryEntry> {
   await install(ctx, writeBundle(tmp.path, spec), scope);
   const root = scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project);
-  return readRegistry(root, scope).plugins.find((p) => p.name === spec.name)!;
+  return readRegistry(root, scope, ctx).plugins.find((p) => p.name === spec.name)!;
 }
 
 function editRegistry(scope: Scope, edit: (e: RegistryEntry[]) => void): void {
   const root = scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project);
-  const reg = readRegistry(root, scope);
+  const reg = readRegistry(root, scope, ctx);
   edit(reg.plugins);
-  writeRegistry(root, reg);
+  writeRegistry(root, reg, ctx);
 }
 
 const registryText = (scope: Scope) => readFileSync(join(scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project), "registry.json"), "utf8");
@@ -82,7 +82,7 @@ describe("session plan", () => {
       ps.find((p) => p.name === "other")!.enabled = false;
     });
     // Drift in a disabled bundle is not looked at (it cannot load anyway).
-    writeFileSync(join(readRegistry(gjcUserRoot(ctx), "user").plugins.find((p) => p.name === "other")!.pluginRoot, "tools/note.ts"), "changed");
+    writeFileSync(join(readRegistry(gjcUserRoot(ctx), "user", ctx).plugins.find((p) => p.name === "other")!.pluginRoot, "tools/note.ts"), "changed");
     const { plan } = await startSession(ctx);
     expect(plan.bundles.map((b) => [b.name, b.status])).toEqual([["other", "disabled"], ["six", "active"]]);
     expect(plan.tools).toEqual([]);
@@ -123,7 +123,7 @@ describe("drift quarantines the bundle (runtime_mismatch, persisted, the file na
       expect(first.plan.diagnostics.some((d) => d.code === "runtime_mismatch" && d.bundle === "six" && d.message.includes(file))).toBe(true);
       expect(first.persistedQuarantine).toBeGreaterThan(0);
       // Persisted in registry.json, so list/inspect show it and a second run keeps it.
-      const stored = readRegistry(gjcUserRoot(ctx), "user").plugins[0].quarantine ?? [];
+      const stored = readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine ?? [];
       expect(stored.some((q) => q.code === "runtime_mismatch" && q.surfaceId === "plugin:six" && q.message.includes(file) && q.detectedAt === "2026-08-01T00:00:00.000Z")).toBe(true);
       const second = await startSession(ctx);
       expect(second.plan.bundles[0].status).toBe("quarantined");
@@ -248,7 +248,7 @@ describe("--check-runtime", () => {
     expect(r.plan.tools).toEqual([]);
     expect(r.plan.hooks.length).toBe(1);
     expect(r.plan.bundles[0].status).toBe("active");
-    const stored = readRegistry(gjcUserRoot(ctx), "user").plugins[0].quarantine ?? [];
+    const stored = readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine ?? [];
     expect(stored).toMatchObject([{ surfaceId: "tool:six_note", code: "runtime_mismatch" }]);
     // The next plain session honours the persisted record without loading anything.
     const again = await startSession(ctx);

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { createContext } from "../../../src/core/context.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { relativePathProblem } from "../../../src/bundle/path-safety.ts";
@@ -16,6 +17,10 @@ const root = () => {
 };
 
 const H = "a".repeat(64);
+// The state key (src/store/state-mac.ts) lives in this home.
+const keyHome = tempDir("gjc-reg-home-");
+afterAll(() => keyHome.cleanup());
+const ctx = createContext({ env: { HOME: keyHome.path }, quiet: true });
 function entry(r: string, name = "demo"): RegistryEntry {
   const dir = `${name}@0123456789ab`;
   return {
@@ -42,11 +47,11 @@ function entry(r: string, name = "demo"): RegistryEntry {
 describe("registry.json", () => {
   test("round-trips, sorted, with a last good copy and a list index", async () => {
     const r = root();
-    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r, "zed"), entry(r, "abc")] });
-    const reg = readRegistry(r, "user");
+    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r, "zed"), entry(r, "abc")] }, ctx);
+    const reg = readRegistry(r, "user", ctx);
     expect(reg.plugins.map((p) => p.name)).toEqual(["abc", "zed"]);
-    expect(readFileSync(join(r, "registry.last-good.json"), "utf8")).toBe(serializeRegistry(reg));
-    const listed = (await readScopeSummaries(r, "user"));
+    expect(readFileSync(join(r, "registry.last-good.json"), "utf8")).toBe(serializeRegistry(reg, ctx));
+    const listed = (await readScopeSummaries(r, "user", ctx));
     expect(listed.ok && listed.bundles.map((b) => b.name)).toEqual(["abc", "zed"]);
   });
 
@@ -55,7 +60,6 @@ describe("registry.json", () => {
     ["an absolute path", (e) => (e.copiedFiles[1].relativePath = "/etc/passwd")],
     ["a backslash", (e) => (e.copiedFiles[1].relativePath = "a\\b")],
     ["an empty segment", (e) => (e.copiedFiles[1].relativePath = "a//b")],
-    ["a root outside the scope", (e) => (e.pluginRoot = "/tmp/elsewhere")],
     ["a dir of another bundle", (e, r) => ((e.dir = "other@0123456789ab"), (e.pluginRoot = join(r, e.dir)))],
     ["a bad hash", (e) => (e.copiedFiles[0].sha256 = "zz")],
     ["a bad mode", (e) => (e.copiedFiles[1].mode = 0o4755)],
@@ -71,6 +75,13 @@ describe("registry.json", () => {
       expect("problem" in parsed).toBe(true);
     });
   }
+
+  test("a stored pluginRoot outside the scope is never used: the paths are derived from the root and the checked dir", () => {
+    const r = root();
+    const e = { ...entry(r), pluginRoot: "/tmp/elsewhere", manifestPath: "/etc/passwd" };
+    const parsed = parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [e] }), r, "user");
+    expect("registry" in parsed && [parsed.registry.plugins[0].pluginRoot, parsed.registry.plugins[0].manifestPath]).toEqual([join(r, e.dir), join(r, e.dir, "gajae-plugin.json")]);
+  });
 
   test("bad JSON, another version, a duplicate name", () => {
     const r = root();
@@ -91,15 +102,20 @@ describe("registry.json", () => {
 
   test("list ignores an index that does not match registry.json, and a damaged index", async () => {
     const r = root();
-    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r)] });
+    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r)] }, ctx);
     const text = readFileSync(join(r, "registry.json"), "utf8");
-    writeFileSync(join(r, "registry.json"), text.replace('"version": "1.0.0"', '"version": "6.6.6"'));
-    const listed = (await readScopeSummaries(r, "user"));
+    // A newer registry.json (signed, as gjc writes it) than the index was built from.
+    writeFileSync(join(r, "registry.json"), serializeRegistry({ version: 1, scope: "user", plugins: [{ ...entry(r), version: "6.6.6" }] }, ctx));
+    const listed = (await readScopeSummaries(r, "user", ctx));
     expect(listed.ok && listed.bundles[0].version).toBe("6.6.6");
+    // The same edit by hand breaks the signature: the scope is foreign, not listed.
+    writeFileSync(join(r, "registry.json"), text.replace('"version": "1.0.0"', '"version": "6.6.6"'));
+    const edited = await readScopeSummaries(r, "user", ctx);
+    expect(!edited.ok && edited.foreign).toBe(true);
     writeFileSync(join(r, "registry.json"), text.replace("gajae-plugin.json\"", "../gajae-plugin.json\""));
-    expect((await readScopeSummaries(r, "user")).ok).toBe(false);
+    expect((await readScopeSummaries(r, "user", ctx)).ok).toBe(false);
     writeFileSync(join(r, "registry.json"), text);
     writeFileSync(join(r, "registry.index.json"), "garbage");
-    expect((await readScopeSummaries(r, "user")).ok).toBe(true);
+    expect((await readScopeSummaries(r, "user", ctx)).ok).toBe(true);
   });
 });
