@@ -110,10 +110,16 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
 
 /**
  * Whether a parsed registry carries this user's MAC (src/store/state-mac.ts); the problem
- * otherwise. Without a key (none made yet, or it cannot be trusted) nothing is ours.
+ * otherwise. Without a key (none made yet, or it cannot be trusted) nothing signed is ours.
  */
 export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: unknown }, scope: Scope): string | undefined {
-  if (parsed.mac === undefined) return "it carries no gjc signature (written by another tool, an older gjc, or it came with the repository)";
+  if (parsed.mac === undefined) {
+    // An unsigned user scope is what gjc wrote before signatures: it lives in the user's own
+    // home, where no repository or other user can put it, so it is read and signed on its next
+    // write. An unsigned project scope may have come with a clone: foreign until adopted.
+    if (scope === "user") return undefined;
+    return "it carries no gjc signature (written by another tool or an older gjc, or it came with the repository)";
+  }
   let key: Uint8Array | undefined;
   try {
     key = stateKey(ctx, false);

@@ -34,8 +34,8 @@ describe("foreign scopes", () => {
     const before = snapshotTree(w.project);
 
     const list = await w.gjc(["plugin", "list", "--json"]);
-    expect(list.json().corrupt).toMatchObject([{ scope: "project", foreign: true }]);
-    expect(list.json().gjc).toEqual([]);
+    expect(list.json().problems).toMatchObject([{ scope: "project", foreign: true }]);
+    expect(list.json().bundles).toEqual([]);
     const human = await w.gjc(["plugin", "list"]);
     expect(human.stdout).toContain("FOREIGN");
 
@@ -66,30 +66,42 @@ describe("foreign scopes", () => {
     const copy = join(w.root, "project-copy");
     cpSync(w.project, copy, { recursive: true });
     const list = await w.gjc(["plugin", "list", "--json"], { cwd: copy });
-    expect(list.json().corrupt).toEqual([]);
-    expect(list.json().gjc.map((b: any) => b.name)).toEqual(["alpha"]);
+    expect(list.json().problems).toEqual([]);
+    expect(list.json().bundles.map((b: any) => b.name)).toEqual(["alpha"]);
   });
 
-  test("an unsigned registry (an older gjc, or hand-made) is foreign until doctor --fix --adopt signs it; a forged signature is foreign", async () => {
+  test("an unsigned project registry (an older gjc, or hand-made) is foreign until doctor --fix --adopt signs it; a forged signature is foreign in either scope; an unsigned user scope (an older gjc's) is read and signed on its next write", async () => {
     const w = (world = makeWorld());
-    const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--user", "--json"]);
+    const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--project", "--json"]);
     expect(r.exitCode).toBe(0);
-    const path = join(w.user, "registry.json");
-    const signed = JSON.parse(readFileSync(path, "utf8"));
-    const { mac, ...unsigned } = signed;
+    const path = join(w.projectScope, "registry.json");
+    const { mac, ...unsigned } = JSON.parse(readFileSync(path, "utf8"));
+    expect(mac).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     writeFileSync(path, JSON.stringify({ ...unsigned, mac: `hmac-sha256:${"0".repeat(64)}` }));
-    expect((await w.gjc(["plugin", "list", "--json"])).json().corrupt).toMatchObject([{ scope: "user", foreign: true }]);
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "project", foreign: true }]);
     // What an older gjc wrote: registry.json and its last good copy, both unsigned.
     writeFileSync(path, JSON.stringify(unsigned, null, 2));
-    writeFileSync(join(w.user, "registry.last-good.json"), JSON.stringify(unsigned, null, 2));
-    expect((await w.gjc(["plugin", "list", "--json"])).json().corrupt).toMatchObject([{ scope: "user", foreign: true }]);
+    writeFileSync(join(w.projectScope, "registry.last-good.json"), JSON.stringify(unsigned, null, 2));
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "project", foreign: true }]);
     const plain = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
     expect(plain.json().findings.find((f: any) => f.kind === "foreign_scope").fixed).toBeUndefined();
     const adopt = await w.gjc(["plugin", "doctor", "--fix", "--adopt", "--json"]);
     expect(adopt.json().findings.find((f: any) => f.kind === "foreign_scope").fixed).toBe(true);
     const list = await w.gjc(["plugin", "list", "--json"]);
-    expect(list.json().corrupt).toEqual([]);
-    expect(list.json().gjc.map((b: any) => b.name)).toEqual(["alpha"]);
+    expect(list.json().problems).toEqual([]);
+    expect(list.json().bundles.map((b: any) => b.name)).toEqual(["alpha"]);
     expect(existsSync(join(w.home, ".gjc", "state.key"))).toBe(true);
+
+    // The user scope: unsigned is an older gjc's and works; a forged signature does not.
+    const u = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src-u"), "beta"), "--user", "--json"]);
+    expect(u.exitCode).toBe(0);
+    const userPath = join(w.user, "registry.json");
+    const { mac: _m, ...userUnsigned } = JSON.parse(readFileSync(userPath, "utf8"));
+    writeFileSync(userPath, JSON.stringify(userUnsigned, null, 2));
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toEqual([]);
+    expect((await w.gjc(["plugin", "disable", "beta", "--user", "--json"])).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(userPath, "utf8")).mac).toMatch(/^hmac-sha256:/);
+    writeFileSync(userPath, JSON.stringify({ ...userUnsigned, mac: `hmac-sha256:${"1".repeat(64)}` }));
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "user", foreign: true }]);
   });
 });

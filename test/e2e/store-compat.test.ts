@@ -21,10 +21,23 @@ function oldStore(s: Sandbox): void {
   }
 }
 
+/**
+ * The previous binary did not sign registries (issue #12, class 2): its user scope is read as
+ * it is, its project scope is foreign (it could have come with a clone) until the user adopts
+ * it with doctor --fix --adopt.
+ */
+async function adoptOldProject(s: Sandbox): Promise<void> {
+  const before = await s.gjc(["plugin", "list", "--json"]);
+  expect(before.json().problems).toMatchObject([{ family: "gjc", scope: "project", foreign: true }]);
+  const adopt = await s.gjc(["plugin", "doctor", "--fix", "--adopt", "--json"]);
+  expect(adopt.json().findings.find((f: { kind: string }) => f.kind === "foreign_scope")).toMatchObject({ scope: "project", fixed: true });
+}
+
 describe("a store written by the previous binary (4813a3f)", () => {
   test("is listed, verified, inspected and found healthy by doctor", async () => {
     const s = box();
     oldStore(s);
+    await adoptOldProject(s);
     const list = await s.gjc(["plugin", "list", "--json"]);
     expect(list.exitCode).toBe(0);
     expect(list.json().bundles.map((b: { family: string; name: string; scope: string; enabled: boolean }) => [b.family, b.name, b.scope, b.enabled])).toEqual([
@@ -51,6 +64,7 @@ describe("a store written by the previous binary (4813a3f)", () => {
   test("is changed, upgraded from its recorded source and uninstalled in place, leaving nothing behind", async () => {
     const s = box();
     oldStore(s);
+    await adoptOldProject(s);
     // A name in both GJC scopes needs a flag; the C2 bundles are found by name alone.
     expect((await s.gjc(["plugin", "enable", "review-kit", "--json"])).json().error.code).toBe("ambiguous_plugin");
     expect((await s.gjc(["plugin", "enable", "review-kit", "--project", "--json"])).json()).toMatchObject({ changed: true, enabled: true });

@@ -56,7 +56,7 @@ describe("deletes stay inside real content directories", () => {
       forged(edit);
       const before = snapshotTree(w.root);
       const list = await w.gjc(["plugin", "list", "--json"]);
-      expect(list.json().corrupt.map((c: any) => c.scope)).toEqual(["user"]);
+      expect(list.json().problems.map((c: any) => c.scope)).toEqual(["user"]);
       const un = await w.gjc(["plugin", "uninstall", "alpha", "--user", "--json"]);
       expect([un.exitCode, errorOf(un).code]).toEqual([3, "registry_corrupt"]);
       expect(snapshotTree(w.root)).toEqual(before);
@@ -69,7 +69,7 @@ describe("deletes stay inside real content directories", () => {
     await installed(w);
     truncateSync(join(w.user, "registry.json"), 8 * 1024 * 1024 * 1024); // sparse: 8 GiB, no disk
     const list = await w.gjc(["plugin", "list", "--json"]);
-    expect(list.json().corrupt[0].problem).toContain("larger than gjc ever writes");
+    expect(list.json().problems[0].problem).toContain("larger than gjc ever writes");
     const un = await w.gjc(["plugin", "uninstall", "alpha", "--user", "--json"]);
     expect([un.exitCode, errorOf(un).code]).toEqual([3, "registry_corrupt"]);
   });
@@ -85,7 +85,7 @@ describe("deletes stay inside real content directories", () => {
     expect(snapshotTree(w.root)).toEqual(before);
     expect(readdirSync(w.user)).toContain(entry.dir);
     const list = await w.gjc(["plugin", "list", "--json"]);
-    expect(list.json().corrupt.map((c: any) => c.scope)).toEqual(["user"]);
+    expect(list.json().problems.map((c: any) => c.scope)).toEqual(["user"]);
     const session = await w.gjc(["plugin", "session", "--json"]);
     expect(session.json().bundles).toEqual([]);
     const fix = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
