@@ -24,7 +24,10 @@ const liveDir = (dataRoot: string) => join(dataRoot, "live");
 
 export class LiveRegistry {
   private last = "";
-  constructor(private readonly dataRoot: string) {}
+  constructor(private readonly dataRoot: string) {
+    // Files of hosts that were killed (no clean shutdown) are stale: remove them once.
+    for (const { path, alive } of liveFiles(dataRoot)) if (!alive) rmSync(path, { force: true });
+  }
 
   private get path(): string {
     return join(liveDir(this.dataRoot), `${process.pid}.json`);
@@ -50,27 +53,36 @@ export class LiveRegistry {
   }
 }
 
-/** Other live gjc processes that hold `bundleId`, as pids. */
-export function liveHolders(dataRoot: string, bundleId: string): number[] {
+/** Every live file with whether its process still runs (a reused pid counts as gone). */
+function liveFiles(dataRoot: string): { path: string; doc: LiveFile; alive: boolean }[] {
   let names: string[];
   try {
     names = readdirSync(liveDir(dataRoot));
   } catch {
     return [];
   }
-  const holders: number[] = [];
+  const out: { path: string; doc: LiveFile; alive: boolean }[] = [];
   for (const name of names) {
     if (!name.endsWith(".json")) continue;
+    const path = join(liveDir(dataRoot), name);
     let doc: LiveFile;
     try {
-      doc = JSON.parse(readFileSync(join(liveDir(dataRoot), name), "utf8")) as LiveFile;
+      doc = JSON.parse(readFileSync(path, "utf8")) as LiveFile;
     } catch {
       continue;
     }
-    if (doc.pid === process.pid || !Array.isArray(doc.bundles) || !doc.bundles.includes(bundleId)) continue;
-    if (!processAlive(doc.pid)) continue;
-    const ticks = processStartTicks(doc.pid);
-    if (doc.startTicks && ticks && ticks !== doc.startTicks) continue; // a reused pid
+    const ticks = processAlive(doc.pid) ? processStartTicks(doc.pid) : undefined;
+    const alive = processAlive(doc.pid) && !(doc.startTicks && ticks && ticks !== doc.startTicks);
+    out.push({ path, doc, alive });
+  }
+  return out;
+}
+
+/** Other live gjc processes that hold `bundleId`, as pids. */
+export function liveHolders(dataRoot: string, bundleId: string): number[] {
+  const holders: number[] = [];
+  for (const { doc, alive } of liveFiles(dataRoot)) {
+    if (!alive || doc.pid === process.pid || !Array.isArray(doc.bundles) || !doc.bundles.includes(bundleId)) continue;
     holders.push(doc.pid);
   }
   return holders;

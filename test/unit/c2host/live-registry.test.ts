@@ -35,9 +35,13 @@ test("a live other process holds a bundle; dead, reused and own pids do not", as
   expect(() => assertNotLive(root, "demo-00000001", "demo")).not.toThrow();
 });
 
-test("the registry file follows the live set and is removed when empty or cleared", () => {
+test("the registry file follows the live set and is removed when empty or cleared; stale files are swept", () => {
   const root = fresh();
+  mkdirSync(join(root, "live"));
+  const stale = join(root, "live", `${2 ** 22 + 777}.json`);
+  writeFileSync(stale, JSON.stringify({ pid: 2 ** 22 + 777, startTicks: null, bundles: ["x-00000001"] }));
   const reg = new LiveRegistry(root);
+  expect(existsSync(stale)).toBe(false);
   const path = join(root, "live", `${process.pid}.json`);
   reg.update(["b-00000002", "a-00000001"]);
   expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid, bundles: ["a-00000001", "b-00000002"] });
