@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFiles } from "../store/files.ts";
-import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { placeStaged } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
@@ -146,12 +147,11 @@ function commitStage(ctx: Context, layout: C2Layout, id: string, stage: string, 
     crashPoint(ctx, "c2install:backed-up");
   }
   try {
-    renameSync(stage, home);
+    placeStaged(stage, home);
   } catch (error) {
     if (backup) renameSync(backup, home);
     throw error;
   }
-  fsyncDir(layout.plugins);
   crashPoint(ctx, "c2install:committed");
   if (backup) rmSync(backup, { recursive: true, force: true });
 }

@@ -10,7 +10,7 @@ import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fsyncDir } from "../bundle/atomic-fs.ts";
+import { retireDir } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -101,12 +101,11 @@ export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: Ins
   assertNotLive(layout.root, record.id, record.name);
   await runBeforeUninstall(ctx, toInstalled(layout, record));
   const forgotten = forgetPolicy(ctx, layout, record.id, opts.warnings ?? []);
-  const trash = join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`);
   crashPoint(ctx, "c2uninstall:policy-forgotten");
-  renameSync(bundleHome(layout, record.id), trash);
-  fsyncDir(layout.plugins);
-  crashPoint(ctx, "c2uninstall:trashed");
-  rmSync(trash, { recursive: true, force: true });
+  // The rename aside is the commit point: the bundle home carries its record.
+  if (!retireDir(bundleHome(layout, record.id), join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`), () => crashPoint(ctx, "c2uninstall:trashed"))) {
+    throw new GjcError({ code: "not_installed", message: `${record.name} (${record.id}) was removed while the uninstall ran.`, hint: 'Run "gjc plugin list" to see what is installed.', exit: ExitCode.failed });
+  }
   if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
   return forgotten;
 }

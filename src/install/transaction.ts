@@ -1,6 +1,6 @@
-import { renameSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { fsyncDir } from "../bundle/atomic-fs.ts";
+import { placeStaged, retireDir as storeRetireDir } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
 import type { CompiledBundle } from "./compile-for-install.ts";
 import { crashPoint } from "../store/crash-hook.ts";
@@ -54,9 +54,8 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
   try {
     const copiedFiles = writeStaging(staging, bundle, () => crashPoint(ctx, "install:staging"));
     crashPoint(ctx, "install:staged");
-    renameSync(staging, pluginRoot);
+    placeStaged(staging, pluginRoot);
     placed = true;
-    fsyncDir(scope.root);
     crashPoint(ctx, "install:placed");
     const now = ctx.now().toISOString();
     entry = {
@@ -87,14 +86,7 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
   return entry;
 }
 
-/** Moves a directory that is no longer referenced aside (atomic), then deletes it. */
+/** Moves a content directory that is no longer referenced aside, then deletes it (src/store/commit.ts). */
 export function retireDir(ctx: Context, root: string, dir: string): void {
-  const trash = join(root, trashDirName());
-  try {
-    renameSync(dir, trash);
-  } catch {
-    return; // already gone; nothing references it
-  }
-  crashPoint(ctx, "install:retired");
-  rmSync(trash, { recursive: true, force: true });
+  storeRetireDir(dir, join(root, trashDirName()), () => crashPoint(ctx, "install:retired"));
 }

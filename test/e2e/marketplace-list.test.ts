@@ -39,7 +39,7 @@ describe("gjc marketplace list", () => {
     expect(lineOf(untrusted, "run")).toContain("installed 1.0.0, untrusted");
     expect(lineOf(untrusted, "data")).toContain("installed 1.0.0");
     expect(lineOf(untrusted, "data")).not.toContain("trusted");
-    const warnsTrust = async () => (await s.gjc(["plugin", "inspect", "run", "--json"])).json().bundle.diagnostics_list.some((d: { code: string }) => d.code === "runtime.requires_trust");
+    const warnsTrust = async () => (await s.gjc(["plugin", "inspect", "run", "--json"])).json().bundle.c2.diagnosticsList.some((d: { code: string }) => d.code === "runtime.requires_trust");
     expect(await warnsTrust()).toBe(true);
 
     expect((await s.gjc(["plugin", "trust", "run"])).exitCode).toBe(0);

@@ -28,7 +28,7 @@ describe("test sandbox helper", () => {
       const r = await s.gjc(["plugin", "install", bundle, "--json"]);
       expect(r.exitCode).toBe(0);
       expect(readdirSync(join(s.c2, "plugins")).some((n) => n.startsWith("notes-"))).toBe(true);
-      expect((await s.gjc(["plugin", "list", "--json"])).json().c2.map((b: { name: string }) => b.name)).toEqual(["notes"]);
+      expect((await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { family: string; name: string }) => `${b.family}:${b.name}`)).toEqual(["c2:notes"]);
     }
     expect(existsSync(root)).toBe(false);
   });
