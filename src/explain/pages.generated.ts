@@ -138,79 +138,80 @@ import p134 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "
 import p135 from "../../docs/errors/pass_env.md" with { type: "text" };
 import p136 from "../../docs/errors/path_too_long.md" with { type: "text" };
 import p137 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p138 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p139 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p140 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p141 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p142 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p143 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p144 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p145 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p146 from "../../docs/errors/read_only.md" with { type: "text" };
-import p147 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p148 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p149 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p150 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p151 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p152 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p153 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p154 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p155 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p159 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p160 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p161 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p162 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p163 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p164 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p165 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p166 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p167 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p168 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p169 from "../../docs/errors/special_file.md" with { type: "text" };
-import p170 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p171 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p172 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p173 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p174 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p175 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p176 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p177 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p178 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p179 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p180 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p181 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p182 from "../../docs/errors/trusted.md" with { type: "text" };
-import p183 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p184 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p185 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p188 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p189 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p190 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p191 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p192 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p197 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p198 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p199 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p200 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p201 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p203 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p204 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p205 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p206 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p207 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p208 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p209 from "../../docs/errors/usage.md" with { type: "text" };
-import p210 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p138 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p139 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p140 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p141 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p142 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p143 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p144 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p145 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p146 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p147 from "../../docs/errors/read_only.md" with { type: "text" };
+import p148 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p149 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p150 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p151 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p152 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p153 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p154 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p155 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p156 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p157 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p160 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p161 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p162 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p163 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p164 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p165 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p166 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p167 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p168 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p169 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p170 from "../../docs/errors/special_file.md" with { type: "text" };
+import p171 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p172 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p173 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p174 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p175 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p176 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p177 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p178 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p179 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p180 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p181 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p182 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p183 from "../../docs/errors/trusted.md" with { type: "text" };
+import p184 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p185 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p186 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p187 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p188 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p193 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p194 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p195 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p198 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p199 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p200 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p201 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p202 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p203 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p204 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p205 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p206 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p207 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p208 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p209 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p210 from "../../docs/errors/usage.md" with { type: "text" };
+import p211 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -352,77 +353,78 @@ export const PAGES: Record<string, string> = {
   "pass_env": p135,
   "path_too_long": p136,
   "permission_denied": p137,
-  "plan_not_found": p138,
-  "plugin_command_failed": p139,
-  "plugin_disabled": p140,
-  "policy_disabled": p141,
-  "policy_recovery": p142,
-  "policy_safe_mode": p143,
-  "quarantine_not_persisted": p144,
-  "quarantined": p145,
-  "read_only": p146,
-  "registry_corrupt": p147,
-  "replaced_source": p148,
-  "reserved_namespace": p149,
-  "runtime.requires_trust": p150,
-  "runtime_busy": p151,
-  "runtime_command_not_found": p152,
-  "runtime_exited": p153,
-  "runtime_failed": p154,
-  "runtime_mismatch": p155,
-  "runtime_protocol_error": p156,
-  "runtime_spawn_failed": p157,
-  "runtime_unloaded": p158,
-  "scaffold_conflict": p159,
-  "scaffold_failed": p160,
-  "scope_conflict": p161,
-  "scope_required": p162,
-  "security_policy": p163,
-  "session_collision": p164,
-  "set_incomplete": p165,
-  "set_integrity": p166,
-  "source_too_large": p167,
-  "source_unreachable": p168,
-  "special_file": p169,
-  "stale_baseline": p170,
-  "stale_plan": p171,
-  "surface_disabled": p172,
-  "surface_unknown": p173,
-  "too_many_commands": p174,
-  "too_many_components": p175,
-  "too_many_connectors": p176,
-  "too_many_language_servers": p177,
-  "too_many_ui": p178,
-  "tool_definition_drift": p179,
-  "trust_outdated": p180,
-  "trust_renewed": p181,
-  "trusted": p182,
-  "undeclared_command": p183,
-  "unexpected_argument": p184,
-  "unexpected_result": p185,
-  "unknown_action": p186,
-  "unknown_code": p187,
-  "unknown_command": p188,
-  "unknown_component": p189,
-  "unknown_contribution": p190,
-  "unknown_field": p191,
-  "unknown_option": p192,
-  "unknown_scaffold": p193,
-  "unknown_server": p194,
-  "unknown_shell": p195,
-  "unknown_target": p196,
-  "unreadable_directory": p197,
-  "unreadable_file": p198,
-  "unsafe_file_name": p199,
-  "unsafe_path": p200,
-  "unsafe_scope_path": p201,
-  "unsupported_operation": p202,
-  "unsupported_schema": p203,
-  "unsupported_scope": p204,
-  "unsupported_source": p205,
-  "unsupported_standard": p206,
-  "unsupported_surface": p207,
-  "untrusted": p208,
-  "usage": p209,
-  "wrong_target": p210,
+  "pins_corrupt": p138,
+  "plan_not_found": p139,
+  "plugin_command_failed": p140,
+  "plugin_disabled": p141,
+  "policy_disabled": p142,
+  "policy_recovery": p143,
+  "policy_safe_mode": p144,
+  "quarantine_not_persisted": p145,
+  "quarantined": p146,
+  "read_only": p147,
+  "registry_corrupt": p148,
+  "replaced_source": p149,
+  "reserved_namespace": p150,
+  "runtime.requires_trust": p151,
+  "runtime_busy": p152,
+  "runtime_command_not_found": p153,
+  "runtime_exited": p154,
+  "runtime_failed": p155,
+  "runtime_mismatch": p156,
+  "runtime_protocol_error": p157,
+  "runtime_spawn_failed": p158,
+  "runtime_unloaded": p159,
+  "scaffold_conflict": p160,
+  "scaffold_failed": p161,
+  "scope_conflict": p162,
+  "scope_required": p163,
+  "security_policy": p164,
+  "session_collision": p165,
+  "set_incomplete": p166,
+  "set_integrity": p167,
+  "source_too_large": p168,
+  "source_unreachable": p169,
+  "special_file": p170,
+  "stale_baseline": p171,
+  "stale_plan": p172,
+  "surface_disabled": p173,
+  "surface_unknown": p174,
+  "too_many_commands": p175,
+  "too_many_components": p176,
+  "too_many_connectors": p177,
+  "too_many_language_servers": p178,
+  "too_many_ui": p179,
+  "tool_definition_drift": p180,
+  "trust_outdated": p181,
+  "trust_renewed": p182,
+  "trusted": p183,
+  "undeclared_command": p184,
+  "unexpected_argument": p185,
+  "unexpected_result": p186,
+  "unknown_action": p187,
+  "unknown_code": p188,
+  "unknown_command": p189,
+  "unknown_component": p190,
+  "unknown_contribution": p191,
+  "unknown_field": p192,
+  "unknown_option": p193,
+  "unknown_scaffold": p194,
+  "unknown_server": p195,
+  "unknown_shell": p196,
+  "unknown_target": p197,
+  "unreadable_directory": p198,
+  "unreadable_file": p199,
+  "unsafe_file_name": p200,
+  "unsafe_path": p201,
+  "unsafe_scope_path": p202,
+  "unsupported_operation": p203,
+  "unsupported_schema": p204,
+  "unsupported_scope": p205,
+  "unsupported_source": p206,
+  "unsupported_standard": p207,
+  "unsupported_surface": p208,
+  "untrusted": p209,
+  "usage": p210,
+  "wrong_target": p211,
 };

@@ -106,18 +106,17 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
  */
 type Policy = typeof import("../policy/launcher.ts") &
   typeof import("../policy/url.ts") &
-  Pick<typeof import("../mcp/pins-probe.ts"), "recordedDrift"> &
-  Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding"> &
-  Pick<typeof import("../mcp/pins.ts"), "describeToolChanges">;
+  Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion"> &
+  Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
 function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
   const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
   const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name };
   // Tool definitions that drifted from their pins keep this one server out (src/mcp/pins.ts).
-  const drift = policy.recordedDrift(dirname(b.entry.pluginRoot), { family: "gjc", scope: b.entry.scope, bundle: b.entry.name, server: s.name }, policy.gjcServerBinding(b.entry, s));
-  if (drift) {
-    quarantineSurface(b, s.extensionId, "tool_definition_drift", `MCP server "${s.name}" is left out: its tool definitions changed since they were pinned (${policy.describeToolChanges(drift.changes)}); run "gjc plugin mcp accept ${b.entry.name}/${s.name}" after review`, diagnostics);
+  const excluded = policy.pinExclusion(dirname(b.entry.pluginRoot), { family: "gjc", scope: b.entry.scope, bundle: b.entry.name, server: s.name }, policy.gjcServerBinding(b.entry, s));
+  if (excluded) {
+    quarantineSurface(b, s.extensionId, excluded.code, excluded.message, diagnostics);
     return undefined;
   }
   if (s.transport === "stdio") {
@@ -190,7 +189,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
   const policy: Policy | undefined = hasMcp
-    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")), describeToolChanges: (await import("../mcp/pins.ts")).describeToolChanges }
+    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")) }
     : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];

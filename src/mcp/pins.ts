@@ -12,6 +12,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 import { canonicalDigest } from "../audit/canonical-json.ts";
 
 export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
@@ -85,13 +87,49 @@ export function diffTools(pinned: ServerPin["tools"], now: ServerPin["tools"]): 
   return changes;
 }
 
+/**
+ * The pins of one root. A missing file is no pins; a file that is unreadable or not a pin file
+ * is never overwritten or ignored (that would silently re-pin, or let a drifted server back
+ * in): it fails closed with pins_corrupt until someone reviews and removes it.
+ */
 export function readPins(root: string): PinFile {
+  const path = join(root, PINS_FILE);
+  let text: string;
   try {
-    const doc = JSON.parse(readFileSync(join(root, PINS_FILE), "utf8")) as PinFile;
-    if (doc && doc.version === 1 && doc.servers && typeof doc.servers === "object") return doc;
-  } catch {}
-  // Missing or unreadable: no pins (a damaged file only loses pins, which re-pin on the next probe).
-  return { version: 1, servers: {} };
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
+    throw pinsCorrupt(path, (error as Error).message);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw pinsCorrupt(path, "it is not valid JSON");
+  }
+  const problem = pinFileProblem(doc);
+  if (problem) throw pinsCorrupt(path, problem);
+  return doc as PinFile;
+}
+
+function pinsCorrupt(path: string, why: string): GjcError {
+  return new GjcError({
+    code: "pins_corrupt",
+    message: `The MCP tool pin file ${path} cannot be used: ${why}.`,
+    hint: "gjc never overwrites it. Look at it (it may have been tampered with); removing it drops every pin of that scope, and the next probes pin afresh.",
+    exit: ExitCode.refused,
+  });
+}
+
+/** The shape gjc writes (docs/json/mcp-pins.schema.json), checked by hand: session start reads it and must not load TypeBox. */
+function pinFileProblem(doc: unknown): string | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(doc) || doc.version !== 1 || !isObject(doc.servers)) return "it is not a version 1 pin file";
+  for (const [key, pin] of Object.entries(doc.servers)) {
+    if (!isObject(pin) || typeof pin.binding !== "string" || typeof pin.bundle !== "string" || typeof pin.server !== "string" || !isObject(pin.tools)) return `the entry ${JSON.stringify(key)} is malformed`;
+    if (pin.drift !== undefined && (!isObject(pin.drift) || !Array.isArray(pin.drift.changes))) return `the drift of ${JSON.stringify(key)} is malformed`;
+  }
+  return undefined;
 }
 
 export function writePins(root: string, pins: PinFile): void {

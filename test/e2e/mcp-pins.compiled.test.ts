@@ -103,4 +103,21 @@ describe("compiled gjc: MCP tool pins", () => {
     expect((await h.cli(["plugin", "mcp", "accept", "pin-c2/described"])).exitCode).toBe(0);
     expect(await c2Servers()).toEqual(["described"]);
   });
+
+  test("a damaged pin file fails closed: probe refuses with pins_corrupt, the file is left as it is, the scope's servers stay out of the session", async () => {
+    const file = join(h.userDir, "mcp-pins.json");
+    const good = readFileSync(file, "utf8");
+    writeFileSync(file, '{"version": 1, "servers": {"x": 5}}');
+    const probe = await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"]);
+    expect(probe.exitCode).toBe(3);
+    expect(errorOf(probe).code).toBe("pins_corrupt");
+    expect(readFileSync(file, "utf8")).toBe('{"version": 1, "servers": {"x": 5}}');
+    const session = (await h.cli(["plugin", "session", "--json"])).json();
+    expect(session.mcpServers).toEqual([]);
+    expect(session.diagnostics.filter((d: any) => d.code === "pins_corrupt").map((d: any) => d.surfaceId).sort()).toEqual(["mcp:described", "mcp:growing"]);
+    expect((await h.cli(["plugin", "verify", "--mcp", "--json"])).exitCode).toBe(3);
+    // Restored, the pins count again (the shared description file was changed by the C2 test, so that is drift now).
+    writeFileSync(file, good);
+    expect(errorOf(await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"])).code).toBe("tool_definition_drift");
+  });
 });
