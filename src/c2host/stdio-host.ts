@@ -62,8 +62,11 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
     await host.reconcile();
     await liveLsp.reconcile();
   };
-  const activeResources = (_: unknown, installed: { id: string }) =>
-    host.processes().filter((p) => p.plugin === installed.id && p.phase === "running").map((p) => ({ plugin: installed.id, kind: "process" as const, id: `${p.plugin}@${p.realm}`, label: `${installed.id} runtime (${p.realm})` }));
+  // What a disable planned through this plane would stop: running runtimes and live language servers.
+  const activeResources = (_: unknown, installed: { id: string }) => [
+    ...host.processes().filter((p) => p.plugin === installed.id && p.phase === "running").map((p) => ({ plugin: installed.id, kind: "process" as const, id: `${p.plugin}@${p.realm}`, label: `${installed.id} runtime (${p.realm})` })),
+    ...liveLsp.list().filter((l) => l.plugin === installed.id).map((l) => ({ plugin: installed.id, kind: "process" as const, id: `${l.plugin}/${l.server}@${l.id}`, label: `${installed.id} language server ${l.server} (${l.cwd})` })),
+  ];
   c2StoreHooks.beforeUninstall.push(beforeUninstall);
   c2StoreHooks.settle.push(settle);
   c2StoreHooks.activeResources.push(activeResources);

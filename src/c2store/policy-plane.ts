@@ -163,8 +163,10 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   const installed = toInstalled(layout, record);
   const warnings: string[] = [];
   const active: ActiveResource[] = [];
-  if (component === null && before.state === "enabled" && after.state === "disabled" && hasRuntime && record.trusted) {
-    active.push({ plugin: request.plugin, kind: "plugin_scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
+  const hasServers = manifest.codetwo.languageServers.length > 0;
+  if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
+    if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin_scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
+    // What a running host would stop (its runtimes and language servers), when one answers here.
     active.push(...(await collectActiveResources(ctx, installed, project)));
   }
   if (component === null && input.state === "enabled" && !record.trusted) {

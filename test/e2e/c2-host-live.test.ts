@@ -166,6 +166,11 @@ describe("language servers obey policy", () => {
     const root = join(h.dataDir, "plugins", one.id, "bundle");
     expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio"], env: { PLUGIN_ROOT: root, LSP_MODE: `root=${root}` } });
 
+    // A disable planned through the plane names the live server it would stop.
+    const planned = await c.result("plugins.plan_change", { plugin: "zig-one", state: "disabled" });
+    expect(planned).toMatchObject({ requires_confirmation: true });
+    expect(planned.active_resources).toContainEqual(expect.objectContaining({ kind: "process", label: expect.stringContaining("language server ls") }));
+
     const inspect = (await run("plugin", "inspect", "zig-one", "--json")).json().bundle;
     expect(inspect.c2.languageServers[0].launch).toMatchObject({ args: [join(root, "lsp-server.mjs"), "--stdio"], env: { LSP_MODE: `root=${root}` }, expanded: { PLUGIN_ROOT: root } });
     expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("gjc extension: ${PLUGIN_ROOT}");
