@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { parsePolicyDocument } from "./policy-doc.ts";
 import type { Context } from "../core/context.ts";
 import type { DoctorFinding, DoctorStore } from "../store/documents.ts";
 import { inspectLock } from "../store/lock.ts";
@@ -15,9 +17,9 @@ type C2Finding = DoctorFinding & { family: "c2" };
 /**
  * `gjc plugin doctor [--fix]` for the C2 store: the lock, leftovers of interrupted commands
  * (put back or removed as the next mutation would), bundle directories whose record is unusable,
- * a corrupt or missing policy file, and quarantined bundles. Each finding says what --fix does
- * and which command fixes it. --fix works under the C2 lock (taking it over is the fix for a
- * stale one).
+ * a corrupt policy file or one missing beside its last good copy, and quarantined bundles.
+ * Each finding says what --fix does and which command fixes it. --fix works under the C2 lock
+ * (taking it over is the fix for a stale one).
  */
 export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
   const layout = c2Layout(ctx);
@@ -51,6 +53,12 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
       const restored = policy.recovery.kind === "restored_last_good";
       list.push({ ...base, kind: "corrupt_policy", severity: "error", path: layout.policy, message: `The policy file is unusable (${policy.recovery.error}); ${restored ? "the last good copy is in force" : "every C2 bundle runs in safe mode (disabled)"}.`, fix: "nothing automatic; reset the policy of a bundle, which writes a fresh policy file and keeps the unusable one as evidence", fixable: false, command: `gjc plugin policy reset ${records[0]?.name ?? "<plugin>"}` });
     }
+    // A primary that is gone while its last good copy is there lost every policy decision
+    // silently (a missing primary reads as "no policy yet"): the last good copy brings them back.
+    const lastGood = !existsSync(layout.policy) ? usableLastGoodPolicy(layout) : undefined;
+    if (lastGood !== undefined) {
+      list.push({ ...base, kind: "missing_policy", severity: "warning", path: layout.policy, message: "The policy file is missing while its last good copy is there; every bundle runs with the default policy.", fix: `restore it from ${layout.policyLastGood}`, fixable: true, command: "gjc plugin doctor --fix" });
+    }
     return list;
   };
   if (!fix) return { store, findings: [...findings, ...diagnose()] };
@@ -61,6 +69,11 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
     let removed = false;
     for (const f of list) {
       if (f.kind === "leftover") f.fixed = true;
+      if (f.kind === "missing_policy") {
+        const text = usableLastGoodPolicy(layout);
+        if (text !== undefined && !existsSync(layout.policy)) writeFileAtomic(layout.policy, text);
+        f.fixed = true;
+      }
       if (f.kind === "broken_record") {
         removeLeftover({ path: f.path });
         f.fixed = true;
@@ -70,4 +83,14 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
     if (removed) refreshRecordsIndex(layout);
     return { store, findings: [...findings, ...list] };
   });
+}
+
+/** The last good policy copy's text when it parses, else undefined. */
+function usableLastGoodPolicy(layout: ReturnType<typeof c2Layout>): string | undefined {
+  try {
+    const text = readFileSync(layout.policyLastGood, "utf8");
+    return parsePolicyDocument(text).ok ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@
  * the same answer to the same mistake, and doctor on the C2 store.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
@@ -185,5 +185,18 @@ describe("doctor on the C2 store", () => {
     expect((await s.gjc(["plugin", "doctor", "--json"])).json()).toMatchObject({ ok: true });
     // The interrupted update left the store as before it.
     expect((await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { version: string }) => b.version)).toEqual(["1.0.0"]);
+
+    // A policy file deleted beside its last good copy: reported, and --fix brings the policy back.
+    const token = (await s.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", "--json"])).json().token;
+    expect((await s.gjc(["plugin", "policy", "apply", token])).exitCode).toBe(0);
+    const policyState = async () => (await s.gjc(["plugin", "list", "--json"])).json().bundles[0].c2.policy.state;
+    expect(await policyState()).toBe("disabled");
+    rmSync(join(s.c2, "plugin-config.json"));
+    expect(await policyState()).toBe("enabled");
+    const missing = (await s.gjc(["plugin", "doctor", "--json"])).json();
+    expect(missing.findings.map((f: { kind: string; fixable: boolean }) => [f.kind, f.fixable])).toEqual([["missing_policy", true]]);
+    expect((await s.gjc(["plugin", "doctor", "--fix", "--json"])).json()).toMatchObject({ ok: true, findings: [{ kind: "missing_policy", fixed: true }] });
+    expect(await policyState()).toBe("disabled");
+    expect((await s.gjc(["plugin", "doctor", "--json"])).json()).toMatchObject({ ok: true, findings: [] });
   });
 });
