@@ -49,6 +49,9 @@ describe("names and pending state on the plane", () => {
     const listed = await runCli(["plugin", "list"], { env, cwd: h.root });
     expect(listed.exitCode).toBe(0);
     expect(listed.stdout).toContain("pending (this host lacks desktop-host-actions)");
+    const plan = await runCli(["plugin", "policy", "plan", "waiter", "--state", "enabled"], { env, cwd: h.root });
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain("cannot settle: the runtime would stay pending (this host lacks desktop-host-actions)");
     const json = await runCli(["plugin", "list", "--json"], { env, cwd: h.root });
     expect(json.json().bundles[0].c2.missingServices).toEqual(["desktop-host-actions"]);
 
