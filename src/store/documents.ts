@@ -323,7 +323,7 @@ export const DoctorDocumentSchema = Type.Object(
 );
 
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
-const errorDocument = (verb: string) =>
+export const errorDocument = (verb: string) =>
   Type.Object(
     {
       schema: schemaField(verb),

@@ -31,6 +31,7 @@ export function makeSetWorld(): SetWorld {
     sandbox,
     cache,
     lock: join(w.project, ".gjc", "plugins.lock.json"),
+    // runCli's json() holds every document to its docs/json schema (src/sets/documents.ts for these verbs).
     gjc: (args, extra = {}) => runCli(args, { cwd: extra.cwd ?? w.project, env: { ...w.env, ...extra.env }, binary: extra.binary }),
     repo(name, o = {}) {
       const dir = join(w.root, "repos", name);
