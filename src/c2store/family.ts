@@ -10,7 +10,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { C2_MANIFEST } from "../families/detect.ts";
 import type { FamilyAdapter } from "../store/family.ts";
 import { bundleHome, c2Layout } from "./paths.ts";
-import { findRecord } from "./records.ts";
+import { findRecord, scanRecords } from "./records.ts";
 
 const lifecycle = () => import("./lifecycle.ts");
 const noticeWarnings = (notices: { code: string; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
@@ -48,9 +48,13 @@ export const c2Family: FamilyAdapter = {
   },
   upgrade: async (ctx, name, _scope, opts) => (await lifecycle()).upgradeC2(ctx, name, opts),
   async verify(ctx, _scope, name) {
-    if (!existsSync(c2Layout(ctx).plugins)) return { bundles: [], problems: [] };
+    const layout = c2Layout(ctx);
+    if (!existsSync(layout.plugins)) return { bundles: [], problems: [] };
     const r = await (await lifecycle()).verifyC2(ctx, name);
-    return { bundles: r.bundles, problems: [] };
+    // A bundle directory whose record is unusable cannot be verified: it fails the verify, as a
+    // corrupt GJC registry does, instead of being skipped.
+    const broken = name === undefined ? scanRecords(layout).broken : [];
+    return { bundles: r.bundles, problems: broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })) };
   },
   doctor: async (ctx, _scope, fix) => (await import("./doctor.ts")).doctorC2(ctx, fix),
 };

@@ -175,6 +175,10 @@ describe("doctor on the C2 store", () => {
     expect(human).toContain("--fix would remove the bundle directory");
     expect(human).toContain("gjc plugin policy reset demo");
 
+    // verify cannot check an unusable record: it fails (exit 3) naming it, as for a corrupt registry.
+    const verify = await s.gjc(["plugin", "verify", "--json"]);
+    expect([verify.exitCode, verify.json().problems.map((p: { id: string }) => p.id)]).toEqual([3, ["broken-00000000"]]);
+
     const fixed = await s.gjc(["plugin", "doctor", "--fix", "--json"]);
     const open = fixed.json().findings.filter((f: { fixed?: boolean }) => !f.fixed).map((f: { kind: string }) => f.kind);
     expect(open).toEqual(["corrupt_policy"]);
