@@ -164,22 +164,26 @@ describe("a file where a folder must be", () => {
 });
 
 describe("a full disk", () => {
-  test("an install that runs out of space mid-copy: disk_full, and the scope keeps only what it had", async () => {
-    expect(readOnlyMode()).toMatch(/mount/); // a size-limited tmpfs needs a mount namespace
-    w = makeWorld();
-    const big = writeBundle(join(w.root, "src", "big"), "big", { tools: ["big_tool"], body: `export const blob = "${"x".repeat(600_000)}";` });
-    mkdirSync(w.user, { recursive: true });
-    const listing = join(w.root, "after.txt");
-    // a 256 KiB tmpfs over the user scope, only for this child; the listing is taken inside it
-    const script = 'mount -t tmpfs -o size=256k tmpfs "$1" || exit 97; d="$1"; l="$2"; shift 2; "$@"; rc=$?; ls -A "$d" > "$l"; exit $rc';
-    const prefix = ["unshare", ...(readOnlyMode() === "user-mount" ? ["--user", "--map-root-user"] : []), "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh", w.user, listing];
-    const r = await runCli(["plugin", "install", big, "--user", "--json"], { cwd: w.project, env: w.env, wrap: prefix });
-    const error = JSON.parse(r.stderr.trim().split("\n").pop()!).error;
-    expect({ exit: r.exitCode, code: error.code }).toEqual({ exit: 1, code: "disk_full" });
-    expect(error.message).toContain(w.user);
-    // nothing half-written is left: no content directory, no staging, no registry, no lock
-    expect(readFileSync(listing, "utf8")).toBe("");
-  });
+  for (const family of ["gjc", "c2"] as const) {
+    test(`a ${family} install that runs out of space mid-copy: disk_full, and the scope keeps only what it had`, async () => {
+      expect(readOnlyMode()).toMatch(/mount/); // a size-limited tmpfs needs a mount namespace
+      w = makeWorld();
+      const blob = "x".repeat(600_000);
+      const big = family === "gjc" ? writeBundle(join(w.root, "src", "big"), "big", { tools: ["big_tool"], body: `export const blob = "${blob}";` }) : writeTree(join(w.root, "src", "big"), skillsBundle("big", "1.0.0", { "data/blob.txt": blob }));
+      const target = family === "gjc" ? w.user : c2Data();
+      mkdirSync(target, { recursive: true });
+      const listing = join(w.root, "after.txt");
+      // a 256 KiB tmpfs over the scope, only for this child; the listing is taken inside it
+      const script = 'mount -t tmpfs -o size=256k tmpfs "$1" || exit 97; d="$1"; l="$2"; shift 2; "$@"; rc=$?; ls -A "$d" > "$l"; exit $rc';
+      const prefix = ["unshare", ...(readOnlyMode() === "user-mount" ? ["--user", "--map-root-user"] : []), "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh", target, listing];
+      const r = await runCli(["plugin", "install", big, ...(family === "gjc" ? ["--user"] : []), "--json"], { cwd: w.project, env: w.env, wrap: prefix });
+      const error = JSON.parse(r.stderr.trim().split("\n").pop()!).error;
+      expect({ exit: r.exitCode, code: error.code }).toEqual({ exit: 1, code: "disk_full" });
+      expect(error.message).toContain(target);
+      // nothing half-written is left: no content directory, no staging, no registry, no lock
+      expect(readFileSync(listing, "utf8")).toBe("");
+    });
+  }
 });
 
 describe("standard output", () => {
