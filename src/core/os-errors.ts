@@ -30,6 +30,12 @@ const BY_ERRNO: Record<string, OsErrorCode> = {
   ENOTDIR: "not_a_directory",
 };
 
+/**
+ * Only file-system calls are the machine refusing a write; an EPERM from kill() or a failed
+ * spawn is something else (and stays whatever its caller made of it).
+ */
+const NOT_FILE_SYSCALLS = new Set(["kill", "spawn", "spawnSync", "uv_spawn", "connect", "listen", "bind", "getaddrinfo"]);
+
 const MOVE_IT = "or point gjc at a writable place (GJC_USER_DIR, GJC_C2_DATA_DIR, --project <dir>, or another output path)";
 
 /**
@@ -44,6 +50,7 @@ export function osErrorFrom(error: unknown, fallbackPath?: string): GjcError | u
   if (!errno) return undefined;
   const path = typeof e.path === "string" ? e.path : fallbackPath;
   const syscall = typeof e.syscall === "string" ? e.syscall : undefined;
+  if (syscall && NOT_FILE_SYSCALLS.has(syscall)) return undefined;
   let code = BY_ERRNO[errno];
   // mkdir of a path that exists as a file: the same condition as ENOTDIR for the user.
   if (!code && errno === "EEXIST" && syscall === "mkdir" && path && !isDirectory(path)) code = "not_a_directory";
