@@ -90,7 +90,7 @@ describe("gjc plugin run", () => {
     const cases: [string, string, Record<string, string>][] = [
       ["drift", "handshake_mismatch", {}],
       ["protocol2", "handshake_protocol", {}],
-      ["silent", "handshake_timeout", { GJC_C2_HANDSHAKE_TIMEOUT_MS: "300" }],
+      ["silent", "handshake_timeout", { GJC_C2_HANDSHAKE_TIMEOUT_MS: "2000" }],
     ];
     for (const [mode, code, env] of cases) {
       const sentinel = join(h.root, `sentinel-${mode}`);
