@@ -1,10 +1,13 @@
+import { existsSync, lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
-import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
-import type { FetchedSource, SourceRecord } from "../sources/types.ts";
+import { C2_MANIFEST, GJC_MANIFEST, noManifestError, notFoundError } from "../families/detect.ts";
+
+const MANIFESTS = [GJC_MANIFEST, C2_MANIFEST];
+import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
 import type { RegistrySource } from "./registry-types.ts";
 
 export type Fetched = FetchedSource;
@@ -37,6 +40,7 @@ const options = (ctx: Context, onProgress?: (m: string) => void, expectedSha256?
 export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: string) => void, expectedSha256?: string): Promise<Fetched> {
   const { parseSourceSpec, fetchSource } = await import("../sources/index.ts");
   const parsed = parseSourceSpec(spec, ctx);
+  checkLocal(spec, parsed);
   if (expectedSha256 !== undefined) {
     if (!/^[0-9a-fA-F]{64}$/.test(expectedSha256)) {
       throw usageError(`--sha256 must be 64 hexadecimal digits, not "${expectedSha256}".`, "Copy the digest that gjc plugin pack (or sha256sum) printed.", "invalid_option_value");
@@ -46,6 +50,22 @@ export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: str
     }
   }
   return fetchSource(ctx, parsed, options(ctx, onProgress, expectedSha256));
+}
+
+/**
+ * A local path that is not there, or a folder without a manifest, gets the very answer
+ * `validate` gives (`not_found` exit 2, `no_manifest` exit 1), before anything is fetched.
+ */
+function checkLocal(spec: string, parsed: SourceSpec): void {
+  const path = parsed.kind === "path" || (parsed.kind === "tarball" && parsed.location === "file") ? parsed.path : undefined;
+  if (path === undefined) return;
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    throw notFoundError(spec);
+  }
+  if (st.isDirectory() && !MANIFESTS.some((m) => existsSync(join(path, m)))) throw noManifestError(spec, MANIFESTS);
 }
 
 /** Re-resolves a recorded source (upgrade): the same location and ref; a moved branch gives its new commit. */

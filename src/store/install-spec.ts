@@ -1,8 +1,8 @@
 import { lstatSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
-import { noManifestError, notFoundError } from "../families/detect.ts";
+import { noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
 import { families } from "./family.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
@@ -37,24 +37,6 @@ export function c2ProjectScope(): GjcError {
 }
 
 /**
- * A local path that is not there, or a folder without a manifest, gets the very answer
- * `validate` gives (`not_found` exit 2, `no_manifest` exit 1), before any fetch.
- */
-function checkLocal(ctx: Context, spec: string, manifests: string[]): void {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) || /^[^/.~][^/]*@[^/]+:/.test(spec)) return;
-  const path = resolve(ctx.cwd, spec.startsWith("~/") ? join(ctx.home, spec.slice(2)) : spec);
-  const looksLocal = /^(\.{1,2}|~)?\//.test(spec) || spec === "." || spec === ".." || exists(path);
-  if (!looksLocal) return;
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    throw notFoundError(spec);
-  }
-  if (st.isDirectory() && !manifests.some((m) => exists(join(path, m)))) throw noManifestError(spec, manifests);
-}
-
-/**
  * `gjc plugin install <source>`: a catalog entry (C2) or a source the sources layer fetches;
  * the family is the first adapter whose manifest the fetched root holds (GJC first), and that
  * adapter plans and commits it. GJC bundles need a scope; C2 bundles are user-wide.
@@ -65,15 +47,13 @@ export async function installSpec(ctx: Context, req: InstallRequest): Promise<In
   const adapters = await families();
   // `<name>@<catalog>` and `--catalog <marketplace.json>` name C2 catalog entries (C2 only).
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.spec);
-  const { isCatalogSpec } = await import("../c2store/catalog-install.ts");
-  const entry = !maybeEntry ? undefined : req.catalog !== undefined ? { entryName: req.spec, catalogPath: req.catalog } : isCatalogSpec(ctx, req.spec);
-  if (entry) {
+  const catalog = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
+  const entry = !catalog ? undefined : req.catalog !== undefined ? { entryName: req.spec, catalogPath: req.catalog } : catalog.isCatalogSpec(ctx, req.spec);
+  if (catalog && entry) {
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or install the archive file directly.", "invalid_option_value");
     if (scope === "project") throw c2ProjectScope();
-    const { installC2FromCatalog } = await import("../c2store/catalog-install.ts");
-    return installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun });
+    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun });
   }
-  checkLocal(ctx, req.spec, adapters.map((a) => a.manifest));
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
   try {
