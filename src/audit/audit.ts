@@ -15,7 +15,7 @@ import { GJC_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
-import { pointerLocator, type TextPosition } from "./locate.ts";
+import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
 import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
 
@@ -109,7 +109,9 @@ function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding
     let at = locators.get(f.at.file);
     if (!at) {
       const bytes = text(f.at.file);
-      at = bytes ? pointerLocator(new TextDecoder().decode(bytes)) : () => ({ line: 1, column: 1 });
+      // The one JSON-pointer locator (src/core/json-position.ts, also behind validate --format github).
+      const decoded = bytes ? new TextDecoder().decode(bytes) : undefined;
+      at = decoded !== undefined ? (p: string) => positionOfPointer(decoded, p) : () => ({ line: 1, column: 1 });
       locators.set(f.at.file, at);
     }
     return { ...f, region: at(f.at.pointer) };

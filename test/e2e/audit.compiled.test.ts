@@ -72,7 +72,8 @@ describe("compiled gjc plugin audit", () => {
     expect(doc.capabilities.hostCommands).toContainEqual(expect.objectContaining({ kind: "inject", name: "extensions-runtime" }));
     const mcpText = readFileSync(join(src, "mcp.json"), "utf8").split("\n");
     const fetch = byRule("unpinned-launch-fetch")[0];
-    expect(mcpText[fetch.region.line - 1].slice(fetch.region.column - 1)).toStartWith('"npx"');
+    // A member is located at its key (src/core/json-position.ts).
+    expect(mcpText[fetch.region.line - 1].slice(fetch.region.column - 1)).toStartWith('"command": "npx"');
 
     const human = await run(["plugin", "audit", src]);
     expect(human.stdout).toContain("unpinned-launch-fetch");
