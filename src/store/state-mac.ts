@@ -20,7 +20,8 @@ import { ExitCode } from "../core/exit-codes.ts";
  */
 export const STATE_KEY_FILE = "state.key";
 const KEY_HEX = /^[0-9a-f]{64}\n?$/;
-const cache = new Map<string, Uint8Array | null>();
+// Only keys found are remembered: another gjc process may make the key at any time.
+const cache = new Map<string, Uint8Array>();
 
 export function stateKeyPath(ctx: Context): string {
   return join(ctx.home, ".gjc", STATE_KEY_FILE);
@@ -65,7 +66,7 @@ function readKey(path: string): Uint8Array | undefined {
 export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined {
   const path = stateKeyPath(ctx);
   const known = cache.get(path);
-  if (known !== undefined && (known !== null || !create)) return known ?? undefined;
+  if (known !== undefined) return known;
   let key = readKey(path);
   if (key === undefined && create) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -83,7 +84,7 @@ export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined 
     }
     key = readKey(path);
   }
-  cache.set(path, key ?? null);
+  if (key !== undefined) cache.set(path, key);
   return key;
 }
 
