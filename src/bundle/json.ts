@@ -51,3 +51,18 @@ function checkFinite(value: unknown): void {
     }
   }
 }
+
+/**
+ * Whether a value (a runtime's or server's answer, already parsed) nests deeper than `max`:
+ * printing it (JSON.stringify) would overflow the stack. Iterative, so the check itself cannot.
+ */
+export function nestedDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,11 +1,15 @@
+import { parseBoundedJson } from "../bundle/json.ts";
 import { usageError } from "../core/errors.ts";
 import { ENV_NAME, MAX_PASS_ENV } from "../process/env.ts";
 
-/** Parses a JSON option value (`--args`, `--input`, `--context`) with a quoting hint. */
+/**
+ * Parses a JSON option value (`--args`, `--input`, `--context`) with a quoting hint; bounded
+ * like bundle JSON (src/bundle/json.ts), since it is sent on as a protocol frame.
+ */
 export function jsonOption(flag: string, value: string | undefined): unknown {
   if (value === undefined) return undefined;
   try {
-    return JSON.parse(value);
+    return parseBoundedJson(value);
   } catch (error) {
     throw usageError(`--${flag} is not valid JSON: ${(error as Error).message}.`, `Quote it for the shell, e.g. --${flag} '{"key":"value"}'.`, "invalid_option_value");
   }
