@@ -83,6 +83,8 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
     },
     normalizeProject: (path) => normalizeProjectPath(ctx, path),
     projectHash,
-    checkFiles: (bundle) => checkC2FilesBeforeStart(ctx, bundle.id),
+    checkFiles: async (bundle) => {
+      await checkC2FilesBeforeStart(ctx, bundle.id);
+    },
   };
 }

@@ -7,7 +7,7 @@
  * index is written without fsync: after a power loss it may be old or empty, and then simply
  * does not match.
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
@@ -24,6 +24,19 @@ export function fileStamp(path: string): string | undefined {
   try {
     const st = statSync(path, { bigint: true });
     return `${st.ino}:${st.size}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A stricter stamp for content gjc checks before it runs it (src/c2store/files-stamp.ts): the
+ * fileStamp fields plus modification time and mode, of the path itself (a link is not followed).
+ */
+export function statStamp(path: string): string | undefined {
+  try {
+    const st = lstatSync(path, { bigint: true });
+    return `${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}:${st.mode}`;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { join } from "node:path";
+import { statStamp } from "./derived-index.ts";
 import type { StoredFile } from "./files.ts";
 
 export type FileProblemKind = "missing" | "changed" | "extra" | "mode" | "symlink" | "special";
@@ -9,6 +10,16 @@ export interface FileProblem {
   /** Bundle-relative path ("." for the content directory itself). */
   path: string;
   message: string;
+}
+
+export interface VerifyOptions {
+  /**
+   * statStamp of files as they were when they last hashed clean: a file whose stamp is still
+   * the same is not read again (its presence and type are still checked by the walk).
+   */
+  known?: ReadonlyMap<string, string>;
+  /** Filled with the statStamp of every file found clean, taken before it was hashed. */
+  stamps?: Map<string, string>;
 }
 
 export interface BundleCheck {
@@ -64,7 +75,8 @@ function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: str
  * file) with the recorded size, SHA-256 and mode, and nothing else may be in the directory.
  * Read-only; the family decides about quarantine. Both families verify through this.
  */
-export function verifyFiles(root: string, files: readonly StoredFile[]): BundleCheck {
+export function verifyFiles(root: string, files: readonly StoredFile[], options: VerifyOptions = {}): BundleCheck {
+  const { known, stamps } = options;
   const problems: FileProblem[] = [];
   const add = (kind: FileProblemKind, path: string, what: string) => problems.push({ kind, path, message: `${what}: ${path}` });
   let rootStat;
@@ -117,11 +129,19 @@ export function verifyFiles(root: string, files: readonly StoredFile[]): BundleC
       add("special", f.path, "Installed file replaced by a directory or special file");
       continue;
     }
-    const got = hashFile(join(root, f.path), f.bytes);
+    const abs = join(root, f.path);
+    // Stamped before hashing: a change made while the file is read shows in the next stamp.
+    const before = known || stamps ? statStamp(abs) : undefined;
+    if (before !== undefined && known?.get(f.path) === before) {
+      stamps?.set(f.path, before);
+      continue;
+    }
+    const got = hashFile(abs, f.bytes);
     checked++;
     if (got.kind === "file") {
       if (got.sha256 !== f.sha256) add("changed", f.path, "Installed file changed");
       else if (got.mode !== f.mode) add("mode", f.path, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+      else if (before !== undefined) stamps?.set(f.path, before);
     } else if (got.kind === "size") add("changed", f.path, "Installed file changed");
     else if (got.kind === "symlink") add("symlink", f.path, "Installed file replaced by a symbolic link");
     else if (got.kind === "special") add("special", f.path, "Installed file replaced by a special file");
