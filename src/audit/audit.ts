@@ -4,12 +4,11 @@
  * same refusal of an invalid bundle) and nothing is installed or run; a name is an installed
  * bundle, audited from its installed copy.
  */
-import { lstatSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
+import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "../families/detect.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
@@ -64,7 +63,7 @@ interface Planned {
 
 /** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
 async function planRoot(dir: string): Promise<Planned> {
-  if (exists(resolve(dir, GJC_MANIFEST))) {
+  if (entryExists(resolve(dir, GJC_MANIFEST))) {
     const { compileForInstall } = await import("../install/compile-for-install.ts");
     const { gjcModelOf } = await import("./extract-gjc.ts");
     // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
@@ -82,7 +81,7 @@ async function planRoot(dir: string): Promise<Planned> {
     const model = gjcModelOf(bundle, manifestBytes());
     return { model, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
   }
-  if (exists(resolve(dir, C2_MANIFEST))) {
+  if (entryExists(resolve(dir, C2_MANIFEST))) {
     const { planC2Bundle } = await import("../families/c2/validate.ts");
     const { invalidBundle } = await import("../c2store/install.ts");
     const { c2Capabilities } = await import("./extract-c2.ts");
@@ -94,14 +93,6 @@ async function planRoot(dir: string): Promise<Planned> {
   throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
 }
 
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding[] {
   const locators = new Map<string, (p: string) => TextPosition>();
@@ -128,7 +119,7 @@ function report(subject: Omit<AuditSubject, "family" | "name" | "version">, plan
 
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
 function isInstalledName(ctx: Context, target: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) && !exists(resolve(ctx.cwd, target)) && !/\.(?:tgz|tar|tar\.gz)$/.test(target);
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) && !entryExists(resolve(ctx.cwd, target)) && !/\.(?:tgz|tar|tar\.gz)$/.test(target);
 }
 
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
@@ -188,7 +179,7 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
   const layout = c2Layout(ctx);
-  const record = exists(layout.plugins) ? findRecord(layout, name) : undefined;
+  const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
   if (record) return { dir: bundleDir(layout, record.id), display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { stripDotSlash } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
-import { attachCodeDigests, describeUrl, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
+import { attachCodeDigests, describeUrl, emptyModel, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
 
 const C2_PTR = `/extensions/${C2_NAMESPACE}`;
 const inManifest = (p: string): DeclaredAt => ({ file: MANIFEST_FILE, pointer: p });
@@ -58,19 +58,7 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
   const c2 = manifest.codetwo;
   const file = new Map<string, { bytes: number; sha256: string }>();
   for (const f of collection.files) file.set(f.path, { bytes: f.size, sha256: f.sha256 });
-  const model: CapabilityModel = {
-    family: "c2",
-    name: manifest.name,
-    version: manifest.version,
-    processes: [],
-    endpoints: [],
-    env: [],
-    hooks: [],
-    hostCommands: [],
-    prompts: [],
-    promptBytes: 0,
-    files: { count: collection.files.length, bytes: collection.totalBytes },
-  };
+  const model = emptyModel("c2", manifest.name, manifest.version, { count: collection.files.length, bytes: collection.totalBytes });
 
   if (c2.runtime) {
     const r = c2.runtime;

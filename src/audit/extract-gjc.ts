@@ -9,7 +9,7 @@ import type { CompiledGjcBundle, GjcAppendixSurface, GjcHookSurface, GjcMcpSurfa
 import { GJC_MANIFEST } from "../families/detect.ts";
 import type { CompiledBundle } from "../install/compile-for-install.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
-import { attachCodeDigests, describeUrl, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
+import { attachCodeDigests, describeUrl, emptyModel, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -87,22 +87,9 @@ function pointersByName(raw: unknown, key: string): Map<string, string> {
 
 export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown): CapabilityModel {
   const at = locator(rawManifest);
-  let totalBytes = 0;
-  for (let i = 0; i < bundle.files.length; i++) totalBytes += bundle.files[i].bytes;
+  const totalBytes = bundle.files.reduce((sum, f) => sum + f.bytes, 0);
   let bytesOf: Map<string, number> | undefined;
-  const model: CapabilityModel = {
-    family: "gjc",
-    name: bundle.name,
-    version: bundle.version,
-    processes: [],
-    endpoints: [],
-    env: [],
-    hooks: [],
-    hostCommands: [],
-    prompts: [],
-    promptBytes: 0,
-    files: { count: bundle.files.length, bytes: totalBytes },
-  };
+  const model = emptyModel("gjc", bundle.name, bundle.version, { count: bundle.files.length, bytes: totalBytes });
   // Tool-module ids already in the model (a sub-skill's scoped tools may repeat).
   const seen = new Set<string>();
   const ROOT = rootPath(".");

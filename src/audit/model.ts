@@ -116,6 +116,11 @@ export interface CapabilityModel {
   files: { count: number; bytes: number };
 }
 
+/** A model with no capabilities yet: each family's extractor fills it in. */
+export function emptyModel(family: FamilyId, name: string, version: string, files: { count: number; bytes: number }): CapabilityModel {
+  return { family, name, version, processes: [], endpoints: [], env: [], hooks: [], hostCommands: [], prompts: [], promptBytes: 0, files };
+}
+
 /** `${PLUGIN_ROOT}/<rel>`: how a bundle path is shown before it is installed anywhere. */
 export const rootPath = (rel: string): string => (rel === "" || rel === "." ? "${PLUGIN_ROOT}" : `\${PLUGIN_ROOT}/${rel.startsWith("./") ? rel.slice(2) : rel}`);
 

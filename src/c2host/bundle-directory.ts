@@ -1,17 +1,11 @@
 import type { Context } from "../core/context.ts";
-import type { C2Manifest } from "../families/c2/types.ts";
+import type { InstalledC2 } from "../c2store/records.ts";
 
-/** What the runtime host needs to know about one installed C2 bundle. */
-export interface HostedBundle {
-  id: string;
-  name: string;
-  version: string;
-  bundleDir: string;
-  /** User-scope data directory; project data lives under `projects/<hash>` inside it. */
-  dataDir: string;
-  enabled: boolean;
-  trusted: boolean;
-  manifest: C2Manifest;
+/**
+ * What the runtime host needs to know about one installed C2 bundle: the store's facts
+ * (project data lives under `projects/<hash>` inside `dataDir`), and what the host derives.
+ */
+export type HostedBundle = Pick<InstalledC2, "id" | "name" | "version" | "bundleDir" | "dataDir" | "enabled" | "trusted" | "manifest"> & {
   quarantine?: { reason: string; files: string[] } | null;
   /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
   passEnv?: readonly string[];
@@ -22,7 +16,7 @@ export interface HostedBundle {
    * nothing of it starts until `gjc plugin trust` again. `summary` says what changed.
    */
   trustOutdated?: { summary: string };
-}
+};
 
 export interface RealmPolicy {
   state: "enabled" | "disabled";

@@ -92,17 +92,26 @@ export function tokenize(src: string): Token[] {
         readTemplate();
         continue;
       }
-      if (c === "/" && src[i + 1] === "/") {
-        while (i < n && src[i] !== "\n") i++;
-        continue;
-      }
-      if (c === "/" && src[i + 1] === "*") {
-        const end = src.indexOf("*/", i + 2);
-        i = end === -1 ? n : end + 2;
-        continue;
-      }
+      if (skipComment()) continue;
       i++;
     }
+  };
+
+  /** Skips a `//` or `/* … *\/` comment at `i` (counting its lines); false when there is none. */
+  const skipComment = (): boolean => {
+    if (src[i] !== "/") return false;
+    if (src[i + 1] === "/") {
+      while (i < n && src[i] !== "\n") i++;
+      return true;
+    }
+    if (src[i + 1] === "*") {
+      const end = src.indexOf("*/", i + 2);
+      const stop = end === -1 ? n : end + 2;
+      for (let k = i; k < stop; k++) if (src[k] === "\n") line++;
+      i = stop;
+      return true;
+    }
+    return false;
   };
 
   while (i < n) {
@@ -116,17 +125,7 @@ export function tokenize(src: string): Token[] {
       i++;
       continue;
     }
-    if (c === "/" && src[i + 1] === "/") {
-      while (i < n && src[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "/" && src[i + 1] === "*") {
-      const end = src.indexOf("*/", i + 2);
-      const stop = end === -1 ? n : end + 2;
-      for (let k = i; k < stop; k++) if (src[k] === "\n") line++;
-      i = stop;
-      continue;
-    }
+    if (skipComment()) continue;
     const at = line;
     if (c === '"' || c === "'") {
       out.push({ type: "string", value: readQuoted(c), line: at });

@@ -12,7 +12,8 @@ export const GJC_MANIFEST = "gajae-plugin.json";
 export const C2_MANIFEST = "plugin.json";
 export const CATALOG_FILE = "marketplace.json";
 
-function isEntry(path: string): boolean {
+/** Whether something (file, folder or link, not followed) is at `path`. */
+export function entryExists(path: string): boolean {
   try {
     lstatSync(path);
     return true;
@@ -47,9 +48,9 @@ export function detectTarget(input: string, cwd: string): Target {
   if (!st.isDirectory()) {
     throw new GjcError({ code: "unknown_target", message: `${input} is not a directory or a file.`, exit: ExitCode.usage });
   }
-  if (isEntry(join(path, GJC_MANIFEST))) return { kind: "gjc", dir: path };
-  if (isEntry(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
-  if (isEntry(join(path, CATALOG_FILE))) return { kind: "catalog", file: join(path, CATALOG_FILE) };
+  if (entryExists(join(path, GJC_MANIFEST))) return { kind: "gjc", dir: path };
+  if (entryExists(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
+  if (entryExists(join(path, CATALOG_FILE))) return { kind: "catalog", file: join(path, CATALOG_FILE) };
   throw noManifestError(input, [GJC_MANIFEST, C2_MANIFEST, CATALOG_FILE]);
 }
 

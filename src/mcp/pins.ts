@@ -18,15 +18,10 @@ import { canonicalDigest } from "../audit/canonical-json.ts";
 
 export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
 import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
+import type { McpTool } from "./protocol.ts";
 
-/** What is hashed of a tool: everything a model or a user reads about it. */
-export interface ToolDefinition {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
+/** What is hashed of a tool: everything a model or a user reads about it (the tool as listed). */
+export type ToolDefinition = McpTool;
 
 export interface ToolChange {
   tool: string;

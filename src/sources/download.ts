@@ -2,6 +2,7 @@ import { classifyMcpUrl } from "../policy/url.ts";
 import { resolveAndCheck } from "../policy/dns.ts";
 import { sourceError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
+import { streamChunks } from "./stream-chunks.ts";
 import type { FetchOptions, NetworkOverrides } from "./types.ts";
 
 const MAX_REDIRECTS = 5;
@@ -96,33 +97,24 @@ async function readBounded(response: Response, maxBytes: number, display: string
     await response.body?.cancel().catch(() => {});
     throw sourceError("source_too_large", `${display} is ${declared} bytes, over the ${maxBytes}-byte archive budget.`, "Keep large or generated files out of the bundle.", { limit: "archive_bytes" });
   }
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
   const report = Number.isFinite(declared) ? declared >= PROGRESS_FROM_BYTES : true;
   let nextReport = PROGRESS_FROM_BYTES;
-  try {
-    for (;;) {
-      let step: { done: boolean; value?: Uint8Array };
-      try {
-        step = await reader.read();
-      } catch {
-        if (signal.aborted) throw sourceError("source_unreachable", `Downloading ${display} timed out.`, "Check the network, then run the command again.");
-        throw sourceError("source_unreachable", `The download of ${display} broke off.`, "Run the command again.");
-      }
-      if (step.done || step.value === undefined) break;
-      received += step.value.length;
-      if (received > maxBytes) {
-        throw sourceError("source_too_large", `${display} is larger than the ${maxBytes}-byte archive budget.`, "Keep large or generated files out of the bundle.", { limit: "archive_bytes" });
-      }
-      chunks.push(step.value);
-      if (report && onProgress && received >= nextReport) {
-        onProgress(`Downloading ${display}: ${mib(received)}${Number.isFinite(declared) ? ` of ${mib(declared)}` : ""}`);
-        nextReport += Number.isFinite(declared) ? Math.max(PROGRESS_FROM_BYTES, Math.ceil(declared / 10)) : 4 * PROGRESS_FROM_BYTES;
-      }
+  const readError = () =>
+    signal.aborted
+      ? sourceError("source_unreachable", `Downloading ${display} timed out.`, "Check the network, then run the command again.")
+      : sourceError("source_unreachable", `The download of ${display} broke off.`, "Run the command again.");
+  for await (const chunk of streamChunks(response.body as ReadableStream<Uint8Array>, readError)) {
+    received += chunk.length;
+    if (received > maxBytes) {
+      throw sourceError("source_too_large", `${display} is larger than the ${maxBytes}-byte archive budget.`, "Keep large or generated files out of the bundle.", { limit: "archive_bytes" });
     }
-  } finally {
-    reader.cancel().catch(() => {});
+    chunks.push(chunk);
+    if (report && onProgress && received >= nextReport) {
+      onProgress(`Downloading ${display}: ${mib(received)}${Number.isFinite(declared) ? ` of ${mib(declared)}` : ""}`);
+      nextReport += Number.isFinite(declared) ? Math.max(PROGRESS_FROM_BYTES, Math.ceil(declared / 10)) : 4 * PROGRESS_FROM_BYTES;
+    }
   }
   if (Number.isFinite(declared) && received !== declared) {
     throw sourceError("source_unreachable", `The download of ${display} ended after ${received} of ${declared} bytes.`, "Run the command again.");

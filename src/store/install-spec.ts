@@ -1,8 +1,7 @@
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
-import { noManifestError } from "../families/detect.ts";
+import { entryExists, noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
 import { families } from "./family.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
@@ -18,15 +17,6 @@ export interface InstallRequest {
   /** Archive sources: the SHA-256 the archive must have. */
   sha256?: string;
 }
-
-const exists = (p: string) => {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export function c2ProjectScope(): GjcError {
   return usageError(
@@ -57,7 +47,7 @@ export async function installSpec(ctx: Context, req: InstallRequest): Promise<In
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
   try {
-    const adapter = adapters.find((a) => exists(join(fetched.dir, a.manifest)));
+    const adapter = adapters.find((a) => entryExists(join(fetched.dir, a.manifest)));
     if (!adapter) throw noManifestError(fetched.display, adapters.map((a) => a.manifest));
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target = scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));

@@ -2,18 +2,14 @@ import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { BODY_CONTROL_CHARS, SAFE_NAME } from "./constants.ts";
 import { checkProse, describeValue, isPlainObject, quote, visible, withoutBom } from "./fields.ts";
-import { allowedPhases, parentKind, PROTECTED_PARENTS, type ParentKind } from "./parents.ts";
+import { allowedPhases, parentKind, PROTECTED_PARENTS } from "./parents.ts";
+import type { GjcSubskillSurface } from "./surface-types.ts";
 
-export interface SubskillFrontmatter {
-  name: string;
-  description: string;
-  parent: string;
-  parentKind: ParentKind;
-  phase: string;
-  activation_arg: string;
+/** The frontmatter fields the sub-skill surface carries as they are, plus its `tools:` field. */
+export type SubskillFrontmatter = Pick<GjcSubskillSurface, "name" | "description" | "parent" | "parentKind" | "phase" | "activation_arg"> & {
   /** Bundle-relative tool module paths from the optional `tools:` field. */
   tools: string[];
-}
+};
 
 /** One strict decoder for every sub-skill (decode() without { stream } keeps no state between calls). */
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });

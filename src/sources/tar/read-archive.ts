@@ -2,6 +2,7 @@ import type { BundleLimits } from "../../bundle/limits.ts";
 
 import { sha256Hex } from "../../bundle/hash.ts";
 import { sourceError } from "../errors.ts";
+import { streamChunks } from "../stream-chunks.ts";
 import { TarJudge, tarBudget, type JudgedEntry } from "./judge.ts";
 
 export interface JudgedArchive {
@@ -41,23 +42,11 @@ export async function judgeArchive(bytes: Uint8Array, limits: BundleLimits, mani
 }
 
 async function gunzipInto(bytes: Uint8Array, judge: TarJudge): Promise<void> {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
-  try {
-    for (;;) {
-      let step: { done: boolean; value?: Uint8Array };
-      try {
-        step = await reader.read();
-      } catch {
-        throw sourceError("invalid_archive", "The gzip stream is corrupt or truncated.", "Download or build the archive again; nothing was written.", { streamBytes: judge.streamBytes });
-      }
-      if (step.done) return;
-      // Drained to the end even after the end marker, so gzip verifies its CRC and length;
-      // the judge's stream budget bounds what that may cost.
-      judge.push(step.value as Uint8Array);
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
+  const gunzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const readError = () => sourceError("invalid_archive", "The gzip stream is corrupt or truncated.", "Download or build the archive again; nothing was written.", { streamBytes: judge.streamBytes });
+  // Drained to the end even after the end marker, so gzip verifies its CRC and length;
+  // the judge's stream budget bounds what that may cost.
+  for await (const chunk of streamChunks(gunzipped, readError)) judge.push(chunk);
 }
 
 /** The manifest must be at the archive root, or directly inside the one folder everything lives under. */
