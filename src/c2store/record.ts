@@ -8,7 +8,9 @@ import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../audit/t
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
-import { ENV_NAME, isDeniedEnvName, MAX_PASS_ENV } from "../process/env.ts";
+import { isDeniedEnvName } from "../process/env.ts";
+import { schemaDiagnostics, type ErrorMapping } from "../families/c2/schema-errors.ts";
+import { InstalledRecord } from "../store/disk-schemas.generated.ts";
 import type { StoredFile } from "../store/files.ts";
 
 export const RECORD_SCHEMA_VERSION = 1;
@@ -99,100 +101,45 @@ export interface RecordFacts {
   };
 }
 
-const RECORD_KEYS = [
-  "schema_version", "id", "name", "version", "standard_version", "enabled", "trusted", "scope", "source",
-  "installed_at", "updated_at", "files", "total_bytes", "contributions", "components", "diagnostics", "quarantine", "manifest",
-] as const;
-const SOURCE_KEYS = ["kind", "spec", "display", "identity", "resolved", "catalog"] as const;
-const SOURCE_KINDS: ReadonlySet<string> = new Set(["local", "github", "git", "archive"]);
-const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$/;
-
-/*
- * Start-up cost shapes this checker: `gjc plugin policy catalog` checks every installed
- * record in a fresh process, and JSC compiles any function called a few dozen times (and
- * optimizes one called a few hundred times) on the way; for a 50-bundle catalog those
- * compilations cost more than the reading. So the common case calls no helper: the key lists
- * are compared as one joined string (records are written with their keys in this order; the
- * equal count rules out a key with a comma faking the join) and the object checks are written
- * out. Any other key order takes the exact key-by-key check.
- */
-const RECORD_KEY_LIST = RECORD_KEYS.join(",");
-const SOURCE_KEY_LIST = SOURCE_KEYS.join(",");
-
-/** The first problem with the keys of `value` (unknown first, then missing), or undefined. */
-function keyProblem(value: Record<string, unknown>, allowed: readonly string[], what: string): string | undefined {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) return `unknown ${what} field "${key}"`;
-  for (const key of allowed) if (!(key in value)) return `missing ${what} field "${key}"`;
-  return undefined;
-}
+/** Field names in messages: `files[0].path`, `source.kind`; codes are unused (one reason is kept). */
+const RECORD_ERRORS: ErrorMapping = { at: "installed-plugin.json#", label: "", nestedLabel: "", code: () => "invalid_record" };
 
 /**
  * Checks a parsed record; returns the reason it is unusable, or undefined. A bad record is
- * skipped by the loader (and shown by list/doctor), never half-trusted.
+ * skipped by the loader (and shown by list/doctor), never half-trusted. The shape is the
+ * TypeBox schema (record-schema.ts, answered from its generated JSON so valid records never
+ * load TypeBox); the rules below are the ones a schema cannot say.
  */
 export function recordProblem(value: unknown, dirName: string): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "the record is not a JSON object";
-  const { pass_env: passEnv, capabilities, trusted_capabilities: trustedCapabilities, ...record } = value as Record<string, unknown>;
-  const passEnvProblem = passEnvRecordProblem(passEnv) ?? trustedCapabilitiesProblem(capabilities, "capabilities") ?? trustedCapabilitiesProblem(trustedCapabilities, "trusted_capabilities");
-  if (passEnvProblem !== undefined) return passEnvProblem;
+  const record = value as Record<string, unknown>;
+  // A newer gjc's record is named as such rather than as a list of unknown fields.
   if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
-  const keys = Object.keys(record);
-  if (keys.length !== RECORD_KEYS.length || keys.join(",") !== RECORD_KEY_LIST) {
-    const problem = keyProblem(record, RECORD_KEYS, "record");
-    if (problem !== undefined) return problem;
-  }
-  if (typeof record.id !== "string" || !ID_PATTERN.test(record.id)) return "invalid installed id";
-  if (record.id !== dirName) return `the record id ${record.id} does not match its directory ${dirName}`;
-  if (typeof record.name !== "string" || typeof record.version !== "string") return "name and version must be strings";
-  if (record.standard_version !== "1.2.0") return `C2 standard ${JSON.stringify(record.standard_version)} is not supported`;
-  if (typeof record.enabled !== "boolean" || typeof record.trusted !== "boolean") return "enabled and trusted must be booleans";
-  if (record.scope !== "user") return "scope must be user";
-  const source = record.source;
-  if (typeof source !== "object" || source === null || Array.isArray(source)) return "source must be an object";
-  const src = source as Record<string, unknown>;
-  // Only unknown source keys are refused (a missing one fails the type checks below).
-  const sourceKeys = Object.keys(src);
-  if (sourceKeys.length !== SOURCE_KEYS.length || sourceKeys.join(",") !== SOURCE_KEY_LIST) {
-    for (const key of Object.keys(src)) if (!(SOURCE_KEYS as readonly string[]).includes(key)) return `unknown source field "${key}"`;
-  }
-  if (typeof src.kind !== "string" || !SOURCE_KINDS.has(src.kind)) return "invalid source kind";
-  if (typeof src.identity !== "string" || typeof src.display !== "string" || typeof src.spec !== "string") return "invalid source";
-  const resolved = src.resolved;
-  if (typeof resolved !== "object" || resolved === null || Array.isArray(resolved)) return "invalid source.resolved";
-  if (typeof record.installed_at !== "string" || typeof record.updated_at !== "string") return "invalid timestamps";
-  const files = record.files;
-  if (!Array.isArray(files)) return "files must be an array";
-  for (let i = 0; i < files.length; i++) {
-    const f: unknown = files[i];
-    if (typeof f !== "object" || f === null || Array.isArray(f)) return "invalid file entry";
-    const file = f as Record<string, unknown>;
-    if (typeof file.path !== "string" || typeof file.sha256 !== "string" || typeof file.size !== "number" || typeof file.mode !== "number") return "invalid file entry";
-    if (relativePathProblem(file.path) !== undefined) return `unsafe file path ${JSON.stringify(file.path)}`;
-  }
-  const contributions = record.contributions;
-  if (typeof contributions !== "object" || contributions === null || Array.isArray(contributions) || !Array.isArray(record.components) || !Array.isArray(record.diagnostics)) return "invalid contributions";
-  const quarantine = record.quarantine;
-  if (quarantine !== null && (typeof quarantine !== "object" || Array.isArray(quarantine))) return "invalid quarantine";
-  const manifest = record.manifest;
-  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) return "the stored manifest does not match the record";
-  const stored = manifest as Record<string, unknown>;
-  if (stored.name !== record.name || stored.version !== record.version) return "the stored manifest does not match the record";
-  const codetwo = stored.codetwo;
-  if (typeof codetwo !== "object" || codetwo === null || Array.isArray(codetwo)) return "the stored manifest has no C2 extension";
-  const extension = codetwo as Record<string, unknown>;
-  const commands = extension.commands;
-  if (!Array.isArray(commands)) return "the stored manifest has no C2 extension";
+  const shapeProblem = firstProblem(schemaDiagnostics(InstalledRecord, value, RECORD_ERRORS));
+  if (shapeProblem !== undefined) return shapeProblem;
+  const r = value as InstalledRecord;
+  if (r.id !== dirName) return `the record id ${r.id} does not match its directory ${dirName}`;
+  for (const [i, file] of r.files.entries()) if (relativePathProblem(file.path) !== undefined) return `unsafe file path ${JSON.stringify(file.path)} (at /files/${i}/path)`;
+  if (r.manifest.name !== r.name || r.manifest.version !== r.version) return "the stored manifest does not match the record";
   // The runtime contract (c2-notes §4.1): a runtime exists exactly when commands are declared.
-  if ((extension.runtime !== null) !== (commands.length > 0)) return "the stored manifest breaks the runtime/commands contract";
-  return undefined;
+  const codetwo = r.manifest.codetwo as unknown as Record<string, unknown>;
+  if ((codetwo.runtime !== null) !== ((codetwo.commands as unknown[]).length > 0)) return "the stored manifest breaks the runtime/commands contract";
+  const denied = r.pass_env?.findIndex(isDeniedEnvName) ?? -1;
+  if (denied >= 0) return `pass_env names ${JSON.stringify(r.pass_env![denied])}, which may not pass to a plugin (at /pass_env/${denied})`;
+  return trustedCapabilitiesProblem(r.capabilities, "capabilities") ?? trustedCapabilitiesProblem(r.trusted_capabilities, "trusted_capabilities");
 }
 
-/** `pass_env` is optional; when present, a short list of plain variable names that may pass. */
-function passEnvRecordProblem(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length > MAX_PASS_ENV) return "pass_env must be a list of at most 64 variable names";
-  const bad = value.find((name) => typeof name !== "string" || !ENV_NAME.test(name) || isDeniedEnvName(name));
-  return bad === undefined ? undefined : `pass_env names ${JSON.stringify(bad)}, which may not pass to a plugin`;
+/**
+ * One reason out of a document's schema errors, naming the field and its JSON pointer. The
+ * deepest error wins: for `null` or an object, a bad field inside the object says more than
+ * "must be null".
+ */
+export function firstProblem(diagnostics: Diagnostic[]): string | undefined {
+  let best: Diagnostic | undefined;
+  for (const d of diagnostics) if (best === undefined || (d.path ?? "").length > (best.path ?? "").length) best = d;
+  if (best === undefined) return undefined;
+  const at = (best.path ?? "").slice((best.path ?? "").indexOf("#") + 1);
+  return `${best.message.replace(/\.$/, "")} (at ${at || "/"})`;
 }
 
 export function serializeRecord(record: InstalledRecord): string {

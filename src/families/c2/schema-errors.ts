@@ -171,7 +171,7 @@ export function kindOf(v: unknown): string {
 }
 
 export type Schema = Record<string, any>;
-const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "patternProperties", "items", "pattern", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "enum", "const"]);
+const KNOWN = new Set(["anyOf", "type", "properties", "required", "additionalProperties", "patternProperties", "items", "pattern", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "enum", "const"]);
 const regexCache = new Map<string, RegExp>();
 // With the u flag, as TypeBox compiles `pattern` and `patternProperties`.
 const regex = (p: string) => regexCache.get(p) ?? regexCache.set(p, new RegExp(p, "u")).get(p)!;
@@ -186,6 +186,7 @@ export function conforms(schema: Schema, value: unknown): boolean {
   for (const k of Object.keys(schema)) if (!KNOWN.has(k)) return false;
   if ("const" in schema && value !== schema.const) return false;
   if (schema.enum && !(schema.enum as unknown[]).includes(value)) return false;
+  if (schema.anyOf && !(schema.anyOf as Schema[]).some((branch) => conforms(branch, value))) return false;
   switch (schema.type) {
     case undefined:
       return true;
@@ -204,6 +205,8 @@ export function conforms(schema: Schema, value: unknown): boolean {
       return (schema.minimum === undefined || value >= schema.minimum) && (schema.maximum === undefined || value <= schema.maximum);
     case "boolean":
       return typeof value === "boolean";
+    case "null":
+      return value === null;
     case "array":
       if (!Array.isArray(value)) return false;
       if (schema.minItems !== undefined && value.length < schema.minItems) return false;

@@ -40,7 +40,7 @@ describe("every caller refuses the bad cases", () => {
       schema_version: 1, id: "demo-0123abcd", name: "demo", version: "1.0.0", standard_version: "1.2.0", enabled: true, trusted: false, scope: "user",
       source: { kind: "local", spec: "/x", display: "Local", identity: "local:/x", resolved: {}, catalog: null },
       installed_at: "t", updated_at: "t", files: [{ path, sha256: "0".repeat(64), size: 1, mode: 0o644 }], total_bytes: 1,
-      contributions: {}, components: [], diagnostics: [], quarantine: null, manifest: {},
+      contributions: {}, components: [], diagnostics: [], quarantine: null, manifest: { name: "demo", version: "1.0.0", codetwo: { runtime: null, commands: [] } },
     });
     for (const p of BAD) expect([p, recordProblem(record(p), "demo-0123abcd")]).toEqual([p, expect.stringContaining("unsafe file path")]);
     expect(recordProblem(record("a/b"), "demo-0123abcd") ?? "").not.toContain("unsafe file path");

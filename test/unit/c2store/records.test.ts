@@ -66,34 +66,43 @@ describe("installed record check", () => {
       ["the record is not a JSON object", () => [1]],
       ["the record is not a JSON object", () => "record"],
       ["record schema 2 is not supported", (r) => ({ ...r, schema_version: 2 })],
-      ['unknown record field "extra"', (r) => ({ ...r, extra: 1 })],
-      ['missing record field "quarantine"', ({ quarantine, ...r }) => r],
-      ["invalid installed id", (r) => ({ ...r, id: "Demo-0123abcd" })],
+      ['An unknown field "extra" (at /extra)', (r) => ({ ...r, extra: 1 })],
+      ['Missing the required field "quarantine" (at /quarantine)', ({ quarantine, ...r }) => r],
+      ['id "Demo-0123abcd" is not valid (must match ^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$) (at /id)', (r) => ({ ...r, id: "Demo-0123abcd" })],
       [`the record id other-0123abcd does not match its directory ${ID}`, (r) => ({ ...r, id: "other-0123abcd" })],
-      ["name and version must be strings", (r) => ({ ...r, version: 1 })],
-      ['C2 standard "1.1.0" is not supported', (r) => ({ ...r, standard_version: "1.1.0" })],
-      ["enabled and trusted must be booleans", (r) => ({ ...r, trusted: "yes" })],
-      ["scope must be user", (r) => ({ ...r, scope: "project" })],
-      ["source must be an object", (r) => ({ ...r, source: [] })],
-      ['unknown source field "token"', (r) => ({ ...r, source: { ...r.source, token: "x" } })],
-      ["invalid source kind", (r) => ({ ...r, source: { ...r.source, kind: "npm" } })],
-      ["invalid source", (r) => ({ ...r, source: { ...r.source, identity: 7 } })],
-      ["invalid source.resolved", (r) => ({ ...r, source: { ...r.source, resolved: [] } })],
-      ["invalid timestamps", (r) => ({ ...r, updated_at: null })],
-      ["files must be an array", (r) => ({ ...r, files: {} })],
-      ["invalid file entry", (r) => ({ ...r, files: [null] })],
-      ["invalid file entry", (r) => ({ ...r, files: [[]] })],
-      ["invalid file entry", (r) => ({ ...r, files: [{ path: "a", size: 1, mode: 1 }] })],
-      ['unsafe file path "a/../b"', (r) => ({ ...r, files: [{ ...r.files[0], path: "a/../b" }] })],
-      ["invalid contributions", (r) => ({ ...r, contributions: [] })],
-      ["invalid contributions", (r) => ({ ...r, diagnostics: {} })],
-      ["invalid quarantine", (r) => ({ ...r, quarantine: [] })],
-      ["invalid quarantine", (r) => ({ ...r, quarantine: "files changed" })],
-      ["the stored manifest does not match the record", (r) => ({ ...r, manifest: [] })],
+      ["version must be a string, not an integer (at /version)", (r) => ({ ...r, version: 1 })],
+      ['standard_version must be "1.2.0", not "1.1.0" (at /standard_version)', (r) => ({ ...r, standard_version: "1.1.0" })],
+      ["trusted must be a boolean, not a string (at /trusted)", (r) => ({ ...r, trusted: "yes" })],
+      ['scope must be "user", not "project" (at /scope)', (r) => ({ ...r, scope: "project" })],
+      ["source must be an object, not an array (at /source)", (r) => ({ ...r, source: [] })],
+      ['source has an unknown field "token" (at /source/token)', (r) => ({ ...r, source: { ...r.source, token: "x" } })],
+      ['source.kind "npm" is not allowed (at /source/kind)', (r) => ({ ...r, source: { ...r.source, kind: "npm" } })],
+      ["source.identity must be a string, not an integer (at /source/identity)", (r) => ({ ...r, source: { ...r.source, identity: 7 } })],
+      ["source.resolved must be an object, not an array (at /source/resolved)", (r) => ({ ...r, source: { ...r.source, resolved: [] } })],
+      ["updated_at must be a string, not null (at /updated_at)", (r) => ({ ...r, updated_at: null })],
+      ["files must be an array, not an object (at /files)", (r) => ({ ...r, files: {} })],
+      ["files[0] must be an object, not null (at /files/0)", (r) => ({ ...r, files: [null] })],
+      ["files[0] must be an object, not an array (at /files/0)", (r) => ({ ...r, files: [[]] })],
+      ['files[0] is missing the required field "sha256" (at /files/0/sha256)', (r) => ({ ...r, files: [{ path: "a", size: 1, mode: 1 }] })],
+      ['files[0] has an unknown field "owner" (at /files/0/owner)', (r) => ({ ...r, files: [{ ...r.files[0], owner: "root" }] })],
+      ["files[0].size must be a number, not a string (at /files/0/size)", (r) => ({ ...r, files: [{ ...r.files[0], size: "1" }] })],
+      ['unsafe file path "a/../b" (at /files/0/path)', (r) => ({ ...r, files: [{ ...r.files[0], path: "a/../b" }] })],
+      ["contributions must be an object, not an array (at /contributions)", (r) => ({ ...r, contributions: [] })],
+      ["diagnostics must be an array, not an object (at /diagnostics)", (r) => ({ ...r, diagnostics: {} })],
+      ["quarantine must be null, not an array (at /quarantine)", (r) => ({ ...r, quarantine: [] })],
+      ["quarantine must be null, not a string (at /quarantine)", (r) => ({ ...r, quarantine: "files changed" })],
+      ["quarantine.reason must be a string, not an integer (at /quarantine/reason)", (r) => ({ ...r, quarantine: { reason: 1, files: [], at: "" } })],
+      ["manifest must be an object, not an array (at /manifest)", (r) => ({ ...r, manifest: [] })],
       ["the stored manifest does not match the record", (r) => ({ ...r, manifest: { ...r.manifest, version: "2.0.0" } })],
-      ["the stored manifest has no C2 extension", (r) => ({ ...r, manifest: { ...r.manifest, codetwo: [] } })],
-      ["the stored manifest has no C2 extension", (r) => ({ ...r, manifest: { ...r.manifest, codetwo: { ...r.manifest.codetwo, commands: {} } } })],
+      ["manifest.codetwo must be an object, not an array (at /manifest/codetwo)", (r) => ({ ...r, manifest: { ...r.manifest, codetwo: [] } })],
+      ["manifest.codetwo.commands must be an array, not an object (at /manifest/codetwo/commands)", (r) => ({ ...r, manifest: { ...r.manifest, codetwo: { ...r.manifest.codetwo, commands: {} } } })],
       ["the stored manifest breaks the runtime/commands contract", (r) => ({ ...r, manifest: { ...r.manifest, codetwo: { ...r.manifest.codetwo, commands: [{ id: "x" }] } } })],
+      ['pass_env[0] "1A" is not valid (must match ^[A-Za-z_][A-Za-z0-9_]*$) (at /pass_env/0)', (r) => ({ ...r, pass_env: ["1A"] })],
+      ['pass_env names "LD_PRELOAD", which may not pass to a plugin (at /pass_env/1)', (r) => ({ ...r, pass_env: ["LANG", "LD_PRELOAD"] })],
+      ["pass_env must have at most 64 entries (at /pass_env)", (r) => ({ ...r, pass_env: Array.from({ length: 65 }, (_, i) => `V${i}`) })],
+      ["capabilities must be an object, not a string (at /capabilities)", (r) => ({ ...r, capabilities: "all" })],
+      ['capabilities.digest "sha256:x" is not valid (must match ^sha256:[0-9a-f]{64}$) (at /capabilities/digest)', (r) => ({ ...r, capabilities: { digest: "sha256:x", processes: [], endpoints: [], env: [], hostCommands: [] } })],
+      ["capabilities.digest does not match its capabilities", (r) => ({ ...r, capabilities: { digest: `sha256:${"0".repeat(64)}`, processes: [], endpoints: [], env: [], hostCommands: [] } })],
     ];
     for (const [reason, edit] of cases) expect([reason, problemOf(edit)]).toEqual([reason, reason]);
     expect(problemOf((r) => ({ ...r, quarantine: { reason: "runtime_mismatch", files: [], at: "" } }))).toBeUndefined();
@@ -109,7 +118,7 @@ describe("installed record check", () => {
       }
       return out;
     };
-    expect(problemOf(faked)).toBe('unknown record field "id,name"');
+    expect(problemOf(faked)).toBe('An unknown field "id,name" (at /id,name)');
   });
 
   test("a file path is unsafe exactly when absolute or a segment is empty, '.' or '..'", () => {
@@ -123,7 +132,7 @@ describe("installed record check", () => {
     }
     for (const path of all) {
       const problem = problemOf((r) => ({ ...r, files: [{ ...r.files[0], path }] }));
-      expect([path, problem]).toEqual([path, unsafe(path) ? `unsafe file path ${JSON.stringify(path)}` : undefined]);
+      expect([path, problem]).toEqual([path, unsafe(path) ? `unsafe file path ${JSON.stringify(path)} (at /files/0/path)` : undefined]);
     }
   });
 });

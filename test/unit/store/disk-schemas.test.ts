@@ -1,0 +1,46 @@
+/**
+ * src/store/disk-schemas.generated.ts and docs/json/<document>.schema.json come from the
+ * TypeBox schemas of the on-disk documents: they must be up to date, and the fast check over
+ * the generated JSON must agree with TypeBox (the one definition) on valid and broken records.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Value } from "typebox/value";
+import * as generated from "../../../src/store/disk-schemas.generated.ts";
+import { conforms } from "../../../src/families/c2/schema-errors.ts";
+import { DISK_SCHEMAS, diskJsonSchema, diskSchemasModuleSource, diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
+import { repoRoot } from "../../helpers/cli.ts";
+
+const names = Object.keys(DISK_SCHEMAS) as DiskSchemaName[];
+
+describe("disk-schemas.generated.ts and docs/json", () => {
+  test("the committed files are up to date (run bun scripts/gen-disk-schemas.ts when this fails)", () => {
+    expect(readFileSync(join(repoRoot, "src", "store", "disk-schemas.generated.ts"), "utf8")).toBe(diskSchemasModuleSource());
+    for (const name of names) expect(readFileSync(join(repoRoot, "docs", "json", DISK_SCHEMAS[name][2]), "utf8")).toBe(diskJsonSchema(name));
+  });
+
+  test("each JSON equals its TypeBox schema, and load() returns that very schema", () => {
+    for (const name of names) {
+      expect(generated[name].json).toEqual(JSON.parse(JSON.stringify(diskTypeboxSchema(name))));
+      expect(generated[name].load()).toBe(diskTypeboxSchema(name));
+    }
+  });
+
+  test("the fast check agrees with TypeBox on the records of the previous binary's store and on broken ones", () => {
+    const dir = join(repoRoot, "fixtures", "stores", "main-4813a3f");
+    const records = [...new Bun.Glob("**/installed-plugin.json").scanSync({ cwd: dir, dot: true })].map((p) => JSON.parse(readFileSync(join(dir, p), "utf8")));
+    expect(records.length).toBeGreaterThan(0);
+    const docs: unknown[] = [];
+    for (const r of records) {
+      docs.push(r, { ...r, extra: 1 }, { ...r, quarantine: "x" }, { ...r, quarantine: { reason: "r", files: [], at: "" } }, { ...r, source: { ...r.source, catalog: { path: 1 } } }, { ...r, files: [{ ...r.files[0], size: "1" }] });
+    }
+    let accepted = 0;
+    for (const doc of docs) {
+      const fast = conforms(generated.InstalledRecord.json, doc);
+      expect({ doc, fast }).toEqual({ doc, fast: Value.Check(diskTypeboxSchema("InstalledRecord") as any, doc) });
+      if (fast) accepted++;
+    }
+    expect(accepted).toBe(records.length * 2);
+  });
+});
