@@ -12,7 +12,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { McpTool } from "./protocol.ts";
 import { c2ServerBinding, gjcServerBinding } from "./pins-binding.ts";
-import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type ServerPin, type ToolChange } from "./pins.ts";
+import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServerPin, type ToolChange } from "./pins.ts";
 
 export interface ProbedServer {
   bundle: string;
@@ -72,6 +72,29 @@ async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
   return { root, key: pinKey(ident), ident, binding: gjcServerBinding(entry, surface as import("../gjcsession/surfaces.ts").StoredMcp) };
 }
 
+/**
+ * Runs a read-merge-write of the pin file of a probed server under the store lock of the root
+ * it lives in (the scope's registry lock for a GJC bundle, the C2 data directory lock for a C2
+ * one), so two probes finishing at once cannot lose each other's pin (issue #15). The probe
+ * itself runs before, unlocked; the slot and the pins are read again inside the lock.
+ */
+async function underPinsLock<T>(ctx: Context, r: ProbedServer, command: string, fn: (slot: PinSlot, pins: PinFile) => T): Promise<T> {
+  const run = async () => {
+    const slot = await slotOf(ctx, r);
+    const pins = readPins(slot.root);
+    dropStale(pins, slot);
+    return fn(slot, pins);
+  };
+  if (r.family === "c2") {
+    const { withC2Lock } = await import("../c2store/lock.ts");
+    return withC2Lock(ctx, command, run);
+  }
+  const [{ LOCK_FILE, scopeLabel, scopeRoot }, { lockTimeout, withLock }, { gjcTrustedBase }] = await Promise.all([import("../install/layout.ts"), import("../store/lock.ts"), import("../store/scope-path.ts")]);
+  const scope = r.scope as Scope;
+  const root = scopeRoot(ctx, scope);
+  return withLock(root, { command, file: LOCK_FILE, timeoutMs: lockTimeout(ctx), label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) }, run);
+}
+
 /** The pin of a slot, when it is bound to the installed server (a stale one counts as none). */
 function currentPin(slot: PinSlot, pins: ReturnType<typeof readPins>): ServerPin | undefined {
   const pin = pins.servers[slot.key];
@@ -97,27 +120,29 @@ export function driftError(bundle: string, server: string, changes: ToolChange[]
  * verify (and clear an earlier drift); different ones record drift and throw tool_definition_drift.
  */
 async function checkAgainstPin(ctx: Context, r: ProbedServer): Promise<PinOutcome> {
-  const slot = await slotOf(ctx, r);
-  const pins = readPins(slot.root);
-  dropStale(pins, slot);
-  const pin = currentPin(slot, pins);
-  const now = newPin(ctx, slot, r.tools);
-  if (!pin) {
-    pins.servers[slot.key] = now;
-    writePins(slot.root, pins);
-    return { status: "pinned", toolsDigest: now.toolsDigest, changes: [] };
-  }
-  const changes = diffTools(pin.tools, now.tools);
-  if (changes.length === 0) {
-    if (pin.drift) {
-      delete pin.drift;
+  const outcome = await underPinsLock(ctx, r, "gjc plugin mcp probe", (slot, pins): PinOutcome | { status: "drift"; changes: ToolChange[] } => {
+    const pin = currentPin(slot, pins);
+    const now = newPin(ctx, slot, r.tools);
+    if (!pin) {
+      pins.servers[slot.key] = now;
       writePins(slot.root, pins);
+      return { status: "pinned", toolsDigest: now.toolsDigest, changes: [] };
     }
-    return { status: "verified", toolsDigest: pin.toolsDigest, changes };
-  }
-  pin.drift = { detectedAt: ctx.now().toISOString(), changes };
-  writePins(slot.root, pins);
-  throw driftError(r.bundle, r.server, changes);
+    const changes = diffTools(pin.tools, now.tools);
+    if (changes.length === 0) {
+      if (pin.drift) {
+        delete pin.drift;
+        writePins(slot.root, pins);
+      }
+      return { status: "verified", toolsDigest: pin.toolsDigest, changes };
+    }
+    pin.drift = { detectedAt: ctx.now().toISOString(), changes };
+    writePins(slot.root, pins);
+    return { status: "drift", changes };
+  });
+  // Thrown after the lock is released: the drift is recorded either way.
+  if (outcome.status === "drift") throw driftError(r.bundle, r.server, outcome.changes);
+  return outcome;
 }
 
 /** Pins of the same server bound to content that is no longer installed are removed. */
@@ -135,16 +160,16 @@ export async function probeAndPin(ctx: Context, target: string, opts: { scope?: 
 /** `gjc plugin mcp accept <bundle>/<server>`: probe now, show what changed since the pin, pin what it serves. */
 export async function acceptServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer & { pin: PinOutcome }> {
   const r = await probeServer(ctx, target, opts);
-  const slot = await slotOf(ctx, r);
-  const pins = readPins(slot.root);
-  dropStale(pins, slot);
-  const pin = currentPin(slot, pins);
-  const now = newPin(ctx, slot, r.tools);
-  const changes = pin ? diffTools(pin.tools, now.tools) : [];
-  if (pin && changes.length === 0 && !pin.drift) return { ...r, pin: { status: "unchanged", toolsDigest: pin.toolsDigest, changes } };
-  pins.servers[slot.key] = now;
-  writePins(slot.root, pins);
-  return { ...r, pin: { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, changes } };
+  const pin = await underPinsLock(ctx, r, "gjc plugin mcp accept", (slot, pins): PinOutcome => {
+    const pin = currentPin(slot, pins);
+    const now = newPin(ctx, slot, r.tools);
+    const changes = pin ? diffTools(pin.tools, now.tools) : [];
+    if (pin && changes.length === 0 && !pin.drift) return { status: "unchanged", toolsDigest: pin.toolsDigest, changes };
+    pins.servers[slot.key] = now;
+    writePins(slot.root, pins);
+    return { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, changes };
+  });
+  return { ...r, pin };
 }
 
 export interface PinCheck {

@@ -46,7 +46,7 @@ export async function pinHome(base: string, binary?: string) {
   writeFileSync(join(src, "tools/t.ts"), 'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n');
   writeFileSync(join(src, "gajae-plugin.json"), manifest());
   const env = { HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2") };
-  const cli = (args: string[]): Promise<CliResult> => runCli(args, { cwd: join(base, "project"), env, binary });
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => runCli(args, { cwd: join(base, "project"), env: { ...env, ...extraEnv }, binary });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   // The same described server in a C2 bundle's mcp.json (trusted, so its stdio server may start).
