@@ -15,6 +15,7 @@ import { readRegularFile } from "../bundle/read-file.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
 import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
+import { RECORD_FILE } from "../c2store/paths.ts";
 import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
 
@@ -154,11 +155,28 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 /** The installed copy: C2 by name or id, or a GJC bundle of the given (or the only) scope. */
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
-  return report({ kind: "installed", display: found.display, scope: found.scope }, await planRoot(found.dir));
+  const planned = await planRoot(found.dir);
+  return report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+}
+
+/**
+ * Host variables the user let through with `gjc plugin trust <name> --pass-env X` (the record's
+ * pass_env; names only): they reach the runtime and the language servers (src/c2host), so they
+ * are listed as passed to each of them. Only in the report of an installed bundle: the model
+ * trust digests and diffs compare is the bundle's own, which pass_env is not part of.
+ */
+function withPassEnv(model: CapabilityModel, passEnv: readonly string[]): CapabilityModel {
+  if (passEnv.length === 0) return model;
+  const passed = model.processes
+    .filter((p) => p.kind === "c2-runtime" || p.kind === "language-server")
+    .flatMap((p) => passEnv.map((name, i) => ({ owner: p.id, name, mode: "passes" as const, from: name, at: { file: RECORD_FILE, pointer: `/pass_env/${i}` } })));
+  return { ...model, env: [...model.env, ...passed] };
 }
 
 export interface InstalledRoot {
   dir: string;
+  /** A C2 record's pass_env (host variables the user chose to pass); empty for GJC bundles. */
+  passEnv: string[];
   display: string;
   scope: Scope | null;
 }
@@ -174,13 +192,13 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
       const { notInstalled } = await import("../install/not-installed.ts");
       throw notInstalled(name, scope);
     }
-    return { dir: entry.pluginRoot, display: `${entry.name} ${entry.version} (${scope} scope)`, scope };
+    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope };
   }
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
   const layout = c2Layout(ctx);
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
-  if (record) return { dir: bundleDir(layout, record.id), display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
+  if (record) return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);

@@ -59,8 +59,15 @@ describe("what a runtime's environment holds", () => {
     const inspect = await run(h, ["plugin", "inspect", "docker-tools", "--json"]);
     expect(inspect.json().bundle.c2.passEnv).toEqual(["DOCKER_HOST"]);
     expect((await run(h, ["plugin", "inspect", "docker-tools"])).stdout).toContain("pass-env:  DOCKER_HOST");
+    // The audit of the installed bundle lists it (name only) as passed to the runtime.
+    const audit = await run(h, ["plugin", "audit", "docker-tools", "--json"]);
+    expect(audit.exitCode).toBe(0);
+    expect(audit.json().capabilities.env).toContainEqual({ owner: "c2-runtime:runtime", name: "DOCKER_HOST", mode: "passes", from: "DOCKER_HOST", at: { file: "installed-plugin.json", pointer: "/pass_env/0" } });
+    expect(audit.stdout).not.toContain("unix:///tmp/docker.sock");
+    expect((await run(h, ["plugin", "audit", "docker-tools"])).stdout).toContain("c2-runtime:runtime: DOCKER_HOST <- $DOCKER_HOST");
     await run(h, ["plugin", "untrust", "docker-tools", "--json"]);
     expect(JSON.parse(recordOf(h, id)).pass_env).toBeUndefined();
+    expect((await run(h, ["plugin", "audit", "docker-tools", "--json"])).json().capabilities.env.map((v: { name: string }) => v.name)).not.toContain("DOCKER_HOST");
   });
 
   test("--pass-env of a credential or a loader switch is refused (exit 3) and changes nothing", async () => {
