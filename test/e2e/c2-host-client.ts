@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { cliEntry } from "../helpers/cli.ts";
+import { childEnv } from "../helpers/sandbox.ts";
 import type { C2Home } from "./c2-runtime-setup.ts";
 
 /** A `gjc host --stdio` child with a small JSON-RPC client on its stdio. */
@@ -73,7 +74,7 @@ export class HostClient {
 export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}, binary?: string): HostClient {
   const proc = Bun.spawn([...(binary ? [binary] : [process.execPath, cliEntry]), "host", "--stdio", ...extra], {
     cwd: h.root,
-    env: { ...process.env, ...h.env, ...env },
+    env: childEnv({ NO_COLOR: "1", ...h.env, ...env }),
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",

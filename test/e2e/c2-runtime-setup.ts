@@ -1,26 +1,21 @@
-import { afterEach } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setC2Enabled, setC2Trusted, installC2 } from "../../src/c2store/lifecycle.ts";
 import { createContext, type Context } from "../../src/core/context.ts";
 import { fetchSpec } from "../../src/install/fetch-source.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { perTest, sandbox, type Sandbox } from "../helpers/sandbox.ts";
 
-export interface C2Home {
-  root: string;
-  env: Record<string, string>;
+/** The one sandbox (test/helpers/sandbox.ts) and a core Context bound to it (cwd: the root). */
+export interface C2Home extends Sandbox {
   ctx: Context;
+  /** The C2 data directory (GJC_C2_DATA_DIR); the same as `c2`. */
   dataDir: string;
-  cleanup(): void;
 }
 
-/** A temporary home: HOME, GJC_USER_DIR and GJC_C2_DATA_DIR all inside one temp dir. */
 export function c2Home(): C2Home {
-  const tmp = tempDir("gjc-c2e2e-");
-  const env = { HOME: join(tmp.path, "home"), GJC_USER_DIR: join(tmp.path, "gjc"), GJC_C2_DATA_DIR: join(tmp.path, "c2"), NO_COLOR: "1" };
-  mkdirSync(env.HOME, { recursive: true });
-  const ctx = createContext({ env: { ...process.env, ...env }, cwd: tmp.path, quiet: true });
-  return { root: tmp.path, env, ctx, dataDir: env.GJC_C2_DATA_DIR, cleanup: tmp.cleanup };
+  const s = sandbox("gjc-c2e2e-");
+  const ctx = createContext({ env: { ...process.env, ...s.env }, cwd: s.root, quiet: true });
+  return { ...s, ctx, dataDir: s.c2 };
 }
 
 /**
@@ -59,13 +54,5 @@ export async function dirtyRepo(dir: string): Promise<string> {
 
 /** Per-test C2 homes for one test file: `const home = c2HomesPerTest();`, all removed after each test. */
 export function c2HomesPerTest(): () => C2Home {
-  const homes: C2Home[] = [];
-  afterEach(() => {
-    for (const h of homes.splice(0)) h.cleanup();
-  });
-  return () => {
-    const h = c2Home();
-    homes.push(h);
-    return h;
-  };
+  return perTest(c2Home);
 }

@@ -1,44 +1,22 @@
 /**
- * Shared pieces of the GJC install e2e tests: a temp world (home, user scope, project, C2 data
- * dir), a valid bundle writer, and the CLI bound to that world.
+ * Shared pieces of the GJC install e2e tests: the sandbox (test/helpers/sandbox.ts) with the
+ * project scope and fetch scratch root, and a valid bundle writer.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, type CliResult } from "../helpers/cli.ts";
-import { tempDir, writeTree, type TreeSpec } from "../helpers/tmp.ts";
+import { sandbox, type Sandbox } from "../helpers/sandbox.ts";
+import { writeTree, type TreeSpec } from "../helpers/tmp.ts";
 
-export interface World {
-  root: string;
-  home: string;
-  user: string;
-  project: string;
+export interface World extends Sandbox {
+  /** The project's GJC scope (`<project>/.gjc/gjc-plugins`). */
   projectScope: string;
-  env: Record<string, string>;
-  cleanup(): void;
-  gjc(args: string[], extra?: { env?: Record<string, string>; binary?: string; cwd?: string }): Promise<CliResult>;
 }
 
+/** The one sandbox, plus the fetch scratch root made up front, so snapshots taken before a first fetch stay comparable. */
 export function makeWorld(): World {
-  const t = tempDir("gjc-inst-");
-  const home = join(t.path, "home");
-  const user = join(home, ".gjc", "agent", "gjc-plugins");
-  const project = join(t.path, "project");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(project, { recursive: true });
-  // BUN_RUNTIME_TRANSPILER_CACHE_PATH=0: bun would otherwise write its cache under $HOME, into the tree we snapshot.
-  const env = { HOME: home, GJC_USER_DIR: user, GJC_C2_DATA_DIR: join(home, ".codetwo"), TMPDIR: join(t.path, "tmp"), BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" };
-  // The fetch scratch root exists up front, so snapshots taken before a first fetch stay comparable.
-  mkdirSync(join(env.TMPDIR, `gjc-${process.getuid?.() ?? "user"}`), { recursive: true, mode: 0o700 });
-  return {
-    root: t.path,
-    home,
-    user,
-    project,
-    projectScope: join(project, ".gjc", "gjc-plugins"),
-    env,
-    cleanup: t.cleanup,
-    gjc: (args, extra = {}) => runCli(args, { cwd: extra.cwd ?? project, env: { ...env, ...extra.env }, binary: extra.binary }),
-  };
+  const s = sandbox("gjc-inst-");
+  mkdirSync(join(s.tmp, `gjc-${process.getuid?.() ?? "user"}`), { recursive: true, mode: 0o700 });
+  return { ...s, projectScope: join(s.project, ".gjc", "gjc-plugins") };
 }
 
 export interface BundleOptions {

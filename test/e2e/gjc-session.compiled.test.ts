@@ -19,7 +19,7 @@ afterAll(() => w.cleanup());
 
 // The compiled gjc runs the runtime-check harness with itself as the bun runtime (BUN_BE_BUN=1).
 test("the compiled binary checks modules in isolated children and quarantines a mismatch", async () => {
-  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { GJC_E2E_SECRET: "compiled-secret-42" });
+  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "compiled-secret-42" } });
   expect(r.exitCode).toBe(3);
   const doc = r.json();
   expect(doc.runtimeCheck.results.map((x: any) => [x.surfaceId, x.ok, x.code ?? null])).toEqual([

@@ -81,7 +81,7 @@ describe("gjc plugin session", () => {
   test("the runtime-check child never sees a secret of the host", async () => {
     const seen = join(w.root, "seen.json");
     await w.install({ ...sixSurfaces, toolSource: `require("node:fs").writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ secret: process.env.GJC_E2E_SECRET ?? null, home: process.env.HOME ?? null }));\nexport default () => ({ name: "six_note", execute() {} });\n` });
-    const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { GJC_E2E_SECRET: "hunter2-secret" });
+    const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "hunter2-secret" } });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(seen, "utf8"))).toEqual({ secret: null, home: w.env.HOME });
     expect(r.stdout).not.toContain("hunter2-secret");

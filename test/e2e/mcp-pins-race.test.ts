@@ -2,13 +2,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../helpers/tmp.ts";
+import { sandbox } from "../helpers/sandbox.ts";
 import { pinHome } from "./mcp-pins-setup.ts";
 
-const t = tempDir("gjc-pins-race-");
+const t = sandbox("gjc-pins-race-");
 let h: Awaited<ReturnType<typeof pinHome>>;
 beforeAll(async () => {
-  h = await pinHome(t.path);
+  h = await pinHome(t);
 });
 afterAll(() => t.cleanup());
 

@@ -1,9 +1,10 @@
-/** A GJC bundle with two pin-fixture MCP servers (fixtures/mcp/sdk-server/pin-server.ts), installed in a temp home. */
+/** A GJC bundle with two pin-fixture MCP servers (fixtures/mcp/sdk-server/pin-server.ts), installed in a sandbox (test/helpers/sandbox.ts). */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeAtEndOfRun } from "../helpers/end-of-run.ts";
-import { runCli, type CliResult } from "../helpers/cli.ts";
+import type { CliResult } from "../helpers/cli.ts";
+import type { Sandbox } from "../helpers/sandbox.ts";
 
 let built: Promise<string> | undefined;
 /** The fixture bundled into one self-contained file (no node_modules beside it), once per test process, in a temp folder removed when the run ends. */
@@ -18,10 +19,11 @@ function pinServerBuild(): Promise<string> {
   return built;
 }
 
-export async function pinHome(base: string, binary?: string) {
+export async function pinHome(box: Sandbox, binary?: string) {
+  const base = box.root;
   const state = join(base, "state");
   const src = join(base, "bundle");
-  for (const d of [join(base, "home"), join(base, "user"), join(base, "project"), state, join(src, "mcp")]) mkdirSync(d, { recursive: true });
+  for (const d of [box.user, state, join(src, "mcp")]) mkdirSync(d, { recursive: true });
   writeFileSync(join(state, "description.txt"), "Looks a word up in the dictionary\n");
   // One self-contained script per server (a GJC bundle copies only the declared script): the
   // settings first, then the built server. The state directory is outside the bundle, so the
@@ -45,8 +47,7 @@ export async function pinHome(base: string, binary?: string) {
   mkdirSync(join(src, "tools"), { recursive: true });
   writeFileSync(join(src, "tools/t.ts"), 'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n');
   writeFileSync(join(src, "gajae-plugin.json"), manifest());
-  const env = { HOME: join(base, "home"), GJC_USER_DIR: join(base, "user"), GJC_C2_DATA_DIR: join(base, "c2") };
-  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => runCli(args, { cwd: join(base, "project"), env: { ...env, ...extraEnv }, binary });
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => box.gjc(args, { binary, env: extraEnv });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   // The same described server in a C2 bundle's mcp.json (trusted, so its stdio server may start).
@@ -59,5 +60,5 @@ export async function pinHome(base: string, binary?: string) {
     const r = await cli(args);
     if (r.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${r.stdout}\n${r.stderr}`);
   }
-  return { cli, state, src, c2Dir: env.GJC_C2_DATA_DIR, userDir: join(base, "user"), rewriteManifest: (extra: object[]) => writeFileSync(join(src, "gajae-plugin.json"), manifest(extra)) };
+  return { cli, state, src, c2Dir: box.c2, userDir: box.user, rewriteManifest: (extra: object[]) => writeFileSync(join(src, "gajae-plugin.json"), manifest(extra)) };
 }

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { sandbox } from "../helpers/sandbox.ts";
 import { Value } from "typebox/value";
 import { McpPinFileSchema } from "../../src/audit/documents.ts";
 import { pinHome } from "./mcp-pins-setup.ts";
 
-const t = tempDir("gjc-pins-");
+const t = sandbox("gjc-pins-");
 let h: Awaited<ReturnType<typeof pinHome>>;
 beforeAll(async () => {
-  h = await pinHome(t.path, await compiledBinary());
+  h = await pinHome(t, await compiledBinary());
 });
 afterAll(() => t.cleanup());
 

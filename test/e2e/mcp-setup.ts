@@ -1,20 +1,19 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CliResult, runCli } from "../helpers/cli.ts";
+import type { CliResult } from "../helpers/cli.ts";
+import type { Sandbox } from "../helpers/sandbox.ts";
 import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 
 /**
- * A temporary home with one GJC bundle installed in the user scope: the SDK fixture server
+ * A sandbox (test/helpers/sandbox.ts) with one GJC bundle installed in the user scope: the SDK fixture server
  * launched by bun and by node, a bundled executable, a server that writes a sentinel file if
  * it is ever run, and an https server whose name never resolves (`.invalid`, RFC 6761).
  */
-export async function mcpHome(base: string, binary?: string) {
-  const home = join(base, "home");
-  const userDir = join(base, "user");
-  const project = join(base, "project");
-  const src = join(base, "bundle");
-  const sentinel = join(base, "sentinel-ran");
-  for (const d of [home, userDir, project, join(src, "mcp"), join(src, "bin")]) mkdirSync(d, { recursive: true });
+export async function mcpHome(box: Sandbox, binary?: string) {
+  const userDir = box.user;
+  const src = join(box.root, "bundle");
+  const sentinel = join(box.root, "sentinel-ran");
+  for (const d of [userDir, join(src, "mcp"), join(src, "bin")]) mkdirSync(d, { recursive: true });
   const server = await sdkServerBuild();
   writeFileSync(join(src, "mcp/server.mjs"), await Bun.file(server).bytes());
   writeFileSync(join(src, "mcp/sentinel.mjs"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
@@ -35,8 +34,7 @@ export async function mcpHome(base: string, binary?: string) {
       ],
     }),
   );
-  const env = { HOME: home, GJC_USER_DIR: userDir, GJC_C2_DATA_DIR: join(base, "c2"), GJC_E2E_HOST_SECRET: "do-not-leak-1234" };
-  const cli = (args: string[]): Promise<CliResult> => runCli(args, { cwd: project, env, binary });
+  const cli = (args: string[]): Promise<CliResult> => box.gjc(args, { binary, env: { GJC_E2E_HOST_SECRET: "do-not-leak-1234" } });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   return { cli, userDir, sentinel, src };

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { compiledBinary } from "../helpers/binary.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { sandbox } from "../helpers/sandbox.ts";
 import { mcpHome } from "./mcp-setup.ts";
 
-const tmp = tempDir("gjc-e2e-mcp-bin-");
+const tmp = sandbox("gjc-e2e-mcp-bin-");
 let h: Awaited<ReturnType<typeof mcpHome>>;
 beforeAll(async () => {
-  h = await mcpHome(tmp.path, await compiledBinary());
+  h = await mcpHome(tmp, await compiledBinary());
 }, 120_000);
 afterAll(() => tmp.cleanup());
 

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { snapshotTree, tempDir } from "../helpers/tmp.ts";
+import { sandbox } from "../helpers/sandbox.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { mcpHome } from "./mcp-setup.ts";
 
-const tmp = tempDir("gjc-e2e-mcp-");
+const tmp = sandbox("gjc-e2e-mcp-");
 let h: Awaited<ReturnType<typeof mcpHome>>;
 beforeAll(async () => {
-  h = await mcpHome(tmp.path);
+  h = await mcpHome(tmp);
 });
 afterAll(() => tmp.cleanup());
 

@@ -31,12 +31,21 @@ export interface Sandbox extends Disposable {
   cache: string;
   /** TMPDIR: exists (gjc's fetch scratch must sit in a real, private directory). */
   tmp: string;
-  env: Record<string, string | undefined>;
+  env: SandboxEnv;
   /** Runs the CLI in this sandbox (cwd: the project unless given). */
   gjc(args: string[], options?: Omit<CliOptions, "env"> & { env?: Record<string, string | undefined> }): Promise<CliResult>;
   /** Writes a tree under the root and returns its absolute path. */
   write(rel: string, spec: TreeSpec): string;
   cleanup(): void;
+}
+
+/** The environment a sandbox gives gjc: its paths are always set; `undefined` unsets a variable of the machine's. */
+export interface SandboxEnv {
+  HOME: string;
+  GJC_USER_DIR: string;
+  GJC_C2_DATA_DIR: string;
+  TMPDIR: string;
+  [name: string]: string | undefined;
 }
 
 export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
@@ -47,7 +56,7 @@ export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
   for (const d of [home, project, tmp]) mkdirSync(d, { recursive: true });
   const user = join(home, ".gjc", "agent", "gjc-plugins");
   const c2 = join(home, ".codetwo");
-  const env: Record<string, string | undefined> = {
+  const env: SandboxEnv = {
     HOME: home,
     GJC_USER_DIR: user,
     GJC_C2_DATA_DIR: c2,
@@ -73,18 +82,33 @@ export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
   };
 }
 
-/** `const box = sandboxPerTest()` at file level; each `box()` is removed after its test. */
-export function sandboxPerTest(prefix?: string): () => Sandbox {
-  let made: Sandbox[] = [];
+/**
+ * `const fresh = perTest(make)` at file level: every value `fresh()` makes in a test is disposed
+ * after that test (for helpers that build a richer world on top of `sandbox`).
+ */
+export function perTest<T extends Disposable>(make: () => T): () => T {
+  let made: T[] = [];
   afterEach(() => {
-    for (const s of made) s.cleanup();
+    for (const s of made) s[Symbol.dispose]();
     made = [];
   });
   return () => {
-    const s = sandbox(prefix);
+    const s = make();
     made.push(s);
     return s;
   };
+}
+
+/** `const box = sandboxPerTest()` at file level; each `box()` is removed after its test. */
+export function sandboxPerTest(prefix?: string): () => Sandbox {
+  return perTest(() => sandbox(prefix));
+}
+
+/** The machine's environment overlaid with `overlay`, for Bun.spawn (an `undefined` value unsets the variable). */
+export function childEnv(overlay: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...overlay })) if (v !== undefined) env[k] = v;
+  return env;
 }
 
 /** A child in its own process group; `proc` is the Bun subprocess (stdout and stderr piped). */
@@ -98,9 +122,7 @@ export interface ScopedProcess extends AsyncDisposable {
  * asyncDispose signals only the child, which is why this wraps it.)
  */
 export function spawnScoped(cmd: string[], options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: "ignore" | "pipe" } = {}): ScopedProcess {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
-  const proc = Bun.spawn(cmd, { cwd: options.cwd, env, stdin: options.stdin ?? "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  const proc = Bun.spawn(cmd, { cwd: options.cwd, env: childEnv(options.env), stdin: options.stdin ?? "ignore", stdout: "pipe", stderr: "pipe", detached: true });
   return {
     proc,
     async [Symbol.asyncDispose]() {

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, jest, test } from "bun:test";
 import { PeerError } from "../../../src/c2host/peer-errors.ts";
 import { ProtocolPeer, type PeerHandlers } from "../../../src/c2host/protocol-peer.ts";
 
@@ -138,14 +138,23 @@ describe("protocol peer", () => {
   });
 
   test("an answered request releases its timer and its abort listener", async () => {
-    const { peer } = harness();
-    const controller = new AbortController();
-    const a = peer.request("command/invoke", {}, { timeoutMs: 5, signal: controller.signal });
-    peer.feed(enc({ jsonrpc: "2.0", id: 1, result: 7 }));
-    expect(await a).toBe(7);
-    controller.abort();
-    // Bounded check of an absence: well past the timeout, the answered call closed nothing.
-    await new Promise((r) => setTimeout(r, 25));
-    expect(peer.closed).toBe(false);
+    // A fake clock makes the absence provable: the timer is counted while the request waits,
+    // gone once it is answered, and running the clock well past the timeout closes nothing.
+    jest.useFakeTimers();
+    try {
+      const { peer } = harness();
+      const controller = new AbortController();
+      const before = jest.getTimerCount();
+      const a = peer.request("command/invoke", {}, { timeoutMs: 5, signal: controller.signal });
+      expect(jest.getTimerCount()).toBe(before + 1);
+      peer.feed(enc({ jsonrpc: "2.0", id: 1, result: 7 }));
+      expect(await a).toBe(7);
+      expect(jest.getTimerCount()).toBe(before);
+      controller.abort();
+      jest.advanceTimersByTime(25);
+      expect(peer.closed).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

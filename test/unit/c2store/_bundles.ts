@@ -4,7 +4,8 @@ import { createContext, type Context } from "../../../src/core/context.ts";
 import { withFetchedC2 } from "../../../src/c2store/fetch.ts";
 import { installC2 } from "../../../src/c2store/lifecycle.ts";
 import type { C2InstallResult } from "../../../src/c2store/install.ts";
-import { tempDir, writeTree, type TreeSpec } from "../../helpers/tmp.ts";
+import { sandbox, type Sandbox } from "../../helpers/sandbox.ts";
+import type { TreeSpec } from "../../helpers/tmp.ts";
 
 export const SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 
@@ -38,27 +39,25 @@ export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: 
   };
 }
 
-export interface C2Home {
-  root: string;
+/** The one sandbox (test/helpers/sandbox.ts) with a core Context bound to it: only PATH of the machine's environment, cwd the root. */
+export interface C2Home extends Sandbox {
+  /** The C2 data directory (GJC_C2_DATA_DIR); the same as `c2`. */
   data: string;
   ctx: Context;
   /** Writes a bundle directory under the temp root and returns its path. */
   bundle(rel: string, spec: TreeSpec): string;
   install(dir: string, opts?: { force?: boolean; dryRun?: boolean }): Promise<C2InstallResult>;
-  cleanup(): void;
 }
 
 export function c2Home(env: Record<string, string> = {}, now?: () => Date): C2Home {
-  const t = tempDir("gjc-c2store-");
-  const data = join(t.path, "c2data");
-  const ctx = createContext({ env: { PATH: process.env.PATH, HOME: t.path, ...env, GJC_C2_DATA_DIR: data }, cwd: t.path, quiet: true, now });
+  const s = sandbox("gjc-c2store-");
+  const ctx = createContext({ env: { PATH: process.env.PATH, ...s.env, ...env, GJC_C2_DATA_DIR: s.c2 }, cwd: s.root, quiet: true, now });
   return {
-    root: t.path,
-    data,
+    ...s,
+    data: s.c2,
     ctx,
-    bundle: (rel, spec) => writeTree(join(t.path, rel), spec),
+    bundle: s.write,
     install: (dir, opts = {}) => withFetchedC2(ctx, dir, (fetched) => installC2(ctx, { fetched, ...opts })),
-    cleanup: t.cleanup,
   };
 }
 
