@@ -6,6 +6,8 @@
  */
 import type { Context } from "../core/context.ts";
 import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
+import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
+import type { PinCheck } from "../mcp/pins-probe.ts";
 import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
 
 export type { StoreSelection } from "./resolve.ts";
@@ -46,10 +48,33 @@ export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelect
   return t.adapter.upgrade(ctx, name, t.scope, opts);
 }
 
-/** `gjc plugin verify [<name>]`: re-hash every installed file; drift quarantines, a clean check clears. */
-export async function verifyBundles(ctx: Context, name: string | undefined, sel: StoreSelection = {}): Promise<VerifyResult> {
+/** What `gjc plugin verify` checks besides the installed files. */
+export interface VerifyOptions extends StoreSelection {
+  /** Load each active GJC tool and hook module in an isolated child and hold it to its declaration. */
+  runtime?: boolean;
+  /** Probe every pinned MCP server and hold its tool definitions to the pins. */
+  mcp?: boolean;
+}
+
+/** The `gjc/verify@1` document (minus `schema`), with the --runtime and --mcp parts typed. */
+export type VerifyReport = Omit<VerifyResult, "runtime" | "mcp"> & { runtime?: RuntimeCheckSummary; mcp?: { ok: boolean; servers: PinCheck[] } };
+
+/**
+ * `gjc plugin verify [<name>] [--runtime] [--mcp]`: re-hash every installed file (drift
+ * quarantines, a clean check clears), then what was asked for; `ok` only when everything holds.
+ * The runtime and MCP checkers are loaded only when asked for.
+ */
+export async function verifyBundles(ctx: Context, name: string | undefined, opts: VerifyOptions = {}): Promise<VerifyReport> {
+  const files = await verifyFiles(ctx, name, opts);
+  const runtime = opts.runtime ? await (await import("../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, name) : undefined;
+  const mcp = opts.mcp ? await (await import("../mcp/pins-probe.ts")).verifyMcpPins(ctx, name) : undefined;
+  const ok = files.ok && (runtime?.failed ?? 0) === 0 && (mcp?.ok ?? true);
+  return { ...files, ok, ...(runtime ? { runtime } : {}), ...(mcp ? { mcp } : {}) };
+}
+
+async function verifyFiles(ctx: Context, name: string | undefined, sel: StoreSelection): Promise<VerifyReport> {
   const targets = name === undefined ? await selectedStores(sel) : [await resolveInstalled(ctx, name, sel)];
-  const out: VerifyResult = { ok: true, bundles: [], problems: [] };
+  const out: VerifyReport = { ok: true, bundles: [], problems: [] };
   for (const t of targets) {
     const r = await t.adapter.verify(ctx, t.scope, name);
     out.bundles.push(...r.bundles);

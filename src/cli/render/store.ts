@@ -7,7 +7,9 @@ import { formatBytes } from "../../bundle/collect.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
-import type { BundleRow, DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "../../store/documents.ts";
+import type { BundleRow, DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult } from "../../store/documents.ts";
+import type { VerifyReport } from "../../store/verbs.ts";
+import { describePinChecks } from "./mcp-pins.ts";
 
 const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const where = (r: { family: string; scope: string }) => (r.family === "c2" ? "the C2 store" : `the ${r.scope} scope`);
@@ -157,7 +159,7 @@ export function describeInspect(b: InspectBundle): string {
   return lines.join("\n");
 }
 
-export function describeVerify(r: VerifyResult, runtimeLines: string[] = []): string {
+export function describeVerify(r: VerifyReport): string {
   const lines: string[] = [];
   for (const b of r.bundles) {
     const tag = b.c2 ? `[c2 ${b.c2.id}]` : `[${b.scope}]`;
@@ -170,8 +172,19 @@ export function describeVerify(r: VerifyResult, runtimeLines: string[] = []): st
   }
   for (const p of r.problems) lines.push(`damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`);
   if (r.bundles.length === 0 && r.problems.length === 0) lines.push("No bundles installed.");
-  lines.push(...runtimeLines);
-  if (!r.ok) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+  if (r.runtime) {
+    for (const x of r.runtime.results) lines.push(`${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
+    // Nothing checked is said out loud, never an empty success: --runtime holds GJC tool and
+    // hook modules to their declarations; C2 runtimes are judged by their handshake instead.
+    if (r.runtime.checked === 0) lines.push("runtime: no active GJC tool or hook module to check (C2 runtimes are checked by their handshake: gjc plugin test <dir>)");
+  }
+  if (r.mcp) {
+    lines.push(...describePinChecks(r.mcp.servers));
+    if (r.mcp.servers.length === 0) lines.push("mcp: no pinned MCP servers (gjc plugin mcp probe <bundle>/<server> pins one)");
+  }
+  // The repair hint is for file drift and runtime quarantine; MCP drift names its own command.
+  const filesOk = r.problems.length === 0 && r.bundles.every((b) => b.ok);
+  if (!filesOk || (r.runtime?.failed ?? 0) > 0) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
   return lines.join("\n");
 }
 
