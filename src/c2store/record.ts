@@ -9,7 +9,7 @@ import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { isDeniedEnvName } from "../process/env.ts";
-import { schemaDiagnostics, type ErrorMapping } from "../families/c2/schema-errors.ts";
+import { documentProblem } from "../store/document-problem.ts";
 import { InstalledRecord } from "../store/disk-schemas.generated.ts";
 import type { StoredFile } from "../store/files.ts";
 
@@ -101,9 +101,6 @@ export interface RecordFacts {
   };
 }
 
-/** Field names in messages: `files[0].path`, `source.kind`; codes are unused (one reason is kept). */
-const RECORD_ERRORS: ErrorMapping = { at: "installed-plugin.json#", label: "", nestedLabel: "", code: () => "invalid_record" };
-
 /**
  * Checks a parsed record; returns the reason it is unusable, or undefined. A bad record is
  * skipped by the loader (and shown by list/doctor), never half-trusted. The shape is the
@@ -115,7 +112,7 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
   const record = value as Record<string, unknown>;
   // A newer gjc's record is named as such rather than as a list of unknown fields.
   if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
-  const shapeProblem = firstProblem(schemaDiagnostics(InstalledRecord, value, RECORD_ERRORS));
+  const shapeProblem = documentProblem(InstalledRecord, value);
   if (shapeProblem !== undefined) return shapeProblem;
   const r = value as InstalledRecord;
   if (r.id !== dirName) return `the record id ${r.id} does not match its directory ${dirName}`;
@@ -127,19 +124,6 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
   const denied = r.pass_env?.findIndex(isDeniedEnvName) ?? -1;
   if (denied >= 0) return `pass_env names ${JSON.stringify(r.pass_env![denied])}, which may not pass to a plugin (at /pass_env/${denied})`;
   return trustedCapabilitiesProblem(r.capabilities, "capabilities") ?? trustedCapabilitiesProblem(r.trusted_capabilities, "trusted_capabilities");
-}
-
-/**
- * One reason out of a document's schema errors, naming the field and its JSON pointer. The
- * deepest error wins: for `null` or an object, a bad field inside the object says more than
- * "must be null".
- */
-export function firstProblem(diagnostics: Diagnostic[]): string | undefined {
-  let best: Diagnostic | undefined;
-  for (const d of diagnostics) if (best === undefined || (d.path ?? "").length > (best.path ?? "").length) best = d;
-  if (best === undefined) return undefined;
-  const at = (best.path ?? "").slice((best.path ?? "").indexOf("#") + 1);
-  return `${best.message.replace(/\.$/, "")} (at ${at || "/"})`;
 }
 
 export function serializeRecord(record: InstalledRecord): string {

@@ -12,11 +12,10 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "./layout.ts";
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
-import { SURFACE_GROUPS, type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
+import { documentProblem } from "../store/document-problem.ts";
+import { Registry } from "../store/disk-schemas.generated.ts";
+import { type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
-const SHA256 = /^[0-9a-f]{64}$/;
-const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$/;
-const GROUPS = Object.values(SURFACE_GROUPS);
 
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
@@ -25,62 +24,32 @@ export type RegistryRead =
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Checks one entry against the scope root: a registry we did not write (edited by hand or by
- * an attacker) must not be able to point uninstall or verify outside the scope. Returns the
- * first problem found, or undefined.
+ * The rules of one entry a schema cannot say: a registry we did not write (edited by hand or
+ * by an attacker) must not be able to point uninstall or verify outside the scope. The shape,
+ * counts and sizes are registry-schema.ts, checked before. Returns the first problem, or undefined.
  */
-function entryProblem(e: unknown, root: string, scope: Scope, i: number): string | undefined {
+function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undefined {
   const at = `plugins[${i}]`;
-  if (!isObject(e)) return `${at} is not an object`;
-  if (typeof e.name !== "string" || !NAME.test(e.name)) return `${at}.name is not a valid bundle name`;
-  if (e.scope !== scope) return `${at}.scope is not "${scope}"`;
-  if (typeof e.version !== "string" || typeof e.enabled !== "boolean") return `${at} has no version or enabled flag`;
-  if (typeof e.dir !== "string") return `${at}.dir is missing`;
-  const m = CONTENT_DIR.exec(e.dir);
-  if (!m || m[1] !== e.name) return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}"`;
+  if (e.scope !== scope) return `${at}.scope is not "${scope}" (at /plugins/${i}/scope)`;
   // The stored absolute paths are never trusted, only their shape: they are derived again from
   // this root and the checked dir, so a scope copied or moved by its user keeps working and no
   // entry can point outside its root.
-  if (typeof e.pluginRoot !== "string" || typeof e.manifestPath !== "string") return `${at}.pluginRoot or manifestPath is missing`;
-  if (typeof e.manifestHash !== "string" || !SHA256.test(e.manifestHash)) return `${at}.manifestHash is not a SHA-256`;
-  if (!isObject(e.source) || typeof e.source.kind !== "string") return `${at}.source is missing`;
-  if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return `${at}.copiedFiles is empty`;
-  // No install holds more than the GJC budgets allow: an entry claiming more was not written by us.
-  if (e.copiedFiles.length > GJC_LIMITS.maxFiles) return `${at}.copiedFiles lists ${e.copiedFiles.length} files, more than an install may hold (${GJC_LIMITS.maxFiles})`;
+  if (CONTENT_DIR.exec(e.dir)![1] !== e.name) return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}" (at /plugins/${i}/dir)`;
   let totalBytes = 0;
   const seen = new Set<string>();
-  const files = e.copiedFiles as unknown[];
-  // A plain loop with cheap checks first: list reads every entry of every file on each start.
-  for (let j = 0; j < files.length; j++) {
-    const f = files[j];
-    if (!isObject(f) || typeof f.relativePath !== "string") return `${at}.copiedFiles[${j}] has no path`;
+  const maxPath = GJC_LIMITS.maxPathBytes ?? 1024;
+  for (const [j, f] of e.copiedFiles.entries()) {
     const rel = f.relativePath;
+    const where = `(at /plugins/${i}/copiedFiles/${j}/relativePath)`;
     const problem = relativePathProblem(rel);
-    if (problem) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${problem}`;
-    if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice`;
+    if (problem) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${problem} ${where}`;
+    if (rel.length > maxPath) return `${at}.copiedFiles[${j}] path is longer than an installed path may be ${where}`;
+    if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice ${where}`;
     seen.add(rel);
-    if (typeof f.sha256 !== "string" || !SHA256.test(f.sha256)) return `${at}.copiedFiles[${j}].sha256 is not a SHA-256`;
-    const bytes = f.bytes as number;
-    if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) return `${at}.copiedFiles[${j}].bytes is not a size`;
-    if (bytes > GJC_LIMITS.maxFileBytes) return `${at}.copiedFiles[${j}].bytes is ${bytes}, more than one installed file may hold`;
-    totalBytes += bytes;
-    if (totalBytes > GJC_LIMITS.maxTotalBytes) return `${at}.copiedFiles add up to more bytes than an install may hold`;
-    if (rel.length > (GJC_LIMITS.maxPathBytes ?? 1024)) return `${at}.copiedFiles[${j}] path is longer than an installed path may be`;
-    const mode = f.mode as number;
-    if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0o777) return `${at}.copiedFiles[${j}].mode is not a permission mode`;
+    totalBytes += f.bytes;
+    if (totalBytes > GJC_LIMITS.maxTotalBytes) return `${at}.copiedFiles add up to more bytes than an install may hold (at /plugins/${i}/copiedFiles)`;
   }
-  if ((e.copiedFiles[0] as { relativePath: string }).relativePath !== "gajae-plugin.json") return `${at}.copiedFiles does not start with the manifest`;
-  if (!isObject(e.surfaces)) return `${at}.surfaces is missing`;
-  for (const g of GROUPS) {
-    const list = e.surfaces[g];
-    if (!Array.isArray(list)) return `${at}.surfaces.${g} is not a list`;
-    for (const s of list) if (!isObject(s) || typeof s.extensionId !== "string" || typeof s.kind !== "string") return `${at}.surfaces.${g} holds a surface without an id`;
-  }
-  if (!Array.isArray(e.disabledSurfaceIds) || e.disabledSurfaceIds.some((x) => typeof x !== "string")) return `${at}.disabledSurfaceIds is not a list of ids`;
-  if (e.quarantine !== undefined) {
-    if (!Array.isArray(e.quarantine)) return `${at}.quarantine is not a list`;
-    for (const q of e.quarantine) if (!isObject(q) || typeof q.surfaceId !== "string" || typeof q.code !== "string") return `${at}.quarantine holds a malformed record`;
-  }
+  if (e.copiedFiles[0].relativePath !== "gajae-plugin.json") return `${at}.copiedFiles does not start with the manifest (at /plugins/${i}/copiedFiles/0)`;
   return undefined;
 }
 
@@ -93,16 +62,17 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
     return { problem: "it is not valid JSON" };
   }
   if (!isObject(raw)) return { problem: "it is not a JSON object" };
+  // A newer gjc's registry, or another scope's, is named as such rather than field by field.
   if (raw.version !== 1) return { problem: `its version is ${JSON.stringify(raw.version)}, not 1` };
   if (raw.scope !== scope) return { problem: `it belongs to scope ${JSON.stringify(raw.scope)}, not "${scope}"` };
-  if (!Array.isArray(raw.plugins)) return { problem: "plugins is not a list" };
+  const shapeProblem = documentProblem(Registry, raw);
+  if (shapeProblem !== undefined) return { problem: shapeProblem };
   const names = new Set<string>();
-  for (const [i, e] of raw.plugins.entries()) {
-    const problem = entryProblem(e, root, scope, i);
+  for (const [i, e] of (raw.plugins as RegistryEntry[]).entries()) {
+    const problem = entryProblem(e, scope, i);
     if (problem) return { problem };
-    const name = (e as RegistryEntry).name;
-    if (names.has(name)) return { problem: `"${name}" is listed twice` };
-    names.add(name);
+    if (names.has(e.name)) return { problem: `"${e.name}" is listed twice (at /plugins/${i}/name)` };
+    names.add(e.name);
   }
   const plugins = (raw.plugins as RegistryEntry[]).map((e) => ({ ...e, pluginRoot: join(root, e.dir), manifestPath: join(root, e.dir, "gajae-plugin.json") }));
   return { registry: { version: 1, scope, plugins: sortEntries(plugins) }, mac: raw.mac, signed: raw.plugins };

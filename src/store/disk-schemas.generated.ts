@@ -306,3 +306,313 @@ export const InstalledRecord: LazySchema = {
   },
   load: () => (require("../c2store/record-schema.ts") as typeof import("../c2store/record-schema.ts")).InstalledRecordSchema,
 };
+
+export const Registry: LazySchema = {
+  json: {
+    "type": "object",
+    "required": [
+      "version",
+      "scope",
+      "plugins"
+    ],
+    "properties": {
+      "version": {
+        "type": "number",
+        "const": 1
+      },
+      "scope": {
+        "enum": [
+          "user",
+          "project"
+        ]
+      },
+      "plugins": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "name",
+            "version",
+            "scope",
+            "enabled",
+            "dir",
+            "pluginRoot",
+            "manifestPath",
+            "manifestHash",
+            "source",
+            "installedAt",
+            "updatedAt",
+            "copiedFiles",
+            "surfaces",
+            "disabledSurfaceIds"
+          ],
+          "properties": {
+            "name": {
+              "type": "string",
+              "pattern": "^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$"
+            },
+            "version": {
+              "type": "string"
+            },
+            "scope": {
+              "enum": [
+                "user",
+                "project"
+              ]
+            },
+            "enabled": {
+              "type": "boolean"
+            },
+            "dir": {
+              "type": "string",
+              "pattern": "^([a-zA-Z0-9][a-zA-Z0-9._-]{0,127})@([0-9a-f]{12})$"
+            },
+            "pluginRoot": {
+              "type": "string"
+            },
+            "manifestPath": {
+              "type": "string"
+            },
+            "manifestHash": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{64}$"
+            },
+            "source": {
+              "type": "object",
+              "required": [
+                "kind"
+              ],
+              "properties": {
+                "kind": {
+                  "type": "string"
+                },
+                "uri": {
+                  "type": "string"
+                },
+                "repository": {
+                  "type": "string"
+                },
+                "ref": {
+                  "type": "string"
+                },
+                "sha": {
+                  "type": "string"
+                },
+                "sha256": {
+                  "type": "string"
+                },
+                "subpath": {
+                  "type": "string"
+                },
+                "resolvedAt": {
+                  "type": "string"
+                }
+              }
+            },
+            "installedAt": {
+              "type": "string"
+            },
+            "updatedAt": {
+              "type": "string"
+            },
+            "copiedFiles": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "relativePath",
+                  "sha256",
+                  "bytes",
+                  "mode"
+                ],
+                "properties": {
+                  "relativePath": {
+                    "type": "string"
+                  },
+                  "sha256": {
+                    "type": "string",
+                    "pattern": "^[0-9a-f]{64}$"
+                  },
+                  "bytes": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 16777216
+                  },
+                  "mode": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 511
+                  }
+                },
+                "additionalProperties": false
+              },
+              "minItems": 1,
+              "maxItems": 8192
+            },
+            "surfaces": {
+              "type": "object",
+              "required": [
+                "subskills",
+                "tools",
+                "hooks",
+                "mcps",
+                "systemAppendices",
+                "agentAppendices"
+              ],
+              "properties": {
+                "subskills": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "tools": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "hooks": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "mcps": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "systemAppendices": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                },
+                "agentAppendices": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": [
+                      "extensionId",
+                      "kind"
+                    ],
+                    "properties": {
+                      "extensionId": {
+                        "type": "string"
+                      },
+                      "kind": {
+                        "type": "string"
+                      }
+                    }
+                  }
+                }
+              },
+              "additionalProperties": false
+            },
+            "disabledSurfaceIds": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "quarantine": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "surfaceId",
+                  "code",
+                  "message",
+                  "detectedAt"
+                ],
+                "properties": {
+                  "surfaceId": {
+                    "type": "string"
+                  },
+                  "code": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "string"
+                  },
+                  "detectedAt": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              }
+            }
+          },
+          "additionalProperties": false
+        }
+      },
+      "mac": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false
+  },
+  load: () => (require("../install/registry-schema.ts") as typeof import("../install/registry-schema.ts")).RegistrySchema,
+};

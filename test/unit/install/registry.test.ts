@@ -76,6 +76,32 @@ describe("registry.json", () => {
     });
   }
 
+  test("a refusal names the bad field and its JSON pointer: unknown key, wrong type, bad path, over a budget", () => {
+    const r = root();
+    const cases: [string, (e: any) => unknown][] = [
+      ['plugins[0] has an unknown field "owner" (at /plugins/0/owner)', (e) => (e.owner = "root")],
+      ['plugins[0].source.uri must be a string, not an integer (at /plugins/0/source/uri)', (e) => (e.source.uri = 7)],
+      ["plugins[0].enabled must be a boolean, not a string (at /plugins/0/enabled)", (e) => (e.enabled = "yes")],
+      ['plugins[0].copiedFiles[1].sha256 "zz" is not valid (must match ^[0-9a-f]{64}$) (at /plugins/0/copiedFiles/1/sha256)', (e) => (e.copiedFiles[1].sha256 = "zz")],
+      ["plugins[0].copiedFiles[1].mode 2541 is out of range (at most 511) (at /plugins/0/copiedFiles/1/mode)", (e) => (e.copiedFiles[1].mode = 0o4755)],
+      ["plugins[0].copiedFiles[0].bytes 1099511627776 is out of range (at most 16777216) (at /plugins/0/copiedFiles/0/bytes)", (e) => (e.copiedFiles[0].bytes = 2 ** 40)],
+      ["plugins[0].copiedFiles must have at least 1 entry (at /plugins/0/copiedFiles)", (e) => (e.copiedFiles = [])],
+      ['plugins[0].surfaces has an unknown field "widgets" (at /plugins/0/surfaces/widgets)', (e) => (e.surfaces.widgets = [])],
+      ['plugins[0].surfaces.tools[0] is missing the required field "extensionId" (at /plugins/0/surfaces/tools/0/extensionId)', (e) => delete e.surfaces.tools[0].extensionId],
+      ['plugins[0].copiedFiles[1] path "../x" has a ".." segment (at /plugins/0/copiedFiles/1/relativePath)', (e) => (e.copiedFiles[1].relativePath = "../x")],
+      ['plugins[0].copiedFiles lists "gajae-plugin.json" twice (at /plugins/0/copiedFiles/1/relativePath)', (e) => (e.copiedFiles[1].relativePath = "gajae-plugin.json")],
+      ['plugins[0].scope is not "user" (at /plugins/0/scope)', (e) => (e.scope = "project")],
+    ];
+    for (const [problem, mutate] of cases) {
+      const e = entry(r);
+      mutate(e);
+      const parsed = parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [e] }), r, "user");
+      expect(["problem" in parsed && parsed.problem]).toEqual([problem]);
+    }
+    const extra = parseRegistry(JSON.stringify({ version: 1, scope: "user", plugins: [], owner: "x" }), r, "user");
+    expect("problem" in extra && extra.problem).toBe('An unknown field "owner" (at /owner)');
+  });
+
   test("a stored pluginRoot outside the scope is never used: the paths are derived from the root and the checked dir", () => {
     const r = root();
     const e = { ...entry(r), pluginRoot: "/tmp/elsewhere", manifestPath: "/etc/passwd" };

@@ -43,4 +43,22 @@ describe("disk-schemas.generated.ts and docs/json", () => {
     }
     expect(accepted).toBe(records.length * 2);
   });
+
+  test("the fast check agrees with TypeBox on the previous binary's registries and on broken ones", () => {
+    const dir = join(repoRoot, "fixtures", "stores", "main-4813a3f");
+    const registries = [...new Bun.Glob("**/registry.json").scanSync({ cwd: dir, dot: true })].map((p) => JSON.parse(readFileSync(join(dir, p), "utf8")));
+    expect(registries.length).toBe(2);
+    const docs: unknown[] = [];
+    for (const r of registries) {
+      const e = r.plugins[0];
+      docs.push(r, { ...r, mac: "m" }, { ...r, mac: 1 }, { ...r, plugins: [{ ...e, extra: 1 }] }, { ...r, plugins: [{ ...e, copiedFiles: [{ ...e.copiedFiles[0], mode: 0o4755 }] }] }, { ...r, plugins: [{ ...e, quarantine: [{ surfaceId: "s", code: "c" }] }] });
+    }
+    let accepted = 0;
+    for (const doc of docs) {
+      const fast = conforms(generated.Registry.json, doc);
+      expect({ doc, fast }).toEqual({ doc, fast: Value.Check(diskTypeboxSchema("Registry") as any, doc) });
+      if (fast) accepted++;
+    }
+    expect(accepted).toBe(registries.length * 2);
+  });
 });

@@ -1,0 +1,83 @@
+/**
+ * The closed TypeBox schema of a scope's `registry.json` (see registry-types.ts): the one
+ * definition of its shape, counts and sizes. Rules a schema cannot say live in registry.ts:
+ * the entry scope equals the file's, `dir` belongs to `name`, every copied path passes the
+ * path judge, no path twice, the manifest first, the byte total, unique names, the signature.
+ *
+ * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * (scripts/gen-disk-schemas.ts), so a valid registry never loads TypeBox.
+ */
+import Type from "typebox";
+import { GJC_LIMITS } from "../bundle/limits.ts";
+import { CONTENT_DIR } from "./layout.ts";
+
+const closed = { additionalProperties: false } as const;
+const SHA256 = "^[0-9a-f]{64}$";
+const ScopeName = Type.Enum(["user", "project"]);
+
+const CopiedFile = Type.Object(
+  {
+    relativePath: Type.String(),
+    sha256: Type.String({ pattern: SHA256 }),
+    bytes: Type.Integer({ minimum: 0, maximum: GJC_LIMITS.maxFileBytes }),
+    mode: Type.Integer({ minimum: 0, maximum: 0o777 }),
+  },
+  closed,
+);
+
+/** Open: the sources layer records what it resolved; credentials are never among it. */
+const Source = Type.Object({
+  kind: Type.String(),
+  uri: Type.Optional(Type.String()),
+  repository: Type.Optional(Type.String()),
+  ref: Type.Optional(Type.String()),
+  sha: Type.Optional(Type.String()),
+  sha256: Type.Optional(Type.String()),
+  subpath: Type.Optional(Type.String()),
+  resolvedAt: Type.Optional(Type.String()),
+});
+
+/** Open: each surface keeps what the compiler described (name, path, sha256 …). */
+const Surface = Type.Object({ extensionId: Type.String(), kind: Type.String() });
+const SurfaceList = Type.Array(Surface);
+
+const Surfaces = Type.Object(
+  { subskills: SurfaceList, tools: SurfaceList, hooks: SurfaceList, mcps: SurfaceList, systemAppendices: SurfaceList, agentAppendices: SurfaceList },
+  closed,
+);
+
+const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
+
+const Entry = Type.Object(
+  {
+    name: Type.String({ pattern: "^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$" }),
+    version: Type.String(),
+    scope: ScopeName,
+    enabled: Type.Boolean(),
+    dir: Type.String({ pattern: CONTENT_DIR.source }),
+    // Only their shape: registry.ts derives both again from the scope root and `dir`.
+    pluginRoot: Type.String(),
+    manifestPath: Type.String(),
+    manifestHash: Type.String({ pattern: SHA256 }),
+    source: Source,
+    installedAt: Type.String(),
+    updatedAt: Type.String(),
+    // No install holds more than the GJC budgets allow: an entry claiming more was not written by us.
+    copiedFiles: Type.Array(CopiedFile, { minItems: 1, maxItems: GJC_LIMITS.maxFiles }),
+    surfaces: Surfaces,
+    disabledSurfaceIds: Type.Array(Type.String()),
+    quarantine: Type.Optional(Type.Array(Quarantine)),
+  },
+  closed,
+);
+
+export const RegistrySchema = Type.Object(
+  {
+    version: Type.Literal(1),
+    scope: ScopeName,
+    plugins: Type.Array(Entry),
+    // Absent in a user scope written before signatures (registry.ts foreignProblem).
+    mac: Type.Optional(Type.String()),
+  },
+  closed,
+);
