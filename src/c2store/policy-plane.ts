@@ -21,6 +21,7 @@ import { claimPlan, isPlanToken, newToken, PLAN_TTL_MS, savePlan, sweepPlans, ty
 import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
+import { trustStateOf } from "../audit/trust.ts";
 
 export { policyCatalog, scopeOf, type CatalogEntry, type CatalogResult, type ScopeRef } from "./policy-catalog.ts";
 import { scopeOf, type ScopeRef } from "./policy-catalog.ts";
@@ -56,14 +57,31 @@ export interface PlanImpact {
   settles: boolean;
   /** Services the runtime needs that this host does not provide. */
   missing: string[];
+  /**
+   * Why trust holds back the runtime or language servers this plan enables (then it cannot
+   * settle either): never trusted, or trusted before its capabilities changed (needs re-trust).
+   */
+  trust_block: "untrusted" | "trust_outdated" | null;
   warnings: string[];
+}
+
+/**
+ * Whether trust holds back what an explicit enable of the whole bundle would start (its runtime
+ * or language servers): the same trust state the policy catalog and the host read, so a bundle
+ * whose capabilities changed since it was trusted counts as not trusted (issue #15).
+ */
+function trustBlock(record: InstalledRecord, request: { state?: RequestedState; component: string | null }): "untrusted" | "trust_outdated" | null {
+  const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+  if (request.state !== "enabled" || request.component !== null || !needsTrust) return null;
+  const state = trustStateOf(record);
+  return state === "trusted" ? null : state === "untrusted" ? "untrusted" : "trust_outdated";
 }
 
 /** The services a plugin-level change would leave an enabled runtime waiting for. */
 function pendingAfter(record: InstalledRecord, component: string | null, after: EffectivePolicy): string[] {
   const runtime = record.manifest.codetwo.runtime;
-  // An untrusted runtime is held back by trust first (settle says so); only a runnable one is pending.
-  if (component !== null || runtime === null || after.state !== "enabled" || !record.trusted) return [];
+  // A runtime trust holds back is held back by trust first (settle says so); only a runnable one is pending.
+  if (component !== null || runtime === null || after.state !== "enabled" || trustStateOf(record) !== "trusted") return [];
   return missingServices(runtime.inject);
 }
 
@@ -169,8 +187,11 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     // What a running host would stop (its runtimes and language servers), when one answers here.
     active.push(...(await collectActiveResources(ctx, installed, project)));
   }
-  if (component === null && input.state === "enabled" && !record.trusted) {
+  const blocked = trustBlock(record, request);
+  if (blocked === "untrusted") {
     warnings.push(`${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`);
+  } else if (blocked === "trust_outdated") {
+    warnings.push(`${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.`);
   }
   const missing = pendingAfter(record, component, after);
   if (missing.length > 0) {
@@ -205,8 +226,9 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     affected: [request.plugin],
     active_resources: active,
     requires_confirmation: active.length > 0,
-    settles: missing.length === 0,
+    settles: missing.length === 0 && blocked === null,
     missing,
+    trust_block: blocked,
     warnings,
   };
 }
@@ -239,9 +261,12 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
     throw new Error(`\`${request.plugin}\` in ${where} was expected to be ${expected.state}, but it is ${now.state}`);
   }
   const explicitEnable = "state" in request && request.state === "enabled" && request.component === null;
-  const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
-  if (explicitEnable && needsTrust && !record.trusted) {
+  const blocked = "state" in request ? trustBlock(record, request) : null;
+  if (blocked === "untrusted") {
     throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
+  }
+  if (blocked === "trust_outdated") {
+    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted; review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
   }
   const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
   if (pending.length > 0) {

@@ -47,7 +47,8 @@ export default defineVerb({
     if (JSON.stringify(plan.before.config) !== JSON.stringify(plan.after.config)) lines.push(`  config: ${JSON.stringify(plan.before.config)} → ${JSON.stringify(plan.after.config)}`);
     for (const [c, v] of Object.entries(plan.after.components)) if (plan.before.components[c] !== v) lines.push(`  ${c}: ${plan.before.components[c] ?? "enabled"} → ${v}`);
     for (const r of plan.active_resources) lines.push(`  stops: ${r.label} (${r.kind} ${r.id})`);
-    if (!plan.settles) lines.push(`  cannot settle: the runtime would stay pending (this host lacks ${plan.missing.join(", ")}); applying rolls back`);
+    if (plan.trust_block !== null) lines.push(`  cannot settle: the bundle ${plan.trust_block === "untrusted" ? "is not trusted" : "needs re-trust (its capabilities changed since it was trusted)"}; applying rolls back`);
+    else if (!plan.settles) lines.push(`  cannot settle: the runtime would stay pending (this host lacks ${plan.missing.join(", ")}); applying rolls back`);
     lines.push(`  bound to config revision ${plan.config_revision}, graph ${plan.graph_revision}; expires ${plan.expires_at}`);
     lines.push("", `Apply with: gjc plugin policy apply ${plan.token}`);
     return { json: { schema: "gjc/policy-plan@1", ok: true, ...plan }, human: lines.join("\n") };

@@ -5,6 +5,8 @@ import { setC2Enabled, setC2Trusted } from "../../../src/c2store/lifecycle.ts";
 import { effectivePolicy } from "../../../src/c2store/policy.ts";
 import { applyPolicyPlan, planPolicyChange, policyCatalog, resetPolicy } from "../../../src/c2store/policy-plane.ts";
 import { c2StoreHooks } from "../../../src/c2store/hooks.ts";
+import { findInstalledC2 } from "../../../src/c2store/records.ts";
+import { trustStateOf } from "../../../src/audit/trust.ts";
 import { snapshotTree } from "../../helpers/tmp.ts";
 import { c2Home, refusal, runtimeBundle, skillsBundle, type C2Home } from "./_bundles.ts";
 
@@ -86,11 +88,36 @@ describe("catalog → plan → apply", () => {
     await setC2Trusted(h.ctx, "demo", false);
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
     expect(plan.warnings.join(" ")).toContain("not trusted");
+    expect(plan).toMatchObject({ settles: false, trust_block: "untrusted", missing: [] });
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
     expect(e.message).toContain("not trusted");
     expect(readFileSync(join(h.data, "plugin-config.json"), "utf8")).toBe(primary);
     expect(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).toBe(lastGood);
+  });
+
+  test("enabling a runtime that needs re-trust (capabilities changed by an upgrade) does not settle either, until it is trusted again", async () => {
+    const { h } = await trustedHome();
+    await change(h, { plugin: "demo", state: "disabled" });
+    const lastGood = readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8");
+    const primary = readFileSync(join(h.data, "plugin-config.json"), "utf8");
+    // The upgrade adds a runtime argument: still trusted in the record, but what it runs changed.
+    const spec = runtimeBundle("demo", "1.1.0");
+    (spec["plugin.json"] as any).extensions["dev.codetwo"].runtime.args = ["plugin.js", "--v2"];
+    expect((await h.install(h.bundle("demo", spec), { force: true })).status).not.toBe("unchanged");
+    expect(trustStateOf(findInstalledC2(h.ctx, "demo")!.record)).toBe("needs_retrust");
+    const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
+    expect(plan).toMatchObject({ settles: false, trust_block: "trust_outdated", missing: [] });
+    expect(plan.warnings.join(" ")).toContain("needs re-trust");
+    const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
+    expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
+    expect(e.message).toContain("needs re-trust");
+    expect(readFileSync(join(h.data, "plugin-config.json"), "utf8")).toBe(primary);
+    expect(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).toBe(lastGood);
+    await setC2Trusted(h.ctx, "demo", true);
+    const again = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
+    expect(again).toMatchObject({ settles: true, trust_block: null, warnings: [] });
+    expect(await applyPolicyPlan(h.ctx, again.token)).toMatchObject({ changed: true, effective: { state: "enabled" } });
   });
 
   test("a runtime settle hook that fails rolls the change back", async () => {
