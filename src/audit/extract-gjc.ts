@@ -97,8 +97,6 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
   for (const surface of bundle.surfaces) {
     switch (surface.kind) {
       case "tool": {
-        // Written out (no helper per tool): a bundle may have thousands, and each helper call
-        // in a fresh process costs JIT compile time (the same reason validate's compile is a loop).
         const s = surface as GjcToolSurface;
         const id = `tool-module:${s.name}`;
         seen.add(id);

@@ -8,7 +8,7 @@ import { missingServices } from "../c2host/host-identity.ts";
 import type { Context } from "../core/context.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { c2Layout } from "./paths.ts";
-import { resolvePolicies, type EffectivePolicy } from "./policy.ts";
+import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import type { PluginPolicy, PolicyDocument, PolicyState, RequestedState } from "./policy-doc.ts";
 import { openPolicy, type PolicyView, type Recovery } from "./policy-store.ts";
 import { normalizeProjectPath } from "./project-key.ts";
@@ -76,17 +76,11 @@ export function scopeOf(project: string | undefined): ScopeRef {
   return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
 }
 
-/**
- * The catalog entries of all bundles. One loop with the entry built inline, for the reason
- * resolvePolicies gives: a helper called once per bundle would be JIT-compiled on the way.
- */
+/** The catalog entries of all bundles. */
 function catalogEntries(view: PolicyView, records: readonly RecordFacts[], project: string | undefined): CatalogEntry[] {
-  const resolved = resolvePolicies(view, records, project);
   const doc: PolicyDocument = view.doc;
-  const entries: CatalogEntry[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    const effective = resolved[i];
+  return records.map((record) => {
+    const effective = resolvePolicy(view, record, project);
     // The policy written at this scope; a user-only runtime shows its user policy in a project.
     const key = effective.pluginId;
     const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
@@ -107,7 +101,7 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       status = "pending";
       reason = "missing_dependencies";
     }
-    entries.push({
+    return {
       id: key,
       installed_id: record.id,
       name: record.name,
@@ -125,9 +119,8 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       components: explicit.components ?? {},
       effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
       effective_state: { status, reason },
-    });
-  }
-  return entries;
+    };
+  });
 }
 
 /** `gjc plugin policy catalog`: every installed bundle and its policy at one scope. Read-only. */

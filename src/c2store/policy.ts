@@ -81,11 +81,6 @@ export function resolvePolicy(view: PolicyView, record: RecordFacts, projectPath
   } as EffectivePolicy;
 }
 
-/** resolvePolicy for many bundles (the catalog resolves every installed one). */
-export function resolvePolicies(view: PolicyView, records: readonly RecordFacts[], projectPath?: string): EffectivePolicy[] {
-  return records.map((record) => resolvePolicy(view, record, projectPath));
-}
-
 /**
  * The effective policy of an installed bundle (`<id>`, `bundle:<id>` or its name) for the
  * user scope, or for a project when `projectPath` is given (normalized here). Synchronous:

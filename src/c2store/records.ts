@@ -100,42 +100,14 @@ function byNameThenId(a: Named, b: Named): number {
   return byCodeUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byCodeUnits(a.id, b.id);
 }
 
-/**
- * Records by lowercased name, then id. Sorted as the strings "<lowercased name>\0<id>" with the
- * default sort, which compares code units natively: a comparator would run JS for every
- * comparison, and JSC compiles a function called a few dozen times, which costs a short-lived
- * process more than the sort. Ids are unique (they are the directory names), so each key
- * names one record; a name holding a NUL (never written by gjc) takes the comparator.
- */
-export function sortByNameThenId<T extends Named>(records: T[]): T[] {
-  const keys: string[] = [];
-  const byKey = new Map<string, T>();
-  for (let i = 0; i < records.length; i++) {
-    const name = records[i].name.toLowerCase();
-    if (name.indexOf("\0") !== -1) return records.sort(byNameThenId);
-    const key = `${name}\0${records[i].id}`;
-    keys.push(key);
-    byKey.set(key, records[i]);
-  }
-  keys.sort();
-  const sorted: T[] = [];
-  for (let i = 0; i < keys.length; i++) sorted.push(byKey.get(keys[i])!);
-  return sorted;
+/** Records by lowercased name, then id (ids are unique: they are the directory names). */
+export function sortByNameThenId<T extends Named>(records: readonly T[]): T[] {
+  return [...records].sort(byNameThenId);
 }
 
-/** Broken directories by id (directory names: unique), sorted the same native way. */
+/** Broken directories by id. */
 function sortById(broken: BrokenRecord[]): BrokenRecord[] {
-  if (broken.length < 2) return broken;
-  const ids: string[] = [];
-  const byId = new Map<string, BrokenRecord>();
-  for (let i = 0; i < broken.length; i++) {
-    ids.push(broken[i].id);
-    byId.set(broken[i].id, broken[i]);
-  }
-  ids.sort();
-  const sorted: BrokenRecord[] = [];
-  for (let i = 0; i < ids.length; i++) sorted.push(byId.get(ids[i])!);
-  return sorted;
+  return [...broken].sort((a, b) => byCodeUnits(a.id, b.id));
 }
 
 /**
@@ -151,17 +123,12 @@ export function listPluginEntries(layout: C2Layout): Dirent[] | undefined {
   } catch {
     return undefined;
   }
-  const names: string[] = [];
-  for (let i = 0; i < all.length; i++) names.push(all[i].name);
+  const names = all.map((e) => e.name);
   if (restoreInterruptedCommits(layout, names, () => lockHeld(layout.root, C2_LOCK_FILE))) all = list();
   return all;
 }
 
-/**
- * Every usable record plus the directories that hold a broken one, sorted by name then id.
- * This is the hot path of `policy catalog` and `list` (one pass over 50 bundles in a fresh
- * process): index loops, no per-entry helpers, no array builtins that run JS.
- */
+/** Every usable record plus the directories that hold a broken one, sorted by name then id. */
 export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
   const entries = listPluginEntries(layout);
   return entries === undefined ? { records: [], broken: [] } : readListedRecords(layout, entries);
@@ -171,9 +138,9 @@ export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; bro
 export function readListedRecords(layout: C2Layout, entries: Dirent[]): { records: InstalledRecord[]; broken: BrokenRecord[] } {
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    if (!entries[i].isDirectory() || entries[i].name.startsWith(".")) continue;
-    const name = entries[i].name;
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    const name = entry.name;
     const r = readRecord(layout, name);
     if (r === undefined) broken.push({ id: name, problem: "no installed-plugin.json" });
     else if ("problem" in r) broken.push({ id: name, problem: r.problem });

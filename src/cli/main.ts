@@ -70,10 +70,8 @@ function isDevNull(rdev: number): boolean {
   }
 }
 
-// A loop, not tokens.some(): each JS-implemented builtin costs tens of µs on its first call.
 function hasHelp(tokens: string[]): boolean {
-  for (const t of tokens) if (t === "--help" || t === "-h") return true;
-  return false;
+  return tokens.some((t) => t === "--help" || t === "-h");
 }
 
 /** Runs one invocation and returns the exit code; never calls process.exit. */

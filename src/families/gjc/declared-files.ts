@@ -42,8 +42,6 @@ const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as t
  */
 export class DeclaredFileReader {
   private readonly files = new Map<string, DeclaredFile>();
-  /** The same files in the order they were read (an index loop needs no Map iterator). */
-  private readonly order: DeclaredFile[] = [];
   private readonly refused = new Set<string>();
   private readonly keys = new Map<string, string>();
   private totalBytes = 0;
@@ -58,7 +56,7 @@ export class DeclaredFileReader {
   /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
     // The default sort compares strings by UTF-16 code units, the order we want; paths are unique.
-    const paths = this.order.map((f) => f.path).filter((p) => p !== GJC_MANIFEST).sort();
+    const paths = [...this.files.keys()].filter((p) => p !== GJC_MANIFEST).sort();
     if (this.files.has(GJC_MANIFEST)) paths.unshift(GJC_MANIFEST);
     return paths.map((p) => {
       const { path, sha256, bytes, mode } = this.files.get(p)!;
@@ -106,7 +104,6 @@ export class DeclaredFileReader {
     this.keys.set(key, rel);
     const file: DeclaredFile = { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes };
     this.files.set(rel, file);
-    this.order.push(file);
     return file;
   }
 
