@@ -616,3 +616,94 @@ export const Registry: LazySchema = {
   },
   load: () => (require("../install/registry-schema.ts") as typeof import("../install/registry-schema.ts")).RegistrySchema,
 };
+
+export const Policy: LazySchema = {
+  json: {
+    "type": "object",
+    "required": [
+      "schema_version",
+      "revision"
+    ],
+    "properties": {
+      "schema_version": {
+        "type": "number",
+        "const": 1
+      },
+      "revision": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991
+      },
+      "user": {
+        "type": "object",
+        "patternProperties": {
+          "^[A-Za-z0-9_.:-]{1,200}$": {
+            "type": "object",
+            "properties": {
+              "state": {
+                "enum": [
+                  "enabled",
+                  "disabled"
+                ]
+              },
+              "config": {},
+              "components": {
+                "type": "object",
+                "patternProperties": {
+                  "^[A-Za-z0-9_.:-]{1,300}$": {
+                    "enum": [
+                      "enabled",
+                      "disabled"
+                    ]
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "additionalProperties": false
+      },
+      "projects": {
+        "type": "object",
+        "patternProperties": {
+          "^(?:/|[A-Za-z]:[\\\\/])": {
+            "type": "object",
+            "patternProperties": {
+              "^[A-Za-z0-9_.:-]{1,200}$": {
+                "type": "object",
+                "properties": {
+                  "state": {
+                    "enum": [
+                      "enabled",
+                      "disabled"
+                    ]
+                  },
+                  "config": {},
+                  "components": {
+                    "type": "object",
+                    "patternProperties": {
+                      "^[A-Za-z0-9_.:-]{1,300}$": {
+                        "enum": [
+                          "enabled",
+                          "disabled"
+                        ]
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                },
+                "additionalProperties": false
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "additionalProperties": false
+  },
+  load: () => (require("../c2store/policy-doc-schema.ts") as typeof import("../c2store/policy-doc-schema.ts")).PolicyDocumentSchema,
+};

@@ -38,6 +38,17 @@ describe("policy document", () => {
     expect(v2.ok === false && v2.error).toContain("schema 2 is not supported");
   });
 
+  test("a refusal names the bad field and its JSON pointer", () => {
+    const cases: [string, string][] = [
+      ['{"schema_version":1,"revision":0,"extra":1}', 'An unknown field "extra" (at /extra)'],
+      ['{"schema_version":1,"revision":"7"}', "revision must be an integer, not a string (at /revision)"],
+      ['{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"mode":"enabled"}}}', 'user.bundle:a-1 has an unknown field "mode" (at /user/bundle:a-1/mode)'],
+      ['{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"components":{"x":"maybe"}}}}', 'user.bundle:a-1.components.x "maybe" is not allowed (at /user/bundle:a-1/components/x)'],
+      ['{"schema_version":1,"revision":0,"projects":{"relative/dir":{}}}', 'projects has an unknown field "relative/dir" (at /projects/relative~1dir)'],
+    ];
+    for (const [text, error] of cases) expect([text, parsePolicyDocument(text)]).toEqual([text, { ok: false, error }]);
+  });
+
   test("empty policies and project maps are dropped when written", () => {
     const doc = emptyPolicy(3);
     doc.user["bundle:a-11111111"] = {};

@@ -61,4 +61,18 @@ describe("disk-schemas.generated.ts and docs/json", () => {
     }
     expect(accepted).toBe(registries.length * 2);
   });
+
+  test("the fast check agrees with TypeBox on policy documents", () => {
+    const docs = [
+      { schema_version: 1, revision: 3, user: { "bundle:a-1": { state: "enabled", config: { x: [1] }, components: { "bundle:a-1:ui:x": "disabled" } } }, projects: { "/p": { "bundle:a-1": {} }, "C:\\p": {} } },
+      { schema_version: 1, revision: 0 },
+      { schema_version: 1, revision: 0, projects: { "relative/dir": {} } },
+      { schema_version: 1, revision: 0, user: { "bundle:a-1": { state: "on" } } },
+      { schema_version: 1, revision: 0, user: { "bad key": {} } },
+      { schema_version: 1, revision: 1.5 },
+    ];
+    const verdicts = docs.map((doc) => conforms(generated.Policy.json, doc));
+    expect(verdicts).toEqual(docs.map((doc) => Value.Check(diskTypeboxSchema("Policy") as any, doc)));
+    expect(verdicts).toEqual([true, true, false, false, false, false]);
+  });
 });
