@@ -88,14 +88,17 @@ export function liveHolders(dataRoot: string, bundleId: string): number[] {
   return holders;
 }
 
-/** Refuses to go on while another gjc host runs a process of the bundle. */
-export function assertNotLive(dataRoot: string, bundleId: string, name: string): void {
+/**
+ * Refuses to go on while another gjc host runs a process of the bundle: uninstall would remove
+ * its files, an upgrade or `install --force` would replace them, under the running process.
+ */
+export function assertNotLive(dataRoot: string, bundleId: string, name: string, change: "uninstall" | "replace" = "uninstall"): void {
   const holders = liveHolders(dataRoot, bundleId);
   if (holders.length === 0) return;
   throw new GjcError({
     code: "bundle_in_use",
-    message: `${name} has live processes in a running gjc host (pid ${holders.join(", ")}), so its files were not removed.`,
-    hint: `Run "gjc plugin disable ${name}" (or untrust it): the host stops them at once; then uninstall again.`,
+    message: `${name} has live processes in a running gjc host (pid ${holders.join(", ")}), so its files were not ${change === "uninstall" ? "removed" : "replaced"}.`,
+    hint: `Run "gjc plugin disable ${name}" (or untrust it): the host stops them at once; then ${change === "uninstall" ? "uninstall" : "upgrade"} again${change === "uninstall" ? "" : ` and enable it (gjc plugin enable ${name})`}.`,
     details: { hosts: holders },
     exit: ExitCode.refused,
   });

@@ -7,7 +7,7 @@
  * live process. Language servers kept by the plane obey the same policy.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
@@ -128,15 +128,34 @@ describe("policy is live across processes", () => {
     expect((await c.result("plugins.list")).plugins).toEqual([]);
   });
 
-  test("an upgrade from another terminal stops the old generation; the next call starts the new one", async () => {
+  test("upgrade and install --force refuse while a host runs the bundle (bundle_in_use, nothing replaced); once stopped, the upgrade reaches the host and the next call starts the new generation", async () => {
     const { h, c, installed, run } = await liveSetup();
     const before = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    const home = join(h.dataDir, "plugins", installed.id);
+    const recordBefore = readFileSync(join(home, "installed-plugin.json"), "utf8");
+    const runtimeBefore = readFileSync(join(home, "bundle", "runtime.mjs"), "utf8");
     writeRuntimeBundle(join(h.root, "src"), { name: "realmy", version: "1.1.0", commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
-    const seen = c.notifications.length;
-    const up = await run("plugin", "install", join(h.root, "src"), "--force", "--json");
-    expect(up.exitCode).toBe(0);
+    for (const args of [["plugin", "install", join(h.root, "src"), "--force", "--json"], ["plugin", "upgrade", "realmy", "--json"]]) {
+      const refused = await run(...args);
+      expect(refused.exitCode).toBe(3);
+      expect(errorOf(refused)).toMatchObject({ code: "bundle_in_use" });
+      expect(errorOf(refused).message).toContain(`pid ${c.proc.pid}`);
+      expect(errorOf(refused).message).toContain("not replaced");
+      expect(readFileSync(join(home, "installed-plugin.json"), "utf8")).toBe(recordBefore);
+      expect(readFileSync(join(home, "bundle", "runtime.mjs"), "utf8")).toBe(runtimeBefore);
+      expect(readdirSync(join(h.dataDir, "plugins")).filter((n) => n.startsWith(".") && n !== ".data")).toEqual([]);
+      expect(existsSync(join(h.dataDir, "c2.lock"))).toBe(false);
+      expect(processAlive(before)).toBe(true);
+    }
+
+    let seen = c.notifications.length;
+    expect((await run("plugin", "disable", "realmy")).exitCode).toBe(0);
     await changedAfter(c, seen);
     expect(processAlive(before)).toBe(false);
+    seen = c.notifications.length;
+    expect((await run("plugin", "upgrade", "realmy", "--json")).exitCode).toBe(0);
+    await changedAfter(c, seen);
+    expect((await run("plugin", "enable", "realmy")).exitCode).toBe(0);
     const after = await c.result("plugins.invoke", { command: "realmy.info" });
     expect(after.plugin).toMatchObject({ id: installed.id, version: "1.1.0" });
     expect(after.result.pid).not.toBe(before);
