@@ -3,24 +3,20 @@
  * the test-only crash hook): the data dir is left as before or as after, never mixed, and the
  * next command finishes the job with no leftovers.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.ts";
-import { tempDir, writeTree } from "../helpers/tmp.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
+import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle } from "../unit/c2store/_bundles.ts";
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const box = sandboxPerTest("gjc-c2crash-");
 
 function setup() {
-  const t = tempDir("gjc-c2crash-");
-  dirs.push(t);
-  const data = join(t.path, "c2data");
-  const env = { HOME: t.path, GJC_USER_DIR: join(t.path, "gjc"), GJC_C2_DATA_DIR: data };
-  const run = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra }, cwd: t.path });
-  const dir = writeTree(join(t.path, "demo"), runtimeBundle("demo", "1.0.0"));
-  return { data, run, dir, root: t.path };
+  const s = box();
+  const run = (args: string[], extra: Record<string, string> = {}) => s.gjc(args, { env: extra, cwd: s.root });
+  const dir = s.write("demo", runtimeBundle("demo", "1.0.0"));
+  return { data: s.c2, run, dir, root: s.root };
 }
 
 const leftovers = (data: string) => readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");

@@ -3,40 +3,38 @@
  * GitHub insteadOf mapping, a catalog entry, trust, plan in one process and apply in another,
  * and refusals with their code, exit status and an unchanged data directory.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
-import { runCli } from "../helpers/cli.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { gitSandbox, makeRepo, mapGithubTo } from "../helpers/git.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { snapshotTree, writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const box = sandboxPerTest("gjc-c2bin-");
 
 const errorCode = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;
 
 test("install from GitHub and a catalog, trust, plan/apply, refusals — compiled binary", async () => {
   const binary = await compiledBinary();
-  const t = tempDir("gjc-c2bin-");
-  dirs.push(t);
-  const sb = gitSandbox(t.path);
-  mapGithubTo(sb, join(t.path, "gh"));
-  const data = join(t.path, "c2data");
-  const env = { ...sb.env, GJC_C2_DATA_DIR: data, GJC_USER_DIR: join(t.path, "gjc") };
-  const run = (...args: string[]) => runCli(args, { binary, env, cwd: t.path });
+  const s = box();
+  // git's config lives in the sandbox's HOME (gitSandbox writes <root>/home/gitconfig)
+  const sb = gitSandbox(s.root);
+  mapGithubTo(sb, join(s.root, "gh"));
+  const data = s.c2;
+  const run = (...args: string[]) => s.gjc(args, { binary, env: sb.env, cwd: s.root });
 
   const spec = runtimeBundle("hello-runtime") as Record<string, unknown>;
-  makeRepo(sb, join(t.path, "gh", "IchenDEV", "codeTwo.git"), Object.fromEntries(Object.entries(spec).map(([k, v]) => [`packs/hello-runtime/${k}`, v])) as never);
+  makeRepo(sb, join(s.root, "gh", "IchenDEV", "codeTwo.git"), Object.fromEntries(Object.entries(spec).map(([k, v]) => [`packs/hello-runtime/${k}`, v])) as never);
   const gh = await run("plugin", "install", "https://github.com/IchenDEV/codeTwo/tree/main/packs/hello-runtime", "--json");
   expect(gh.exitCode).toBe(0);
   expect(gh.json()).toMatchObject({ family: "c2", source: { kind: "github" }, c2: { id: "hello-runtime-83dfd86f", trusted: false } });
   expect(gh.stderr).toContain("runtime.requires_trust");
 
-  writeTree(join(t.path, "cat", "notes"), skillsBundle("notes"));
-  mkdirSync(join(t.path, "cat"), { recursive: true });
-  writeFileSync(join(t.path, "cat", "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "notes", version: "1.0.0", source: { kind: "local", path: "./notes" } }] }));
+  writeTree(join(s.root, "cat", "notes"), skillsBundle("notes"));
+  mkdirSync(join(s.root, "cat"), { recursive: true });
+  writeFileSync(join(s.root, "cat", "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "notes", version: "1.0.0", source: { kind: "local", path: "./notes" } }] }));
   expect((await run("plugin", "install", "notes@./cat", "--json")).json()).toMatchObject({ name: "notes", status: "installed" });
 
   const before = snapshotTree(data);
@@ -57,7 +55,7 @@ test("install from GitHub and a catalog, trust, plan/apply, refusals — compile
   expect(plan.scope.kind).toBe("project");
   const applied = await run("plugin", "policy", "apply", plan.token, "--json");
   expect(applied.exitCode).toBe(0);
-  const cat = (await run("plugin", "policy", "catalog", "--project", t.path, "--json")).json();
+  const cat = (await run("plugin", "policy", "catalog", "--project", s.root, "--json")).json();
   expect(cat.plugins.find((p: { name: string }) => p.name === "hello-runtime")).toMatchObject({ state: "disabled", effective: { source: "project" } });
   expect((await run("plugin", "policy", "apply", plan.token)).exitCode).toBe(3);
 });

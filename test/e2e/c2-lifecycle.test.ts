@@ -4,27 +4,19 @@
  * (code, exit status, unchanged data dir). `C2_E2E_BINARY` runs the same file against a
  * compiled binary (see c2-lifecycle.compiled.test.ts).
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const box = sandboxPerTest("gjc-c2e2e-");
 
+/** The CLI in a fresh sandbox, run from its root (no project scope). */
 function c2Cli(binary?: string) {
-  const t = tempDir("gjc-c2e2e-");
-  dirs.push(t);
-  const data = join(t.path, "c2data");
-  const env = { HOME: t.path, GJC_USER_DIR: join(t.path, "gjc"), GJC_C2_DATA_DIR: data };
-  return {
-    root: t.path,
-    data,
-    run: (...args: string[]) => runCli(args, { env, cwd: t.path, binary }),
-    bundle: (rel: string, spec: Parameters<typeof writeTree>[1]) => writeTree(join(t.path, rel), spec),
-  };
+  const s = box();
+  return { root: s.root, data: s.c2, run: (...args: string[]) => s.gjc(args, { cwd: s.root, binary }), bundle: s.write };
 }
 
 function errorOf(r: { stderr: string }): { code: string } {

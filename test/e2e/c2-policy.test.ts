@@ -3,27 +3,19 @@
  * stale and reused tokens; rollback; recovery from a corrupt primary; project aliases; and
  * several processes installing and changing policy at once.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const box = sandboxPerTest("gjc-c2pol-");
 
+/** The CLI in a fresh sandbox, run from its root (no project scope). */
 function c2Cli() {
-  const t = tempDir("gjc-c2pol-");
-  dirs.push(t);
-  const data = join(t.path, "c2data");
-  const env = { HOME: t.path, GJC_USER_DIR: join(t.path, "gjc"), GJC_C2_DATA_DIR: data, GJC_LOCK_TIMEOUT_MS: "60000" };
-  return {
-    root: t.path,
-    data,
-    run: (...args: string[]) => runCli(args, { env, cwd: t.path }),
-    bundle: (rel: string, spec: Parameters<typeof writeTree>[1]) => writeTree(join(t.path, rel), spec),
-  };
+  const s = box();
+  return { root: s.root, data: s.c2, run: (...args: string[]) => s.gjc(args, { cwd: s.root, env: { GJC_LOCK_TIMEOUT_MS: "60000" } }), bundle: s.write };
 }
 
 const errorCode = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;

@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { repoRoot } from "../helpers/cli.ts";
+import { sandbox } from "../helpers/sandbox.ts";
+import { snapshotTree, writeTree } from "../helpers/tmp.ts";
 
 const docsDir = join(repoRoot, "docs", "errors");
 const pageCount = readdirSync(docsDir).filter((f) => f.endsWith(".md")).length;
-const home = tempDir("gjc-explain-e2e-");
-afterAll(() => home.cleanup());
-const env = { HOME: home.path, GJC_USER_DIR: join(home.path, "gjc"), GJC_C2_DATA_DIR: join(home.path, "c2") };
-const run = (args: string[], cwd = home.path) => runCli(args, { env, cwd });
+const box = sandbox("gjc-explain-e2e-");
+afterAll(() => box.cleanup());
+const run = (args: string[], cwd = box.root) => box.gjc(args, { cwd });
 
 /** The codes a human run names: `error[code]` on stderr, `[code]` in diagnostics, `see: gjc explain code`. */
 function codesNamed(text: string): string[] {
@@ -52,8 +52,8 @@ describe("gjc explain", () => {
   });
 
   test("an unknown code is a usage error (exit 2) with did-you-mean, and writes nothing", async () => {
-    writeTree(home.path, { "keep.txt": "x" });
-    const before = snapshotTree(home.path);
+    writeTree(box.root, { "keep.txt": "x" });
+    const before = snapshotTree(box.root);
     const r = await run(["explain", "invalid_manfest"]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe("");
@@ -65,7 +65,7 @@ describe("gjc explain", () => {
     expect(j.json()).toMatchObject({ schema: "gjc/explain@1", ok: false, error: { code: "unknown_code" } });
     expect(JSON.parse(j.stderr.trim())).toMatchObject({ error: { code: "unknown_code" } });
     expect(j.stderr).not.toContain("see:");
-    expect(snapshotTree(home.path)).toEqual(before);
+    expect(snapshotTree(box.root)).toEqual(before);
   });
 
   test("no code, or a code with --list, is a usage error", async () => {
@@ -80,7 +80,7 @@ describe("gjc explain", () => {
 
 describe("every hint names its code", () => {
   test("a refused command prints 'see: gjc explain <code>' after the hint, and that page exists", async () => {
-    const r = await run(["plugin", "validate", join(home.path, "no-such-bundle")]);
+    const r = await run(["plugin", "validate", join(box.root, "no-such-bundle")]);
     expect(r.exitCode).toBe(2);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines[0]).toStartWith("error[not_found]:");
@@ -91,7 +91,7 @@ describe("every hint names its code", () => {
   });
 
   test("validation diagnostics show [code] and a see line; every code shown has a page", async () => {
-    const bundle = writeTree(join(home.path, "broken"), {
+    const bundle = writeTree(join(box.root, "broken"), {
       "gajae-plugin.json": JSON.stringify({ kind: "claude-plugin", name: "demo", version: "1.0.0", skills: ["x"], tools: [{ name: "t", path: "tools/missing.ts" }] }),
     });
     const r = await run(["plugin", "validate", bundle]);

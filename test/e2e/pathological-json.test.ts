@@ -5,11 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDirsPerTest, writeTree } from "../helpers/tmp.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 
-const fresh = tempDirsPerTest("gjc-patho-");
+const box = sandboxPerTest("gjc-patho-");
 const C2_HEAD = { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "a", version: "1.0.0" };
 const SKILL = "---\nname: a\ndescription: b\n---\nbody\n";
 const deepArray = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
@@ -35,26 +34,25 @@ function codes(doc: any): string[] {
 describe("pathological input: validate and install agree", () => {
   for (const [name, files, code] of CASES) {
     test(name, async () => {
-      const root = fresh();
-      const bundle = join(root, "bundle");
-      writeTree(bundle, files);
-      const env = { HOME: join(root, "home"), GJC_USER_DIR: join(root, "home", "gjc"), GJC_C2_DATA_DIR: join(root, "home", "c2"), TMPDIR: root, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" };
-      const validated = await runCli(["plugin", "validate", bundle, "--json"], { env, cwd: root });
+      const s = box();
+      const root = s.root;
+      const bundle = s.write("bundle", files);
+      const validated = await s.gjc(["plugin", "validate", bundle, "--json"], { cwd: root });
       expect(validated.exitCode).toBe(1);
       const v = codes(validated.json());
       expect(v).toContain(code);
       const before = snapshotTree(root);
-      const installed = await runCli(["plugin", "install", bundle, "--user", "--json"], { env, cwd: root });
+      const installed = await s.gjc(["plugin", "install", bundle, "--user", "--json"], { cwd: root });
       expect(installed.exitCode).not.toBe(70);
       expect(installed.exitCode).not.toBe(0);
       const doc = installed.json();
       expect(v).toContain(doc.error.code);
       expect(codes(doc)).toEqual(v);
-      // Nothing installed and nothing left: the tree is as before (the private scratch parent aside).
-      const scratch = `gjc-${process.getuid?.() ?? "user"}`;
+      // Nothing installed and nothing left: the tree is as before (the private scratch parent in TMPDIR aside).
+      const scratch = `tmp/gjc-${process.getuid?.() ?? "user"}`;
       const after = Object.fromEntries(Object.entries(snapshotTree(root)).filter(([k]) => k !== scratch));
       expect(after).toEqual(before);
-      expect(existsSync(env.GJC_USER_DIR)).toBe(false);
+      expect(existsSync(s.user)).toBe(false);
     });
   }
 });

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { repoRoot, runCli, type CliResult } from "../helpers/cli.ts";
+import { repoRoot, type CliResult } from "../helpers/cli.ts";
 import { gitSandbox, makeRepo, type GitSandbox, type TestRepo } from "../helpers/git.ts";
 import { makeWorld, writeBundle, type BundleOptions, type World } from "./gjc-install-fixture.ts";
 
@@ -24,15 +24,14 @@ export function makeSetWorld(): SetWorld {
   const w = makeWorld();
   const sandbox = gitSandbox(join(w.root, "git"));
   const cache = join(w.root, "cache");
-  // The world's HOME for gjc; git reads its config from the sandbox (GIT_CONFIG_GLOBAL).
+  // The world's HOME for gjc; git reads its config from the sandbox (GIT_CONFIG_GLOBAL). w.gjc
+  // runs with w.env, so this is what every command of the world sees.
   Object.assign(w.env, { ...sandbox.env, HOME: w.home, GJC_CACHE_DIR: cache });
   return {
     ...w,
     sandbox,
     cache,
     lock: join(w.project, ".gjc", "plugins.lock.json"),
-    // runCli's json() holds every document to its docs/json schema (src/sets/documents.ts for these verbs).
-    gjc: (args, extra = {}) => runCli(args, { cwd: extra.cwd ?? w.project, env: { ...w.env, ...extra.env }, binary: extra.binary }),
     repo(name, o = {}) {
       const dir = join(w.root, "repos", name);
       writeBundle(dir, name, o);

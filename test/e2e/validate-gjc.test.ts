@@ -2,23 +2,25 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { fixturesDir, repoRoot } from "../helpers/cli.ts";
+import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { snapshotTree, writeTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest("gjc-e2e-validate-");
 const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
 const fixture = (name: string) => join(fixturesDir, "gjc", name);
-/** What gjc wrote into the temporary home; Bun's own transpiler cache (~/.bun) is not ours. */
-const homeWrites = (home: string) => Object.keys(snapshotTree(home)).filter((p) => p !== ".bun" && !p.startsWith(".bun/"));
+const box = sandboxPerTest("gjc-e2e-validate-home-");
+/** What gjc wrote into the sandbox's HOME (user scope and C2 data dir included); Bun's own transpiler cache (~/.bun) is not ours. */
+const homeWrites = (s: Sandbox) => Object.keys(snapshotTree(s.home)).filter((p) => p !== ".bun" && !p.startsWith(".bun/"));
 
-/** The CLI with a temporary home, so nothing of the real user can be read or written. */
-function cli(args: string[], home: string) {
-  return runCli(args, { env: { HOME: home, GJC_USER_DIR: join(home, "gjc-user"), GJC_C2_DATA_DIR: join(home, "c2") } });
+/** The CLI in a sandbox, so nothing of the real user can be read or written (run from the repository, as before). */
+function cli(args: string[], s: Sandbox = box()) {
+  return s.gjc(args, { cwd: repoRoot });
 }
 
 describe("gjc plugin validate <gjc bundle>", () => {
   test("a valid bundle: exit 0, --json with family gjc, surfaces and the files that would be copied", async () => {
-    const home = fresh();
+    const home = box();
     const r = await cli(["plugin", "validate", fixture("valid-six-surfaces"), "--json"], home);
     expect(r.exitCode).toBe(0);
     const doc = r.json();
@@ -40,7 +42,7 @@ describe("gjc plugin validate <gjc bundle>", () => {
   });
 
   test("human output lists surfaces and files", async () => {
-    const r = await cli(["plugin", "validate", fixture("valid-six-surfaces")], fresh());
+    const r = await cli(["plugin", "validate", fixture("valid-six-surfaces")]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("✓ valid gjc bundle fixture-bundle 1.0.0");
     expect(r.stdout).toContain("surfaces 6");
@@ -51,13 +53,13 @@ describe("gjc plugin validate <gjc bundle>", () => {
   });
 
   test("the manifest file itself may be named", async () => {
-    const r = await cli(["plugin", "validate", join(fixture("valid-empty"), "gajae-plugin.json"), "--json"], fresh());
+    const r = await cli(["plugin", "validate", join(fixture("valid-empty"), "gajae-plugin.json"), "--json"]);
     expect(r.exitCode).toBe(0);
     expect(r.json()).toMatchObject({ family: "gjc", ok: true, surfaces: [], files: [{ path: "gajae-plugin.json" }] });
   });
 
   test("an invalid bundle: exit 1, every diagnostic, no surfaces or files listed, nothing written", async () => {
-    const home = fresh();
+    const home = box();
     const before = snapshotTree(fixture("precedence-many"));
     const r = await cli(["plugin", "validate", fixture("precedence-many"), "--json"], home);
     expect(r.exitCode).toBe(1);
@@ -75,7 +77,7 @@ describe("gjc plugin validate <gjc bundle>", () => {
   });
 
   test("human output of an invalid bundle shows each code, path, message and hint", async () => {
-    const r = await cli(["plugin", "validate", fixture("forbidden-skills")], fresh());
+    const r = await cli(["plugin", "validate", fixture("forbidden-skills")]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain("✗ invalid gjc bundle fixture-bundle 1.0.0");
     expect(r.stdout).toContain("[forbidden_surface] gajae-plugin.json#/skills");
@@ -87,22 +89,22 @@ describe("gjc plugin validate <gjc bundle>", () => {
     const root = writeTree(fresh(), {
       "gajae-plugin.json": { kind: "gajae-code-plugin", name: "w", version: "1", system_appendix: Array.from({ length: 5 }, (_, i) => ({ name: `a${i}`, content: "x".repeat(7000) })) },
     });
-    const plain = await cli(["plugin", "validate", root, "--json"], fresh());
+    const plain = await cli(["plugin", "validate", root, "--json"]);
     expect(plain.exitCode).toBe(0);
     expect(plain.json().diagnostics.map((d: { severity: string }) => d.severity)).toEqual(["warning"]);
-    const strict = await cli(["plugin", "validate", root, "--strict", "--json"], fresh());
+    const strict = await cli(["plugin", "validate", root, "--strict", "--json"]);
     expect(strict.exitCode).toBe(1);
   });
 
   test("usage errors exit 2", async () => {
-    const home = fresh();
+    const home = box();
     const missing = await cli(["plugin", "validate"], home);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain("missing_argument");
     const unknown = await cli(["plugin", "validate", fixture("valid-empty"), "--strcit"], home);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('Did you mean "--strict"?');
-    const nowhere = await cli(["plugin", "validate", join(home, "nope"), "--json"], home);
+    const nowhere = await cli(["plugin", "validate", join(home.root, "nope"), "--json"], home);
     expect(nowhere.exitCode).toBe(2);
   });
 
@@ -115,7 +117,7 @@ describe("gjc plugin validate <gjc bundle>", () => {
     execFileSync("mkfifo", [join(root, ".claude-plugin", "fifo")]);
     symlinkSync(join(outside, "secret"), join(root, "agents", "leak.md"));
     symlinkSync(outside, join(root, "commands", "outside"));
-    const r = await cli(["plugin", "validate", root, "--json"], fresh());
+    const r = await cli(["plugin", "validate", root, "--json"]);
     expect(r.exitCode).toBe(0);
     const doc = r.json();
     expect(doc.family).toBe("gjc");
@@ -127,7 +129,7 @@ describe("gjc plugin validate <gjc bundle>", () => {
 
   test("hostile names are never echoed raw to the terminal", async () => {
     const root = writeTree(fresh(), { "gajae-plugin.json": { kind: "gajae-code-plugin", name: "\u001b[2J\u001b[31mpwned", version: "1", "\u001b]0;title\u0007": 1 } });
-    const r = await cli(["plugin", "validate", root], fresh());
+    const r = await cli(["plugin", "validate", root]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).not.toContain("\u001b");
     expect(r.stdout).not.toContain("\u0007");
@@ -177,7 +179,7 @@ describe("validating never imports or runs a bundle file", () => {
   test("validate (human and --json) leaves no sentinel and changes nothing", async () => {
     const { parent, root } = sentinelBundle();
     const before = snapshotTree(parent);
-    const home = fresh();
+    const home = box();
     const human = await cli(["plugin", "validate", root], home);
     expect(human.exitCode).toBe(0);
     const json = await cli(["plugin", "validate", root, "--json"], home);
