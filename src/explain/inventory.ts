@@ -126,15 +126,16 @@ const METHOD_PREFIX = new Set(["{", "}", ";", "private", "public", "protected", 
 
 const isPunct = (t: Token | undefined, v: string) => t?.type === "punct" && t.value === v;
 const isIdent = (t: Token | undefined, v?: string) => t?.type === "ident" && (v === undefined || t.value === v);
+const opens = (t: Token) => t.type === "punct" && (t.value === "(" || t.value === "[" || t.value === "{");
+const closes = (t: Token) => t.type === "punct" && (t.value === ")" || t.value === "]" || t.value === "}");
 
 /** Index of the bracket closing the one at `open`, or the last index. */
 function matching(tokens: Token[], open: number): number {
   let depth = 0;
   for (let i = open; i < tokens.length; i++) {
     const t = tokens[i];
-    if (t.type !== "punct") continue;
-    if (t.value === "(" || t.value === "[" || t.value === "{") depth++;
-    else if (t.value === ")" || t.value === "]" || t.value === "}") {
+    if (opens(t)) depth++;
+    else if (closes(t)) {
       depth--;
       if (depth === 0) return i;
     }
@@ -149,10 +150,9 @@ function splitArgs(tokens: Token[], open: number, close: number): Array<[number,
   let start = open + 1;
   for (let i = open + 1; i < close; i++) {
     const t = tokens[i];
-    if (t.type !== "punct") continue;
-    if (t.value === "(" || t.value === "[" || t.value === "{") depth++;
-    else if (t.value === ")" || t.value === "]" || t.value === "}") depth--;
-    else if (t.value === "," && depth === 0) {
+    if (opens(t)) depth++;
+    else if (closes(t)) depth--;
+    else if (isPunct(t, ",") && depth === 0) {
       out.push([start, i]);
       start = i + 1;
     }
@@ -166,12 +166,11 @@ function expressionEnd(tokens: Token[], start: number): number {
   let depth = 0;
   for (let i = start; i < tokens.length; i++) {
     const t = tokens[i];
-    if (t.type !== "punct") continue;
-    if (t.value === "(" || t.value === "[" || t.value === "{") depth++;
-    else if (t.value === ")" || t.value === "]" || t.value === "}") {
+    if (opens(t)) depth++;
+    else if (closes(t)) {
       if (depth === 0) return i;
       depth--;
-    } else if ((t.value === "," || t.value === ";") && depth === 0) return i;
+    } else if ((isPunct(t, ",") || isPunct(t, ";")) && depth === 0) return i;
   }
   return tokens.length;
 }

@@ -61,14 +61,26 @@ export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
   return FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
 }
 
+/**
+ * Each lock entry with the installed bundle of the same family and name (if any), then the
+ * installed bundles the lock does not name.
+ */
+export function pairWithInstalled(lock: LockFile, installed: InstalledBundle[]): { pairs: { want: LockEntry; have?: InstalledBundle }[]; extra: InstalledBundle[] } {
+  const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
+  const unclaimed = new Map(installed.map((b) => [key(b.entry), b]));
+  const pairs: { want: LockEntry; have?: InstalledBundle }[] = [];
+  for (const want of lock.bundles) {
+    pairs.push({ want, have: unclaimed.get(key(want)) });
+    unclaimed.delete(key(want));
+  }
+  return { pairs, extra: [...unclaimed.values()] };
+}
+
 /** Lock vs installed: the registry facts and the bytes on disk. */
 export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[]): LockDifference[] {
-  const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
-  const have = new Map(installed.map((b) => [key(b.entry), b]));
+  const { pairs, extra } = pairWithInstalled(lock, installed);
   const out: LockDifference[] = [];
-  for (const want of lock.bundles) {
-    const b = have.get(key(want));
-    have.delete(key(want));
+  for (const { want, have: b } of pairs) {
     if (!b) {
       out.push({ name: want.name, family: want.family, kind: "missing" });
       continue;
@@ -80,7 +92,7 @@ export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[
       if (problems.length > 0) out.push({ name: want.name, family: want.family, kind: "drifted", files: problems.map((p) => `${p.kind}:${p.path}`) });
     }
   }
-  for (const b of have.values()) out.push({ name: b.entry.name, family: b.entry.family, kind: "extra" });
+  for (const b of extra) out.push({ name: b.entry.name, family: b.entry.family, kind: "extra" });
   return out;
 }
 

@@ -28,7 +28,7 @@ import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commi
 import { recordGeneration } from "./history.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { rememberProject } from "./known-projects.ts";
-import { entryDifferences, noLock } from "./lock.ts";
+import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
@@ -79,12 +79,9 @@ interface Planned {
 }
 
 function plan(lock: LockFile, installed: InstalledBundle[]): Planned[] {
-  const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
-  const have = new Map(installed.map((b) => [key(b.entry), b]));
+  const { pairs, extra } = pairWithInstalled(lock, installed);
   const out: Planned[] = [];
-  for (const want of lock.bundles) {
-    const b = have.get(key(want));
-    have.delete(key(want));
+  for (const { want, have: b } of pairs) {
     const base = { name: want.name, family: want.family, version: want.version, integrity: want.integrity };
     if (!b) {
       out.push({ item: { ...base, action: "install" }, want });
@@ -99,7 +96,7 @@ function plan(lock: LockFile, installed: InstalledBundle[]): Planned[] {
       out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", ...(fields.length > 0 ? { reason: fields } : {}) }, want, have: b });
     }
   }
-  for (const b of have.values()) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra" }, have: b });
+  for (const b of extra) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra" }, have: b });
   return out;
 }
 
