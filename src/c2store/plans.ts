@@ -10,9 +10,12 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
 import type { RequestedState } from "./policy-doc.ts";
+import { PLAN_TOKEN_PATTERN } from "./plan-schema.ts";
+import { Plan } from "../store/disk-schemas.generated.ts";
+import { documentProblem } from "../store/document-problem.ts";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
-const TOKEN = /^[0-9a-f]{32}$/;
+const TOKEN = new RegExp(PLAN_TOKEN_PATTERN);
 
 export interface PlanRequest {
   /** `bundle:<installed id>`. */
@@ -68,11 +71,34 @@ export function claimPlan(layout: C2Layout, token: string): StoredPlan {
     });
   }
   try {
-    return JSON.parse(readFileSync(claimed, "utf8")) as StoredPlan;
+    const text = readFileSync(claimed, "utf8");
+    const problem = storedPlanProblem(text, token);
+    if (problem !== undefined) {
+      throw new GjcError({
+        code: "stale_plan",
+        message: `The policy plan ${token} is damaged and was discarded: ${problem}.`,
+        hint: 'Run "gjc plugin policy plan …" again and apply the new token.',
+        exit: 3,
+      });
+    }
+    return JSON.parse(text) as StoredPlan;
   } finally {
     rmSync(claimed, { force: true });
     removeDirIfEmpty(layout.plans);
   }
+}
+
+/** Why a stored plan's text is not a plan made for `token` (plan-schema.ts), or undefined. */
+export function storedPlanProblem(text: string, token: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "it is not valid JSON";
+  }
+  const problem = documentProblem(Plan, value);
+  if (problem !== undefined) return problem;
+  return (value as StoredPlan).token === token ? undefined : `it was made for another token (at /token)`;
 }
 
 /** Deletes expired plans and claim leftovers of crashed applies. */
@@ -94,7 +120,10 @@ export function sweepPlans(layout: C2Layout, now: Date): void {
     }
     if (!name.endsWith(".json")) continue;
     try {
-      const plan = JSON.parse(readFileSync(path, "utf8")) as StoredPlan;
+      const text = readFileSync(path, "utf8");
+      // A plan that is not one can never be applied: swept like an expired one.
+      if (storedPlanProblem(text, name.slice(0, -".json".length)) !== undefined) throw new Error("not a plan");
+      const plan = JSON.parse(text) as StoredPlan;
       if (Date.parse(plan.expires_at) <= now.getTime()) rmSync(path, { force: true });
     } catch {
       rmSync(path, { force: true });

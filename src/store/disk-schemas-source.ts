@@ -5,6 +5,7 @@
  * scripts/gen-disk-schemas.ts and its staleness test. Dev-time only: it loads TypeBox.
  */
 import * as record from "../c2store/record-schema.ts";
+import * as plan from "../c2store/plan-schema.ts";
 import * as policy from "../c2store/policy-doc-schema.ts";
 import * as registry from "../install/registry-schema.ts";
 
@@ -13,9 +14,10 @@ export const DISK_SCHEMAS = {
   InstalledRecord: ["../c2store/record-schema.ts", "InstalledRecordSchema", "installed-plugin.schema.json"],
   Registry: ["../install/registry-schema.ts", "RegistrySchema", "registry.schema.json"],
   Policy: ["../c2store/policy-doc-schema.ts", "PolicyDocumentSchema", "plugin-config.schema.json"],
+  Plan: ["../c2store/plan-schema.ts", "StoredPlanSchema", "policy-plan.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -707,3 +707,94 @@ export const Policy: LazySchema = {
   },
   load: () => (require("../c2store/policy-doc-schema.ts") as typeof import("../c2store/policy-doc-schema.ts")).PolicyDocumentSchema,
 };
+
+export const Plan: LazySchema = {
+  json: {
+    "type": "object",
+    "required": [
+      "schema_version",
+      "token",
+      "created_at",
+      "expires_at",
+      "config_revision",
+      "graph_revision",
+      "request"
+    ],
+    "properties": {
+      "schema_version": {
+        "type": "number",
+        "const": 1
+      },
+      "token": {
+        "type": "string",
+        "pattern": "^[0-9a-f]{32}$"
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "expires_at": {
+        "type": "string"
+      },
+      "config_revision": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991
+      },
+      "graph_revision": {
+        "type": "string"
+      },
+      "request": {
+        "type": "object",
+        "required": [
+          "plugin",
+          "installed_id",
+          "project",
+          "state",
+          "component"
+        ],
+        "properties": {
+          "plugin": {
+            "type": "string",
+            "pattern": "^bundle:"
+          },
+          "installed_id": {
+            "type": "string",
+            "pattern": "^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$"
+          },
+          "project": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "string",
+                "pattern": "^(?:/|[A-Za-z]:[\\\\/])"
+              }
+            ]
+          },
+          "state": {
+            "enum": [
+              "enabled",
+              "disabled",
+              "inherit"
+            ]
+          },
+          "config": {},
+          "component": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "additionalProperties": false
+  },
+  load: () => (require("../c2store/plan-schema.ts") as typeof import("../c2store/plan-schema.ts")).StoredPlanSchema,
+};

@@ -72,6 +72,31 @@ describe("catalog → plan → apply", () => {
     expect(await refusal(() => applyPolicyPlan(h.ctx, "not-a-token"))).toMatchObject({ code: "invalid_plan_token", exit: 2 });
   });
 
+  test("a damaged stored plan is refused naming the bad field, discarded, and changes nothing", async () => {
+    const { h } = await trustedHome();
+    const damages: [(plan: any) => void, string][] = [
+      [(p) => (p.request.extra = 1), 'request has an unknown field "extra" (at /request/extra)'],
+      [(p) => (p.request.state = "on"), 'request.state "on" is not allowed (at /request/state)'],
+      [(p) => (p.config_revision = "0"), "config_revision must be an integer, not a string (at /config_revision)"],
+      [(p) => (p.request.project = "relative/dir"), "(at /request/project)"],
+      [(p) => (p.token = "0".repeat(32)), "it was made for another token (at /token)"],
+    ];
+    for (const [damage, problem] of damages) {
+      const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "disabled" });
+      const path = join(h.data, "plugin-plans", `${plan.token}.json`);
+      const stored = JSON.parse(readFileSync(path, "utf8"));
+      damage(stored);
+      writeFileSync(path, JSON.stringify(stored));
+      const before = snapshotTree(h.data);
+      const refused = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
+      expect(refused).toMatchObject({ code: "stale_plan", exit: 3 });
+      expect(refused.message).toContain(problem);
+      const withoutPlan = Object.fromEntries(Object.entries(before).filter(([k]) => !k.startsWith("plugin-plans")));
+      expect(snapshotTree(h.data)).toEqual(withoutPlan);
+      expect(effectivePolicy(h.ctx, "demo").state).toBe("enabled");
+    }
+  });
+
   test("plans survive between processes and expire", async () => {
     const { h } = await trustedHome();
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "disabled" });

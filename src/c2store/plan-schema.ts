@@ -1,0 +1,37 @@
+/**
+ * The closed TypeBox schema of a stored policy plan `plugin-plans/<token>.json` (plans.ts):
+ * the one definition of its shape. A plan that does not match it is never applied. The JSON
+ * form is generated into src/store/disk-schemas.generated.ts, so a valid plan never loads TypeBox.
+ */
+import Type from "typebox";
+import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
+
+const closed = { additionalProperties: false } as const;
+
+export const PLAN_TOKEN_PATTERN = "^[0-9a-f]{32}$";
+
+const PlanRequest = Type.Object(
+  {
+    plugin: Type.String({ pattern: "^bundle:" }),
+    installed_id: Type.String({ pattern: INSTALLED_ID_PATTERN }),
+    // Normalized absolute project path; null for the user scope.
+    project: Type.Union([Type.Null(), Type.String({ pattern: "^(?:/|[A-Za-z]:[\\\\/])" })]),
+    state: Type.Enum(["enabled", "disabled", "inherit"]),
+    config: Type.Optional(Type.Unknown()),
+    component: Type.Union([Type.Null(), Type.String()]),
+  },
+  closed,
+);
+
+export const StoredPlanSchema = Type.Object(
+  {
+    schema_version: Type.Literal(1),
+    token: Type.String({ pattern: PLAN_TOKEN_PATTERN }),
+    created_at: Type.String(),
+    expires_at: Type.String(),
+    config_revision: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    graph_revision: Type.String(),
+    request: PlanRequest,
+  },
+  closed,
+);
