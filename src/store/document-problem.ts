@@ -7,8 +7,8 @@
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { schemaDiagnostics, type LazySchema } from "../families/c2/schema-errors.ts";
 
-/** Messages name fields as `a.b[0].c` from the root; codes are unused (one reason is kept). */
-const MAPPING = { at: "#", label: "", nestedLabel: "", code: () => "invalid_document" };
+/** Messages name fields as `a.b[0].c` from the root; no code: only the message is kept, never emitted as a diagnostic. */
+const MAPPING = { at: "#", label: "", nestedLabel: "", code: () => "" };
 
 export function documentProblem(schema: LazySchema, value: unknown): string | undefined {
   // The deepest error wins: for `null` or an object, a bad field inside the object says more than "must be null".
