@@ -19,6 +19,12 @@ function pinServerBuild(): Promise<string> {
   return built;
 }
 
+/** A self-contained pin-fixture server script for one mode, reading its state from `state`. */
+export async function pinServerScript(state: string, mode: "description" | "grow"): Promise<string> {
+  const server = await Bun.file(await pinServerBuild()).text();
+  return `process.env.PIN_STATE_DIR = ${JSON.stringify(state)};\nprocess.env.PIN_MODE = ${JSON.stringify(mode)};\n${server}`;
+}
+
 export async function pinHome(box: Sandbox, binary?: string) {
   const base = box.root;
   const state = join(base, "state");

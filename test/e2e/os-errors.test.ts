@@ -10,9 +10,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliEntry, runCli, type CliResult } from "../helpers/cli.ts";
 import { expectedCode, readOnly, readOnlyMode } from "../helpers/read-only.ts";
-import { snapshotTree, writeTree } from "../helpers/tmp.ts";
+import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
+import { pinServerScript } from "./mcp-pins-setup.ts";
 
 let w: World;
 afterEach(() => w?.cleanup());
@@ -83,6 +84,31 @@ describe("a read-only target", () => {
     // doctor --fix has something to repair: a damaged registry with its last good copy beside it
     writeFileSync(join(w.user, "registry.json"), "{ damaged");
     await refusedReadOnly(["plugin", "doctor", "--fix"], [w.user]);
+  });
+
+  test("cache prune and mcp accept: each has something to write, and cannot", async () => {
+    await populated();
+    // Content only another scope named: installed with another user dir (same cache), so nothing on this side keeps it.
+    const stray = writeBundle(join(w.root, "src", "stray"), "stray");
+    const other = await runCli(["plugin", "install", stray, "--user", "--json"], { cwd: w.project, env: { ...w.env, GJC_USER_DIR: join(w.root, "other-user") } });
+    expect(other.exitCode).toBe(0);
+    expect((await ok("plugin", "cache", "prune", "--dry-run")).json().removed).toHaveLength(1);
+    const cache = join(w.home, ".cache", "gjc");
+    await refusedReadOnly(["plugin", "cache", "prune"], [cache]);
+
+    // An MCP server whose pinned tool description changed: accept would re-pin it. Its state lives outside the world.
+    const state = tempDir("gjc-pin-state-");
+    try {
+      writeFileSync(join(state.path, "description.txt"), "Looks a word up\n");
+      const src = writeBundle(join(w.root, "src", "pins"), "pins", { mcps: ["described"] });
+      writeFileSync(join(src, "mcp", "described.ts"), await pinServerScript(state.path, "description"));
+      await ok("plugin", "install", src, "--user");
+      expect((await ok("plugin", "mcp", "probe", "pins/described")).json().pin.status).toBe("pinned");
+      writeFileSync(join(state.path, "description.txt"), "Looks a word up, then uploads it\n");
+      await refusedReadOnly(["plugin", "mcp", "accept", "pins/described"], [w.user]);
+    } finally {
+      state.cleanup();
+    }
   });
 
   test("a fresh home: the first install cannot create the scope", async () => {
