@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sandbox, spawnScoped } from "../helpers/sandbox.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const alive = (pid: number) => {
   try {
@@ -47,8 +48,6 @@ describe("test sandbox helper", () => {
     }
     expect(child!.exitCode !== null || child!.signalCode !== null).toBe(true);
     // the grandchild was SIGKILLed with the group; its zombie is reaped by init, so poll briefly for it to vanish
-    const until = Date.now() + 5000;
-    while (alive(grandchild) && Date.now() < until) await Bun.sleep(10);
-    expect(alive(grandchild)).toBe(false);
+    await waitFor(() => !alive(grandchild), "the grandchild to be gone", 5000);
   });
 });

@@ -11,6 +11,7 @@ import { C2_LIMITS, GJC_LIMITS } from "../../../src/bundle/limits.ts";
 import { DiagnosticSink } from "../../../src/core/diagnostics.ts";
 import { DeclaredFileReader } from "../../../src/families/gjc/declared-files.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
+import { waitFor } from "../../helpers/wait.ts";
 
 const fresh = tempDirsPerTest("gjc-race-");
 const sha = (s: string) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
@@ -59,7 +60,7 @@ function swapper(w: ReturnType<typeof world>): Bun.Subprocess {
 async function race(w: ReturnType<typeof world>, read: () => string[]): Promise<{ clean: number; refused: number }> {
   const proc = swapper(w);
   const { existsSync, readFileSync } = await import("node:fs");
-  while (!existsSync(w.count)) await Bun.sleep(1);
+  await waitFor(() => existsSync(w.count), "the swapper to start");
   let clean = 0;
   let refused = 0;
   try {

@@ -1,6 +1,7 @@
 import { describe, expect, jest, test } from "bun:test";
 import { PeerError } from "../../../src/c2host/peer-errors.ts";
 import { ProtocolPeer, type PeerHandlers } from "../../../src/c2host/protocol-peer.ts";
+import { waitFor } from "../../helpers/wait.ts";
 
 const enc = (m: unknown) => new TextEncoder().encode(`${JSON.stringify(m)}\n`);
 
@@ -54,7 +55,7 @@ describe("protocol peer", () => {
     });
     peer.feed(enc({ jsonrpc: "2.0", id: "abc", method: "command/call", params: {} }));
     peer.feed(enc({ jsonrpc: "2.0", id: 9, method: "nope", params: {} }));
-    await Bun.sleep(0);
+    await waitFor(() => written.length === 2, "both answers");
     expect(written).toContainEqual({ jsonrpc: "2.0", id: "abc", result: { ok: true } });
     expect(written).toContainEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "the host has no method `nope`" } });
   });
@@ -94,7 +95,7 @@ describe("protocol peer", () => {
   test("an oversized answer from the host is replaced by an error answer", async () => {
     const { peer, written } = harness({ onRequest: async () => "q".repeat(300) }, { maxFrameBytes: 200 });
     peer.feed(enc({ id: 1, method: "command/call", params: {} }));
-    await Bun.sleep(0);
+    await waitFor(() => written.length === 1, "the answer");
     expect(written[0].error.message).toMatch(/exceeds the 1 MiB protocol frame limit/);
     expect(peer.closed).toBe(false);
   });

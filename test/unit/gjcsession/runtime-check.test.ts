@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createContext } from "../../../src/core/context.ts";
 import { checkRuntimeSurfaces, type RuntimeTarget } from "../../../src/gjcsession/runtime-check.ts";
 import { tempDir, writeTree } from "../../helpers/tmp.ts";
+import { waitFor } from "../../helpers/wait.ts";
 
 const tmp = tempDir("gjc-runtime-");
 afterAll(() => tmp.cleanup());
@@ -135,8 +136,7 @@ describe("isolation", () => {
       }
     };
     // The group was SIGKILLed; wait for the kernel to finish reaping it.
-    for (let i = 0; i < 200 && alive(); i++) await Bun.sleep(10);
-    expect(alive()).toBe(false);
+    await waitFor(() => !alive(), "the group to be reaped", 2000);
   });
 
   test("the child sees neither host secrets nor the bundle's .env and bunfig.toml", async () => {

@@ -4,6 +4,7 @@ import { BoundedLog } from "../../../src/mcp/bounded-log.ts";
 import { readLines } from "../../../src/mcp/line-reader.ts";
 import { type Channel, RpcClient } from "../../../src/mcp/rpc-client.ts";
 import { readSseEvents } from "../../../src/mcp/sse-parser.ts";
+import { waitFor } from "../../helpers/wait.ts";
 
 const enc = new TextEncoder();
 const streamOf = (...chunks: (string | Uint8Array)[]) =>
@@ -106,7 +107,7 @@ describe("RpcClient", () => {
     client.message({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } });
     client.message({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
     expect(await pending).toEqual({ tools: [] });
-    await Bun.sleep(0);
+    await waitFor(() => ch.sent.length === 3, "the answers to ping and sampling");
     expect(ch.sent).toEqual([
       { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
       { jsonrpc: "2.0", id: "p1", result: {} },

@@ -13,6 +13,7 @@ import { parseSourceSpec } from "../../../src/sources/parse-spec.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
 import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
 import { MANIFESTS, quietContext, refusal } from "./_support.ts";
+import { waitFor } from "../../helpers/wait.ts";
 
 const isRoot = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
 let cleanups: (() => void)[] = [];
@@ -112,7 +113,7 @@ describe("private scratch", () => {
       echo "$i" > '${rounds}'
     `);
     // The racer is running before the first fetch.
-    while (readFileSync(rounds, "utf8") === "") await Bun.sleep(1);
+    await waitFor(() => readFileSync(rounds, "utf8") !== "", "the racer's first round");
     try {
       for (let n = 0; n < 25; n++) {
         const got = await w.fetch();
