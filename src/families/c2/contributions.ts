@@ -149,20 +149,14 @@ function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: 
 
 const str = (v: unknown): string => (typeof v === "string" ? v.trim() : "");
 
-/** An agent's `tools`: a YAML list (each as a string) or a comma-separated string; loops, not map/filter (start-up). */
+/** An agent's `tools`: a YAML list (each as a string) or a comma-separated string. */
 function toolList(v: unknown): string[] | undefined {
-  if (Array.isArray(v)) {
-    const out: string[] = [];
-    for (const t of v) out.push(String(t));
-    return out;
-  }
+  if (Array.isArray(v)) return v.map(String);
   if (typeof v !== "string") return undefined;
-  const out: string[] = [];
-  for (const part of v.split(",")) {
-    const t = part.trim();
-    if (t) out.push(t);
-  }
-  return out;
+  return v
+    .split(",")
+    .map((part) => part.trim())
+    .filter((t) => t !== "");
 }
 
 export function inventoryC2Contributions(dir: string, manifest: C2Manifest | undefined, sink: DiagnosticSink): C2Contributions {
