@@ -73,18 +73,6 @@ function locator(raw: unknown) {
   };
 }
 
-/** name → `/<key>/<index>` for a list of named entries as written (first one wins, as duplicates are refused). */
-function pointersByName(raw: unknown, key: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const list = isObject(raw) ? raw[key] : undefined;
-  if (!Array.isArray(list)) return out;
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i];
-    if (isObject(e) && typeof e.name === "string" && !out.has(e.name)) out.set(e.name, `/${key}/${i}`);
-  }
-  return out;
-}
-
 export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown): CapabilityModel {
   const at = locator(rawManifest);
   const totalBytes = bundle.files.reduce((sum, f) => sum + f.bytes, 0);
@@ -93,14 +81,13 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
   // Tool-module ids already in the model (a sub-skill's scoped tools may repeat).
   const seen = new Set<string>();
   const ROOT = rootPath(".");
-  const tools = pointersByName(rawManifest, "tools");
   for (const surface of bundle.surfaces) {
     switch (surface.kind) {
       case "tool": {
         const s = surface as GjcToolSurface;
         const id = `tool-module:${s.name}`;
         seen.add(id);
-        model.processes.push({ id, kind: "tool-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: { file: GJC_MANIFEST, pointer: tools.get(s.name) ?? "" } });
+        model.processes.push({ id, kind: "tool-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: at("tool", s.name) });
         break;
       }
       case "hook": {
