@@ -2,9 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { snapshotTree, tempDirsPerTest } from "../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest();
+const box = sandboxPerTest("gjc-e2e-init-");
 
 /** Speaks to a scaffolded runtime the way a host would and returns the handshake and one call. */
 async function handshake(cmd: string[], cwd: string) {
@@ -86,12 +88,12 @@ describe("gjc plugin init", () => {
   });
 
   test("gjc defaults bind ralplan's architect phase, so a new bundle installs beside the shipped review-kit", async () => {
-    const root = fresh();
-    const env = { HOME: join(root, "home"), GJC_USER_DIR: join(root, "user"), GJC_C2_DATA_DIR: join(root, "c2") };
-    const r = await runCli(["plugin", "init", "mine", "--family", "gjc", "--json"], { cwd: root });
+    const s = box();
+    const root = s.root;
+    const r = await s.gjc(["plugin", "init", "mine", "--family", "gjc", "--json"], { cwd: root });
     expect(r.json()).toMatchObject({ subskill: { parent: "ralplan", phase: "architect", activationArg: "mine" }, packageScript: "none" });
-    expect((await runCli(["plugin", "install", join(fixturesDir, "examples", "review-kit"), "--user", "--json"], { env, cwd: root })).exitCode).toBe(0);
-    const mine = await runCli(["plugin", "install", join(root, "mine"), "--user", "--json"], { env, cwd: root });
+    expect((await s.gjc(["plugin", "install", join(fixturesDir, "examples", "review-kit"), "--user", "--json"], { cwd: root })).exitCode).toBe(0);
+    const mine = await s.gjc(["plugin", "install", join(root, "mine"), "--user", "--json"], { cwd: root });
     expect({ exit: mine.exitCode, stderr: mine.stderr }).toEqual({ exit: 0, stderr: "" });
   });
 

@@ -2,11 +2,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
-import { fixturesDir, runCli } from "../helpers/cli.ts";
-import { snapshotTree, tempDir, writeTree } from "../helpers/tmp.ts";
+import { fixturesDir } from "../helpers/cli.ts";
+import { sandbox } from "../helpers/sandbox.ts";
+import { snapshotTree, writeTree } from "../helpers/tmp.ts";
 
-const dir = tempDir("gjc-compiled-validate-");
-afterAll(() => dir.cleanup());
+const box = sandbox("gjc-compiled-validate-");
+afterAll(() => box.cleanup());
 
 const loader = (name: string) =>
   `import { writeFileSync } from "node:fs";\nimport { join } from "node:path";\nwriteFileSync(join(import.meta.dir, "..", "..", "SENTINEL-${name}"), "loaded");\nexport default () => ({ name: "${name}" });\n`;
@@ -15,15 +16,15 @@ describe("compiled gjc: plugin validate on a GJC bundle", () => {
   test("valid fixture: exit 0 and the same JSON document as the source CLI", async () => {
     const binary = await compiledBinary();
     const target = join(fixturesDir, "gjc", "valid-six-surfaces");
-    const compiled = await runCli(["plugin", "validate", target, "--json"], { binary, env: { HOME: dir.path } });
-    const source = await runCli(["plugin", "validate", target, "--json"], { env: { HOME: dir.path } });
+    const compiled = await box.gjc(["plugin", "validate", target, "--json"], { binary });
+    const source = await box.gjc(["plugin", "validate", target, "--json"]);
     expect(compiled.exitCode).toBe(0);
     expect(compiled.json()).toEqual(source.json());
   });
 
   test("run from inside a bundle, the binary never loads its bunfig.toml preload, .env or modules", async () => {
     const binary = await compiledBinary();
-    const parent = join(dir.path, "sentinel");
+    const parent = join(box.root, "sentinel");
     const root = writeTree(join(parent, "bundle"), {
       "gajae-plugin.json": {
         kind: "gajae-code-plugin",
@@ -40,7 +41,8 @@ describe("compiled gjc: plugin validate on a GJC bundle", () => {
       ".env": "GJC_USER_DIR=/nonexistent-from-dotenv\n",
     });
     const before = snapshotTree(parent);
-    const r = await runCli(["plugin", "validate", ".", "--json"], { binary, cwd: root, env: { HOME: dir.path } });
+    // GJC_USER_DIR unset, so the bundle's .env could take effect if the binary ever loaded it
+    const r = await box.gjc(["plugin", "validate", ".", "--json"], { binary, cwd: root, env: { GJC_USER_DIR: undefined } });
     expect(r.exitCode).toBe(0);
     expect(r.json().surfaces).toHaveLength(3);
     for (const name of ["tool", "hook", "server"]) expect(existsSync(join(parent, `SENTINEL-${name}`))).toBe(false);
@@ -49,7 +51,7 @@ describe("compiled gjc: plugin validate on a GJC bundle", () => {
 
   test("invalid fixture: exit 1 with the seed's codes", async () => {
     const binary = await compiledBinary();
-    const r = await runCli(["plugin", "validate", join(fixturesDir, "gjc", "alias-unpreservable-fields"), "--json"], { binary, env: { HOME: dir.path } });
+    const r = await box.gjc(["plugin", "validate", join(fixturesDir, "gjc", "alias-unpreservable-fields"), "--json"], { binary });
     expect(r.exitCode).toBe(1);
     expect(new Set(r.json().diagnostics.map((d: { code: string }) => d.code))).toEqual(new Set(["unsupported_surface"]));
   });
