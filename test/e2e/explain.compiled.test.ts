@@ -3,27 +3,28 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
-import { repoRoot, runCli } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { repoRoot } from "../helpers/cli.ts";
+import { sandbox } from "../helpers/sandbox.ts";
 
 const docsDir = join(repoRoot, "docs", "errors");
 const pageCount = readdirSync(docsDir).filter((f) => f.endsWith(".md")).length;
-const place = tempDir("gjc-explain-bin-");
+/** The binary sits alone in the sandbox's (empty) project, which is also the cwd. */
+const box = sandbox("gjc-explain-bin-");
 let binary = "";
 
 beforeAll(async () => {
   // A copy in an empty temp folder, run from there: nothing beside it to read pages from.
-  binary = join(place.path, "gjc");
+  binary = join(box.project, "gjc");
   copyFileSync(await compiledBinary(), binary);
 }, 120_000);
-afterAll(() => place.cleanup());
+afterAll(() => box.cleanup());
 
-const run = (args: string[]) => runCli(args, { binary, cwd: place.path, env: { HOME: place.path, GJC_USER_DIR: join(place.path, "u"), GJC_C2_DATA_DIR: join(place.path, "c2") } });
+const run = (args: string[]) => box.gjc(args, { binary });
 
 describe("compiled gjc explain", () => {
   test("the binary sits alone, without a docs folder", () => {
-    expect(readdirSync(place.path)).toEqual(["gjc"]);
-    expect(existsSync(join(place.path, "docs"))).toBe(false);
+    expect(readdirSync(box.project)).toEqual(["gjc"]);
+    expect(existsSync(join(box.project, "docs"))).toBe(false);
   });
 
   test("prints a page byte for byte", async () => {
@@ -42,7 +43,7 @@ describe("compiled gjc explain", () => {
     const r = await run(["explain", "hash_mismatc"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Did you mean "hash_mismatch"?');
-    const v = await run(["plugin", "validate", join(place.path, "missing")]);
+    const v = await run(["plugin", "validate", join(box.project, "missing")]);
     expect(v.exitCode).toBe(2);
     expect(v.stderr).toContain("see: gjc explain not_found");
   });
