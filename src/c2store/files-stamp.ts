@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
+import { FilesStamp } from "../store/disk-schemas.generated.ts";
 import { bundleHome, recordPath, type C2Layout } from "./paths.ts";
 
 /**
@@ -24,9 +25,9 @@ function stampPath(layout: C2Layout, id: string): string {
 /** The stamps recorded for this bundle's current record, or undefined. Never throws. */
 export function readFilesStamp(layout: C2Layout, id: string): Map<string, string> | undefined {
   const record = fileStamp(recordPath(layout, id));
-  const body = readDerivedIndex(stampPath(layout, id), FORMAT) as StampBody | undefined;
-  if (record === undefined || body === undefined || body.record !== record || typeof body.files !== "object" || body.files === null) return undefined;
-  return new Map(Object.entries(body.files).filter((e): e is [string, string] => typeof e[1] === "string"));
+  const body = readDerivedIndex(stampPath(layout, id), FORMAT, FilesStamp) as StampBody | undefined;
+  if (record === undefined || body === undefined || body.record !== record) return undefined;
+  return new Map(Object.entries(body.files));
 }
 
 /** Records the stamps of a clean check; a failure only costs a full hash next time. */

@@ -14,6 +14,7 @@
 import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
+import { RecordsIndex } from "../store/disk-schemas.generated.ts";
 import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
 import type { InstalledRecord, RecordFacts } from "./record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
@@ -77,8 +78,8 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
  * nothing indexed that is gone. Undefined on any difference.
  */
 function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | undefined {
-  const indexed = readDerivedIndex(recordsIndexPath(layout), INDEX_FORMAT) as IndexEntry[] | undefined;
-  if (!Array.isArray(indexed)) return undefined;
+  const indexed = readDerivedIndex(recordsIndexPath(layout), INDEX_FORMAT, RecordsIndex) as IndexEntry[] | undefined;
+  if (indexed === undefined) return undefined;
   const byId = new Map(indexed.map((e) => [e.id, e]));
   const bundles = entries.filter((e) => e.isDirectory() && !e.name.startsWith("."));
   if (bundles.length !== indexed.length) return undefined;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
 import type { Context } from "../core/context.ts";
+import { ListIndex } from "../store/disk-schemas.generated.ts";
 import { INDEX_FILE, registryPath } from "./layout.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
@@ -10,7 +11,7 @@ import type { BundleSummary } from "./summary.ts";
 /** Bumped whenever BundleSummary or the file layout changes, so an older index is simply not used. */
 const INDEX_FORMAT = 2;
 
-interface ListIndex {
+interface ListIndexBody {
   scope: Scope;
   /** The registry.json these summaries were made from (src/store/derived-index.ts). */
   registryStamp: string;
@@ -32,7 +33,7 @@ export function writeListIndex(root: string, scope: Scope, bundles: BundleSummar
   const stamp = fileStamp(registryPath(root));
   if (stamp === undefined) return;
   const plain = JSON.parse(JSON.stringify(bundles)) as BundleSummary[];
-  const index: ListIndex = { scope, registryStamp: stamp, bundles: plain, mac: indexMac(stateKey(ctx, true) as Uint8Array, scope, stamp, plain) };
+  const index: ListIndexBody = { scope, registryStamp: stamp, bundles: plain, mac: indexMac(stateKey(ctx, true) as Uint8Array, scope, stamp, plain) };
   writeDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, index);
 }
 
@@ -44,8 +45,8 @@ export async function readScopeSummaries(root: string, scope: Scope, ctx: Contex
   const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
   if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project` };
   const stamp = fileStamp(path);
-  const index = stamp === undefined ? undefined : (readDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT) as ListIndex | undefined);
-  if (index && index.scope === scope && Array.isArray(index.bundles) && index.registryStamp === stamp) {
+  const index = stamp === undefined ? undefined : (readDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, ListIndex) as ListIndexBody | undefined);
+  if (index && index.scope === scope && index.registryStamp === stamp) {
     const key = stateKey(ctx, false);
     if (key && sameMac(index.mac, indexMac(key, scope, stamp, index.bundles))) return { ok: true, bundles: index.bundles };
   }

@@ -11,6 +11,7 @@ import { lstatSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
+import { conforms, type LazySchema } from "../families/c2/schema-errors.ts";
 
 /** An index is never read past this size (it is a summary of at most a few thousand records). */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -47,8 +48,12 @@ export function writeDerivedIndex(path: string, format: number, body: unknown): 
   writeFileAtomic(path, `${JSON.stringify({ format, sha256: sha256Hex(text) })}\n${text}`, { durable: false });
 }
 
-/** The body of an index of this format whose digest matches, or undefined (never throws). */
-export function readDerivedIndex(path: string, format: number): unknown {
+/**
+ * The body of an index of this format whose digest matches and that has the shape of
+ * `schema` (src/store/index-schemas.ts), or undefined (never throws). A body of another shape
+ * is not explained, only not used: the caller's full read is the fail-closed answer.
+ */
+export function readDerivedIndex(path: string, format: number, schema: LazySchema): unknown {
   try {
     const text = new TextDecoder().decode(readRegularFile(path, MAX_INDEX_BYTES).bytes);
     const newline = text.indexOf("\n");
@@ -56,7 +61,8 @@ export function readDerivedIndex(path: string, format: number): unknown {
     const header = JSON.parse(text.slice(0, newline)) as { format?: unknown; sha256?: unknown };
     const body = text.slice(newline + 1);
     if (header.format !== format || header.sha256 !== sha256Hex(body)) return undefined;
-    return JSON.parse(body);
+    const value: unknown = JSON.parse(body);
+    return conforms(schema.json, value) ? value : undefined;
   } catch {
     return undefined;
   }

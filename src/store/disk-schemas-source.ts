@@ -8,6 +8,7 @@ import * as record from "../c2store/record-schema.ts";
 import * as plan from "../c2store/plan-schema.ts";
 import * as policy from "../c2store/policy-doc-schema.ts";
 import * as registry from "../install/registry-schema.ts";
+import * as indexes from "./index-schemas.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -15,9 +16,12 @@ export const DISK_SCHEMAS = {
   Registry: ["../install/registry-schema.ts", "RegistrySchema", "registry.schema.json"],
   Policy: ["../c2store/policy-doc-schema.ts", "PolicyDocumentSchema", "plugin-config.schema.json"],
   Plan: ["../c2store/plan-schema.ts", "StoredPlanSchema", "policy-plan.schema.json"],
+  RecordsIndex: ["./index-schemas.ts", "RecordsIndexSchema", "installed-index.schema.json"],
+  ListIndex: ["./index-schemas.ts", "ListIndexSchema", "registry-index.schema.json"],
+  FilesStamp: ["./index-schemas.ts", "FilesStampSchema", "files-stamp.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -798,3 +798,369 @@ export const Plan: LazySchema = {
   },
   load: () => (require("../c2store/plan-schema.ts") as typeof import("../c2store/plan-schema.ts")).StoredPlanSchema,
 };
+
+export const RecordsIndex: LazySchema = {
+  json: {
+    "type": "array",
+    "items": {
+      "type": "object",
+      "required": [
+        "id",
+        "stamp",
+        "facts"
+      ],
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "stamp": {
+          "type": "string"
+        },
+        "facts": {
+          "type": "object",
+          "required": [
+            "id",
+            "name",
+            "version",
+            "enabled",
+            "trusted",
+            "updated_at",
+            "manifest"
+          ],
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            },
+            "enabled": {
+              "type": "boolean"
+            },
+            "trusted": {
+              "type": "boolean"
+            },
+            "capabilities": {
+              "type": "object",
+              "required": [
+                "digest"
+              ],
+              "properties": {
+                "digest": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
+            },
+            "trusted_capabilities": {
+              "type": "object",
+              "required": [
+                "digest"
+              ],
+              "properties": {
+                "digest": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
+            },
+            "updated_at": {
+              "type": "string"
+            },
+            "manifest": {
+              "type": "object",
+              "required": [
+                "codetwo"
+              ],
+              "properties": {
+                "codetwo": {
+                  "type": "object",
+                  "required": [
+                    "runtime",
+                    "ui",
+                    "connectors",
+                    "languageServers"
+                  ],
+                  "properties": {
+                    "runtime": {
+                      "anyOf": [
+                        {
+                          "type": "null"
+                        },
+                        {
+                          "type": "object",
+                          "required": [
+                            "scopeSupport",
+                            "inject",
+                            "optionalInject"
+                          ],
+                          "properties": {
+                            "scopeSupport": {
+                              "type": "array",
+                              "items": {
+                                "type": "string"
+                              }
+                            },
+                            "inject": {
+                              "type": "array",
+                              "items": {
+                                "type": "string"
+                              }
+                            },
+                            "optionalInject": {
+                              "type": "array",
+                              "items": {
+                                "type": "string"
+                              }
+                            }
+                          },
+                          "additionalProperties": false
+                        }
+                      ]
+                    },
+                    "ui": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "id"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string"
+                          }
+                        },
+                        "additionalProperties": false
+                      }
+                    },
+                    "connectors": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "id"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string"
+                          }
+                        },
+                        "additionalProperties": false
+                      }
+                    },
+                    "languageServers": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "id"
+                        ],
+                        "properties": {
+                          "id": {
+                            "type": "string"
+                          }
+                        },
+                        "additionalProperties": false
+                      }
+                    }
+                  },
+                  "additionalProperties": false
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "additionalProperties": false
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  load: () => (require("./index-schemas.ts") as typeof import("./index-schemas.ts")).RecordsIndexSchema,
+};
+
+export const ListIndex: LazySchema = {
+  json: {
+    "type": "object",
+    "required": [
+      "scope",
+      "registryStamp",
+      "bundles",
+      "mac"
+    ],
+    "properties": {
+      "scope": {
+        "enum": [
+          "user",
+          "project"
+        ]
+      },
+      "registryStamp": {
+        "type": "string"
+      },
+      "bundles": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "family",
+            "name",
+            "version",
+            "scope",
+            "enabled",
+            "quarantined",
+            "counts",
+            "source",
+            "installedAt",
+            "updatedAt",
+            "manifestHash",
+            "quarantine"
+          ],
+          "properties": {
+            "family": {
+              "type": "string",
+              "const": "gjc"
+            },
+            "name": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            },
+            "scope": {
+              "enum": [
+                "user",
+                "project"
+              ]
+            },
+            "enabled": {
+              "type": "boolean"
+            },
+            "quarantined": {
+              "type": "boolean"
+            },
+            "counts": {
+              "type": "object",
+              "required": [
+                "surfaces",
+                "enabled",
+                "disabled",
+                "quarantined"
+              ],
+              "properties": {
+                "surfaces": {
+                  "type": "integer"
+                },
+                "enabled": {
+                  "type": "integer"
+                },
+                "disabled": {
+                  "type": "integer"
+                },
+                "quarantined": {
+                  "type": "integer"
+                }
+              },
+              "additionalProperties": false
+            },
+            "source": {
+              "type": "object",
+              "required": [
+                "kind",
+                "display"
+              ],
+              "properties": {
+                "kind": {
+                  "type": "string"
+                },
+                "display": {
+                  "type": "string"
+                },
+                "ref": {
+                  "type": "string"
+                },
+                "sha": {
+                  "type": "string"
+                },
+                "resolvedAt": {
+                  "type": "string"
+                }
+              },
+              "additionalProperties": false
+            },
+            "installedAt": {
+              "type": "string"
+            },
+            "updatedAt": {
+              "type": "string"
+            },
+            "manifestHash": {
+              "type": "string"
+            },
+            "quarantine": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "surfaceId",
+                  "code",
+                  "message",
+                  "detectedAt"
+                ],
+                "properties": {
+                  "surfaceId": {
+                    "type": "string"
+                  },
+                  "code": {
+                    "type": "string"
+                  },
+                  "message": {
+                    "type": "string"
+                  },
+                  "detectedAt": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": false
+              }
+            }
+          },
+          "additionalProperties": false
+        }
+      },
+      "mac": {
+        "type": "string"
+      }
+    },
+    "additionalProperties": false
+  },
+  load: () => (require("./index-schemas.ts") as typeof import("./index-schemas.ts")).ListIndexSchema,
+};
+
+export const FilesStamp: LazySchema = {
+  json: {
+    "type": "object",
+    "required": [
+      "record",
+      "files"
+    ],
+    "properties": {
+      "record": {
+        "type": "string"
+      },
+      "files": {
+        "type": "object",
+        "patternProperties": {
+          "^.*$": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "additionalProperties": false
+  },
+  load: () => (require("./index-schemas.ts") as typeof import("./index-schemas.ts")).FilesStampSchema,
+};

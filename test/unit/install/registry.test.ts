@@ -7,6 +7,9 @@ import { readScopeSummaries } from "../../../src/install/list-index.ts";
 import { parseRegistry, readRegistry, serializeRegistry, writeRegistry } from "../../../src/install/registry.ts";
 import { emptySurfaces, type RegistryEntry } from "../../../src/install/registry-types.ts";
 import { tempDir } from "../../helpers/tmp.ts";
+import { sha256Hex } from "../../../src/bundle/hash.ts";
+import { readDerivedIndex } from "../../../src/store/derived-index.ts";
+import { ListIndex } from "../../../src/store/disk-schemas.generated.ts";
 
 const temps: { cleanup(): void }[] = [];
 afterEach(() => temps.splice(0).forEach((t) => t.cleanup()));
@@ -53,6 +56,19 @@ describe("registry.json", () => {
     expect(readFileSync(join(r, "registry.last-good.json"), "utf8")).toBe(serializeRegistry(reg, ctx));
     const listed = (await readScopeSummaries(r, "user", ctx));
     expect(listed.ok && listed.bundles.map((b) => b.name)).toEqual(["abc", "zed"]);
+  });
+
+  test("the list index gjc writes has the shape its reader accepts (docs/json/registry-index.schema.json), quarantine and all", () => {
+    const r = root();
+    const quarantined = { ...entry(r, "q"), source: { kind: "github", repository: "o/r", ref: "main", sha: "a".repeat(40), resolvedAt: "2026-01-01T00:00:00.000Z" } as RegistryEntry["source"], quarantine: [{ surfaceId: "plugin:q", code: "hash_mismatch", message: "m", detectedAt: "2026-01-01T00:00:00.000Z" }] };
+    writeRegistry(r, { version: 1, scope: "user", plugins: [entry(r), quarantined] }, ctx);
+    const body = readDerivedIndex(join(r, "registry.index.json"), 2, ListIndex) as { bundles: { name: string }[] } | undefined;
+    expect(body?.bundles.map((b) => b.name)).toEqual(["demo", "q"]);
+    // A body of another shape (here: an extra field, digest recomputed) is not used.
+    const text = readFileSync(join(r, "registry.index.json"), "utf8");
+    const edited = JSON.stringify({ ...JSON.parse(text.slice(text.indexOf("\n") + 1)), extra: 1 });
+    writeFileSync(join(r, "registry.index.json"), `${JSON.stringify({ format: 2, sha256: sha256Hex(edited) })}\n${edited}`);
+    expect(readDerivedIndex(join(r, "registry.index.json"), 2, ListIndex)).toBeUndefined();
   });
 
   const tampered: [string, (e: any, r: string) => void][] = [
