@@ -4,11 +4,10 @@
  * form is generated into src/store/disk-schemas.generated.ts, so a valid plan never loads TypeBox.
  */
 import Type from "typebox";
+import { PLAN_TOKEN_PATTERN } from "./plans.ts";
 import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
 const closed = { additionalProperties: false } as const;
-
-export const PLAN_TOKEN_PATTERN = "^[0-9a-f]{32}$";
 
 const PlanRequest = Type.Object(
   {

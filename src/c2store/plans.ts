@@ -10,11 +10,12 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
 import type { RequestedState } from "./policy-doc.ts";
-import { PLAN_TOKEN_PATTERN } from "./plan-schema.ts";
 import { Plan } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
+/** Kept here, not in plan-schema.ts: importing that would load TypeBox on every apply. */
+export const PLAN_TOKEN_PATTERN = "^[0-9a-f]{32}$";
 const TOKEN = new RegExp(PLAN_TOKEN_PATTERN);
 
 export interface PlanRequest {

@@ -20,6 +20,13 @@ describe("disk-schemas.generated.ts and docs/json", () => {
     for (const name of names) expect(readFileSync(join(repoRoot, "docs", "json", DISK_SCHEMAS[name][2]), "utf8")).toBe(diskJsonSchema(name));
   });
 
+  test("the readers of these documents do not load TypeBox for valid documents (start-up)", () => {
+    const modules = ["src/c2store/records.ts", "src/c2store/records-index.ts", "src/c2store/files-stamp.ts", "src/install/registry.ts", "src/install/list-index.ts", "src/c2store/policy-doc.ts", "src/c2store/plans.ts"];
+    const script = `${modules.map((m) => `await import(${JSON.stringify(join(repoRoot, m))});`).join("")}console.log(Object.keys(require.cache).filter((k) => k.includes("node_modules/typebox")).length);`;
+    const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
+    expect([run.exitCode, run.stdout.toString().trim(), run.stderr.toString()]).toEqual([0, "0", ""]);
+  });
+
   test("each JSON equals its TypeBox schema, and load() returns that very schema", () => {
     for (const name of names) {
       expect(generated[name].json).toEqual(JSON.parse(JSON.stringify(diskTypeboxSchema(name))));
