@@ -15,6 +15,7 @@
 import { afterEach } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { createContext, type Context } from "../../src/core/context.ts";
 import { runCli, type CliOptions, type CliResult } from "./cli.ts";
 import { tempDir, writeTree, type TreeSpec } from "./tmp.ts";
 
@@ -34,6 +35,11 @@ export interface Sandbox extends Disposable {
   env: SandboxEnv;
   /** Runs the CLI in this sandbox (cwd: the project unless given). */
   gjc(args: string[], options?: Omit<CliOptions, "env"> & { env?: Record<string, string | undefined> }): Promise<CliResult>;
+  /**
+   * A core Context in this sandbox, for tests that call core functions directly: the sandbox's
+   * environment plus only PATH of the machine's (so nothing else leaks in), cwd the project.
+   */
+  context(options?: { env?: Record<string, string | undefined>; cwd?: string; now?: () => Date }): Context;
   /** Writes a tree under the root and returns its absolute path. */
   write(rel: string, spec: TreeSpec): string;
   cleanup(): void;
@@ -76,6 +82,7 @@ export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
     tmp,
     env,
     gjc: (args, options = {}) => runCli(args, { ...options, cwd: options.cwd ?? project, env: { ...env, ...options.env } }),
+    context: (options = {}) => createContext({ env: { PATH: process.env.PATH, ...env, ...options.env }, cwd: options.cwd ?? project, quiet: true, now: options.now }),
     write: (rel, spec) => writeTree(join(t.path, rel), spec),
     cleanup: t.cleanup,
     [Symbol.dispose]: t.cleanup,

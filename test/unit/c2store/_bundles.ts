@@ -1,6 +1,6 @@
 /** Bundle trees and a temporary C2 home shared by the c2store tests. */
 import { join } from "node:path";
-import { createContext, type Context } from "../../../src/core/context.ts";
+import type { Context } from "../../../src/core/context.ts";
 import { withFetchedC2 } from "../../../src/c2store/fetch.ts";
 import { installC2 } from "../../../src/c2store/lifecycle.ts";
 import type { C2InstallResult } from "../../../src/c2store/install.ts";
@@ -51,7 +51,7 @@ export interface C2Home extends Sandbox {
 
 export function c2Home(env: Record<string, string> = {}, now?: () => Date): C2Home {
   const s = sandbox("gjc-c2store-");
-  const ctx = createContext({ env: { PATH: process.env.PATH, ...s.env, ...env, GJC_C2_DATA_DIR: s.c2 }, cwd: s.root, quiet: true, now });
+  const ctx = s.context({ env: { ...env, GJC_C2_DATA_DIR: s.c2 }, cwd: s.root, now });
   return {
     ...s,
     data: s.c2,

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { createContext, type Context } from "../../../src/core/context.ts";
+import type { Context } from "../../../src/core/context.ts";
 import { compileGjcBundle } from "../../../src/families/gjc/compile.ts";
 import { installCompiled } from "../../../src/install/install.ts";
 import type { Scope } from "../../../src/install/registry-types.ts";
+import type { Sandbox } from "../../helpers/sandbox.ts";
 import { writeTree } from "../../helpers/tmp.ts";
 
 export interface BundleSpec {
@@ -58,9 +59,12 @@ export function writeBundle(parent: string, spec: BundleSpec): string {
   return dir;
 }
 
-/** A context rooted in a temporary home and project, as the CLI would build it. */
-export function testContext(home: string, project: string, env: Record<string, string> = {}): Context {
-  return createContext({ cwd: project, env: { PATH: process.env.PATH, HOME: home, GJC_USER_DIR: join(home, "user-scope"), ...env }, quiet: true, now: () => new Date("2026-08-01T00:00:00.000Z") });
+/** The clock of every session test context (registry timestamps stay the same run to run). */
+export const fixedNow = () => new Date("2026-08-01T00:00:00.000Z");
+
+/** A context in the sandbox (its HOME, user scope and project), as the CLI would build it. */
+export function testContext(s: Sandbox, env: Record<string, string> = {}): Context {
+  return s.context({ env, now: fixedNow });
 }
 
 /** Installs a bundle directory through the real install transaction (compiled by the real compiler). */

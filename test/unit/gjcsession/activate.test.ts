@@ -7,14 +7,14 @@ import { isGjcError } from "../../../src/core/errors.ts";
 import { activateSkill } from "../../../src/gjcsession/activate.ts";
 import { readRegistry, writeRegistry } from "../../../src/install/registry.ts";
 import type { RegistryEntry, Scope } from "../../../src/install/registry-types.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { sandbox, type Sandbox } from "../../helpers/sandbox.ts";
 import { install, testContext, writeBundle, type BundleSpec } from "./_bundles.ts";
 
-let tmp: { path: string; cleanup(): void };
+let tmp: Sandbox;
 let ctx: Context;
 beforeEach(() => {
-  tmp = tempDir("gjc-activate-");
-  ctx = testContext(join(tmp.path, "home"), join(tmp.path, "project"));
+  tmp = sandbox("gjc-activate-");
+  ctx = testContext(tmp);
 });
 afterEach(() => tmp.cleanup());
 
@@ -29,7 +29,7 @@ const pack: BundleSpec = {
 };
 
 async function installed(spec: BundleSpec, scope: Scope = "user"): Promise<RegistryEntry> {
-  await install(ctx, writeBundle(tmp.path, spec), scope);
+  await install(ctx, writeBundle(tmp.root, spec), scope);
   return readRegistry(gjcUserRoot(ctx), "user", ctx).plugins.find((p) => p.name === spec.name)!;
 }
 

@@ -5,7 +5,7 @@ import { main } from "../../../src/cli/main.ts";
 import { createContext } from "../../../src/core/context.ts";
 import { fastSession } from "../../../src/gjcsession/fast-start.ts";
 import { tempDir } from "../../helpers/tmp.ts";
-import { install, testContext, writeBundle } from "./_bundles.ts";
+import { fixedNow, install, writeBundle } from "./_bundles.ts";
 
 let tmp: { path: string; cleanup(): void };
 let cwd: string;
@@ -42,7 +42,7 @@ test("with nothing installed the fast answer equals the full path byte for byte"
 
 test("with bundles installed (and a corrupt scope) the fast answer equals the full path", async () => {
   const env = { HOME: tmp.path, GJC_USER_DIR: join(tmp.path, "user"), PATH: process.env.PATH ?? "" };
-  const ctx = testContext(tmp.path, cwd, env);
+  const ctx = createContext({ cwd, env, quiet: true, now: fixedNow });
   await install(ctx, writeBundle(tmp.path, { name: "one", systemAppendix: "x", subskills: [{ name: "s", parent: "ralplan", phase: "planner", arg: "s" }] }), "user");
   await install(ctx, writeBundle(tmp.path, { name: "two", tool: "two_tool" }), "project");
   await expectSame(["--json"], env);

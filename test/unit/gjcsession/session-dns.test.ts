@@ -5,17 +5,18 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startSession } from "../../../src/gjcsession/session.ts";
-import { tempDir, writeTree } from "../../helpers/tmp.ts";
+import { sandbox } from "../../helpers/sandbox.ts";
+import { writeTree } from "../../helpers/tmp.ts";
 import { install, testContext } from "./_bundles.ts";
 
 let cleanup: () => void = () => {};
 afterEach(() => cleanup());
 
 async function world() {
-  const t = tempDir("gjc-session-dns-");
+  const t = sandbox("gjc-session-dns-");
   cleanup = t.cleanup;
-  const ctx = testContext(join(t.path, "home"), join(t.path, "project"));
-  const dir = writeTree(join(t.path, "src"), {
+  const ctx = testContext(t);
+  const dir = writeTree(join(t.root, "src"), {
     "gajae-plugin.json": {
       kind: "gajae-code-plugin",
       name: "remote",

@@ -6,16 +6,16 @@ import { gjcProjectRoot, gjcUserRoot } from "../../../src/core/context.ts";
 import { readRegistry, writeRegistry } from "../../../src/install/registry.ts";
 import type { RegistryEntry, Scope } from "../../../src/install/registry-types.ts";
 import { startSession } from "../../../src/gjcsession/session.ts";
-import { tempDir } from "../../helpers/tmp.ts";
+import { sandbox, type Sandbox } from "../../helpers/sandbox.ts";
 import { install, testContext, writeBundle, type BundleSpec } from "./_bundles.ts";
 
-let tmp: { path: string; cleanup(): void };
+let tmp: Sandbox;
 let ctx: Context;
 let project: string;
 beforeEach(() => {
-  tmp = tempDir("gjc-session-");
-  project = join(tmp.path, "project");
-  ctx = testContext(join(tmp.path, "home"), project);
+  tmp = sandbox("gjc-session-");
+  project = tmp.project;
+  ctx = testContext(tmp);
 });
 afterEach(() => tmp.cleanup());
 
@@ -32,7 +32,7 @@ const six: BundleSpec = {
 };
 
 async function installed(spec: BundleSpec, scope: Scope = "user"): Promise<RegistryEntry> {
-  await install(ctx, writeBundle(tmp.path, spec), scope);
+  await install(ctx, writeBundle(tmp.root, spec), scope);
   const root = scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project);
   return readRegistry(root, scope, ctx).plugins.find((p) => p.name === spec.name)!;
 }
@@ -279,7 +279,7 @@ describe("persisting under a busy lock", () => {
     const before = registryText("user");
     const lock = await acquireLock(gjcUserRoot(ctx), { command: "test holder", file: "registry.lock" });
     try {
-      const busy = testContext(join(tmp.path, "home"), project, { GJC_LOCK_TIMEOUT_MS: "50" });
+      const busy = testContext(tmp, { GJC_LOCK_TIMEOUT_MS: "50" });
       const { plan, persistedQuarantine } = await startSession(busy);
       expect(plan.bundles[0].status).toBe("quarantined");
       expect(plan.bundles[0].reasons.every((r) => !r.persisted)).toBe(true);
