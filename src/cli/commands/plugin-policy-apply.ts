@@ -1,5 +1,6 @@
 import { applyPolicyPlan } from "../../c2store/policy-plane.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describePolicyApply } from "../render/policy.ts";
 
 export default defineVerb({
   name: "plugin policy apply",
@@ -12,8 +13,6 @@ export default defineVerb({
   examples: ["gjc plugin policy apply 4f1c…"],
   async run({ args, ctx }) {
     const result = await applyPolicyPlan(ctx, args.token);
-    const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
-    const human = `${result.changed ? "Applied" : "Nothing to change"}: ${result.affected.join(", ")} is ${result.effective.state} in the ${scope} (config revision ${result.config_revision}).`;
-    return { json: { schema: "gjc/policy-apply@1", ok: true, ...result }, human };
+    return { json: { schema: "gjc/policy-apply@1", ok: true, ...result }, human: describePolicyApply(result) };
   },
 });

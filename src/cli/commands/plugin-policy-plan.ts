@@ -1,6 +1,7 @@
 import { planPolicyChange } from "../../c2store/policy-plane.ts";
 import { usageError } from "../../core/errors.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describePolicyPlan } from "../render/policy.ts";
 
 export default defineVerb({
   name: "plugin policy plan",
@@ -37,20 +38,6 @@ export default defineVerb({
       ...(args.project !== undefined ? { project: args.project } : {}),
     });
     for (const w of plan.warnings) ctx.log.warn(w);
-    const s = ctx.out;
-    const target = plan.request.component ?? plan.request.plugin;
-    const scope = plan.scope.kind === "user" ? "user scope" : `project ${plan.scope.project_path}`;
-    const lines = [
-      `Plan for ${s.bold(target)} in the ${scope}: state ${plan.request.state}${"config" in plan.request ? `, config ${JSON.stringify(plan.request.config)}` : ""}`,
-      plan.noop ? "  This changes nothing (the policy already says so)." : `  state: ${plan.before.state} → ${plan.after.state}`,
-    ];
-    if (JSON.stringify(plan.before.config) !== JSON.stringify(plan.after.config)) lines.push(`  config: ${JSON.stringify(plan.before.config)} → ${JSON.stringify(plan.after.config)}`);
-    for (const [c, v] of Object.entries(plan.after.components)) if (plan.before.components[c] !== v) lines.push(`  ${c}: ${plan.before.components[c] ?? "enabled"} → ${v}`);
-    for (const r of plan.active_resources) lines.push(`  stops: ${r.label} (${r.kind} ${r.id})`);
-    if (plan.trust_block !== null) lines.push(`  cannot settle: the bundle ${plan.trust_block === "untrusted" ? "is not trusted" : "needs re-trust (its capabilities changed since it was trusted)"}; applying rolls back`);
-    else if (!plan.settles) lines.push(`  cannot settle: the runtime would stay pending (this host lacks ${plan.missing.join(", ")}); applying rolls back`);
-    lines.push(`  bound to config revision ${plan.config_revision}, graph ${plan.graph_revision}; expires ${plan.expires_at}`);
-    lines.push("", `Apply with: gjc plugin policy apply ${plan.token}`);
-    return { json: { schema: "gjc/policy-plan@1", ok: true, ...plan }, human: lines.join("\n") };
+    return { json: { schema: "gjc/policy-plan@1", ok: true, ...plan }, human: describePolicyPlan(plan, ctx.out) };
   },
 });

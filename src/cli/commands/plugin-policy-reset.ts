@@ -1,5 +1,6 @@
 import { resetPolicy } from "../../c2store/policy-plane.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describePolicyReset } from "../render/policy.ts";
 
 export default defineVerb({
   name: "plugin policy reset",
@@ -13,11 +14,6 @@ export default defineVerb({
   examples: ["gjc plugin policy reset hello-runtime", "gjc plugin policy reset hello-runtime --project ."],
   async run({ args, ctx }) {
     const result = await resetPolicy(ctx, args.plugin, { project: args.project });
-    const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
-    const lines = [`${result.plugin} now inherits everything in the ${scope} (config revision ${result.config_revision}).`];
-    if (result.recovery_before.kind !== "normal") {
-      lines.push(`The policy left ${result.recovery_before.kind.replace(/_/g, " ")}.${result.evidence ? ` The unusable file was kept as ${result.evidence}.` : ""}`);
-    }
-    return { json: { schema: "gjc/policy-reset@1", ok: true, ...result }, human: lines.join("\n") };
+    return { json: { schema: "gjc/policy-reset@1", ok: true, ...result }, human: describePolicyReset(result) };
   },
 });
