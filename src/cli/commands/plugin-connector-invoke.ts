@@ -1,7 +1,8 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
 import { invokeConnector } from "../../c2host/connectors.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
-import { jsonOption, pretty, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { pretty } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin connector invoke",

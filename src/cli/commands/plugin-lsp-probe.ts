@@ -1,7 +1,8 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
 import { probeLanguageServer } from "../../c2host/lsp.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
-import { pretty, projectArg } from "./plugin-run-options.ts";
+import { projectArg } from "./plugin-run-options.ts";
+import { describeLspProbe } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin lsp probe",
@@ -15,7 +16,6 @@ export default defineVerb({
   examples: ["gjc plugin lsp probe zig-tools/zls --project ."],
   async run({ args, ctx }) {
     const r = await withCliHost(ctx, (host) => probeLanguageServer(host, args.server, { project: args.project, cwd: ctx.cwd, env: ctx.env }));
-    const human = [`${r.plugin}/${r.server} (${r.languages.join(", ")}) answered initialize and was stopped.`, `capabilities: ${pretty(r.capabilities)}`].join("\n");
-    return { json: { schema: "gjc/plugin-lsp-probe@1", ok: true, ...r }, human };
+    return { json: { schema: "gjc/plugin-lsp-probe@1", ok: true, ...r }, human: describeLspProbe(r) };
   },
 });

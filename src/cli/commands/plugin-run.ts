@@ -1,6 +1,7 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
-import { jsonOption, pretty, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { pretty } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin run",

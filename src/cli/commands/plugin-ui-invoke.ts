@@ -1,7 +1,8 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "../../c2host/ui-actions.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
-import { jsonOption, pretty, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
+import { describeHostActions, pretty } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin ui invoke",
@@ -30,8 +31,7 @@ export default defineVerb({
       return { kind: "invoke" as const, ...(await invokeUi(host, args.plugin, args.contribution, { ...opts, context })) };
     });
     if (out.kind === "render") {
-      const human = out.items.length === 0 ? "No host actions rendered." : out.items.map((i) => `${i.id}  ${i.label}${i.detail ? ` — ${i.detail}` : ""}  [${i.state}${i.enabled ? "" : ", disabled"}]`).join("\n");
-      return { json: { schema: "gjc/plugin-ui-invoke@1", ok: true, operation: "render", plugin: out.plugin, contribution: out.contribution, items: out.items }, human };
+      return { json: { schema: "gjc/plugin-ui-invoke@1", ok: true, operation: "render", plugin: out.plugin, contribution: out.contribution, items: out.items }, human: describeHostActions(out.items) };
     }
     return {
       json: { schema: "gjc/plugin-ui-invoke@1", ok: true, operation: "invoke", plugin: out.plugin, realm: out.realm, contribution: out.contribution, command: out.command, result: out.result },

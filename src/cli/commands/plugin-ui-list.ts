@@ -2,6 +2,7 @@ import { withCliHost } from "../../c2host/cli-host.ts";
 import { listUi } from "../../c2host/ui-actions.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { projectArg } from "./plugin-run-options.ts";
+import { describeUiList } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin ui list",
@@ -15,13 +16,6 @@ export default defineVerb({
   examples: ["gjc plugin ui list", "gjc plugin ui list hello-runtime --json"],
   async run({ args, ctx }) {
     const entries = await withCliHost(ctx, async (host) => listUi(host, { plugin: args.plugin, project: args.project }));
-    const s = ctx.out;
-    const human =
-      entries.length === 0
-        ? "No UI contributions."
-        : entries
-            .map((e) => `${e.status === "ready" ? s.green("ready") : s.yellow(e.status)}  ${s.bold(`${e.pluginName}/${e.id}`)}  ${e.slot}  "${e.label}" → ${e.command}${e.reason ? s.dim(` (${e.reason})`) : ""}`)
-            .join("\n");
-    return { json: { schema: "gjc/plugin-ui-list@1", ok: true, contributions: entries }, human };
+    return { json: { schema: "gjc/plugin-ui-list@1", ok: true, contributions: entries }, human: describeUiList(entries, ctx.out) };
   },
 });
