@@ -1,20 +1,19 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createContext } from "../../../src/core/context.ts";
 import { c2Layout } from "../../../src/c2store/paths.ts";
 import { emptyPolicy, parsePolicyDocument, serializePolicy } from "../../../src/c2store/policy-doc.ts";
 import { commitPolicy, markLastGood, openPolicy } from "../../../src/c2store/policy-store.ts";
-import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
+import { sandboxPerTest } from "../../helpers/sandbox.ts";
+import { snapshotTree } from "../../helpers/tmp.ts";
 
-const dirs: { cleanup(): void }[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.cleanup()));
+const box = sandboxPerTest("gjc-c2policy-");
 
+/** The C2 layout of a fresh sandbox; `root` is its C2 data directory, made empty up front. */
 function layoutIn() {
-  const t = tempDir("gjc-c2policy-");
-  dirs.push(t);
-  const ctx = createContext({ env: { GJC_C2_DATA_DIR: t.path, HOME: t.path }, quiet: true });
-  return { root: t.path, layout: c2Layout(ctx) };
+  const s = box();
+  mkdirSync(s.c2, { recursive: true });
+  return { root: s.c2, layout: c2Layout(s.context()) };
 }
 
 const now = new Date("2026-01-02T03:04:05Z");

@@ -1,21 +1,18 @@
-import { afterEach, expect, test } from "bun:test";
-import { join } from "node:path";
-import { createContext } from "../../../src/core/context.ts";
+import { expect, test } from "bun:test";
 import { isGjcError } from "../../../src/core/errors.ts";
 import { loadScopeRegistry } from "../../../src/install/api.ts";
 import { compileForInstall } from "../../../src/install/compile-for-install.ts";
 import { setGjcEnabled } from "../../../src/install/enablement.ts";
 import { installCompiled, installGjcBundle } from "../../../src/install/install.ts";
-import { snapshotTree, tempDir, writeTree } from "../../helpers/tmp.ts";
+import { sandboxPerTest } from "../../helpers/sandbox.ts";
+import { snapshotTree, writeTree } from "../../helpers/tmp.ts";
 
-const temps: { cleanup(): void }[] = [];
-afterEach(() => temps.splice(0).forEach((t) => t.cleanup()));
+const box = sandboxPerTest("gjc-stale-");
 
 test("upgrade stops with stale_baseline when the entry changed after it was read, and changes nothing", async () => {
-  const t = tempDir("gjc-stale-");
-  temps.push(t);
-  const ctx = createContext({ cwd: t.path, env: { HOME: t.path, GJC_USER_DIR: join(t.path, "user") }, quiet: true });
-  const src = writeTree(join(t.path, "src"), {
+  const t = box();
+  const ctx = t.context({ cwd: t.root });
+  const src = t.write("src", {
     "gajae-plugin.json": { kind: "gajae-code-plugin", name: "st", version: "1.0.0", tools: [{ name: "st_a", path: "tools/a.ts" }, { name: "st_b", path: "tools/b.ts" }] },
     "tools/a.ts": "export default 1;\n",
     "tools/b.ts": "export default 2;\n",
@@ -28,7 +25,7 @@ test("upgrade stops with stale_baseline when the entry changed after it was read
   await setGjcEnabled(ctx, "st", "user", false, "tool:st_b");
   writeTree(src, { "tools/a.ts": "export default 3;\n" });
   const { bundle, warnings } = await compileForInstall(src);
-  const before = snapshotTree(t.path);
+  const before = snapshotTree(t.root);
   let code = "";
   try {
     await installCompiled(ctx, bundle, warnings, fetched, { scope: "user", baseline });
@@ -36,5 +33,5 @@ test("upgrade stops with stale_baseline when the entry changed after it was read
     code = isGjcError(error) ? error.code : String(error);
   }
   expect(code).toBe("stale_baseline");
-  expect(snapshotTree(t.path)).toEqual(before);
+  expect(snapshotTree(t.root)).toEqual(before);
 });
