@@ -1,5 +1,6 @@
 import { scaffoldBundle } from "../../authoring/scaffold.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describeInit } from "../render/authoring.ts";
 
 export default defineVerb({
   name: "plugin init",
@@ -30,14 +31,6 @@ export default defineVerb({
       phase: args.phase,
       activationArg: args["activation-arg"],
     });
-    const human = [
-      `Created ${result.family === "c2" ? "C2" : "GJC"} bundle ${ctx.out.bold(result.name)} in ${result.dir}:`,
-      ...result.files.map((f) => `  ${f.path}`),
-      ...(result.subskill ? [`The sub-skill binds to ${result.subskill.parent}'s ${result.subskill.phase} phase; activate it with --${result.subskill.activationArg}.`] : []),
-      ...(result.packageScript === "added" ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.'] : result.packageScript === "kept" ? ['package.json already has a "plugin:validate" script; it was kept.'] : []),
-      "",
-      `Next: gjc plugin validate ${args.dir}`,
-    ].join("\n");
-    return { json: { schema: "gjc/init@1", ok: true, ...result }, human };
+    return { json: { schema: "gjc/init@1", ok: true, ...result }, human: describeInit(result, args.dir, ctx.out) };
   },
 });

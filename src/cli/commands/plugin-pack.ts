@@ -1,5 +1,6 @@
 import { packBundle } from "../../authoring/pack.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describePack } from "../render/authoring.ts";
 
 export default defineVerb({
   name: "plugin pack",
@@ -13,13 +14,6 @@ export default defineVerb({
   examples: ["gjc plugin pack ./my-bundle", "gjc plugin pack . -o ../my-bundle.tgz"],
   async run({ args, ctx }) {
     const r = await packBundle(ctx, args.dir, args.output);
-    const human = [
-      `Packed ${r.family === "c2" ? "C2" : "GJC"} bundle ${ctx.out.bold(`${r.name} ${r.version}`)}: ${r.entries.length} files, ${r.bytes} bytes`,
-      `  ${r.file}`,
-      `  sha256 ${r.sha256}`,
-      "",
-      `Install it with: gjc plugin install ${r.file} --sha256 ${r.sha256}${r.family === "gjc" ? " --user" : ""}`,
-    ].join("\n");
-    return { json: { schema: "gjc/pack@1", ok: true, ...r }, human };
+    return { json: { schema: "gjc/pack@1", ok: true, ...r }, human: describePack(r, ctx.out) };
   },
 });

@@ -2,6 +2,7 @@ import { testBundle } from "../../authoring/conformance.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { timeoutOption } from "../options.ts";
+import { describeConformance } from "../render/authoring.ts";
 
 export default defineVerb({
   name: "plugin test",
@@ -17,14 +18,6 @@ export default defineVerb({
   async run({ args, ctx }) {
     const timeoutMs = timeoutOption(args.timeout);
     const r = await testBundle(ctx, args.dir, { args: args.args, timeoutMs });
-    const s = ctx.out;
-    const lines = [`${r.ok ? s.green("✓ conformant") : s.red("✗ not conformant")} ${r.family} bundle ${s.bold(`${r.name ?? "?"} ${r.version ?? ""}`.trim())}`];
-    for (const c of r.checks) {
-      const mark = c.skipped ? s.dim("-") : c.ok ? s.green("✓") : s.red("✗");
-      const latency = c.latencyMs !== undefined ? s.dim(` (${c.latencyMs} ms)`) : "";
-      lines.push(`  ${mark} ${c.rule}${latency}${c.code && !c.ok ? s.dim(` [${c.code}]`) : ""}: ${c.message}`);
-      if (c.hint && (!c.ok || c.skipped)) lines.push(`      ${s.cyan("hint")}: ${c.hint}`);
-    }
-    return { json: { schema: "gjc/test@1", ...r }, human: lines.join("\n"), exit: r.ok ? ExitCode.ok : ExitCode.failed };
+    return { json: { schema: "gjc/test@1", ...r }, human: describeConformance(r, ctx.out), exit: r.ok ? ExitCode.ok : ExitCode.failed };
   },
 });
