@@ -1,6 +1,7 @@
 import { usageError } from "../../core/errors.ts";
 import { explainCode, listCodes } from "../../explain/explain.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describeCodeList } from "../render/explain.ts";
 
 export default defineVerb({
   name: "explain",
@@ -17,9 +18,7 @@ export default defineVerb({
     if (args.list) {
       if (code !== undefined) throw usageError("Give either a code or --list, not both.", 'Run "gjc explain <code>" or "gjc explain --list".', "unexpected_argument");
       const codes = listCodes();
-      const width = Math.max(...codes.map((c) => c.code.length));
-      const human = codes.map((c) => `${ctx.out.bold(c.code.padEnd(width))}  ${c.summary}`).join("\n");
-      return { json: { schema: "gjc/explain@1", codes }, human };
+      return { json: { schema: "gjc/explain@1", codes }, human: describeCodeList(codes, ctx.out) };
     }
     if (code === undefined) throw usageError('Missing the <code> argument for "gjc explain".', 'Run "gjc explain <code>" with the code shown in brackets, or "gjc explain --list".', "missing_argument");
     const page = explainCode(code);

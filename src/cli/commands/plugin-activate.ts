@@ -1,5 +1,6 @@
 import { activateSkill } from "../../gjcsession/activate.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
+import { describeActivation } from "../render/activate.ts";
 
 export default defineVerb({
   name: "plugin activate",
@@ -16,15 +17,6 @@ export default defineVerb({
   examples: ["gjc plugin activate ralplan --design the storage layer --json", "gjc plugin activate ralplan --phase architect -- --design"],
   async run({ args, rest, ctx }) {
     const r = await activateSkill(ctx, { skill: args.skill, args: rest, project: args.project, phase: args.phase });
-    const s = ctx.out;
-    const human = r.activation
-      ? [
-          `${s.green("activated")} ${r.activation.plugin}/${r.activation.name} for ${r.skill} (${r.consumed})`,
-          ...r.pack.filter((p) => p.surfaceId !== r.activation?.surfaceId).map((p) => `  ${s.dim("pack")} ${p.surfaceId}`),
-          `  ${s.dim("args")} ${r.cleanedArgs === "" ? "(none)" : r.cleanedArgs}`,
-          r.inject === "" ? `  ${s.dim(`nothing to inject in phase ${r.phase}; the sub-skill binds to phase ${r.activation.phase}`)}` : r.inject.trimStart(),
-        ].join("\n")
-      : `No sub-skill flag for ${r.skill} in the arguments; nothing activated.`;
-    return { json: { schema: "gjc/activate@1", ok: true, ...r }, human };
+    return { json: { schema: "gjc/activate@1", ok: true, ...r }, human: describeActivation(r, ctx.out) };
   },
 });
