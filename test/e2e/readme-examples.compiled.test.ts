@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { repoRoot } from "../helpers/cli.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { sandbox } from "../helpers/sandbox.ts";
 
 interface Example {
   line: number;
@@ -41,8 +41,10 @@ function readmeExamples(text: string): Example[] {
 }
 
 const examples = readmeExamples(readFileSync(join(repoRoot, "README.md"), "utf8"));
-const home = tempDir("gjc-readme-");
-afterAll(() => home.cleanup());
+const box = sandbox("gjc-readme-");
+afterAll(() => box.cleanup());
+/** The sandbox's environment and the machine's PATH, nothing else of the machine's. */
+const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...Object.fromEntries(Object.entries(box.env).filter((e): e is [string, string] => e[1] !== undefined)) };
 
 describe("README examples are the binary's real output", () => {
   test("the README has examples to check", () => {
@@ -55,7 +57,7 @@ describe("README examples are the binary's real output", () => {
       // one pipe for both streams keeps the order a terminal shows
       const proc = Bun.spawn(["sh", "-c", 'exec "$@" 2>&1', "sh", binary, ...ex.args], {
         cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? "", HOME: home.path, NO_COLOR: "1", GJC_USER_DIR: join(home.path, "gjc"), GJC_C2_DATA_DIR: join(home.path, "c2") },
+        env,
         stdout: "pipe",
         stderr: "ignore",
         stdin: "ignore",
