@@ -1,0 +1,46 @@
+/**
+ * `gjc plugin pack --json` (gjc/pack@1) and `gjc plugin init --json` (gjc/init@1) as closed
+ * TypeBox schemas; docs/json/{pack,init}.schema.json are generated from them
+ * (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked against them.
+ */
+import Type from "typebox";
+import { errorDocument, FamilySchema } from "../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const count = Type.Integer({ minimum: 0 });
+const hex64 = Type.String({ pattern: "^[0-9a-f]{64}$" });
+
+export const PackDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/pack@1"),
+    ok: Type.Literal(true),
+    file: str,
+    sha256: hex64,
+    bytes: count,
+    family: FamilySchema,
+    name: str,
+    version: str,
+    entries: Type.Array(Type.Object({ path: str, sha256: hex64, bytes: count, mode: count }, closed)),
+  },
+  closed,
+);
+
+export const InitDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/init@1"),
+    ok: Type.Literal(true),
+    dir: str,
+    family: FamilySchema,
+    name: str,
+    files: Type.Array(Type.Object({ path: str, bytes: count }, closed)),
+    subskill: Type.Optional(Type.Object({ parent: str, phase: str, activationArg: str }, closed)),
+    packageScript: Type.Enum(["added", "kept", "none"]),
+  },
+  closed,
+);
+
+export const AUTHORING_DOCUMENTS = {
+  "gjc/pack@1": { file: "pack.schema.json", title: "gjc plugin pack --json", schema: Type.Union([PackDocumentSchema, errorDocument("pack")]) },
+  "gjc/init@1": { file: "init.schema.json", title: "gjc plugin init --json", schema: Type.Union([InitDocumentSchema, errorDocument("init")]) },
+};

@@ -1,0 +1,43 @@
+/**
+ * `gjc plugin validate --json` and `gjc marketplace validate --json` (gjc/validate@1): one
+ * report for both families and catalogs, as a closed TypeBox schema. docs/json/validate.schema.json
+ * is generated from it (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked
+ * against it (test/helpers/cli.ts). Core keeps its own interfaces (src/families/types.ts).
+ */
+import Type from "typebox";
+import { DiagnosticSchema, errorDocument } from "../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const opt = Type.Optional;
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const count = Type.Integer({ minimum: 0 });
+
+const PlannedFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: count, mode: opt(count) }, closed);
+const SurfaceSchema = Type.Object({ id: str, kind: str, enabledByDefault: Type.Boolean() }, closed);
+const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum(["ready", "requires_trust", "requires_auth", "unsupported"]) }, closed);
+const CatalogEntrySchema = Type.Object({ index: count, name: nullable(str), version: nullable(str), source: nullable(str), ok: Type.Boolean() }, closed);
+
+export const ValidateDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/validate@1"),
+    ok: Type.Boolean(),
+    strict: Type.Boolean(),
+    family: Type.Enum(["gjc", "c2", "catalog"]),
+    target: str,
+    name: nullable(str),
+    version: nullable(str),
+    // Keys are the bundle's contribution kinds (data from the bundle), values their counts.
+    contributions: opt(Type.Record(str, count)),
+    components: opt(Type.Array(ComponentSchema)),
+    surfaces: opt(Type.Array(SurfaceSchema)),
+    files: opt(Type.Array(PlannedFileSchema)),
+    entries: opt(Type.Array(CatalogEntrySchema)),
+    diagnostics: Type.Array(DiagnosticSchema),
+  },
+  closed,
+);
+
+export const FAMILY_DOCUMENTS = {
+  "gjc/validate@1": { file: "validate.schema.json", title: "gjc plugin validate / gjc marketplace validate --json", schema: Type.Union([ValidateDocumentSchema, errorDocument("validate")]) },
+};
