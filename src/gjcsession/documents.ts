@@ -1,0 +1,74 @@
+/**
+ * `gjc plugin session --json` (gjc/session@1): the session plan a host acts on, as a closed
+ * TypeBox schema. docs/json/session.schema.json is generated from it (`bun scripts/gen-verb-schemas.ts`)
+ * and every e2e document is checked against it. Appendix/advertisement maps are keyed by the
+ * host's skill and agent names and hold bundle text, so they stay string records.
+ */
+import Type from "typebox";
+import { errorDocument, ScopeSchema } from "../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const strs = Type.Array(str);
+const opt = Type.Optional;
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const count = Type.Integer({ minimum: 0 });
+const status = Type.Enum(["active", "disabled", "quarantined", "excluded"]);
+const owner = { scope: ScopeSchema, bundle: str, surfaceId: str };
+
+const ReasonSchema = Type.Object({ surfaceId: str, code: str, message: str, persisted: Type.Boolean() }, closed);
+const BundleSchema = Type.Object(
+  {
+    scope: ScopeSchema,
+    name: str,
+    version: str,
+    status,
+    root: str,
+    reasons: Type.Array(ReasonSchema),
+    collision: opt(Type.Object({ with: strs, surfaceIds: strs }, closed)),
+    surfaces: Type.Array(Type.Object({ id: str, kind: str, status, reasons: Type.Array(ReasonSchema) }, closed)),
+  },
+  closed,
+);
+const McpServerSchema = Type.Union([
+  Type.Object({ ...owner, name: str, transport: Type.Literal("stdio"), command: str, args: strs, cwd: str, envAllowList: strs, bunFlags: strs }, closed),
+  Type.Object({ ...owner, name: str, transport: Type.Enum(["http", "sse"]), url: str, addresses: strs }, closed),
+]);
+const SessionDiagnosticSchema = Type.Object(
+  { code: str, severity: Type.Enum(["error", "warning"]), scope: opt(ScopeSchema), bundle: opt(str), surfaceId: opt(str), message: str, hint: opt(str) },
+  closed,
+);
+const RuntimeCheckSchema = Type.Object(
+  {
+    checked: count,
+    failed: count,
+    results: Type.Array(Type.Object({ ...owner, ok: Type.Boolean(), code: opt(str), message: opt(str) }, closed)),
+  },
+  closed,
+);
+
+export const SessionDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/session@1"),
+    ok: Type.Boolean(),
+    projectDir: str,
+    scopes: Type.Array(Type.Object({ scope: ScopeSchema, root: str, ok: Type.Boolean(), problem: opt(str) }, closed)),
+    bundles: Type.Array(BundleSchema),
+    systemAppendix: str,
+    agentAppendices: Type.Record(str, str),
+    appendixDigest: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+    advertisements: Type.Object({ skills: Type.Record(str, str), agents: Type.Record(str, str) }, closed),
+    subskills: Type.Array(Type.Object({ extensionId: str, scope: ScopeSchema, plugin: str, name: str, parent: str, phase: str, activationArg: str, description: str }, closed)),
+    tools: Type.Array(Type.Object({ ...owner, name: str, description: nullable(str), module: str }, closed)),
+    hooks: Type.Array(Type.Object({ ...owner, name: str, event: str, phase: nullable(Type.Enum(["before", "after"])), target: nullable(str), module: str }, closed)),
+    mcpServers: Type.Array(McpServerSchema),
+    diagnostics: Type.Array(SessionDiagnosticSchema),
+    runtimeCheck: nullable(RuntimeCheckSchema),
+    persistedQuarantine: count,
+  },
+  closed,
+);
+
+export const SESSION_DOCUMENTS = {
+  "gjc/session@1": { file: "session.schema.json", title: "gjc plugin session --json", schema: Type.Union([SessionDocumentSchema, errorDocument("session")]) },
+};
