@@ -6,6 +6,7 @@
  */
 import Type from "typebox";
 import { DiagnosticSchema, errorDocument } from "../store/documents.ts";
+import { PlanRequest } from "./plan-schema.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -68,7 +69,62 @@ export const MarketplaceListDocumentSchema = Type.Object(
   closed,
 );
 
+// The policy plane speaks the C2 wire vocabulary (snake_case keys such as config_revision), as
+// the host protocol does; these schemas describe it as printed.
+const State = Type.Enum(["enabled", "disabled"]);
+const ScopeRefSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), project_path: str }, closed)]);
+const revision = Type.Integer({ minimum: 0 });
+// config is the bundle runtime's own JSON (1.2.0 runtimes declare no schema).
+const EffectiveSchema = Type.Object({ state: State, config: Type.Unknown(), components: Type.Record(str, State) }, closed);
+
+export const PolicyPlanDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/policy-plan@1"),
+    ok: Type.Literal(true),
+    token: str,
+    expires_at: str,
+    config_revision: revision,
+    graph_revision: str,
+    request: PlanRequest,
+    scope: ScopeRefSchema,
+    noop: Type.Boolean(),
+    before: EffectiveSchema,
+    after: EffectiveSchema,
+    affected: strs,
+    active_resources: Type.Array(Type.Object({ plugin: str, kind: Type.Enum(["plugin_scope", "service", "process"]), id: str, label: str }, closed)),
+    requires_confirmation: Type.Boolean(),
+    settles: Type.Boolean(),
+    missing: strs,
+    trust_block: nullable(Type.Enum(["untrusted", "trust_outdated"])),
+    warnings: strs,
+  },
+  closed,
+);
+export const PolicyApplyDocumentSchema = Type.Object(
+  { schema: Type.Literal("gjc/policy-apply@1"), ok: Type.Literal(true), config_revision: revision, graph_revision: str, affected: strs, changed: Type.Boolean(), effective: EffectiveSchema, scope: ScopeRefSchema },
+  closed,
+);
+export const PolicyResetDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/policy-reset@1"),
+    ok: Type.Literal(true),
+    plugin: str,
+    scope: ScopeRefSchema,
+    config_revision: revision,
+    changed: Type.Boolean(),
+    recovery_before: Type.Union([
+      Type.Object({ kind: Type.Literal("normal") }, closed),
+      Type.Object({ kind: Type.Enum(["restored_last_good", "safe_mode"]), error: str }, closed),
+    ]),
+    evidence: opt(str),
+  },
+  closed,
+);
+
 export const C2STORE_DOCUMENTS = {
+  "gjc/policy-plan@1": { file: "policy-plan-output.schema.json", title: "gjc plugin policy plan --json", schema: Type.Union([PolicyPlanDocumentSchema, errorDocument("policy-plan")]) },
+  "gjc/policy-apply@1": { file: "policy-apply.schema.json", title: "gjc plugin policy apply --json", schema: Type.Union([PolicyApplyDocumentSchema, errorDocument("policy-apply")]) },
+  "gjc/policy-reset@1": { file: "policy-reset.schema.json", title: "gjc plugin policy reset --json", schema: Type.Union([PolicyResetDocumentSchema, errorDocument("policy-reset")]) },
   "gjc/trust@1": { file: "trust.schema.json", title: "gjc plugin trust --json", schema: Type.Union([flagDocument("trust"), errorDocument("trust")]) },
   "gjc/untrust@1": { file: "untrust.schema.json", title: "gjc plugin untrust --json", schema: Type.Union([flagDocument("untrust"), errorDocument("untrust")]) },
   "gjc/marketplace-list@1": { file: "marketplace-list.schema.json", title: "gjc marketplace list --json", schema: Type.Union([MarketplaceListDocumentSchema, errorDocument("marketplace-list")]) },

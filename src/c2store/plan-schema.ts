@@ -9,7 +9,7 @@ import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
 const closed = { additionalProperties: false } as const;
 
-const PlanRequest = Type.Object(
+export const PlanRequest = Type.Object(
   {
     plugin: Type.String({ pattern: "^bundle:" }),
     installed_id: Type.String({ pattern: INSTALLED_ID_PATTERN }),
