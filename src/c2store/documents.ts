@@ -76,6 +76,10 @@ const ScopeRefSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, c
 const revision = Type.Integer({ minimum: 0 });
 // config is the bundle runtime's own JSON (1.2.0 runtimes declare no schema).
 const EffectiveSchema = Type.Object({ state: State, config: Type.Unknown(), components: Type.Record(str, State) }, closed);
+const RecoverySchema = Type.Union([
+  Type.Object({ kind: Type.Literal("normal") }, closed),
+  Type.Object({ kind: Type.Enum(["restored_last_good", "safe_mode"]), error: str }, closed),
+]);
 
 export const PolicyPlanDocumentSchema = Type.Object(
   {
@@ -112,16 +116,63 @@ export const PolicyResetDocumentSchema = Type.Object(
     scope: ScopeRefSchema,
     config_revision: revision,
     changed: Type.Boolean(),
-    recovery_before: Type.Union([
-      Type.Object({ kind: Type.Literal("normal") }, closed),
-      Type.Object({ kind: Type.Enum(["restored_last_good", "safe_mode"]), error: str }, closed),
-    ]),
+    recovery_before: RecoverySchema,
     evidence: opt(str),
   },
   closed,
 );
 
+const PolicyCatalogEntrySchema = Type.Object(
+  {
+    id: str,
+    installed_id: str,
+    name: str,
+    version: str,
+    metadata: Type.Object(
+      {
+        origin: Type.Literal("third_party"),
+        role: Type.Literal("extension"),
+        category: Type.Enum(["connector", "ui", "runtime", "language_server", "content"]),
+        scope_support: strs,
+        essential: Type.Literal(false),
+        default_enabled: Type.Literal(true),
+      },
+      closed,
+    ),
+    dependencies: Type.Object({ required: strs, optional: strs }, closed),
+    missing: strs,
+    has_runtime: Type.Boolean(),
+    language_servers: Type.Integer({ minimum: 0 }),
+    bundle_enabled: Type.Boolean(),
+    trusted: Type.Boolean(),
+    trust_state: Type.Enum(["untrusted", "trusted", "needs_retrust"]),
+    state: Type.Enum(["enabled", "disabled", "inherit"]),
+    config: Type.Unknown(),
+    components: Type.Record(str, State),
+    effective: Type.Object(
+      { state: State, source: Type.Enum(["default", "user", "project", "bundle_disabled", "safe_mode"]), config: Type.Unknown(), components: Type.Record(str, State) },
+      closed,
+    ),
+    effective_state: Type.Object({ status: Type.Enum(["enabled", "disabled", "untrusted", "pending"]), reason: nullable(str) }, closed),
+  },
+  closed,
+);
+export const PolicyCatalogDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/policy-catalog@1"),
+    ok: Type.Literal(true),
+    scope: ScopeRefSchema,
+    config_revision: revision,
+    graph_revision: str,
+    recovery: RecoverySchema,
+    plugins: Type.Array(PolicyCatalogEntrySchema),
+    broken: Type.Array(Type.Object({ id: str, problem: str }, closed)),
+  },
+  closed,
+);
+
 export const C2STORE_DOCUMENTS = {
+  "gjc/policy-catalog@1": { file: "policy-catalog.schema.json", title: "gjc plugin policy catalog --json", schema: Type.Union([PolicyCatalogDocumentSchema, errorDocument("policy-catalog")]) },
   "gjc/policy-plan@1": { file: "policy-plan-output.schema.json", title: "gjc plugin policy plan --json", schema: Type.Union([PolicyPlanDocumentSchema, errorDocument("policy-plan")]) },
   "gjc/policy-apply@1": { file: "policy-apply.schema.json", title: "gjc plugin policy apply --json", schema: Type.Union([PolicyApplyDocumentSchema, errorDocument("policy-apply")]) },
   "gjc/policy-reset@1": { file: "policy-reset.schema.json", title: "gjc plugin policy reset --json", schema: Type.Union([PolicyResetDocumentSchema, errorDocument("policy-reset")]) },

@@ -1,0 +1,85 @@
+/**
+ * `gjc plugin mcp list/probe/accept --json` (gjc/mcp-list@1, gjc/mcp-probe@1, gjc/mcp-accept@1)
+ * as closed TypeBox schemas; docs/json/*.schema.json are generated from them
+ * (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked against them. What the
+ * MCP server itself answers (capabilities, tool input schemas, annotations) stays open.
+ */
+import Type from "typebox";
+import { C2McpEntrySchema } from "../c2session/documents.ts";
+import { errorDocument, ScopeSchema } from "../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const strs = Type.Array(str);
+const opt = Type.Optional;
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const ReasonSchema = Type.Object({ code: str, message: str }, closed);
+
+const GjcServerSchema = Type.Object(
+  {
+    family: Type.Literal("gjc"),
+    scope: ScopeSchema,
+    bundle: str,
+    server: str,
+    surfaceId: str,
+    transport: Type.Enum(["stdio", "http", "sse"]),
+    target: str,
+    status: Type.Enum(["active", "disabled", "quarantined", "excluded"]),
+    reasons: Type.Array(ReasonSchema),
+    policy: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), reason: str }, closed)]),
+  },
+  closed,
+);
+
+export const McpListDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/mcp-list@1"),
+    ok: Type.Boolean(),
+    servers: Type.Array(Type.Union([GjcServerSchema, C2McpEntrySchema])),
+    scopes: Type.Array(Type.Object({ scope: ScopeSchema, ok: Type.Boolean(), problem: opt(str) }, closed)),
+  },
+  closed,
+);
+
+const ToolSchema = Type.Object(
+  { name: str, title: opt(str), description: opt(str), inputSchema: Type.Record(str, Type.Unknown()), annotations: opt(Type.Record(str, Type.Unknown())) },
+  closed,
+);
+const ToolDefinitionSchema = Type.Object({}); // the pinned definition as the server gave it
+const PinSchema = Type.Object(
+  {
+    status: Type.Enum(["pinned", "verified", "accepted", "unchanged"]),
+    toolsDigest: str,
+    changes: Type.Array(
+      Type.Object({ tool: str, change: Type.Enum(["added", "removed", "changed"]), fields: strs, before: nullable(ToolDefinitionSchema), after: nullable(ToolDefinitionSchema) }, closed),
+    ),
+  },
+  closed,
+);
+const probeDocument = (verb: "mcp-probe" | "mcp-accept") =>
+  Type.Object(
+    {
+      schema: Type.Literal(`gjc/${verb}@1`),
+      ok: Type.Literal(true),
+      family: opt(Type.Enum(["gjc", "c2"])),
+      id: opt(str),
+      scope: opt(ScopeSchema),
+      bundle: str,
+      server: str,
+      transport: str,
+      serverInfo: Type.Object({ name: str, version: str, title: opt(str) }, closed),
+      protocolVersion: str,
+      capabilities: Type.Record(str, Type.Unknown()),
+      instructions: opt(str),
+      tools: Type.Array(ToolSchema),
+      stderr: opt(str),
+      pin: PinSchema,
+    },
+    closed,
+  );
+
+export const MCP_DOCUMENTS = {
+  "gjc/mcp-list@1": { file: "mcp-list.schema.json", title: "gjc plugin mcp list --json", schema: Type.Union([McpListDocumentSchema, errorDocument("mcp-list")]) },
+  "gjc/mcp-probe@1": { file: "mcp-probe.schema.json", title: "gjc plugin mcp probe --json", schema: Type.Union([probeDocument("mcp-probe"), errorDocument("mcp-probe")]) },
+  "gjc/mcp-accept@1": { file: "mcp-accept.schema.json", title: "gjc plugin mcp accept --json", schema: Type.Union([probeDocument("mcp-accept"), errorDocument("mcp-accept")]) },
+};
