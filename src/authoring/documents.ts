@@ -40,7 +40,26 @@ export const InitDocumentSchema = Type.Object(
   closed,
 );
 
+export const TestDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/test@1"),
+    ok: Type.Boolean(),
+    family: FamilySchema,
+    dir: str,
+    name: Type.Union([str, Type.Null()]),
+    version: Type.Union([str, Type.Null()]),
+    checks: Type.Array(
+      Type.Object(
+        { rule: str, ok: Type.Boolean(), skipped: Type.Optional(Type.Boolean()), message: str, hint: Type.Optional(str), code: Type.Optional(str), latencyMs: Type.Optional(Type.Number({ minimum: 0 })) },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
 export const AUTHORING_DOCUMENTS = {
+  "gjc/test@1": { file: "test.schema.json", title: "gjc plugin test --json", schema: Type.Union([TestDocumentSchema, errorDocument("test")]) },
   "gjc/pack@1": { file: "pack.schema.json", title: "gjc plugin pack --json", schema: Type.Union([PackDocumentSchema, errorDocument("pack")]) },
   "gjc/init@1": { file: "init.schema.json", title: "gjc plugin init --json", schema: Type.Union([InitDocumentSchema, errorDocument("init")]) },
 };

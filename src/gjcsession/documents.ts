@@ -69,6 +69,28 @@ export const SessionDocumentSchema = Type.Object(
   closed,
 );
 
+const ActivatedSchema = Type.Object(
+  { scope: ScopeSchema, plugin: str, surfaceId: str, name: str, parent: str, phase: str, activationArg: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), block: str },
+  closed,
+);
+/** `gjc plugin activate --json` (gjc/activate@1): which sub-skill an invocation activates and what to inject. */
+export const ActivateDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/activate@1"),
+    ok: Type.Literal(true),
+    skill: str,
+    phase: str,
+    consumed: nullable(str),
+    args: strs,
+    cleanedArgs: str,
+    activation: nullable(ActivatedSchema),
+    pack: Type.Array(ActivatedSchema),
+    inject: str,
+  },
+  closed,
+);
+
 export const SESSION_DOCUMENTS = {
+  "gjc/activate@1": { file: "activate.schema.json", title: "gjc plugin activate --json", schema: Type.Union([ActivateDocumentSchema, errorDocument("activate")]) },
   "gjc/session@1": { file: "session.schema.json", title: "gjc plugin session --json", schema: Type.Union([SessionDocumentSchema, errorDocument("session")]) },
 };
