@@ -10,9 +10,10 @@ import { EXPLAIN_DOCUMENTS } from "../src/explain/documents.ts";
 import { FAMILY_DOCUMENTS } from "../src/families/documents.ts";
 import { SESSION_DOCUMENTS } from "../src/gjcsession/documents.ts";
 import { MCP_DOCUMENTS } from "../src/mcp/documents.ts";
+import { SCAFFOLD_DOCUMENTS } from "../src/scaffold/documents.ts";
 import { writeGenerated } from "./write-generated.ts";
 
-export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS };
+export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS };
 
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });
