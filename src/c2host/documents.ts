@@ -1,0 +1,62 @@
+/**
+ * The C2 runtime verbs' `--json` documents: plugin run (gjc/plugin-run@1), connector invoke
+ * (gjc/plugin-connector-invoke@1) and ui list/invoke (gjc/plugin-ui-list@1, gjc/plugin-ui-invoke@1)
+ * as closed TypeBox schemas; docs/json/*.schema.json are generated from them
+ * (`bun scripts/gen-verb-schemas.ts`). A command's `result` is the runtime's own answer, so it
+ * stays unknown, and so does a host action's input.
+ */
+import Type from "typebox";
+import { errorDocument } from "../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const PluginRefSchema = Type.Object({ id: str, name: str, version: str }, closed);
+const RealmSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed)]);
+const base = { ok: Type.Literal(true), plugin: PluginRefSchema, realm: RealmSchema };
+
+export const RunDocumentSchema = Type.Object({ schema: Type.Literal("gjc/plugin-run@1"), ...base, command: str, result: Type.Unknown() }, closed);
+
+export const ConnectorInvokeDocumentSchema = Type.Object(
+  { schema: Type.Literal("gjc/plugin-connector-invoke@1"), ...base, connector: str, provider: str, operation: str, capability: str, result: Type.Unknown() },
+  closed,
+);
+
+export const UiListDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/plugin-ui-list@1"),
+    ok: Type.Literal(true),
+    contributions: Type.Array(
+      Type.Object(
+        { plugin: str, pluginName: str, id: str, componentId: str, slot: str, label: str, description: str, command: str, order: Type.Number(), status: str, reason: nullable(str) },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
+const HostActionSchema = Type.Object(
+  {
+    id: str,
+    label: str,
+    detail: str,
+    state: Type.Enum(["default", "running", "attention", "failure"]),
+    enabled: Type.Boolean(),
+    input: nullable(Type.Record(str, Type.Unknown())),
+    accessibilityLabel: str,
+  },
+  closed,
+);
+export const UiInvokeDocumentSchema = Type.Union([
+  Type.Object({ schema: Type.Literal("gjc/plugin-ui-invoke@1"), ok: Type.Literal(true), operation: Type.Literal("render"), plugin: str, contribution: str, items: Type.Array(HostActionSchema) }, closed),
+  Type.Object({ schema: Type.Literal("gjc/plugin-ui-invoke@1"), ...base, operation: Type.Literal("invoke"), contribution: str, command: str, result: Type.Unknown() }, closed),
+]);
+
+export const C2HOST_DOCUMENTS = {
+  "gjc/plugin-run@1": { file: "plugin-run.schema.json", title: "gjc plugin run --json", schema: Type.Union([RunDocumentSchema, errorDocument("plugin-run")]) },
+  "gjc/plugin-connector-invoke@1": { file: "plugin-connector-invoke.schema.json", title: "gjc plugin connector invoke --json", schema: Type.Union([ConnectorInvokeDocumentSchema, errorDocument("plugin-connector-invoke")]) },
+  "gjc/plugin-ui-list@1": { file: "plugin-ui-list.schema.json", title: "gjc plugin ui list --json", schema: Type.Union([UiListDocumentSchema, errorDocument("plugin-ui-list")]) },
+  "gjc/plugin-ui-invoke@1": { file: "plugin-ui-invoke.schema.json", title: "gjc plugin ui invoke --json", schema: Type.Union([UiInvokeDocumentSchema, errorDocument("plugin-ui-invoke")]) },
+};
