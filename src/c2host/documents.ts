@@ -1,5 +1,5 @@
 /**
- * The C2 runtime verbs' `--json` documents: plugin run (gjc/plugin-run@1), connector invoke
+ * The C2 runtime verbs' `--json` documents: lsp list/probe, plugin run (gjc/plugin-run@1), connector invoke
  * (gjc/plugin-connector-invoke@1) and ui list/invoke (gjc/plugin-ui-list@1, gjc/plugin-ui-invoke@1)
  * as closed TypeBox schemas; docs/json/*.schema.json are generated from them
  * (`bun scripts/gen-verb-schemas.ts`). A command's `result` is the runtime's own answer, so it
@@ -54,7 +54,38 @@ export const UiInvokeDocumentSchema = Type.Union([
   Type.Object({ schema: Type.Literal("gjc/plugin-ui-invoke@1"), ...base, operation: Type.Literal("invoke"), contribution: str, command: str, result: Type.Unknown() }, closed),
 ]);
 
+const LspProviderSchema = Type.Object({ plugin: str, pluginName: str, server: str, command: str }, closed);
+export const LspListDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/plugin-lsp-list@1"),
+    ok: Type.Literal(true),
+    servers: Type.Array(Type.Object({ plugin: str, pluginName: str, server: str, languages: Type.Array(str), command: str, status: str, reason: nullable(str) }, closed)),
+    languages: Type.Array(Type.Object({ language: str, provider: nullable(LspProviderSchema), providers: Type.Array(LspProviderSchema) }, closed)),
+    conflicts: Type.Array(str),
+  },
+  closed,
+);
+// serverInfo and capabilities are the language server's own initialize answer; env maps are the manifest's.
+export const LspProbeDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/plugin-lsp-probe@1"),
+    ok: Type.Literal(true),
+    plugin: str,
+    server: str,
+    languages: Type.Array(str),
+    command: str,
+    cwd: str,
+    serverInfo: Type.Unknown(),
+    capabilities: Type.Unknown(),
+    pid: Type.Integer({ minimum: 0 }),
+    launch: Type.Object({ command: str, args: Type.Array(str), env: Type.Record(str, str), cwd: str, expanded: Type.Record(str, str) }, closed),
+  },
+  closed,
+);
+
 export const C2HOST_DOCUMENTS = {
+  "gjc/plugin-lsp-list@1": { file: "plugin-lsp-list.schema.json", title: "gjc plugin lsp list --json", schema: Type.Union([LspListDocumentSchema, errorDocument("plugin-lsp-list")]) },
+  "gjc/plugin-lsp-probe@1": { file: "plugin-lsp-probe.schema.json", title: "gjc plugin lsp probe --json", schema: Type.Union([LspProbeDocumentSchema, errorDocument("plugin-lsp-probe")]) },
   "gjc/plugin-run@1": { file: "plugin-run.schema.json", title: "gjc plugin run --json", schema: Type.Union([RunDocumentSchema, errorDocument("plugin-run")]) },
   "gjc/plugin-connector-invoke@1": { file: "plugin-connector-invoke.schema.json", title: "gjc plugin connector invoke --json", schema: Type.Union([ConnectorInvokeDocumentSchema, errorDocument("plugin-connector-invoke")]) },
   "gjc/plugin-ui-list@1": { file: "plugin-ui-list.schema.json", title: "gjc plugin ui list --json", schema: Type.Union([UiListDocumentSchema, errorDocument("plugin-ui-list")]) },
