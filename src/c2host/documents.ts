@@ -83,7 +83,11 @@ export const LspProbeDocumentSchema = Type.Object(
   closed,
 );
 
+/** `gjc host --stdio --json`: how many requests the host served before it stopped. */
+export const HostDocumentSchema = Type.Object({ schema: Type.Literal("gjc/host@1"), ok: Type.Literal(true), served: Type.Integer({ minimum: 0 }) }, closed);
+
 export const C2HOST_DOCUMENTS = {
+  "gjc/host@1": { file: "host.schema.json", title: "gjc host --stdio --json", schema: Type.Union([HostDocumentSchema, errorDocument("host")]) },
   "gjc/plugin-lsp-list@1": { file: "plugin-lsp-list.schema.json", title: "gjc plugin lsp list --json", schema: Type.Union([LspListDocumentSchema, errorDocument("plugin-lsp-list")]) },
   "gjc/plugin-lsp-probe@1": { file: "plugin-lsp-probe.schema.json", title: "gjc plugin lsp probe --json", schema: Type.Union([LspProbeDocumentSchema, errorDocument("plugin-lsp-probe")]) },
   "gjc/plugin-run@1": { file: "plugin-run.schema.json", title: "gjc plugin run --json", schema: Type.Union([RunDocumentSchema, errorDocument("plugin-run")]) },

@@ -1,0 +1,34 @@
+/**
+ * `gjc completion <shell> --json` (gjc/completion@1): the completion model, as a closed TypeBox
+ * schema; docs/json/completion.schema.json is generated from it (`bun scripts/gen-verb-schemas.ts`).
+ * The verb prints no `ok` yet (src/cli/commands/completion.ts), so it is optional here.
+ */
+import Type from "typebox";
+import { errorDocument } from "../../store/documents.ts";
+
+const closed = { additionalProperties: false } as const;
+const str = Type.String();
+
+export const CompletionDocumentSchema = Type.Object(
+  {
+    schema: Type.Literal("gjc/completion@1"),
+    ok: Type.Optional(Type.Literal(true)),
+    shell: str,
+    commands: Type.Array(
+      Type.Object(
+        {
+          path: Type.Array(str),
+          description: str,
+          children: Type.Array(Type.Object({ name: str, description: str }, closed)),
+          options: Type.Array(Type.Object({ name: str, description: str, takesValue: Type.Boolean(), values: Type.Optional(Type.Array(str)) }, closed)),
+        },
+        closed,
+      ),
+    ),
+  },
+  closed,
+);
+
+export const COMPLETION_DOCUMENTS = {
+  "gjc/completion@1": { file: "completion.schema.json", title: "gjc completion --json", schema: Type.Union([CompletionDocumentSchema, errorDocument("completion")]) },
+};
