@@ -3,7 +3,8 @@
  * registers exactly what it declares runs once per content, not at every session start. The
  * digest covers everything that can change the verdict: the harness version, the surface's
  * declaration (kind, name, event, module path) and the bundle's whole installed content (every
- * file's path and sha256 from the registry, which session start has just re-verified), since
+ * file's path and sha256 from the registry, which session start has just re-verified, hashed
+ * once per bundle), since
  * a module may import any file of its bundle. A failed verdict stays failed for that content
  * (the surface is quarantined again even after a reinstall of the same bytes).
  *
@@ -30,10 +31,22 @@ export interface Verdict {
   checkedAt: string;
 }
 
+// One digest of a bundle's installed content, shared by all its targets (a bundle with many
+// tools would otherwise sort and hash its whole file list once per tool).
+const contentDigests = new WeakMap<RegistryEntry, string>();
+
+function contentDigest(entry: RegistryEntry): string {
+  let digest = contentDigests.get(entry);
+  if (digest === undefined) {
+    digest = sha256Hex(JSON.stringify(entry.copiedFiles.map((f) => `${f.relativePath}\u0000${f.sha256}`).sort()));
+    contentDigests.set(entry, digest);
+  }
+  return digest;
+}
+
 export function targetDigest(target: RuntimeTarget, entry: RegistryEntry): string {
-  const files = entry.copiedFiles.map((f) => `${f.relativePath}\u0000${f.sha256}`).sort();
   const declaration = [HARNESS_VERSION, target.kind, target.name, target.event ?? null, relative(target.pluginRoot, target.module).split("\\").join("/")];
-  return sha256Hex(JSON.stringify([declaration, files]));
+  return sha256Hex(JSON.stringify([declaration, contentDigest(entry)]));
 }
 
 export class VerdictStore {

@@ -121,7 +121,8 @@ async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   const stores: Partial<Record<Scope, InstanceType<typeof VerdictStore>>> = {};
   const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(roots[scope]));
-  const entryOf = (t: RuntimeTarget) => state.bundles.find((b) => b.entry.scope === t.scope && b.entry.name === t.bundle)!.entry;
+  const entries = new Map(state.bundles.map((b) => [`${b.entry.scope}\u0000${b.entry.name}`, b.entry]));
+  const entryOf = (t: RuntimeTarget) => entries.get(`${t.scope}\u0000${t.bundle}`)!;
   // Results in target order, whether they come from the cache or from a child, so the
   // document is the same at the first session start and at every later one.
   const results: RuntimeCheckResult[] = new Array(targets.length);

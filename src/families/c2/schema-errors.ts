@@ -182,8 +182,17 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * Conservative: any keyword it does not know makes it answer false, so the caller falls
  * back to TypeBox, which stays the authority on every error.
  */
+// Schemas already seen to use only KNOWN keywords (each is checked once, not at every value).
+const vetted = new WeakSet<Schema>();
+const usesKnownKeywords = (schema: Schema): boolean => {
+  if (vetted.has(schema)) return true;
+  if (!Object.keys(schema).every((k) => KNOWN.has(k))) return false;
+  vetted.add(schema);
+  return true;
+};
+
 export function conforms(schema: Schema, value: unknown): boolean {
-  for (const k of Object.keys(schema)) if (!KNOWN.has(k)) return false;
+  if (!usesKnownKeywords(schema)) return false;
   if ("const" in schema && value !== schema.const) return false;
   if (schema.enum && !(schema.enum as unknown[]).includes(value)) return false;
   if (schema.anyOf && !(schema.anyOf as Schema[]).some((branch) => conforms(branch, value))) return false;
