@@ -17,8 +17,8 @@ export interface StdioStartOptions {
   /** The installed bundle root the launch is confined to. */
   root: string;
   launch: StdioLaunch;
-  /** Host environment the allow-list is copied from (default: process.env). */
-  hostEnv?: Record<string, string | undefined>;
+  /** Host environment the allow-list is copied from (the caller's Context env). */
+  hostEnv: Record<string, string | undefined>;
   label: string;
   /** Variables set on top of the allow-list (C2 mcp.json servers: their env, PLUGIN_ROOT, PLUGIN_DATA). */
   extraEnv?: Record<string, string>;
@@ -46,7 +46,7 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
   const verdict = checkStdioLauncher(opts.launch, root);
   if (!verdict.ok)
     throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)");
-  const hostEnv = opts.hostEnv ?? process.env;
+  const hostEnv = opts.hostEnv;
   const env = childEnvironment(hostEnv, opts.extraEnv);
   const cwd = verdict.cwd === undefined ? root : join(root, verdict.cwd);
   const rest = (opts.launch.args ?? []).slice(verdict.kind === "bundled" ? 0 : 1);

@@ -12,8 +12,8 @@ export interface StdioServerOptions {
   timeoutMs?: number;
   /** Shown in messages, e.g. `MCP server "docs"`. */
   label?: string;
-  /** Host environment the child's allow-list is copied from (default: process.env). */
-  hostEnv?: Record<string, string | undefined>;
+  /** Host environment the child's allow-list is copied from (the caller's Context env). */
+  hostEnv: Record<string, string | undefined>;
   /** Variables set on top of the allow-list (C2 mcp.json servers). */
   extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;

@@ -22,7 +22,7 @@ async function failingProbe(root: string, launch: { command: string; args?: stri
   let pid: number | undefined;
   let error: unknown;
   try {
-    await probeStdioServer({ root, launch, timeoutMs, label: 'MCP server "bad"', onSpawn: (p) => (pid = p) });
+    await probeStdioServer({ root, hostEnv: process.env, launch, timeoutMs, label: 'MCP server "bad"', onSpawn: (p) => (pid = p) });
   } catch (e) {
     error = e;
   }
@@ -35,7 +35,7 @@ describe("probeStdioServer against the SDK server", () => {
   test("bun: initialize, initialized, tools/list, and nothing left running", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     let pid = 0;
-    const result = await probeStdioServer({ root, launch: { command: "bun", args: ["mcp/server.mjs"] }, onSpawn: (p) => (pid = p) });
+    const result = await probeStdioServer({ root, hostEnv: process.env, launch: { command: "bun", args: ["mcp/server.mjs"] }, onSpawn: (p) => (pid = p) });
     expect(result.serverInfo).toEqual({ name: "fixture-sdk-server", version: "1.2.3" });
     expect(result.protocolVersion).toBe("2025-06-18");
     expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
@@ -46,7 +46,7 @@ describe("probeStdioServer against the SDK server", () => {
 
   test("node launcher with a cwd: the script is found through cwd and runs there", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
-    const conn = await connectStdioServer({ root, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
+    const conn = await connectStdioServer({ root, hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
     try {
       const cwd = await conn.callTool("cwd", {}, 5000);
       expect(cwd.content).toEqual([{ type: "text", text: join(root, "mcp") }]);
@@ -60,7 +60,7 @@ describe("probeStdioServer against the SDK server", () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     writeFileSync(join(root, "run-server"), "#!/bin/sh\nexec bun ./mcp/server.mjs\n");
     chmodSync(join(root, "run-server"), 0o755);
-    const result = await probeStdioServer({ root, launch: { command: "./run-server" } });
+    const result = await probeStdioServer({ root, hostEnv: process.env, launch: { command: "./run-server" } });
     expect(result.tools).toHaveLength(3);
   });
 
@@ -87,7 +87,7 @@ describe("probeStdioServer against the SDK server", () => {
     writeFileSync(join(root, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
     writeFileSync(join(root, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
     writeFileSync(join(root, ".env"), "INJECTED_FROM_DOTENV=1\n");
-    const conn = await connectStdioServer({ root, launch: { command: "bun", args: ["server.mjs"] } });
+    const conn = await connectStdioServer({ root, hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
     try {
       const reply = await conn.callTool("env_names", {}, 5000);
       expect((reply.content as { text: string }[])[0].text).not.toContain("INJECTED_FROM_DOTENV");
