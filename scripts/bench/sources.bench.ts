@@ -14,7 +14,7 @@ if (mode === "--extract" || mode === "--clone") {
   const { fetchSource } = await import("../../src/sources/fetch-source.ts");
   const { GJC_LIMITS } = await import("../../src/bundle/limits.ts");
   const { createContext } = await import("../../src/core/context.ts");
-  const ctx = createContext({ quiet: true });
+  const ctx = createContext({ env: process.env, cwd: process.cwd(), quiet: true });
   const [source, scratchRoot] = process.argv.slice(3);
   const spec = mode === "--extract" ? ({ kind: "tarball", raw: source, location: "file", path: source } as const) : ({ kind: "git", raw: source, url: source } as const);
   const got = await fetchSource(ctx, spec, { scratchRoot, limits: GJC_LIMITS, manifestNames: ["gajae-plugin.json"] });

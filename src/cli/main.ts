@@ -105,7 +105,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
   let schema = "gjc/error@1";
   const ctx =
     io.ctx ??
-    withSafeLog(createContext({ stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) }));
+    withSafeLog(createContext({ env: process.env, cwd: process.cwd(), stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) }));
   try {
     const { path, node, remaining } = resolveCommand(argv);
     if (!node.load) {
@@ -201,7 +201,7 @@ function reportError(error: unknown, o: { json: boolean; schema: string; io: Mai
     o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${terminalSafe(gjcError.code)}]`)}: ${terminalSafe(gjcError.message)}\n`);
     if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${terminalSafe(gjcError.hint)}\n`);
     o.io.stderr(`  ${s.cyan("see")}: gjc explain ${gjcError.code}\n`);
-    if (gjcError.exit === ExitCode.internal && process.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
+    if (gjcError.exit === ExitCode.internal && o.ctx.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
   }
   return gjcError.exit;
 }

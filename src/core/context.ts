@@ -23,8 +23,9 @@ export interface Context {
 }
 
 export interface ContextInit {
-  cwd?: string;
-  env?: Record<string, string | undefined>;
+  /** The working directory and environment of this invocation: the caller owns the process. */
+  cwd: string;
+  env: Record<string, string | undefined>;
   now?: () => Date;
   log?: Logger;
   /** Whether the stream is a terminal; a function is called only when colour depends on it. */
@@ -33,14 +34,14 @@ export interface ContextInit {
   quiet?: boolean;
 }
 
-export function createContext(init: ContextInit = {}): Context {
-  const env = init.env ?? process.env;
+export function createContext(init: ContextInit): Context {
+  const env = init.env;
   const err = makeStyle(colorEnabled(env, init.stderrTTY ?? false));
   const out = makeStyle(colorEnabled(env, init.stdoutTTY ?? false));
   const home = env.HOME && env.HOME !== "" ? env.HOME : os().homedir();
   let host: string | undefined;
   return {
-    cwd: init.cwd ?? process.cwd(),
+    cwd: init.cwd,
     env,
     home,
     get host() {

@@ -140,7 +140,7 @@ describe("installed record check", () => {
 describe("scanning the installed records", () => {
   function storeWith(records: InstalledRecord[], brokenDirs: string[] = []) {
     const root = fresh();
-    const layout = c2Layout(createContext({ env: { GJC_C2_DATA_DIR: root, HOME: root }, quiet: true }));
+    const layout = c2Layout(createContext({ env: { GJC_C2_DATA_DIR: root, HOME: root }, cwd: root, quiet: true }));
     for (const r of records) {
       mkdirSync(join(layout.plugins, r.id), { recursive: true });
       writeFileSync(join(layout.plugins, r.id, "installed-plugin.json"), serializeRecord(r));

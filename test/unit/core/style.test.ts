@@ -25,10 +25,10 @@ describe("colorEnabled", () => {
   });
 
   test("createContext styles each stream by its own terminal answer", () => {
-    const ctx = createContext({ env: {}, stdoutTTY: () => true, stderrTTY: () => false });
+    const ctx = createContext({ env: {}, cwd: "/", stdoutTTY: () => true, stderrTTY: () => false });
     expect(ctx.out.enabled).toBe(true);
     expect(ctx.err.enabled).toBe(false);
     expect(ctx.out.red("x")).toBe("\x1b[31mx\x1b[39m");
-    expect(createContext({ env: { NO_COLOR: "1" }, stdoutTTY: () => { throw new Error("not asked"); } }).out.enabled).toBe(false);
+    expect(createContext({ env: { NO_COLOR: "1" }, cwd: "/", stdoutTTY: () => { throw new Error("not asked"); } }).out.enabled).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ function target(kind: "tool" | "hook", source: string, declared: { name: string;
   return { scope: "user", bundle: `b${n}`, pluginRoot: root, surfaceId: kind === "tool" ? `tool:${declared.name}` : `hook:${declared.event}:::${declared.name}`, kind, module: join(root, "mod.ts"), ...declared };
 }
 
-const ctx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" }, quiet: true });
+const ctx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" }, cwd: process.cwd(), quiet: true });
 const check = (targets: RuntimeTarget[], timeoutMs = 5000) => checkRuntimeSurfaces(ctx, targets, { timeoutMs });
 
 const goodTool = (name: string) => `export default () => ({ name: ${JSON.stringify(name)}, description: "d", parameters: {}, execute: async () => ({}) });`;

@@ -23,7 +23,7 @@ const H = "a".repeat(64);
 // The state key (src/store/state-mac.ts) lives in this home.
 const keyHome = tempDir("gjc-reg-home-");
 afterAll(() => keyHome.cleanup());
-const ctx = createContext({ env: { HOME: keyHome.path }, quiet: true });
+const ctx = createContext({ env: { HOME: keyHome.path }, cwd: keyHome.path, quiet: true });
 function entry(r: string, name = "demo"): RegistryEntry {
   const dir = `${name}@0123456789ab`;
   return {

@@ -25,7 +25,7 @@ const host = {
 
 describe("git's environment", () => {
   test("sources: the allow-list, the user's git config, ssh agent and proxy; no secret, loader or repository override", () => {
-    const env = gitEnv(createContext({ env: host, quiet: true }));
+    const env = gitEnv(createContext({ env: host, cwd: "/", quiet: true }));
     expect(env.PATH).toBe("/usr/bin");
     expect(env.GIT_CONFIG_GLOBAL).toBe("/home/u/.gitconfig-test");
     expect(env.SSH_AUTH_SOCK).toBe("/run/user/1/agent.sock");

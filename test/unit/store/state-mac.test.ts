@@ -7,7 +7,7 @@ import { registryMac, sameMac, stateKey, stateKeyPath } from "../../../src/store
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest("gjc-statekey-");
-const ctxIn = (home: string) => createContext({ env: { HOME: home }, quiet: true });
+const ctxIn = (home: string) => createContext({ env: { HOME: home }, cwd: home, quiet: true });
 
 describe("the state key", () => {
   test("is made on the first write: 32 random bytes, 0600, in a 0700 ~/.gjc; reads never make one", () => {
