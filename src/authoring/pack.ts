@@ -7,6 +7,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { detectTarget } from "../families/detect.ts";
 import { writeTar, type TarInput } from "./tar-writer.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export interface PackResult {
   file: string;
@@ -28,7 +29,7 @@ const GZIP_OS_UNIX = 3;
 export async function packBundle(ctx: Context, input: string, output?: string): Promise<PackResult> {
   const target = detectTarget(input, ctx.cwd);
   if (target.kind === "catalog") {
-    throw new GjcError({ code: "wrong_target", message: `${input} is a catalog; pack takes a bundle directory.`, hint: "Pack each bundle of the catalog on its own.", exit: 2 });
+    throw new GjcError({ code: "wrong_target", message: `${input} is a catalog; pack takes a bundle directory.`, hint: "Pack each bundle of the catalog on its own.", exit: ExitCode.usage });
   }
   const { name, version, files } = await installPlan(target);
   const entries = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -43,7 +44,7 @@ export async function packBundle(ctx: Context, input: string, output?: string): 
       code: "pack_output_inside_bundle",
       message: `The archive ${file} would be written inside the bundle, so the next pack would include it.`,
       hint: "Write it next to the bundle instead, e.g. -o ../bundle.tgz.",
-      exit: 2,
+      exit: ExitCode.usage,
     });
   }
   mkdirSync(dirname(file), { recursive: true });

@@ -8,6 +8,7 @@
 import { GjcError } from "../core/errors.ts";
 import { eligibleServer, startLanguageServer, type LanguageServerHandle, type LspStartOptions } from "./lsp.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 interface Live {
   id: string;
@@ -51,7 +52,7 @@ export class LiveLanguageServers {
 
   private get(id: string): Live {
     const e = this.live.get(id);
-    if (!e) throw new GjcError({ code: "invalid_params", message: `No live language server ${id}.`, hint: "lsp.list shows the live ones.", exit: 2 });
+    if (!e) throw new GjcError({ code: "invalid_params", message: `No live language server ${id}.`, hint: "lsp.list shows the live ones.", exit: ExitCode.usage });
     return e;
   }
 

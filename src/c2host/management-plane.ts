@@ -7,6 +7,7 @@ import type { LiveLanguageServers } from "./lsp-live.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 import { watchStore, type StoreWatch } from "./store-watch.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export interface ManagementPlaneOptions {
   ctx: Context;
@@ -31,7 +32,7 @@ type Method = (p: Params) => Promise<unknown>;
 const isObject = (v: unknown): v is Params => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function invalid(message: string): GjcError {
-  return new GjcError({ code: "invalid_params", message, exit: 2 });
+  return new GjcError({ code: "invalid_params", message, exit: ExitCode.usage });
 }
 
 function str(p: Params, key: string, optional = false): string | undefined {
@@ -121,7 +122,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       const bundle = host.findBundle(str(p, "plugin")!);
       // Nothing to reload is an explicit answer, not an empty success.
       if (!bundle.manifest.codetwo.runtime && bundle.manifest.codetwo.languageServers.length === 0) {
-        throw new GjcError({ code: "no_runtime", message: `${bundle.name} has no runtime or language server, so there is nothing to reload.`, hint: "Its skills, agents and MCP servers are read from disk by each session.", exit: 1 });
+        throw new GjcError({ code: "no_runtime", message: `${bundle.name} has no runtime or language server, so there is nothing to reload.`, hint: "Its skills, agents and MCP servers are read from disk by each session.", exit: ExitCode.failed });
       }
       return { stopped: await host.unloadBundle(bundle.id) };
     },
@@ -147,9 +148,9 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       if (ref === undefined) {
         const language = str(p, "language")!.toLowerCase();
         const route = listLanguageServers(host, project).languages.find((l) => l.language === language);
-        if (!route) throw new GjcError({ code: "no_provider", message: `No eligible language server provides ${language}.`, hint: 'Run "gjc plugin lsp list" to see the servers and why each is (not) eligible.', exit: 1 });
+        if (!route) throw new GjcError({ code: "no_provider", message: `No eligible language server provides ${language}.`, hint: 'Run "gjc plugin lsp list" to see the servers and why each is (not) eligible.', exit: ExitCode.failed });
         if (!route.provider) {
-          throw new GjcError({ code: "lsp_conflict", message: `${language} has several providers (${route.providers.map((x) => `${x.pluginName}/${x.server}`).join(", ")}); it fails closed.`, hint: "Disable all but one by policy.", exit: 3 });
+          throw new GjcError({ code: "lsp_conflict", message: `${language} has several providers (${route.providers.map((x) => `${x.pluginName}/${x.server}`).join(", ")}); it fails closed.`, hint: "Disable all but one by policy.", exit: ExitCode.refused });
         }
         ref = `${route.provider.plugin}/${route.provider.server}`;
       }
@@ -163,7 +164,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     "lsp.list": async () => ({ servers: needLsp().list() }),
   };
   function needLsp(): LiveLanguageServers {
-    if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: 1 });
+    if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: ExitCode.failed });
     return o.lsp;
   }
   const reconcileAll = async () => ({ runtimes: await host.reconcile(), languageServers: (await o.lsp?.reconcile()) ?? [] });
@@ -212,7 +213,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       if (!isNotification) send({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
     } catch (e) {
       if (isNotification) return;
-      const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: 70 });
+      const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
       const code = err.code === "invalid_params" ? -32602 : -32000;
       send({ jsonrpc: "2.0", id, error: { code, message: err.message, data: { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) } } });
     }

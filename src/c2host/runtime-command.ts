@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 /**
  * Resolves `runtime.command` (or a language server's command) to an executable path.
@@ -27,7 +28,7 @@ export function resolveRuntimeCommand(command: string, bundleDir: string, env: R
         code: "runtime_command_not_found",
         message: `The runtime command ${command} is not a file inside the installed bundle.`,
         hint: "A bundle-relative runtime command must name a regular file inside the bundle.",
-        exit: 3,
+        exit: ExitCode.refused,
       });
     }
     return real;

@@ -12,6 +12,7 @@ import type { C2Layout } from "./paths.ts";
 import type { RequestedState } from "./policy-doc.ts";
 import { Plan } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
 /** Kept here, not in plan-schema.ts: importing that would load TypeBox on every apply. */
@@ -68,7 +69,7 @@ export function claimPlan(layout: C2Layout, token: string): StoredPlan {
       code: "plan_not_found",
       message: `The policy plan ${token} was not found or was already used.`,
       hint: 'Plans are single-use and expire; run "gjc plugin policy plan …" again.',
-      exit: 3,
+      exit: ExitCode.refused,
     });
   }
   try {
@@ -79,7 +80,7 @@ export function claimPlan(layout: C2Layout, token: string): StoredPlan {
         code: "stale_plan",
         message: `The policy plan ${token} is damaged and was discarded: ${problem}.`,
         hint: 'Run "gjc plugin policy plan …" again and apply the new token.',
-        exit: 3,
+        exit: ExitCode.refused,
       });
     }
     return JSON.parse(text) as StoredPlan;

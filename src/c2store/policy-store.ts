@@ -4,6 +4,7 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
 import { emptyPolicy, parsePolicyDocument, samePolicyContent, serializePolicy, type PolicyDocument } from "./policy-doc.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 /** How the store was opened (c2-notes §7.2); reported by every catalog. */
 export type Recovery =
@@ -132,6 +133,6 @@ export function recoveryError(view: PolicyView, plugin: string): GjcError {
     code: "policy_recovery",
     message: `The C2 plugin policy is in ${mode}: ${view.recovery.kind === "normal" ? "" : view.recovery.error}.`,
     hint: `Run "gjc plugin policy reset ${plugin}" to write a valid policy again (the corrupt file is kept aside as evidence).`,
-    exit: 3,
+    exit: ExitCode.refused,
   });
 }

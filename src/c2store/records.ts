@@ -11,6 +11,7 @@ import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { bundleDir, C2_LOCK_FILE, c2Layout, idFromPolicyKey, recordPath, userDataDir, type C2Layout } from "./paths.ts";
 import { recordProblem, serializeRecord, type InstalledRecord, type Quarantine, type RecordSource } from "./record.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 /** An installed C2 bundle as other parts of gjc (runtime, session, policy) see it. */
 export interface InstalledC2 {
@@ -178,7 +179,7 @@ export function findRecord(layout: C2Layout, nameOrId: string): InstalledRecord 
       code: "ambiguous_plugin",
       message: `Several installed C2 bundles are named ${key}: ${matches.map((m) => m.id).join(", ")}.`,
       hint: "Name the bundle by its installed id.",
-      exit: 2,
+      exit: ExitCode.usage,
     });
   }
   return matches[0];

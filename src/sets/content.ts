@@ -16,6 +16,7 @@ import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.t
 import { usableCacheEntry } from "./cache.ts";
 import { integrityOf, type ContentFile } from "./integrity.ts";
 import type { LockEntry } from "./lock-schema.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export type ContentOrigin = "set" | "cache" | "source";
 
@@ -126,7 +127,7 @@ async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent[
   const plan = planC2Bundle(dir, { keepContents: false });
   if (!plan.ok || plan.collection.aborted) {
     const { GjcError } = await import("../core/errors.ts");
-    throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: 1 });
+    throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
   }
   return { files: plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size })), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
 }

@@ -20,6 +20,7 @@ import { withScopes } from "../install/scope-session.ts";
 import { writeStaging } from "../install/stage.ts";
 import { registrySurfaces, retireDir } from "../install/transaction.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export interface GjcPut {
   bundle: CompiledBundle;
@@ -57,7 +58,7 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
     for (const [name, dir] of expect) {
       if (current.get(name)?.dir !== dir) {
         const { GjcError } = await import("../core/errors.ts");
-        throw new GjcError({ code: "stale_baseline", message: `${name} in the ${scope} scope changed while ${command} was prepared (another gjc command changed it).`, hint: `Run "${command}" again.`, exit: 1 });
+        throw new GjcError({ code: "stale_baseline", message: `${name} in the ${scope} scope changed while ${command} was prepared (another gjc command changed it).`, hint: `Run "${command}" again.`, exit: ExitCode.failed });
       }
     }
     const other = scope === "user" ? s.project.registry.plugins : s.user.registry.plugins;
