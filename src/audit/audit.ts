@@ -84,10 +84,10 @@ async function planRoot(dir: string): Promise<Planned> {
   }
   if (entryExists(resolve(dir, C2_MANIFEST))) {
     const { planC2Bundle } = await import("../families/c2/validate.ts");
-    const { invalidBundle } = await import("../c2store/install.ts");
+    const { invalidBundleError } = await import("../families/refusal.ts");
     const { c2Capabilities } = await import("./extract-c2.ts");
     const plan = planC2Bundle(dir, { keepContents: true });
-    if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundle(plan);
+    if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
     const contents = plan.collection.contents ?? new Map<string, Uint8Array>();
     return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), text: (file) => contents.get(file) };
   }

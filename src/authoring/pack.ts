@@ -3,9 +3,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import type { Context } from "../core/context.ts";
-import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { detectTarget } from "../families/detect.ts";
+import { invalidBundleError } from "../families/refusal.ts";
 import { writeTar, type TarInput } from "./tar-writer.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
@@ -71,13 +71,13 @@ async function installPlan(target: { kind: "c2" | "gjc"; dir: string }): Promise
   if (target.kind === "gjc") {
     const { compileGjcBundle } = await import("../families/gjc/compile.ts");
     const result = compileGjcBundle(target.dir, { keepContents: true });
-    if (!result.bundle) throw invalidBundle(target.dir, result.diagnostics);
+    if (!result.bundle) throw invalidBundleError(target.dir, result.diagnostics, "packed");
     const b = result.bundle;
     return { name: b.name, version: b.version, files: b.files.map((f) => ({ path: f.path, sha256: f.sha256, mode: f.mode ?? 0o644, bytes: b.contents!.get(f.path)! })) };
   }
   const { planC2Bundle } = await import("../families/c2/validate.ts");
   const plan = planC2Bundle(target.dir, { keepContents: true });
-  if (!plan.ok || !plan.manifest) throw invalidBundle(target.dir, plan.diagnostics);
+  if (!plan.ok || !plan.manifest) throw invalidBundleError(target.dir, plan.diagnostics, "packed");
   const contents = plan.collection.contents!;
   return {
     name: plan.manifest.name,
@@ -86,12 +86,3 @@ async function installPlan(target: { kind: "c2" | "gjc"; dir: string }): Promise
   };
 }
 
-function invalidBundle(dir: string, diagnostics: Diagnostic[]): GjcError {
-  const errors = diagnostics.filter((d) => d.severity === "error");
-  return new GjcError({
-    code: "invalid_bundle",
-    message: `${dir} is not a valid bundle (${errors.length} error${errors.length === 1 ? "" : "s"}); nothing was packed. First: [${errors[0]?.code}] ${errors[0]?.message}`,
-    hint: "Run gjc plugin validate on it to see every problem.",
-    details: { diagnostics: errors },
-  });
-}

@@ -13,6 +13,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { installedId } from "../families/c2/ids.ts";
+import { invalidBundleError } from "../families/refusal.ts";
 import { planC2Bundle, type C2Plan } from "../families/c2/validate.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import type { DocSource, InstallResult, InstallStatus } from "../store/documents.ts";
@@ -58,19 +59,6 @@ export interface InstallOptions {
   /** Upgrades: the id the bundle must keep (a renamed bundle is refused, not installed beside). */
   expectId?: string;
   catalog?: { path: string; name: string; displayName: string; entry: string; identity?: string; defaultEnabled: boolean; expectVersion: string };
-}
-
-/** The refusal install gives for a plan with errors (audit refuses the same way). */
-export function invalidBundle(plan: C2Plan): GjcError {
-  const errors = plan.diagnostics.filter((d) => d.severity === "error");
-  const first = errors[0];
-  return new GjcError({
-    code: first?.code ?? "invalid_manifest",
-    message: `The C2 bundle at ${plan.dir} cannot be installed: ${first ? `${first.path}: ${first.message}` : "it is invalid"}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : ""}.`,
-    hint: first?.hint ?? `Run "gjc plugin validate ${plan.dir}" to see every problem.`,
-    details: { diagnostics: plan.diagnostics },
-    exit: first && ["unsafe_path", "special_file", "security_policy"].includes(first.code) ? ExitCode.refused : ExitCode.failed,
-  });
 }
 
 type Decision = "install" | "update" | "repair" | "unchanged";
@@ -178,7 +166,7 @@ function describeSource(fetched: FetchedSource, catalog: InstallOptions["catalog
 export async function installFetched(ctx: Context, opts: InstallOptions): Promise<C2InstallResult> {
   const { fetched } = opts;
   const plan = planC2Bundle(fetched.dir, { keepContents: !opts.dryRun });
-  if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundle(plan);
+  if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
   const manifest = plan.manifest;
   if (opts.catalog) {
     if (manifest.name !== opts.catalog.entry) {

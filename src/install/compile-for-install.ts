@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { invalidBundleError } from "../families/refusal.ts";
 
 /** What install needs from the GJC compiler: identity, surfaces, and the exact validated bytes. */
 export interface CompiledSurface {
@@ -28,9 +29,6 @@ export interface CompiledBundle {
   contents: Map<string, Uint8Array>;
 }
 
-/** Codes that mean "refused by security policy" rather than "invalid" (exit 3 instead of 1). */
-const POLICY_CODES = new Set(["security_policy", "unsafe_path", "forbidden_surface"]);
-
 /**
  * Compiles a fetched bundle root for install: reads only declared files, imports no code, and
  * keeps the bytes it hashed so the copy is exactly what was validated. Any error diagnostic
@@ -43,17 +41,7 @@ export async function compileForInstall(dir: string, opts: { keepContents?: bool
   const result = await compileGjcBundle(dir, { keepContents });
   const diagnostics: Diagnostic[] = result.diagnostics ?? [];
   const errors = diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0 || !result.bundle) {
-    const first = errors[0];
-    const policy = errors.some((d) => POLICY_CODES.has(d.code));
-    throw new GjcError({
-      code: first?.code ?? "invalid_manifest",
-      message: `The bundle was refused: ${first ? `${first.path}: ${first.message.replace(/\.$/, "")}` : "it did not compile"}${errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : ""}.`,
-      hint: first?.hint ?? "Run \"gjc plugin validate <dir>\" to see every problem, fix them, and install again.",
-      details: { diagnostics },
-      exit: policy ? ExitCode.refused : ExitCode.failed,
-    });
-  }
+  if (errors.length > 0 || !result.bundle) throw invalidBundleError(dir, diagnostics);
   const bundle = result.bundle as CompiledBundle;
   if (keepContents && !bundle.contents) throw new GjcError({ code: "internal_error", message: "The compiler kept no file contents for install.", exit: ExitCode.internal });
   bundle.contents ??= new Map();

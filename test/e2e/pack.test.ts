@@ -63,14 +63,16 @@ describe("gjc plugin pack", () => {
     expect(names).toEqual(["gajae-plugin.json", "prompts/system-appendix.md", "subskills/gb/SKILL.md", "tools/hello.ts"]);
   });
 
-  test("an invalid bundle is refused and nothing is written", async () => {
+  test("an invalid bundle is refused with validate's first error code, and nothing is written", async () => {
     const root = fresh();
     const dir = await scaffold(root, "bad", "c2");
     writeFileSync(join(dir, "plugin.json"), JSON.stringify({ name: "bad" }));
     const before = snapshotTree(root);
     const r = await runCli(["plugin", "pack", dir, "--json"]);
     expect(r.exitCode).toBe(1);
-    expect(r.json().error.code).toBe("invalid_bundle");
+    // The same mistake gets the same answer as validate and install give for it.
+    const firstError = (await runCli(["plugin", "validate", dir, "--json"])).json().diagnostics.find((d: { severity: string }) => d.severity === "error");
+    expect(r.json().error.code).toBe(firstError.code);
     expect(snapshotTree(root)).toEqual(before);
   });
 
