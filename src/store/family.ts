@@ -27,9 +27,3 @@ export interface FamilyAdapter {
   /** `adopt` (GJC, with fix): sign a scope an older gjc wrote for this user (src/store/state-mac.ts). */
   doctor(ctx: Context, scope: Scope, fix: boolean, opts?: { adopt?: boolean }): Promise<{ store: DoctorStore; findings: DoctorFinding[] }>;
 }
-
-/** Both adapters, GJC first (a root holding both manifests is a GJC bundle, as the GJC seed routes it). */
-export async function families(): Promise<FamilyAdapter[]> {
-  const [{ gjcFamily }, { c2Family }] = await Promise.all([import("../install/family.ts"), import("../c2store/family.ts")]);
-  return [gjcFamily, c2Family];
-}

@@ -3,7 +3,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { entryExists, noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
-import { families } from "./family.ts";
+import { families } from "./families.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
 
 export interface InstallRequest {

@@ -2,7 +2,8 @@ import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Family, Scope } from "./documents.ts";
-import { families, type FamilyAdapter } from "./family.ts";
+import type { FamilyAdapter } from "./family.ts";
+import { families } from "./families.ts";
 
 /** What `--user`, `--project` and `--family` select; nothing given means every store. */
 export interface StoreSelection {
