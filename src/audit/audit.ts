@@ -8,16 +8,15 @@ import { resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "../families/detect.ts";
+import { entryExists } from "../families/detect.ts";
 import type { FetchedSource } from "../sources/types.ts";
-import { GJC_LIMITS } from "../bundle/limits.ts";
-import { readRegularFile } from "../bundle/read-file.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
 import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
 import { RECORD_FILE } from "../c2store/paths.ts";
 import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
+import { planAuditRoot, type Planned } from "./plan-root.ts";
 
 export interface LocatedFinding extends AuditFinding {
   /** Where `at.pointer` starts in `at.file` (line 1 column 1 when the file has no such value). */
@@ -55,46 +54,6 @@ export interface AuditRequest {
   against?: string;
 }
 
-/** A bundle audited from a directory: its model and the manifest bytes findings point into. */
-interface Planned {
-  model: CapabilityModel;
-  /** The bytes of a bundle file as planned (manifests, for finding locations). */
-  text(file: string): Uint8Array | undefined;
-}
-
-/** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
-async function planRoot(dir: string): Promise<Planned> {
-  if (entryExists(resolve(dir, GJC_MANIFEST))) {
-    const { compileForInstall } = await import("../install/compile-for-install.ts");
-    const { gjcModelOf } = await import("./extract-gjc.ts");
-    // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
-    // are read again only to locate findings, and used only if they still hash to what was planned.
-    const { bundle } = await compileForInstall(dir, { keepContents: false });
-    let manifest: Uint8Array | undefined;
-    const manifestBytes = () => {
-      if (manifest) return manifest;
-      try {
-        const bytes = readRegularFile(resolve(dir, GJC_MANIFEST), GJC_LIMITS.maxFileBytes, GJC_MANIFEST).bytes;
-        if (new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === bundle.manifestSha256) manifest = bytes;
-      } catch {}
-      return manifest;
-    };
-    const model = gjcModelOf(bundle, manifestBytes());
-    return { model, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
-  }
-  if (entryExists(resolve(dir, C2_MANIFEST))) {
-    const { planC2Bundle } = await import("../families/c2/validate.ts");
-    const { invalidBundleError } = await import("../families/refusal.ts");
-    const { c2Capabilities } = await import("./extract-c2.ts");
-    const plan = planC2Bundle(dir, { keepContents: true });
-    if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
-    const contents = plan.collection.contents ?? new Map<string, Uint8Array>();
-    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), text: (file) => contents.get(file) };
-  }
-  throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
-}
-
-
 function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding[] {
   const locators = new Map<string, (p: string) => TextPosition>();
   return findings.map((f) => {
@@ -130,7 +89,7 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const { diffCapabilities } = await import("./diff.ts");
-  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: diffCapabilities((await planRoot(base.dir)).model, audited.capabilities) };
+  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: diffCapabilities((await planAuditRoot(base.dir)).model, audited.capabilities) };
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
@@ -141,12 +100,12 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
   if (catalogs && entry) {
     const { withCatalogEntry } = catalogs;
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
-    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
   try {
-    return use(await planRoot(fetched.dir), fetched.display);
+    return use(await planAuditRoot(fetched.dir), fetched.display);
   } finally {
     await fetched.cleanup();
   }
@@ -155,7 +114,7 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 /** The installed copy: C2 by name or id, or a GJC bundle of the given (or the only) scope. */
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
-  const planned = await planRoot(found.dir);
+  const planned = await planAuditRoot(found.dir);
   return report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
 }
 
@@ -216,7 +175,6 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
 /** The capability model of an installed bundle (diffs, trust); undefined when it is not installed. */
 export async function installedCapabilities(ctx: Context, name: string, scope: Scope | undefined): Promise<CapabilityModel> {
   const found = await installedRoot(ctx, name, scope);
-  return (await planRoot(found.dir)).model;
+  return (await planAuditRoot(found.dir)).model;
 }
 
-export { planRoot as planAuditRoot };

@@ -6,7 +6,7 @@
 import type { CompiledBundle } from "../install/compile-for-install.ts";
 import type { C2Plan } from "../families/c2/validate.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
-import { planAuditRoot } from "./audit.ts";
+import { planAuditRoot } from "./plan-root.ts";
 import { diffCapabilities, type CapabilityDiff } from "./diff.ts";
 import { c2Capabilities } from "./extract-c2.ts";
 import { gjcModelOf } from "./extract-gjc.ts";

@@ -20,7 +20,7 @@ export interface TrustBinding {
 /** The capabilities of the installed copy: from the record, or planned from the bundle directory. */
 export async function currentCapabilities(layout: C2Layout, record: InstalledRecord): Promise<TrustedCapabilities> {
   if (record.capabilities) return record.capabilities;
-  const { planAuditRoot } = await import("./audit.ts");
+  const { planAuditRoot } = await import("./plan-root.ts");
   return trustedCapabilities((await planAuditRoot(bundleDir(layout, record.id))).model);
 }
 

@@ -284,7 +284,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     }
     mkdirSync(userDataDir(layout, id), { recursive: true });
     if (sameName.length > 0) {
-      const { retireC2Bundle } = await import("./lifecycle.ts");
+      const { retireC2Bundle } = await import("./retire.ts");
       for (const other of sameName) await retireC2Bundle(ctx, layout, other, { keepData: false });
     }
     refreshRecordsIndex(layout);

@@ -5,33 +5,28 @@
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
-import { assertNotLive } from "../c2host/live-registry.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
-import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { retireDir } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import { isDeniedEnvName } from "../process/env.ts";
 import type { FetchedSource } from "../sources/types.ts";
-import { crashPoint } from "../store/crash-hook.ts";
-import { runBeforeUninstall, runRecordChanging } from "./hooks.ts";
+import { runRecordChanging } from "./hooks.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
-import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
+import { retireC2Bundle } from "./retire.ts";
+import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
-import { bundleDir, bundleHome, c2Layout, policyKey, userDataDir, type C2Layout } from "./paths.ts";
+import { bundleDir, c2Layout, policyKey, userDataDir, type C2Layout } from "./paths.ts";
 import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
-import { clonePolicy, parsePolicyDocument } from "./policy-doc.ts";
-import { commitPolicy, markLastGood, openPolicy, type Recovery } from "./policy-store.ts";
+import { openPolicy, type Recovery } from "./policy-store.ts";
 import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { storedFiles, type InstalledRecord } from "./record.ts";
 import { verifyFiles } from "../store/verify.ts";
 import type { BundleRow, InspectBundle, UninstallResult, VerifiedBundle } from "../store/documents.ts";
-import type { Diagnostic } from "../core/diagnostics.ts";
 import { c2DocSource } from "./install.ts";
 
 export type { C2InstallResult } from "./install.ts";
@@ -54,12 +49,6 @@ export function c2ProjectScopeError(name?: string): GjcError {
 }
 
 export type C2UninstallResult = UninstallResult & { family: "c2"; c2: NonNullable<UninstallResult["c2"]> };
-
-function parseOptional(docText: string | undefined) {
-  if (docText === undefined) return undefined;
-  const parsed = parsePolicyDocument(docText);
-  return parsed.ok ? parsed.doc : undefined;
-}
 
 /**
  * `gjc plugin uninstall <name> [--keep-data]`: stops whatever runs for the bundle (runtime
@@ -88,58 +77,6 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
   };
   if (opts.dryRun) return work();
   return withC2Lock(ctx, "gjc plugin uninstall", work);
-}
-
-/**
- * Removes one installed bundle under the C2 lock the caller holds: its runtime is stopped, its
- * policy forgotten, its home renamed aside (the commit point) and deleted, and its data
- * directory removed unless kept. Uninstall and a --force install from another source use it.
- * Returns whether any policy was forgotten.
- */
-export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: InstalledRecord, opts: { keepData?: boolean; warnings?: Diagnostic[] } = {}): Promise<boolean> {
-  // Never under a live process of another gjc host (c2host/live-registry.ts).
-  assertNotLive(layout.root, record.id, record.name);
-  await runBeforeUninstall(ctx, toInstalled(layout, record));
-  const forgotten = forgetPolicy(ctx, layout, record.id, opts.warnings ?? []);
-  crashPoint(ctx, "c2uninstall:policy-forgotten");
-  // The rename aside is the commit point: the bundle home carries its record.
-  if (!retireDir(bundleHome(layout, record.id), join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`), () => crashPoint(ctx, "c2uninstall:trashed"))) {
-    throw new GjcError({ code: "not_installed", message: `${record.name} (${record.id}) was removed while the uninstall ran.`, hint: 'Run "gjc plugin list" to see what is installed.', exit: ExitCode.failed });
-  }
-  if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
-  return forgotten;
-}
-
-function forgetPolicy(ctx: Context, layout: C2Layout, id: string, warnings: Diagnostic[]): boolean {
-  const key = policyKey(id);
-  const view = openPolicy(layout);
-  if (view.recovery.kind !== "normal") {
-    warnings.push({ code: "policy_recovery", severity: "warning", path: layout.policy, message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.` });
-    return false;
-  }
-  const strip = (doc: ReturnType<typeof clonePolicy>) => {
-    const next = clonePolicy(doc);
-    let had = key in next.user;
-    delete next.user[key];
-    for (const map of Object.values(next.projects)) {
-      if (key in map) had = true;
-      delete map[key];
-    }
-    return { next, had };
-  };
-  const { next, had } = strip(view.doc);
-  if (had) commitPolicy(layout, view, next, ctx.now());
-  // The last good copy must not bring the policy back if the primary is ever restored from it.
-  let lastGoodText: string | undefined;
-  try {
-    lastGoodText = readFileSync(layout.policyLastGood, "utf8");
-  } catch {}
-  const lastGood = parseOptional(lastGoodText);
-  if (lastGood) {
-    const cleaned = strip(lastGood);
-    if (cleaned.had) markLastGood(layout, cleaned.next);
-  }
-  return had;
 }
 
 export interface C2FlagResult {

@@ -1,0 +1,46 @@
+import { resolve } from "node:path";
+import { GJC_LIMITS } from "../bundle/limits.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "../families/detect.ts";
+import type { CapabilityModel } from "./model.ts";
+
+/** A bundle audited from a directory: its model and the manifest bytes findings point into. */
+export interface Planned {
+  model: CapabilityModel;
+  /** The bytes of a bundle file as planned (manifests, for finding locations). */
+  text(file: string): Uint8Array | undefined;
+}
+
+/** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
+export async function planAuditRoot(dir: string): Promise<Planned> {
+  if (entryExists(resolve(dir, GJC_MANIFEST))) {
+    const { compileForInstall } = await import("../install/compile-for-install.ts");
+    const { gjcModelOf } = await import("./extract-gjc.ts");
+    // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
+    // are read again only to locate findings, and used only if they still hash to what was planned.
+    const { bundle } = await compileForInstall(dir, { keepContents: false });
+    let manifest: Uint8Array | undefined;
+    const manifestBytes = () => {
+      if (manifest) return manifest;
+      try {
+        const bytes = readRegularFile(resolve(dir, GJC_MANIFEST), GJC_LIMITS.maxFileBytes, GJC_MANIFEST).bytes;
+        if (new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === bundle.manifestSha256) manifest = bytes;
+      } catch {}
+      return manifest;
+    };
+    const model = gjcModelOf(bundle, manifestBytes());
+    return { model, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
+  }
+  if (entryExists(resolve(dir, C2_MANIFEST))) {
+    const { planC2Bundle } = await import("../families/c2/validate.ts");
+    const { invalidBundleError } = await import("../families/refusal.ts");
+    const { c2Capabilities } = await import("./extract-c2.ts");
+    const plan = planC2Bundle(dir, { keepContents: true });
+    if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
+    const contents = plan.collection.contents ?? new Map<string, Uint8Array>();
+    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), text: (file) => contents.get(file) };
+  }
+  throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
+}
