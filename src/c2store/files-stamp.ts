@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import type { Static } from "typebox";
+import type { FilesStampSchema } from "../store/index-schemas.ts";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { FilesStamp } from "../store/disk-schemas.generated.ts";
 import { bundleHome, recordPath, type C2Layout } from "./paths.ts";
@@ -13,10 +15,7 @@ import { bundleHome, recordPath, type C2Layout } from "./paths.ts";
 export const FILES_STAMP_FILE = "files-stamp.json";
 const FORMAT = 1;
 
-interface StampBody {
-  record: string;
-  files: Record<string, string>;
-}
+type StampBody = Static<typeof FilesStampSchema>;
 
 function stampPath(layout: C2Layout, id: string): string {
   return join(bundleHome(layout, id), FILES_STAMP_FILE);

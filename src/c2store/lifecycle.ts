@@ -234,7 +234,8 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       dataDir: userDataDir(layout, record.id),
       identity: record.source.identity,
       spec: record.source.spec,
-      catalog: record.source.catalog,
+      // Records from before catalogs have none: the document says null, as for any other non-catalog source.
+      catalog: record.source.catalog ?? null,
       runtime: record.manifest.codetwo.runtime,
       commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
       diagnosticsList: currentDiagnostics(record),

@@ -1,7 +1,8 @@
 /**
  * The closed TypeBox schema of a stored policy plan `plugin-plans/<token>.json` (plans.ts):
  * the one definition of its shape. A plan that does not match it is never applied. The JSON
- * form is generated into src/store/disk-schemas.generated.ts, so a valid plan never loads TypeBox.
+ * form is generated into src/store/disk-schemas.generated.ts, so a valid plan never loads TypeBox;
+ * plans.ts derives its TypeScript types from these.
  */
 import Type from "typebox";
 import { PLAN_TOKEN_PATTERN } from "./plans.ts";
@@ -11,12 +12,15 @@ const closed = { additionalProperties: false } as const;
 
 export const PlanRequest = Type.Object(
   {
+    // `bundle:<installed id>`.
     plugin: Type.String({ pattern: "^bundle:" }),
     installed_id: Type.String({ pattern: INSTALLED_ID_PATTERN }),
     // Normalized absolute project path; null for the user scope.
     project: Type.Union([Type.Null(), Type.String({ pattern: "^(?:/|[A-Za-z]:[\\\\/])" })]),
     state: Type.Enum(["enabled", "disabled", "inherit"]),
+    // Present only when the plan sets a configuration.
     config: Type.Optional(Type.Unknown()),
+    // Full component id (`bundle:<id>:<kind>:<local id>`), or null for the whole plugin.
     component: Type.Union([Type.Null(), Type.String()]),
   },
   closed,

@@ -6,11 +6,12 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
-import type { RequestedState } from "./policy-doc.ts";
 import { Plan } from "../store/disk-schemas.generated.ts";
+import type * as Schema from "./plan-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
@@ -19,28 +20,8 @@ export const PLAN_TTL_MS = 15 * 60 * 1000;
 export const PLAN_TOKEN_PATTERN = "^[0-9a-f]{32}$";
 const TOKEN = new RegExp(PLAN_TOKEN_PATTERN);
 
-export interface PlanRequest {
-  /** `bundle:<installed id>`. */
-  plugin: string;
-  installed_id: string;
-  /** Normalized project path; null for the user scope. */
-  project: string | null;
-  state: RequestedState;
-  /** Present only when the plan sets a configuration. */
-  config?: unknown;
-  /** Full component id (`bundle:<id>:<kind>:<local id>`), or null for the whole plugin. */
-  component: string | null;
-}
-
-export interface StoredPlan {
-  schema_version: 1;
-  token: string;
-  created_at: string;
-  expires_at: string;
-  config_revision: number;
-  graph_revision: string;
-  request: PlanRequest;
-}
+export type PlanRequest = Static<typeof Schema.PlanRequest>;
+export type StoredPlan = Static<typeof Schema.StoredPlanSchema>;
 
 export function newToken(): string {
   return crypto.randomUUID().replace(/-/g, "");

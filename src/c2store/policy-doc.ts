@@ -9,31 +9,19 @@
  * unusable, and the store then falls back to the last good copy (a half-understood policy
  * must never be acted on).
  */
+import type { Static } from "typebox";
 import { Policy as PolicyDocument } from "../store/disk-schemas.generated.ts";
+import type * as Schema from "./policy-doc-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 
 export const POLICY_SCHEMA_VERSION = 1;
 
-export type PolicyState = "enabled" | "disabled";
+export type PolicyState = Static<typeof Schema.State>;
 export type RequestedState = PolicyState | "inherit";
-
-export interface PluginPolicy {
-  /** Absent means inherit. */
-  state?: PolicyState;
-  /** Absent means inherit; any JSON value (bundle runtimes declare no config schema in 1.2.0). */
-  config?: unknown;
-  /** Per-component overrides; absent means inherit. */
-  components?: Record<string, PolicyState>;
-}
-
-export type PolicyMap = Record<string, PluginPolicy>;
-
-export interface PolicyDocument {
-  schema_version: 1;
-  revision: number;
-  user: PolicyMap;
-  projects: Record<string, PolicyMap>;
-}
+export type PluginPolicy = Static<typeof Schema.PluginPolicy>;
+export type PolicyMap = Static<typeof Schema.PolicyMap>;
+/** The document as parsed: both maps are always there in memory (absent on disk means empty). */
+export type PolicyDocument = Required<Static<typeof Schema.PolicyDocumentSchema>>;
 
 export function emptyPolicy(revision = 0): PolicyDocument {
   return { schema_version: POLICY_SCHEMA_VERSION, revision, user: {}, projects: {} };

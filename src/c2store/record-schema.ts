@@ -5,34 +5,41 @@
  * the stored manifest matches the record, the runtime/commands contract, denied variable
  * names, capability digests) are the explicit checks in record.ts.
  *
- * Start-up: record-schema.generated.ts holds this schema as plain JSON (scripts/gen-record-schemas.ts),
- * so checking valid records never loads TypeBox; only a failing record loads this file.
+ * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * (scripts/gen-disk-schemas.ts), so checking valid records never loads TypeBox; only a failing
+ * record loads this file. record.ts derives the record's TypeScript type from it.
  */
 import Type from "typebox";
 import { ENV_NAME, MAX_PASS_ENV } from "../process/env.ts";
 
 export const INSTALLED_ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$";
 const closed = { additionalProperties: false } as const;
-const OpenObject = Type.Object({});
 
+/** Set when the bundle came from a catalog entry. */
 const CatalogRef = Type.Object({ path: Type.String(), name: Type.String(), entry: Type.String() }, closed);
 
-const Source = Type.Object(
+export const SourceKind = Type.Enum(["local", "github", "git", "archive"]);
+
+export const Source = Type.Object(
   {
-    kind: Type.Enum(["local", "github", "git", "archive"]),
+    kind: SourceKind,
+    // The source as the user could type it again (credentials never kept).
     spec: Type.String(),
+    // Human label: "GitHub · owner/repo", "Local · /path", "Marketplace · <catalog>".
     display: Type.String(),
+    // The content-source identity the installed id is derived from (no ref, no commit).
     identity: Type.String(),
-    resolved: OpenObject,
+    // What the sources layer resolved (commit SHA, archive sha256, ref, url …).
+    resolved: Type.Record(Type.String(), Type.Unknown()),
     // Records from before catalogs have no "catalog"; they were accepted and still are.
     catalog: Type.Optional(Type.Union([Type.Null(), CatalogRef])),
   },
   closed,
 );
 
-const File = Type.Object({ path: Type.String(), size: Type.Number(), mode: Type.Number(), sha256: Type.String() }, closed);
+export const File = Type.Object({ path: Type.String(), size: Type.Number(), mode: Type.Number(), sha256: Type.String() }, closed);
 
-const Quarantine = Type.Object({ reason: Type.String(), files: Type.Array(Type.String()), at: Type.String() }, closed);
+export const Quarantine = Type.Object({ reason: Type.String(), files: Type.Array(Type.String()), at: Type.String() }, closed);
 
 /** The digest rule (recomputed over the other fields) is checked in src/audit/trust.ts. */
 const Capabilities = Type.Object({
@@ -70,8 +77,13 @@ export const InstalledRecordSchema = Type.Object(
     diagnostics: Type.Array(Type.Unknown()),
     quarantine: Type.Union([Type.Null(), Quarantine]),
     manifest: StoredManifest,
+    // Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`),
+    // written only when there are some, so records without it stay byte-identical.
     pass_env: Type.Optional(Type.Array(Type.String({ pattern: ENV_NAME.source }), { maxItems: MAX_PASS_ENV })),
+    // The process-relevant capabilities of the installed content (src/audit/trust.ts), written
+    // by install/upgrade; absent in records from before capability-bound trust.
     capabilities: Type.Optional(Capabilities),
+    // What `gjc plugin trust` approved; trust is outdated when its digest differs from `capabilities`.
     trusted_capabilities: Type.Optional(Capabilities),
   },
   closed,

@@ -3,7 +3,10 @@
  * own schema_version. It is written once per install (inside the staged directory, so it
  * commits with the bundle) and rewritten atomically when enable/trust/quarantine change.
  */
+import type { Static } from "typebox";
 import type { Diagnostic } from "../core/diagnostics.ts";
+import type { RecordFactsSchema } from "../store/index-schemas.ts";
+import type * as Schema from "./record-schema.ts";
 import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../audit/trust.ts";
 import type { ComponentSummary } from "../families/types.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
@@ -15,91 +18,31 @@ import type { StoredFile } from "../store/files.ts";
 
 export const RECORD_SCHEMA_VERSION = 1;
 
-export type C2SourceKind = "local" | "github" | "git" | "archive";
+export type C2SourceKind = Static<typeof Schema.SourceKind>;
+/** Records from before catalogs have no `catalog`. */
+export type RecordSource = Static<typeof Schema.Source>;
+export type RecordFile = Static<typeof Schema.File>;
+export type Quarantine = Static<typeof Schema.Quarantine>;
 
-export interface RecordSource {
-  kind: C2SourceKind;
-  /** The source as the user could type it again (credentials never kept). */
-  spec: string;
-  /** Human label: "GitHub · owner/repo", "Local · /path", "Marketplace · <catalog>". */
-  display: string;
-  /** The content-source identity the installed id is derived from (no ref, no commit). */
-  identity: string;
-  /** What the sources layer resolved (commit SHA, archive sha256, ref, url …). */
-  resolved: Record<string, unknown>;
-  /** Set when the bundle came from a catalog entry. */
-  catalog: { path: string; name: string; entry: string } | null;
-}
-
-export interface RecordFile {
-  path: string;
-  size: number;
-  mode: number;
-  sha256: string;
-}
-
-export interface Quarantine {
-  reason: string;
-  files: string[];
-  at: string;
-}
-
-export interface InstalledRecord {
-  schema_version: 1;
-  id: string;
-  name: string;
-  version: string;
-  standard_version: "1.2.0";
-  enabled: boolean;
-  trusted: boolean;
-  scope: "user";
-  source: RecordSource;
-  installed_at: string;
-  updated_at: string;
-  files: RecordFile[];
-  total_bytes: number;
-  contributions: Record<string, number>;
+/**
+ * The record as the schema says, except the parts it deliberately checks only as far as the
+ * record's own rules read them (the manifest was fully validated at install time; components,
+ * diagnostics and capabilities are what their producers made): those carry their producers' types.
+ */
+export type InstalledRecord = Omit<Static<typeof Schema.InstalledRecordSchema>, "manifest" | "components" | "diagnostics" | "capabilities" | "trusted_capabilities"> & {
+  manifest: C2Manifest;
   components: ComponentSummary[];
   diagnostics: Diagnostic[];
-  quarantine: Quarantine | null;
-  manifest: C2Manifest;
-  /**
-   * Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`).
-   * Written only when there are some, so records without it stay byte-identical.
-   */
-  pass_env?: string[];
-  /**
-   * The process-relevant capabilities of the installed content (src/audit/trust.ts), written
-   * by install/upgrade; absent in records from before capability-bound trust.
-   */
   capabilities?: TrustedCapabilities;
-  /** What `gjc plugin trust` approved; trust is outdated when its digest differs from `capabilities`. */
   trusted_capabilities?: TrustedCapabilities;
-}
+};
 
 /**
  * The part of a record the policy plane reads (catalog, effective policy, graph revision).
- * A whole record is one; the catalog's records index (records-index.ts) keeps exactly this.
+ * A whole record is one; the catalog's records index (records-index.ts) keeps exactly this,
+ * so its shape is the index schema's (src/store/index-schemas.ts).
  */
-export interface RecordFacts {
-  id: string;
-  name: string;
-  version: string;
-  enabled: boolean;
-  trusted: boolean;
-  /** Digests only (src/audit/trust.ts trustStateOf): trust is outdated when they differ. */
-  capabilities?: { digest: string };
-  trusted_capabilities?: { digest: string };
-  updated_at: string;
-  manifest: {
-    codetwo: {
-      runtime: { scopeSupport: string[]; inject: string[]; optionalInject: string[] } | null;
-      ui: readonly { id: string }[];
-      connectors: readonly { id: string }[];
-      languageServers: readonly { id: string }[];
-    };
-  };
-}
+export type RecordFacts = Static<typeof RecordFactsSchema>;
 
 /**
  * Checks a parsed record; returns the reason it is unusable, or undefined. A bad record is

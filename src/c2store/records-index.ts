@@ -13,6 +13,8 @@
  */
 import { readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
+import type { RecordsIndexEntrySchema } from "../store/index-schemas.ts";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { RecordsIndex } from "../store/disk-schemas.generated.ts";
 import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
@@ -26,12 +28,7 @@ import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, typ
 const INDEX_FORMAT = 3;
 export const RECORDS_INDEX_FILE = "installed-index.json";
 
-interface IndexEntry {
-  id: string;
-  /** The record file this entry was made from (fileStamp). */
-  stamp: string;
-  facts: RecordFacts;
-}
+type IndexEntry = Static<typeof RecordsIndexEntrySchema>;
 
 export function recordsIndexPath(layout: C2Layout): string {
   return join(layout.root, RECORDS_INDEX_FILE);

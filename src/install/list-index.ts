@@ -2,6 +2,8 @@ import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
 import { join } from "node:path";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
+import type { Static } from "typebox";
+import type { ListIndexSchema } from "../store/index-schemas.ts";
 import type { Context } from "../core/context.ts";
 import { ListIndex } from "../store/disk-schemas.generated.ts";
 import { INDEX_FILE, registryPath } from "./layout.ts";
@@ -11,14 +13,7 @@ import type { BundleSummary } from "./summary.ts";
 /** Bumped whenever BundleSummary or the file layout changes, so an older index is simply not used. */
 const INDEX_FORMAT = 2;
 
-interface ListIndexBody {
-  scope: Scope;
-  /** The registry.json these summaries were made from (src/store/derived-index.ts). */
-  registryStamp: string;
-  bundles: BundleSummary[];
-  /** This user's MAC over scope, stamp and bundles (src/store/state-mac.ts): an index we did not write is never used. */
-  mac: string;
-}
+type ListIndexBody = Static<typeof ListIndexSchema>;
 
 const indexMac = (key: Uint8Array, scope: Scope, stamp: string, bundles: unknown) => registryMac(key, `list-index:${scope}:${stamp}`, bundles);
 

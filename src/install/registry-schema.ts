@@ -1,6 +1,6 @@
 /**
- * The closed TypeBox schema of a scope's `registry.json` (see registry-types.ts): the one
- * definition of its shape, counts and sizes. Rules a schema cannot say live in registry.ts:
+ * The closed TypeBox schema of a scope's `registry.json`: the one definition of its shape,
+ * counts and sizes; registry-types.ts derives the TypeScript types from it. Rules a schema cannot say live in registry.ts:
  * the entry scope equals the file's, `dir` belongs to `name`, every copied path passes the
  * path judge, no path twice, the manifest first, the byte total, unique names, the signature.
  *
@@ -13,47 +13,59 @@ import { CONTENT_DIR } from "./layout.ts";
 
 const closed = { additionalProperties: false } as const;
 const SHA256 = "^[0-9a-f]{64}$";
-const ScopeName = Type.Enum(["user", "project"]);
+export const ScopeName = Type.Enum(["user", "project"]);
 
-const CopiedFile = Type.Object(
+/** The on-disk spelling of the store's installed-file record (kept as written). */
+export const CopiedFile = Type.Object(
   {
     relativePath: Type.String(),
     sha256: Type.String({ pattern: SHA256 }),
     bytes: Type.Integer({ minimum: 0, maximum: GJC_LIMITS.maxFileBytes }),
+    // Permission bits as installed (`mode & 0o777`).
     mode: Type.Integer({ minimum: 0, maximum: 0o777 }),
   },
   closed,
 );
 
-/** Open: the sources layer records what it resolved; credentials are never among it. */
-const Source = Type.Object({
-  kind: Type.String(),
+/**
+ * Where the bundle came from, without credentials (src/sources SourceRecord) and when it was
+ * fetched. Open: the sources layer records what it resolved. The kind is one of the four the
+ * sources layer writes (upgrade re-resolves the source by it), and every writer since registry
+ * v1 has set `resolvedAt`, as the upstream format requires.
+ */
+export const Source = Type.Object({
+  kind: Type.Enum(["path", "tarball", "git", "github"]),
   uri: Type.Optional(Type.String()),
   repository: Type.Optional(Type.String()),
   ref: Type.Optional(Type.String()),
+  // The git commit checked out (git/github).
   sha: Type.Optional(Type.String()),
+  // SHA-256 of the archive bytes (tarballs).
   sha256: Type.Optional(Type.String()),
   subpath: Type.Optional(Type.String()),
-  resolvedAt: Type.Optional(Type.String()),
+  resolvedAt: Type.String(),
 });
 
-/** Open: each surface keeps what the compiler described (name, path, sha256 …). */
-const Surface = Type.Object({ extensionId: Type.String(), kind: Type.String() });
+/** Open: each surface keeps what the compiler described (name, path, sha256 …), with its stable id as `extensionId`. */
+export const Surface = Type.Object({ extensionId: Type.String(), kind: Type.String() });
 const SurfaceList = Type.Array(Surface);
 
-const Surfaces = Type.Object(
+/** Surfaces grouped as in notes §4.2. */
+export const Surfaces = Type.Object(
   { subskills: SurfaceList, tools: SurfaceList, hooks: SurfaceList, mcps: SurfaceList, systemAppendices: SurfaceList, agentAppendices: SurfaceList },
   closed,
 );
 
-const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
+/** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
+export const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
 
-const Entry = Type.Object(
+export const Entry = Type.Object(
   {
     name: Type.String({ pattern: "^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$" }),
     version: Type.String(),
     scope: ScopeName,
     enabled: Type.Boolean(),
+    // The immutable content directory of this install inside the scope root: `<name>@<id>`.
     dir: Type.String({ pattern: CONTENT_DIR.source }),
     // Only their shape: registry.ts derives both again from the scope root and `dir`.
     pluginRoot: Type.String(),
@@ -62,6 +74,7 @@ const Entry = Type.Object(
     source: Source,
     installedAt: Type.String(),
     updatedAt: Type.String(),
+    // Manifest first, then the other files in byte order: the uninstall ownership boundary.
     // No install holds more than the GJC budgets allow: an entry claiming more was not written by us.
     copiedFiles: Type.Array(CopiedFile, { minItems: 1, maxItems: GJC_LIMITS.maxFiles }),
     surfaces: Surfaces,

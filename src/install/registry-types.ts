@@ -1,59 +1,22 @@
 /**
- * The shape of a scope's `registry.json` (version 1, gjc-notes §4.2) plus what we add: the
- * persisted quarantine, the recorded file modes, the resolved git SHA in `source`, and `dir`
- * (the immutable content directory of this install, relative to the scope root).
+ * The TypeScript shape of a scope's `registry.json` (version 1, gjc-notes §4.2, plus what we
+ * add: the persisted quarantine, the recorded file modes, the resolved git SHA in `source`, and
+ * `dir`), derived from its TypeBox schema (registry-schema.ts) so the shape is written once.
+ * Type-only imports: reading a registry never loads TypeBox.
  */
-export type Scope = "user" | "project";
-
+import type { Static } from "typebox";
+import type * as Schema from "./registry-schema.ts";
 import type { StoredFile } from "../store/files.ts";
 
-/** The on-disk spelling of the store's installed-file record in registry.json (kept as written). */
-export interface CopiedFile {
-  relativePath: string;
-  sha256: string;
-  bytes: number;
-  /** Permission bits as installed (`mode & 0o777`). */
-  mode: number;
-}
-
-export interface QuarantineRecord {
-  /** `plugin:<name>` for the whole bundle, or one surface id. */
-  surfaceId: string;
-  code: string;
-  message: string;
-  detectedAt: string;
-}
-
-/** Where the bundle came from, without credentials; `resolvedAt` is when it was fetched. */
-export interface RegistrySource {
-  kind: "path" | "tarball" | "git" | "github";
-  uri?: string;
-  repository?: string;
-  ref?: string;
-  /** The git commit checked out (git/github). */
-  sha?: string;
-  /** SHA-256 of the archive bytes (tarballs). */
-  sha256?: string;
-  subpath?: string;
-  resolvedAt: string;
-}
-
-/** One surface as the compiler described it, with its stable id as `extensionId`. */
-export interface RegistrySurface {
-  extensionId: string;
-  kind: string;
-  [field: string]: unknown;
-}
-
-/** Surfaces grouped as in notes §4.2. */
-export interface RegistrySurfaces {
-  subskills: RegistrySurface[];
-  tools: RegistrySurface[];
-  hooks: RegistrySurface[];
-  mcps: RegistrySurface[];
-  systemAppendices: RegistrySurface[];
-  agentAppendices: RegistrySurface[];
-}
+export type Scope = Static<typeof Schema.ScopeName>;
+export type CopiedFile = Static<typeof Schema.CopiedFile>;
+export type QuarantineRecord = Static<typeof Schema.Quarantine>;
+export type RegistrySource = Static<typeof Schema.Source>;
+/** The schema keeps a surface open: what the compiler described beside its id and kind. */
+export type RegistrySurface = Static<typeof Schema.Surface> & { [field: string]: unknown };
+export type RegistrySurfaces = { [group in keyof Static<typeof Schema.Surfaces>]: RegistrySurface[] };
+export type RegistryEntry = Omit<Static<typeof Schema.Entry>, "surfaces"> & { surfaces: RegistrySurfaces };
+export type ScopeRegistry = Omit<Static<typeof Schema.RegistrySchema>, "plugins"> & { plugins: RegistryEntry[] };
 
 export const SURFACE_GROUPS: Record<string, keyof RegistrySurfaces> = {
   subskill: "subskills",
@@ -63,32 +26,6 @@ export const SURFACE_GROUPS: Record<string, keyof RegistrySurfaces> = {
   "system-appendix": "systemAppendices",
   "agent-appendix": "agentAppendices",
 };
-
-export interface RegistryEntry {
-  name: string;
-  version: string;
-  scope: Scope;
-  enabled: boolean;
-  /** Content directory name inside the scope root: `<name>@<id>`. */
-  dir: string;
-  pluginRoot: string;
-  manifestPath: string;
-  manifestHash: string;
-  source: RegistrySource;
-  installedAt: string;
-  updatedAt: string;
-  /** Manifest first, then the other files in byte order: the uninstall ownership boundary. */
-  copiedFiles: CopiedFile[];
-  surfaces: RegistrySurfaces;
-  disabledSurfaceIds: string[];
-  quarantine?: QuarantineRecord[];
-}
-
-export interface ScopeRegistry {
-  version: 1;
-  scope: Scope;
-  plugins: RegistryEntry[];
-}
 
 /** Every surface of an entry, flat, in group order. */
 export function entrySurfaces(entry: RegistryEntry): RegistrySurface[] {

@@ -1,3 +1,5 @@
+import type { Static } from "typebox";
+import type { BundleSummarySchema } from "../store/index-schemas.ts";
 import { sourceDisplay } from "./source-display.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
@@ -9,21 +11,8 @@ export interface SurfaceState {
   quarantine?: string;
 }
 
-/** What list/inspect show for one installed GJC bundle; never includes credentials. */
-export interface BundleSummary {
-  family: "gjc";
-  name: string;
-  version: string;
-  scope: "user" | "project";
-  enabled: boolean;
-  quarantined: boolean;
-  counts: { surfaces: number; enabled: number; disabled: number; quarantined: number };
-  source: { kind: string; display: string; ref?: string; sha?: string; resolvedAt: string };
-  installedAt: string;
-  updatedAt: string;
-  manifestHash: string;
-  quarantine: { surfaceId: string; code: string; message: string; detectedAt: string }[];
-}
+/** What list/inspect show for one installed GJC bundle; its shape is the list index's (src/store/index-schemas.ts). */
+export type BundleSummary = Static<typeof BundleSummarySchema>;
 
 /** True when the bundle as a whole is quarantined (a `plugin:<name>` record). */
 export const wholeQuarantined = (e: RegistryEntry) => (e.quarantine ?? []).some((q) => q.surfaceId === `plugin:${e.name}`);

@@ -87,7 +87,9 @@ export const InstalledRecord: LazySchema = {
           },
           "resolved": {
             "type": "object",
-            "properties": {}
+            "patternProperties": {
+              "^.*$": {}
+            }
           },
           "catalog": {
             "anyOf": [
@@ -380,11 +382,17 @@ export const Registry: LazySchema = {
             "source": {
               "type": "object",
               "required": [
-                "kind"
+                "kind",
+                "resolvedAt"
               ],
               "properties": {
                 "kind": {
-                  "type": "string"
+                  "enum": [
+                    "path",
+                    "tarball",
+                    "git",
+                    "github"
+                  ]
                 },
                 "uri": {
                   "type": "string"
@@ -1070,7 +1078,8 @@ export const ListIndex: LazySchema = {
               "type": "object",
               "required": [
                 "kind",
-                "display"
+                "display",
+                "resolvedAt"
               ],
               "properties": {
                 "kind": {

@@ -3,23 +3,29 @@
  * list index (registry.index.json), the C2 records index (installed-index.json) and the files
  * stamp beside each C2 record. An index body that does not match is simply not used (the
  * reader takes the full, fail-closed read), so a reader never acts on a shape it did not write.
- * The JSON forms are generated into disk-schemas.generated.ts, so reading never loads TypeBox.
+ * The JSON forms are generated into disk-schemas.generated.ts, so reading never loads TypeBox;
+ * the readers' TypeScript types are `Static<>` of these (type-only imports).
  */
 import Type from "typebox";
+import { Quarantine, ScopeName } from "../install/registry-schema.ts";
 
 const closed = { additionalProperties: false } as const;
 const Strings = Type.Array(Type.String());
 const IdList = Type.Array(Type.Object({ id: Type.String() }, closed));
 const Digest = Type.Optional(Type.Object({ digest: Type.String() }, closed));
 
-/** src/c2store/record.ts RecordFacts. */
-const RecordFacts = Type.Object(
+/**
+ * The part of a C2 record the policy plane reads (catalog, effective policy, graph revision):
+ * src/c2store/record.ts RecordFacts. A whole record is one; the records index keeps exactly this.
+ */
+export const RecordFactsSchema = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     version: Type.String(),
     enabled: Type.Boolean(),
     trusted: Type.Boolean(),
+    // Digests only (src/audit/trust.ts trustStateOf): trust is outdated when they differ.
     capabilities: Digest,
     trusted_capabilities: Digest,
     updated_at: Type.String(),
@@ -41,34 +47,38 @@ const RecordFacts = Type.Object(
   closed,
 );
 
-export const RecordsIndexSchema = Type.Array(Type.Object({ id: Type.String(), stamp: Type.String(), facts: RecordFacts }, closed));
+/** `stamp`: the record file this entry was made from (fileStamp). */
+export const RecordsIndexEntrySchema = Type.Object({ id: Type.String(), stamp: Type.String(), facts: RecordFactsSchema }, closed);
+export const RecordsIndexSchema = Type.Array(RecordsIndexEntrySchema);
 
-/** src/install/summary.ts BundleSummary. */
-const BundleSummary = Type.Object(
+/** What list/inspect show for one installed GJC bundle (src/install/summary.ts); never includes credentials. */
+export const BundleSummarySchema = Type.Object(
   {
     family: Type.Literal("gjc"),
     name: Type.String(),
     version: Type.String(),
-    scope: Type.Enum(["user", "project"]),
+    scope: ScopeName,
     enabled: Type.Boolean(),
     quarantined: Type.Boolean(),
     counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
     source: Type.Object(
-      { kind: Type.String(), display: Type.String(), ref: Type.Optional(Type.String()), sha: Type.Optional(Type.String()), resolvedAt: Type.Optional(Type.String()) },
+      { kind: Type.String(), display: Type.String(), ref: Type.Optional(Type.String()), sha: Type.Optional(Type.String()), resolvedAt: Type.String() },
       closed,
     ),
     installedAt: Type.String(),
     updatedAt: Type.String(),
     manifestHash: Type.String(),
-    quarantine: Type.Array(Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed)),
+    quarantine: Type.Array(Quarantine),
   },
   closed,
 );
 
-export const ListIndexSchema = Type.Object(
-  { scope: Type.Enum(["user", "project"]), registryStamp: Type.String(), bundles: Type.Array(BundleSummary), mac: Type.String() },
-  closed,
-);
+/**
+ * `registryStamp`: the registry.json these summaries were made from (src/store/derived-index.ts);
+ * `mac`: this user's MAC over scope, stamp and bundles (src/store/state-mac.ts), so an index we
+ * did not write is never used.
+ */
+export const ListIndexSchema = Type.Object({ scope: ScopeName, registryStamp: Type.String(), bundles: Type.Array(BundleSummarySchema), mac: Type.String() }, closed);
 
 /** src/c2store/files-stamp.ts: the record's stamp and each file's stat stamp by path. */
 export const FilesStampSchema = Type.Object({ record: Type.String(), files: Type.Record(Type.String(), Type.String()) }, closed);

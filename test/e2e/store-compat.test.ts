@@ -92,4 +92,15 @@ describe("a store written by the previous binary (4813a3f)", () => {
     expect(readdirSync(join(s.c2, "plugins")).filter((n) => n !== ".data")).toEqual([]);
     expect(existsSync(join(s.c2, "c2.lock"))).toBe(false);
   });
+
+  test("a C2 record from before catalogs (no source.catalog) is inspected with catalog null", async () => {
+    const s = box();
+    oldStore(s);
+    const file = join(s.c2, "plugins", "notes-skills-b104af16", "installed-plugin.json");
+    const { catalog: _none, ...source } = JSON.parse(readFileSync(file, "utf8")).source;
+    writeFileSync(file, `${JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), source }, null, 2)}\n`);
+    const inspect = await s.gjc(["plugin", "inspect", "notes-skills", "--json"]);
+    expect(inspect.exitCode).toBe(0);
+    expect(inspect.json().bundle.c2.catalog).toBeNull();
+  });
 });

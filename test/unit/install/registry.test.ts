@@ -107,6 +107,9 @@ describe("registry.json", () => {
       ['plugins[0].copiedFiles[1] path "../x" has a ".." segment (at /plugins/0/copiedFiles/1/relativePath)', (e) => (e.copiedFiles[1].relativePath = "../x")],
       ['plugins[0].copiedFiles lists "gajae-plugin.json" twice (at /plugins/0/copiedFiles/1/relativePath)', (e) => (e.copiedFiles[1].relativePath = "gajae-plugin.json")],
       ['plugins[0].scope is not "user" (at /plugins/0/scope)', (e) => (e.scope = "project")],
+      // Only the four kinds the sources layer writes (upgrade re-resolves by kind), and always when it was fetched.
+      ['plugins[0].source.kind "ftp" is not allowed (at /plugins/0/source/kind)', (e) => (e.source.kind = "ftp")],
+      ['plugins[0].source is missing the required field "resolvedAt" (at /plugins/0/source/resolvedAt)', (e) => delete e.source.resolvedAt],
     ];
     for (const [problem, mutate] of cases) {
       const e = entry(r);
