@@ -19,6 +19,7 @@ import type { C2Manifest } from "../families/c2/types.ts";
 import type { DocSource, InstallResult, InstallStatus } from "../store/documents.ts";
 import { verifyFiles } from "../store/verify.ts";
 import type { FetchedSource } from "../sources/types.ts";
+import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { c2Capabilities } from "../audit/extract-c2.ts";
 import { trustedCapabilities } from "../audit/trust.ts";
@@ -283,6 +284,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw error;
     }
     mkdirSync(userDataDir(layout, id), { recursive: true });
+    cacheCommitted(ctx, { name: record.name, family: "c2", version: record.version, files: storedFiles(record).map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.bytes })) }, bundleDir(layout, id));
     if (sameName.length > 0) {
       const { retireC2Bundle } = await import("./retire.ts");
       for (const other of sameName) await retireC2Bundle(ctx, layout, other, { keepData: false });

@@ -3,8 +3,8 @@ import type { VerbOutcome } from "./define-verb.ts";
 
 /**
  * Verbs that change installed state. After one succeeds (not a dry run), the plugin-set layer
- * stores the judged content of what is installed in the content cache and records a
- * generation of each changed scope (issue #14). sync and rollback record their own.
+ * records a generation of each changed scope (issue #14); sync and rollback record their own.
+ * (The content cache is filled by the store's commit path itself, src/store/cache-fill.ts.)
  */
 const CHANGES_INSTALLED_STATE = new Set(["plugin install", "plugin upgrade", "plugin uninstall", "plugin enable", "plugin disable", "plugin trust", "plugin untrust"]);
 
@@ -14,8 +14,8 @@ export async function afterVerb(ctx: Context, name: string, args: Record<string,
     const { rememberAfter } = await import("../sets/remember.ts");
     await rememberAfter(ctx, `gjc ${name}`);
   } catch (error) {
-    // The change itself is committed; a cache or history that could not be written only
-    // means a later offline sync or rollback has less to work from.
-    ctx.log.warn(`the content cache or history was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    // The change itself is committed; a history that could not be written only means a
+    // later rollback has fewer generations to choose from.
+    ctx.log.warn(`the plugin history was not updated: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

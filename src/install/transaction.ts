@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { placeStaged, retireDir as storeRetireDir } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
 import type { CompiledBundle } from "./compile-for-install.ts";
+import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { candidateFingerprint } from "./fingerprint.ts";
 import { contentDirName, stagingDirName, trashDirName } from "./layout.ts";
 import { writeRegistry } from "./registry.ts";
-import { emptySurfaces, SURFACE_GROUPS, type RegistryEntry, type RegistrySource, type RegistrySurfaces } from "./registry-types.ts";
+import { emptySurfaces, storedFiles, SURFACE_GROUPS, type RegistryEntry, type RegistrySource, type RegistrySurfaces } from "./registry-types.ts";
 import type { LockedScope } from "./scope-session.ts";
 import { writeStaging } from "./stage.ts";
 
@@ -40,6 +41,8 @@ export function registrySurfaces(bundle: CompiledBundle): RegistrySurfaces {
  *   3. write registry.json: the single commit point. Before it the old state is intact (the
  *      new dir is an unreferenced orphan the next command removes); after it the new state is;
  *   4. move the previous content dir aside and remove it.
+ *
+ *   5. store the committed content in the content cache (src/store/cache-fill.ts).
  *
  * A failure before the commit removes what this call created and rethrows; a crash anywhere
  * leaves only debris that `sweepLeftovers` recognises.
@@ -82,6 +85,7 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
     throw error;
   }
   crashPoint(ctx, "install:recorded");
+  cacheCommitted(ctx, { name: entry.name, family: "gjc", version: entry.version, files: storedFiles(entry) }, pluginRoot);
   if (plan.previous && plan.previous.dir !== dir) retireDir(ctx, scope.root, plan.previous.pluginRoot);
   return entry;
 }

@@ -15,10 +15,11 @@ import type { CompiledBundle } from "../install/compile-for-install.ts";
 import { candidateFingerprint } from "../install/fingerprint.ts";
 import { contentDirName, stagingDirName } from "../install/layout.ts";
 import { writeRegistry } from "../install/registry.ts";
-import type { RegistryEntry, RegistrySource, Scope } from "../install/registry-types.ts";
+import { storedFiles, type RegistryEntry, type RegistrySource, type Scope } from "../install/registry-types.ts";
 import { withScopes } from "../install/scope-session.ts";
 import { writeStaging } from "../install/stage.ts";
 import { registrySurfaces, retireDir } from "../install/transaction.ts";
+import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
@@ -112,6 +113,7 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
       for (const dir of placed) rmSync(dir, { recursive: true, force: true });
       throw error;
     }
+    for (const e of next) cacheCommitted(ctx, { name: e.name, family: "gjc", version: e.version, files: storedFiles(e) }, e.pluginRoot);
     for (const name of replaced) {
       const old = current.get(name);
       if (old) retireDir(ctx, s.target.root, old.pluginRoot);
