@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { publicHostCommands } from "../c2host/host-commands.ts";
 import { HOST_NAME, missingServices } from "../c2host/host-identity.ts";
 import { jsonEqual } from "../c2host/json-equal.ts";
@@ -8,6 +6,7 @@ import { RuntimeInstance } from "../c2host/runtime-instance.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import { planC2Bundle } from "../families/c2/validate.ts";
+import { privateScratch } from "../sources/scratch.ts";
 import { manifestCheck, type ConformanceCheck, type ConformanceReport, type SampleArgs } from "./conformance-types.ts";
 
 const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;
@@ -40,7 +39,7 @@ export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArg
     return report();
   }
 
-  const dataDir = mkdtempSync(join(tmpdir(), "gjc-plugin-test-"));
+  const dataDir = privateScratch(ctx, "plugin-test");
   const logs: string[] = [];
   const hostCommands = publicHostCommands({ env: ctx.env, listPlugins: async () => [] });
   const instance = new RuntimeInstance(

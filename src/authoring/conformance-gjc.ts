@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { scratchParent } from "../sources/scratch.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import type { GjcHookSurface, GjcMcpSurface, GjcToolSurface } from "../families/gjc/compile.ts";
@@ -58,6 +59,7 @@ export async function testGjcBundle(ctx: Context, dir: string, opts: { timeoutMs
           launch: { command: server.command ?? "", args: server.args ?? [], ...(server.cwd ? { cwd: server.cwd } : {}) },
           label: `MCP server "${server.name}"`,
           hostEnv: ctx.env,
+          scratchParent: scratchParent(ctx),
           ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
         });
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;

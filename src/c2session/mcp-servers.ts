@@ -13,6 +13,7 @@
  * loopback address), through src/mcp's transports with this family's URL judge.
  */
 import { join } from "node:path";
+import { scratchParent } from "../sources/scratch.ts";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { sha256Hex } from "../bundle/hash.ts";
@@ -200,7 +201,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   if (entry.transport === "stdio") {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
     const raw = readMcp(v)!.raw[serverName];
-    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, extraEnv: entry.launch!.env });
+    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env });
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");

@@ -1,7 +1,7 @@
 import { C2_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { fetchSource, parseSourceSpec, type FetchedSource, type NetworkOverrides, type SourceSpec } from "../sources/index.ts";
-import { scratchRoot as fetchScratchRoot } from "../install/fetch-source.ts";
+import { scratchParent } from "../sources/scratch.ts";
 
 /**
  * Fetches a C2 bundle root with the C2 budgets into the shared fetch scratch (the downloaded
@@ -17,7 +17,7 @@ export async function withFetchedC2<T>(
 ): Promise<T> {
   const parsed = typeof spec === "string" ? parseSourceSpec(spec, ctx) : spec;
   const fetched = await fetchSource(ctx, parsed, {
-    scratchRoot: fetchScratchRoot(ctx),
+    scratchRoot: scratchParent(ctx),
     limits: C2_LIMITS,
     manifestNames: ["plugin.json"],
     ...(opts.expectedSha256 ? { expectedSha256: opts.expectedSha256 } : {}),

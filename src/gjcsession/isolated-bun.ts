@@ -1,9 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
 import { childEnvironment } from "../process/env.ts";
+import { privateScratch } from "../sources/scratch.ts";
 
 /** The host variables a plugin child may see (one allow-list for every child gjc starts). */
 export function childEnv(ctx: Context): Record<string, string> {
@@ -28,9 +28,8 @@ export interface Scratch {
   dispose(): void;
 }
 
-export function makeScratch(): Scratch {
-  const dir = mkdtempSync(join(tmpdir(), "gjc-run-"));
-  chmodSync(dir, 0o700);
+export function makeScratch(ctx: Context): Scratch {
+  const dir = privateScratch(ctx, "run");
   const emptyConfig = join(dir, "bunfig.toml");
   writeFileSync(emptyConfig, "", { mode: 0o600 });
   return {

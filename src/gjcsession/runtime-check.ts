@@ -155,7 +155,7 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
 export async function checkRuntimeSurfaces(ctx: Context, targets: RuntimeTarget[], options: RuntimeCheckOptions = {}): Promise<RuntimeCheckResult[]> {
   if (targets.length === 0) return [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const scratch = makeScratch();
+  const scratch = makeScratch(ctx);
   try {
     const harness = scratch.write("runtime-harness.mjs", await loadHarness());
     const results: RuntimeCheckResult[] = new Array(targets.length);

@@ -1,10 +1,10 @@
 import { existsSync, lstatSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
 import { C2_MANIFEST, GJC_MANIFEST, noManifestError, notFoundError } from "../families/detect.ts";
+import { scratchParent } from "../sources/scratch.ts";
 
 const MANIFESTS = [GJC_MANIFEST, C2_MANIFEST];
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
@@ -13,17 +13,12 @@ import type { RegistrySource } from "./registry-types.ts";
 export type Fetched = FetchedSource;
 
 /**
- * Fetch scratch lives in the OS temp dir: it is the downloaded source, not staging (staging
- * sits beside the destination), and a refused fetch leaves nothing in any scope. The parent is
- * per user (`gjc-<uid>`), and src/sources/scratch.ts checks it is private before every fetch.
+ * Fetch scratch is the downloaded source, not staging (staging sits beside the destination):
+ * it lives in the user's private scratch parent (src/sources/scratch.ts), so a refused fetch
+ * leaves nothing in any scope.
  */
-export function scratchRoot(ctx: Context): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : "user";
-  return join(ctx.env.TMPDIR && ctx.env.TMPDIR !== "" ? ctx.env.TMPDIR : tmpdir(), `gjc-${uid}`);
-}
-
 const options = (ctx: Context, onProgress?: (m: string) => void, expectedSha256?: string) => ({
-  scratchRoot: scratchRoot(ctx),
+  scratchRoot: scratchParent(ctx),
   ...(expectedSha256 !== undefined ? { expectedSha256 } : {}),
   // The family is known only after the fetch: fetch within the larger (GJC) budget; the C2
   // installer applies its own, smaller limits when it collects the bundle.

@@ -1,4 +1,5 @@
 import type { Context } from "../core/context.ts";
+import { scratchParent } from "../sources/scratch.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
@@ -148,6 +149,7 @@ export async function probeInstalledServer(ctx: Context, spec: string, options: 
       timeoutMs: options.timeoutMs,
       label,
       hostEnv: ctx.env,
+      scratchParent: scratchParent(ctx),
     });
     return { ...base, ...r };
   }

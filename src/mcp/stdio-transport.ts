@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
 import { childEnvironment } from "../process/env.ts";
+import { makeScratch } from "../sources/scratch.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
@@ -19,6 +19,8 @@ export interface StdioStartOptions {
   launch: StdioLaunch;
   /** Host environment the allow-list is copied from (the caller's Context env). */
   hostEnv: Record<string, string | undefined>;
+  /** The user's private scratch parent (src/sources/scratch.ts): a bun server's empty bunfig lives there. */
+  scratchParent: string;
   label: string;
   /** Variables set on top of the allow-list (C2 mcp.json servers: their env, PLUGIN_ROOT, PLUGIN_DATA). */
   extraEnv?: Record<string, string>;
@@ -64,7 +66,7 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
 export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): StdioChannel {
   let configDir: string | undefined;
   const emptyConfig = () => {
-    configDir = mkdtempSync(join(tmpdir(), "gjc-mcp-"));
+    configDir = makeScratch(opts.scratchParent, "mcp");
     const file = join(configDir, "bunfig.toml");
     writeFileSync(file, "", { mode: 0o600 });
     return file;

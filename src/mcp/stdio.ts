@@ -14,6 +14,8 @@ export interface StdioServerOptions {
   label?: string;
   /** Host environment the child's allow-list is copied from (the caller's Context env). */
   hostEnv: Record<string, string | undefined>;
+  /** The user's private scratch parent (`scratchParent(ctx)` of src/sources/scratch.ts). */
+  scratchParent: string;
   /** Variables set on top of the allow-list (C2 mcp.json servers). */
   extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;
@@ -37,7 +39,7 @@ export async function connectStdioServer(opts: StdioServerOptions): Promise<Stdi
   let channel: StdioChannel | undefined;
   try {
     const conn = await connectOver(label, deadline, (client) => {
-      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn }, client);
+      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn }, client);
       return channel;
     });
     const ch = channel as StdioChannel;

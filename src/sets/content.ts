@@ -9,7 +9,7 @@ import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
 import { compileForInstall, type CompiledBundle } from "../install/compile-for-install.ts";
-import { scratchRoot } from "../install/fetch-source.ts";
+import { scratchParent } from "../sources/scratch.ts";
 import { installedMode } from "../install/fingerprint.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
@@ -160,7 +160,7 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
   const { fetchSource } = await import("../sources/index.ts");
   const { spec, expectedSha256 } = pinnedSpec(ctx, e);
   const fetched: FetchedSource = await fetchSource(ctx, spec, {
-    scratchRoot: scratchRoot(ctx),
+    scratchRoot: scratchParent(ctx),
     ...(expectedSha256 !== undefined ? { expectedSha256 } : {}),
     limits: GJC_LIMITS,
     manifestNames: [GJC_MANIFEST, C2_MANIFEST],

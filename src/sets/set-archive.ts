@@ -19,7 +19,7 @@ import { GJC_LIMITS, type BundleLimits } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { scratchRoot } from "../install/fetch-source.ts";
+import { scratchParent } from "../sources/scratch.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { fileListProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
 import { diskProblems } from "./disk-check.ts";
@@ -122,7 +122,7 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
   const { fetchTarball } = await import("../sources/fetch-tarball.ts");
   let got: Awaited<ReturnType<typeof fetchTarball>>;
   try {
-    got = await fetchTarball({ file: archive }, { scratchRoot: scratchRoot(ctx), limits: SET_LIMITS, manifestNames: [LOCK_NAME] });
+    got = await fetchTarball({ file: archive }, { scratchRoot: scratchParent(ctx), limits: SET_LIMITS, manifestNames: [LOCK_NAME] });
   } catch (error) {
     // A corrupt or truncated archive is a damaged set; hostile entries keep their own (security_policy) refusal.
     if (error instanceof GjcError && (error.code === "invalid_archive" || error.code === "missing_file")) throw setError(archive, `cannot be read as a set (${error.message.replace(/\.$/, "")})`);

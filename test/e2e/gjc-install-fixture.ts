@@ -12,10 +12,10 @@ export interface World extends Sandbox {
   projectScope: string;
 }
 
-/** The one sandbox, plus the fetch scratch root made up front, so snapshots taken before a first fetch stay comparable. */
+/** The one sandbox, plus the private scratch parent made up front, so snapshots taken before a first fetch stay comparable. */
 export function makeWorld(): World {
   const s = sandbox("gjc-inst-");
-  mkdirSync(join(s.tmp, `gjc-${process.getuid?.() ?? "user"}`), { recursive: true, mode: 0o700 });
+  mkdirSync(join(s.cache, "scratch"), { recursive: true, mode: 0o700 });
   return { ...s, projectScope: join(s.project, ".gjc", "gjc-plugins") };
 }
 

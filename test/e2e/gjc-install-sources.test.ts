@@ -42,7 +42,7 @@ describe("git sources", () => {
     expect(entry(w.user, "gitty").source).toMatchObject({ ref: "main", sha: second });
     expect((await w.gjc(["plugin", "verify"], { env })).exitCode).toBe(0);
     // Nothing of the clone is left in the scratch root.
-    expect(readdirSync(join(w.env.TMPDIR, `gjc-${process.getuid?.() ?? "user"}`))).toEqual([]);
+    expect(readdirSync(join(w.cache, "scratch"))).toEqual([]);
   });
 
   test("a full-SHA pin is verified and stays pinned when the branch moves", async () => {
@@ -96,7 +96,7 @@ describe("tarball sources", () => {
     expect(e.source).toMatchObject({ kind: "tarball", uri: file });
     expect(e.source.sha256).toBe(new Bun.CryptoHasher("sha256").update(readFileSync(file)).digest("hex"));
     expect((await w.gjc(["plugin", "install", file, "--user", "--json"])).json().status).toBe("unchanged");
-    expect(readdirSync(join(w.env.TMPDIR, `gjc-${process.getuid?.() ?? "user"}`))).toEqual([]);
+    expect(readdirSync(join(w.cache, "scratch"))).toEqual([]);
   });
 
   const hostile: [string, () => Promise<Uint8Array> | Uint8Array, string, number][] = [

@@ -16,13 +16,15 @@ afterAll(() => tmp.cleanup());
 
 let n = 0;
 const freshRoot = () => join(tmp.path, `bundle-${++n}`);
+/** Our private scratch parent for these servers (a bun server's empty bunfig goes there). */
+const scratchParent = join(tmp.path, "scratch");
 
 /** Runs a probe expected to fail; returns the error and proves the process group is gone. */
 async function failingProbe(root: string, launch: { command: string; args?: string[]; cwd?: string }, timeoutMs = 10_000) {
   let pid: number | undefined;
   let error: unknown;
   try {
-    await probeStdioServer({ root, hostEnv: process.env, launch, timeoutMs, label: 'MCP server "bad"', onSpawn: (p) => (pid = p) });
+    await probeStdioServer({ root, scratchParent, hostEnv: process.env, launch, timeoutMs, label: 'MCP server "bad"', onSpawn: (p) => (pid = p) });
   } catch (e) {
     error = e;
   }
@@ -35,7 +37,7 @@ describe("probeStdioServer against the SDK server", () => {
   test("bun: initialize, initialized, tools/list, and nothing left running", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     let pid = 0;
-    const result = await probeStdioServer({ root, hostEnv: process.env, launch: { command: "bun", args: ["mcp/server.mjs"] }, onSpawn: (p) => (pid = p) });
+    const result = await probeStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "bun", args: ["mcp/server.mjs"] }, onSpawn: (p) => (pid = p) });
     expect(result.serverInfo).toEqual({ name: "fixture-sdk-server", version: "1.2.3" });
     expect(result.protocolVersion).toBe("2025-06-18");
     expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
@@ -46,7 +48,7 @@ describe("probeStdioServer against the SDK server", () => {
 
   test("node launcher with a cwd: the script is found through cwd and runs there", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
-    const conn = await connectStdioServer({ root, hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
+    const conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
     try {
       const cwd = await conn.callTool("cwd", {}, 5000);
       expect(cwd.content).toEqual([{ type: "text", text: join(root, "mcp") }]);
@@ -60,14 +62,14 @@ describe("probeStdioServer against the SDK server", () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     writeFileSync(join(root, "run-server"), "#!/bin/sh\nexec bun ./mcp/server.mjs\n");
     chmodSync(join(root, "run-server"), 0o755);
-    const result = await probeStdioServer({ root, hostEnv: process.env, launch: { command: "./run-server" } });
+    const result = await probeStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "./run-server" } });
     expect(result.tools).toHaveLength(3);
   });
 
   test("a host secret is not in the child's environment; allow-listed variables are", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
     const hostEnv = { ...process.env, GJC_TEST_SECRET_TOKEN: "s3cr3t-value", AWS_SECRET_ACCESS_KEY: "x", LANG: "C.UTF-8" };
-    const conn = await connectStdioServer({ root, launch: { command: "bun", args: ["server.mjs"] }, hostEnv });
+    const conn = await connectStdioServer({ root, scratchParent, launch: { command: "bun", args: ["server.mjs"] }, hostEnv });
     try {
       const reply = await conn.callTool("env_names", {}, 5000);
       const names = JSON.parse((reply.content as { text: string }[])[0].text) as string[];
@@ -87,7 +89,7 @@ describe("probeStdioServer against the SDK server", () => {
     writeFileSync(join(root, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
     writeFileSync(join(root, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
     writeFileSync(join(root, ".env"), "INJECTED_FROM_DOTENV=1\n");
-    const conn = await connectStdioServer({ root, hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
+    const conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
     try {
       const reply = await conn.callTool("env_names", {}, 5000);
       expect((reply.content as { text: string }[])[0].text).not.toContain("INJECTED_FROM_DOTENV");
@@ -121,7 +123,7 @@ describe("the launcher policy is re-checked against the installed root", () => {
 
   test("bun servers run on our own runtime, so bun need not be on PATH", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
-    const result = await probeStdioServer({ root, launch: { command: "bun", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
+    const result = await probeStdioServer({ root, scratchParent, launch: { command: "bun", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
     expect(result.serverInfo.name).toBe("fixture-sdk-server");
   });
 
@@ -129,7 +131,7 @@ describe("the launcher policy is re-checked against the installed root", () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
     let error: unknown;
     try {
-      await probeStdioServer({ root, launch: { command: "node", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
+      await probeStdioServer({ root, scratchParent, launch: { command: "node", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
     } catch (e) {
       error = e;
     }

@@ -1,15 +1,19 @@
 /**
  * Issue #12, class 4: fetch scratch lives under a parent only this user can write, and what a
  * fetch hands on is exactly the bytes it judged, even with another local user racing it. The
+ * parent's checks are exercised here on a parent in a /tmp-like sticky directory (the harshest
+ * place it could be); where gjc puts it by default (the user's cache directory) is
+ * test/e2e/hostile-scratch.test.ts. The
  * other user is real: `nobody`, through setpriv, when the tests run as root (the only way to
  * be two users on one machine in a test); the same-user cases run everywhere.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../../../src/bundle/limits.ts";
 import { fetchSource } from "../../../src/sources/fetch-source.ts";
 import { parseSourceSpec } from "../../../src/sources/parse-spec.ts";
+import { makeScratch, scratchParent } from "../../../src/sources/scratch.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
 import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
 import { MANIFESTS, quietContext, refusal } from "./_support.ts";
@@ -128,5 +132,42 @@ describe("private scratch", () => {
     }
     expect(readFileSync(hits, "utf8")).toBe("");
     expect(Number(readFileSync(rounds, "utf8"))).toBeGreaterThan(0);
+  });
+
+  test("the default parent is <cache>/scratch, whatever TMPDIR says", () => {
+    const t = tempDir("gjc-scratch-default-");
+    cleanups.push(t.cleanup);
+    const env = { HOME: t.path, TMPDIR: join(t.path, "does-not-exist") };
+    expect(scratchParent(quietContext(t.path, env))).toBe(join(t.path, ".cache", "gjc", "scratch"));
+    expect(scratchParent(quietContext(t.path, { ...env, XDG_CACHE_HOME: join(t.path, "xdg") }))).toBe(join(t.path, "xdg", "gjc", "scratch"));
+    expect(scratchParent(quietContext(t.path, { ...env, GJC_CACHE_DIR: join(t.path, "c") }))).toBe(join(t.path, "c", "scratch"));
+  });
+
+  test("leftovers of a gjc that died are swept; a live process's or a recent one's are kept", async () => {
+    const t = tempDir("gjc-scratch-sweep-");
+    cleanups.push(t.cleanup);
+    const parent = join(t.path, "scratch");
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    const live = Bun.spawn(["sleep", "30"]);
+    try {
+      mkdirSync(parent, { mode: 0o700 });
+      const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      const make = (name: string, old: boolean) => {
+        mkdirSync(join(parent, name, "pkg"), { recursive: true });
+        writeFileSync(join(parent, name, "pkg", "f"), "x");
+        if (old) utimesSync(join(parent, name), hourAgo, hourAgo);
+      };
+      make(`fetch-${dead.pid}-aaaaaa`, true); // died, old: swept
+      make(`run-${dead.pid}-bbbbbb`, false); // died, but recent: kept (another pid namespace may own it)
+      make(`mcp-${live.pid}-cccccc`, true); // still running: kept
+      make("not-ours", true); // not a name gjc makes: kept
+      const fresh = makeScratch(parent, "fetch");
+      expect(readdirSync(parent).sort()).toEqual([`mcp-${live.pid}-cccccc`, `run-${dead.pid}-bbbbbb`, fresh.slice(parent.length + 1), "not-ours"].sort());
+      expect(fresh.startsWith(join(parent, `fetch-${process.pid}-`))).toBe(true);
+    } finally {
+      live.kill("SIGKILL");
+      await live.exited;
+    }
   });
 });
