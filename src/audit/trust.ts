@@ -38,15 +38,15 @@ export function trustedCapabilities(model: CapabilityModel): TrustedCapabilities
   return { digest, ...body };
 }
 
-export type TrustState = "untrusted" | "trusted" | "needs_retrust";
+export type TrustState = "untrusted" | "trusted" | "needs-retrust";
 
 /**
- * The trust state of a record: `needs_retrust` when it is trusted but what it can do now is not
+ * The trust state of a record: `needs-retrust` when it is trusted but what it can do now is not
  * what was trusted. A record from before capability binding (no digests) stays `trusted`.
  */
 export function trustStateOf(r: { trusted: boolean; capabilities?: { digest: string }; trusted_capabilities?: { digest: string } }): TrustState {
   if (!r.trusted) return "untrusted";
-  if (r.capabilities && r.trusted_capabilities && r.capabilities.digest !== r.trusted_capabilities.digest) return "needs_retrust";
+  if (r.capabilities && r.trusted_capabilities && r.capabilities.digest !== r.trusted_capabilities.digest) return "needs-retrust";
   return "trusted";
 }
 

@@ -20,7 +20,7 @@ export type HostedBundle = Pick<InstalledC2, "id" | "name" | "version" | "bundle
 
 export interface RealmPolicy {
   state: "enabled" | "disabled";
-  /** default | user | project | bundle_disabled | safe_mode */
+  /** default | user | project | bundle-disabled | safe-mode */
   stateSource: string;
   config: unknown;
   components: Record<string, "enabled" | "disabled">;
@@ -69,7 +69,7 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
         quarantine: b.quarantine,
         passEnv: b.passEnv,
         revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}|${b.trustState}`,
-        ...(b.trustState === "needs_retrust" ? { trustOutdated: { summary: trustSummary(b.record) } } : {}),
+        ...(b.trustState === "needs-retrust" ? { trustOutdated: { summary: trustSummary(b.record) } } : {}),
       })),
     policy: (bundle, projectPath) => {
       const p = effectivePolicy(ctx, bundle.id, projectPath);

@@ -32,7 +32,7 @@ function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string):
   const refusal = processRefusal(bundle, "its language servers");
   if (refusal) return { status: refusal.code, reason: refusal.message, hint: refusal.hint, components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);
-  if (policy.stateSource === "safe_mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", hint: 'Run "gjc plugin policy reset <plugin>" to leave safe mode.', components: {} };
+  if (policy.stateSource === "safe-mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", hint: 'Run "gjc plugin policy reset <plugin>" to leave safe mode.', components: {} };
   // Disabling the bundle by policy (not only its lsp: component) makes its servers ineligible.
   if (policy.state === "disabled") {
     return { status: "policy_disabled", reason: `disabled by ${policy.stateSource} policy`, hint: `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`, components: {} };

@@ -8,6 +8,7 @@ import type { RuntimeHost } from "./runtime-host.ts";
 import { watchStore, type StoreWatch } from "./store-watch.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { wireApply, wireCatalog, wirePlan, wireReset } from "./wire-names.ts";
 
 export interface ManagementPlaneOptions {
   ctx: Context;
@@ -23,7 +24,7 @@ export interface ManagementPlaneOptions {
    * Watch the store: a change by any gjc process (policy apply, disable, untrust, uninstall,
    * upgrade) reconciles runtimes and language servers at once and emits `plugins.changed`.
    */
-  watch?: { root: string; revision(): { key: string; config_revision: number; graph_revision: string } };
+  watch?: { root: string; revision(): { key: string; configRevision: number; graphRevision: string } };
 }
 
 type Params = Record<string, unknown>;
@@ -81,21 +82,22 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const methods: Record<string, Method> = {
     "plugins.catalog": async (p) => {
       const project = scopeProject(p);
-      return { ...(await policy()).policyCatalog(ctx, { project }), processes: host.processes() };
+      return { ...wireCatalog((await policy()).policyCatalog(ctx, { project })), processes: host.processes() };
     },
     "plugins.plan_change": async (p) => {
       const state = p.state ?? "inherit";
       if (state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
-      return (await policy()).planPolicyChange(ctx, {
+      const plan = await (await policy()).planPolicyChange(ctx, {
         plugin: str(p, "plugin")!,
         state,
         ...(p.component !== undefined ? { component: str(p, "component")! } : {}),
         ...("config" in p ? { config: p.config } : {}),
         ...(scopeProject(p) !== undefined ? { project: scopeProject(p) } : {}),
       });
+      return wirePlan(plan);
     },
-    "plugins.apply_change": async (p) => (await policy()).applyPolicyPlan(ctx, str(p, "id")!),
-    "plugins.reset": async (p) => (await policy()).resetPolicy(ctx, str(p, "plugin")!, { project: scopeProject(p) }),
+    "plugins.apply_change": async (p) => wireApply(await (await policy()).applyPolicyPlan(ctx, str(p, "id")!)),
+    "plugins.reset": async (p) => wireReset(await (await policy()).resetPolicy(ctx, str(p, "plugin")!, { project: scopeProject(p) })),
     "plugins.invoke": async (p) => host.invoke(str(p, "command")!, p.args ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "plugins.invoke_ui": async (p) => {
       const plugin = str(p, "plugin_id")!;
@@ -177,7 +179,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       async () => {
         const stopped = await reconcileAll();
         const r = w.revision();
-        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.config_revision, graph_revision: r.graph_revision, stopped: { runtimes: stopped.runtimes, language_servers: stopped.languageServers } } });
+        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped: { runtimes: stopped.runtimes, language_servers: stopped.languageServers } } });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
     );

@@ -146,7 +146,7 @@ export class RuntimeHost {
     const projectPath = projectScoped ? this.o.directory.normalizeProject(project) : undefined;
     const policy = this.o.directory.policy(bundle, projectPath);
     if (policy.state === "disabled") {
-      if (policy.stateSource === "safe_mode") {
+      if (policy.stateSource === "safe-mode") {
         throw refused("policy_safe_mode", `Plugin policy is in safe mode, so ${bundle.name} does not run.`, 'Run "gjc plugin policy reset <plugin>" to leave safe mode.');
       }
       const where = policy.stateSource === "project" ? `in the project ${projectPath}` : "by user policy";

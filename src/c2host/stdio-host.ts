@@ -49,7 +49,7 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   const revision = () => {
     const r = storeRevisions(ctx);
     // The index stamp also catches what the graph revision leaves out (quarantine by verify).
-    return { key: `${r.config_revision}|${r.graph_revision}|${r.recovery}|${stamp("installed-index.json")}|${stamp("plugin-config.json")}`, config_revision: r.config_revision, graph_revision: r.graph_revision };
+    return { key: `${r.configRevision}|${r.graphRevision}|${r.recovery}|${stamp("installed-index.json")}|${stamp("plugin-config.json")}`, configRevision: r.configRevision, graphRevision: r.graphRevision };
   };
   const { c2StoreHooks } = await import("../c2store/hooks.ts");
   // Policy applied or a bundle uninstalled through this plane reaches the live processes.

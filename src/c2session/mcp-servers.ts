@@ -136,7 +136,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
         // A stdio server is executable bundle content: trust-gated like every C2 process.
         status = "untrusted";
         reasons.push({ code: "untrusted", message: `${bundle.name} is not trusted, so its stdio MCP server does not start.` });
-      } else if (status === "active" && bundle.trustState === "needs_retrust") {
+      } else if (status === "active" && bundle.trustState === "needs-retrust") {
         // Trusted before an upgrade that changed its capabilities (src/audit/trust.ts).
         status = "untrusted";
         reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach, so its stdio MCP server does not start until it is trusted again.` });

@@ -50,7 +50,7 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
     const policy = openPolicy(layout);
     store.state = policy.recovery.kind === "normal" ? (existsSync(layout.policy) ? "ok" : "missing") : "corrupt";
     if (policy.recovery.kind !== "normal") {
-      const restored = policy.recovery.kind === "restored_last_good";
+      const restored = policy.recovery.kind === "restored-last-good";
       list.push({ ...base, kind: "corrupt_policy", severity: "error", path: layout.policy, message: `The policy file is unusable (${policy.recovery.error}); ${restored ? "the last good copy is in force" : "every C2 bundle runs in safe mode (disabled)"}.`, fix: "nothing automatic; reset the policy of a bundle, which writes a fresh policy file and keeps the unusable one as evidence", fixable: false, command: `gjc plugin policy reset ${records[0]?.name ?? "<plugin>"}` });
     }
     // A primary that is gone while its last good copy is there lost every policy decision

@@ -69,43 +69,55 @@ export const MarketplaceListDocumentSchema = Type.Object(
   closed,
 );
 
-// The policy plane speaks the C2 wire vocabulary (snake_case keys such as config_revision), as
-// the host protocol does; these schemas describe it as printed.
+// The policy verbs print gjc's own vocabulary; `gjc host --stdio` maps the same results to the
+// C2 wire names at its boundary (src/c2host/wire-names.ts).
 const State = Type.Enum(["enabled", "disabled"]);
-const ScopeRefSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), project_path: str }, closed)]);
+const ScopeRefSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed)]);
 const revision = Type.Integer({ minimum: 0 });
 // config is the bundle runtime's own JSON (1.2.0 runtimes declare no schema).
 const EffectiveSchema = Type.Object({ state: State, config: Type.Unknown(), components: Type.Record(str, State) }, closed);
 const RecoverySchema = Type.Union([
   Type.Object({ kind: Type.Literal("normal") }, closed),
-  Type.Object({ kind: Type.Enum(["restored_last_good", "safe_mode"]), error: str }, closed),
+  Type.Object({ kind: Type.Enum(["restored-last-good", "safe-mode"]), error: str }, closed),
 ]);
+// The stored plan's request (plan-schema.ts) as the verbs print it.
+const PlanRequestSchema = Type.Object(
+  {
+    plugin: PlanRequest.properties.plugin,
+    installedId: PlanRequest.properties.installed_id,
+    project: PlanRequest.properties.project,
+    state: PlanRequest.properties.state,
+    component: PlanRequest.properties.component,
+    config: PlanRequest.properties.config,
+  },
+  closed,
+);
 
 export const PolicyPlanDocumentSchema = Type.Object(
   {
     schema: Type.Literal("gjc/policy-plan@1"),
     ok: Type.Literal(true),
     token: str,
-    expires_at: str,
-    config_revision: revision,
-    graph_revision: str,
-    request: PlanRequest,
+    expiresAt: str,
+    configRevision: revision,
+    graphRevision: str,
+    request: PlanRequestSchema,
     scope: ScopeRefSchema,
     noop: Type.Boolean(),
     before: EffectiveSchema,
     after: EffectiveSchema,
     affected: strs,
-    active_resources: Type.Array(Type.Object({ plugin: str, kind: Type.Enum(["plugin_scope", "service", "process"]), id: str, label: str }, closed)),
-    requires_confirmation: Type.Boolean(),
+    activeResources: Type.Array(Type.Object({ plugin: str, kind: Type.Enum(["plugin-scope", "service", "process"]), id: str, label: str }, closed)),
+    requiresConfirmation: Type.Boolean(),
     settles: Type.Boolean(),
     missing: strs,
-    trust_block: nullable(Type.Enum(["untrusted", "trust_outdated"])),
+    trustBlock: nullable(Type.Enum(["untrusted", "needs-retrust"])),
     warnings: strs,
   },
   closed,
 );
 export const PolicyApplyDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/policy-apply@1"), ok: Type.Literal(true), config_revision: revision, graph_revision: str, affected: strs, changed: Type.Boolean(), effective: EffectiveSchema, scope: ScopeRefSchema },
+  { schema: Type.Literal("gjc/policy-apply@1"), ok: Type.Literal(true), configRevision: revision, graphRevision: str, affected: strs, changed: Type.Boolean(), effective: EffectiveSchema, scope: ScopeRefSchema },
   closed,
 );
 export const PolicyResetDocumentSchema = Type.Object(
@@ -114,9 +126,9 @@ export const PolicyResetDocumentSchema = Type.Object(
     ok: Type.Literal(true),
     plugin: str,
     scope: ScopeRefSchema,
-    config_revision: revision,
+    configRevision: revision,
     changed: Type.Boolean(),
-    recovery_before: RecoverySchema,
+    recoveryBefore: RecoverySchema,
     evidence: opt(str),
   },
   closed,
@@ -125,35 +137,41 @@ export const PolicyResetDocumentSchema = Type.Object(
 const PolicyCatalogEntrySchema = Type.Object(
   {
     id: str,
-    installed_id: str,
+    installedId: str,
     name: str,
     version: str,
     metadata: Type.Object(
       {
-        origin: Type.Literal("third_party"),
+        origin: Type.Literal("third-party"),
         role: Type.Literal("extension"),
-        category: Type.Enum(["connector", "ui", "runtime", "language_server", "content"]),
-        scope_support: strs,
+        category: Type.Enum(["connector", "ui", "runtime", "language-server", "content"]),
+        scopeSupport: strs,
         essential: Type.Literal(false),
-        default_enabled: Type.Literal(true),
+        defaultEnabled: Type.Literal(true),
       },
       closed,
     ),
     dependencies: Type.Object({ required: strs, optional: strs }, closed),
     missing: strs,
-    has_runtime: Type.Boolean(),
-    language_servers: Type.Integer({ minimum: 0 }),
-    bundle_enabled: Type.Boolean(),
+    hasRuntime: Type.Boolean(),
+    languageServers: Type.Integer({ minimum: 0 }),
+    bundleEnabled: Type.Boolean(),
     trusted: Type.Boolean(),
-    trust_state: Type.Enum(["untrusted", "trusted", "needs_retrust"]),
+    trustState: Type.Enum(["untrusted", "trusted", "needs-retrust"]),
     state: Type.Enum(["enabled", "disabled", "inherit"]),
     config: Type.Unknown(),
     components: Type.Record(str, State),
     effective: Type.Object(
-      { state: State, source: Type.Enum(["default", "user", "project", "bundle_disabled", "safe_mode"]), config: Type.Unknown(), components: Type.Record(str, State) },
+      { state: State, source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]), config: Type.Unknown(), components: Type.Record(str, State) },
       closed,
     ),
-    effective_state: Type.Object({ status: Type.Enum(["enabled", "disabled", "untrusted", "pending"]), reason: nullable(str) }, closed),
+    effectiveState: Type.Object(
+      {
+        status: Type.Enum(["enabled", "disabled", "untrusted", "pending"]),
+        reason: nullable(Type.Enum(["disabled", "bundle-disabled", "safe-mode", "untrusted", "needs-retrust", "missing-dependencies"])),
+      },
+      closed,
+    ),
   },
   closed,
 );
@@ -162,8 +180,8 @@ export const PolicyCatalogDocumentSchema = Type.Object(
     schema: Type.Literal("gjc/policy-catalog@1"),
     ok: Type.Literal(true),
     scope: ScopeRefSchema,
-    config_revision: revision,
-    graph_revision: str,
+    configRevision: revision,
+    graphRevision: str,
     recovery: RecoverySchema,
     plugins: Type.Array(PolicyCatalogEntrySchema),
     broken: Type.Array(Type.Object({ id: str, problem: str }, closed)),

@@ -28,7 +28,7 @@ export interface SettleRequest {
 
 export interface ActiveResource {
   plugin: string;
-  kind: "plugin_scope" | "service" | "process";
+  kind: "plugin-scope" | "service" | "process";
   id: string;
   label: string;
 }

@@ -189,7 +189,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     c2: {
       id: record.id,
       trusted: record.trusted,
-      /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
+      /** untrusted | trusted | needs-retrust (trusted, but an upgrade changed its capabilities). */
       trustState: trustStateOf(record),
       hasRuntime: record.manifest.codetwo.runtime !== null,
       contributions: record.contributions,

@@ -16,11 +16,11 @@ import { scanRecordFacts } from "./records-index.ts";
 import type { BrokenRecord } from "./records.ts";
 import type { RecordFacts } from "./record.ts";
 
-export type ScopeRef = { kind: "user" } | { kind: "project"; project_path: string };
+export type ScopeRef = { kind: "user" } | { kind: "project"; projectPath: string };
 
 export interface CatalogEntry {
   id: string;
-  installed_id: string;
+  installedId: string;
   name: string;
   version: string;
   /**
@@ -28,17 +28,17 @@ export interface CatalogEntry {
    * is on by default and never essential (the management plane itself is gjc, not a bundle).
    * `category` is derived from what the bundle contributes (see bundleCategory).
    */
-  metadata: { origin: "third_party"; role: "extension"; category: BundleCategory; scope_support: string[]; essential: false; default_enabled: true };
+  metadata: { origin: "third-party"; role: "extension"; category: BundleCategory; scopeSupport: string[]; essential: false; defaultEnabled: true };
   /** Declared service dependencies: `runtime.inject` (required) and `runtime.optionalInject`. */
   dependencies: { required: string[]; optional: string[] };
   /** Required services this host does not provide; non-empty means the runtime is pending. */
   missing: string[];
-  has_runtime: boolean;
-  language_servers: number;
-  bundle_enabled: boolean;
+  hasRuntime: boolean;
+  languageServers: number;
+  bundleEnabled: boolean;
   trusted: boolean;
-  /** untrusted | trusted | needs_retrust (src/audit/trust.ts). */
-  trust_state: TrustState;
+  /** untrusted | trusted | needs-retrust (src/audit/trust.ts). */
+  trustState: TrustState;
   /** Explicit policy at this scope. */
   state: RequestedState;
   config: unknown;
@@ -46,10 +46,13 @@ export interface CatalogEntry {
   /** What is in force at this scope after inheritance. */
   effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
   /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
-  effective_state: { status: "enabled" | "disabled" | "untrusted" | "pending"; reason: string | null };
+  effectiveState: { status: "enabled" | "disabled" | "untrusted" | "pending"; reason: EffectiveStateReason | null };
 }
 
-export type BundleCategory = "connector" | "ui" | "runtime" | "language_server" | "content";
+/** Why the runtime is not enabled: the policy, a disabled bundle, safe mode, trust, or a missing service. */
+export type EffectiveStateReason = "disabled" | "bundle-disabled" | "safe-mode" | "untrusted" | "needs-retrust" | "missing-dependencies";
+
+export type BundleCategory = "connector" | "ui" | "runtime" | "language-server" | "content";
 
 /**
  * A 1.2.0 manifest has no category field (catalog entries have a free-text one that is not kept
@@ -59,21 +62,21 @@ export function bundleCategory(codetwo: RecordFacts["manifest"]["codetwo"]): Bun
   if (codetwo.connectors.length > 0) return "connector";
   if (codetwo.ui.length > 0) return "ui";
   if (codetwo.runtime) return "runtime";
-  if (codetwo.languageServers.length > 0) return "language_server";
+  if (codetwo.languageServers.length > 0) return "language-server";
   return "content";
 }
 
 export interface CatalogResult {
   scope: ScopeRef;
-  config_revision: number;
-  graph_revision: string;
+  configRevision: number;
+  graphRevision: string;
   recovery: Recovery;
   plugins: CatalogEntry[];
   broken: BrokenRecord[];
 }
 
 export function scopeOf(project: string | undefined): ScopeRef {
-  return project === undefined ? { kind: "user" } : { kind: "project", project_path: project };
+  return project === undefined ? { kind: "user" } : { kind: "project", projectPath: project };
 }
 
 /** The catalog entries of all bundles. */
@@ -87,38 +90,38 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
     const runtime = record.manifest.codetwo.runtime;
     const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
     const missing = runtime ? missingServices(runtime.inject ?? []) : [];
-    let status: CatalogEntry["effective_state"]["status"] = "enabled";
-    let reason: string | null = null;
+    let status: CatalogEntry["effectiveState"]["status"] = "enabled";
+    let reason: EffectiveStateReason | null = null;
     if (effective.state === "disabled") {
       status = "disabled";
-      reason = effective.stateSource === "bundle_disabled" ? "bundle_disabled" : effective.stateSource === "safe_mode" ? "safe_mode" : "disabled";
+      reason = effective.stateSource === "bundle-disabled" || effective.stateSource === "safe-mode" ? effective.stateSource : "disabled";
     } else if (needsTrust && trustStateOf(record) !== "trusted") {
       // Trusted before an upgrade that changed its capabilities counts as untrusted until trusted again.
       status = "untrusted";
-      reason = record.trusted ? "trust_outdated" : "untrusted";
+      reason = record.trusted ? "needs-retrust" : "untrusted";
     } else if (missing.length > 0) {
       // Pending is not enabled: the runtime waits for a service this host lacks (DESIGN 6a).
       status = "pending";
-      reason = "missing_dependencies";
+      reason = "missing-dependencies";
     }
     return {
       id: key,
-      installed_id: record.id,
+      installedId: record.id,
       name: record.name,
       version: record.version,
-      metadata: { origin: "third_party", role: "extension", category: bundleCategory(record.manifest.codetwo), scope_support: runtime?.scopeSupport ?? ["user"], essential: false, default_enabled: true },
+      metadata: { origin: "third-party", role: "extension", category: bundleCategory(record.manifest.codetwo), scopeSupport: runtime?.scopeSupport ?? ["user"], essential: false, defaultEnabled: true },
       dependencies: { required: runtime ? ["extensions-runtime", ...(runtime.inject ?? []).filter((s) => s !== "extensions-runtime")] : [], optional: runtime ? [...(runtime.optionalInject ?? [])] : [] },
       missing,
-      has_runtime: runtime !== null,
-      language_servers: record.manifest.codetwo.languageServers.length,
-      bundle_enabled: record.enabled,
+      hasRuntime: runtime !== null,
+      languageServers: record.manifest.codetwo.languageServers.length,
+      bundleEnabled: record.enabled,
       trusted: record.trusted,
-      trust_state: trustStateOf(record),
+      trustState: trustStateOf(record),
       state: explicit.state ?? "inherit",
       config: explicit.config ?? null,
       components: explicit.components ?? {},
       effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
-      effective_state: { status, reason },
+      effectiveState: { status, reason },
     };
   });
 }
@@ -133,8 +136,8 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   const plugins = catalogEntries(view, records, project);
   return {
     scope: scopeOf(project),
-    config_revision: view.doc.revision,
-    graph_revision: graphRevision(records),
+    configRevision: view.doc.revision,
+    graphRevision: graphRevision(records),
     recovery: view.recovery,
     plugins,
     broken,
@@ -146,8 +149,8 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
  * The two revisions a long-running host compares to notice a change made by another gjc
  * process: the policy's config revision and the installed set's graph revision.
  */
-export function storeRevisions(ctx: Context): { config_revision: number; graph_revision: string; recovery: Recovery["kind"] } {
+export function storeRevisions(ctx: Context): { configRevision: number; graphRevision: string; recovery: Recovery["kind"] } {
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
-  return { config_revision: view.doc.revision, graph_revision: graphRevision(scanRecordFacts(layout).records), recovery: view.recovery.kind };
+  return { configRevision: view.doc.revision, graphRevision: graphRevision(scanRecordFacts(layout).records), recovery: view.recovery.kind };
 }

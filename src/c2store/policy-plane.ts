@@ -17,11 +17,11 @@ import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts"
 import { bundleComponentIds, resolvePolicy, supportsProjectScope, type EffectivePolicy } from "./policy.ts";
 import { clonePolicy, samePolicyContent, type PluginPolicy, type PolicyDocument, type PolicyState, type RequestedState } from "./policy-doc.ts";
 import { commitPolicy, markLastGood, openPolicy, readPrimaryBytes, recoveryError, restorePrimary, type PolicyView, type Recovery } from "./policy-store.ts";
-import { claimPlan, isPlanToken, newToken, PLAN_TTL_MS, savePlan, sweepPlans, type PlanRequest, type StoredPlan } from "./plans.ts";
+import { claimPlan, isPlanToken, newToken, PLAN_TTL_MS, savePlan, sweepPlans, type PlanRequest as StoredPlanRequest, type StoredPlan } from "./plans.ts";
 import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
-import { trustStateOf } from "../audit/trust.ts";
+import { trustStateOf, type TrustState } from "../audit/trust.ts";
 
 export { policyCatalog, scopeOf, type CatalogEntry, type CatalogResult, type ScopeRef } from "./policy-catalog.ts";
 import { scopeOf, type ScopeRef } from "./policy-catalog.ts";
@@ -35,11 +35,37 @@ export interface PlanInput {
   project?: string;
 }
 
+/** What a plan changes: the stored plan's request (plans.ts) in gjc's own key names. */
+export interface PlanRequest {
+  /** `bundle:<installed id>`. */
+  plugin: string;
+  installedId: string;
+  /** Normalized project path; null for the user scope. */
+  project: string | null;
+  state: RequestedState;
+  /** Full component id (`bundle:<id>:<kind>:<local id>`), or null for the whole plugin. */
+  component: string | null;
+  /** Present only when the plan sets a configuration. */
+  config?: unknown;
+}
+
+/** The plan file keeps the C2 record vocabulary (installed_id); the core speaks gjc's. */
+function storedRequest(r: PlanRequest): StoredPlanRequest {
+  return { plugin: r.plugin, installed_id: r.installedId, project: r.project, state: r.state, component: r.component, ...("config" in r ? { config: r.config } : {}) };
+}
+
+function requestOf(r: StoredPlanRequest): PlanRequest {
+  return { plugin: r.plugin, installedId: r.installed_id, project: r.project, state: r.state, component: r.component, ...("config" in r ? { config: r.config } : {}) };
+}
+
+/** Why trust holds back what a plan enables: never trusted, or trusted before its capabilities changed. */
+export type TrustBlock = Exclude<TrustState, "trusted">;
+
 export interface PlanImpact {
   token: string;
-  expires_at: string;
-  config_revision: number;
-  graph_revision: string;
+  expiresAt: string;
+  configRevision: number;
+  graphRevision: string;
   request: PlanRequest;
   scope: ScopeRef;
   /** True when applying would not change the document. */
@@ -47,8 +73,8 @@ export interface PlanImpact {
   before: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
   after: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
   affected: string[];
-  active_resources: ActiveResource[];
-  requires_confirmation: boolean;
+  activeResources: ActiveResource[];
+  requiresConfirmation: boolean;
   /**
    * False when applying cannot settle: the change leaves a runtime enabled that waits for a
    * service this host lacks (pending is not enabled). Apply then rolls back and last-known-good
@@ -61,7 +87,7 @@ export interface PlanImpact {
    * Why trust holds back the runtime or language servers this plan enables (then it cannot
    * settle either): never trusted, or trusted before its capabilities changed (needs re-trust).
    */
-  trust_block: "untrusted" | "trust_outdated" | null;
+  trustBlock: TrustBlock | null;
   warnings: string[];
 }
 
@@ -70,11 +96,11 @@ export interface PlanImpact {
  * or language servers): the same trust state the policy catalog and the host read, so a bundle
  * whose capabilities changed since it was trusted counts as not trusted (issue #15).
  */
-function trustBlock(record: InstalledRecord, request: { state?: RequestedState; component: string | null }): "untrusted" | "trust_outdated" | null {
+function trustBlock(record: InstalledRecord, request: { state?: RequestedState; component: string | null }): TrustBlock | null {
   const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
   if (request.state !== "enabled" || request.component !== null || !needsTrust) return null;
   const state = trustStateOf(record);
-  return state === "trusted" ? null : state === "untrusted" ? "untrusted" : "trust_outdated";
+  return state === "trusted" ? null : state;
 }
 
 /** The services a plugin-level change would leave an enabled runtime waiting for. */
@@ -168,7 +194,7 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   const component = input.component === undefined ? null : resolveComponent(record, input.component);
   const request: PlanRequest = {
     plugin: policyKey(record.id),
-    installed_id: record.id,
+    installedId: record.id,
     project: project ?? null,
     state: input.state,
     component,
@@ -183,14 +209,14 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   const active: ActiveResource[] = [];
   const hasServers = manifest.codetwo.languageServers.length > 0;
   if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
-    if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin_scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
+    if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin-scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
     // What a running host would stop (its runtimes and language servers), when one answers here.
     active.push(...(await collectActiveResources(ctx, installed, project)));
   }
   const blocked = trustBlock(record, request);
   if (blocked === "untrusted") {
     warnings.push(`${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`);
-  } else if (blocked === "trust_outdated") {
+  } else if (blocked === "needs-retrust") {
     warnings.push(`${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.`);
   }
   const missing = pendingAfter(record, component, after);
@@ -209,33 +235,33 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     expires_at: new Date(now.getTime() + PLAN_TTL_MS).toISOString(),
     config_revision: view.doc.revision,
     graph_revision: graphRevision(records),
-    request,
+    request: storedRequest(request),
   };
   sweepPlans(layout, now);
   savePlan(layout, stored);
   return {
     token,
-    expires_at: stored.expires_at,
-    config_revision: stored.config_revision,
-    graph_revision: stored.graph_revision,
+    expiresAt: stored.expires_at,
+    configRevision: stored.config_revision,
+    graphRevision: stored.graph_revision,
     request,
     scope: scopeOf(project),
     noop: samePolicyContent(view.doc, nextDoc),
     before: summary(before),
     after: summary(after),
     affected: [request.plugin],
-    active_resources: active,
-    requires_confirmation: active.length > 0,
+    activeResources: active,
+    requiresConfirmation: active.length > 0,
     settles: missing.length === 0 && blocked === null,
     missing,
-    trust_block: blocked,
+    trustBlock: blocked,
     warnings,
   };
 }
 
 export interface ApplyResult {
-  config_revision: number;
-  graph_revision: string;
+  configRevision: number;
+  graphRevision: string;
   affected: string[];
   changed: boolean;
   effective: { state: PolicyState; config: unknown; components: Record<string, PolicyState> };
@@ -265,7 +291,7 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
   if (blocked === "untrusted") {
     throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
   }
-  if (blocked === "trust_outdated") {
+  if (blocked === "needs-retrust") {
     throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted; review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
   }
   const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
@@ -300,7 +326,7 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
     const record = records.find((r) => r.id === plan.request.installed_id);
     if (!record) throw stale(`${plan.request.plugin} is no longer installed`);
 
-    const request = plan.request;
+    const request = requestOf(plan.request);
     const nextDoc = applyRequest(view.doc, request);
     const project = request.project ?? undefined;
     const expected = resolvePolicy({ doc: nextDoc, recovery: view.recovery }, record, project);
@@ -329,8 +355,8 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
     }
     markLastGood(layout, commit.doc);
     return {
-      config_revision: commit.doc.revision,
-      graph_revision: graph,
+      configRevision: commit.doc.revision,
+      graphRevision: graph,
       affected: [request.plugin],
       changed: commit.written,
       effective: summary(settled),
@@ -342,9 +368,9 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
 export interface ResetResult {
   plugin: string;
   scope: ScopeRef;
-  config_revision: number;
+  configRevision: number;
   changed: boolean;
-  recovery_before: Recovery;
+  recoveryBefore: Recovery;
   /** Where the corrupt primary was kept, when reset left recovery. */
   evidence?: string;
 }
@@ -381,9 +407,9 @@ export async function resetPolicy(ctx: Context, plugin: string, opts: { project?
     return {
       plugin: key,
       scope: scopeOf(project),
-      config_revision: commit.doc.revision,
+      configRevision: commit.doc.revision,
       changed: commit.written,
-      recovery_before: view.recovery,
+      recoveryBefore: view.recovery,
       ...(commit.evidence ? { evidence: commit.evidence } : {}),
     };
   });

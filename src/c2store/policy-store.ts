@@ -9,8 +9,8 @@ import { ExitCode } from "../core/exit-codes.ts";
 /** How the store was opened (c2-notes §7.2); reported by every catalog. */
 export type Recovery =
   | { kind: "normal" }
-  | { kind: "restored_last_good"; error: string }
-  | { kind: "safe_mode"; error: string };
+  | { kind: "restored-last-good"; error: string }
+  | { kind: "safe-mode"; error: string };
 
 export interface PolicyView {
   /** The policy in force: the primary, the last good copy, or empty in safe mode. */
@@ -58,9 +58,9 @@ export function openPolicy(layout: C2Layout): PolicyView {
   }
   if (lastGood !== undefined) {
     const parsed = parsePolicyDocument(lastGood);
-    if (parsed.ok) return { doc: parsed.doc, recovery: { kind: "restored_last_good", error } };
+    if (parsed.ok) return { doc: parsed.doc, recovery: { kind: "restored-last-good", error } };
   }
-  return { doc: emptyPolicy(), recovery: { kind: "safe_mode", error } };
+  return { doc: emptyPolicy(), recovery: { kind: "safe-mode", error } };
 }
 
 export interface CommitResult {
@@ -128,7 +128,7 @@ function preserveEvidence(layout: C2Layout, now: Date): string | undefined {
 
 /** The error thrown when a change is asked for while the store is in recovery. */
 export function recoveryError(view: PolicyView, plugin: string): GjcError {
-  const mode = view.recovery.kind === "safe_mode" ? "safe mode" : "recovery from the last good copy";
+  const mode = view.recovery.kind === "safe-mode" ? "safe mode" : "recovery from the last good copy";
   return new GjcError({
     code: "policy_recovery",
     message: `The C2 plugin policy is in ${mode}: ${view.recovery.kind === "normal" ? "" : view.recovery.error}.`,

@@ -19,7 +19,7 @@ import type { RecordFacts } from "./record.ts";
 
 export { normalizeProjectPath, projectHash };
 
-export type StateSource = "default" | "user" | "project" | "bundle_disabled" | "safe_mode";
+export type StateSource = "default" | "user" | "project" | "bundle-disabled" | "safe-mode";
 
 export interface EffectivePolicy {
   /** `bundle:<installed id>`. */
@@ -51,8 +51,8 @@ export function supportsProjectScope(manifest: RecordFacts["manifest"]): boolean
 
 /** Where the state comes from, the later rule winning: default, user, project, safe mode, a disabled bundle. */
 function resolveState(view: PolicyView, record: RecordFacts, user: PluginPolicy, project: PluginPolicy): { state: PolicyState; stateSource: StateSource } {
-  if (!record.enabled) return { state: "disabled", stateSource: "bundle_disabled" };
-  if (view.recovery.kind === "safe_mode") return { state: "disabled", stateSource: "safe_mode" };
+  if (!record.enabled) return { state: "disabled", stateSource: "bundle-disabled" };
+  if (view.recovery.kind === "safe-mode") return { state: "disabled", stateSource: "safe-mode" };
   if (project.state) return { state: project.state, stateSource: "project" };
   if (user.state) return { state: user.state, stateSource: "user" };
   return { state: "enabled", stateSource: "default" };

@@ -34,7 +34,7 @@ export interface InstalledC2 {
   quarantine: Quarantine | null;
   /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
   passEnv: string[];
-  /** Capability-bound trust: needs_retrust when the installed capabilities are not the trusted ones. */
+  /** Capability-bound trust: needs-retrust when the installed capabilities are not the trusted ones. */
   trustState: TrustState;
   /** The record as stored. */
   record: InstalledRecord;

@@ -74,8 +74,8 @@ export const BundleRowSchema = Type.Object(
         {
           id: str,
           trusted: Type.Boolean(),
-          /** untrusted | trusted | needs_retrust (trusted, but an upgrade changed its capabilities). */
-          trustState: Type.Enum(["untrusted", "trusted", "needs_retrust"]),
+          /** untrusted | trusted | needs-retrust (trusted, but an upgrade changed its capabilities). */
+          trustState: Type.Enum(["untrusted", "trusted", "needs-retrust"]),
           hasRuntime: Type.Boolean(),
           contributions: Type.Record(Type.String(), Type.Integer()),
           totalContributions: Type.Integer(),

@@ -53,13 +53,13 @@ describe("compiled gjc: capability-bound trust", () => {
     expect((await run(["plugin", "upgrade", "hello-runtime", "--json"])).exitCode).toBe(0);
 
     const list = (await run(["plugin", "list", "--json"])).json().bundles[0];
-    expect(list).toMatchObject({ version: "1.1.0", enabled: true, c2: { trusted: true, trustState: "needs_retrust" } });
+    expect(list).toMatchObject({ version: "1.1.0", enabled: true, c2: { trusted: true, trustState: "needs-retrust" } });
     expect((await run(["plugin", "list"])).stdout).toContain("needs re-trust");
-    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe("needs_retrust");
+    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe("needs-retrust");
     expect((await run(["plugin", "inspect", "hello-runtime"])).stdout).toContain("needs re-trust");
     const catalog = (await run(["plugin", "policy", "catalog", "--json"])).json();
     const entry = (catalog.plugins ?? catalog.entries).find((p: any) => p.name === "hello-runtime");
-    expect(entry).toMatchObject({ trust_state: "needs_retrust", effective_state: { status: "untrusted", reason: "trust_outdated" } });
+    expect(entry).toMatchObject({ trustState: "needs-retrust", effectiveState: { status: "untrusted", reason: "needs-retrust" } });
 
     const refused = await greet();
     expect(refused.exitCode).toBe(3);

@@ -58,7 +58,7 @@ test("a policy apply killed after the write keeps the previous last-good and a v
   expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).toBe(137);
   const cat = (await s.run(["plugin", "policy", "catalog", "--json"])).json();
   expect(cat.recovery.kind).toBe("normal");
-  expect(cat.config_revision).toBe(1);
+  expect(cat.configRevision).toBe(1);
   expect(existsSync(join(s.data, "plugin-config.last-good.json"))).toBe(false);
   expect((await s.run(["plugin", "policy", "apply", token])).exitCode).toBe(3); // used up
   expect(readdirSync(s.data).filter((n) => n.includes("lock") || n.includes(".tmp-"))).toEqual([]);

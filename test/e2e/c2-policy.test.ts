@@ -32,7 +32,7 @@ describe("gjc plugin policy", () => {
     const c = c2Cli();
     const id = await installedTrusted(c);
     const cat = await c.run("plugin", "policy", "catalog", "--json");
-    expect(cat.json()).toMatchObject({ schema: "gjc/policy-catalog@1", config_revision: 0, recovery: { kind: "normal" }, plugins: [{ id: `bundle:${id}`, state: "inherit" }] });
+    expect(cat.json()).toMatchObject({ schema: "gjc/policy-catalog@1", configRevision: 0, recovery: { kind: "normal" }, plugins: [{ id: `bundle:${id}`, state: "inherit" }] });
 
     const plan = await c.run("plugin", "policy", "plan", "demo", "--state", "disabled");
     expect(plan.exitCode).toBe(0);
@@ -42,8 +42,8 @@ describe("gjc plugin policy", () => {
 
     const applied = await c.run("plugin", "policy", "apply", token, "--json");
     expect(applied.exitCode).toBe(0);
-    expect(applied.json()).toMatchObject({ schema: "gjc/policy-apply@1", config_revision: 1, effective: { state: "disabled" } });
-    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0]).toMatchObject({ state: "disabled", effective_state: { status: "disabled" } });
+    expect(applied.json()).toMatchObject({ schema: "gjc/policy-apply@1", configRevision: 1, effective: { state: "disabled" } });
+    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0]).toMatchObject({ state: "disabled", effectiveState: { status: "disabled" } });
 
     const before = snapshotTree(c.data);
     const reused = await c.run("plugin", "policy", "apply", token, "--json");
@@ -85,7 +85,7 @@ describe("gjc plugin policy", () => {
     mkdirSync(join(real, "sub"), { recursive: true });
     symlinkSync(real, join(c.root, "alias"));
     const t = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--project", "alias/sub/..", "--json")).json();
-    expect(t.scope).toEqual({ kind: "project", project_path: real });
+    expect(t.scope).toEqual({ kind: "project", projectPath: real });
     expect((await c.run("plugin", "policy", "apply", t.token)).exitCode).toBe(0);
     for (const spelling of [real, `${real}/.`, "work/proj/sub/..", "alias"]) {
       const cat = (await c.run("plugin", "policy", "catalog", "--project", spelling, "--json")).json();
@@ -103,7 +103,7 @@ describe("gjc plugin policy", () => {
     await c.run("plugin", "policy", "apply", t);
     writeFileSync(join(c.data, "plugin-config.json"), "{ corrupt");
     const cat = (await c.run("plugin", "policy", "catalog", "--json")).json();
-    expect(cat.recovery.kind).toBe("restored_last_good");
+    expect(cat.recovery.kind).toBe("restored-last-good");
     expect(cat.plugins[0].effective.state).toBe("disabled");
     const human = await c.run("plugin", "policy", "catalog");
     expect(human.stdout).toContain("Recovery: restored last good");
@@ -113,15 +113,15 @@ describe("gjc plugin policy", () => {
     expect(errorCode(refused)).toBe("policy_recovery");
     expect(snapshotTree(c.data)).toEqual(before);
     const reset = (await c.run("plugin", "policy", "reset", "demo", "--json")).json();
-    expect(reset.recovery_before.kind).toBe("restored_last_good");
+    expect(reset.recoveryBefore.kind).toBe("restored-last-good");
     expect(readFileSync(reset.evidence, "utf8")).toBe("{ corrupt");
     expect((await c.run("plugin", "policy", "catalog", "--json")).json().recovery.kind).toBe("normal");
 
     writeFileSync(join(c.data, "plugin-config.json"), "[]");
     writeFileSync(join(c.data, "plugin-config.last-good.json"), "also bad");
     const safe = (await c.run("plugin", "policy", "catalog", "--json")).json();
-    expect(safe.recovery.kind).toBe("safe_mode");
-    expect(safe.plugins[0].effective_state).toEqual({ status: "disabled", reason: "safe_mode" });
+    expect(safe.recovery.kind).toBe("safe-mode");
+    expect(safe.plugins[0].effectiveState).toEqual({ status: "disabled", reason: "safe-mode" });
     expect((await c.run("plugin", "policy", "reset", "demo")).exitCode).toBe(0);
     expect(JSON.parse(readFileSync(join(c.data, "plugin-config.json"), "utf8")).revision).toBe(0);
   });

@@ -4,18 +4,18 @@ import type { Style } from "../../core/style.ts";
 
 export function describePolicyCatalog(s: Style, result: CatalogResult): string {
   const lines: string[] = [];
-  const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.project_path}`;
-  lines.push(`C2 policy, ${scope} (config revision ${result.config_revision}, graph ${result.graph_revision})`);
+  const scope = result.scope.kind === "user" ? "user scope" : `project ${result.scope.projectPath}`;
+  lines.push(`C2 policy, ${scope} (config revision ${result.configRevision}, graph ${result.graphRevision})`);
   if (result.recovery.kind !== "normal") {
-    lines.push(s.yellow(`Recovery: ${result.recovery.kind.replace(/_/g, " ")}: ${result.recovery.error}`));
+    lines.push(s.yellow(`Recovery: ${result.recovery.kind.replace(/-/g, " ")}: ${result.recovery.error}`));
     lines.push(`  Run "gjc plugin policy reset <plugin>" to write a valid policy again.`);
   }
   if (result.plugins.length === 0) lines.push("No C2 bundles are installed.");
   for (const p of result.plugins) {
-    const st = p.effective_state.status;
-    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow(p.effective_state.reason === "trust_outdated" ? "needs re-trust" : "untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missing.join(", ")}`) : s.dim("disabled");
+    const st = p.effectiveState.status;
+    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow(p.effectiveState.reason === "needs-retrust" ? "needs re-trust" : "untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missing.join(", ")}`) : s.dim("disabled");
     lines.push(`  ${s.bold(p.name)} ${p.version}  ${p.id}`);
-    lines.push(`    ${status}${p.effective_state.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effective_state.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.has_runtime ? `runtime, scopes ${p.metadata.scope_support.join("+")}` : "no runtime"}`);
+    lines.push(`    ${status}${p.effectiveState.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effectiveState.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.hasRuntime ? `runtime, scopes ${p.metadata.scopeSupport.join("+")}` : "no runtime"}`);
     if (p.dependencies.required.length + p.dependencies.optional.length > 0) {
       lines.push(`    needs ${p.dependencies.required.join(", ") || "nothing"}${p.dependencies.optional.length > 0 ? `; optional ${p.dependencies.optional.join(", ")}` : ""} · ${p.metadata.category}`);
     }

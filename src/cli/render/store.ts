@@ -98,7 +98,7 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
       }
       if (b.c2) {
         const c2 = b.c2;
-        lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs_retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
+        lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
         const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires_trust").length;
         const unsupported = c2.components.filter((c) => c.effectiveStatus === "unsupported").length;
         const diagnostics = c2.diagnostics.warnings + c2.diagnostics.errors;
@@ -132,7 +132,7 @@ export function describeInspect(b: InspectBundle): string {
   if (b.c2) {
     const c2 = b.c2;
     const runtime = c2.runtime as { command?: string; args?: string[]; scopeSupport?: string[] } | null;
-    const trust = c2.trustState === "needs_retrust" ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)" : c2.trusted ? "yes" : "no";
+    const trust = c2.trustState === "needs-retrust" ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)" : c2.trusted ? "yes" : "no";
     lines.push(`  enabled:   ${b.enabled ? "yes" : "no"}    trusted: ${trust}    policy: ${c2.policy.state} (${c2.policy.source})`);
     lines.push(`  data:      ${c2.dataDir}`);
     lines.push(`  pass-env:  ${c2.passEnv.length > 0 ? c2.passEnv.join(", ") : "(none: only the allow-list of host variables)"}`);

@@ -41,7 +41,7 @@ describe("capability digest and diffs", () => {
     const a = trustedCapabilities(model());
     const b = trustedCapabilities(model({ env: [] }));
     expect(trustStateOf({ trusted: false, capabilities: a, trusted_capabilities: a })).toBe("untrusted");
-    expect(trustStateOf({ trusted: true, capabilities: b, trusted_capabilities: a })).toBe("needs_retrust");
+    expect(trustStateOf({ trusted: true, capabilities: b, trusted_capabilities: a })).toBe("needs-retrust");
     expect(trustStateOf({ trusted: true, capabilities: a, trusted_capabilities: a })).toBe("trusted");
     expect(trustStateOf({ trusted: true })).toBe("trusted");
     expect(trustedCapabilitiesProblem(a, "capabilities")).toBeUndefined();

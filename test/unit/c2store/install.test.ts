@@ -146,7 +146,7 @@ describe("C2 install from a local directory", () => {
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: true });
     await setC2Enabled(h.ctx, "demo", false);
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: false, trusted: true });
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "bundle_disabled", trusted: true });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "bundle-disabled", trusted: true });
     await setC2Trusted(h.ctx, "demo", false);
     await setC2Enabled(h.ctx, "demo", true);
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: false });

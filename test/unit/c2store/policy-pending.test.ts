@@ -27,18 +27,18 @@ describe("pending runtimes", () => {
     const { h, id } = await pendingHome();
     await h.install(h.bundle("notes", skillsBundle("notes")));
     const cat = policyCatalog(h.ctx);
-    const waiter = cat.plugins.find((p) => p.installed_id === id)!;
+    const waiter = cat.plugins.find((p) => p.installedId === id)!;
     expect(waiter).toMatchObject({
-      metadata: { origin: "third_party", role: "extension", category: "ui", scope_support: ["user", "project"], essential: false, default_enabled: true },
+      metadata: { origin: "third-party", role: "extension", category: "ui", scopeSupport: ["user", "project"], essential: false, defaultEnabled: true },
       dependencies: { required: ["extensions-runtime", "desktop-host-actions"], optional: ["store"] },
       missing: ["desktop-host-actions"],
       effective: { state: "enabled" },
-      effective_state: { status: "pending", reason: "missing_dependencies" },
+      effectiveState: { status: "pending", reason: "missing-dependencies" },
     });
     const notes = cat.plugins.find((p) => p.name === "notes")!;
-    expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missing: [], effective_state: { status: "enabled" } });
+    expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missing: [], effectiveState: { status: "enabled" } });
     // The project view says the same (the runtime is project-capable).
-    expect(policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installed_id === id)!.effective_state.status).toBe("pending");
+    expect(policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installedId === id)!.effectiveState.status).toBe("pending");
     expect(listC2(h.ctx).plugins.find((p) => p.c2.id === id)!.c2.missingServices).toEqual(["desktop-host-actions"]);
   });
 
@@ -64,7 +64,7 @@ describe("pending runtimes", () => {
     // Only the consumed plan is gone.
     const after = snapshotTree(h.data);
     expect(Object.keys(after).filter((k) => !k.startsWith("plugin-plans"))).toEqual(Object.keys(before).filter((k) => !k.startsWith("plugin-plans")));
-    expect(policyCatalog(h.ctx).plugins.find((p) => p.installed_id === id)!.effective_state.status).toBe("disabled");
+    expect(policyCatalog(h.ctx).plugins.find((p) => p.installedId === id)!.effectiveState.status).toBe("disabled");
   });
 
   test("from a fresh store the first enable of a pending runtime never creates last-known-good", async () => {

@@ -31,16 +31,16 @@ describe("catalog → plan → apply", () => {
   test("the catalog starts at inherit; a plan shows the exact impact; apply persists and advances last-good", async () => {
     const { h, id } = await trustedHome();
     const cat = policyCatalog(h.ctx);
-    expect(cat).toMatchObject({ config_revision: 0, recovery: { kind: "normal" } });
-    expect(cat.plugins[0]).toMatchObject({ id: `bundle:${id}`, state: "inherit", effective: { state: "enabled", source: "default" }, effective_state: { status: "enabled" } });
+    expect(cat).toMatchObject({ configRevision: 0, recovery: { kind: "normal" } });
+    expect(cat.plugins[0]).toMatchObject({ id: `bundle:${id}`, state: "inherit", effective: { state: "enabled", source: "default" }, effectiveState: { status: "enabled" } });
 
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "disabled" });
-    expect(plan).toMatchObject({ noop: false, before: { state: "enabled" }, after: { state: "disabled" }, affected: [`bundle:${id}`], requires_confirmation: true, config_revision: 0 });
-    expect(plan.active_resources).toEqual([{ plugin: `bundle:${id}`, kind: "plugin_scope", id: `bundle:${id}`, label: "demo runtime" }]);
+    expect(plan).toMatchObject({ noop: false, before: { state: "enabled" }, after: { state: "disabled" }, affected: [`bundle:${id}`], requiresConfirmation: true, configRevision: 0 });
+    expect(plan.activeResources).toEqual([{ plugin: `bundle:${id}`, kind: "plugin-scope", id: `bundle:${id}`, label: "demo runtime" }]);
     expect(readFileSync(join(h.data, "plugin-plans", `${plan.token}.json`), "utf8")).toContain(plan.token);
 
     const applied = await applyPolicyPlan(h.ctx, plan.token);
-    expect(applied).toMatchObject({ config_revision: 1, changed: true, effective: { state: "disabled" } });
+    expect(applied).toMatchObject({ configRevision: 1, changed: true, effective: { state: "disabled" } });
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "user" });
     expect(JSON.parse(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8"))).toEqual(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8")));
     expect(readdirSync(h.data).includes("plugin-plans")).toBe(false);
@@ -113,7 +113,7 @@ describe("catalog → plan → apply", () => {
     await setC2Trusted(h.ctx, "demo", false);
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
     expect(plan.warnings.join(" ")).toContain("not trusted");
-    expect(plan).toMatchObject({ settles: false, trust_block: "untrusted", missing: [] });
+    expect(plan).toMatchObject({ settles: false, trustBlock: "untrusted", missing: [] });
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
     expect(e.message).toContain("not trusted");
@@ -130,9 +130,9 @@ describe("catalog → plan → apply", () => {
     const spec = runtimeBundle("demo", "1.1.0");
     (spec["plugin.json"] as any).extensions["dev.codetwo"].runtime.args = ["plugin.js", "--v2"];
     expect((await h.install(h.bundle("demo", spec), { force: true })).status).not.toBe("unchanged");
-    expect(trustStateOf(findInstalledC2(h.ctx, "demo")!.record)).toBe("needs_retrust");
+    expect(trustStateOf(findInstalledC2(h.ctx, "demo")!.record)).toBe("needs-retrust");
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
-    expect(plan).toMatchObject({ settles: false, trust_block: "trust_outdated", missing: [] });
+    expect(plan).toMatchObject({ settles: false, trustBlock: "needs-retrust", missing: [] });
     expect(plan.warnings.join(" ")).toContain("needs re-trust");
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
@@ -141,7 +141,7 @@ describe("catalog → plan → apply", () => {
     expect(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).toBe(lastGood);
     await setC2Trusted(h.ctx, "demo", true);
     const again = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
-    expect(again).toMatchObject({ settles: true, trust_block: null, warnings: [] });
+    expect(again).toMatchObject({ settles: true, trustBlock: null, warnings: [] });
     expect(await applyPolicyPlan(h.ctx, again.token)).toMatchObject({ changed: true, effective: { state: "enabled" } });
   });
 
@@ -216,14 +216,14 @@ describe("recovery", () => {
     await change(h, { plugin: "demo", state: "disabled" });
     writeFileSync(join(h.data, "plugin-config.json"), '{"schema_version":1,"revision":"x"');
     const cat = policyCatalog(h.ctx);
-    expect(cat.recovery.kind).toBe("restored_last_good");
+    expect(cat.recovery.kind).toBe("restored-last-good");
     expect(cat.plugins[0].effective.state).toBe("disabled");
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", recovery: "restored_last_good" });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", recovery: "restored-last-good" });
     const before = snapshotTree(h.data);
     expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" }))).toMatchObject({ code: "policy_recovery", exit: 3 });
     expect(snapshotTree(h.data)).toEqual(before);
     const reset = await resetPolicy(h.ctx, "demo");
-    expect(reset.recovery_before.kind).toBe("restored_last_good");
+    expect(reset.recoveryBefore.kind).toBe("restored-last-good");
     expect(readFileSync(reset.evidence!, "utf8")).toBe('{"schema_version":1,"revision":"x"');
     expect(policyCatalog(h.ctx).recovery.kind).toBe("normal");
     expect(effectivePolicy(h.ctx, "demo").state).toBe("enabled");
@@ -232,14 +232,14 @@ describe("recovery", () => {
   test("with no usable copy the store is in safe mode (no runtime enabled) until reset", async () => {
     const { h } = await trustedHome();
     writeFileSync(join(h.data, "plugin-config.json"), "garbage");
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "safe_mode", recovery: "safe_mode" });
-    expect(policyCatalog(h.ctx).plugins[0].effective_state).toEqual({ status: "disabled", reason: "safe_mode" });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "safe-mode", recovery: "safe-mode" });
+    expect(policyCatalog(h.ctx).plugins[0].effectiveState).toEqual({ status: "disabled", reason: "safe-mode" });
     // Safe mode persists across processes (nothing was rewritten) …
     expect(readFileSync(join(h.data, "plugin-config.json"), "utf8")).toBe("garbage");
-    expect(policyCatalog(h.ctx).recovery.kind).toBe("safe_mode");
+    expect(policyCatalog(h.ctx).recovery.kind).toBe("safe-mode");
     // … until reset writes a valid primary at revision 0.
     const reset = await resetPolicy(h.ctx, "demo");
-    expect(reset).toMatchObject({ config_revision: 0, changed: true });
+    expect(reset).toMatchObject({ configRevision: 0, changed: true });
     expect(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"))).toEqual({ schema_version: 1, revision: 0, user: {}, projects: {} });
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "enabled", recovery: "normal" });
   });

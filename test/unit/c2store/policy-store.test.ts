@@ -93,7 +93,7 @@ describe("policy store", () => {
     writeFileSync(layout.policy, "{ this is not json");
     const bytes = readFileSync(layout.policy);
     const view = openPolicy(layout);
-    expect(view.recovery.kind).toBe("restored_last_good");
+    expect(view.recovery.kind).toBe("restored-last-good");
     expect(view.doc.user["bundle:demo-12345678"]).toEqual({ state: "disabled" });
     expect(readFileSync(layout.policy)).toEqual(bytes);
   });
@@ -102,7 +102,7 @@ describe("policy store", () => {
     const { root, layout } = layoutIn();
     writeFileSync(layout.policy, '{"schema_version":7}');
     const view = openPolicy(layout);
-    expect(view.recovery.kind).toBe("safe_mode");
+    expect(view.recovery.kind).toBe("safe-mode");
     expect(view.doc).toEqual(emptyPolicy());
     const result = commitPolicy(layout, view, emptyPolicy(), now);
     expect(result.written).toBe(true);

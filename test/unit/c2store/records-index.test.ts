@@ -138,7 +138,7 @@ describe("records index", () => {
     writeFileSync(path, serializeRecord(record));
     await setC2Trusted(h.ctx, "b1", true);
     expect(existsSync(index)).toBe(false);
-    expect(policyCatalog(h.ctx).plugins[0]).toMatchObject({ name: "b0", has_runtime: true, metadata: { scope_support: ["user"] } });
+    expect(policyCatalog(h.ctx).plugins[0]).toMatchObject({ name: "b0", hasRuntime: true, metadata: { scopeSupport: ["user"] } });
   });
 
   test("a temp file left by a killed index write is cleaned with the other leftovers", async () => {
