@@ -98,7 +98,10 @@ export const hasCacheEntry = (ctx: Context, integrity: string) => readCacheEntry
  * Returns false, storing nothing, when a file on disk no longer matches its record: the cache
  * only ever holds content that was judged.
  */
-export function putCacheEntry(ctx: Context, meta: Omit<CacheEntry, "integrity">, root: string): { integrity: string; stored: boolean } {
+export function putCacheEntry(ctx: Context, given: Omit<CacheEntry, "integrity">, root: string): { integrity: string; stored: boolean } {
+  // One key order whoever stores it (the GJC and C2 records list their fields differently):
+  // entry.json goes into set archives, which must be the same bytes on every run.
+  const meta = { name: given.name, family: given.family, version: given.version, files: given.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.bytes })) };
   const integrity = integrityOf(meta.files);
   if (hasCacheEntry(ctx, integrity)) return { integrity, stored: false };
   const content = ensureRoot(ctx);
