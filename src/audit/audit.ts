@@ -52,7 +52,12 @@ export interface AuditRequest {
   sha256?: string;
   /** An installed bundle to diff against (scope from user/project, like a name target). */
   against?: string;
+  /** `--fail-on` (src/audit/fail-on.ts): which findings make the audit fail. */
+  failOn?: string;
 }
+
+/** An audit with its `--fail-on` verdict: `failing` findings match it (the verb then exits 3). */
+export type GatedAudit = AuditReport & { failOn: string | null; failing: number };
 
 function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding[] {
   const locators = new Map<string, (p: string) => TextPosition>();
@@ -80,6 +85,14 @@ function report(subject: Omit<AuditSubject, "family" | "name" | "version">, plan
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
 function isInstalledName(ctx: Context, target: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) && !entryExists(resolve(ctx.cwd, target)) && !/\.(?:tgz|tar|tar\.gz)$/.test(target);
+}
+
+/** `gjc plugin audit`: the audit of the target, held to `--fail-on` (refused before anything is fetched when malformed). */
+export async function auditGated(ctx: Context, req: AuditRequest): Promise<GatedAudit> {
+  const { parseFailOn } = await import("./fail-on.ts");
+  const matches = parseFailOn(req.failOn);
+  const report = await auditTarget(ctx, req);
+  return { ...report, failOn: req.failOn ?? null, failing: matches ? report.findings.filter(matches).length : 0 };
 }
 
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {

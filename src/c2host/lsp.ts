@@ -40,8 +40,11 @@ function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string):
   return { status: "ready", reason: null, components: policy.components };
 }
 
-/** `gjc plugin lsp list`: every server, and the language routing with conflicts failed closed. */
-export function listLanguageServers(host: RuntimeHost, project?: string): { servers: LspServerEntry[]; languages: LspRoute[] } {
+/**
+ * `gjc plugin lsp list`: every server, and the language routing with conflicts failed closed
+ * (`conflicts`: the languages that no server gets because several could provide them).
+ */
+export function listLanguageServers(host: RuntimeHost, project?: string): { servers: LspServerEntry[]; languages: LspRoute[]; conflicts: string[] } {
   const servers: LspServerEntry[] = [];
   const eligible: { bundle: HostedBundle; serverIds: string[] }[] = [];
   for (const bundle of host.bundles()) {
@@ -56,7 +59,8 @@ export function listLanguageServers(host: RuntimeHost, project?: string): { serv
     }
     if (ids.length > 0) eligible.push({ bundle, serverIds: ids });
   }
-  return { servers, languages: routeLanguages(eligible) };
+  const languages = routeLanguages(eligible);
+  return { servers, languages, conflicts: languages.filter((l) => l.provider === null).map((l) => l.language) };
 }
 
 export type { LspLaunchPlan };

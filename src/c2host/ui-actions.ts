@@ -130,6 +130,23 @@ export async function invokeHostAction(
   return { ...r, contribution: ui.id, item: item.id };
 }
 
+export type UiActivation =
+  | ({ kind: "render" } & Awaited<ReturnType<typeof renderHostActions>>)
+  | ({ kind: "invoke" } & (Awaited<ReturnType<typeof invokeUi>> | Awaited<ReturnType<typeof invokeHostAction>>));
+
+/**
+ * `gjc plugin ui invoke`: a host.actions contribution is rendered, or one rendered item is
+ * invoked (rendered first when this realm has not rendered it yet); any other UI action is
+ * invoked with the caller's context.
+ */
+export async function activateUi(host: RuntimeHost, plugin: string, contributionId: string, opts: InvokeOptions & { project?: string; item?: string; context?: unknown } = {}): Promise<UiActivation> {
+  const { item, context, ...rest } = opts;
+  const { ui } = uiTarget(host, plugin, contributionId, opts.project);
+  if (ui.slot !== "host.actions") return { kind: "invoke", ...(await invokeUi(host, plugin, contributionId, { ...rest, context })) };
+  if (item === undefined) return { kind: "render", ...(await renderHostActions(host, plugin, contributionId, rest)) };
+  return { kind: "invoke", ...(await invokeHostAction(host, plugin, contributionId, item, { ...rest, renderIfMissing: true })) };
+}
+
 function hostActionsTarget(host: RuntimeHost, plugin: string, contributionId: string, project?: string) {
   const found = uiTarget(host, plugin, contributionId, project);
   if (found.ui.slot !== "host.actions") {

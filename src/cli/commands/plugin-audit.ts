@@ -1,8 +1,7 @@
-import { auditTarget } from "../../audit/audit.ts";
-import { parseFailOn } from "../../audit/fail-on.ts";
+import { auditGated } from "../../audit/audit.ts";
 import { usageError } from "../../core/errors.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
-import { describeAudit } from "../render/audit.ts";
+import { describeGatedAudit } from "../render/audit.ts";
 
 export default defineVerb({
   name: "plugin audit",
@@ -21,16 +20,13 @@ export default defineVerb({
   examples: ["gjc plugin audit ./my-bundle", "gjc plugin audit https://example.com/b.git#v1.2.0 --sarif > audit.sarif", "gjc plugin audit hello-runtime --fail-on warning", "gjc plugin audit ./b --fail-on unpinned-launch-fetch", "gjc plugin audit ./new-version --against my-bundle"],
   async run({ args, ctx }) {
     if (args.sarif && args.json) throw usageError("Give either --sarif or --json, not both.", "--sarif prints a SARIF 2.1.0 log; --json prints gjc/audit@1.", "invalid_option_value");
-    const failOn = parseFailOn(args["fail-on"]);
-    const report = await auditTarget(ctx, { target: args.target, user: args.user, project: args.project, catalog: args.catalog, sha256: args.sha256, against: args.against });
-    const failing = failOn ? report.findings.filter(failOn) : [];
-    const exit = failing.length > 0 ? 3 : 0;
-    const json = { schema: "gjc/audit@1", ok: exit === 0, ...report, failOn: args["fail-on"] ?? null, failing: failing.length };
+    const report = await auditGated(ctx, { target: args.target, user: args.user, project: args.project, catalog: args.catalog, sha256: args.sha256, against: args.against, failOn: args["fail-on"] });
+    const exit = report.failing > 0 ? 3 : 0;
+    const json = { schema: "gjc/audit@1", ok: exit === 0, ...report };
     if (args.sarif) {
       const { toSarif } = await import("../../audit/sarif.ts");
       return { json, human: JSON.stringify(toSarif(report), null, 2), exit };
     }
-    const human = describeAudit(report, ctx.out) + (failing.length ? `\n${failing.length} finding${failing.length === 1 ? "" : "s"} match --fail-on ${args["fail-on"]}.` : "");
-    return { json, human, exit };
+    return { json, human: describeGatedAudit(report, ctx.out), exit };
   },
 });

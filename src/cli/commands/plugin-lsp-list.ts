@@ -12,7 +12,6 @@ export default defineVerb({
   examples: ["gjc plugin lsp list", "gjc plugin lsp list --project . --json"],
   async run({ args, ctx }) {
     const r = await withCliHost(ctx, async (host) => listLanguageServers(host, args.project));
-    const conflicts = r.languages.filter((l) => l.provider === null).map((l) => l.language);
-    return { json: { schema: "gjc/plugin-lsp-list@1", ok: true, servers: r.servers, languages: r.languages, conflicts }, human: describeLanguageServers(r, ctx.out) };
+    return { json: { schema: "gjc/plugin-lsp-list@1", ok: true, ...r }, human: describeLanguageServers(r, ctx.out) };
   },
 });

@@ -2,7 +2,7 @@ import { scopeFromFlags } from "../../store/resolve.ts";
 import { acceptServer } from "../../mcp/pins-probe.ts";
 import { timeoutOption } from "../options.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
-import { describePin } from "../render/mcp-pins.ts";
+import { describeMcpAccept } from "../render/mcp-pins.ts";
 
 export default defineVerb({
   name: "plugin mcp accept",
@@ -17,7 +17,6 @@ export default defineVerb({
   examples: ["gjc plugin mcp accept docs-bundle/docs"],
   async run({ args, ctx }) {
     const r = await acceptServer(ctx, args.target, { scope: scopeFromFlags(args), timeoutMs: timeoutOption(args.timeout) });
-    const human = [`${ctx.out.bold(`${r.bundle}/${r.server}`)}: ${r.tools.length} tool${r.tools.length === 1 ? "" : "s"}`, describePin(r.pin, ctx.out)].join("\n");
-    return { json: { schema: "gjc/mcp-accept@1", ok: true, ...r }, human };
+    return { json: { schema: "gjc/mcp-accept@1", ok: true, ...r }, human: describeMcpAccept(r, ctx.out) };
   },
 });

@@ -1,6 +1,5 @@
 import { ExitCode } from "../../core/exit-codes.ts";
-import { listC2McpServers } from "../../c2session/mcp-servers.ts";
-import { listDeclaredServers } from "../../mcp/installed.ts";
+import { listMcpServers } from "../../mcp/list.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describeMcpServers } from "../render/mcp-list.ts";
 
@@ -11,9 +10,7 @@ export default defineVerb({
   args: { ...jsonArg },
   examples: ["gjc plugin mcp list", "gjc plugin mcp list --json"],
   async run({ ctx }) {
-    const r = await listDeclaredServers(ctx);
-    const c2 = await listC2McpServers(ctx);
-    const ok = r.scopes.every((x) => x.ok);
-    return { json: { schema: "gjc/mcp-list@1", ok, servers: [...r.servers.map((x) => ({ family: "gjc" as const, ...x })), ...c2], scopes: r.scopes }, human: describeMcpServers(r, c2, ctx.out), exit: ok ? ExitCode.ok : ExitCode.refused };
+    const r = await listMcpServers(ctx);
+    return { json: { schema: "gjc/mcp-list@1", ...r }, human: describeMcpServers(r, ctx.out), exit: r.ok ? ExitCode.ok : ExitCode.refused };
   },
 });

@@ -1,7 +1,7 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
-import { pretty } from "../render/c2-runtime.ts";
+import { describeRunProgress, pretty } from "../render/c2-runtime.ts";
 
 export default defineVerb({
   name: "plugin run",
@@ -19,8 +19,7 @@ export default defineVerb({
     const callArgs = jsonOption("args", args.args) ?? null;
     const timeoutMs = timeoutOption(args.timeout);
     const r = await withCliHost(ctx, (host) => host.invoke(args.command, callArgs, { project: args.project, timeoutMs }));
-    const realm = r.realm.kind === "user" ? "user realm" : `project ${r.realm.projectPath}`;
-    ctx.log.progress(`${r.command} ran in ${r.plugin.name} ${r.plugin.version} (${realm})`);
+    ctx.log.progress(describeRunProgress(r));
     return { json: { schema: "gjc/plugin-run@1", ok: true, command: r.command, plugin: r.plugin, realm: r.realm, result: r.result }, human: pretty(r.result) };
   },
 });

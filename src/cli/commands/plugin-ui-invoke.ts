@@ -1,5 +1,5 @@
 import { withCliHost } from "../../c2host/cli-host.ts";
-import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "../../c2host/ui-actions.ts";
+import { activateUi } from "../../c2host/ui-actions.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
 import { describeHostActions, pretty } from "../render/c2-runtime.ts";
@@ -21,15 +21,7 @@ export default defineVerb({
   async run({ args, ctx }) {
     const context = jsonOption("context", args.context);
     const timeoutMs = timeoutOption(args.timeout);
-    const opts = { project: args.project, timeoutMs };
-    const out = await withCliHost(ctx, async (host) => {
-      const { ui } = uiTarget(host, args.plugin, args.contribution, args.project);
-      if (ui.slot === "host.actions") {
-        if (args.item === undefined) return { kind: "render" as const, ...(await renderHostActions(host, args.plugin, args.contribution, opts)) };
-        return { kind: "invoke" as const, ...(await invokeHostAction(host, args.plugin, args.contribution, args.item, { ...opts, renderIfMissing: true })) };
-      }
-      return { kind: "invoke" as const, ...(await invokeUi(host, args.plugin, args.contribution, { ...opts, context })) };
-    });
+    const out = await withCliHost(ctx, (host) => activateUi(host, args.plugin, args.contribution, { project: args.project, timeoutMs, item: args.item, context }));
     if (out.kind === "render") {
       return { json: { schema: "gjc/plugin-ui-invoke@1", ok: true, operation: "render", plugin: out.plugin, contribution: out.contribution, items: out.items }, human: describeHostActions(out.items) };
     }

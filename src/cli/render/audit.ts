@@ -1,4 +1,4 @@
-import type { AuditReport } from "../../audit/audit.ts";
+import type { AuditReport, GatedAudit } from "../../audit/audit.ts";
 import type { Style } from "../../core/style.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
@@ -49,4 +49,9 @@ export function describeAudit(r: AuditReport, s: Style): string {
     }
   }
   return lines.join("\n");
+}
+
+/** The human audit and, when `--fail-on` matched, how many findings did. */
+export function describeGatedAudit(r: GatedAudit, s: Style): string {
+  return describeAudit(r, s) + (r.failing > 0 ? `\n${r.failing} finding${r.failing === 1 ? "" : "s"} match --fail-on ${r.failOn}.` : "");
 }

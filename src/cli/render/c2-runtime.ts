@@ -13,6 +13,12 @@ import type { Style } from "../../core/style.ts";
  * frame allows ~500,000 levels) would overflow the stack when printed, in human and --json
  * output alike: it is refused as the runtime's protocol error instead of ending in exit 70.
  */
+/** The progress line of `gjc plugin run` (stderr): which bundle ran the command, in which realm. */
+export function describeRunProgress(r: { command: string; plugin: { name: string; version: string }; realm: { kind: string; projectPath?: string | null } }): string {
+  const realm = r.realm.kind === "user" ? "user realm" : `project ${r.realm.projectPath}`;
+  return `${r.command} ran in ${r.plugin.name} ${r.plugin.version} (${realm})`;
+}
+
 export function pretty(value: unknown): string {
   if (nestedDeeperThan(value)) {
     throw new GjcError({

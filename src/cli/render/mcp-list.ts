@@ -1,13 +1,13 @@
 /** Human text of `gjc plugin mcp list`: GJC bundles' declared servers, then C2 mcp.json servers. */
-import type { C2McpEntry } from "../../c2session/mcp-servers.ts";
 import type { Style } from "../../core/style.ts";
-import type { Scope } from "../../install/registry-types.ts";
-import type { DeclaredServer } from "../../mcp/installed.ts";
+import type { McpListing } from "../../mcp/list.ts";
 
-export function describeMcpServers(r: { servers: DeclaredServer[]; scopes: { scope: Scope; ok: boolean; problem?: string }[] }, c2: C2McpEntry[], s: Style): string {
+export function describeMcpServers(r: McpListing, s: Style): string {
   const lines: string[] = [];
-  if (r.servers.length === 0 && c2.length === 0) lines.push("No MCP server is declared by an installed GJC bundle or a C2 bundle's mcp.json.");
-  for (const d of r.servers) {
+  const gjc = r.servers.filter((d) => d.family === "gjc");
+  const c2 = r.servers.filter((d) => d.family === "c2");
+  if (r.servers.length === 0) lines.push("No MCP server is declared by an installed GJC bundle or a C2 bundle's mcp.json.");
+  for (const d of gjc) {
     const state = d.status === "active" ? s.green("active") : d.status === "disabled" ? s.dim("disabled") : d.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
     const policy = d.policy.ok ? s.green("policy ok") : s.red(`policy refused: ${d.policy.reason}`);
     lines.push(`${d.bundle}/${d.server} ${s.dim(`(${d.scope}, ${d.transport})`)} ${state}, ${policy}`, `  ${s.dim(d.target)}`);

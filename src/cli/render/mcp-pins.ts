@@ -1,5 +1,5 @@
 import type { Style } from "../../core/style.ts";
-import type { PinCheck, PinOutcome } from "../../mcp/pins-probe.ts";
+import type { PinCheck, PinOutcome, ProbedServer } from "../../mcp/pins-probe.ts";
 import type { ToolChange } from "../../mcp/pins.ts";
 
 const short = (text: string | undefined) => (text === undefined ? "(none)" : JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text));
@@ -37,4 +37,19 @@ export function describePinChecks(checks: PinCheck[]): string[] {
     else out.push(`mcp error   ${where}: ${c.error?.message ?? "probe failed"} (${c.error?.code ?? "error"})`);
   }
   return out;
+}
+
+/** `gjc plugin mcp probe`: the server, its tools, and what became of its pin. */
+export function describeMcpProbe(r: ProbedServer & { pin: PinOutcome }, s: Style): string {
+  return [
+    `${s.bold(`${r.bundle}/${r.server}`)} ${s.dim(`(${r.scope ?? "c2"}, ${r.transport})`)}: ${r.serverInfo.name} ${r.serverInfo.version}, MCP ${r.protocolVersion}`,
+    r.tools.length === 0 ? "  no tools" : `  ${r.tools.length} tool${r.tools.length === 1 ? "" : "s"}:`,
+    ...r.tools.map((t) => `    ${t.name}${t.description ? s.dim(` — ${t.description.split("\n")[0].slice(0, 100)}`) : ""}`),
+    describePin(r.pin, s),
+  ].join("\n");
+}
+
+/** `gjc plugin mcp accept`: the server, how many tools it serves, and the new pin. */
+export function describeMcpAccept(r: ProbedServer & { pin: PinOutcome }, s: Style): string {
+  return [`${s.bold(`${r.bundle}/${r.server}`)}: ${r.tools.length} tool${r.tools.length === 1 ? "" : "s"}`, describePin(r.pin, s)].join("\n");
 }
