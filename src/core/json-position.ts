@@ -39,8 +39,22 @@ function encodePointer(segments: string[]): string {
   return segments.map((s) => `/${s.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
-/** Every pointer in the document → the offset where it starts (a member's key, an element's value). */
-function memberStarts(text: string): Map<string, number> {
+/**
+ * The first member whose key repeats a key of the same object (`{"name":"a","name":"b"}`):
+ * its pointer and the offset of the repeated key, or undefined. The same walk as positions.
+ */
+export function firstDuplicateKey(text: string): { pointer: string; offset: number } | undefined {
+  let found: { pointer: string; offset: number } | undefined;
+  memberStarts(text, (pointer, offset) => (found ??= { pointer, offset }));
+  return found;
+}
+
+/**
+ * Every pointer in the document → the offset where it starts (a member's key, an element's
+ * value). A key already placed in the same object is reported to `onDuplicate`; the later one
+ * wins the position, as it wins in JSON.parse.
+ */
+function memberStarts(text: string, onDuplicate?: (pointer: string, offset: number) => void): Map<string, number> {
   const starts = new Map<string, number>();
   let i = 0;
   const ws = () => {
@@ -65,6 +79,7 @@ function memberStarts(text: string): Map<string, number> {
         const keyAt = i;
         const key = string();
         const member = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+        if (onDuplicate && starts.has(member)) onDuplicate(member, keyAt);
         starts.set(member, keyAt); // a member is placed at its key (value() keeps the first start)
         ws();
         if (text[i++] !== ":") throw new SyntaxError("expected ':'");
@@ -88,7 +103,9 @@ function memberStarts(text: string): Map<string, number> {
       }
     }
     if (c === '"') return void string();
-    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 64));
+    // Matched in place (sticky), so a number of any length is stepped over whole.
+    SCALAR.lastIndex = i;
+    const m = SCALAR.exec(text);
     if (!m) throw new SyntaxError("expected a value");
     i += m[0].length;
   };
@@ -99,6 +116,8 @@ function memberStarts(text: string): Map<string, number> {
   }
   return starts;
 }
+
+const SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 function endOfString(text: string, start: number): number {
   if (text[start] !== '"') throw new SyntaxError("expected a string");

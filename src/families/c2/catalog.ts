@@ -5,7 +5,7 @@
  * entry's name and version. Per-entry problems are `invalid_plugin_entry` diagnostics (and
  * `duplicate_plugin`), so one run reports every entry; catalog-level problems stop parsing.
  */
-import { parseBoundedJson } from "../../bundle/json.ts";
+import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { dirname, join, relative } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
 import { relativePathProblem, stripDotSlash, walkInside } from "../../bundle/path-safety.ts";
@@ -95,7 +95,7 @@ export function readCatalogFile(file: string): { raw?: unknown; diagnostics: Dia
     try {
       return { raw: parseBoundedJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes)), diagnostics: [] };
     } catch (error) {
-      return { diagnostics: [{ code: "invalid_catalog", severity: "error", path: CATALOG_FILE, message: `marketplace.json is not valid UTF-8 JSON: ${(error as Error).message}`, hint: "Fix the JSON syntax." }] };
+      return { diagnostics: [{ code: "invalid_catalog", severity: "error", path: jsonErrorPath(CATALOG_FILE, error), message: `marketplace.json is not valid UTF-8 JSON: ${(error as Error).message}`, hint: "Fix the JSON syntax." }] };
     }
   } catch (error) {
     if (!isGjcError(error)) throw error;

@@ -8,7 +8,7 @@
  * mcp.json, hooks/hooks.json, monitors/monitors.json) is an error, because the contribution
  * would point through it (DESIGN §2 item 4); links elsewhere are simply not copied.
  */
-import { parseBoundedJson } from "../../bundle/json.ts";
+import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { C2_LIMITS, C2_MAX_COMPONENTS } from "../../bundle/limits.ts";
@@ -363,7 +363,7 @@ function findMcp(dir: string, sink: DiagnosticSink): C2McpServer[] {
   try {
     raw = parseBoundedJson(text);
   } catch (error) {
-    sink.error("invalid_mcp", MCP_FILE, `mcp.json is not valid JSON: ${(error as Error).message}`, "Fix the JSON syntax.");
+    sink.error("invalid_mcp", jsonErrorPath(MCP_FILE, error), `mcp.json is not valid JSON: ${(error as Error).message}`, "Fix the JSON syntax.");
     return [];
   }
   return checkMcpConfig(raw, sink, dir);
@@ -387,7 +387,7 @@ function findScaffolds(dir: string, container: string, sink: DiagnosticSink): C2
         if (typeof meta?.name === "string" && meta.name.trim()) title = meta.name.trim();
         if (typeof meta?.description === "string") description = meta.description.trim();
       } catch (error) {
-        sink.warning("invalid_scaffold", `${rel}/scaffold.json`, `${rel}/scaffold.json is not valid JSON (${(error as Error).message}); the folder name is used.`, "Fix the JSON or remove the file.");
+        sink.warning("invalid_scaffold", jsonErrorPath(`${rel}/scaffold.json`, error), `${rel}/scaffold.json is not valid JSON (${(error as Error).message}); the folder name is used.`, "Fix the JSON or remove the file.");
       }
     }
     out.push({ id: slugHash(rel), path: rel, name: title, description, files });
@@ -438,7 +438,7 @@ function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipe
     try {
       doc = parseBoundedJson(text);
     } catch (error) {
-      sink.warning("invalid_scene", rel, `${rel} is not valid JSON and is skipped (${(error as Error).message}).`, "Fix the JSON; the rest of the bundle is unaffected.");
+      sink.warning("invalid_scene", jsonErrorPath(rel, error), `${rel} is not valid JSON and is skipped (${(error as Error).message}).`, "Fix the JSON; the rest of the bundle is unaffected.");
       continue;
     }
     if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {

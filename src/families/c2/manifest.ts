@@ -4,7 +4,7 @@
  * unknown keys, commands, ui, connectors, language servers, cross-field rules), then the
  * runtime. A foreign `standardVersion` stops the C2 checks: it is a different contract.
  */
-import { parseBoundedJson } from "../../bundle/json.ts";
+import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { join } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
 import { DiagnosticSink, pointer, type Diagnostic } from "../../core/diagnostics.ts";
@@ -75,7 +75,7 @@ export function readC2ManifestFile(bundleDir: string): { raw?: unknown; diagnost
     return { raw: parseBoundedJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes)), diagnostics: [] };
   } catch (error) {
     return {
-      diagnostics: [{ code: "invalid_manifest", severity: "error", path: MANIFEST_FILE, message: `plugin.json is not valid UTF-8 JSON: ${(error as Error).message}`, hint: "Fix the JSON syntax (a JSON linter shows the exact spot)." }],
+      diagnostics: [{ code: "invalid_manifest", severity: "error", path: jsonErrorPath(MANIFEST_FILE, error), message: `plugin.json is not valid UTF-8 JSON: ${(error as Error).message}`, hint: "Fix the JSON syntax (a JSON linter shows the exact spot)." }],
     };
   }
 }

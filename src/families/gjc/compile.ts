@@ -1,4 +1,4 @@
-import { parseBoundedJson } from "../../bundle/json.ts";
+import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { lstatSync } from "node:fs";
 import { resolve } from "node:path";
 import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
@@ -114,7 +114,7 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
   try {
     return { value: parseBoundedJson(withoutBom(text)) };
   } catch (error) {
-    sink.error("invalid_manifest", GJC_MANIFEST, `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
+    sink.error("invalid_manifest", jsonErrorPath(GJC_MANIFEST, error), `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
     return undefined;
   }
 }
