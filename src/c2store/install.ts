@@ -27,6 +27,7 @@ import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
 import { RECORD_SCHEMA_VERSION, serializeRecord, storedFiles, type InstalledRecord, type RecordSource } from "./record.ts";
+import { componentsOf, storedComponents } from "./record-components.ts";
 import { readRecord, scanRecords } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
@@ -216,7 +217,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       files,
       total_bytes: plan.collection.totalBytes,
       contributions: { ...plan.contributions.counts },
-      components: plan.contributions.components,
+      components: storedComponents(plan.contributions.components),
       diagnostics: plan.diagnostics,
       quarantine: null,
       manifest,
@@ -260,7 +261,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         identity: source.identity,
         spec: source.spec,
         contributions: record.contributions,
-        components: record.components,
+        components: componentsOf(record.components),
         diagnostics: record.diagnostics,
       },
     };

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import type { ComponentSummary } from "../families/types.ts";
 import { isDeniedEnvName } from "../process/env.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { runRecordChanging } from "./hooks.ts";
@@ -28,6 +27,7 @@ import { storedFiles, type InstalledRecord } from "./record.ts";
 import { verifyFiles } from "../store/verify.ts";
 import type { BundleRow, InspectBundle, UninstallResult, VerifiedBundle } from "../store/documents.ts";
 import { c2DocSource } from "./install.ts";
+import { componentsOf } from "./record-components.ts";
 
 export type { C2InstallResult } from "./install.ts";
 export { installC2FromCatalog } from "./catalog-install.ts";
@@ -164,12 +164,12 @@ function currentDiagnostics(record: InstalledRecord): InstalledRecord["diagnosti
 
 function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2Component[] {
   const key = policyKey(record.id);
-  return record.components.map((c) => {
-    let effectiveStatus: string = c.status;
+  return componentsOf(record.components).map((c) => {
+    let effectiveStatus: C2Component["effectiveStatus"] = c.status;
     // ui and connector summaries are named `<id>@<slot|provider>`; policy ids use the bare id.
     const policyId = c.kind === "ui" || c.kind === "connector" || c.kind === "lsp" ? `${key}:${c.kind}:${c.name.split("@")[0]}` : undefined;
     if (policyId && effective.components[policyId] === "disabled") effectiveStatus = "disabled";
-    else if (c.status === "requires_trust" && trustStateOf(record) === "trusted") effectiveStatus = "ready";
+    else if (c.status === "requires-trust" && trustStateOf(record) === "trusted") effectiveStatus = "ready";
     return { kind: c.kind, name: c.name, path: c.path, status: c.status, effectiveStatus };
   });
 }

@@ -8,7 +8,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import type { RecordFactsSchema } from "../store/index-schemas.ts";
 import type * as Schema from "./record-schema.ts";
 import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../audit/trust.ts";
-import type { ComponentSummary } from "../families/types.ts";
+import type { StoredComponent } from "./record-components.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { isDeniedEnvName } from "../process/env.ts";
@@ -31,7 +31,7 @@ export type Quarantine = Static<typeof Schema.Quarantine>;
  */
 export type InstalledRecord = Omit<Static<typeof Schema.InstalledRecordSchema>, "manifest" | "components" | "diagnostics" | "capabilities" | "trusted_capabilities"> & {
   manifest: C2Manifest;
-  components: ComponentSummary[];
+  components: StoredComponent[];
   diagnostics: Diagnostic[];
   capabilities?: TrustedCapabilities;
   trusted_capabilities?: TrustedCapabilities;

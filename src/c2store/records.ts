@@ -2,6 +2,7 @@ import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
+import { componentsOf } from "./record-components.ts";
 import { lockHeld } from "../store/lock.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
@@ -60,7 +61,7 @@ export function toInstalled(layout: C2Layout, record: InstalledRecord): Installe
     installedAt: record.installed_at,
     updatedAt: record.updated_at,
     contributions: record.contributions,
-    components: record.components,
+    components: componentsOf(record.components),
     diagnostics: record.diagnostics,
     quarantine: record.quarantine,
     passEnv: record.pass_env ?? [],

@@ -15,7 +15,7 @@ const count = Type.Integer({ minimum: 0 });
 
 const PlannedFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: count, mode: opt(count) }, closed);
 const SurfaceSchema = Type.Object({ id: str, kind: str, enabledByDefault: Type.Boolean() }, closed);
-const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum(["ready", "requires_trust", "requires_auth", "unsupported"]) }, closed);
+const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum(["ready", "requires-trust", "requires-auth", "unsupported"]) }, closed);
 const CatalogEntrySchema = Type.Object({ index: count, name: nullable(str), version: nullable(str), source: nullable(str), ok: Type.Boolean() }, closed);
 
 export const ValidateDocumentSchema = Type.Object(

@@ -17,12 +17,12 @@ export interface SurfaceSummary {
   enabledByDefault: boolean;
 }
 
-/** A C2 extension component and whether it can run (`ready`, `requires_trust`, `unsupported`). */
+/** A C2 extension component and whether it can run (`ready`, `requires-trust`, `unsupported`). */
 export interface ComponentSummary {
   kind: string;
   name: string;
   path: string;
-  status: "ready" | "requires_trust" | "requires_auth" | "unsupported";
+  status: "ready" | "requires-trust" | "requires-auth" | "unsupported";
 }
 
 export interface CatalogEntrySummary {

@@ -43,7 +43,9 @@ export const SourceSchema = Type.Object(
   closed,
 );
 
-const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: str, effectiveStatus: str }, closed);
+const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupported"] as const;
+// effectiveStatus: the status after trust and component policy (`disabled` by policy).
+const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
 const C2QuarantineSchema = Type.Object({ reason: str, files: strs, at: str }, closed);
 const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
@@ -82,7 +84,7 @@ export const BundleRowSchema = Type.Object(
           components: Type.Array(ComponentSchema),
           diagnostics: Type.Object({ errors: Type.Integer(), warnings: Type.Integer() }, closed),
           quarantine: Type.Union([C2QuarantineSchema, Type.Null()]),
-          policy: Type.Object({ state: str, source: str }, closed),
+          policy: Type.Object({ state: Type.Enum(["enabled", "disabled"]), source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]) }, closed),
           /** Services `runtime.inject` names that this host lacks: the runtime is pending. */
           missingServices: strs,
         },
@@ -148,7 +150,7 @@ const installDocument = (verb: string) =>
             /** The source as it can be typed again. */
             spec: str,
             contributions: Type.Record(Type.String(), Type.Integer()),
-            components: Type.Array(Type.Object({ kind: str, name: str, path: str, status: str }, closed)),
+            components: Type.Array(Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]) }, closed)),
             diagnostics: Type.Array(DiagnosticSchema),
           },
           closed,

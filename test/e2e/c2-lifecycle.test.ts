@@ -51,7 +51,7 @@ describe("gjc plugin install (C2)", () => {
     expect(inspect.exitCode).toBe(0);
     const b = inspect.json().bundle;
     expect(b).toMatchObject({ enabled: true, c2: { trusted: false, contributions: { runtime: 1, runtimeCommands: 1, ui: 1 } } });
-    expect(b.c2.components.map((x: { kind: string; effectiveStatus: string }) => `${x.kind}:${x.effectiveStatus}`)).toEqual(["command:ready", "ui:requires_trust"]);
+    expect(b.c2.components.map((x: { kind: string; effectiveStatus: string }) => `${x.kind}:${x.effectiveStatus}`)).toEqual(["command:ready", "ui:requires-trust"]);
     expect(b.c2.diagnosticsList.map((d: { code: string }) => d.code)).toContain("runtime.requires_trust");
     const text = await c.run("plugin", "inspect", "demo");
     expect(text.stdout).toContain("trusted: no");

@@ -45,7 +45,7 @@ describe("gjc marketplace list", () => {
     expect((await s.gjc(["plugin", "trust", "run"])).exitCode).toBe(0);
     expect(lineOf((await s.gjc(["marketplace", "list", root])).stdout, "run")).toContain("installed 1.0.0, trusted");
     expect(await warnsTrust()).toBe(false);
-    expect((await s.gjc(["plugin", "inspect", "run"])).stdout).not.toContain("requires_trust");
+    expect((await s.gjc(["plugin", "inspect", "run"])).stdout).not.toContain("requires-trust");
     expect((await s.gjc(["plugin", "untrust", "run"])).exitCode).toBe(0);
     expect(await warnsTrust()).toBe(true);
   });

@@ -99,7 +99,7 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
       if (b.c2) {
         const c2 = b.c2;
         lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
-        const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires_trust").length;
+        const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires-trust").length;
         const unsupported = c2.components.filter((c) => c.effectiveStatus === "unsupported").length;
         const diagnostics = c2.diagnostics.warnings + c2.diagnostics.errors;
         lines.push(`    ${contributionLine(c2.contributions)}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${counted(diagnostics, "diagnostic")}` : ""}`);

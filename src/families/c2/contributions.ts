@@ -221,13 +221,13 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
   const unsupported = (kind: ComponentSummary["kind"], paths: string[]): ComponentSummary[] => paths.map((p) => ({ kind, name: p, path: p, status: "unsupported" }));
   const components: ComponentSummary[] = [
     ...(c2?.commands ?? []).map((c, i): ComponentSummary => ({ kind: "command", name: c.id, path: `${C2_AT}/commands/${i}`, status: "ready" })),
-    ...(c2?.languageServers ?? []).map((l, i): ComponentSummary => ({ kind: "lsp", name: l.id, path: `${C2_AT}/languageServers/${i}`, status: "requires_trust" })),
+    ...(c2?.languageServers ?? []).map((l, i): ComponentSummary => ({ kind: "lsp", name: l.id, path: `${C2_AT}/languageServers/${i}`, status: "requires-trust" })),
     ...unsupported("hook", hooks),
     ...unsupported("monitor", monitors),
     ...unsupported("scene", scenes),
     ...unsupported("pipeline", pipelines),
-    ...(c2?.ui ?? []).map((a, i): ComponentSummary => ({ kind: "ui", name: `${a.id}@${a.slot}`, path: `${C2_AT}/ui/${i}`, status: "requires_trust" })),
-    ...(c2?.connectors ?? []).map((c, i): ComponentSummary => ({ kind: "connector", name: `${c.id}@${c.provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires_trust" })),
+    ...(c2?.ui ?? []).map((a, i): ComponentSummary => ({ kind: "ui", name: `${a.id}@${a.slot}`, path: `${C2_AT}/ui/${i}`, status: "requires-trust" })),
+    ...(c2?.connectors ?? []).map((c, i): ComponentSummary => ({ kind: "connector", name: `${c.id}@${c.provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires-trust" })),
   ];
 
   if (c2?.runtime) {

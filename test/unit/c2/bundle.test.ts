@@ -198,10 +198,10 @@ describe("components", () => {
     expect(plan.contributions.counts).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1, connectors: 1, languageServers: 1, hooks: 1 });
     expect(plan.contributions.components.map((c) => [c.kind, c.status])).toEqual([
       ["command", "ready"],
-      ["lsp", "requires_trust"],
+      ["lsp", "requires-trust"],
       ["hook", "unsupported"],
-      ["ui", "requires_trust"],
-      ["connector", "requires_trust"],
+      ["ui", "requires-trust"],
+      ["connector", "requires-trust"],
     ]);
     expect(plan.diagnostics.map((d) => [d.severity, d.code])).toEqual([
       ["warning", "component_unsupported"],

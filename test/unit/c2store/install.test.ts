@@ -154,7 +154,7 @@ describe("C2 install from a local directory", () => {
     expect(flip.changed).toBe(false);
     const view = inspectC2(h.ctx, "demo");
     expect(view).toMatchObject({ enabled: true, c2: { trusted: false, hasRuntime: true } });
-    expect(view.c2.components.find((c) => c.kind === "ui")?.effectiveStatus).toBe("requires_trust");
+    expect(view.c2.components.find((c) => c.kind === "ui")?.effectiveStatus).toBe("requires-trust");
     await setC2Trusted(h.ctx, "demo", true);
     expect(inspectC2(h.ctx, "demo").c2.components.find((c) => c.kind === "ui")?.effectiveStatus).toBe("ready");
     expect(inspectC2(h.ctx, "demo").c2.contributions).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1 });
