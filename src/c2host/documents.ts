@@ -15,6 +15,9 @@ const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const PluginRefSchema = Type.Object({ id: str, name: str, version: str }, closed);
 const RealmSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed)]);
 const base = { ok: Type.Literal(true), plugin: PluginRefSchema, realm: RealmSchema };
+// Whether a contribution can be used now (src/c2host/availability.ts), as gjc/c2-session@1 says it.
+const AvailabilitySchema = Type.Enum(["ready", "disabled", "untrusted", "quarantined", "pending", "unavailable"]);
+const ReasonsSchema = Type.Array(Type.Object({ code: str, message: str }, closed));
 
 export const RunDocumentSchema = Type.Object({ schema: Type.Literal("gjc/plugin-run@1"), ...base, command: str, result: Type.Unknown() }, closed);
 
@@ -29,7 +32,7 @@ export const UiListDocumentSchema = Type.Object(
     ok: Type.Literal(true),
     contributions: Type.Array(
       Type.Object(
-        { plugin: str, pluginName: str, id: str, componentId: str, slot: str, label: str, description: str, command: str, order: Type.Number(), status: str, reason: nullable(str) },
+        { plugin: str, pluginName: str, id: str, componentId: str, slot: str, label: str, description: str, command: str, order: Type.Number(), status: AvailabilitySchema, reasons: ReasonsSchema },
         closed,
       ),
     ),
@@ -59,7 +62,7 @@ export const LspListDocumentSchema = Type.Object(
   {
     schema: Type.Literal("gjc/plugin-lsp-list@1"),
     ok: Type.Literal(true),
-    servers: Type.Array(Type.Object({ plugin: str, pluginName: str, server: str, languages: Type.Array(str), command: str, status: str, reason: nullable(str) }, closed)),
+    servers: Type.Array(Type.Object({ plugin: str, pluginName: str, server: str, languages: Type.Array(str), command: str, status: AvailabilitySchema, reasons: ReasonsSchema }, closed)),
     languages: Type.Array(Type.Object({ language: str, provider: nullable(LspProviderSchema), providers: Type.Array(LspProviderSchema) }, closed)),
     conflicts: Type.Array(str),
   },

@@ -3,6 +3,7 @@ import { TIMED_OUT, within } from "../core/timeout.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { launch } from "../process/launch.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { availabilityOf, type Availability, type AvailabilityReason } from "./availability.ts";
 import type { HostedBundle } from "./bundle-directory.ts";
 import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
 import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
@@ -18,8 +19,10 @@ export interface LspServerEntry {
   server: string;
   languages: string[];
   command: string;
-  status: string;
-  reason: string | null;
+  /** ready, or why the server is not eligible (untrusted, disabled, quarantined, …). */
+  status: Availability;
+  /** Why it is not ready: the refusal's error code and message (empty when ready). */
+  reasons: AvailabilityReason[];
 }
 
 export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${bundleId}:lsp:${serverId}`;
@@ -53,9 +56,10 @@ export function listLanguageServers(host: RuntimeHost, project?: string): { serv
     const ids: string[] = [];
     for (const s of bundle.manifest.codetwo.languageServers) {
       const disabled = e.status === "ready" && e.components[lspComponentId(bundle.id, s.id)] === "disabled";
-      const status = disabled ? "component_disabled" : e.status;
-      if (status === "ready") ids.push(s.id);
-      servers.push({ plugin: bundle.id, pluginName: bundle.name, server: s.id, languages: s.languages, command: s.command, status, reason: disabled ? "disabled by policy" : e.reason });
+      const refusal = disabled ? { code: "component_disabled", message: "disabled by policy" } : e.status === "ready" ? undefined : { code: e.status, message: e.reason ?? e.status };
+      if (!refusal) ids.push(s.id);
+      const row = { plugin: bundle.id, pluginName: bundle.name, server: s.id, languages: s.languages, command: s.command };
+      servers.push(refusal ? { ...row, status: availabilityOf(refusal.code), reasons: [refusal] } : { ...row, status: "ready", reasons: [] });
     }
     if (ids.length > 0) eligible.push({ bundle, serverIds: ids });
   }

@@ -3,6 +3,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import type { C2UiAction } from "../families/c2/types.ts";
 import { validateHostActions, type HostActionItem } from "./host-actions.ts";
 import type { InvokeOptions } from "./runtime-instance.ts";
+import { availabilityOf, type Availability, type AvailabilityReason } from "./availability.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import type { InvokeResult, RealmTarget, RuntimeHost } from "./runtime-host.ts";
 
@@ -16,9 +17,10 @@ export interface UiListEntry {
   description: string;
   command: string;
   order: number;
-  /** ready, or why the action is not offered (untrusted, disabled, quarantined, component_disabled, …). */
-  status: string;
-  reason: string | null;
+  /** ready, or why the action is not offered (untrusted, disabled, quarantined, pending, …). */
+  status: Availability;
+  /** Why it is not ready: the refusal's error code and message (empty when ready). */
+  reasons: AvailabilityReason[];
 }
 
 export const uiComponentId = (bundleId: string, uiId: string) => `bundle:${bundleId}:ui:${uiId}`;
@@ -28,14 +30,12 @@ export function listUi(host: RuntimeHost, opts: { plugin?: string; project?: str
   const bundles = opts.plugin !== undefined ? [host.findBundle(opts.plugin)] : host.bundles();
   const out: UiListEntry[] = [];
   for (const bundle of bundles) {
-    let status = "ready";
-    let reason: string | null = null;
+    let refusal: AvailabilityReason | undefined;
     let target: RealmTarget | undefined;
     try {
       target = host.realmFor(bundle, opts.project);
     } catch (e) {
-      status = e instanceof GjcError ? e.code : "unavailable";
-      reason = e instanceof Error ? e.message : String(e);
+      refusal = { code: e instanceof GjcError ? e.code : "internal_error", message: e instanceof Error ? e.message : String(e) };
     }
     for (const ui of bundle.manifest.codetwo.ui) {
       const componentId = uiComponentId(bundle.id, ui.id);
@@ -50,8 +50,7 @@ export function listUi(host: RuntimeHost, opts: { plugin?: string; project?: str
         description: ui.description,
         command: ui.command,
         order: ui.order,
-        status: disabled ? "component_disabled" : status,
-        reason: disabled ? `${componentId} is disabled by policy` : reason,
+        ...(disabled ? { status: "disabled" as const, reasons: [{ code: "component_disabled", message: `${componentId} is disabled by policy` }] } : refusal ? { status: availabilityOf(refusal.code), reasons: [refusal] } : { status: "ready" as const, reasons: [] }),
       });
     }
   }

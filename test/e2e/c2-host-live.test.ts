@@ -203,7 +203,7 @@ describe("language servers obey policy", () => {
     const probe = await run("plugin", "lsp", "probe", "zig-one/ls", "--json");
     expect(probe.exitCode).toBe(3);
     expect(errorOf(probe).code).toBe("policy_disabled");
-    expect((await run("plugin", "lsp", "list", "--json")).json().servers[0]).toMatchObject({ status: "policy_disabled" });
+    expect((await run("plugin", "lsp", "list", "--json")).json().servers[0]).toMatchObject({ status: "disabled", reasons: [{ code: "policy_disabled" }] });
 
     // Back on; then a second provider of zig arrives: the live server stops (conflict).
     seen = c.notifications.length;

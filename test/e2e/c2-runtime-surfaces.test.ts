@@ -40,7 +40,7 @@ describe("UI actions", () => {
     expect((await run(h, ["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
     const off = await run(h, ["plugin", "ui", "invoke", "uiy", "go", "--json"]);
     expect([off.exitCode, errorOf(off).code]).toEqual([3, "component_disabled"]);
-    expect((await run(h, ["plugin", "ui", "list", "uiy", "--json"])).json().contributions[0].status).toBe("component_disabled");
+    expect((await run(h, ["plugin", "ui", "list", "uiy", "--json"])).json().contributions[0]).toMatchObject({ status: "disabled", reasons: [{ code: "component_disabled" }] });
     expect((await run(h, ["plugin", "untrust", "uiy"])).exitCode).toBe(0);
     const untrusted = await run(h, ["plugin", "ui", "invoke", "uiy", "go", "--json"]);
     expect([untrusted.exitCode, errorOf(untrusted).code]).toEqual([3, "untrusted"]);
@@ -138,7 +138,7 @@ describe("language servers", () => {
     expect(zig.providers.map((p: any) => p.pluginName).sort()).toEqual(["zig-one", "zig-two"]);
     expect(doc.languages.find((l: any) => l.language === "zon").provider).toMatchObject({ pluginName: "zig-one", server: "zls" });
     expect(doc.languages.find((l: any) => l.language === "lua")).toBeUndefined();
-    expect(doc.servers.find((s: any) => s.server === "lua").status).toBe("untrusted");
+    expect(doc.servers.find((s: any) => s.server === "lua")).toMatchObject({ status: "untrusted", reasons: [{ code: "untrusted" }] });
     const human = await run(h, ["plugin", "lsp", "list"]);
     expect(human.stdout).toContain("zig → conflict");
   });

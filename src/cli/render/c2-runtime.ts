@@ -34,7 +34,7 @@ export function pretty(value: unknown): string {
 export function describeLanguageServers(r: { servers: LspServerEntry[]; languages: LspRoute[] }, s: Style): string {
   const lines: string[] = [];
   if (r.servers.length === 0) lines.push("No C2 language servers are installed.");
-  for (const sv of r.servers) lines.push(`${sv.status === "ready" ? s.green("ready") : s.yellow(sv.status)}  ${s.bold(`${sv.pluginName}/${sv.server}`)}  ${sv.languages.join(", ")}  (${sv.command})`);
+  for (const sv of r.servers) lines.push(`${sv.status === "ready" ? s.green("ready") : s.yellow(sv.status)}  ${s.bold(`${sv.pluginName}/${sv.server}`)}  ${sv.languages.join(", ")}  (${sv.command})${sv.reasons[0] ? s.dim(` [${sv.reasons[0].code}]`) : ""}`);
   if (r.languages.length > 0) lines.push("", "Languages:");
   for (const l of r.languages) {
     if (l.provider) lines.push(`  ${l.language} → ${l.provider.pluginName}/${l.provider.server}`);
@@ -51,7 +51,7 @@ export function describeUiList(entries: UiListEntry[], s: Style): string {
   return entries.length === 0
     ? "No UI contributions."
     : entries
-        .map((e) => `${e.status === "ready" ? s.green("ready") : s.yellow(e.status)}  ${s.bold(`${e.pluginName}/${e.id}`)}  ${e.slot}  "${e.label}" → ${e.command}${e.reason ? s.dim(` (${e.reason})`) : ""}`)
+        .map((e) => `${e.status === "ready" ? s.green("ready") : s.yellow(e.status)}  ${s.bold(`${e.pluginName}/${e.id}`)}  ${e.slot}  "${e.label}" → ${e.command}${e.reasons[0] ? s.dim(` (${e.reasons[0].message})`) : ""}`)
         .join("\n");
 }
 
