@@ -12,6 +12,7 @@ import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock
 import { projectPolicy, samePolicy } from "./c2-policy.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
+import { pendingJournal, readJournal } from "./journal.ts";
 
 export interface LockDifference {
   name: string;
@@ -37,7 +38,13 @@ export interface LockCheckResult {
   differences: LockDifference[];
 }
 
+/** Writes the lock from the installed set, after finishing a change a killed command left (journal.ts). */
 export async function writeScopeLock(ctx: Context, scope: Scope): Promise<LockWriteResult> {
+  const { inSetTransaction } = await import("./sync.ts");
+  return inSetTransaction(ctx, scope, "gjc plugin lock", () => writeLockNow(ctx, scope));
+}
+
+async function writeLockNow(ctx: Context, scope: Scope): Promise<LockWriteResult> {
   const path = lockPath(ctx, scope);
   const existing = readLockFile(path, scope);
   const bundles = (await installedBundles(ctx, scope)).map((b) => b.entry);
@@ -110,6 +117,9 @@ export async function checkScopeLock(ctx: Context, scope: Scope): Promise<LockCh
   const path = lockPath(ctx, scope);
   const lock = readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
+  // A half-finished change is not compared (nothing is changed here either): exit 1, say so.
+  const pending = readJournal(ctx, scope);
+  if (pending) throw pendingJournal(scope, pending);
   const differences = compareWithInstalled(lock, await installedBundles(ctx, scope));
   if (scope === "project") differences.push(...comparePolicies(lock.c2Policy ?? [], await projectPolicy(ctx)));
   return { scope, path, ok: differences.length === 0, differences };

@@ -1,19 +1,17 @@
 /**
  * `gjc plugin history` and `gjc plugin rollback`: a scope's retained generations, and putting
  * one bundle back as a generation had it, files and choices together, from the content cache
- * only (offline). The GJC change is one transaction of the scope (gjc-commit.ts, crash points
- * rollback:*); a C2 bundle goes through the C2 store. A rollback never raises trust: a C2
- * bundle trusted in the target generation stays as it is now if it is not trusted now.
+ * only (offline). It is a sync of that one bundle (sync.ts applySet): one journaled transaction
+ * of the scope across both families (crash points rollback:*). A rollback never raises trust:
+ * a C2 bundle trusted in the target generation stays as it is now if it is not trusted now.
  */
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { toRegistrySource } from "../install/install.ts";
-import { acquireContent, type JudgedContent } from "./content.ts";
-import { commitGjcChanges, type GjcChangeSet } from "./gjc-commit.ts";
-import { readHistory, recordGeneration, type Generation } from "./history.ts";
-import { installedBundles, type InstalledBundle } from "./installed.ts";
+import { hasCacheEntry } from "./cache.ts";
+import { readHistory, type Generation } from "./history.ts";
+import { installedBundles } from "./installed.ts";
 import type { LockEntry } from "./lock-schema.ts";
 
 export interface HistoryRow {
@@ -68,67 +66,54 @@ function target(gens: Generation[], name: string, now: LockEntry | undefined, sc
 }
 
 export async function rollback(ctx: Context, scope: Scope, name: string, o: { to?: number } = {}): Promise<RollbackResult> {
-  const installed = await installedBundles(ctx, scope);
-  const current = installed.find((b) => b.entry.name === name);
-  const gens = readHistory(ctx, scope).generations;
-  if (!current && !gens.some((g) => g.bundles.some((b) => b.name === name))) {
-    throw new GjcError({ code: "not_installed", message: `${name} is not installed in the ${scope} scope and no retained generation has it.`, hint: `See gjc plugin history --${scope}.`, exit: ExitCode.failed });
-  }
-  const g = target(gens, name, current?.entry, scope, o.to);
-  const want = g.bundles.find((b) => b.name === name);
-  const family = want?.family ?? current!.entry.family;
-  const result: RollbackResult = { scope, name, family, generation: g.generation, status: "unchanged", ...(current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {}) };
-  if (want) result.to = { version: want.version, integrity: want.integrity, enabled: want.enabled };
-  if (sameEntry(want, current?.entry)) return result;
+  const { applySet, inSetTransaction } = await import("./sync.ts");
+  return inSetTransaction(ctx, scope, "gjc plugin rollback", async () => {
+    const installed = await installedBundles(ctx, scope);
+    const current = installed.find((b) => b.entry.name === name);
+    const gens = readHistory(ctx, scope).generations;
+    if (!current && !gens.some((g) => g.bundles.some((b) => b.name === name))) {
+      throw new GjcError({ code: "not_installed", message: `${name} is not installed in the ${scope} scope and no retained generation has it.`, hint: `See gjc plugin history --${scope}.`, exit: ExitCode.failed });
+    }
+    const g = target(gens, name, current?.entry, scope, o.to);
+    const want = g.bundles.find((b) => b.name === name);
+    const family = want?.family ?? current!.entry.family;
+    const result: RollbackResult = { scope, name, family, generation: g.generation, status: "unchanged", ...(current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {}) };
+    if (want) result.to = { version: want.version, integrity: want.integrity, enabled: want.enabled };
+    if (sameEntry(want, current?.entry)) return result;
+    if (want && want.integrity !== current?.entry.integrity && !hasCacheEntry(ctx, want.integrity)) throw cacheMiss(name, want, g.generation);
 
-  let content: JudgedContent | undefined;
-  if (want && want.integrity !== current?.entry.integrity) {
-    const got = await acquireContent(ctx, scope, want, { offline: true });
-    if (!got.ok) {
-      throw new GjcError({
-        code: "offline_miss",
-        message: `The content of ${name} ${want.version} from generation ${g.generation} (${want.integrity.slice(0, 19)}…) is no longer in the content cache; rollback never uses the network.`,
-        hint: `Reinstall that version from its source (gjc plugin install …), or sync a lock that pins it.`,
-        details: { missing: [{ name, family: want.family, integrity: want.integrity }] },
-        exit: ExitCode.unreachable,
-      });
-    }
-    content = got.content;
-  }
-  try {
-    if (family === "gjc") {
-      const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
-      if (!want) changes.remove.push(name);
-      else if (content) changes.put.push({ bundle: content.gjc!, source: toRegistrySource(ctx, content.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
-      else changes.choices.push({ name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
-      await commitGjcChanges(ctx, scope, "gjc plugin rollback", changes, new Map([[name, current?.gjc?.dir]]), "rollback");
-    } else {
-      result.trustNotRaised = await rollbackC2(ctx, name, want, content, current);
-    }
-  } finally {
-    await content?.cleanup();
-  }
-  result.status = want ? "restored" : "removed";
-  recordGeneration(ctx, scope, `gjc plugin rollback ${name} --to ${g.generation}`, (await installedBundles(ctx, scope)).map((b) => b.entry));
-  return result;
+    // Trusted only if it was trusted in the target generation AND is trusted now; never more.
+    const trustedNow = current?.entry.c2?.trusted === true;
+    const keep = want?.c2?.trusted === true && trustedNow;
+    const entry = want && want.family === "c2" ? { ...want, c2: { trusted: keep } } : want;
+    const key = `${family}:${name}`;
+    // One bundle of the scope, offline from the cache, as one journaled transaction (sync.ts).
+    await applySet(ctx, scope, {
+      lock: { lockfileVersion: 1, scope, bundles: entry ? [entry] : [] },
+      only: [key],
+      remove: entry ? [] : [key],
+      trust: keep ? [name] : [],
+      offline: true,
+      frozen: true,
+      step: "rollback",
+      generation: true,
+      command: `gjc plugin rollback ${name} --to ${g.generation}`,
+    }).catch((error) => {
+      if ((error as { code?: string }).code === "offline_miss" && want) throw cacheMiss(name, want, g.generation);
+      throw error;
+    });
+    result.status = want ? "restored" : "removed";
+    if (family === "c2" && want) result.trustNotRaised = want.c2?.trusted === true && !trustedNow;
+    return result;
+  });
 }
 
-async function rollbackC2(ctx: Context, name: string, want: LockEntry | undefined, content: JudgedContent | undefined, now: InstalledBundle | undefined): Promise<boolean> {
-  const { setC2Enabled, setC2Trusted, uninstallC2 } = await import("../c2store/lifecycle.ts");
-  if (!want) {
-    await uninstallC2(ctx, name);
-    return false;
-  }
-  const trustedNow = now?.entry.c2?.trusted === true;
-  if (content) {
-    const { installFetched } = await import("../c2store/install.ts");
-    const { sameInstall } = await import("./sync.ts");
-    await installFetched(ctx, { fetched: { dir: content.dir, record: content.record, identity: content.identity, display: content.display, cleanup: async () => {} }, force: true, ...sameInstall(now?.c2, want) });
-  }
-  const after = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === name)?.entry;
-  if (after && after.enabled !== want.enabled) await setC2Enabled(ctx, name, want.enabled);
-  // Trusted only if it was trusted in the target generation AND is trusted now; never more.
-  const keep = want.c2?.trusted === true && trustedNow;
-  if ((after?.c2?.trusted === true) !== keep) await setC2Trusted(ctx, name, keep);
-  return want.c2?.trusted === true && !trustedNow;
+function cacheMiss(name: string, want: LockEntry, generation: number): GjcError {
+  return new GjcError({
+    code: "offline_miss",
+    message: `The content of ${name} ${want.version} from generation ${generation} (${want.integrity.slice(0, 19)}…) is no longer in the content cache; rollback never uses the network.`,
+    hint: `Reinstall that version from its source (gjc plugin install …), or sync a lock that pins it.`,
+    details: { missing: [{ name, family: want.family, integrity: want.integrity }] },
+    exit: ExitCode.unreachable,
+  });
 }

@@ -7,8 +7,11 @@
  *      set archive, the cache, or (not --offline) its source at the pin; each is judged by its
  *      family and its recomputed integrity must equal the lock's, else lock_mismatch (exit 3)
  *      for the whole sync, listing every mismatch; offline misses are offline_miss (exit 4);
- *   3. commit: the GJC bundles of the scope as one transaction (gjc-commit.ts), then the C2
- *      bundles through the C2 store, then the cache and a generation.
+ *   3. commit, as one transaction of the scope across both families (journal.ts): the judged
+ *      content goes into the content cache and the intent journal is written; then the GJC
+ *      bundles of the scope as one transaction (gjc-commit.ts), the C2 bundles through the C2
+ *      store, the project's C2 policy; then the journal is removed and a generation recorded.
+ *      A crash anywhere after the journal is finished (or undone) by the next sets verb.
  *
  * A pin is never moved and the lock is never rewritten with other entries. Trust is never
  * raised: a C2 bundle the set expects trusted and that is not is reported as needs-trust (exit 3)
@@ -21,16 +24,18 @@ import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 import { toRegistrySource } from "../install/install.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
+import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
+import { crashPoint } from "../store/crash-hook.ts";
 import { acquireContent, describeSource, type JudgedContent } from "./content.ts";
 import { diskProblems } from "./disk-check.ts";
-import { applyPolicies, planPolicies } from "./c2-policy.ts";
+import { applyPolicies, planPolicies, projectPolicy } from "./c2-policy.ts";
 import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
 import { recordGeneration } from "./history.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { rememberProject } from "./known-projects.ts";
 import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
-import type { LockEntry, LockFile } from "./lock-schema.ts";
+import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 
 export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
@@ -62,6 +67,22 @@ export interface SyncOptions {
   command?: string;
 }
 
+/** What rollback and the journal's recovery add: a change limited to some bundles. */
+interface ApplyOptions extends SyncOptions {
+  /** `family:name` of the bundles to act on; the rest of the scope is left as it is. */
+  only?: string[];
+  /** `family:name` of installed bundles (not in the lock) to remove. */
+  remove?: string[];
+  /** Whether the project's C2 policy is made the lock's (project sync: yes; rollback: no). */
+  policies?: boolean;
+  /** Crash-point prefix of the GJC transaction (sync, rollback). */
+  step?: string;
+  /** Finishing this journal: it is on disk already; trust is exactly `trust`. */
+  resume?: Journal;
+  /** Record a generation (and, not frozen, write the lock) afterwards. */
+  generation?: boolean;
+}
+
 export interface SyncResult {
   scope: Scope;
   lockPath: string;
@@ -78,8 +99,10 @@ interface Planned {
   have?: InstalledBundle;
 }
 
-function plan(lock: LockFile, installed: InstalledBundle[]): Planned[] {
-  const { pairs, extra } = pairWithInstalled(lock, installed);
+function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>): Planned[] {
+  const { pairs: allPairs, extra: allExtra } = pairWithInstalled(lock, installed);
+  const pairs = only ? allPairs.filter((p) => only.has(bundleKey(p.want))) : allPairs;
+  const extra = only ? allExtra.filter((b) => only.has(bundleKey(b.entry))) : allExtra;
   const out: Planned[] = [];
   for (const { want, have: b } of pairs) {
     const base = { name: want.name, family: want.family, version: want.version, integrity: want.integrity };
@@ -143,17 +166,64 @@ function frozenError(items: SyncItem[]): GjcError {
 }
 
 export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {}): Promise<SyncResult> {
+  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", () => applySet(ctx, scope, { ...o, policies: scope === "project", generation: true }));
+}
+
+/**
+ * Runs `fn` under the scope's set lock, after finishing (or undoing) a change a killed command
+ * left (journal.ts). Every sets verb that reads or changes the installed set goes through here.
+ */
+export function inSetTransaction<T>(ctx: Context, scope: Scope, command: string, fn: () => Promise<T>): Promise<T> {
+  return withSetTransaction(ctx, scope, command, (j, dir) => finishJournal(ctx, j, dir), fn);
+}
+
+/** Applies one direction of a journal: offline, from the cache, exactly its bundles and trust. */
+async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backward"): Promise<void> {
+  const t: JournalTarget = j[dir];
+  const lock: LockFile = { lockfileVersion: 1, scope: j.scope, bundles: t.bundles, ...(t.policies ? { c2Policy: t.policies } : {}) };
+  await applySet(ctx, j.scope, {
+    lock,
+    only: t.only,
+    remove: t.remove,
+    trust: t.trust,
+    offline: true,
+    frozen: true,
+    policies: t.policies !== undefined,
+    step: j.step,
+    resume: j,
+    generation: true,
+    command: `${j.command} (${dir === "forward" ? "finished" : "undone"} after an interruption)`,
+  });
+  // What the killed command's own commits left behind (a content dir it had not retired yet, its
+  // dead store locks) is swept now too, even when nothing was left to commit in that store.
+  const { withScopes } = await import("../install/scope-session.ts");
+  await withScopes(ctx, j.scope, j.command, false, () => undefined);
+  if (t.only.some((k) => k.startsWith("c2:"))) {
+    const [{ withC2Lock }, { cleanLeftovers }, { c2Layout }] = await Promise.all([import("../c2store/lock.ts"), import("../c2store/leftovers.ts"), import("../c2store/paths.ts")]);
+    await withC2Lock(ctx, j.command, () => cleanLeftovers(c2Layout(ctx)));
+  }
+}
+
+/**
+ * The sync itself, under the set lock: plan, acquire, then commit as one journaled transaction.
+ * Rollback and the journal's recovery use it with `only` (a few bundles) and `remove`.
+ */
+export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Promise<SyncResult> {
   const path = lockPath(ctx, scope);
   const command = o.command ?? "gjc plugin sync";
+  const step = o.step ?? "sync";
   const lock = o.lock ?? readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
   if (scope === "project" && lock.bundles.some((e) => e.family === "c2")) {
     throw new GjcError({ code: "invalid_lock", message: `The project lock ${path} lists C2 bundles; C2 bundles are installed once per user and belong to the user lock.`, hint: "Move them to the user lock (gjc plugin lock --user).", exit: ExitCode.failed });
   }
-  const planned = plan(lock, await installedBundles(ctx, scope));
+  const only = o.only ? new Set(o.only) : undefined;
+  const planned = plan(lock, await installedBundles(ctx, scope), only);
+  const removeNamed = new Set(o.remove ?? []);
+  for (const p of planned) if (p.item.action === "extra" && removeNamed.has(bundleKey(p.item))) p.item.action = "remove";
   const extras = planned.filter((p) => p.item.action === "extra");
   // Project locks: the project's C2 policy (the C2 bundles themselves come with the user set).
-  const policies = scope === "project" ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
+  const policies = o.policies ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
   const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reason: ["c2Policy names a C2 bundle that is not installed (sync the user set first)"] }));
   if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
@@ -207,35 +277,79 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy" }));
     const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: [...planned.map((p) => p.item), ...policyItems, ...unsettled], needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
     if (o.dryRun) return result;
-
-    // Commit: GJC of the scope as one transaction.
-    const byName = new Map(acquired.map((c) => [`${c.entry.family}:${c.entry.name}`, c]));
-    const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
-    const expect = new Map<string, string | undefined>();
-    for (const p of planned) {
-      if (p.item.family !== "gjc") continue;
-      expect.set(p.item.name, p.have?.gjc?.dir);
-      const want = p.want;
-      if (p.item.action === "remove") changes.remove.push(p.item.name);
-      else if (want && p.item.action === "choices") changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
-      else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
-        const c = byName.get(`gjc:${want.name}`) as JudgedContent;
-        changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
-      }
+    const touched = planned.filter((p) => p.item.action !== "unchanged" && p.item.action !== "extra");
+    if (touched.length === 0 && policyItems.length === 0) {
+      if (o.resume) clearJournal(ctx, scope);
+      return result;
     }
-    if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, "sync");
-    if (scope === "user") await applyC2(ctx, planned, byName, allowed);
-    if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], policies);
 
+    crashPoint(ctx, `${step}:planned`);
+    // Before the first commit point: every piece of content either direction needs is in the
+    // cache (what is about to be replaced, too), and the journal names the whole change.
     for (const c of acquired) putCacheEntry(ctx, { name: c.entry.name, family: c.entry.family, version: c.entry.version, files: c.files }, c.dir);
-    const after = await installedBundles(ctx, scope);
-    recordGeneration(ctx, scope, command, after.map((b) => b.entry));
+    for (const p of touched) if (p.have) cacheForUndo(ctx, p.have);
+    if (!o.resume) writeJournal(ctx, await journalOf(ctx, scope, command, step, touched, allowedAfter(touched, allowed), o.policies ? lock.c2Policy ?? [] : undefined));
+    crashPoint(ctx, `${step}:journaled`);
+
+    try {
+      // Commit: GJC of the scope as one transaction.
+      const byName = new Map(acquired.map((c) => [`${c.entry.family}:${c.entry.name}`, c]));
+      const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
+      const expect = new Map<string, string | undefined>();
+      for (const p of planned) {
+        if (p.item.family !== "gjc") continue;
+        expect.set(p.item.name, p.have?.gjc?.dir);
+        const want = p.want;
+        if (p.item.action === "remove") changes.remove.push(p.item.name);
+        else if (want && p.item.action === "choices") changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+        else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
+          const c = byName.get(`gjc:${want.name}`) as JudgedContent;
+          changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+        }
+      }
+      if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
+      crashPoint(ctx, `${step}:gjc-done`);
+      if (scope === "user") await applyC2(ctx, planned, byName, allowed, o.resume !== undefined);
+      crashPoint(ctx, `${step}:c2-done`);
+      if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], policies);
+    } catch (error) {
+      // A refusal half-way (a live runtime, a name conflict in the C2 store) is not a crash:
+      // nothing of the sync stays. The journal, if the undo cannot be done, stays for the next run.
+      if (!o.resume) await undoNow(ctx, scope);
+      throw error;
+    }
+    clearJournal(ctx, scope);
+
+    if (o.generation) {
+      const after = await installedBundles(ctx, scope);
+      recordGeneration(ctx, scope, command, after.map((b) => b.entry));
+    }
     if (scope === "project") rememberProject(ctx, ctx.cwd);
     // Not frozen: the scope's lock is the set just synced (from a set archive), in canonical form.
     if (!o.frozen && serializeLock(lock) !== readLockText(path)) writeLockFile(path, lock);
     return result;
   } finally {
     for (const c of acquired) await c.cleanup();
+  }
+}
+
+/**
+ * The content a bundle has now, for the journal's way back. A drifted copy (a repair) cannot be
+ * cached, and need not be: its way back would restore the drift; recovery then goes forward.
+ */
+function cacheForUndo(ctx: Context, b: InstalledBundle): void {
+  try {
+    putCacheEntry(ctx, { name: b.entry.name, family: b.entry.family, version: b.entry.version, files: b.files }, b.root);
+  } catch {}
+}
+
+async function undoNow(ctx: Context, scope: Scope): Promise<void> {
+  const j = readJournal(ctx, scope);
+  if (!j) return;
+  try {
+    await finishJournal(ctx, j, "backward");
+  } catch (error) {
+    ctx.log.warn(`could not undo the failed change yet (${(error as Error).message}); the next gjc plugin sync finishes or undoes it`);
   }
 }
 
@@ -248,7 +362,7 @@ function readLockText(path: string): string {
 }
 
 /** The C2 bundles of the user set, through the C2 store (its own lock and commit per bundle). */
-async function applyC2(ctx: Context, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>): Promise<void> {
+async function applyC2(ctx: Context, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean): Promise<void> {
   const c2 = planned.filter((p) => p.item.family === "c2");
   if (c2.length === 0) return;
   const { installFetched } = await import("../c2store/install.ts");
@@ -270,10 +384,43 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
     const trusted = now?.c2?.trusted === true;
     const wantTrusted = want.c2?.trusted === true;
     // The C2 store keeps trust across a content change; sync does not (new content, new decision).
-    const keep = wantTrusted && (allowed.has(want.name) || (trusted && p.item.action !== "replace"));
+    // Finishing a journal, the trust decision was made by the interrupted command: exactly `allowed`.
+    const keep = wantTrusted && (allowed.has(want.name) || (!exactTrust && trusted && p.item.action !== "replace"));
     if (trusted && !keep) await setC2Trusted(ctx, want.name, false);
     if (!trusted && keep) await setC2Trusted(ctx, want.name, true);
   }
+}
+
+/** The C2 bundles that end trusted: the set expects it, and --trust names it or it is trusted now for the same content. */
+function allowedAfter(touched: Planned[], allowed: Set<string>): string[] {
+  const out = new Set<string>();
+  for (const p of touched) {
+    if (p.want?.family !== "c2" || p.want.c2?.trusted !== true) continue;
+    if (allowed.has(p.want.name) || (p.have?.c2?.trusted === true && p.item.action !== "replace" && p.item.action !== "install")) out.add(p.want.name);
+  }
+  return [...out].sort();
+}
+
+/** The journal of a change: the touched bundles as the lock wants them (forward) and as they are now (backward). */
+async function journalOf(ctx: Context, scope: Scope, command: string, step: string, touched: Planned[], trustAfter: string[], policiesAfter: LockPolicy[] | undefined): Promise<Journal> {
+  const only = touched.map((p) => bundleKey(p.item)).sort();
+  const forward: JournalTarget = {
+    bundles: touched.flatMap((p) => (p.want && p.item.action !== "remove" ? [p.want] : [])),
+    only,
+    remove: touched.filter((p) => p.item.action === "remove").map((p) => bundleKey(p.item)),
+    trust: trustAfter,
+  };
+  const backward: JournalTarget = {
+    bundles: touched.flatMap((p) => (p.have ? [p.have.entry] : [])),
+    only,
+    remove: touched.filter((p) => !p.have).map((p) => bundleKey(p.item)),
+    trust: touched.filter((p) => p.have?.c2?.trusted === true).map((p) => p.item.name).sort(),
+  };
+  if (policiesAfter !== undefined) {
+    forward.policies = policiesAfter;
+    backward.policies = await projectPolicy(ctx);
+  }
+  return { version: 1, scope, command, startedAt: ctx.now().toISOString(), step, forward, backward };
 }
 
 /**

@@ -1,0 +1,141 @@
+/**
+ * One transaction per scope across both families (issue #14: "a crash leaves the old set or the
+ * new one"). A sync or rollback commits in several places: the GJC scope's registry.json, then
+ * the C2 data directory (one commit per bundle, its enable and trust flips, the project's
+ * policy). Each of those is crash-safe on its own; what makes the whole change one unit is this
+ * intent journal:
+ *
+ *   - it is written (atomically) after every piece of content is judged and stored in the
+ *     content cache, before the first commit point;
+ *   - it names the whole change both ways: `forward` (the set being made) and `backward` (the
+ *     bundles it touches as they were), each as a small lock that sync can apply offline from
+ *     the cache alone;
+ *   - it is removed after the last commit.
+ *
+ * Every sets verb of the scope (sync, rollback, lock) runs under the scope's set lock and first
+ * finishes a journal it finds (a journal under a lock we hold belongs to a dead process): it
+ * rolls forward, or back when forward cannot be done (its content gone from the cache), so
+ * the scope is the old set or the new one before anything else looks at it. `lock --check`
+ * changes nothing and answers exit 1 while a journal is pending.
+ */
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../install/registry-types.ts";
+import { lockTimeout, withLock } from "../store/lock.ts";
+import type { LockEntry, LockPolicy } from "./lock-schema.ts";
+import { historyDir, setHome } from "./paths.ts";
+
+/** One direction of a journaled change: make the bundles named by `only` exactly `bundles`. */
+export interface JournalTarget {
+  bundles: LockEntry[];
+  /** `family:name` of every bundle the change touches; the rest of the scope is left alone. */
+  only: string[];
+  /** `family:name` of the touched bundles that are absent in this direction. */
+  remove: string[];
+  /** C2 bundles whose trust this direction keeps or gives (never more than the command had). */
+  trust: string[];
+  /** Project scope: the project's C2 policy in this direction (absent: not touched). */
+  policies?: LockPolicy[];
+}
+
+export interface Journal {
+  version: 1;
+  scope: Scope;
+  command: string;
+  startedAt: string;
+  /** The crash-point prefix of the interrupted command (sync, rollback). */
+  step: string;
+  forward: JournalTarget;
+  backward: JournalTarget;
+}
+
+export const SET_LOCK_FILE = "plugins-set.lock";
+export const journalPath = (ctx: Context, scope: Scope) => join(historyDir(ctx, scope), "transaction.json");
+export const bundleKey = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
+
+/** The pending journal of the scope, if any; a damaged one fails closed (never guessed at). */
+export function readJournal(ctx: Context, scope: Scope): Journal | undefined {
+  const path = journalPath(ctx, scope);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const j = JSON.parse(text) as Journal;
+    if (j.version === 1 && j.scope === scope && Array.isArray(j.forward?.bundles) && Array.isArray(j.backward?.bundles)) return j;
+  } catch {}
+  throw new GjcError({
+    code: "journal_corrupt",
+    message: `The transaction journal ${path} of an interrupted gjc command is damaged; the ${scope} plugin set may be half changed.`,
+    hint: `Look at the set with "gjc plugin list" and "gjc plugin lock --${scope} --check", remove ${path}, then run "gjc plugin sync --${scope}".`,
+    details: { path },
+    exit: ExitCode.failed,
+  });
+}
+
+export function writeJournal(ctx: Context, j: Journal): void {
+  const path = journalPath(ctx, j.scope);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, `${JSON.stringify(j, null, 2)}\n`);
+}
+
+export function clearJournal(ctx: Context, scope: Scope): void {
+  const path = journalPath(ctx, scope);
+  rmSync(path, { force: true });
+  try {
+    fsyncDir(dirname(path));
+  } catch {}
+}
+
+/** The refusal of read-only verbs (lock --check) while a change is unfinished. */
+export function pendingJournal(scope: Scope, j: Journal): GjcError {
+  return new GjcError({
+    code: "transaction_pending",
+    message: `"${j.command}" on the ${scope} scope (started ${j.startedAt}) did not finish; the installed set may be half changed, so it is not compared with the lock.`,
+    hint: `Run "gjc plugin sync --${scope}" (or gjc plugin lock --${scope}): it first finishes or undoes that change.`,
+    details: { command: j.command, startedAt: j.startedAt },
+    exit: ExitCode.failed,
+  });
+}
+
+/**
+ * Runs `fn` under the scope's set lock, after finishing a journal a dead command left.
+ * `finish` applies one direction of a journal (sync does, offline, from the cache).
+ */
+export async function withSetTransaction<T>(ctx: Context, scope: Scope, command: string, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>, fn: () => Promise<T>): Promise<T> {
+  return withLock(setHome(ctx, scope), { command, file: SET_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: `the ${scope} plugin set` }, async () => {
+    await finishInterrupted(ctx, scope, finish);
+    return fn();
+  });
+}
+
+async function finishInterrupted(ctx: Context, scope: Scope, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>): Promise<void> {
+  const j = readJournal(ctx, scope);
+  if (!j) return;
+  let forwardError: unknown;
+  try {
+    await finish(j, "forward");
+    ctx.log.warn(`finished "${j.command}", which was interrupted (${j.startedAt})`);
+    return;
+  } catch (error) {
+    forwardError = error;
+  }
+  try {
+    await finish(j, "backward");
+    ctx.log.warn(`undid "${j.command}", which was interrupted (${j.startedAt}) and could not be finished: ${(forwardError as Error).message}`);
+  } catch (error) {
+    throw new GjcError({
+      code: "transaction_unfinished",
+      message: `"${j.command}" on the ${scope} scope was interrupted and can be neither finished (${(forwardError as Error).message}) nor undone (${(error as Error).message}).`,
+      hint: `Its journal stays at ${journalPath(ctx, scope)}. Restore the content it needs (gjc plugin sync --from <set.tgz>, or reinstall), then run "gjc plugin sync --${scope}" again.`,
+      details: { journal: journalPath(ctx, scope) },
+      exit: ExitCode.failed,
+    });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * One transaction per scope across both families: a sync (or rollback) that changes GJC bundles
+ * and C2 bundles is killed (-9) at the C2 half, after the GJC commit, in the middle of a C2
+ * commit, between two C2 commits, and before its first commit. Right after the crash the
+ * read-only check refuses to compare a half-changed set (exit 1, transaction_pending) and verify
+ * still passes; the next sets verb (here `lock`, which then writes the lock from the installed
+ * set) finishes the change, so the scope is exactly the old set or the new one: the sha256 and
+ * mode of every installed file of both families, the choices and trust, and the lock written
+ * byte for byte.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeTree } from "../helpers/tmp.ts";
+import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
+import { writeBundle } from "./gjc-install-fixture.ts";
+import { errorOf, fileHashes, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";
+
+let w: SetWorld;
+afterEach(() => w?.cleanup());
+
+const userLock = () => join(w.home, ".gjc", "agent", "plugins.lock.json");
+
+/** Everything a set is on disk: per bundle, version, choices, trust and every file's mode:sha256. */
+async function stateOf() {
+  const plugins = (() => {
+    try {
+      return registry(w.user).plugins;
+    } catch {
+      return []; // no GJC bundle in the user scope
+    }
+  })();
+  const gjc = Object.fromEntries(plugins.map((p) => [p.name, { version: p.version, enabled: p.enabled, files: fileHashes(p.pluginRoot) }]));
+  const rows = (await w.gjc(["plugin", "list", "--json"])).json().bundles as { family: string; name: string; version: string; enabled: boolean; c2: { id: string; trusted: boolean } }[];
+  const c2 = Object.fromEntries(
+    rows.filter((r) => r.family === "c2").map((r) => [r.name, { version: r.version, enabled: r.enabled, trusted: r.c2.trusted, id: r.c2.id, files: fileHashes(join(w.home, ".codetwo", "plugins", r.c2.id, "bundle")) }]),
+  );
+  return { gjc, c2 };
+}
+
+/** A user set of one GJC and two C2 bundles (one trusted runtime), in two versions; returns both locks and states. */
+async function twoSets() {
+  w = makeSetWorld();
+  const g = join(w.root, "src", "gg");
+  const notes = join(w.root, "src", "notes");
+  const demo = join(w.root, "src", "demo");
+  writeBundle(g, "gg", { tools: ["g_a", "g_b"] });
+  writeTree(notes, skillsBundle("notes"));
+  writeTree(demo, runtimeBundle("demo"));
+  for (const args of [["install", g, "--user"], ["install", notes], ["install", demo], ["trust", "demo"], ["lock", "--user"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+  const oldLock = readFileSync(userLock(), "utf8");
+  const oldState = await stateOf();
+
+  writeBundle(g, "gg", { version: "2.0.0", tools: ["g_a", "g_b"], body: "export default () => 2;" });
+  writeTree(notes, skillsBundle("notes", "1.1.0"));
+  writeTree(demo, runtimeBundle("demo", "2.0.0"));
+  for (const args of [["install", g, "--user", "--force"], ["install", notes, "--force"], ["install", demo, "--force"], ["disable", "notes"], ["lock", "--user"]]) {
+    expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+  }
+  const newLock = readFileSync(userLock(), "utf8");
+  const newState = await stateOf();
+  expect(newState).not.toEqual(oldState);
+
+  // Back to the old set by sync (from the cache), so the crashing sync goes old -> new.
+  writeFileSync(userLock(), oldLock);
+  const back = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"]);
+  expect({ exit: back.exitCode, err: back.stderr }).toMatchObject({ exit: 0 });
+  expect(await stateOf()).toEqual(oldState);
+  writeFileSync(userLock(), newLock);
+  return { oldLock, newLock, oldState, newState };
+}
+
+async function afterCrash(expectState: Awaited<ReturnType<typeof stateOf>>, expectLock: string) {
+  const check = await w.gjc(["plugin", "lock", "--user", "--check", "--json"]);
+  expect({ exit: check.exitCode, code: errorOf(check).code }).toEqual({ exit: 1, code: "transaction_pending" });
+  // Each family's store is whole on its own even before the change is finished.
+  expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+  // The next sets verb finishes the change first; the lock it then writes is the set it left.
+  const lock = await w.gjc(["plugin", "lock", "--user"]);
+  expect({ exit: lock.exitCode, err: lock.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+  expect(await stateOf()).toEqual(expectState);
+  expect(readFileSync(userLock(), "utf8")).toBe(expectLock);
+  expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+  expect((await w.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
+  expect((await w.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
+}
+
+describe("sync across both families is one transaction (kill -9)", () => {
+  const steps: [string, "old" | "new", string][] = [
+    ["sync:planned", "old", "content judged, nothing journaled yet"],
+    ["sync:journaled", "new", "journal written, before any commit"],
+    ["sync:committed", "new", "GJC registry committed, C2 untouched"],
+    ["c2install:staged", "new", "GJC committed, first C2 bundle staged"],
+    ["c2install:backed-up", "new", "in the middle of a C2 commit (old home set aside)"],
+    ["c2install:committed", "new", "one C2 bundle committed, the other and the trust flip not"],
+    ["sync:c2-done", "new", "every commit done, the journal not yet removed"],
+  ];
+  for (const [step, state, what] of steps) {
+    test(`killed at ${step} (${what}) leaves the ${state} set`, async () => {
+      const { oldLock, newLock, oldState, newState } = await twoSets();
+      const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: step } });
+      expect(crash.exitCode).toBe(137);
+      if (state === "old") {
+        // Nothing was journaled: the set is the old one, and check compares it (it differs from the lock).
+        expect(await stateOf()).toEqual(oldState);
+        expect((await w.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(1);
+        expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+        expect(readFileSync(userLock(), "utf8")).toBe(oldLock);
+        expect((await w.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
+        return;
+      }
+      await afterCrash(newState, newLock);
+    });
+  }
+});
+
+describe("a C2 rollback is one transaction (kill -9)", () => {
+  test("killed after the content commit, before its choice is restored: the next sets verb finishes it", async () => {
+    w = makeSetWorld();
+    const notes = join(w.root, "src", "notes");
+    writeTree(notes, skillsBundle("notes"));
+    expect((await w.gjc(["plugin", "install", notes])).exitCode).toBe(0); // gen 1: 1.0.0 enabled
+    expect((await w.gjc(["plugin", "disable", "notes"])).exitCode).toBe(0); // gen 2: 1.0.0 disabled
+    const gen2 = await stateOf();
+    writeTree(notes, skillsBundle("notes", "1.1.0"));
+    expect((await w.gjc(["plugin", "install", notes, "--force"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "enable", "notes"])).exitCode).toBe(0);
+    expect((await stateOf()).c2.notes).toMatchObject({ version: "1.1.0", enabled: true });
+
+    const crash = await w.gjc(["plugin", "rollback", "notes", "--to", "2"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    expect(crash.exitCode).toBe(137);
+    // Half done on disk: the old files, the new choice.
+    expect((await stateOf()).c2.notes).toMatchObject({ version: "1.0.0", enabled: true });
+    expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    expect(await stateOf()).toEqual(gen2);
+    const gens = (await w.gjc(["plugin", "history", "notes", "--user", "--json"])).json().generations;
+    expect(gens[0].command).toBe("gjc plugin rollback notes --to 2 (finished after an interruption)");
+    expect(JSON.parse(readFileSync(userLock(), "utf8")).bundles.map((e: { name: string; version: string; enabled: boolean }) => [e.name, e.version, e.enabled])).toEqual([["notes", "1.0.0", false]]);
+    expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+  });
+});
