@@ -83,7 +83,8 @@ export function wirePlan(p: PlanImpact) {
     settles: p.settles,
     missing: p.missing,
     trust_block: p.trustBlock === null ? null : TRUST_BLOCK[p.trustBlock],
-    warnings: p.warnings,
+    // The C2 plan carries warnings as text.
+    warnings: p.warnings.map((w) => w.message),
   };
 }
 

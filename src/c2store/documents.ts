@@ -112,7 +112,7 @@ export const PolicyPlanDocumentSchema = Type.Object(
     settles: Type.Boolean(),
     missing: strs,
     trustBlock: nullable(Type.Enum(["untrusted", "needs-retrust"])),
-    warnings: strs,
+    warnings: Type.Array(Type.Object({ code: Type.Enum(["untrusted", "trust_outdated", "missing_service", "plugin_disabled"]), message: str }, closed)),
   },
   closed,
 );

@@ -88,7 +88,13 @@ export interface PlanImpact {
    * settle either): never trusted, or trusted before its capabilities changed (needs re-trust).
    */
   trustBlock: TrustBlock | null;
-  warnings: string[];
+  /** What stands in the way of applying it: a code (`gjc explain`) and what to do. */
+  warnings: PlanWarning[];
+}
+
+export interface PlanWarning {
+  code: "untrusted" | "trust_outdated" | "missing_service" | "plugin_disabled";
+  message: string;
 }
 
 /**
@@ -205,7 +211,7 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   const before = resolvePolicy(view, record, project);
   const after = resolvePolicy({ doc: nextDoc, recovery: view.recovery }, record, project);
   const installed = toInstalled(layout, record);
-  const warnings: string[] = [];
+  const warnings: PlanWarning[] = [];
   const active: ActiveResource[] = [];
   const hasServers = manifest.codetwo.languageServers.length > 0;
   if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
@@ -215,15 +221,15 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   }
   const blocked = trustBlock(record, request);
   if (blocked === "untrusted") {
-    warnings.push(`${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`);
+    warnings.push({ code: "untrusted", message: `${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".` });
   } else if (blocked === "needs-retrust") {
-    warnings.push(`${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.`);
+    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
   }
   const missing = pendingAfter(record, component, after);
   if (missing.length > 0) {
-    warnings.push(`${record.name} needs ${missing.join(", ")}, which this host does not provide: its runtime would stay pending, so this change cannot settle and will be rolled back.`);
+    warnings.push({ code: "missing_service", message: `${record.name} needs ${missing.join(", ")}, which this host does not provide: its runtime would stay pending, so this change cannot settle and will be rolled back.` });
   }
-  if (!record.enabled) warnings.push(`${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.`);
+  if (!record.enabled) warnings.push({ code: "plugin_disabled", message: `${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.` });
 
   const { records } = scanRecords(layout);
   const now = ctx.now();

@@ -37,7 +37,7 @@ export default defineVerb({
       ...(args.config !== undefined ? { config } : {}),
       ...(args.project !== undefined ? { project: args.project } : {}),
     });
-    for (const w of plan.warnings) ctx.log.warn(w);
+    for (const w of plan.warnings) ctx.log.warn(w.message);
     return { json: { schema: "gjc/policy-plan@1", ok: true, ...plan }, human: describePolicyPlan(plan, ctx.out) };
   },
 });

@@ -53,7 +53,7 @@ describe("pending runtimes", () => {
 
     const on = await planPolicyChange(h.ctx, { plugin: "waiter", state: "enabled" });
     expect(on).toMatchObject({ settles: false, missing: ["desktop-host-actions"] });
-    expect(on.warnings.join("\n")).toContain("cannot settle");
+    expect(on.warnings.map((w) => w.message).join("\n")).toContain("cannot settle");
     const before = snapshotTree(h.data);
     const e = await refusal(() => applyPolicyPlan(h.ctx, on.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });

@@ -112,7 +112,7 @@ describe("catalog → plan → apply", () => {
     const primary = readFileSync(join(h.data, "plugin-config.json"), "utf8");
     await setC2Trusted(h.ctx, "demo", false);
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
-    expect(plan.warnings.join(" ")).toContain("not trusted");
+    expect(plan.warnings).toEqual([{ code: "untrusted", message: expect.stringContaining("not trusted") }]);
     expect(plan).toMatchObject({ settles: false, trustBlock: "untrusted", missing: [] });
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
@@ -133,7 +133,7 @@ describe("catalog → plan → apply", () => {
     expect(trustStateOf(findInstalledC2(h.ctx, "demo")!.record)).toBe("needs-retrust");
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
     expect(plan).toMatchObject({ settles: false, trustBlock: "needs-retrust", missing: [] });
-    expect(plan.warnings.join(" ")).toContain("needs re-trust");
+    expect(plan.warnings).toEqual([{ code: "trust_outdated", message: expect.stringContaining("needs re-trust") }]);
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
     expect(e.message).toContain("needs re-trust");

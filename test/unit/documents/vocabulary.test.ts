@@ -33,7 +33,15 @@ const ON_DISK: Record<string, string> = {
 };
 
 /**
- * Enumerated values that are not statuses but codes: they name a problem the way error and
+ * Property names whose values are codes by definition, not vocabulary words: an error or
+ * diagnostic code is an identifier of `gjc explain` and keeps its snake_case spelling.
+ */
+const CODE_KEYS: Record<string, string> = {
+  code: "error, diagnostic, reason and warning codes are gjc explain identifiers (trust_outdated, missing_service)",
+};
+
+/**
+ * Other enumerated values that are not statuses but codes: they name a problem the way error and
  * diagnostic codes do, and keep that spelling (`gjc explain` knows the codes). Keyed by file
  * and the JSON pointer of the schema node.
  */
@@ -56,7 +64,7 @@ function vocabulary(schema: unknown): { keys: { at: string; key: string }[]; val
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`, key));
     if (!isNode(node)) return;
     // `schema` holds the document id (gjc/<verb>@1), not a vocabulary word.
-    if (key !== "schema") {
+    if (key !== "schema" && !(key !== undefined && key in CODE_KEYS)) {
       for (const v of [node.const, ...(Array.isArray(node.enum) ? node.enum : [])]) if (typeof v === "string") values.push({ at, value: v });
     }
     for (const [k, child] of Object.entries(node)) {
