@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeAtEndOfRun } from "../../helpers/end-of-run.ts";
+import { waitFor } from "../../helpers/wait.ts";
 import { signalGroup } from "../../../src/process/proc-table.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../../fixtures/mcp");
@@ -39,16 +40,14 @@ export function bundleWith(root: string, files: Record<string, string>): string 
 }
 
 /**
- * Waits until no process of the group is left. A killed group can linger for a moment as
- * zombies until init reaps them; this polls the condition with a bound instead of sleeping.
+ * Waits until no process of the group is left (test/helpers/wait.ts). A killed group can
+ * linger for a moment as zombies until init reaps them; false when it outlived the bound.
  */
 export async function waitGroupGone(pid: number, boundMs = 5000): Promise<boolean> {
-  const end = performance.now() + boundMs;
-  while (signalGroup(pid, 0)) {
-    if (performance.now() > end) return false;
-    await Bun.sleep(5);
-  }
-  return true;
+  return waitFor(() => !signalGroup(pid, 0), `process group ${pid} to be gone`, boundMs).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function pidAlive(pid: number): boolean {

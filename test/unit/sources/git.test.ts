@@ -6,6 +6,7 @@ import { parseSourceSpec } from "../../../src/sources/parse-spec.ts";
 import type { FetchOptions, SourceSpec } from "../../../src/sources/types.ts";
 import { GJC_LIMITS } from "../../../src/bundle/limits.ts";
 import { git, gitConfig, gitSandbox, makeRepo, type GitSandbox } from "../../helpers/git.ts";
+import { waitFor } from "../../helpers/wait.ts";
 import { area, expectEmpty, MANIFESTS, quietContext, refusal, type Area } from "./_support.ts";
 
 let a: Area;
@@ -222,7 +223,7 @@ describe("git sources", () => {
     expectEmpty(a.scratch);
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(started.length).toBe(2);
-    for (const pid of started) expect(await gone(pid)).toBe(true);
+    for (const pid of started) await waitFor(() => gone(pid), `the git helper ${pid} to be gone`);
   });
 
   test("credentials in a URL are used but never recorded or shown", async () => {
@@ -284,18 +285,12 @@ describe("git sources", () => {
   });
 });
 
-/** Waits until a process is gone (or a zombie awaiting its reaper), polling /proc. */
-async function gone(pid: number): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    let state: string;
-    try {
-      state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] ?? "";
-    } catch {
-      return true;
-    }
-    if (state === "Z" || state === "X") return true;
-    await Bun.sleep(20);
+/** Whether a process is gone (or a zombie awaiting its reaper), from /proc. */
+function gone(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] ?? "";
+    return state === "Z" || state === "X";
+  } catch {
+    return true;
   }
-  return false;
 }
