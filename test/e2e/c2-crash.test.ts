@@ -40,6 +40,22 @@ for (const step of ["c2install:staged", "c2install:backed-up", "c2install:commit
   });
 }
 
+for (const step of ["c2install:staged", "c2install:committed"]) {
+  test(`a first install killed at ${step} leaves nothing or the whole bundle`, async () => {
+    const s = setup();
+    const killed = await s.run(["plugin", "install", s.dir], { GJC_TEST_CRASH_AT: step });
+    expect({ step, exit: killed.exitCode, stdout: killed.stdout }).toEqual({ step, exit: 137, stdout: "" });
+    const listed = (await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string; version: string }) => [b.name, b.version]);
+    expect(listed).toEqual(step === "c2install:committed" ? [["demo", "1.0.0"]] : []);
+    if (step === "c2install:committed") expect((await s.run(["plugin", "verify", "demo"])).exitCode).toBe(0);
+    // The next mutating command sweeps the dead install's staging; installing again is then a no-op or the install.
+    const again = await s.run(["plugin", "install", s.dir, "--json"]);
+    expect([again.exitCode, again.json().status]).toEqual([0, step === "c2install:committed" ? "unchanged" : "installed"]);
+    expect(leftovers(s.data)).toEqual([]);
+    expect(readdirSync(s.data).filter((n) => n.includes("lock"))).toEqual([]);
+  });
+}
+
 test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
   const s = setup();
   const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
