@@ -2,8 +2,8 @@ import { GjcError } from "../core/errors.ts";
 import { callTool, Deadline, type Handshake, initialize, listTools, type McpTool } from "./protocol.ts";
 import { type Channel, RpcClient } from "./rpc-client.ts";
 
-/** A live MCP session over any transport. */
-export interface McpConnection {
+/** A live MCP session over any transport; `await using` closes it (and stops a stdio server) at the end of the block. */
+export interface McpConnection extends AsyncDisposable {
   readonly label: string;
   readonly handshake: Handshake;
   listTools(timeoutMs: number): Promise<McpTool[]>;
@@ -36,6 +36,7 @@ export async function connectOver(
     listTools: (ms) => listTools(client, label, handshake, new Deadline(ms)),
     callTool: (name, args, ms) => callTool(client, name, args, new Deadline(ms)),
     close: () => channel.close(),
+    [Symbol.asyncDispose]: () => channel.close(),
   };
 }
 

@@ -1,10 +1,16 @@
 import type { Subprocess } from "bun";
+import { within, TIMED_OUT } from "../../src/core/timeout.ts";
 import { cliEntry } from "../helpers/cli.ts";
 import { childEnv } from "../helpers/sandbox.ts";
 import type { C2Home } from "./c2-runtime-setup.ts";
 
-/** A `gjc host --stdio` child with a small JSON-RPC client on its stdio. */
-export class HostClient {
+/**
+ * A `gjc host --stdio` child with a small JSON-RPC client on its stdio. Use it with
+ * `await using c = spawnHost(h)`: leaving the block, however the test ended, stops a host that
+ * is still running (SIGTERM, so it stops and reaps its runtimes; its process group killed if
+ * it has not exited within the bound) and waits until it is gone.
+ */
+export class HostClient implements AsyncDisposable {
   private nextId = 1;
   private readonly waiting = new Map<number, (m: any) => void>();
   readonly notifications: any[] = [];
@@ -67,10 +73,24 @@ export class HostClient {
     this.proc.stdin.end();
     return this.done;
   }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) {
+      this.proc.kill("SIGTERM");
+      if ((await within(this.done, 10_000)) === TIMED_OUT) {
+        try {
+          process.kill(-this.proc.pid, "SIGKILL");
+        } catch {
+          // the group is already gone
+        }
+      }
+    }
+    await this.done;
+  }
 }
 
 
-/** Starts `gjc host --stdio` in a C2 home; the caller kills it (or closes stdin) after the test. */
+/** Starts `gjc host --stdio` in a C2 home, in its own process group; `await using` stops it after the test. */
 export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}, binary?: string): HostClient {
   const proc = Bun.spawn([...(binary ? [binary] : [process.execPath, cliEntry]), "host", "--stdio", ...extra], {
     cwd: h.root,
@@ -78,6 +98,7 @@ export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, s
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
+    detached: true,
   });
   return new HostClient(proc);
 }

@@ -3,24 +3,17 @@
  * by another gjc process, scenes are judged by the embedded Agent Scenes schemas, a scaffold
  * applies, and `session --family c2` lists the verified content.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/tmp.ts";
 import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { spawnHost, type HostClient } from "./c2-host-client.ts";
+import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const hosts: HostClient[] = [];
-afterEach(async () => {
-  for (const c of hosts.splice(0)) {
-    c.proc.kill("SIGKILL");
-    await c.done;
-  }
-});
 
 describe("issue #13 from the compiled binary", () => {
   test("live policy, scenes, scaffold and C2 session content", async () => {
@@ -28,8 +21,7 @@ describe("issue #13 from the compiled binary", () => {
     const h = home();
     const run = (...args: string[]) => runCli(args, { binary, env: h.env, cwd: h.root });
     await installBundle(h, writeRuntimeBundle(join(h.root, "rt"), { name: "realmy", commands: [{ id: "realmy.info" }] }).dir);
-    const c = spawnHost(h, [], {}, binary);
-    hosts.push(c);
+    await using c = spawnHost(h, [], {}, binary);
     const pid = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const seen = c.notifications.length;
     const plan = await run("plugin", "policy", "plan", "realmy", "--state", "disabled", "--json");

@@ -6,7 +6,7 @@
  * another project stay in flight and then complete. Uninstall never removes files under a
  * live process. Language servers kept by the plane obey the same policy.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
@@ -15,13 +15,6 @@ import { spawnHost, type HostClient } from "./c2-host-client.ts";
 import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const hosts: HostClient[] = [];
-afterEach(async () => {
-  for (const c of hosts.splice(0)) {
-    c.proc.kill("SIGKILL");
-    await c.done;
-  }
-});
 const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
 
 function cli(h: C2Home) {
@@ -35,8 +28,8 @@ async function liveSetup() {
   const projA = realpathSync(await dirtyRepo(join(h.root, "projA")));
   const projB = realpathSync(await dirtyRepo(join(h.root, "projB")));
   const c = spawnHost(h);
-  hosts.push(c);
-  return { h, c, installed, projA, projB, run: cli(h) };
+  // `await using live = await liveSetup()` stops the host when the test's block ends.
+  return { h, c, installed, projA, projB, run: cli(h), [Symbol.asyncDispose]: () => c[Symbol.asyncDispose]() };
 }
 
 /** The next `plugins.changed` after `seen` notifications (woken by each arrival, no timers). */
@@ -51,7 +44,8 @@ async function applyPlan(run: ReturnType<typeof cli>, ...planArgs: string[]) {
 
 describe("policy is live across processes", () => {
   test("a project-only change stops that project's realm; in-flight calls elsewhere complete", async () => {
-    const { c, projA, projB, run } = await liveSetup();
+    await using live = await liveSetup();
+    const { c, projA, projB, run } = live;
     const pid = async (project?: string) => (await c.result("plugins.invoke", { command: "realmy.info", ...(project ? { project_path: project } : {}) })).result.pid as number;
     const [user, a, b] = [await pid(), await pid(projA), await pid(projB)];
     // Two calls that stay in flight until a second hold arrives in the same process.
@@ -77,7 +71,8 @@ describe("policy is live across processes", () => {
   });
 
   test("disable and untrust raced by two gjc processes stop every realm at once, with no client request", async () => {
-    const { c, projA, run } = await liveSetup();
+    await using live = await liveSetup();
+    const { c, projA, run } = live;
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const a = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projA })).result.pid;
     const seen = c.notifications.length;
@@ -96,7 +91,8 @@ describe("policy is live across processes", () => {
   });
 
   test("a change is seen even while an unusable record keeps the records index from being rewritten", async () => {
-    const { h, c, run } = await liveSetup();
+    await using live = await liveSetup();
+    const { h, c, run } = live;
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     mkdirSync(join(h.dataDir, "plugins", "stray-00000000"));
     const seen = c.notifications.length;
@@ -106,7 +102,8 @@ describe("policy is live across processes", () => {
   });
 
   test("uninstall refuses while a host runs the bundle; disable stops it live, then uninstall goes through", async () => {
-    const { h, c, installed, run } = await liveSetup();
+    await using live = await liveSetup();
+    const { h, c, installed, run } = live;
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const bundleDir = join(h.dataDir, "plugins", installed.id, "bundle");
     const refused = await run("plugin", "uninstall", "realmy", "--json");
@@ -129,7 +126,8 @@ describe("policy is live across processes", () => {
   });
 
   test("upgrade and install --force refuse while a host runs the bundle (bundle_in_use, nothing replaced); once stopped, the upgrade reaches the host and the next call starts the new generation", async () => {
-    const { h, c, installed, run } = await liveSetup();
+    await using live = await liveSetup();
+    const { h, c, installed, run } = live;
     const before = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const home = join(h.dataDir, "plugins", installed.id);
     const recordBefore = readFileSync(join(home, "installed-plugin.json"), "utf8");
@@ -176,8 +174,7 @@ describe("language servers obey policy", () => {
     const h = home();
     const one = await installBundle(h, lspBundle(h, "a", "zig-one", ["zig"]));
     const run = cli(h);
-    const c = spawnHost(h);
-    hosts.push(c);
+    await using c = spawnHost(h);
     const started = await c.result("lsp.start", { language: "zig" });
     expect(started).toMatchObject({ plugin: one.id, server: "ls", capabilities: { hoverProvider: true } });
     const hover = (await c.result("lsp.request", { id: started.id, method: "textDocument/hover", params: {} })).result;

@@ -3,30 +3,22 @@
  * `gjc host --stdio`: `plugins.list` with a pending runtime and its missing services, the
  * pending state in `plugins.catalog`, and a command namespace that is reserved whatever its case.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.ts";
 import { writeTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { spawnHost, type HostClient } from "./c2-host-client.ts";
+import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const hosts: HostClient[] = [];
-afterEach(async () => {
-  for (const c of hosts.splice(0)) {
-    c.proc.kill("SIGKILL");
-    await c.done;
-  }
-});
 
 describe("names and pending state on the plane", () => {
   test("plugins.list and plugins.catalog show a runtime waiting on a missing service as pending", async () => {
     const h = home();
     const ready = await installBundle(h, writeRuntimeBundle(join(h.root, "ready"), { name: "ready", commands: [{ id: "ready.echo" }] }).dir);
     const waiter = await installBundle(h, writeRuntimeBundle(join(h.root, "waiter"), { name: "waiter", commands: [{ id: "waiter.echo" }], inject: ["desktop-host-actions"] }).dir);
-    const c = spawnHost(h);
-    hosts.push(c);
+    await using c = spawnHost(h);
     const list = (await c.result("plugins.list")).plugins;
     expect(list.find((p: any) => p.id === ready.id)).toMatchObject({ runtime_status: "ready", missing: [] });
     expect(list.find((p: any) => p.id === waiter.id)).toMatchObject({ runtime_status: "pending", missing: ["desktop-host-actions"], enabled: true, trusted: true });
@@ -72,8 +64,7 @@ describe("names and pending state on the plane", () => {
       "scenes/review.scene.json": { $schema: "https://agent-scenes.org/schemas/1.0.0/scene.schema.json", name: "review", title: "Review" },
     });
     await installBundle(h, dir, { trust: false });
-    const c = spawnHost(h);
-    hosts.push(c);
+    await using c = spawnHost(h);
     const r = await c.call("plugins.reload", { plugin: "office" });
     expect(r.error).toMatchObject({ code: -32000, data: { code: "no_runtime" } });
     expect(await c.close()).toBe(0);

@@ -1,37 +1,14 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { cliEntry } from "../helpers/cli.ts";
 import { liveGroupMembers, processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { HostClient } from "./c2-host-client.ts";
-import { c2Home, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { spawnHost } from "./c2-host-client.ts";
+import { c2HomesPerTest, dirtyRepo, installBundle } from "./c2-runtime-setup.ts";
 
-const homes: C2Home[] = [];
-const hosts: HostClient[] = [];
-afterEach(async () => {
-  for (const c of hosts.splice(0)) {
-    c.proc.kill("SIGKILL");
-    await c.done;
-  }
-  for (const h of homes.splice(0)) h.cleanup();
-});
-
-function startHost(h: C2Home, extra: string[] = []): HostClient {
-  const proc = Bun.spawn([process.execPath, cliEntry, "host", "--stdio", ...extra], {
-    cwd: h.root,
-    env: { ...process.env, ...h.env },
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const c = new HostClient(proc);
-  hosts.push(c);
-  return c;
-}
+const home = c2HomesPerTest();
 
 async function setup() {
-  const h = c2Home();
-  homes.push(h);
+  const h = home();
   const b = writeRuntimeBundle(join(h.root, "src"), {
     name: "realmy",
     commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }],
@@ -46,7 +23,7 @@ async function setup() {
 describe("gjc host --stdio", () => {
   test("keeps one process per realm between calls, with separate data dirs, and stops them all on EOF", async () => {
     const { h, installed, projA, projB } = await setup();
-    const c = startHost(h);
+    await using c = spawnHost(h);
     expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [] });
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result;
     const a = (await c.result("plugins.invoke", { command: "realmy.info", scope: { kind: "project", project_path: projA } })).result;
@@ -65,7 +42,7 @@ describe("gjc host --stdio", () => {
 
   test("SIGTERM stops every child, including a grandchild that ignores SIGTERM", async () => {
     const { h } = await setup();
-    const c = startHost(h);
+    await using c = spawnHost(h);
     const r = (await c.result("plugins.invoke", { command: "realmy.stubborn" })).result;
     expect(liveGroupMembers(r.pid).length).toBe(2);
     c.proc.kill("SIGTERM");
@@ -76,7 +53,7 @@ describe("gjc host --stdio", () => {
 
   test("idle project realms are reaped unless a lease holds them; the next call starts a new process", async () => {
     const { h, projA, projB } = await setup();
-    const c = startHost(h, ["--idle-ms", "150"]);
+    await using c = spawnHost(h, ["--idle-ms", "150"]);
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result;
     const a = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projA })).result;
     const { lease } = await c.result("realms.lease", { project_path: projB });
@@ -98,7 +75,7 @@ describe("gjc host --stdio", () => {
 
   test("connector/event is attributed to the emitting bundle; only subscribed events are delivered", async () => {
     const { h, installed } = await setup();
-    const c = startHost(h);
+    await using c = spawnHost(h);
     await c.result("plugins.invoke", {
       command: "realmy.emit",
       args: { events: [{ name: "connector/event", payload: { plugin_id: "spoofed", connectorId: "w", eventId: "e1", kind: "message", createdAt: "2026-01-01T00:00:00Z" } }, { name: "custom/thing", payload: 1 }] },
@@ -116,7 +93,7 @@ describe("gjc host --stdio", () => {
 
   test("policy through the plane: plan, apply (stops the realm), blocked call, reset; errors keep their codes", async () => {
     const { h, projA } = await setup();
-    const c = startHost(h);
+    await using c = spawnHost(h);
     const a = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projA })).result;
     const catalog = await c.result("plugins.catalog", { scope: { kind: "project", project_path: projA } });
     expect(catalog.plugins[0].name).toBe("realmy");

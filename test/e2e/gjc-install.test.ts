@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir } from "../helpers/cli.ts";
+import { spawnScoped } from "../helpers/sandbox.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
 
@@ -336,17 +337,16 @@ describe("gjc plugin install (GJC)", () => {
     w = makeWorld();
     const src = writeBundle(join(w.root, "src"), "xi");
     const { processStartTicks } = await import("../../src/store/process-identity.ts");
-    const holder = Bun.spawn([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
-    try {
+    {
+      // The holder lives until this block ends.
+      await using held = spawnScoped([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
+      const holder = held.proc;
       mkdirSync(w.user, { recursive: true });
       writeFileSync(join(w.user, "registry.lock"), JSON.stringify({ pid: holder.pid, host: require("node:os").hostname(), startedAt: new Date().toISOString(), processStart: processStartTicks(holder.pid), command: "gjc plugin upgrade", token: `${holder.pid}-0011223344556677` }));
       const err = await refused(["plugin", "install", src, "--user"], "lock_busy", 5, { GJC_LOCK_TIMEOUT_MS: "300" });
       expect(err.message).toContain(`process ${holder.pid}`);
       expect(err.message).toContain("gjc plugin upgrade");
       await refused(["plugin", "install", src, "--project"], "lock_busy", 5, { GJC_LOCK_TIMEOUT_MS: "300" });
-    } finally {
-      holder.kill("SIGKILL");
-      await holder.exited;
     }
     // Its holder is gone now: the next command takes the lock over.
     expect((await w.gjc(["plugin", "install", src, "--user"])).exitCode).toBe(0);

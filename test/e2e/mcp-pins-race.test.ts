@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { sandbox } from "../helpers/sandbox.ts";
+import { sandbox, spawnScoped } from "../helpers/sandbox.ts";
 import { pinHome } from "./mcp-pins-setup.ts";
 
 const t = sandbox("gjc-pins-race-");
@@ -28,8 +28,10 @@ describe("MCP pin writes under the store lock", () => {
   });
 
   test("a busy scope lock refuses the pin write with lock_busy (exit 5) and writes no pin", async () => {
-    const holder = Bun.spawn(["bun", join(import.meta.dir, "../unit/store/lock-child.ts"), "hold", h.userDir], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    try {
+    {
+      // The holder keeps the lock until this block ends.
+      await using held = spawnScoped([process.execPath, join(import.meta.dir, "../unit/store/lock-child.ts"), "hold", h.userDir], { stdin: "pipe" });
+      const holder = held.proc;
       const reader = holder.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toBe("held\n");
       rmSync(pinFile());
@@ -37,8 +39,8 @@ describe("MCP pin writes under the store lock", () => {
       expect(r.exitCode).toBe(5);
       expect(JSON.parse(r.stderr.trim().split("\n").pop()!).error.code).toBe("lock_busy");
       expect(existsSync(pinFile())).toBe(false);
-    } finally {
-      holder.stdin.end();
+      // Released as a holder does (the lock removed), not left behind by a kill.
+      holder.stdin!.end();
       await holder.exited;
     }
     expect((await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"])).json().pin.status).toBe("pinned");

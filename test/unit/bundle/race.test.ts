@@ -10,6 +10,7 @@ import { collectBundle } from "../../../src/bundle/collect.ts";
 import { C2_LIMITS, GJC_LIMITS } from "../../../src/bundle/limits.ts";
 import { DiagnosticSink } from "../../../src/core/diagnostics.ts";
 import { DeclaredFileReader } from "../../../src/families/gjc/declared-files.ts";
+import { spawnScoped, type ScopedProcess } from "../../helpers/sandbox.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
 import { waitFor } from "../../helpers/wait.ts";
 
@@ -33,7 +34,7 @@ function world() {
 }
 
 /** Swaps bundle/skills for a link to outside/ and bundle/notes.md for a link to the outside file, back and forth. */
-function swapper(w: ReturnType<typeof world>): Bun.Subprocess {
+function swapper(w: ReturnType<typeof world>): ScopedProcess {
   const script = `
     const fs = require("node:fs");
     const [bundle, outside, stop, count] = process.argv.slice(1);
@@ -54,26 +55,24 @@ function swapper(w: ReturnType<typeof world>): Bun.Subprocess {
     }
     fs.writeFileSync(count, String(n));
   `;
-  return Bun.spawn([process.execPath, "-e", script, w.bundle, w.outside, w.stop, w.count], { stdout: "ignore", stderr: "inherit" });
+  return spawnScoped([process.execPath, "-e", script, w.bundle, w.outside, w.stop, w.count]);
 }
 
 async function race(w: ReturnType<typeof world>, read: () => string[]): Promise<{ clean: number; refused: number }> {
-  const proc = swapper(w);
+  // Killed with its group if the block ends early (a failed expectation); stopped by its file otherwise.
+  await using swapping = swapper(w);
   const { existsSync, readFileSync } = await import("node:fs");
   await waitFor(() => existsSync(w.count), "the swapper to start");
   let clean = 0;
   let refused = 0;
-  try {
-    for (let i = 0; i < 400; i++) {
-      const hashes = read();
-      expect(hashes).not.toContain(sha(SECRET));
-      if (hashes.length === 2 && hashes.every((h) => h === sha(REAL))) clean++;
-      else refused++;
-    }
-  } finally {
-    writeFileSync(w.stop, "");
-    await proc.exited;
+  for (let i = 0; i < 400; i++) {
+    const hashes = read();
+    expect(hashes).not.toContain(sha(SECRET));
+    if (hashes.length === 2 && hashes.every((h) => h === sha(REAL))) clean++;
+    else refused++;
   }
+  writeFileSync(w.stop, "");
+  await swapping.proc.exited;
   expect(Number(readFileSync(w.count, "utf8"))).toBeGreaterThan(0);
   return { clean, refused };
 }

@@ -1,25 +1,19 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertNotLive, liveHolders, LiveRegistry } from "../../../src/c2host/live-registry.ts";
 import { processStartTicks } from "../../../src/store/process-identity.ts";
+import { spawnScoped } from "../../helpers/sandbox.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
 
 const fresh = tempDirsPerTest();
-const children: { kill(): void; exited: Promise<number> }[] = [];
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    c.kill();
-    await c.exited;
-  }
-});
 
 test("a live other process holds a bundle; dead, reused and own pids do not", async () => {
   const root = fresh();
   mkdirSync(join(root, "live"));
   // A real other process, blocked on stdin until the test ends.
-  const other = Bun.spawn(["cat"], { stdin: "pipe", stdout: "ignore" });
-  children.push(other);
+  await using cat = spawnScoped(["cat"], { stdin: "pipe" });
+  const other = cat.proc;
   const write = (pid: number, startTicks: string | null, bundles: string[]) => writeFileSync(join(root, "live", `${pid}.json`), JSON.stringify({ pid, startTicks, bundles }));
   write(other.pid, processStartTicks(other.pid) ?? null, ["demo-00000001"]);
   expect(liveHolders(root, "demo-00000001")).toEqual([other.pid]);

@@ -48,14 +48,14 @@ describe("probeStdioServer against the SDK server", () => {
 
   test("node launcher with a cwd: the script is found through cwd and runs there", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
-    const conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
-    try {
+    let pid: number;
+    {
+      await using conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
+      pid = conn.pid;
       const cwd = await conn.callTool("cwd", {}, 5000);
       expect(cwd.content).toEqual([{ type: "text", text: join(root, "mcp") }]);
-    } finally {
-      await conn.close();
     }
-    expect(await waitGroupGone(conn.pid)).toBe(true);
+    expect(await waitGroupGone(pid)).toBe(true);
   });
 
   test("a bundled ./executable is launched from the bundle", async () => {
@@ -69,18 +69,14 @@ describe("probeStdioServer against the SDK server", () => {
   test("a host secret is not in the child's environment; allow-listed variables are", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
     const hostEnv = { ...process.env, GJC_TEST_SECRET_TOKEN: "s3cr3t-value", AWS_SECRET_ACCESS_KEY: "x", LANG: "C.UTF-8" };
-    const conn = await connectStdioServer({ root, scratchParent, launch: { command: "bun", args: ["server.mjs"] }, hostEnv });
-    try {
-      const reply = await conn.callTool("env_names", {}, 5000);
-      const names = JSON.parse((reply.content as { text: string }[])[0].text) as string[];
-      expect(names).not.toContain("GJC_TEST_SECRET_TOKEN");
-      expect(names).not.toContain("AWS_SECRET_ACCESS_KEY");
-      expect(names).toContain("PATH");
-      expect(names).toContain("LANG");
-      expect(names.filter((k) => !["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "BUN_BE_BUN", "GJC_PROCESS_TREE"].includes(k))).toEqual([]);
-    } finally {
-      await conn.close();
-    }
+    await using conn = await connectStdioServer({ root, scratchParent, launch: { command: "bun", args: ["server.mjs"] }, hostEnv });
+    const reply = await conn.callTool("env_names", {}, 5000);
+    const names = JSON.parse((reply.content as { text: string }[])[0].text) as string[];
+    expect(names).not.toContain("GJC_TEST_SECRET_TOKEN");
+    expect(names).not.toContain("AWS_SECRET_ACCESS_KEY");
+    expect(names).toContain("PATH");
+    expect(names).toContain("LANG");
+    expect(names.filter((k) => !["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "BUN_BE_BUN", "GJC_PROCESS_TREE"].includes(k))).toEqual([]);
   });
 
   test("bun ignores a shipped bunfig.toml preload and .env", async () => {
@@ -89,12 +85,10 @@ describe("probeStdioServer against the SDK server", () => {
     writeFileSync(join(root, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
     writeFileSync(join(root, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
     writeFileSync(join(root, ".env"), "INJECTED_FROM_DOTENV=1\n");
-    const conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
-    try {
+    {
+      await using conn = await connectStdioServer({ root, scratchParent, hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
       const reply = await conn.callTool("env_names", {}, 5000);
       expect((reply.content as { text: string }[])[0].text).not.toContain("INJECTED_FROM_DOTENV");
-    } finally {
-      await conn.close();
     }
     expect(existsSync(sentinel)).toBe(false);
   });

@@ -15,6 +15,7 @@ import { fetchSource } from "../../../src/sources/fetch-source.ts";
 import { parseSourceSpec } from "../../../src/sources/parse-spec.ts";
 import { makeScratch, scratchParent } from "../../../src/sources/scratch.ts";
 import { gzip, tar } from "../../helpers/tar.ts";
+import { spawnScoped, type ScopedProcess } from "../../helpers/sandbox.ts";
 import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
 import { MANIFESTS, quietContext, refusal } from "./_support.ts";
 import { waitFor } from "../../helpers/wait.ts";
@@ -43,9 +44,9 @@ function world() {
   return { root: t.path, tmp, scratchRoot, manifest, fetch };
 }
 
-/** Runs a shell script as `nobody`. */
-function asNobody(script: string): Bun.Subprocess {
-  return Bun.spawn(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script], { stdout: "pipe", stderr: "pipe" });
+/** Runs a shell script as `nobody` (these tests run as root), in its own process group for `await using`. */
+function asNobody(script: string): ScopedProcess {
+  return spawnScoped(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script]);
 }
 
 describe("private scratch", () => {
@@ -80,8 +81,8 @@ describe("private scratch", () => {
 
   test.skipIf(!isRoot)("another user who created the scratch parent first (0777) gets it refused, untouched (needs root for a second user)", async () => {
     const w = world();
-    const p = asNobody(`mkdir -m 0777 '${w.scratchRoot}' && echo planted > '${w.scratchRoot}/mine'`);
-    expect(await p.exited).toBe(0);
+    await using planter = asNobody(`mkdir -m 0777 '${w.scratchRoot}' && echo planted > '${w.scratchRoot}/mine'`);
+    expect(await planter.proc.exited).toBe(0);
     const e = await refusal(w.fetch(), "security_policy", 3);
     expect(e.message).toContain("another user");
     expect(readdirSync(w.scratchRoot)).toEqual(["mine"]);
@@ -101,7 +102,8 @@ describe("private scratch", () => {
     writeFileSync(rounds, "");
     chmodSync(rounds, 0o666);
     // Bounded: at most 20 000 rounds, or until the stop file appears.
-    const racer = asNobody(`
+    // Killed with its group if the block ends early (a failed expectation); stopped by its file otherwise.
+    await using racing = asNobody(`
       echo started > '${rounds}'
       i=0
       while [ $i -lt 20000 ] && [ ! -e '${stop}' ]; do
@@ -118,18 +120,15 @@ describe("private scratch", () => {
     `);
     // The racer is running before the first fetch.
     await waitFor(() => readFileSync(rounds, "utf8") !== "", "the racer's first round");
-    try {
-      for (let n = 0; n < 25; n++) {
-        const got = await w.fetch();
-        expect(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).toBe(w.manifest);
-        expect(readFileSync(join(got.dir, "skills/a.md"), "utf8")).toBe("judged bytes\n");
-        expect(readdirSync(join(got.dir, "skills"))).toEqual(["a.md"]);
-        await got.cleanup();
-      }
-    } finally {
-      writeFileSync(stop, "");
-      await racer.exited;
+    for (let n = 0; n < 25; n++) {
+      const got = await w.fetch();
+      expect(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).toBe(w.manifest);
+      expect(readFileSync(join(got.dir, "skills/a.md"), "utf8")).toBe("judged bytes\n");
+      expect(readdirSync(join(got.dir, "skills"))).toEqual(["a.md"]);
+      await got.cleanup();
     }
+    writeFileSync(stop, "");
+    await racing.proc.exited;
     expect(readFileSync(hits, "utf8")).toBe("");
     expect(Number(readFileSync(rounds, "utf8"))).toBeGreaterThan(0);
   });
@@ -149,25 +148,21 @@ describe("private scratch", () => {
     const parent = join(t.path, "scratch");
     const dead = Bun.spawn(["true"]);
     await dead.exited;
-    const live = Bun.spawn(["sleep", "30"]);
-    try {
-      mkdirSync(parent, { mode: 0o700 });
-      const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-      const make = (name: string, old: boolean) => {
-        mkdirSync(join(parent, name, "pkg"), { recursive: true });
-        writeFileSync(join(parent, name, "pkg", "f"), "x");
-        if (old) utimesSync(join(parent, name), hourAgo, hourAgo);
-      };
-      make(`fetch-${dead.pid}-aaaaaa`, true); // died, old: swept
-      make(`run-${dead.pid}-bbbbbb`, false); // died, but recent: kept (another pid namespace may own it)
-      make(`mcp-${live.pid}-cccccc`, true); // still running: kept
-      make("not-ours", true); // not a name gjc makes: kept
-      const fresh = makeScratch(parent, "fetch");
-      expect(readdirSync(parent).sort()).toEqual([`mcp-${live.pid}-cccccc`, `run-${dead.pid}-bbbbbb`, fresh.slice(parent.length + 1), "not-ours"].sort());
-      expect(fresh.startsWith(join(parent, `fetch-${process.pid}-`))).toBe(true);
-    } finally {
-      live.kill("SIGKILL");
-      await live.exited;
-    }
+    await using sleeper = spawnScoped(["sleep", "30"]);
+    const live = sleeper.proc;
+    mkdirSync(parent, { mode: 0o700 });
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const make = (name: string, old: boolean) => {
+      mkdirSync(join(parent, name, "pkg"), { recursive: true });
+      writeFileSync(join(parent, name, "pkg", "f"), "x");
+      if (old) utimesSync(join(parent, name), hourAgo, hourAgo);
+    };
+    make(`fetch-${dead.pid}-aaaaaa`, true); // died, old: swept
+    make(`run-${dead.pid}-bbbbbb`, false); // died, but recent: kept (another pid namespace may own it)
+    make(`mcp-${live.pid}-cccccc`, true); // still running: kept
+    make("not-ours", true); // not a name gjc makes: kept
+    const fresh = makeScratch(parent, "fetch");
+    expect(readdirSync(parent).sort()).toEqual([`mcp-${live.pid}-cccccc`, `run-${dead.pid}-bbbbbb`, fresh.slice(parent.length + 1), "not-ours"].sort());
+    expect(fresh.startsWith(join(parent, `fetch-${process.pid}-`))).toBe(true);
   });
 });

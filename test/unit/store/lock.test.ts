@@ -1,36 +1,33 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { isGjcError } from "../../../src/core/errors.ts";
 import { acquireLock, inspectLock, withLock } from "../../../src/store/lock.ts";
-import { snapshotTree, tempDir } from "../../helpers/tmp.ts";
+import { spawnScoped, type ScopedProcess } from "../../helpers/sandbox.ts";
+import { snapshotTree, tempDirsPerTest } from "../../helpers/tmp.ts";
 
 const child = join(import.meta.dir, "lock-child.ts");
-const temps: { cleanup(): void }[] = [];
-const procs: Bun.Subprocess[] = [];
-afterEach(async () => {
-  for (const p of procs.splice(0)) {
-    p.kill("SIGKILL");
-    await p.exited;
-  }
-  for (const t of temps.splice(0)) t.cleanup();
-});
-const fresh = () => {
-  const t = tempDir("gjc-lock-");
-  temps.push(t);
-  return t.path;
-};
+const fresh = tempDirsPerTest("gjc-lock-");
 
-/** A holder that is alive while the test runs: a child that took the lock and waits on stdin. */
-async function holdInChild(dir: string): Promise<Bun.Subprocess<"pipe", "pipe", "pipe">> {
-  const p = Bun.spawn([process.execPath, child, "hold", dir], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  procs.push(p);
-  const reader = p.stdout.getReader();
-  const { value } = await reader.read();
-  reader.releaseLock();
-  expect(new TextDecoder().decode(value)).toBe("held\n");
-  return p;
+/** A holder that is alive while the test runs (`await using`): a child that took the lock and waits on stdin. */
+async function holdInChild(dir: string): Promise<ScopedProcess> {
+  const held = spawnScoped([process.execPath, child, "hold", dir], { stdin: "pipe" });
+  try {
+    const reader = held.proc.stdout.getReader();
+    const { value } = await reader.read();
+    reader.releaseLock();
+    expect(new TextDecoder().decode(value)).toBe("held\n");
+    return held;
+  } catch (error) {
+    await held[Symbol.asyncDispose]();
+    throw error;
+  }
+}
+
+/** `count` children, all stopped when the test's block ends. */
+function counters(stack: AsyncDisposableStack, dir: string, n: number, increments: number): Bun.Subprocess[] {
+  return Array.from({ length: n }, () => stack.use(spawnScoped([process.execPath, child, "count", dir, String(increments)])).proc);
 }
 
 /** The pid of a process that has exited and been reaped. */
@@ -69,7 +66,8 @@ describe("scope lock", () => {
 
   test("a live holder makes others wait and time out with lock_busy naming it", async () => {
     const dir = fresh();
-    const p = await holdInChild(dir);
+    await using held = await holdInChild(dir);
+    const p = held.proc;
     const before = snapshotTree(dir);
     const error = await expectBusy(dir);
     expect(error.message).toContain(`process ${p.pid}`);
@@ -79,7 +77,8 @@ describe("scope lock", () => {
 
   test("a lock whose process died is taken over", async () => {
     const dir = fresh();
-    const p = await holdInChild(dir);
+    await using held = await holdInChild(dir);
+    const p = held.proc;
     p.kill("SIGKILL");
     await p.exited;
     expect(inspectLock(dir).state).toBe("stale");
@@ -91,8 +90,8 @@ describe("scope lock", () => {
 
   test("a lock held by a reused pid (same pid, other start time) is stale", async () => {
     const dir = fresh();
-    const p = Bun.spawn([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
-    procs.push(p);
+    await using waiting = spawnScoped([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
+    const p = waiting.proc;
     writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: p.pid, host: hostname(), startedAt: "x", processStart: "1", command: "old", token: "1-aa" }));
     if (existsSync(`/proc/${p.pid}/stat`)) {
       expect(inspectLock(dir).state).toBe("stale");
@@ -118,8 +117,8 @@ describe("scope lock", () => {
     const dir = fresh();
     writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: "x", command: "dead", token: "7-cc" }));
     mkdirSync(join(dir, "sub"));
-    const runs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, child, "count", dir, "5"], { stdout: "pipe", stderr: "pipe" }));
-    procs.push(...runs);
+    await using stack = new AsyncDisposableStack();
+    const runs = counters(stack, dir, 4, 5);
     const codes = await Promise.all(runs.map((r) => r.exited));
     expect(codes).toEqual([0, 0, 0, 0]);
     expect(readFileSync(join(dir, "counter"), "utf8")).toBe("20");
@@ -127,8 +126,8 @@ describe("scope lock", () => {
 
   test("mutual exclusion: 6 processes x 10 increments lose no update", async () => {
     const dir = fresh();
-    const runs = Array.from({ length: 6 }, () => Bun.spawn([process.execPath, child, "count", dir, "10"], { stdout: "pipe", stderr: "pipe" }));
-    procs.push(...runs);
+    await using stack = new AsyncDisposableStack();
+    const runs = counters(stack, dir, 6, 10);
     const codes = await Promise.all(runs.map((r) => r.exited));
     expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
     expect(readFileSync(join(dir, "counter"), "utf8")).toBe("60");
