@@ -1,22 +1,18 @@
 /**
  * The GJC family adapter of the store (src/store/family.ts): scopes `user` and `project`, each
  * a directory of immutable `<name>@<id>/` content dirs committed by `registry.json`.
+ *
+ * Each method imports the code it runs (as the C2 adapter does): `list` and `verify` must not
+ * evaluate the install transaction, the store lock (and node:os), doctor or upgrade at start.
  */
 import type { BundleRow, InspectBundle } from "../store/documents.ts";
 import type { FamilyAdapter } from "../store/family.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
-import { doctorGjcScope } from "./doctor.ts";
-import { setGjcEnabled } from "./enablement.ts";
-import { installGjcBundle } from "./install.ts";
 import { scopeRoot } from "./layout.ts";
 import { readScopeSummaries } from "./list-index.ts";
-import { inspectGjc } from "./query.ts";
 import { readRegistry } from "./registry.ts";
 import { storedFiles } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
-import { uninstallGjc } from "./uninstall.ts";
-import { upgradeGjc } from "./upgrade.ts";
-import { verifyGjc } from "./verify-scopes.ts";
 
 /** A list summary (as registry.index.json keeps it) as the shared row. */
 export function gjcRow(b: BundleSummary): BundleRow {
@@ -38,7 +34,7 @@ export const gjcFamily: FamilyAdapter = {
   family: "gjc",
   scopes: ["user", "project"],
   manifest: GJC_MANIFEST,
-  install: (ctx, fetched, opts) => installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
+  install: async (ctx, fetched, opts) => (await import("./install.ts")).installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
   holds(ctx, name, scope) {
     try {
       // readRegistry fails closed with the scope's own error (registry_corrupt, unsafe_scope_path).
@@ -53,7 +49,7 @@ export const gjcFamily: FamilyAdapter = {
     return { bundles: read.bundles.map(gjcRow), problems: [] };
   },
   async inspect(ctx, name, scope): Promise<InspectBundle> {
-    const r = inspectGjc(ctx, name, scope);
+    const r = (await import("./query.ts")).inspectGjc(ctx, name, scope);
     const { c2: _none, ...row } = gjcRow(r);
     const files = r.files.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
     return {
@@ -67,23 +63,23 @@ export const gjcFamily: FamilyAdapter = {
     };
   },
   async uninstall(ctx, name, scope, opts) {
-    const r = await uninstallGjc(ctx, name, scope, { dryRun: opts.dryRun });
+    const r = await (await import("./uninstall.ts")).uninstallGjc(ctx, name, scope, { dryRun: opts.dryRun });
     return { family: "gjc", status: r.status, name: r.name, version: r.version, scope: r.scope, files: r.files, warnings: [], gjc: { unowned: r.unowned } };
   },
   async setEnabled(ctx, name, scope, enabled, surface) {
-    const r = await setGjcEnabled(ctx, name, scope, enabled, surface);
+    const r = await (await import("./enablement.ts")).setGjcEnabled(ctx, name, scope, enabled, surface);
     return { family: "gjc", name: r.name, scope: r.scope, ...(r.surface ? { surface: r.surface } : {}), enabled: r.enabled, changed: r.changed, warnings: [] };
   },
-  upgrade: (ctx, name, scope, opts) => upgradeGjc(ctx, name, scope, { dryRun: opts.dryRun, onProgress: (m) => ctx.log.progress(m) }),
+  upgrade: async (ctx, name, scope, opts) => (await import("./upgrade.ts")).upgradeGjc(ctx, name, scope, { dryRun: opts.dryRun, onProgress: (m) => ctx.log.progress(m) }),
   async verify(ctx, scope, name) {
-    const r = await verifyGjc(ctx, name, [scope]).catch((error) => {
+    const r = await (await import("./verify-scopes.ts")).verifyGjc(ctx, name, [scope]).catch((error) => {
       // A name checked in one scope at a time: absent here is not an error of the whole verb.
       if (name !== undefined && (error as { code?: string }).code === "not_installed") return { ok: true, bundles: [], problems: [] };
       throw error;
     });
     return { bundles: r.bundles, problems: r.problems };
   },
-  doctor: (ctx, scope, fix, opts) => doctorGjcScope(ctx, scope, fix, opts?.adopt),
+  doctor: async (ctx, scope, fix, opts) => (await import("./doctor.ts")).doctorGjcScope(ctx, scope, fix, opts?.adopt),
 };
 
 export { storedFiles };
