@@ -11,7 +11,7 @@ import { lstatSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
-import { conforms, type LazySchema } from "../families/c2/schema-errors.ts";
+import type { LazySchema } from "../families/c2/schema-errors.ts";
 
 /** An index is never read past this size (it is a summary of at most a few thousand records). */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -62,7 +62,7 @@ export function readDerivedIndex(path: string, format: number, schema: LazySchem
     const body = text.slice(newline + 1);
     if (header.format !== format || header.sha256 !== sha256Hex(body)) return undefined;
     const value: unknown = JSON.parse(body);
-    return conforms(schema.json, value) ? value : undefined;
+    return schema.check(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -2,24 +2,24 @@
  * Turns TypeBox validation errors into diagnostics with JSON-pointer paths, stable codes
  * and plain-language messages. Every error is reported (TypeBox stops at 8 by default).
  *
- * TypeBox is not loaded for a valid document: a plain walk over the schema's JSON answers it
- * first, and only a document that fails that walk loads TypeBox (typebox-value.ts) and the
- * TypeBox schema itself, so every message still comes from TypeBox's own error walk.
+ * TypeBox is not loaded for a valid document: TypeBox's own check, compiled at build time into
+ * the generated schema modules (compiled-check.ts), answers it first, and only a document that
+ * fails loads TypeBox (typebox-value.ts) and the TypeBox schema itself, so every message still
+ * comes from TypeBox's own error walk.
  */
 import { pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
-import { codePoints } from "./rules.ts";
 
 /**
- * A schema in its two forms: the JSON (generated at build time, see schemas.generated.ts) for
- * the fast check, and the TypeBox original, loaded only to explain a failure.
+ * A schema in its two forms: TypeBox's check of it, compiled at build time (see
+ * schemas.generated.ts), and the TypeBox original, loaded only to explain a failure.
  */
 export interface LazySchema {
-  json: Schema;
+  check(value: unknown): boolean;
   load(): unknown;
 }
 
-const isLazy = (s: unknown): s is LazySchema => typeof (s as LazySchema).load === "function" && typeof (s as LazySchema).json === "object";
+const isLazy = (s: unknown): s is LazySchema => typeof (s as LazySchema).load === "function" && typeof (s as LazySchema).check === "function";
 
 export interface ErrorMapping {
   /** Pointer of the validated value, e.g. `plugin.json#/extensions/dev.codetwo`. */
@@ -48,11 +48,13 @@ interface TypeBoxError {
 
 /** `schema` is a TypeBox schema or a LazySchema (whose TypeBox form is loaded only on failure). */
 export function schemaDiagnostics(lazyOrSchema: unknown, value: unknown, m: ErrorMapping): Diagnostic[] {
-  // Valid documents are the common case: a plain walk answers them in microseconds, while
+  // Valid documents are the common case: the compiled check answers them in microseconds, while
   // loading TypeBox, building the schemas and its error walk cost milliseconds (start-up budget of validate).
-  if (conforms(isLazy(lazyOrSchema) ? lazyOrSchema.json : (lazyOrSchema as Schema), value)) return [];
+  if (isLazy(lazyOrSchema) && lazyOrSchema.check(value)) return [];
   const schema = isLazy(lazyOrSchema) ? lazyOrSchema.load() : lazyOrSchema;
   const { Value } = require("./typebox-value.ts") as typeof import("./typebox-value.ts");
+  // A TypeBox schema passed as it is (catalog entries) is checked by TypeBox, already loaded for it.
+  if (!isLazy(lazyOrSchema) && Value.Check(schema as any, value)) return [];
   const out: Diagnostic[] = [];
   for (const e of Value.Errors(schema as any, value) as Iterable<TypeBoxError>) {
     // A closed object reports an extra key twice (false sub-schema + additionalProperties).
@@ -168,85 +170,4 @@ export function kindOf(v: unknown): string {
   if (Array.isArray(v)) return "an array";
   if (typeof v === "number") return Number.isInteger(v) ? "an integer" : "a number";
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
-}
-
-export type Schema = Record<string, any>;
-const KNOWN = new Set(["anyOf", "type", "properties", "required", "additionalProperties", "patternProperties", "items", "pattern", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "enum", "const"]);
-const regexCache = new Map<string, RegExp>();
-// With the u flag, as TypeBox compiles `pattern` and `patternProperties`.
-const regex = (p: string) => regexCache.get(p) ?? regexCache.set(p, new RegExp(p, "u")).get(p)!;
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * True only when `value` satisfies `schema` for the JSON Schema keywords our schemas use.
- * Conservative: any keyword it does not know makes it answer false, so the caller falls
- * back to TypeBox, which stays the authority on every error.
- */
-// Schemas already seen to use only KNOWN keywords (each is checked once, not at every value).
-const vetted = new WeakSet<Schema>();
-const usesKnownKeywords = (schema: Schema): boolean => {
-  if (vetted.has(schema)) return true;
-  if (!Object.keys(schema).every((k) => KNOWN.has(k))) return false;
-  vetted.add(schema);
-  return true;
-};
-
-export function conforms(schema: Schema, value: unknown): boolean {
-  if (!usesKnownKeywords(schema)) return false;
-  if ("const" in schema && value !== schema.const) return false;
-  if (schema.enum && !(schema.enum as unknown[]).includes(value)) return false;
-  if (schema.anyOf && !(schema.anyOf as Schema[]).some((branch) => conforms(branch, value))) return false;
-  switch (schema.type) {
-    case undefined:
-      return true;
-    case "string": {
-      if (typeof value !== "string") return false;
-      if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-        const n = codePoints(value);
-        if (schema.minLength !== undefined && n < schema.minLength) return false;
-        if (schema.maxLength !== undefined && n > schema.maxLength) return false;
-      }
-      return schema.pattern === undefined || regex(schema.pattern).test(value);
-    }
-    case "integer":
-    case "number":
-      if (typeof value !== "number" || !Number.isFinite(value) || (schema.type === "integer" && !Number.isInteger(value))) return false;
-      return (schema.minimum === undefined || value >= schema.minimum) && (schema.maximum === undefined || value <= schema.maximum);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-    case "array":
-      if (!Array.isArray(value)) return false;
-      if (schema.minItems !== undefined && value.length < schema.minItems) return false;
-      if (schema.maxItems !== undefined && value.length > schema.maxItems) return false;
-      if (schema.items !== undefined) for (const item of value) if (!conforms(schema.items, item)) return false;
-      return true;
-    case "object": {
-      if (!isPlainObject(value)) return false;
-      const props: Schema = schema.properties ?? {};
-      // Own keys only: `in` would find "constructor" or "__proto__" on Object.prototype and
-      // let such a key through a closed object.
-      for (const k of (schema.required as string[] | undefined) ?? []) if (!Object.hasOwn(value, k)) return false;
-      const patterns = Object.entries((schema.patternProperties as Schema | undefined) ?? {});
-      for (const [k, v] of Object.entries(value)) {
-        if (Object.hasOwn(props, k)) {
-          if (!conforms(props[k], v)) return false;
-          continue;
-        }
-        let matched = false;
-        for (const [p, sub] of patterns) {
-          if (regex(p).test(k)) {
-            matched = true;
-            if (!conforms(sub, v)) return false;
-          }
-        }
-        if (!matched && schema.additionalProperties === false) return false;
-        if (!matched && typeof schema.additionalProperties === "object" && !conforms(schema.additionalProperties, v)) return false;
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
 }
