@@ -200,7 +200,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
         errors: currentDiagnostics(record).filter((d) => d.severity === "error").length,
         warnings: currentDiagnostics(record).filter((d) => d.severity === "warning").length,
       },
-      quarantine: record.quarantine,
+      quarantine: record.quarantine && { code: record.quarantine.reason, files: record.quarantine.files, detectedAt: record.quarantine.at },
       policy: { state: effective.state, source: effective.stateSource },
       missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
     },

@@ -46,7 +46,8 @@ export const SourceSchema = Type.Object(
 const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupported"] as const;
 // effectiveStatus: the status after trust and component policy (`disabled` by policy).
 const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
-const C2QuarantineSchema = Type.Object({ reason: str, files: strs, at: str }, closed);
+// The same facts as a GJC surface quarantine (code, detectedAt); the C2 record keeps them as reason and at.
+const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
 const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
 /** One installed bundle as `list` shows it; `inspect` adds to it. */

@@ -138,7 +138,7 @@ describe("C2 session content", () => {
     const r = await run("plugin", "session", "--family", "c2", "--json");
     expect(r.exitCode).toBe(3);
     expect(r.json()).toMatchObject({ ok: false, bundles: [{ status: "quarantined", reasons: [{ code: "runtime_mismatch" }] }], skills: [], mcpServers: [] });
-    expect((await run("plugin", "list", "--json")).json().bundles.find((b: { family: string }) => b.family === "c2").c2.quarantine).toMatchObject({ reason: "runtime_mismatch" });
+    expect((await run("plugin", "list", "--json")).json().bundles.find((b: { family: string }) => b.family === "c2").c2.quarantine).toMatchObject({ code: "runtime_mismatch" });
     const probe = await run("plugin", "mcp", "probe", "kit/loopback", "--json");
     expect(probe.exitCode).toBe(3);
     expect(errorOf(probe).code).toBe("quarantined");

@@ -154,7 +154,7 @@ export function describeInspect(b: InspectBundle): string {
       lines.push("  diagnostics:");
       for (const d of c2.diagnosticsList) lines.push(`    ${d.severity} [${d.code}] ${d.path}: ${d.message}`);
     }
-    if (c2.quarantine) lines.push(`  quarantine: ${c2.quarantine.files.slice(0, 10).join(", ")} (${c2.quarantine.at}); reinstall or fix, then gjc plugin verify`);
+    if (c2.quarantine) lines.push(`  quarantine: ${c2.quarantine.files.slice(0, 10).join(", ")} (${c2.quarantine.detectedAt}); reinstall or fix, then gjc plugin verify`);
   }
   return lines.join("\n");
 }
