@@ -18,7 +18,8 @@ export interface CatalogListing {
     installationPolicy: string;
     /** Whether `gjc plugin install <name>@<catalog>` can take it, and why not. */
     installable: boolean;
-    reason?: string;
+    /** Why not: the code `gjc plugin install` would refuse it with, and what it means (empty when installable). */
+    reasons: { code: "not_available" | "unsupported_source"; message: string }[];
     /** `runsProcesses`: a runtime or a language server, the only things trust gates. */
     installed: { id: string; version: string; enabled: boolean; trusted: boolean; runsProcesses: boolean } | null;
   }[];
@@ -48,15 +49,20 @@ export function listCatalog(ctx: Context, catalogPath: string): CatalogListing {
   const entries: CatalogListing["entries"] = [];
   for (const e of parsed.catalog.plugins) {
     const have = installed.get(e.name);
-    const reason = e.installationPolicy === "NOT_AVAILABLE" ? "the catalog marks it NOT_AVAILABLE" : e.source.kind === "npm" ? "npm sources are not installed by gjc" : undefined;
+    const reasons: CatalogListing["entries"][number]["reasons"] =
+      e.installationPolicy === "NOT_AVAILABLE"
+        ? [{ code: "not_available", message: "the catalog marks it NOT_AVAILABLE" }]
+        : e.source.kind === "npm"
+          ? [{ code: "unsupported_source", message: "npm sources are not installed by gjc" }]
+          : [];
     entries.push({
       name: e.name,
       version: e.version,
       description: e.description ?? null,
       source: describeSource(e.source as unknown as Record<string, unknown>),
       installationPolicy: e.installationPolicy,
-      installable: reason === undefined,
-      ...(reason ? { reason } : {}),
+      installable: reasons.length === 0,
+      reasons,
       installed: have ? { id: have.id, version: have.version, enabled: have.enabled, trusted: have.trusted, runsProcesses: have.manifest.codetwo.runtime !== null || have.components.some((c) => c.kind === "lsp") } : null,
     });
   }

@@ -51,7 +51,7 @@ const CatalogEntrySchema = Type.Object(
     source: str,
     installationPolicy: str,
     installable: Type.Boolean(),
-    reason: opt(str),
+    reasons: Type.Array(Type.Object({ code: Type.Enum(["not_available", "unsupported_source"]), message: str }, closed)),
     installed: nullable(Type.Object({ id: str, version: str, enabled: Type.Boolean(), trusted: Type.Boolean(), runsProcesses: Type.Boolean() }, closed)),
   },
   closed,

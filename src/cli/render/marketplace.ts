@@ -8,7 +8,7 @@ export function describeCatalogListing(r: CatalogListing, catalog: string, s: St
   for (const e of r.entries) {
     // Trust gates processes only: a data-only bundle is never "untrusted" in any way that matters.
     const trust = e.installed?.runsProcesses ? (e.installed.trusted ? ", trusted" : ", untrusted") : "";
-    const state = e.installed ? s.green(`installed ${e.installed.version}${trust}${e.installed.enabled ? "" : ", disabled"}`) : e.installable ? "available" : s.yellow(`not installable: ${e.reason}`);
+    const state = e.installed ? s.green(`installed ${e.installed.version}${trust}${e.installed.enabled ? "" : ", disabled"}`) : e.installable ? "available" : s.yellow(`not installable: ${e.reasons.map((r) => r.message).join("; ")}`);
     lines.push(`  ${e.name} ${e.version}  ${s.dim(e.source)}  ${state}`);
     if (e.description) lines.push(`      ${e.description}`);
   }
