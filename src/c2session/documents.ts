@@ -26,7 +26,7 @@ export const C2McpEntrySchema = Type.Object(
     target: str,
     status: Type.Enum(["active", "disabled", "quarantined", "untrusted"]),
     reasons: Type.Array(ReasonSchema),
-    probe: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), reason: str }, closed)]),
+    probe: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
     launch: opt(Type.Object({ command: str, args: strs, env: Type.Record(str, str), cwd: str }, closed)),
     url: opt(str),
     headers: opt(Type.Record(str, str)),

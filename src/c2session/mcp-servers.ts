@@ -8,7 +8,7 @@
  * What gjc can start: a stdio server whose command is `node`/`bun` with a bundled script, or a
  * bundled `./executable` (the one stdio launcher policy, DESIGN item 10). A stdio server the
  * Agent Plugins rules allow but that launcher does not (a bare `python3`) is listed with
- * `probe: {ok:false, reason}` and refused explicitly by probe, never started under weaker rules.
+ * `probe: {ok:false, code: "security_policy", message}` and refused explicitly by probe, never started under weaker rules.
  * http servers are judged by the Agent Plugins rules at every hop (https, or http to a
  * loopback address), through src/mcp's transports with this family's URL judge.
  */
@@ -44,7 +44,7 @@ export interface C2McpEntry {
   status: C2BundleStatus | "untrusted";
   reasons: { code: string; message: string }[];
   /** Whether gjc's own launcher / URL policy lets it start or connect to this server. */
-  probe: { ok: true } | { ok: false; reason: string };
+  probe: { ok: true } | { ok: false; code: "security_policy"; message: string };
   /** Expanded launch (stdio): absolute command when bundled, args, env (with PLUGIN_ROOT/PLUGIN_DATA), cwd. */
   launch?: { command: string; args: string[]; env: Record<string, string>; cwd: string };
   url?: string;
@@ -142,7 +142,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
         reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach, so its stdio MCP server does not start until it is trusted again.` });
       }
       const verdict = checkStdioLauncher(launcherForm(s), bundle.bundleDir);
-      out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason }, launch });
+      out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason }, launch });
     } else {
       const url = String(s.url);
       const verdict = c2UrlVerdict(url);
@@ -150,7 +150,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
       try {
         origin = new URL(url).origin;
       } catch {}
-      out.push({ ...base, target: origin, status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, reason: `${verdict.stage}: ${verdict.reason}` }, url, ...(s.headers ? { headers: stringMap(s.headers) } : {}) });
+      out.push({ ...base, target: origin, status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: `${verdict.stage}: ${verdict.reason}` }, url, ...(s.headers ? { headers: stringMap(s.headers) } : {}) });
     }
   }
   return out;
@@ -194,7 +194,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   }
   if (entry.status === "untrusted") throw refused(entry.reasons.at(-1)!.code, entry.reasons.at(-1)!.message, `Review it${entry.reasons.at(-1)!.code === "trust_outdated" ? ` (gjc plugin audit ${v.bundle.name})` : ""}, then run "gjc plugin trust ${v.bundle.name}".`);
   if (!entry.probe.ok) {
-    throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.reason}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable.");
+    throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.message}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable.");
   }
   const label = `MCP server "${serverName}" of ${v.bundle.name}`;
   const base = { family: "c2" as const, id: entry.id, bundle: v.bundle.name, server: serverName, transport: entry.transport };

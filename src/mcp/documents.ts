@@ -26,7 +26,7 @@ const GjcServerSchema = Type.Object(
     target: str,
     status: Type.Enum(["active", "disabled", "quarantined", "excluded"]),
     reasons: Type.Array(ReasonSchema),
-    policy: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), reason: str }, closed)]),
+    policy: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
   },
   closed,
 );

@@ -25,7 +25,8 @@ export interface DeclaredServer {
   status: BundleStatus;
   reasons: { code: string; message: string }[];
   /** DESIGN items 10-11 judged now (stdio against the installed root; URLs up to stage c). */
-  policy: { ok: true } | { ok: false; reason: string };
+  /** Whether gjc's security policy admits it; when not, the code probe refuses it with and why. */
+  policy: { ok: true } | { ok: false; code: "security_policy"; message: string };
 }
 
 export interface ProbeReport extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
@@ -50,10 +51,10 @@ function describeTarget(s: StoredMcp): string {
 function judge(root: string, s: StoredMcp): DeclaredServer["policy"] {
   if (s.transport === "stdio") {
     const v = checkStdioLauncher({ command: s.command ?? "", args: s.args ?? [], cwd: s.cwd ?? undefined }, root);
-    return v.ok ? { ok: true } : { ok: false, reason: v.reason };
+    return v.ok ? { ok: true } : { ok: false, code: "security_policy", message: v.reason };
   }
   const v = classifyMcpUrl(s.url ?? "");
-  return v.ok ? { ok: true } : { ok: false, reason: `${v.stage}: ${v.reason}` };
+  return v.ok ? { ok: true } : { ok: false, code: "security_policy", message: `${v.stage}: ${v.reason}` };
 }
 
 function serversOf(b: SessionBundle): DeclaredServer[] {
