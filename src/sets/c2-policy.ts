@@ -1,6 +1,7 @@
 /**
- * The C2 part of a project's set: the project's policy state for installed C2 bundles (the
- * bundles themselves are user-wide and live in the user lock). The project lock keeps, per
+ * The C2 part of a project's set: the project's policy state for its C2 bundles (those with
+ * explicit policy here, which are also entries of the project lock; C2 installs are user-wide,
+ * so sync --project installs them for the user). The project lock keeps, per
  * bundle with explicit policy here, its state and per-component states, never its `config`
  * (any JSON, which may hold secrets). sync --project applies them through the policy plane's
  * own plan and apply (revision-bound, settle-checked); policy never grants trust.

@@ -1,8 +1,11 @@
 /**
  * A scope's installed state in the lock's vocabulary. Everything here reads only: the GJC
- * registry of the scope (fail-closed on damage, through the store's loader) and, for the
- * user scope, the installed C2 records (C2 bundles are installed once per user).
+ * registry of the scope (fail-closed on damage, through the store's loader) and the installed
+ * C2 records. C2 bundles are installed once per user, with per-project policy (c2-notes §7):
+ * every one belongs to the user set; the project set holds those the project has explicit
+ * policy for (its way of saying it uses them), so a team's project lock brings them along.
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import type { Context } from "../core/context.ts";
 import { loadScopeRegistry, type RegistryEntry, type RegistrySource, type Scope } from "../install/api.ts";
@@ -18,6 +21,8 @@ export interface InstalledBundle {
   files: { path: string; mode: number; sha256: string; bytes: number }[];
   gjc?: RegistryEntry;
   c2?: InstalledRecord;
+  /** Project scope, C2: false when the project has no explicit policy for it (not in the project's set). */
+  member?: boolean;
 }
 
 /** A local path as the lock stores it: relative (`./…`) when inside the project, else as recorded. */
@@ -67,11 +72,12 @@ export function gjcBundle(ctx: Context, scope: Scope, e: RegistryEntry): Install
 /** The C2 record's source kinds in the sources layer's (and the lock's) vocabulary. */
 const RECORD_KIND = { local: "path", archive: "tarball", git: "git", github: "github" } as const;
 
-export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: string): InstalledBundle {
+export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: string, scope: Scope = "user"): InstalledBundle {
   const files = record.files.map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.size }));
   const resolved = record.source.resolved as { uri?: string; repository?: string; ref?: string; subpath?: string; sha?: string; sha256?: string };
-  const source = lockSourceOf(ctx, "user", { kind: RECORD_KIND[record.source.kind], ...resolved });
-  if (record.source.catalog) source.catalog = { path: record.source.catalog.path, entry: record.source.catalog.entry };
+  const source = lockSourceOf(ctx, scope, { kind: RECORD_KIND[record.source.kind], ...resolved });
+  // The catalog link, with what a fresh machine needs to install the entry under the same link.
+  if (record.source.catalog) source.catalog = { path: portablePath(ctx, scope, record.source.catalog.path), name: record.source.catalog.name, entry: record.source.catalog.entry };
   return {
     entry: {
       name: record.name,
@@ -94,15 +100,25 @@ export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: stri
 export const byNameFamily = (a: { name: string; family: string }, b: { name: string; family: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.family < b.family ? -1 : a.family > b.family ? 1 : 0;
 
-/** Every bundle of a scope (GJC of that scope; C2 bundles belong to the user scope's set). */
-export async function installedBundles(ctx: Context, scope: Scope): Promise<InstalledBundle[]> {
+/**
+ * Every bundle of a scope's set: the GJC bundles of that scope, and the C2 bundles (all of them
+ * for the user scope; for the project scope those with explicit project policy). `allC2`
+ * (comparing with a lock) adds the project's other C2 bundles with `member: false`, so a lock
+ * entry finds its installed bundle whatever its policy is now.
+ */
+export async function installedBundles(ctx: Context, scope: Scope, o: { allC2?: boolean } = {}): Promise<InstalledBundle[]> {
   const { registry } = loadScopeRegistry(ctx, scope);
   const out = registry.plugins.map((e) => gjcBundle(ctx, scope, e));
-  if (scope === "user") {
-    const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
+  const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
+  const layout = c2Layout(ctx);
+  if (existsSync(layout.plugins)) {
     const { scanRecords } = await import("../c2store/records.ts");
-    const layout = c2Layout(ctx);
-    for (const r of scanRecords(layout).records) out.push(c2Bundle(ctx, r, bundleDir(layout, r.id)));
+    const members = scope === "project" ? new Set((await (await import("./c2-policy.ts")).projectPolicy(ctx)).map((p) => p.name)) : undefined;
+    for (const r of scanRecords(layout).records) {
+      const member = members === undefined || members.has(r.name);
+      if (!member && !o.allC2) continue;
+      out.push({ ...c2Bundle(ctx, r, bundleDir(layout, r.id), scope), ...(member ? {} : { member: false }) });
+    }
   }
   return out.sort((a, b) => byNameFamily(a.entry, b.entry));
 }

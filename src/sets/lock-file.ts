@@ -11,7 +11,7 @@ import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
 function orderedSource(s: LockSource): LockSource {
   const out: LockSource = { kind: s.kind };
   for (const k of ["path", "url", "repository", "ref", "subpath"] as const) if (s[k] !== undefined) out[k] = s[k];
-  if (s.catalog) out.catalog = { path: s.catalog.path, entry: s.catalog.entry };
+  if (s.catalog) out.catalog = { path: s.catalog.path, ...(s.catalog.name !== undefined ? { name: s.catalog.name } : {}), entry: s.catalog.entry };
   return out;
 }
 

@@ -22,8 +22,12 @@ export const LockSourceSchema = Type.Object(
     /** The ref as the user gave it (branch, tag, or a full commit). */
     ref: Type.Optional(Type.String({ minLength: 1 })),
     subpath: Type.Optional(Type.String({ minLength: 1 })),
-    /** C2 bundles installed from a catalog entry: the catalog and the entry name. */
-    catalog: Type.Optional(Type.Object({ path: Type.String(), entry: Type.String() }, closed)),
+    /**
+     * C2 bundles installed from a catalog entry: the catalog file (relative inside the
+     * project), its display name and the entry name; sync installs the entry under the same
+     * link (and installed id) on a fresh machine.
+     */
+    catalog: Type.Optional(Type.Object({ path: Type.String(), name: Type.Optional(Type.String()), entry: Type.String() }, closed)),
   },
   closed,
 );
@@ -58,7 +62,11 @@ export const LockEntrySchema = Type.Object(
 
 const PolicyStateSchema = Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]);
 
-/** Project locks: the project's C2 policy for a user-wide C2 bundle (state and components; never its config). */
+/**
+ * Project locks: the project's C2 policy for a C2 bundle of the set (state and components;
+ * never its config). The bundle itself is an entry of `bundles` (C2 bundles with explicit
+ * project policy are the project's C2 set); sync --project installs it user-wide, then applies this.
+ */
 export const LockPolicySchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),

@@ -80,7 +80,8 @@ export function pairWithInstalled(lock: LockFile, installed: InstalledBundle[]):
     pairs.push({ want, have: unclaimed.get(key(want)) });
     unclaimed.delete(key(want));
   }
-  return { pairs, extra: [...unclaimed.values()] };
+  // A C2 bundle the project has no policy for is the user's, not an extra of the project's set.
+  return { pairs, extra: [...unclaimed.values()].filter((b) => b.member !== false) };
 }
 
 /** Lock vs installed: the registry facts and the bytes on disk. */
@@ -120,7 +121,7 @@ export async function checkScopeLock(ctx: Context, scope: Scope): Promise<LockCh
   // A half-finished change is not compared (nothing is changed here either): exit 1, say so.
   const pending = readJournal(ctx, scope);
   if (pending) throw pendingJournal(scope, pending);
-  const differences = compareWithInstalled(lock, await installedBundles(ctx, scope));
+  const differences = compareWithInstalled(lock, await installedBundles(ctx, scope, { allC2: true }));
   if (scope === "project") differences.push(...comparePolicies(lock.c2Policy ?? [], await projectPolicy(ctx)));
   return { scope, path, ok: differences.length === 0, differences };
 }

@@ -26,7 +26,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { acquireContent, describeSource, type JudgedContent } from "./content.ts";
+import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
 import { diskProblems } from "./disk-check.ts";
 import { applyPolicies, planPolicies, projectPolicy } from "./c2-policy.ts";
 import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
@@ -214,16 +214,16 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const step = o.step ?? "sync";
   const lock = o.lock ?? readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
-  if (scope === "project" && lock.bundles.some((e) => e.family === "c2")) {
-    throw new GjcError({ code: "invalid_lock", message: `The project lock ${path} lists C2 bundles; C2 bundles are installed once per user and belong to the user lock.`, hint: "Move them to the user lock (gjc plugin lock --user).", exit: ExitCode.failed });
-  }
   const only = o.only ? new Set(o.only) : undefined;
-  const planned = plan(lock, await installedBundles(ctx, scope), only);
+  const planned = plan(lock, await installedBundles(ctx, scope, { allC2: true }), only);
   const removeNamed = new Set(o.remove ?? []);
   for (const p of planned) if (p.item.action === "extra" && removeNamed.has(bundleKey(p.item))) p.item.action = "remove";
   const extras = planned.filter((p) => p.item.action === "extra");
-  // Project locks: the project's C2 policy (the C2 bundles themselves come with the user set).
+  // Project locks: the project's C2 policy, for C2 bundles of the lock (installed by this sync
+  // when missing) or already installed for this user; any other is not settled by the lock.
   const policies = o.policies ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
+  const c2InLock = new Set(lock.bundles.filter((e) => e.family === "c2").map((e) => e.name));
+  for (const p of policies) if (p.action === "missing" && c2InLock.has(p.name)) p.action = "applied";
   const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reason: ["c2Policy names a C2 bundle that is not installed (sync the user set first)"] }));
   if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
@@ -309,9 +309,10 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       }
       if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
       crashPoint(ctx, `${step}:gjc-done`);
-      if (scope === "user") await applyC2(ctx, planned, byName, allowed, o.resume !== undefined);
+      await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined);
       crashPoint(ctx, `${step}:c2-done`);
-      if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], policies);
+      // Planned again now that the lock's C2 bundles are installed (their policy keys need the id).
+      if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
     } catch (error) {
       // A refusal half-way (a live runtime, a name conflict in the C2 store) is not a crash:
       // nothing of the sync stays. The journal, if the undo cannot be done, stays for the next run.
@@ -362,7 +363,7 @@ function readLockText(path: string): string {
 }
 
 /** The C2 bundles of the user set, through the C2 store (its own lock and commit per bundle). */
-async function applyC2(ctx: Context, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean): Promise<void> {
+async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean): Promise<void> {
   const c2 = planned.filter((p) => p.item.family === "c2");
   if (c2.length === 0) return;
   const { installFetched } = await import("../c2store/install.ts");
@@ -370,7 +371,9 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
   for (const p of c2) {
     const want = p.want;
     if (p.item.action === "remove") {
-      await uninstallC2(ctx, p.item.name);
+      // A project's set drops a C2 bundle by forgetting its project policy (the policy step);
+      // the bundle itself stays installed for this user.
+      if (scope === "user") await uninstallC2(ctx, p.item.name);
       continue;
     }
     if (!want || p.item.action === "extra") continue;
@@ -378,7 +381,7 @@ async function applyC2(ctx: Context, planned: Planned[], content: Map<string, Ju
     // The C2 store reinstalls identical content only over a quarantined record: its verify
     // quarantines the drifted copy first (the same thing a user would run).
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
-    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(p.have?.c2, want) });
+    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(ctx, p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
     if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const trusted = now?.c2?.trusted === true;
@@ -424,12 +427,25 @@ async function journalOf(ctx: Context, scope: Scope, command: string, step: stri
 }
 
 /**
+ * A fresh install of a catalog entry (a new machine): under the lock's catalog link, so the
+ * record and its installed id are the ones the catalog install made. A local entry's identity is
+ * the catalog file and the entry name (c2-notes §4.3); any other entry's is its fetched source.
+ */
+function freshCatalogInstall(ctx: Context, want: LockEntry): ReturnType<typeof sameInstall> {
+  const cat = want.source.catalog;
+  if (!cat) return {};
+  const path = localPath(ctx, cat.path);
+  const name = cat.name ?? cat.entry;
+  return { catalog: { path, name, displayName: name, entry: cat.entry, ...(want.source.kind === "path" ? { identity: `${path}:${cat.entry}` } : {}), defaultEnabled: want.enabled, expectVersion: want.version } };
+}
+
+/**
  * A repair or replace keeps the installed bundle's id, and its catalog link when it came from a
  * catalog (the identity a catalog install was made under is not derivable from the fetched
  * source). A fresh install (nothing of that name here) is made from the resolved source.
  */
-export function sameInstall(have: InstalledBundle["c2"], want: LockEntry): { expectId?: string; catalog?: NonNullable<Parameters<typeof import("../c2store/install.ts").installFetched>[1]["catalog"]> } {
-  if (!have) return {};
+export function sameInstall(ctx: Context, have: InstalledBundle["c2"], want: LockEntry): { expectId?: string; catalog?: NonNullable<Parameters<typeof import("../c2store/install.ts").installFetched>[1]["catalog"]> } {
+  if (!have) return freshCatalogInstall(ctx, want);
   const cat = have.source.catalog;
   if (!cat) return { expectId: have.id };
   return { expectId: have.id, catalog: { path: cat.path, name: cat.name, displayName: cat.name, entry: cat.entry, identity: have.source.identity, defaultEnabled: want.enabled, expectVersion: want.version } };

@@ -37,6 +37,8 @@ export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: bo
   const locksUpdated: string[] = [];
   for (const scope of scopes) {
     for (const b of await installedBundles(ctx, scope)) {
+      // C2 bundles are user-wide: the user set upgrades them, a project's set only names them.
+      if (scope === "project" && b.entry.family === "c2") continue;
       const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version };
       try {
         if (b.entry.family === "gjc") {

@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
+import { writeBundle } from "./gjc-install-fixture.ts";
 import { errorOf, fileHashes, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
 
 let worlds: SetWorld[] = [];
@@ -99,11 +100,85 @@ describe("the project's C2 policy in the project lock", () => {
     expect(catalog.plugins[0]).toMatchObject({ name: "demo", state: "disabled", trusted: false });
     expect(catalog.plugins[0].components).toEqual({ [`${catalog.plugins[0].id}:ui:go`]: "disabled" });
 
+    // A lock whose policy names a C2 bundle it neither lists nor finds installed (edited by hand) is not settled.
+    const b = world();
+    mkdirSync(join(b.project, ".gjc"), { recursive: true });
+    const edited = JSON.parse(text);
+    edited.bundles = edited.bundles.filter((e: { family: string }) => e.family !== "c2");
+    writeFileSync(b.lock, JSON.stringify(edited));
+    const frozen = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
+    expect({ exit: frozen.exitCode, code: errorOf(frozen).code }).toEqual({ exit: 1, code: "lock_unsettled" });
+  });
+});
+
+describe("C2 bundles in the project lock", () => {
+  test("the project's C2 bundles (those with project policy) are entries of the project lock; a fresh HOME and a checkout holding only the lock get them with sync --project --frozen, policy applied, trust only by --trust", async () => {
+    const a = world();
+    const demo = writeTree(join(a.root, "src", "demo"), runtimeBundle("demo"));
+    const notes = writeTree(join(a.root, "src", "notes"), skillsBundle("notes"));
+    const gg = writeBundle(join(a.root, "src", "gg"), "gg");
+    for (const args of [["install", demo], ["install", notes], ["trust", "demo"], ["install", gg, "--project"]]) expect((await a.gjc(["plugin", ...args])).exitCode).toBe(0);
+    for (const extra of [[], ["--component", "ui:go"]]) {
+      const plan = await a.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", ...extra, "--project", ".", "--json"]);
+      expect((await a.gjc(["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
+    }
+    expect((await a.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    const lock = JSON.parse(readFileSync(a.lock, "utf8"));
+    // notes has no policy in this project: it is the user's, not the project's set.
+    expect(lock.bundles.map((e: { name: string; family: string; c2?: unknown }) => [e.name, e.family, e.c2 ?? null])).toEqual([
+      ["demo", "c2", { trusted: true }],
+      ["gg", "gjc", null],
+    ]);
+    expect(lock.c2Policy).toEqual([{ name: "demo", state: "disabled", components: { "ui:go": "disabled" } }]);
+    expect((await a.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+    const rowsA = await c2Rows(a);
+
     const b = world();
     mkdirSync(join(b.project, ".gjc"), { recursive: true });
     cpSync(a.lock, b.lock);
-    const frozen = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
-    expect({ exit: frozen.exitCode, code: errorOf(frozen).code }).toEqual({ exit: 1, code: "lock_unsettled" });
+    const r = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
+    expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 3 });
+    expect(r.json()).toMatchObject({ ok: false, needsTrust: ["demo"] });
+    const rowsB = await c2Rows(b);
+    expect(rowsB.map((x) => [x.name, x.id, x.enabled, x.trusted])).toEqual([["demo", rowsA.find((x) => x.name === "demo")!.id, true, false]]);
+    expect(fileHashes(join(b.home, ".codetwo", "plugins", rowsB[0].id, "bundle"))).toEqual(fileHashes(join(a.home, ".codetwo", "plugins", rowsB[0].id, "bundle")));
+    const catalog = (await b.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"])).json();
+    expect(catalog.plugins[0]).toMatchObject({ name: "demo", state: "disabled" });
+    expect(catalog.plugins[0].components).toEqual({ [`bundle:${rowsB[0].id}:ui:go`]: "disabled" });
+    // Only the trust is still missing: the check names it, --trust gives it.
+    const check = await b.gjc(["plugin", "lock", "--project", "--check", "--json"]);
+    expect(check.json().differences).toEqual([{ name: "demo", family: "c2", kind: "changed", fields: ["c2"] }]);
+    const trusted = await b.gjc(["plugin", "sync", "--project", "--frozen", "--trust", "demo", "--json"]);
+    expect({ exit: trusted.exitCode, err: trusted.stderr }).toMatchObject({ exit: 0 });
+    expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+    expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
+    expect(readFileSync(b.lock, "utf8")).toBe(readFileSync(a.lock, "utf8"));
+  });
+});
+
+describe("catalog links on a fresh machine", () => {
+  test("a C2 bundle installed from a catalog entry is synced under the same link and installed id; lock --check passes there", async () => {
+    const a = world();
+    const cat = join(a.root, "cat");
+    writeTree(join(cat, "alpha"), skillsBundle("alpha"));
+    writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "alpha", version: "1.0.0", source: { kind: "local", path: "./alpha" } }] }));
+    expect((await a.gjc(["plugin", "install", `alpha@${cat}`])).exitCode).toBe(0);
+    expect((await a.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    const entry = JSON.parse(readFileSync(userLock(a), "utf8")).bundles[0];
+    expect(entry.source.catalog).toEqual({ path: join(cat, "marketplace.json"), name: "team", entry: "alpha" });
+    const inspectA = (await a.gjc(["plugin", "inspect", "alpha", "--json"])).json().bundle;
+
+    const b = world();
+    mkdirSync(join(b.home, ".gjc", "agent"), { recursive: true });
+    cpSync(userLock(a), userLock(b));
+    const r = await b.gjc(["plugin", "sync", "--user", "--frozen", "--json"]);
+    expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 0 });
+    const ib = await b.gjc(["plugin", "inspect", "alpha", "--json"]);
+    if (ib.exitCode !== 0) throw new Error(ib.stderr + ib.stdout);
+    const inspectB = ib.json().bundle;
+    expect({ id: inspectB.c2.id, catalog: inspectB.c2.catalog, identity: inspectB.c2.identity, source: inspectB.source.display }).toEqual({ id: inspectA.c2.id, catalog: inspectA.c2.catalog, identity: inspectA.c2.identity, source: inspectA.source.display });
+    expect((await b.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
+    expect(readFileSync(userLock(b), "utf8")).toBe(readFileSync(userLock(a), "utf8"));
   });
 });
 
@@ -121,7 +196,7 @@ describe("outdated for C2 catalog entries", () => {
     catalog("1.1.0");
     expect(await rowOf()).toMatchObject({ status: "outdated", installed: { version: "1.0.0" }, latest: { version: "1.1.0" } });
     const lock = await a.gjc(["plugin", "lock", "--user", "--json"]);
-    expect(lock.json().bundles[0].source.catalog).toEqual({ path: expect.stringContaining("cat"), entry: "alpha" });
+    expect(lock.json().bundles[0].source.catalog).toEqual({ path: expect.stringContaining("cat"), name: "team", entry: "alpha" });
   });
 });
 
