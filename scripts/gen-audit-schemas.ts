@@ -1,5 +1,5 @@
-// Writes docs/json/audit.schema.json (gjc plugin audit --json) and docs/json/mcp-pins.schema.json
-// (the MCP tool pin file) from the TypeBox schemas in src/audit/documents.ts. `--check` only
+// Writes docs/json/audit.schema.json (gjc plugin audit --json) from the TypeBox schemas in
+// src/audit/documents.ts (the pin file's schema is an on-disk one: scripts/gen-disk-schemas.ts). `--check` only
 // compares and exits 1 when a file is stale.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -11,44 +11,22 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { canonicalDigest } from "../audit/canonical-json.ts";
+import { McpPins } from "../store/disk-schemas.generated.ts";
+import { documentProblem } from "../store/document-problem.ts";
+import type * as Schema from "./pins-schema.ts";
 
 export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
 import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
-import type { McpTool } from "./protocol.ts";
-
-/** What is hashed of a tool: everything a model or a user reads about it (the tool as listed). */
-export type ToolDefinition = McpTool;
-
-export interface ToolChange {
-  tool: string;
-  change: "added" | "removed" | "changed";
-  /** For `changed`: the fields that differ (description, inputSchema, annotations, title). */
-  fields: string[];
-  before: ToolDefinition | null;
-  after: ToolDefinition | null;
-}
-
-export interface ServerPin {
-  family: "gjc" | "c2";
-  scope: "user" | "project";
-  bundle: string;
-  server: string;
-  binding: string;
-  pinnedAt: string;
-  /** Digest over every tool hash (name order). */
-  toolsDigest: string;
-  tools: Record<string, { sha256: string; definition: ToolDefinition }>;
-  drift?: { detectedAt: string; changes: ToolChange[] };
-}
-
-export interface PinFile {
-  version: 1;
-  servers: Record<string, ServerPin>;
-}
+/** What is hashed of a tool: everything a model or a user reads about it (the tool as listed; protocol.ts McpTool is the same shape). */
+export type ToolDefinition = Static<typeof Schema.ToolDefinition>;
+export type ToolChange = Static<typeof Schema.ToolChange>;
+export type ServerPin = Static<typeof Schema.ServerPin>;
+export type PinFile = Static<typeof Schema.McpPinFileSchema>;
 
 export const pinKey = (p: Pick<ServerPin, "family" | "scope" | "bundle" | "server">) => `${p.family}:${p.scope}:${p.bundle}/${p.server}`;
 
@@ -116,15 +94,10 @@ function pinsCorrupt(path: string, why: string): GjcError {
   });
 }
 
-/** The shape gjc writes (docs/json/mcp-pins.schema.json), checked by hand: session start reads it and must not load TypeBox. */
+/** The shape gjc writes (src/mcp/pins-schema.ts, docs/json/mcp-pins.schema.json), naming the bad field. */
 function pinFileProblem(doc: unknown): string | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-  if (!isObject(doc) || doc.version !== 1 || !isObject(doc.servers)) return "it is not a version 1 pin file";
-  for (const [key, pin] of Object.entries(doc.servers)) {
-    if (!isObject(pin) || typeof pin.binding !== "string" || typeof pin.bundle !== "string" || typeof pin.server !== "string" || !isObject(pin.tools)) return `the entry ${JSON.stringify(key)} is malformed`;
-    if (pin.drift !== undefined && (!isObject(pin.drift) || !Array.isArray(pin.drift.changes))) return `the drift of ${JSON.stringify(key)} is malformed`;
-  }
-  return undefined;
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc) || (doc as { version?: unknown }).version !== 1) return "it is not a version 1 pin file";
+  return documentProblem(McpPins, doc);
 }
 
 export function writePins(root: string, pins: PinFile): void {

@@ -9,6 +9,7 @@ import * as record from "../c2store/record-schema.ts";
 import * as plan from "../c2store/plan-schema.ts";
 import * as policy from "../c2store/policy-doc-schema.ts";
 import * as registry from "../install/registry-schema.ts";
+import * as pins from "../mcp/pins-schema.ts";
 import * as indexes from "./index-schemas.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
@@ -20,9 +21,10 @@ export const DISK_SCHEMAS = {
   RecordsIndex: ["./index-schemas.ts", "RecordsIndexSchema", "installed-index.schema.json"],
   ListIndex: ["./index-schemas.ts", "ListIndexSchema", "registry-index.schema.json"],
   FilesStamp: ["./index-schemas.ts", "FilesStampSchema", "files-stamp.schema.json"],
+  McpPins: ["../mcp/pins-schema.ts", "McpPinFileSchema", "mcp-pins.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { sandbox } from "../helpers/sandbox.ts";
 import { Value } from "typebox/value";
-import { McpPinFileSchema } from "../../src/audit/documents.ts";
+import { McpPinFileSchema } from "../../src/mcp/pins-schema.ts";
 import { pinHome } from "./mcp-pins-setup.ts";
 
 const t = sandbox("gjc-pins-");
@@ -111,6 +111,8 @@ describe("compiled gjc: MCP tool pins", () => {
     const probe = await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"]);
     expect(probe.exitCode).toBe(3);
     expect(errorOf(probe).code).toBe("pins_corrupt");
+    // The refusal names the bad field (src/mcp/pins-schema.ts).
+    expect(errorOf(probe).message).toContain("(at /servers/x)");
     expect(readFileSync(file, "utf8")).toBe('{"version": 1, "servers": {"x": 5}}');
     const session = (await h.cli(["plugin", "session", "--json"])).json();
     expect(session.mcpServers).toEqual([]);
