@@ -14,6 +14,7 @@
  */
 import { join } from "node:path";
 import { scratchParent } from "../sources/scratch.ts";
+import { isDeniedEnvName } from "../process/env.ts";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { sha256Hex } from "../bundle/hash.ts";
@@ -129,7 +130,9 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
       const launch = {
         command: command.startsWith("./") ? join(bundle.bundleDir, command.slice(2)) : command,
         args: strings(s.args).map((a) => expand(a, bundle.bundleDir, bundle.dataDir)),
-        env: { ...Object.fromEntries(Object.entries(stringMap(s.env)).map(([k, x]) => [k, expand(x, bundle.bundleDir, bundle.dataDir)])), PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir },
+        // What gjc would not pass to a child of its own (a loader switch, a credential name) is
+        // not handed to the host either.
+        env: { ...Object.fromEntries(Object.entries(stringMap(s.env)).filter(([k]) => !isDeniedEnvName(k)).map(([k, x]) => [k, expand(x, bundle.bundleDir, bundle.dataDir)])), PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir },
         cwd: typeof s.cwd === "string" ? expand(s.cwd.startsWith("./") ? `\${PLUGIN_ROOT}/${s.cwd.slice(2)}` : s.cwd, bundle.bundleDir, bundle.dataDir) : bundle.bundleDir,
       };
       if (status === "active" && !bundle.trusted) {

@@ -4,7 +4,7 @@ import { GjcError } from "../core/errors.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
-import { childEnvironment } from "../process/env.ts";
+import { buildChildEnv } from "../process/env.ts";
 import { makeScratch } from "../sources/scratch.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
@@ -49,7 +49,9 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
   if (!verdict.ok)
     throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)");
   const hostEnv = opts.hostEnv;
-  const env = childEnvironment(hostEnv, opts.extraEnv);
+  // Declared values, never fixed ones: a manifest's env cannot re-admit a loader switch
+  // (NODE_OPTIONS=--require …, LD_PRELOAD) or a credential name, as for every other child.
+  const env = buildChildEnv(hostEnv, { declared: opts.extraEnv }).env;
   const cwd = verdict.cwd === undefined ? root : join(root, verdict.cwd);
   const rest = (opts.launch.args ?? []).slice(verdict.kind === "bundled" ? 0 : 1);
   if (verdict.kind === "bundled") return { argv: [join(root, verdict.executable as string), ...rest], cwd, env };

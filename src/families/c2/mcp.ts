@@ -6,6 +6,7 @@
  * src/policy/headers.ts. Every error here is fatal for the bundle.
  */
 import { relativePathProblem, walkInside } from "../../bundle/path-safety.ts";
+import { isDeniedEnvName } from "../../process/env.ts";
 import { DiagnosticSink, pointer } from "../../core/diagnostics.ts";
 import { headerIssues } from "../../policy/headers.ts";
 import { AGENT_PLUGINS_MCP_SCHEMA } from "./rules.ts";
@@ -57,7 +58,8 @@ export function checkMcpConfig(raw: unknown, sink: DiagnosticSink, bundleDir?: s
       sink.error("invalid_mcp", pointer(at, "type"), `MCP server ${name} has the unsupported transport ${JSON.stringify(type)}.`, 'Use "stdio", "streamable-http" or "sse".');
       continue;
     }
-    if (sink.items.length === start) {
+    // A server with only warnings (an env name that is left out) is still a server.
+    if (!sink.items.slice(start).some((d) => d.severity === "error")) {
       servers.push({ name, type, ...(typeof server.command === "string" ? { command: server.command } : {}), ...(typeof server.url === "string" ? { url: server.url } : {}) });
     }
   }
@@ -78,6 +80,7 @@ function checkStdio(name: string, s: Record<string, unknown>, at: string, sink: 
   if (isObject(s.env)) {
     for (const key of Object.keys(s.env)) {
       if (RESERVED_ENV.has(key)) sink.error("invalid_mcp", pointer(pointer(at, "env"), key), `MCP server ${name} may not set ${key}; the host sets it.`, "Remove it; ${PLUGIN_ROOT} and ${PLUGIN_DATA} are provided to the server.");
+      else if (isDeniedEnvName(key)) sink.warning("invalid_mcp", pointer(pointer(at, "env"), key), `MCP server ${name} sets ${key}, which gjc never passes to a server (loader switches and credential names never reach a child); it is left out.`, "Remove it: servers get the documented allow-list of host variables plus the other values declared here.");
     }
   }
   const cwd = s.cwd;
