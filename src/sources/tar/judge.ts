@@ -82,14 +82,6 @@ export class TarJudge {
 
   push(chunk: Uint8Array): void {
     this.streamBytes += chunk.length;
-    if (this.ended) {
-      // Padding after the end marker is only counted (a gzip stream is still drained to
-      // its end so its CRC is checked), never parsed; the budget still applies.
-      if (this.streamBytes > this.budget.maxStreamBytes) {
-        throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, { limit: "stream_bytes", streamBytes: this.streamBytes });
-      }
-      return;
-    }
     let off = 0;
     while (off < chunk.length && !this.ended) {
       if (this.state === "header") {
@@ -114,6 +106,13 @@ export class TarJudge {
         off += n;
         if (this.skipLeft === 0) this.state = "header";
       }
+    }
+    // After the end marker only zero padding may follow (a gzip stream is still drained to
+    // its end so its CRC is checked). Anything else, such as a second archive appended or a
+    // second gzip member, is refused: `tar -i` and other readers would extract entries that
+    // gjc never judged, so a reviewer and gjc would see different bundles.
+    if (this.ended && chunk.subarray(off).some((b) => b !== 0)) {
+      throw invalid("The archive holds data after its end-of-archive marker (an appended archive or gzip member); only zero padding may follow it.");
     }
     if (this.streamBytes > this.budget.maxStreamBytes) {
       throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, { limit: "stream_bytes", streamBytes: this.streamBytes });

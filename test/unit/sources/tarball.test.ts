@@ -227,10 +227,13 @@ describe("tarball sources: budgets, truncation, bundle root", () => {
     await got.cleanup();
   });
 
-  test("bytes after the end-of-archive marker are ignored, within the budget", async () => {
-    const got = await fetchArchive(concat([tar([M]), new Uint8Array(4096).fill(7)]), "trail.tar");
+  test("zero padding after the end-of-archive marker is ignored within the budget; anything else after it is refused", async () => {
+    const got = await fetchArchive(concat([tar([M]), new Uint8Array(4096)]), "trail.tar");
     expect(readdirSync(got.dir)).toEqual(["gajae-plugin.json"]);
     await got.cleanup();
+    // An appended archive (or gzip member) would be extracted by `tar -i` and never judged by gjc.
+    await refused(concat([tar([M]), new Uint8Array(4096).fill(7)]), "invalid_archive", 1);
+    await refused(concat([gzip(tar([M])), gzip(tar([{ name: "skills/x.md", data: "unjudged" }]))]), "invalid_archive", 1);
     const padded = gzip(concat([tar([M]), new Uint8Array(2 * 1024 * 1024)]));
     await refused(padded, "source_too_large", 1, { limits: { ...GJC_LIMITS, maxFiles: 4, maxTotalBytes: 1024 } });
   });
