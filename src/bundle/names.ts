@@ -24,3 +24,14 @@ export function findCollision(names: Iterable<string>): [string, string] | undef
   }
   return undefined;
 }
+
+/**
+ * Whether a path segment is git's repository marker: `.git` as a directory or as a file
+ * (`gitdir: <elsewhere>`), in any case, since git on macOS and Windows reads `.GIT` as `.git`.
+ * Installed, it would make every git run inside the bundle (a shell prompt's `git status`, an
+ * editor) use a repository of the bundle's choosing, with its config's fsmonitor and hooks, so
+ * it is never collected nor declared.
+ */
+export function isGitMarker(segment: string): boolean {
+  return segment.length === 4 && segment.toLowerCase() === ".git";
+}

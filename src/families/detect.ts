@@ -35,9 +35,7 @@ export function detectTarget(input: string, cwd: string): Target {
   } catch {
     throw notFoundError(input);
   }
-  if (st.isSymbolicLink()) {
-    throw new GjcError({ code: "unsafe_path", message: `${input} is a symbolic link.`, hint: "Pass the real directory; gjc never follows links into a bundle." , exit: ExitCode.failed});
-  }
+  if (st.isSymbolicLink()) throw linkedRootError(input);
   if (st.isFile()) {
     const name = basename(path);
     if (name === CATALOG_FILE) return { kind: "catalog", file: path };
@@ -52,6 +50,11 @@ export function detectTarget(input: string, cwd: string): Target {
   if (entryExists(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
   if (entryExists(join(path, CATALOG_FILE))) return { kind: "catalog", file: join(path, CATALOG_FILE) };
   throw noManifestError(input, [GJC_MANIFEST, C2_MANIFEST, CATALOG_FILE]);
+}
+
+/** A bundle path that is itself a symbolic link: the same answer from validate and install. */
+export function linkedRootError(input: string): GjcError {
+  return new GjcError({ code: "unsafe_path", message: `${input} is a symbolic link.`, hint: "Pass the real directory; gjc never follows links into a bundle.", exit: ExitCode.failed });
 }
 
 /** A path that is not there: the same answer from every verb (validate, install, …). */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
-import { C2_MANIFEST, GJC_MANIFEST, noManifestError, notFoundError } from "../families/detect.ts";
+import { C2_MANIFEST, GJC_MANIFEST, linkedRootError, noManifestError, notFoundError } from "../families/detect.ts";
 import { scratchParent } from "../sources/scratch.ts";
 
 const MANIFESTS = [GJC_MANIFEST, C2_MANIFEST];
@@ -48,8 +48,9 @@ export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: str
 }
 
 /**
- * A local path that is not there, or a folder without a manifest, gets the very answer
- * `validate` gives (`not_found` exit 2, `no_manifest` exit 1), before anything is fetched.
+ * A local path that is not there, a folder without a manifest, or a path that is a link gets
+ * the very answer `validate` gives (`not_found` exit 2, `no_manifest` / `unsafe_path` exit 1),
+ * before anything is fetched.
  */
 function checkLocal(spec: string, parsed: SourceSpec): void {
   const path = parsed.kind === "path" || (parsed.kind === "tarball" && parsed.location === "file") ? parsed.path : undefined;
@@ -60,6 +61,9 @@ function checkLocal(spec: string, parsed: SourceSpec): void {
   } catch {
     throw notFoundError(spec);
   }
+  // As validate judges it (families/detect.ts): a bundle path that is a link is refused, so
+  // the two never disagree about which directory is the bundle.
+  if (parsed.kind === "path" && st.isSymbolicLink()) throw linkedRootError(spec);
   if (st.isDirectory() && !MANIFESTS.some((m) => existsSync(join(path, m)))) throw noManifestError(spec, MANIFESTS);
 }
 

@@ -1,4 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
+import { isGitMarker } from "../../bundle/names.ts";
 import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
@@ -79,7 +80,8 @@ export class DeclaredFileReader {
     const known = this.files.get(rel);
     if (known !== undefined) return known;
     if (this.exhausted || this.refused.has(rel)) return undefined;
-    const lexical = relativePathProblem(rel);
+    const gitMarker = rel.split("/").find(isGitMarker);
+    const lexical = relativePathProblem(rel) ?? (gitMarker !== undefined ? `has a "${gitMarker}" segment (git's repository marker is never installed)` : undefined);
     if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);
