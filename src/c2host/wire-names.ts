@@ -45,7 +45,7 @@ function wireCatalogEntry(e: CatalogEntry) {
     version: e.version,
     metadata: { origin: "third_party" as const, role: m.role, category: CATEGORY[m.category], scope_support: m.scopeSupport, essential: m.essential, default_enabled: m.defaultEnabled },
     dependencies: e.dependencies,
-    missing: e.missing,
+    missing: e.missingServices,
     has_runtime: e.hasRuntime,
     language_servers: e.languageServers,
     bundle_enabled: e.bundleEnabled,
@@ -81,7 +81,7 @@ export function wirePlan(p: PlanImpact) {
     active_resources: p.activeResources.map((a) => ({ plugin: a.plugin, kind: RESOURCE_KIND[a.kind], id: a.id, label: a.label })),
     requires_confirmation: p.requiresConfirmation,
     settles: p.settles,
-    missing: p.missing,
+    missing: p.missingServices,
     trust_block: p.trustBlock === null ? null : TRUST_BLOCK[p.trustBlock],
     // The C2 plan carries warnings as text.
     warnings: p.warnings.map((w) => w.message),

@@ -32,7 +32,7 @@ export interface CatalogEntry {
   /** Declared service dependencies: `runtime.inject` (required) and `runtime.optionalInject`. */
   dependencies: { required: string[]; optional: string[] };
   /** Required services this host does not provide; non-empty means the runtime is pending. */
-  missing: string[];
+  missingServices: string[];
   hasRuntime: boolean;
   languageServers: number;
   bundleEnabled: boolean;
@@ -111,7 +111,7 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       version: record.version,
       metadata: { origin: "third-party", role: "extension", category: bundleCategory(record.manifest.codetwo), scopeSupport: runtime?.scopeSupport ?? ["user"], essential: false, defaultEnabled: true },
       dependencies: { required: runtime ? ["extensions-runtime", ...(runtime.inject ?? []).filter((s) => s !== "extensions-runtime")] : [], optional: runtime ? [...(runtime.optionalInject ?? [])] : [] },
-      missing,
+      missingServices: missing,
       hasRuntime: runtime !== null,
       languageServers: record.manifest.codetwo.languageServers.length,
       bundleEnabled: record.enabled,

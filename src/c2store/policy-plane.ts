@@ -82,7 +82,7 @@ export interface PlanImpact {
    */
   settles: boolean;
   /** Services the runtime needs that this host does not provide. */
-  missing: string[];
+  missingServices: string[];
   /**
    * Why trust holds back the runtime or language servers this plan enables (then it cannot
    * settle either): never trusted, or trusted before its capabilities changed (needs re-trust).
@@ -259,7 +259,7 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     activeResources: active,
     requiresConfirmation: active.length > 0,
     settles: missing.length === 0 && blocked === null,
-    missing,
+    missingServices: missing,
     trustBlock: blocked,
     warnings,
   };

@@ -17,7 +17,7 @@ export function describePolicyPlan(plan: PlanImpact, s: Style): string {
   for (const [c, v] of Object.entries(plan.after.components)) if (plan.before.components[c] !== v) lines.push(`  ${c}: ${plan.before.components[c] ?? "enabled"} → ${v}`);
   for (const r of plan.activeResources) lines.push(`  stops: ${r.label} (${r.kind} ${r.id})`);
   if (plan.trustBlock !== null) lines.push(`  cannot settle: the bundle ${plan.trustBlock === "untrusted" ? "is not trusted" : "needs re-trust (its capabilities changed since it was trusted)"}; applying rolls back`);
-  else if (!plan.settles) lines.push(`  cannot settle: the runtime would stay pending (this host lacks ${plan.missing.join(", ")}); applying rolls back`);
+  else if (!plan.settles) lines.push(`  cannot settle: the runtime would stay pending (this host lacks ${plan.missingServices.join(", ")}); applying rolls back`);
   lines.push(`  bound to config revision ${plan.configRevision}, graph ${plan.graphRevision}; expires ${plan.expiresAt}`);
   lines.push("", `Apply with: gjc plugin policy apply ${plan.token}`);
   return lines.join("\n");

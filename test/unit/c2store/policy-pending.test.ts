@@ -31,12 +31,12 @@ describe("pending runtimes", () => {
     expect(waiter).toMatchObject({
       metadata: { origin: "third-party", role: "extension", category: "ui", scopeSupport: ["user", "project"], essential: false, defaultEnabled: true },
       dependencies: { required: ["extensions-runtime", "desktop-host-actions"], optional: ["store"] },
-      missing: ["desktop-host-actions"],
+      missingServices: ["desktop-host-actions"],
       effective: { state: "enabled" },
       effectiveState: { status: "pending", reason: "missing-dependencies" },
     });
     const notes = cat.plugins.find((p) => p.name === "notes")!;
-    expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missing: [], effectiveState: { status: "enabled" } });
+    expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missingServices: [], effectiveState: { status: "enabled" } });
     // The project view says the same (the runtime is project-capable).
     expect(policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installedId === id)!.effectiveState.status).toBe("pending");
     expect(listC2(h.ctx).plugins.find((p) => p.c2.id === id)!.c2.missingServices).toEqual(["desktop-host-actions"]);
@@ -46,13 +46,13 @@ describe("pending runtimes", () => {
     const { h, id } = await pendingHome();
     // Disable first (that settles: a disabled runtime waits for nothing) so last-good exists.
     const off = await planPolicyChange(h.ctx, { plugin: "waiter", state: "disabled" });
-    expect(off).toMatchObject({ settles: true, missing: [] });
+    expect(off).toMatchObject({ settles: true, missingServices: [] });
     await applyPolicyPlan(h.ctx, off.token);
     const lastGood = readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8");
     const primary = readFileSync(join(h.data, "plugin-config.json"), "utf8");
 
     const on = await planPolicyChange(h.ctx, { plugin: "waiter", state: "enabled" });
-    expect(on).toMatchObject({ settles: false, missing: ["desktop-host-actions"] });
+    expect(on).toMatchObject({ settles: false, missingServices: ["desktop-host-actions"] });
     expect(on.warnings.map((w) => w.message).join("\n")).toContain("cannot settle");
     const before = snapshotTree(h.data);
     const e = await refusal(() => applyPolicyPlan(h.ctx, on.token));

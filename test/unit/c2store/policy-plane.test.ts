@@ -113,7 +113,7 @@ describe("catalog → plan → apply", () => {
     await setC2Trusted(h.ctx, "demo", false);
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
     expect(plan.warnings).toEqual([{ code: "untrusted", message: expect.stringContaining("not trusted") }]);
-    expect(plan).toMatchObject({ settles: false, trustBlock: "untrusted", missing: [] });
+    expect(plan).toMatchObject({ settles: false, trustBlock: "untrusted", missingServices: [] });
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
     expect(e.message).toContain("not trusted");
@@ -132,7 +132,7 @@ describe("catalog → plan → apply", () => {
     expect((await h.install(h.bundle("demo", spec), { force: true })).status).not.toBe("unchanged");
     expect(trustStateOf(findInstalledC2(h.ctx, "demo")!.record)).toBe("needs-retrust");
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
-    expect(plan).toMatchObject({ settles: false, trustBlock: "needs-retrust", missing: [] });
+    expect(plan).toMatchObject({ settles: false, trustBlock: "needs-retrust", missingServices: [] });
     expect(plan.warnings).toEqual([{ code: "trust_outdated", message: expect.stringContaining("needs re-trust") }]);
     const e = await refusal(() => applyPolicyPlan(h.ctx, plan.token));
     expect(e).toMatchObject({ code: "change_not_settled", exit: 3 });
