@@ -11,6 +11,7 @@ import * as policy from "../c2store/policy-doc-schema.ts";
 import * as registry from "../install/registry-schema.ts";
 import * as pins from "../mcp/pins-schema.ts";
 import * as indexes from "./index-schemas.ts";
+import * as lock from "./lock-schema.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -22,9 +23,10 @@ export const DISK_SCHEMAS = {
   ListIndex: ["./index-schemas.ts", "ListIndexSchema", "registry-index.schema.json"],
   FilesStamp: ["./index-schemas.ts", "FilesStampSchema", "files-stamp.schema.json"],
   McpPins: ["../mcp/pins-schema.ts", "McpPinFileSchema", "mcp-pins.schema.json"],
+  LockHolder: ["./lock-schema.ts", "LockHolderSchema", "store-lock.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -64,3 +64,10 @@ export const McpPins: LazySchema = {
   })(Guard, [/(^.*$)/u, /^.*$/u, /(^family$|^scope$|^bundle$|^server$|^binding$|^pinnedAt$|^toolsDigest$|^tools$|^drift$)/u, /^sha256:[0-9a-f]{64}$/u, /^sha256:[0-9a-f]{64}$/u, /(^.*$)/u, /^.*$/u, /^sha256:[0-9a-f]{64}$/u, /(^name$|^title$|^description$|^inputSchema$|^annotations$)/u, /^.*$/u, /^.*$/u, /(^name$|^title$|^description$|^inputSchema$|^annotations$)/u, /^.*$/u, /^.*$/u, /(^name$|^title$|^description$|^inputSchema$|^annotations$)/u, /^.*$/u, /^.*$/u]),
   load: () => (require("../mcp/pins-schema.ts") as typeof import("../mcp/pins-schema.ts")).McpPinFileSchema,
 };
+
+export const LockHolder: LazySchema = {
+  check: ((Guard, External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && ((("pid" in value && "host" in value) && "token" in value) && ((((((Number.isInteger(value.pid) && (!((Number.isFinite(value.pid) || typeof value.pid === "bigint")) || value.pid >= 1)) && typeof value.host === "string") && (value.startedAt === undefined || (!("startedAt" in value) || typeof value.startedAt === "string"))) && (value.processStart === undefined || (!("processStart" in value) || typeof value.processStart === "string"))) && (value.command === undefined || (!("command" in value) || typeof value.command === "string"))) && typeof value.token === "string")))); return (value) => { return check_0(value) }
+  })(Guard, []),
+  load: () => (require("./lock-schema.ts") as typeof import("./lock-schema.ts")).LockHolderSchema,
+};

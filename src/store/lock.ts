@@ -1,25 +1,18 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
+import type { Static } from "typebox";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { osErrorFrom } from "../core/os-errors.ts";
+import { LockHolder as LockHolderCheck } from "./disk-schemas.generated.ts";
+import type { LockHolderSchema } from "./lock-schema.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
 import { linkOnScopePath, unsafeScopePath } from "./scope-path.ts";
 
-/** What a lock file records about its holder. */
-export interface LockHolder {
-  pid: number;
-  host: string;
-  /** When the lock was taken (ISO). */
-  startedAt: string;
-  /** The holder's kernel start time (see process-identity.ts), when the OS tells us. */
-  processStart?: string;
-  command: string;
-  /** Random per acquisition, so release only ever removes our own lock. */
-  token: string;
-}
+/** What a lock file records about its holder (lock-schema.ts); gjc always writes every field. */
+export type LockHolder = Static<typeof LockHolderSchema>;
 
 export interface LockOptions {
   /** What the holder is doing, shown to whoever waits (`gjc plugin install`). */
@@ -64,10 +57,8 @@ const randomToken = () => `${process.pid}-${crypto.randomUUID().replace(/-/g, ""
 
 function parseHolder(text: string): LockHolder | undefined {
   try {
-    const v = JSON.parse(text) as LockHolder;
-    if (!v || typeof v !== "object") return undefined;
-    if (!Number.isInteger(v.pid) || typeof v.host !== "string" || typeof v.token !== "string") return undefined;
-    return v;
+    const v: unknown = JSON.parse(text);
+    return LockHolderCheck.check(v) ? (v as LockHolder) : undefined;
   } catch {
     return undefined;
   }
@@ -139,7 +130,7 @@ export function breakStaleLock(path: string, judged: LockHolder): boolean {
 }
 
 function describeHolder(h: LockHolder): string {
-  return `process ${h.pid} on ${h.host} (${h.command || "unknown command"}, since ${h.startedAt})`;
+  return `process ${h.pid} on ${h.host} (${h.command || "unknown command"}, since ${h.startedAt ?? "an unknown time"})`;
 }
 
 /** Creates `dir` and its missing parents, returning the ones we made (outermost first). */

@@ -30,6 +30,7 @@ const ON_DISK: Record<string, string> = {
   "registry.schema.json": "GJC registry.json",
   "plugins-lock.schema.json": "the plugins.lock.json a team commits",
   "mcp-pins.schema.json": "mcp-pins.json beside a GJC scope's registry",
+  "store-lock.schema.json": "a store lock file's holder record (registry.lock, c2.lock, ...)",
 };
 
 /**

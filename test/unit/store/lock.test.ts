@@ -113,6 +113,17 @@ describe("scope lock", () => {
     expect(readFileSync(join(dir, "registry.lock"), "utf8")).toBe("garbage");
   });
 
+  test("a holder record of another gjc version is judged by pid, host and token alone (lock-schema.ts); without them it is unreadable", async () => {
+    const dir = fresh();
+    const dead = await deadPid();
+    writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: dead, host: hostname(), token: "5-dd", addedLater: { x: 1 } }));
+    expect(inspectLock(dir)).toMatchObject({ state: "stale", holder: { pid: dead, token: "5-dd" } });
+    for (const holder of [{ pid: dead, host: hostname() }, { pid: 0, host: hostname(), token: "0-ee" }, { pid: "1", host: hostname(), token: "1-ff" }]) {
+      writeFileSync(join(dir, "registry.lock"), JSON.stringify(holder));
+      expect([holder, inspectLock(dir).state]).toEqual([holder, "unreadable"]);
+    }
+  });
+
   test("a dead holder on this host with an old start time is taken over even if several wait", async () => {
     const dir = fresh();
     writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: "x", command: "dead", token: "7-cc" }));
