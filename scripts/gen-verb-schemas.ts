@@ -8,6 +8,7 @@ import { C2HOST_DOCUMENTS } from "../src/c2host/documents.ts";
 import { C2SESSION_DOCUMENTS } from "../src/c2session/documents.ts";
 import { C2STORE_DOCUMENTS } from "../src/c2store/documents.ts";
 import { COMPLETION_DOCUMENTS } from "../src/cli/completion/documents.ts";
+import { CLI_DOCUMENTS } from "../src/cli/documents.ts";
 import { EXPLAIN_DOCUMENTS } from "../src/explain/documents.ts";
 import { FAMILY_DOCUMENTS } from "../src/families/documents.ts";
 import { SESSION_DOCUMENTS } from "../src/gjcsession/documents.ts";
@@ -15,7 +16,7 @@ import { MCP_DOCUMENTS } from "../src/mcp/documents.ts";
 import { SCAFFOLD_DOCUMENTS } from "../src/scaffold/documents.ts";
 import { writeGenerated } from "./write-generated.ts";
 
-export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS, ...C2HOST_DOCUMENTS, ...COMPLETION_DOCUMENTS };
+export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS, ...C2HOST_DOCUMENTS, ...COMPLETION_DOCUMENTS, ...CLI_DOCUMENTS };
 
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });

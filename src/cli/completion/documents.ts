@@ -1,7 +1,6 @@
 /**
  * `gjc completion <shell> --json` (gjc/completion@1): the completion model, as a closed TypeBox
  * schema; docs/json/completion.schema.json is generated from it (`bun scripts/gen-verb-schemas.ts`).
- * The verb prints no `ok` yet (src/cli/commands/completion.ts), so it is optional here.
  */
 import Type from "typebox";
 import { errorDocument } from "../../store/documents.ts";
@@ -12,7 +11,7 @@ const str = Type.String();
 export const CompletionDocumentSchema = Type.Object(
   {
     schema: Type.Literal("gjc/completion@1"),
-    ok: Type.Optional(Type.Literal(true)),
+    ok: Type.Literal(true),
     shell: str,
     commands: Type.Array(
       Type.Object(
