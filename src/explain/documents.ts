@@ -1,8 +1,7 @@
 /**
  * `gjc explain --json` (gjc/explain@1): one page, or the list of every code (`--list`), as
  * closed TypeBox schemas; docs/json/explain.schema.json is generated from them
- * (`bun scripts/gen-verb-schemas.ts`). The verb prints no `ok` yet (src/cli/commands/explain.ts);
- * it is optional here until it does, so the schema matches what is printed.
+ * (`bun scripts/gen-verb-schemas.ts`).
  */
 import Type from "typebox";
 import { errorDocument } from "../store/documents.ts";
@@ -10,7 +9,7 @@ import { errorDocument } from "../store/documents.ts";
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
 const schema = Type.Literal("gjc/explain@1");
-const ok = Type.Optional(Type.Literal(true));
+const ok = Type.Literal(true);
 
 export const ExplainPageDocumentSchema = Type.Object({ schema, ok, code: str, summary: str, text: str }, closed);
 export const ExplainListDocumentSchema = Type.Object({ schema, ok, codes: Type.Array(Type.Object({ code: str, summary: str }, closed)) }, closed);
