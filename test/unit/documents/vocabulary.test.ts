@@ -111,6 +111,16 @@ describe("one --json vocabulary", () => {
     expect(Object.keys(CODE_VALUES).filter((k) => !excepted.has(k))).toEqual([]);
   });
 
+  test("every printed document says schema and ok (README Conventions)", () => {
+    const variants = (s: Node): Node[] => (Array.isArray(s.anyOf) ? (s.anyOf as Node[]).flatMap(variants) : [s]);
+    const bad = printed.flatMap((f) =>
+      variants(JSON.parse(readFileSync(join(dir, f), "utf8")))
+        .filter((v) => !["schema", "ok"].every((k) => (v.required as string[] | undefined)?.includes(k)))
+        .map(() => f),
+    );
+    expect(bad).toEqual([]);
+  });
+
   test("the checker sees snake_case keys and values (a schema like the old policy catalog fails)", () => {
     const old = { properties: { config_revision: { type: "integer" }, plugins: { type: "array", items: { properties: { trust_state: { enum: ["trusted", "needs_retrust"] } } } } } };
     const { keys, values } = vocabulary(old);
