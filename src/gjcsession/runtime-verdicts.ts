@@ -9,27 +9,26 @@
  * (the surface is quarantined again even after a reinstall of the same bytes).
  *
  * File: `<scope root>/runtime-verdicts.json`, beside the registry (never inside it, so the
- * registry stays the single commit point of installs); a damaged file is simply ignored and
- * rebuilt, costing one more check.
+ * registry stays the single commit point of installs), its shape verdicts-schema.ts; a damaged
+ * file is simply ignored and rebuilt, costing one more check.
  */
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import type { RegistryEntry } from "../install/registry-types.ts";
+import { RuntimeVerdicts } from "../store/disk-schemas.generated.ts";
 import type { RuntimeCheckResult, RuntimeTarget } from "./runtime-check.ts";
+import type * as Schema from "./verdicts-schema.ts";
 
 /** Bump when the harness or the judge changes what a verdict means. */
 export const HARNESS_VERSION = 2;
 const FILE = "runtime-verdicts.json";
 const MAX_ENTRIES = 4096;
 
-export interface Verdict {
-  ok: boolean;
-  code?: string;
-  message?: string;
-  checkedAt: string;
-}
+export type Verdict = Static<typeof Schema.Verdict>;
+type VerdictsFile = Static<typeof Schema.RuntimeVerdictsSchema>;
 
 // One digest of a bundle's installed content, shared by all its targets (a bundle with many
 // tools would otherwise sort and hash its whole file list once per tool).
@@ -55,8 +54,8 @@ export class VerdictStore {
 
   constructor(private readonly root: string) {
     try {
-      const doc = JSON.parse(readFileSync(join(root, FILE), "utf8")) as { format?: number; verdicts?: Record<string, Verdict> };
-      if (doc.format === 1 && doc.verdicts && typeof doc.verdicts === "object") for (const [k, v] of Object.entries(doc.verdicts)) if (typeof v?.ok === "boolean") this.verdicts.set(k, v);
+      const doc: unknown = JSON.parse(readFileSync(join(root, FILE), "utf8"));
+      if (RuntimeVerdicts.check(doc)) for (const [k, v] of Object.entries((doc as VerdictsFile).verdicts)) this.verdicts.set(k, v);
     } catch {
       // missing or damaged: every target is checked again
     }
@@ -77,7 +76,8 @@ export class VerdictStore {
     if (!this.dirty) return;
     while (this.verdicts.size > MAX_ENTRIES) this.verdicts.delete(this.verdicts.keys().next().value as string);
     try {
-      writeFileAtomic(join(this.root, FILE), `${JSON.stringify({ format: 1, verdicts: Object.fromEntries(this.verdicts) })}\n`, { mode: 0o600, durable: false });
+      const doc: VerdictsFile = { format: 1, verdicts: Object.fromEntries(this.verdicts) };
+      writeFileAtomic(join(this.root, FILE), `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
       this.dirty = false;
     } catch {
       // the scope root is read-only or gone; the next session start checks again

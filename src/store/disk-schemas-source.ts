@@ -12,6 +12,7 @@ import * as registry from "../install/registry-schema.ts";
 import * as pins from "../mcp/pins-schema.ts";
 import * as indexes from "./index-schemas.ts";
 import * as lock from "./lock-schema.ts";
+import * as verdicts from "../gjcsession/verdicts-schema.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -24,9 +25,10 @@ export const DISK_SCHEMAS = {
   FilesStamp: ["./index-schemas.ts", "FilesStampSchema", "files-stamp.schema.json"],
   McpPins: ["../mcp/pins-schema.ts", "McpPinFileSchema", "mcp-pins.schema.json"],
   LockHolder: ["./lock-schema.ts", "LockHolderSchema", "store-lock.schema.json"],
+  RuntimeVerdicts: ["../gjcsession/verdicts-schema.ts", "RuntimeVerdictsSchema", "runtime-verdicts.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

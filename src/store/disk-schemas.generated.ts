@@ -71,3 +71,10 @@ export const LockHolder: LazySchema = {
   })(Guard, []),
   load: () => (require("./lock-schema.ts") as typeof import("./lock-schema.ts")).LockHolderSchema,
 };
+
+export const RuntimeVerdicts: LazySchema = {
+  check: ((Guard, External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && ((("format" in value && "verdicts" in value) && Object.getOwnPropertyNames(value).length === 2) && ((Number.isFinite(value.format) && value.format === 1) && ((typeof value.verdicts === "object" && value.verdicts !== null && !(Array.isArray(value.verdicts))) && (Object.getOwnPropertyNames(value.verdicts).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && Object.entries(value.verdicts).every(([unique_2, unique_3], _) => ((!(External[1].test(unique_2)) || ((typeof unique_3 === "object" && unique_3 !== null && !(Array.isArray(unique_3))) && ((("ok" in unique_3 && "checkedAt" in unique_3) && Object.getOwnPropertyNames(unique_3).every((unique_4, unique_5) => ((External[2].test(unique_4) || false)))) && (((typeof unique_3.ok === "boolean" && (unique_3.code === undefined || (!("code" in unique_3) || typeof unique_3.code === "string"))) && (unique_3.message === undefined || (!("message" in unique_3) || typeof unique_3.message === "string"))) && typeof unique_3.checkedAt === "string")))))))))))); return (value) => { return check_0(value) }
+  })(Guard, [/(^[0-9a-f]{64}$)/u, /^[0-9a-f]{64}$/u, /(^ok$|^code$|^message$|^checkedAt$)/u]),
+  load: () => (require("../gjcsession/verdicts-schema.ts") as typeof import("../gjcsession/verdicts-schema.ts")).RuntimeVerdictsSchema,
+};

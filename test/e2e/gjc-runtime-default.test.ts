@@ -6,7 +6,7 @@
  * pass its own list.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeBundle } from "../unit/gjcsession/_bundles.ts";
 import { sessionWorld, type SessionWorld } from "./gjc-session-world.ts";
@@ -51,6 +51,21 @@ describe("runtime check by default", () => {
     expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
     expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("one\ntwo\n");
+  });
+
+  test("a verdicts file of another shape is ignored as a whole and rewritten: the content is checked again", async () => {
+    w = sessionWorld();
+    const sentinel = join(w.root, "loads");
+    await w.install({ name: "v", tool: "v_note", toolSource: `require("node:fs").appendFileSync(${JSON.stringify(sentinel)}, "load\\n");\nexport default () => ({ name: "v_note", execute() {} });\n` });
+    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    const file = join(w.user, "runtime-verdicts.json");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    const [digest] = Object.keys(doc.verdicts);
+    // A verdict that is not one (src/gjcsession/verdicts-schema.ts) is never taken as a pass.
+    writeFileSync(file, JSON.stringify({ format: 1, verdicts: { [digest]: { ok: "yes", checkedAt: "x" } } }));
+    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect(readFileSync(sentinel, "utf8")).toBe("load\nload\n");
+    expect(JSON.parse(readFileSync(file, "utf8")).verdicts[digest]).toMatchObject({ ok: true });
   });
 
   test("a tool named like a host built-in tool is refused; a host may pass its own list", async () => {

@@ -31,6 +31,7 @@ const ON_DISK: Record<string, string> = {
   "plugins-lock.schema.json": "the plugins.lock.json a team commits",
   "mcp-pins.schema.json": "mcp-pins.json beside a GJC scope's registry",
   "store-lock.schema.json": "a store lock file's holder record (registry.lock, c2.lock, ...)",
+  "runtime-verdicts.schema.json": "runtime-check verdicts beside a GJC scope's registry",
 };
 
 /**
