@@ -9,16 +9,15 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { LiveFile as LiveFileCheck } from "../store/disk-schemas.generated.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "../store/process-identity.ts";
+import type { LiveFileSchema } from "./live-file-schema.ts";
 
-interface LiveFile {
-  pid: number;
-  startTicks: string | null;
-  bundles: string[];
-}
+type LiveFile = Static<typeof LiveFileSchema>;
 
 const liveDir = (dataRoot: string) => join(dataRoot, "live");
 
@@ -65,12 +64,14 @@ function liveFiles(dataRoot: string): { path: string; doc: LiveFile; alive: bool
   for (const name of names) {
     if (!name.endsWith(".json")) continue;
     const path = join(liveDir(dataRoot), name);
-    let doc: LiveFile;
+    let parsed: unknown;
     try {
-      doc = JSON.parse(readFileSync(path, "utf8")) as LiveFile;
+      parsed = JSON.parse(readFileSync(path, "utf8"));
     } catch {
       continue;
     }
+    if (!LiveFileCheck.check(parsed)) continue;
+    const doc = parsed as LiveFile;
     const ticks = processAlive(doc.pid) ? processStartTicks(doc.pid) : undefined;
     const alive = processAlive(doc.pid) && !(doc.startTicks && ticks && ticks !== doc.startTicks);
     out.push({ path, doc, alive });
@@ -82,7 +83,7 @@ function liveFiles(dataRoot: string): { path: string; doc: LiveFile; alive: bool
 export function liveHolders(dataRoot: string, bundleId: string): number[] {
   const holders: number[] = [];
   for (const { doc, alive } of liveFiles(dataRoot)) {
-    if (!alive || doc.pid === process.pid || !Array.isArray(doc.bundles) || !doc.bundles.includes(bundleId)) continue;
+    if (!alive || doc.pid === process.pid || !doc.bundles.includes(bundleId)) continue;
     holders.push(doc.pid);
   }
   return holders;

@@ -13,6 +13,7 @@ import * as pins from "../mcp/pins-schema.ts";
 import * as indexes from "./index-schemas.ts";
 import * as lock from "./lock-schema.ts";
 import * as verdicts from "../gjcsession/verdicts-schema.ts";
+import * as live from "../c2host/live-file-schema.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -26,9 +27,10 @@ export const DISK_SCHEMAS = {
   McpPins: ["../mcp/pins-schema.ts", "McpPinFileSchema", "mcp-pins.schema.json"],
   LockHolder: ["./lock-schema.ts", "LockHolderSchema", "store-lock.schema.json"],
   RuntimeVerdicts: ["../gjcsession/verdicts-schema.ts", "RuntimeVerdictsSchema", "runtime-verdicts.schema.json"],
+  LiveFile: ["../c2host/live-file-schema.ts", "LiveFileSchema", "c2-live-host.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts, "../c2host/live-file-schema.ts": live };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -78,3 +78,10 @@ export const RuntimeVerdicts: LazySchema = {
   })(Guard, [/(^[0-9a-f]{64}$)/u, /^[0-9a-f]{64}$/u, /(^ok$|^code$|^message$|^checkedAt$)/u]),
   load: () => (require("../gjcsession/verdicts-schema.ts") as typeof import("../gjcsession/verdicts-schema.ts")).RuntimeVerdictsSchema,
 };
+
+export const LiveFile: LazySchema = {
+  check: ((Guard, External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((("pid" in value && "startTicks" in value) && "bundles" in value) && Object.getOwnPropertyNames(value).length === 3) && (((Number.isInteger(value.pid) && (!((Number.isFinite(value.pid) || typeof value.pid === "bigint")) || value.pid >= 1)) && (typeof value.startTicks === "string" || value.startTicks === null)) && (Array.isArray(value.bundles) && value.bundles.every((unique_0, index) => (typeof unique_0 === "string"))))))); return (value) => { return check_0(value) }
+  })(Guard, []),
+  load: () => (require("../c2host/live-file-schema.ts") as typeof import("../c2host/live-file-schema.ts")).LiveFileSchema,
+};

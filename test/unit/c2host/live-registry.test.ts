@@ -27,6 +27,10 @@ test("a live other process holds a bundle; dead, reused and own pids do not", as
   write(process.pid, null, ["demo-00000001"]); // ourselves: our own hooks stop what we run
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
   expect(() => assertNotLive(root, "demo-00000001", "demo")).not.toThrow();
+
+  // A file of another shape (src/c2host/live-file-schema.ts) was not written by a gjc host: passed over, like one that is not JSON.
+  writeFileSync(join(root, "live", `${other.pid}.json`), JSON.stringify({ pid: other.pid, startTicks: null, bundles: "demo-00000001" }));
+  expect(liveHolders(root, "demo-00000001")).toEqual([]);
 });
 
 test("the registry file follows the live set and is removed when empty or cleared; stale files are swept", () => {

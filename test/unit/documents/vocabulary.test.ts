@@ -32,6 +32,7 @@ const ON_DISK: Record<string, string> = {
   "mcp-pins.schema.json": "mcp-pins.json beside a GJC scope's registry",
   "store-lock.schema.json": "a store lock file's holder record (registry.lock, c2.lock, ...)",
   "runtime-verdicts.schema.json": "runtime-check verdicts beside a GJC scope's registry",
+  "c2-live-host.schema.json": "a running gjc host's live file in the C2 data directory",
 };
 
 /**
