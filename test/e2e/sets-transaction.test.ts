@@ -139,3 +139,39 @@ describe("a C2 rollback is one transaction (kill -9)", () => {
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });
 });
+
+describe("sync --project with C2 bundles is one transaction (kill -9)", () => {
+  for (const step of ["c2install:committed", "sync:c2-done", "c2policy:written"]) {
+    test(`a fresh checkout's sync killed at ${step}: the next sync --frozen finishes it, policy included`, async () => {
+      w = makeSetWorld();
+      const demo = join(w.root, "src", "demo");
+      writeTree(demo, runtimeBundle("demo"));
+      const gg = writeBundle(join(w.root, "src", "gg"), "gg");
+      for (const args of [["install", demo], ["install", gg, "--project"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+      for (const extra of [[], ["--component", "ui:go"]]) {
+        const plan = await w.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", ...extra, "--project", ".", "--json"]);
+        expect((await w.gjc(["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
+      }
+      expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+      const lockText = readFileSync(w.lock, "utf8");
+      const want = { c2: (await stateOf()).c2, gg: fileHashes(registry(w.projectScope).plugins[0].pluginRoot) };
+      const policyOf = async () => (await w.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"])).json().plugins.map((p: { name: string; state: string; components: unknown }) => [p.name, p.state, p.components]);
+      const policy = await policyOf();
+
+      // The same machine made fresh: nothing installed, no policy, only the lock (and the cache).
+      for (const args of [["uninstall", "demo"], ["uninstall", "gg", "--project"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+      expect(await policyOf()).toEqual([]);
+      const crash = await w.gjc(["plugin", "sync", "--project", "--frozen"], { env: { GJC_TEST_CRASH_AT: step } });
+      expect(crash.exitCode).toBe(137);
+      const check = await w.gjc(["plugin", "lock", "--project", "--check", "--json"]);
+      expect({ exit: check.exitCode, code: errorOf(check).code }).toEqual({ exit: 1, code: "transaction_pending" });
+      const next = await w.gjc(["plugin", "sync", "--project", "--frozen"]);
+      expect({ exit: next.exitCode, err: next.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+      expect({ c2: (await stateOf()).c2, gg: fileHashes(registry(w.projectScope).plugins[0].pluginRoot) }).toEqual(want);
+      expect(await policyOf()).toEqual(policy);
+      expect(readFileSync(w.lock, "utf8")).toBe(lockText);
+      expect((await w.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+      expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+    });
+  }
+});
