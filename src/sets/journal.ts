@@ -13,12 +13,13 @@
  *   - it is removed after the last commit.
  *
  * Every sets verb of the scope (sync, rollback, lock) runs under the scope's set lock and first
- * finishes a journal it finds (a journal under a lock we hold belongs to a dead process): it
+ * finishes a journal it finds (a journal under a lock we hold belongs to a dead process), and
+ * so does every mutating store command before it starts (finishPendingSets): it
  * rolls forward, or back when forward cannot be done (its content gone from the cache), so
  * the scope is the old set or the new one before anything else looks at it. `lock --check`
  * changes nothing and answers exit 1 while a journal is pending.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
@@ -110,9 +111,33 @@ export function pendingJournal(scope: Scope, j: Journal): GjcError {
  */
 export async function withSetTransaction<T>(ctx: Context, scope: Scope, command: string, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>, fn: () => Promise<T>): Promise<T> {
   return withLock(setHome(ctx, scope), { command, file: SET_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: `the ${scope} plugin set` }, async () => {
-    await finishInterrupted(ctx, scope, finish);
-    return fn();
+    inTransaction++;
+    try {
+      await finishInterrupted(ctx, scope, finish);
+      return await fn();
+    } finally {
+      inTransaction--;
+    }
   });
+}
+
+/** Set transactions running in this process: their own store commits must not wait for themselves. */
+let inTransaction = 0;
+
+/**
+ * The store's mutating commands (install, uninstall, enable/disable, upgrade: src/store/verbs.ts
+ * and install-spec.ts; C2 trust/untrust and policy apply/reset) call this first, so a change of
+ * theirs never lands on a half-changed set that a later recovery would then overwrite: a
+ * pending journal of the user scope or of this project is finished before they start. Costs
+ * two stat calls when there is none.
+ */
+export async function finishPendingSets(ctx: Context): Promise<void> {
+  if (inTransaction > 0) return;
+  for (const scope of ["user", "project"] as const) {
+    if (!existsSync(journalPath(ctx, scope))) continue;
+    const { inSetTransaction } = await import("./sync.ts");
+    await inSetTransaction(ctx, scope, "gjc (finishing an interrupted change)", async () => {});
+  }
 }
 
 async function finishInterrupted(ctx: Context, scope: Scope, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>): Promise<void> {

@@ -3,6 +3,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { entryExists, noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
+import { finishPendingSets } from "../sets/journal.ts";
 import { families } from "./families.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
 
@@ -33,6 +34,8 @@ export function c2ProjectScope(): GjcError {
  */
 export async function installSpec(ctx: Context, req: InstallRequest): Promise<InstallResult> {
   selectedScopes(req); // refuses --user with --project
+  // A sync or rollback killed half-way is finished first (src/sets/journal.ts).
+  if (!req.dryRun) await finishPendingSets(ctx);
   const scope: Scope | undefined = req.user ? "user" : req.project ? "project" : undefined;
   const adapters = await families();
   // `<name>@<catalog>` and `--catalog <marketplace.json>` name C2 catalog entries (C2 only).

@@ -114,6 +114,24 @@ describe("sync across both families is one transaction (kill -9)", () => {
   }
 });
 
+describe("store commands finish an interrupted change before their own", () => {
+  test("after a sync killed between two C2 commits, an install and a C2 disable first finish it, so their change is not overwritten later", async () => {
+    const { newState } = await twoSets();
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    expect(crash.exitCode).toBe(137);
+    const other = writeBundle(join(w.root, "src", "other"), "other");
+    const install = await w.gjc(["plugin", "install", other, "--user"]);
+    expect({ exit: install.exitCode, err: install.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+    const { other: added, ...rest } = (await stateOf()).gjc;
+    expect({ gjc: rest, c2: (await stateOf()).c2 }).toEqual(newState);
+    expect(added.version).toBe("1.0.0");
+    // No journal is left for a later sync to replay over what the user does next.
+    expect((await w.gjc(["plugin", "enable", "notes"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "lock", "--user"])).stderr).not.toContain("interrupted");
+    expect((await stateOf()).c2.notes.enabled).toBe(true);
+  });
+});
+
 describe("a C2 rollback is one transaction (kill -9)", () => {
   test("killed after the content commit, before its choice is restored: the next sets verb finishes it", async () => {
     w = makeSetWorld();
