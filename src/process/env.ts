@@ -29,9 +29,13 @@ const CREDENTIAL = /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|PR
 /**
  * Whether a variable may never reach a child: a credential (`*_TOKEN`, `*_KEY`, `*_SECRET`,
  * `AWS_*`, `NPM_TOKEN`, …) or a loader/preload switch (`NODE_OPTIONS`, `BUN_OPTIONS`, `LD_*`,
- * `DYLD_*`, …). Case-insensitive, since Windows names are.
+ * `DYLD_*`, …), or anything that is not a portable name (`[A-Za-z_][A-Za-z0-9_]*`).
+ * Case-insensitive, since Windows names are.
  */
 export function isDeniedEnvName(name: string): boolean {
+  // A name that is not a portable one (`NODE_OPTIONS=--require ./x.js`, a NUL, a newline) would
+  // be split by the child's libc at its first `=` into a different name: never passed.
+  if (!ENV_NAME.test(name)) return true;
   const upper = name.toUpperCase();
   return LOADER_NAMES.has(upper) || DENIED_PREFIXES.some((p) => upper.startsWith(p)) || CREDENTIAL.test(upper) || /_KEY$|_PAT$/.test(upper);
 }

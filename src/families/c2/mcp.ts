@@ -80,7 +80,7 @@ function checkStdio(name: string, s: Record<string, unknown>, at: string, sink: 
   if (isObject(s.env)) {
     for (const key of Object.keys(s.env)) {
       if (RESERVED_ENV.has(key)) sink.error("invalid_mcp", pointer(pointer(at, "env"), key), `MCP server ${name} may not set ${key}; the host sets it.`, "Remove it; ${PLUGIN_ROOT} and ${PLUGIN_DATA} are provided to the server.");
-      else if (isDeniedEnvName(key)) sink.warning("invalid_mcp", pointer(pointer(at, "env"), key), `MCP server ${name} sets ${key}, which gjc never passes to a server (loader switches and credential names never reach a child); it is left out.`, "Remove it: servers get the documented allow-list of host variables plus the other values declared here.");
+      else if (isDeniedEnvName(key)) sink.warning("invalid_mcp", pointer(pointer(at, "env"), key), `MCP server ${name} sets ${key}, which gjc never passes to a server (loader switches, credential names and names that are not plain [A-Za-z_][A-Za-z0-9_]* never reach a child); it is left out.`, "Remove it: servers get the documented allow-list of host variables plus the other values declared here.");
     }
   }
   const cwd = s.cwd;
