@@ -4,7 +4,6 @@ import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { isBrokenPipe, osErrorFrom } from "../core/os-errors.ts";
 import { didYouMean } from "../core/suggest.ts";
-import { afterVerb } from "./after-change.ts";
 import { parseVerbArgs } from "./args.ts";
 import type { VerbDef, VerbOutcome } from "./define-verb.ts";
 import { groupHelp, verbHelp } from "./help.ts";
@@ -131,7 +130,6 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     }
     const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest, passthrough: def.passthrough });
     const outcome: VerbOutcome = await def.run({ args, rest, ctx });
-    await afterVerb(ctx, def.name, args, outcome);
     // The choke point of human output: whatever a renderer interpolated (bundle names,
     // diagnostics, runtime results, server descriptions) cannot drive the terminal.
     if (json) io.stdout(`${jsonText(outcome.json)}\n`);

@@ -123,6 +123,7 @@ export async function withSetTransaction<T>(ctx: Context, scope: Scope, command:
 
 /** Set transactions running in this process: their own store commits must not wait for themselves. */
 let inTransaction = 0;
+export const inSetTransactionNow = () => inTransaction > 0;
 
 /**
  * The store's mutating commands (install, uninstall, enable/disable, upgrade: src/store/verbs.ts

@@ -3,7 +3,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { entryExists, noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
-import { finishPendingSets } from "../sets/journal.ts";
+import { storeChange } from "../sets/remember.ts";
 import { families } from "./families.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
 
@@ -34,8 +34,11 @@ export function c2ProjectScope(): GjcError {
  */
 export async function installSpec(ctx: Context, req: InstallRequest): Promise<InstallResult> {
   selectedScopes(req); // refuses --user with --project
-  // A sync or rollback killed half-way is finished first (src/sets/journal.ts).
-  if (!req.dryRun) await finishPendingSets(ctx);
+  // A sync or rollback killed half-way is finished first; the generation is recorded after (src/sets/remember.ts).
+  return storeChange(ctx, "gjc plugin install", req.dryRun, () => install(ctx, req));
+}
+
+async function install(ctx: Context, req: InstallRequest): Promise<InstallResult> {
   const scope: Scope | undefined = req.user ? "user" : req.project ? "project" : undefined;
   const adapters = await families();
   // `<name>@<catalog>` and `--catalog <marketplace.json>` name C2 catalog entries (C2 only).

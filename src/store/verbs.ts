@@ -8,7 +8,7 @@ import type { Context } from "../core/context.ts";
 import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
-import { finishPendingSets } from "../sets/journal.ts";
+import { storeChange } from "../sets/remember.ts";
 import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
 
 export type { StoreSelection } from "./resolve.ts";
@@ -33,23 +33,26 @@ export async function inspectBundle(ctx: Context, name: string, sel: StoreSelect
 
 /** `gjc plugin uninstall <name>`. */
 export async function uninstallBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean; keepData?: boolean } = {}): Promise<UninstallResult> {
-  await finishPendingSets(ctx);
-  const t = await resolveInstalled(ctx, name, sel);
-  return t.adapter.uninstall(ctx, name, t.scope, opts);
+  return storeChange(ctx, "gjc plugin uninstall", opts.dryRun, async () => {
+    const t = await resolveInstalled(ctx, name, sel);
+    return t.adapter.uninstall(ctx, name, t.scope, opts);
+  });
 }
 
 /** `gjc plugin enable|disable <name> [--surface <id>]`. */
 export async function setBundleEnabled(ctx: Context, name: string, enabled: boolean, sel: StoreSelection, surface?: string): Promise<EnablementResult> {
-  await finishPendingSets(ctx);
-  const t = await resolveInstalled(ctx, name, sel);
-  return t.adapter.setEnabled(ctx, name, t.scope, enabled, surface);
+  return storeChange(ctx, `gjc plugin ${enabled ? "enable" : "disable"}`, false, async () => {
+    const t = await resolveInstalled(ctx, name, sel);
+    return t.adapter.setEnabled(ctx, name, t.scope, enabled, surface);
+  });
 }
 
 /** `gjc plugin upgrade <name>`: re-fetch the recorded source and install it over the bundle. */
 export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean } = {}): Promise<InstallResult> {
-  await finishPendingSets(ctx);
-  const t = await resolveInstalled(ctx, name, sel);
-  return t.adapter.upgrade(ctx, name, t.scope, opts);
+  return storeChange(ctx, "gjc plugin upgrade", opts.dryRun, async () => {
+    const t = await resolveInstalled(ctx, name, sel);
+    return t.adapter.upgrade(ctx, name, t.scope, opts);
+  });
 }
 
 /** What `gjc plugin verify` checks besides the installed files. */
