@@ -2,6 +2,8 @@
  * Markdown files with a YAML frontmatter block (SKILL.md, agents/*.md, commands/*.md).
  * The block is parsed with Bun.YAML; a file without one has empty metadata.
  */
+import { repeatedReason, repeatedYamlKey } from "../../bundle/yaml-keys.ts";
+
 export interface MarkdownDoc {
   data: Record<string, unknown>;
   body: string;
@@ -27,5 +29,7 @@ export function parseFrontmatter(text: string): MarkdownParse {
     return { ok: false, reason: `the frontmatter is not valid YAML (${(error as Error).message})` };
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "the frontmatter must be a YAML mapping" };
+  const repeated = repeatedYamlKey(yaml, data as Record<string, unknown>);
+  if (repeated !== undefined) return { ok: false, reason: repeatedReason(repeated) };
   return { ok: true, doc: { data: data as Record<string, unknown>, body } };
 }

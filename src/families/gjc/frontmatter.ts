@@ -1,4 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
+import { repeatedReason, repeatedYamlKey } from "../../bundle/yaml-keys.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { BODY_CONTROL_CHARS, SAFE_NAME } from "./constants.ts";
 import { checkProse, describeValue, isPlainObject, quote, visible, withoutBom } from "./fields.ts";
@@ -55,9 +56,17 @@ export function parseSubskillFile(sink: DiagnosticSink, bytes: Uint8Array, file:
   }
   try {
     // YAML forbids tabs in indentation; editors insert them anyway, so they count as two spaces.
-    const value = Bun.YAML.parse(yaml.includes("\t") ? yaml.replace(/\t/g, "  ") : yaml);
+    const source = yaml.includes("\t") ? yaml.replace(/\t/g, "  ") : yaml;
+    const value = Bun.YAML.parse(source);
     if (value === null || value === undefined) data = {};
-    else if (isPlainObject(value)) data = value;
+    else if (isPlainObject(value)) {
+      data = value;
+      const repeated = repeatedYamlKey(source, value);
+      if (repeated !== undefined) {
+        sink.error("invalid_frontmatter", file, `The frontmatter of ${file} is refused: ${visible(repeatedReason(repeated))}.`, frontmatterHint());
+        return { body };
+      }
+    }
     else {
       sink.error("invalid_frontmatter", file, `The frontmatter of ${file} must be a YAML mapping, not ${describeValue(value)}.`, frontmatterHint());
       return { body };
