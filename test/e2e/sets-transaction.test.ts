@@ -9,7 +9,7 @@
  * byte for byte.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
@@ -129,6 +129,41 @@ describe("store commands finish an interrupted change before their own", () => {
     expect((await w.gjc(["plugin", "enable", "notes"])).exitCode).toBe(0);
     expect((await w.gjc(["plugin", "lock", "--user"])).stderr).not.toContain("interrupted");
     expect((await stateOf()).c2.notes.enabled).toBe(true);
+  });
+});
+
+describe("a sync refused half-way is undone at once", () => {
+  test("the C2 half refuses after the GJC commit (a command namespace taken): the GJC half is put back, no journal stays", async () => {
+    w = makeSetWorld();
+    const g = join(w.root, "src", "gg");
+    writeBundle(g, "gg", { tools: ["g_a"] });
+    expect((await w.gjc(["plugin", "install", g, "--user"])).exitCode).toBe(0);
+    const v1 = fileHashes(registry(w.user).plugins[0].pluginRoot);
+    // squat declares a command in the namespace "demo", which the bundle demo will own.
+    const squat = join(w.root, "src", "squat");
+    const tree = runtimeBundle("squat");
+    const manifest = tree["plugin.json"] as { extensions: { "dev.codetwo": { commands: { id: string }[]; ui: { command: string }[] } } };
+    manifest.extensions["dev.codetwo"].commands[0].id = "demo.run";
+    manifest.extensions["dev.codetwo"].ui[0].command = "demo.run";
+    writeTree(squat, tree);
+    writeBundle(g, "gg", { version: "2.0.0", tools: ["g_a"], body: "export default () => 2;" });
+    for (const args of [["install", g, "--user", "--force"], ["install", squat], ["lock", "--user"], ["uninstall", "squat"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+    const wanted = readFileSync(userLock(), "utf8");
+    writeBundle(g, "gg", { tools: ["g_a"] });
+    const demo = join(w.root, "src", "demo");
+    writeTree(demo, runtimeBundle("demo"));
+    for (const args of [["install", g, "--user", "--force"], ["install", demo]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+    const before = await stateOf();
+    expect(fileHashes(registry(w.user).plugins[0].pluginRoot)).toEqual(v1);
+
+    writeFileSync(userLock(), wanted);
+    const r = await w.gjc(["plugin", "sync", "--user", "--json"]);
+    expect({ exit: r.exitCode, code: errorOf(r).code }).toEqual({ exit: 1, code: "command_conflict" });
+    expect(r.stderr).not.toContain("could not undo");
+    expect(await stateOf()).toEqual(before);
+    expect(existsSync(join(w.home, ".gjc", "agent", "plugins-history", "transaction.json"))).toBe(false);
+    expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
   });
 });
 
