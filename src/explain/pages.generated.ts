@@ -87,130 +87,133 @@ import p83 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
 import p84 from "../../docs/errors/invalid_ui.md" with { type: "text" };
 import p85 from "../../docs/errors/invalid_version.md" with { type: "text" };
 import p86 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p87 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p88 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p89 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p90 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p91 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p92 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p93 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p94 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p95 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p96 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p97 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p98 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p99 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p102 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p103 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p104 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p105 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p106 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p107 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p108 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p109 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p110 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p111 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p113 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p114 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p115 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p116 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p117 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p118 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p119 from "../../docs/errors/no_components.md" with { type: "text" };
-import p120 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p121 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p122 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p123 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p124 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p125 from "../../docs/errors/not_available.md" with { type: "text" };
-import p126 from "../../docs/errors/not_found.md" with { type: "text" };
-import p127 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p128 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p129 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p130 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p131 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p132 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p133 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p134 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p135 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p136 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p137 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p138 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p139 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p140 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p141 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p142 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p143 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p144 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p145 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p146 from "../../docs/errors/read_only.md" with { type: "text" };
-import p147 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p148 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p149 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p150 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p151 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p152 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p153 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p154 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p155 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p159 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p160 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p161 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p162 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p163 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p164 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p165 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p166 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p167 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p168 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p169 from "../../docs/errors/special_file.md" with { type: "text" };
-import p170 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p171 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p172 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p173 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p174 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p175 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p176 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p177 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p178 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p179 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p180 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p181 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p182 from "../../docs/errors/trusted.md" with { type: "text" };
-import p183 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p184 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p185 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p186 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p187 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p188 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p189 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p190 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p191 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p192 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p197 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p198 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p199 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p200 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p201 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p202 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p203 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p204 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p205 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p206 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p207 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p208 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p209 from "../../docs/errors/usage.md" with { type: "text" };
-import p210 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p87 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
+import p88 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p89 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p90 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p91 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p92 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p93 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p94 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p95 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p96 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p97 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p98 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p99 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p100 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p101 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p102 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p103 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p104 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p105 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p107 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p108 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p109 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p110 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p111 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p112 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p113 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p114 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p115 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p116 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p117 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p118 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p119 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p120 from "../../docs/errors/no_components.md" with { type: "text" };
+import p121 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p122 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p123 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p124 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p125 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p126 from "../../docs/errors/not_available.md" with { type: "text" };
+import p127 from "../../docs/errors/not_found.md" with { type: "text" };
+import p128 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p129 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p130 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p131 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p132 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p133 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p134 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p135 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p136 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p137 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p138 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p139 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p140 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p141 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p142 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p143 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p144 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p145 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p146 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p147 from "../../docs/errors/read_only.md" with { type: "text" };
+import p148 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p149 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p150 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p151 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p152 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p153 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p154 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p155 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p156 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p157 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p160 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p161 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p162 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p163 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p164 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p165 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p166 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p167 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p168 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p169 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p170 from "../../docs/errors/special_file.md" with { type: "text" };
+import p171 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p172 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p173 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p174 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p175 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p176 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p177 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p178 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p179 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p180 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p181 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p182 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p183 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p184 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p185 from "../../docs/errors/trusted.md" with { type: "text" };
+import p186 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p187 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p188 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p189 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p190 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p191 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p192 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p193 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p194 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p195 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p198 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p199 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p200 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p201 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p202 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p203 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p204 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p205 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p206 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p207 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p208 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p209 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p210 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p211 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p212 from "../../docs/errors/usage.md" with { type: "text" };
+import p213 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -301,128 +304,131 @@ export const PAGES: Record<string, string> = {
   "invalid_ui": p84,
   "invalid_version": p85,
   "invoke_timeout": p86,
-  "lock_busy": p87,
-  "lock_failed": p88,
-  "lock_mismatch": p89,
-  "lock_missing": p90,
-  "lock_unsettled": p91,
-  "lsp_conflict": p92,
-  "lsp_failed": p93,
-  "lsp_stopped": p94,
-  "lsp_timeout": p95,
-  "mcp_closed": p96,
-  "mcp_error": p97,
-  "mcp_failed": p98,
-  "mcp_frame_too_large": p99,
-  "mcp_http_status": p100,
-  "mcp_launcher_missing": p101,
-  "mcp_protocol": p102,
-  "mcp_server_exited": p103,
-  "mcp_spawn_failed": p104,
-  "mcp_timeout": p105,
-  "mcp_unreachable": p106,
-  "message_too_large": p107,
-  "missing_argument": p108,
-  "missing_catalog": p109,
-  "missing_codetwo": p110,
-  "missing_commands": p111,
-  "missing_directory": p112,
-  "missing_file": p113,
-  "missing_manifest": p114,
-  "missing_option_value": p115,
-  "missing_runtime": p116,
-  "missing_service": p117,
-  "name_collision": p118,
-  "no_components": p119,
-  "no_generation": p120,
-  "no_manifest": p121,
-  "no_provider": p122,
-  "no_runtime": p123,
-  "not_a_directory": p124,
-  "not_available": p125,
-  "not_found": p126,
-  "not_host_actions": p127,
-  "not_in_catalog": p128,
-  "not_installed": p129,
-  "not_owner": p130,
-  "not_rendered": p131,
-  "offline_miss": p132,
-  "pack_output_inside_bundle": p133,
-  "pass_env": p134,
-  "path_too_long": p135,
-  "permission_denied": p136,
-  "pins_corrupt": p137,
-  "plan_not_found": p138,
-  "plugin_command_failed": p139,
-  "plugin_disabled": p140,
-  "policy_disabled": p141,
-  "policy_recovery": p142,
-  "policy_safe_mode": p143,
-  "quarantine_not_persisted": p144,
-  "quarantined": p145,
-  "read_only": p146,
-  "registry_corrupt": p147,
-  "replaced_source": p148,
-  "reserved_namespace": p149,
-  "runtime.requires_trust": p150,
-  "runtime_busy": p151,
-  "runtime_command_not_found": p152,
-  "runtime_exited": p153,
-  "runtime_failed": p154,
-  "runtime_mismatch": p155,
-  "runtime_protocol_error": p156,
-  "runtime_spawn_failed": p157,
-  "runtime_unloaded": p158,
-  "scaffold_conflict": p159,
-  "scaffold_failed": p160,
-  "scope_conflict": p161,
-  "scope_required": p162,
-  "security_policy": p163,
-  "session_collision": p164,
-  "set_incomplete": p165,
-  "set_integrity": p166,
-  "source_too_large": p167,
-  "source_unreachable": p168,
-  "special_file": p169,
-  "stale_baseline": p170,
-  "stale_plan": p171,
-  "surface_disabled": p172,
-  "surface_unknown": p173,
-  "too_many_commands": p174,
-  "too_many_components": p175,
-  "too_many_connectors": p176,
-  "too_many_language_servers": p177,
-  "too_many_ui": p178,
-  "tool_definition_drift": p179,
-  "trust_outdated": p180,
-  "trust_renewed": p181,
-  "trusted": p182,
-  "undeclared_command": p183,
-  "unexpected_argument": p184,
-  "unexpected_result": p185,
-  "unknown_action": p186,
-  "unknown_code": p187,
-  "unknown_command": p188,
-  "unknown_component": p189,
-  "unknown_contribution": p190,
-  "unknown_field": p191,
-  "unknown_option": p192,
-  "unknown_scaffold": p193,
-  "unknown_server": p194,
-  "unknown_shell": p195,
-  "unknown_target": p196,
-  "unreadable_directory": p197,
-  "unreadable_file": p198,
-  "unsafe_file_name": p199,
-  "unsafe_path": p200,
-  "unsafe_scope_path": p201,
-  "unsupported_operation": p202,
-  "unsupported_schema": p203,
-  "unsupported_scope": p204,
-  "unsupported_source": p205,
-  "unsupported_standard": p206,
-  "unsupported_surface": p207,
-  "untrusted": p208,
-  "usage": p209,
-  "wrong_target": p210,
+  "journal_corrupt": p87,
+  "lock_busy": p88,
+  "lock_failed": p89,
+  "lock_mismatch": p90,
+  "lock_missing": p91,
+  "lock_unsettled": p92,
+  "lsp_conflict": p93,
+  "lsp_failed": p94,
+  "lsp_stopped": p95,
+  "lsp_timeout": p96,
+  "mcp_closed": p97,
+  "mcp_error": p98,
+  "mcp_failed": p99,
+  "mcp_frame_too_large": p100,
+  "mcp_http_status": p101,
+  "mcp_launcher_missing": p102,
+  "mcp_protocol": p103,
+  "mcp_server_exited": p104,
+  "mcp_spawn_failed": p105,
+  "mcp_timeout": p106,
+  "mcp_unreachable": p107,
+  "message_too_large": p108,
+  "missing_argument": p109,
+  "missing_catalog": p110,
+  "missing_codetwo": p111,
+  "missing_commands": p112,
+  "missing_directory": p113,
+  "missing_file": p114,
+  "missing_manifest": p115,
+  "missing_option_value": p116,
+  "missing_runtime": p117,
+  "missing_service": p118,
+  "name_collision": p119,
+  "no_components": p120,
+  "no_generation": p121,
+  "no_manifest": p122,
+  "no_provider": p123,
+  "no_runtime": p124,
+  "not_a_directory": p125,
+  "not_available": p126,
+  "not_found": p127,
+  "not_host_actions": p128,
+  "not_in_catalog": p129,
+  "not_installed": p130,
+  "not_owner": p131,
+  "not_rendered": p132,
+  "offline_miss": p133,
+  "pack_output_inside_bundle": p134,
+  "pass_env": p135,
+  "path_too_long": p136,
+  "permission_denied": p137,
+  "pins_corrupt": p138,
+  "plan_not_found": p139,
+  "plugin_command_failed": p140,
+  "plugin_disabled": p141,
+  "policy_disabled": p142,
+  "policy_recovery": p143,
+  "policy_safe_mode": p144,
+  "quarantine_not_persisted": p145,
+  "quarantined": p146,
+  "read_only": p147,
+  "registry_corrupt": p148,
+  "replaced_source": p149,
+  "reserved_namespace": p150,
+  "runtime.requires_trust": p151,
+  "runtime_busy": p152,
+  "runtime_command_not_found": p153,
+  "runtime_exited": p154,
+  "runtime_failed": p155,
+  "runtime_mismatch": p156,
+  "runtime_protocol_error": p157,
+  "runtime_spawn_failed": p158,
+  "runtime_unloaded": p159,
+  "scaffold_conflict": p160,
+  "scaffold_failed": p161,
+  "scope_conflict": p162,
+  "scope_required": p163,
+  "security_policy": p164,
+  "session_collision": p165,
+  "set_incomplete": p166,
+  "set_integrity": p167,
+  "source_too_large": p168,
+  "source_unreachable": p169,
+  "special_file": p170,
+  "stale_baseline": p171,
+  "stale_plan": p172,
+  "surface_disabled": p173,
+  "surface_unknown": p174,
+  "too_many_commands": p175,
+  "too_many_components": p176,
+  "too_many_connectors": p177,
+  "too_many_language_servers": p178,
+  "too_many_ui": p179,
+  "tool_definition_drift": p180,
+  "transaction_pending": p181,
+  "transaction_unfinished": p182,
+  "trust_outdated": p183,
+  "trust_renewed": p184,
+  "trusted": p185,
+  "undeclared_command": p186,
+  "unexpected_argument": p187,
+  "unexpected_result": p188,
+  "unknown_action": p189,
+  "unknown_code": p190,
+  "unknown_command": p191,
+  "unknown_component": p192,
+  "unknown_contribution": p193,
+  "unknown_field": p194,
+  "unknown_option": p195,
+  "unknown_scaffold": p196,
+  "unknown_server": p197,
+  "unknown_shell": p198,
+  "unknown_target": p199,
+  "unreadable_directory": p200,
+  "unreadable_file": p201,
+  "unsafe_file_name": p202,
+  "unsafe_path": p203,
+  "unsafe_scope_path": p204,
+  "unsupported_operation": p205,
+  "unsupported_schema": p206,
+  "unsupported_scope": p207,
+  "unsupported_source": p208,
+  "unsupported_standard": p209,
+  "unsupported_surface": p210,
+  "untrusted": p211,
+  "usage": p212,
+  "wrong_target": p213,
 };
