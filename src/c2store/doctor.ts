@@ -29,8 +29,8 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
   if (!exists) return { store, findings };
   const base = { family: "c2" as const, scope: "user" as const };
   const lock = inspectLock(layout.root, C2_LOCK_FILE);
-  if (lock.state === "stale") findings.push({ ...base, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command}).`, fix: "take over and remove the lock", fixable: true, command: "gjc plugin doctor --fix" });
-  if (lock.state === "held") findings.push({ ...base, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command}, since ${lock.holder.startedAt}).`, fix: "nothing; wait for it to finish", fixable: false });
+  if (lock.state === "stale") findings.push({ ...base, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command ?? "an unknown command"}).`, fix: "take over and remove the lock", fixable: true, command: "gjc plugin doctor --fix" });
+  if (lock.state === "held") findings.push({ ...base, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command ?? "unknown command"}, since ${lock.holder.startedAt ?? "an unknown time"}).`, fix: "nothing; wait for it to finish", fixable: false });
   if (lock.state === "unreadable") findings.push({ ...base, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false });
 
   const diagnose = (): C2Finding[] => {

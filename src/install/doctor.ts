@@ -16,10 +16,10 @@ type GjcFinding = DoctorFinding & { family: "gjc" };
 
 function lockFinding(scope: Scope, lock: LockInspection): GjcFinding | undefined {
   if (lock.state === "stale") {
-    return { family: "gjc", scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command}).`, fix: "take over and remove the lock", fixable: true };
+    return { family: "gjc", scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command ?? "an unknown command"}).`, fix: "take over and remove the lock", fixable: true };
   }
   if (lock.state === "held") {
-    return { family: "gjc", scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command}, since ${lock.holder.startedAt}).`, fix: "nothing; wait for it to finish", fixable: false };
+    return { family: "gjc", scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command ?? "unknown command"}, since ${lock.holder.startedAt ?? "an unknown time"}).`, fix: "nothing; wait for it to finish", fixable: false };
   }
   if (lock.state === "unreadable") {
     return { family: "gjc", scope, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false };
