@@ -85,6 +85,26 @@ export function hostileCases(binary: () => string | undefined): void {
   });
 
   describe("hostile directories", () => {
+    const GJC_TOOLS = (paths: string[]) => JSON.stringify({ kind: "gajae-code-plugin", name: "h", version: "1.0.0", tools: paths.map((path, i) => ({ name: `t${i}`, path, description: "d" })) });
+    const twins: [string, Record<string, string>, string][] = [
+      ["GJC: declared NFC and NFD twins", { "gajae-plugin.json": GJC_TOOLS(["tools/caf\u00e9.ts", "tools/cafe\u0301.ts"]), "tools/caf\u00e9.ts": "", "tools/cafe\u0301.ts": "" }, "invalid_manifest"],
+      ["GJC: declared case twins", { "gajae-plugin.json": GJC_TOOLS(["tools/A.ts", "tools/a.ts"]), "tools/A.ts": "", "tools/a.ts": "" }, "invalid_manifest"],
+      ["GJC: a newline in a declared path", { "gajae-plugin.json": GJC_TOOLS(["tools/a\n.ts"]), "tools/a\n.ts": "" }, "missing_file"],
+      ["C2: case twins in a skill", { "plugin.json": C2, "skills/a/SKILL.md": SKILL, "skills/a/R.md": "1", "skills/a/r.md": "2" }, "name_collision"],
+      ["C2: skill folders that are NFC and NFD twins", { "plugin.json": C2, "skills/caf\u00e9/SKILL.md": SKILL, "skills/cafe\u0301/SKILL.md": SKILL }, "name_collision"],
+      ["C2: a newline and an ANSI escape in a file name", { "plugin.json": C2, "skills/a/SKILL.md": SKILL, "skills/a/x\n\u001b[31m.md": "1" }, "unsafe_file_name"],
+    ];
+    for (const [name, files, code] of twins) {
+      test(`${name}: ${code} from validate and install alike`, async () => {
+        const s = box();
+        const dir = s.write("b", files);
+        const v = await s.gjc(["plugin", "validate", dir, "--json"]);
+        expect(v.exitCode).toBe(1);
+        expect(v.json().diagnostics.filter((d: any) => d.severity === "error").map((d: any) => d.code)).toContain(code);
+        await refusedInstall(s, dir, code, 1);
+      });
+    }
+
     test("a bundle path that is itself a link (here /proc/self/cwd, which follows gjc's cwd) gets the same refusal from validate and install", async () => {
       const s = box();
       const real = s.write("real", { "plugin.json": C2, "skills/a/SKILL.md": SKILL });
