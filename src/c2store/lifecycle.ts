@@ -18,7 +18,6 @@ import { installFetched, type C2InstallResult } from "./install.ts";
 import { retireC2Bundle } from "./retire.ts";
 import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
-import { storeChange } from "../sets/remember.ts";
 import { bundleDir, c2Layout, policyKey, userDataDir, type C2Layout } from "./paths.ts";
 import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import { openPolicy, type Recovery } from "./policy-store.ts";
@@ -151,7 +150,7 @@ export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passE
   }
   // A sync or rollback killed half-way is finished first (src/sets/journal.ts): trust is
   // decided on the set that change left, never on a half-changed one. Then a generation.
-  return storeChange(ctx, `gjc plugin ${trusted ? "trust" : "untrust"}`, false, () => setFlag(ctx, name, "trusted", trusted, passEnv));
+  return import("../sets/remember.ts").then(({ storeChange }) => storeChange(ctx, `gjc plugin ${trusted ? "trust" : "untrust"}`, false, () => setFlag(ctx, name, "trusted", trusted, passEnv)));
 }
 
 export type C2ListRow = BundleRow & { family: "c2"; c2: NonNullable<BundleRow["c2"]> };

@@ -3,7 +3,6 @@ import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { entryExists, noManifestError } from "../families/detect.ts";
 import type { InstallResult, Scope } from "./documents.ts";
-import { storeChange } from "../sets/remember.ts";
 import { families } from "./families.ts";
 import { requireScope, selectedScopes } from "./resolve.ts";
 
@@ -35,6 +34,7 @@ export function c2ProjectScope(): GjcError {
 export async function installSpec(ctx: Context, req: InstallRequest): Promise<InstallResult> {
   selectedScopes(req); // refuses --user with --project
   // A sync or rollback killed half-way is finished first; the generation is recorded after (src/sets/remember.ts).
+  const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin install", req.dryRun, () => install(ctx, req));
 }
 

@@ -8,8 +8,10 @@ import type { Context } from "../core/context.ts";
 import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
-import { storeChange } from "../sets/remember.ts";
 import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
+
+// The mutating verbs load the plugin-set layer (sets/remember.ts: finish a pending set change,
+// then record a generation) only when they run, so list, inspect and verify never load it.
 
 export type { StoreSelection } from "./resolve.ts";
 
@@ -33,6 +35,7 @@ export async function inspectBundle(ctx: Context, name: string, sel: StoreSelect
 
 /** `gjc plugin uninstall <name>`. */
 export async function uninstallBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean; keepData?: boolean } = {}): Promise<UninstallResult> {
+  const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin uninstall", opts.dryRun, async () => {
     const t = await resolveInstalled(ctx, name, sel);
     return t.adapter.uninstall(ctx, name, t.scope, opts);
@@ -41,6 +44,7 @@ export async function uninstallBundle(ctx: Context, name: string, sel: StoreSele
 
 /** `gjc plugin enable|disable <name> [--surface <id>]`. */
 export async function setBundleEnabled(ctx: Context, name: string, enabled: boolean, sel: StoreSelection, surface?: string): Promise<EnablementResult> {
+  const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, `gjc plugin ${enabled ? "enable" : "disable"}`, false, async () => {
     const t = await resolveInstalled(ctx, name, sel);
     return t.adapter.setEnabled(ctx, name, t.scope, enabled, surface);
@@ -49,6 +53,7 @@ export async function setBundleEnabled(ctx: Context, name: string, enabled: bool
 
 /** `gjc plugin upgrade <name>`: re-fetch the recorded source and install it over the bundle. */
 export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean } = {}): Promise<InstallResult> {
+  const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin upgrade", opts.dryRun, async () => {
     const t = await resolveInstalled(ctx, name, sel);
     return t.adapter.upgrade(ctx, name, t.scope, opts);
