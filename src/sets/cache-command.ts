@@ -4,6 +4,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { listCacheEntries, pruneCache, verifyCache, type CachePruneResult } from "./cache.ts";
 import { readHistory } from "./history.ts";
 import { installedBundles } from "./installed.ts";
+import { readJournal } from "./journal.ts";
 import { knownProjects } from "./known-projects.ts";
 import { readLockFile } from "./lock-file.ts";
 import { cacheRoot, lockPath } from "./paths.ts";
@@ -31,14 +32,22 @@ export function cacheVerify(ctx: Context) {
 }
 
 /**
- * Everything that may need content later: the user lock and history, and those of every
- * project gjc recorded on this machine (and of the current directory), plus what is installed.
+ * Everything that may need content later: the user lock, history and pending journal, and
+ * those of every project gjc recorded on this machine (and of the current directory), plus
+ * what is installed.
  */
 async function retained(ctx: Context): Promise<Set<string>> {
   const keep = new Set<string>();
   const addScope = async (c: Context, scope: Scope) => {
     for (const e of readLockFile(lockPath(c, scope))?.bundles ?? []) keep.add(e.integrity);
     for (const g of readHistory(c, scope).generations) for (const e of g.bundles) keep.add(e.integrity);
+    // An interrupted sync or rollback is finished (or undone) from the cache alone.
+    try {
+      const j = readJournal(c, scope);
+      for (const e of [...(j?.forward.bundles ?? []), ...(j?.backward.bundles ?? [])]) keep.add(e.integrity);
+    } catch {
+      // A damaged journal names nothing we can read.
+    }
     try {
       for (const b of await installedBundles(c, scope)) keep.add(b.entry.integrity);
     } catch {
