@@ -1,5 +1,6 @@
 /** Reading and writing `plugins.lock.json`: closed schema on read, one stable byte form on write. */
 import { mkdirSync, readFileSync } from "node:fs";
+import { DuplicateKeyError, parseBoundedJson } from "../bundle/json.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
@@ -73,9 +74,11 @@ export function readLockFile(path: string, scope?: Scope): LockFile | undefined 
 export function parseLock(text: string, path: string, scope?: Scope): LockFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
-  } catch {
-    throw invalidLock(path, "it is not valid JSON");
+    // A project lock arrives with a clone: bounded like bundle JSON, and a repeated key is
+    // refused (a reviewer's diff and gjc would otherwise read different sources).
+    raw = parseBoundedJson(text);
+  } catch (error) {
+    throw invalidLock(path, error instanceof DuplicateKeyError ? error.message : "it is not valid JSON");
   }
   const { Value } = require("typebox/value") as typeof import("typebox/value");
   const { LockFileSchema } = require("./lock-schema.ts") as typeof import("./lock-schema.ts");

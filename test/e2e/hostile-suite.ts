@@ -237,6 +237,27 @@ export function hostileCases(binary: () => string | undefined): void {
     return p.stdout.toString().trim();
   }
 
+  describe("hostile project lock", () => {
+    test("a committed plugins.lock.json that writes a source key twice is invalid_lock for sync and lock --check, with the key's place, and nothing changes", async () => {
+      const s = box();
+      const good = s.write("good", { "gajae-plugin.json": GJC(), "tools/t.ts": "export default 1;\n" });
+      s.write("evil", { "gajae-plugin.json": GJC(), "tools/t.ts": "export default 666;\n" });
+      expect((await s.gjc(["plugin", "install", good, "--project"])).exitCode).toBe(0);
+      expect((await s.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+      const lockPath = join(s.project, ".gjc", "plugins.lock.json");
+      const lock = readFileSync(lockPath, "utf8");
+      // What a reviewer's diff shows first is the good source; JSON.parse would take the second.
+      writeFileSync(lockPath, lock.replace(`"path": ${JSON.stringify(good)}`, `"path": ${JSON.stringify(good)},\n        "path": ${JSON.stringify(join(s.root, "evil"))}`));
+      const before = tree(s);
+      for (const args of [["plugin", "sync", "--project", "--json"], ["plugin", "sync", "--project", "--frozen", "--json"], ["plugin", "lock", "--project", "--check", "--json"]]) {
+        const r = await s.gjc(args);
+        expect({ exit: r.exitCode, code: errorCode(r) }).toEqual({ exit: 1, code: "invalid_lock" });
+        expect(JSON.parse(r.stdout).error.message).toContain("/bundles/0/source/path appears twice");
+      }
+      expect(tree(s)).toEqual(before);
+    });
+  });
+
   describe("hostile manifests: env cannot re-admit a loader switch", () => {
     test("a C2 mcp.json server's env naming NODE_OPTIONS, LD_PRELOAD, a token, or NODE_OPTIONS hidden in a name with an = is warned about, left out of the session plan, and never reaches the server", async () => {
       const s = box();
