@@ -10,9 +10,11 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { C2_MANIFEST } from "../families/detect.ts";
 import type { FamilyAdapter } from "../store/family.ts";
 import { bundleHome, c2Layout } from "./paths.ts";
-import { findRecord, scanRecords } from "./records.ts";
 
 const lifecycle = () => import("./lifecycle.ts");
+// The records reader (and the store lock, trust and leftover code it brings) loads only when a
+// C2 store exists: `list` and `verify` of a machine without C2 bundles never evaluate it.
+const records = () => require("./records.ts") as typeof import("./records.ts");
 const noticeWarnings = (notices: { code: string; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
 
 export const c2Family: FamilyAdapter = {
@@ -23,7 +25,7 @@ export const c2Family: FamilyAdapter = {
   holds(ctx, name) {
     const layout = c2Layout(ctx);
     if (!existsSync(layout.plugins)) return { found: false };
-    return { found: findRecord(layout, name) !== undefined };
+    return { found: records().findRecord(layout, name) !== undefined };
   },
   async list(ctx: Context) {
     const layout = c2Layout(ctx);
@@ -53,7 +55,7 @@ export const c2Family: FamilyAdapter = {
     const r = await (await lifecycle()).verifyC2(ctx, name);
     // A bundle directory whose record is unusable cannot be verified: it fails the verify, as a
     // corrupt GJC registry does, instead of being skipped.
-    const broken = name === undefined ? scanRecords(layout).broken : [];
+    const broken = name === undefined ? records().scanRecords(layout).broken : [];
     return { bundles: r.bundles, problems: broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })) };
   },
   doctor: async (ctx, _scope, fix) => (await import("./doctor.ts")).doctorC2(ctx, fix),
