@@ -1,7 +1,7 @@
 // `gjc --version` and `gjc plugin validate` against a bare compiled program, and validate of
 // a bundle at the C2 limits (5,000 files, 20 MiB) against `find | xargs sha256sum` over it.
-// Targets: --version ≤1.5x; validate of a small bundle ≤3x hello (issue #11, after the start-up
-// second implementations were removed); validate at the limits ≤1.0x.
+// Targets: --version ≤1.5x; validate of a small bundle ≤2.1x hello (issue #12: no slowdown beyond
+// 10 % of the 1.89x measured before the issue #11 restructuring); validate at the limits ≤1.0x.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,7 +48,7 @@ try {
   const rssHello = await peakRssMiB([hello]);
   ok = printTable("gjc validate (median of alternating runs)", [
     { name: "gjc --version", oursMs: version.medianMs, baselineMs: helloA.medianMs, baseline: "compiled hello", limit: 1.5 },
-    { name: "plugin validate (small bundle)", oursMs: validateSmall.medianMs, baselineMs: helloB.medianMs, baseline: "compiled hello", limit: 3, note: `peak ${rssSmall.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)` },
+    { name: "plugin validate (small bundle)", oursMs: validateSmall.medianMs, baselineMs: helloB.medianMs, baseline: "compiled hello", limit: 2.1, note: `peak ${rssSmall.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)` },
     { name: "plugin validate (5,000 files, 20 MiB)", oursMs: limits.medianMs, baselineMs: sha.medianMs, baseline: "find|xargs sha256sum", limit: 1.0, note: `peak ${rss.toFixed(1)} MiB (target <100)` },
   ]);
   if (rss >= 100) {
