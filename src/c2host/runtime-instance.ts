@@ -264,7 +264,7 @@ export class RuntimeInstance {
   private noisy(kind: string, level: string, message: string): void {
     const verdict = this.noise.note(kind);
     if (verdict === "show") this.bindings.log(this.spec.name, level, message);
-    else if (verdict === "summary") this.bindings.log(this.spec.name, "warn", `${this.noise.every} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
+    else if (verdict !== "count") this.bindings.log(this.spec.name, "warn", `${verdict.suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
   }
 
   private onNotification(method: string, params: unknown): void {

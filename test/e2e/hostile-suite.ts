@@ -258,6 +258,58 @@ export function hostileCases(binary: () => string | undefined): void {
     });
   });
 
+  describe("hostile children: floods end bounded, and nothing outlives the call", () => {
+    /** Processes whose command line names this sandbox (every child here runs a file inside it). */
+    const leftovers = (s: Sandbox) => Bun.spawnSync(["pgrep", "-f", s.root]).stdout.toString().trim();
+    const FLOOD = (stream: "stdout" | "stderr", chunk: string) => `{ const b = Buffer.from(${chunk}); const w = () => { while (process.${stream}.write(b)); process.${stream}.once("drain", w); }; w(); }\n`;
+    const runtimeBundle = (name: string, script: string) => ({
+      "plugin.json": JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0", commands: [{ id: `${name}.run`, title: "t" }], runtime: { command: "node", args: ["plugin.js"] } } } }),
+      "plugin.js": script,
+    });
+
+    test("a C2 runtime that writes one endless stdout line is stopped at the 1 MiB frame limit", async () => {
+      const s = box();
+      const dir = s.write("fl", runtimeBundle("fl", FLOOD("stdout", "Buffer.alloc(1 << 20, 120)")));
+      expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
+      expect((await s.gjc(["plugin", "trust", "fl"])).exitCode).toBe(0);
+      const r = await s.gjc(["plugin", "run", "fl.run", "--json"]);
+      expect(r.exitCode).toBe(1);
+      expect(r.json().error.code).toBe("handshake_failed");
+      expect(r.json().error.message).toContain("1 MiB");
+      expect(r.stderr.length).toBeLessThan(4096);
+      expect(leftovers(s)).toBe("");
+    });
+
+    test("a C2 runtime that floods stdout with non-JSON lines and stderr with noise until the handshake times out: a summary, not millions of lines", async () => {
+      const s = box();
+      const dir = s.write("nz", runtimeBundle("nz", FLOOD("stdout", '"not json ".repeat(50) + "\\n"') + FLOOD("stderr", '"noise ".repeat(50) + "\\n"')));
+      expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
+      expect((await s.gjc(["plugin", "trust", "nz"])).exitCode).toBe(0);
+      const r = await s.gjc(["plugin", "run", "nz.run", "--json"]);
+      expect(r.exitCode).toBe(1);
+      expect(r.json().error.code).toBe("handshake_timeout");
+      expect(r.stderr.split("\n").length).toBeLessThan(64);
+      expect(r.stderr).toContain("were not shown");
+      expect(leftovers(s)).toBe("");
+    }, 30_000);
+
+    test("a GJC MCP server that writes one endless stdout line is mcp_frame_too_large; one that writes non-JSON is mcp_protocol with a bounded stderr tail", async () => {
+      const s = box();
+      const dir = s.write("mb", {
+        "gajae-plugin.json": JSON.stringify({ kind: "gajae-code-plugin", name: "mb", version: "1.0.0", mcps: [{ name: "big", transport: "stdio", command: "bun", args: ["mcp/big.mjs"] }, { name: "noise", transport: "stdio", command: "node", args: ["mcp/noise.mjs"] }] }),
+        "mcp/big.mjs": FLOOD("stdout", "Buffer.alloc(1 << 20, 123)"),
+        "mcp/noise.mjs": FLOOD("stdout", '"x".repeat(200) + "\\n"') + FLOOD("stderr", "Buffer.alloc(1 << 16, 65)"),
+      });
+      expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
+      const big = await s.gjc(["plugin", "mcp", "probe", "mb/big", "--json"]);
+      expect({ exit: big.exitCode, code: big.json().error.code }).toEqual({ exit: 1, code: "mcp_frame_too_large" });
+      const noise = await s.gjc(["plugin", "mcp", "probe", "mb/noise", "--json"]);
+      expect({ exit: noise.exitCode, code: noise.json().error.code }).toEqual({ exit: 1, code: "mcp_protocol" });
+      expect(noise.stdout.length).toBeLessThan(128 * 1024);
+      expect(leftovers(s)).toBe("");
+    });
+  });
+
   describe("hostile manifests: env cannot re-admit a loader switch", () => {
     test("a C2 mcp.json server's env naming NODE_OPTIONS, LD_PRELOAD, a token, or NODE_OPTIONS hidden in a name with an = is warned about, left out of the session plan, and never reaches the server", async () => {
       const s = box();
