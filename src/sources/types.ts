@@ -4,7 +4,7 @@
  *
  *   parseSourceSpec(spec, ctx)            pure classification (one stat to tell a bare local
  *                                         path from `owner/repo`), throws `invalid_source`
- *   fetchSource(ctx, spec, opts)          fetches into a fresh `mkdtemp(<scratchRoot>/fetch-)`
+ *   fetchSource(ctx, spec, opts)          fetches into a fresh `mkdtemp(<scratchRoot>/fetch-<pid>-)`
  *                                         (never for "path": the user's dir is returned as is)
  *   specFromRecord(record)                re-resolves a stored record (upgrade)
  *   redactUrl(url)                        a URL safe to print
@@ -67,7 +67,7 @@ export interface NetworkOverrides {
 }
 
 export interface FetchOptions {
-  /** Parent of the fresh `fetch-<random>` scratch dir. Created if missing; never removed by us. */
+  /** Parent of the fresh `fetch-<pid>-<random>` scratch dir (scratchParent(ctx) in production). Created if missing; never removed by us. */
   scratchRoot: string;
   limits: BundleLimits;
   /** Archives only: the archive bytes must hash to this (lowercase hex) before anything is written. */

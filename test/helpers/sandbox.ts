@@ -30,7 +30,7 @@ export interface Sandbox extends Disposable {
   project: string;
   /** The content cache (`~/.cache/gjc`). */
   cache: string;
-  /** TMPDIR: exists (gjc's fetch scratch must sit in a real, private directory). */
+  /** TMPDIR: exists, for the children gjc starts (gjc's own scratch is in the cache directory, src/sources/scratch.ts). */
   tmp: string;
   env: SandboxEnv;
   /** Runs the CLI in this sandbox (cwd: the project unless given). */
