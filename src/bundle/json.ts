@@ -80,8 +80,9 @@ function countKeys(value: unknown): number {
       for (const child of v) if (typeof child === "object" && child !== null) stack.push(child);
       continue;
     }
-    for (const key in v) {
-      n++;
+    const keys = Object.keys(v); // own keys only, as JSON.parse made them
+    n += keys.length;
+    for (const key of keys) {
       const child = (v as Record<string, unknown>)[key];
       if (typeof child === "object" && child !== null) stack.push(child);
     }
