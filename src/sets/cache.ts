@@ -13,31 +13,23 @@
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { randomHex } from "../install/layout.ts";
+import { CacheEntry as CacheEntryCheck } from "../store/disk-schemas.generated.ts";
+import { documentProblem } from "../store/document-problem.ts";
 import { writeFiles } from "../store/files.ts";
 import { diskProblems } from "./disk-check.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
 import { cacheRoot } from "./paths.ts";
+import type { CacheEntrySchema, CachedFileSchema } from "./disk-schemas.ts";
 
-export interface CachedFile {
-  path: string;
-  mode: number;
-  sha256: string;
-  bytes: number;
-}
-
-export interface CacheEntry {
-  integrity: string;
-  name: string;
-  family: "gjc" | "c2";
-  version: string;
-  files: CachedFile[];
-}
+export type CachedFile = Static<typeof CachedFileSchema>;
+export type CacheEntry = Static<typeof CacheEntrySchema>;
 
 const HEX = /^[0-9a-f]{64}$/;
 const TRANSIENT = /^\.(tmp|trash)-\d+-[0-9a-f]+$/;
@@ -59,23 +51,21 @@ function ensureRoot(ctx: Context): string {
 }
 
 /**
- * The first problem of a file list read from disk (a cache entry, a set archive), or undefined:
- * every path a safe relative path (it is joined to a directory of ours before any use), listed
- * once, with a sha256, a size and permission bits. A list may match its digest and still be
- * hostile (whoever wrote the digest wrote the list), so this check comes first.
+ * The first problem of an entry.json read from disk (a cache entry, a set archive), or
+ * undefined: its schema (src/sets/disk-schemas.ts, naming the bad field), then what a schema
+ * cannot say: every path a safe relative path (it is joined to a directory of ours before any
+ * use), listed once. A list may match its digest and still be hostile (whoever wrote the digest
+ * wrote the list), so this check comes first.
  */
-export function fileListProblem(files: unknown): string | undefined {
-  if (!Array.isArray(files) || files.length === 0) return "the file list is missing or empty";
+export function entryProblem(entry: unknown): string | undefined {
+  const shape = documentProblem(CacheEntryCheck, entry);
+  if (shape !== undefined) return shape;
   const seen = new Set<string>();
-  for (const f of files as Partial<CachedFile>[]) {
-    if (typeof f !== "object" || f === null || typeof f.path !== "string") return "a file has no path";
+  for (const [i, f] of (entry as CacheEntry).files.entries()) {
     const problem = relativePathProblem(f.path);
-    if (problem) return `the path ${JSON.stringify(f.path.slice(0, 200))} ${problem}`;
-    if (seen.has(f.path)) return `${f.path} is listed twice`;
+    if (problem) return `the path ${JSON.stringify(f.path.slice(0, 200))} ${problem} (at /files/${i}/path)`;
+    if (seen.has(f.path)) return `${f.path} is listed twice (at /files/${i}/path)`;
     seen.add(f.path);
-    if (typeof f.sha256 !== "string" || !HEX.test(f.sha256)) return `${f.path} has no sha256`;
-    if (typeof f.bytes !== "number" || !Number.isSafeInteger(f.bytes) || f.bytes < 0) return `${f.path} has no size`;
-    if (typeof f.mode !== "number" || !Number.isInteger(f.mode) || f.mode < 0 || f.mode > 0o777) return `${f.path} has no permission mode`;
   }
   return undefined;
 }
@@ -83,9 +73,10 @@ export function fileListProblem(files: unknown): string | undefined {
 /** The entry's record, or undefined when absent, unreadable or malformed (treated as a miss). */
 export function readCacheEntry(ctx: Context, integrity: string): CacheEntry | undefined {
   try {
-    const e = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8")) as CacheEntry;
-    if (e.integrity !== integrity || fileListProblem(e.files) !== undefined || integrityOf(e.files) !== integrity) return undefined;
-    return e;
+    const e: unknown = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8"));
+    if (entryProblem(e) !== undefined) return undefined;
+    const entry = e as CacheEntry;
+    return entry.integrity === integrity && integrityOf(entry.files) === integrity ? entry : undefined;
   } catch {
     return undefined;
   }

@@ -6,35 +6,31 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
+import { SetHistory } from "../store/disk-schemas.generated.ts";
+import type { GenerationSchema, HistorySchema } from "./disk-schemas.ts";
 import { orderedEntry } from "./lock-file.ts";
 import type { LockEntry } from "./lock-schema.ts";
 import { historyDir } from "./paths.ts";
 
 export const KEEP_GENERATIONS = 10;
 
-export interface Generation {
-  generation: number;
-  at: string;
-  command: string;
-  bundles: LockEntry[];
-}
-
-export interface History {
-  version: 1;
-  scope: Scope;
-  generations: Generation[];
-}
+export type Generation = Static<typeof GenerationSchema>;
+export type History = Static<typeof HistorySchema>;
 
 export const historyFile = (ctx: Context, scope: Scope) => join(historyDir(ctx, scope), "generations.json");
 
-/** The scope's history; a missing or unreadable file is an empty history (it is a convenience, not a commit point). */
+/**
+ * The scope's history; a missing, unreadable or malformed file (its schema: src/sets/disk-schemas.ts)
+ * is an empty history (it is a convenience, not a commit point).
+ */
 export function readHistory(ctx: Context, scope: Scope): History {
   try {
-    const h = JSON.parse(readFileSync(historyFile(ctx, scope), "utf8")) as History;
-    if (h.version === 1 && h.scope === scope && Array.isArray(h.generations)) return h;
+    const h: unknown = JSON.parse(readFileSync(historyFile(ctx, scope), "utf8"));
+    if (SetHistory.check(h) && (h as History).scope === scope) return h as History;
   } catch {}
   return { version: 1, scope, generations: [] };
 }

@@ -21,44 +21,30 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Static } from "typebox";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { lockTimeout, withLock } from "../store/lock.ts";
-import type { LockEntry, LockPolicy } from "./lock-schema.ts";
+import { SetJournal } from "../store/disk-schemas.generated.ts";
+import { documentProblem } from "../store/document-problem.ts";
+import type { JournalSchema, JournalTargetSchema } from "./disk-schemas.ts";
 import { historyDir, setHome } from "./paths.ts";
 
-/** One direction of a journaled change: make the bundles named by `only` exactly `bundles`. */
-export interface JournalTarget {
-  bundles: LockEntry[];
-  /** `family:name` of every bundle the change touches; the rest of the scope is left alone. */
-  only: string[];
-  /** `family:name` of the touched bundles that are absent in this direction. */
-  remove: string[];
-  /** C2 bundles whose trust this direction keeps or gives (never more than the command had). */
-  trust: string[];
-  /** Project scope: the project's C2 policy in this direction (absent: not touched). */
-  policies?: LockPolicy[];
-}
-
-export interface Journal {
-  version: 1;
-  scope: Scope;
-  command: string;
-  startedAt: string;
-  /** The crash-point prefix of the interrupted command (sync, rollback). */
-  step: string;
-  forward: JournalTarget;
-  backward: JournalTarget;
-}
+export type JournalTarget = Static<typeof JournalTargetSchema>;
+export type Journal = Static<typeof JournalSchema>;
 
 export const SET_LOCK_FILE = "plugins-set.lock";
 export const journalPath = (ctx: Context, scope: Scope) => join(historyDir(ctx, scope), "transaction.json");
 export const bundleKey = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
 
-/** The pending journal of the scope, if any; a damaged one fails closed (never guessed at). */
+/**
+ * The pending journal of the scope, if any; a damaged one (not JSON, not its schema in
+ * src/sets/disk-schemas.ts, another scope's) fails closed, naming the bad field: it is never
+ * guessed at, since finishing half of a change could make the set neither the old nor the new one.
+ */
 export function readJournal(ctx: Context, scope: Scope): Journal | undefined {
   const path = journalPath(ctx, scope);
   let text: string;
@@ -67,15 +53,25 @@ export function readJournal(ctx: Context, scope: Scope): Journal | undefined {
   } catch {
     return undefined;
   }
+  let raw: unknown;
   try {
-    const j = JSON.parse(text) as Journal;
-    if (j.version === 1 && j.scope === scope && Array.isArray(j.forward?.bundles) && Array.isArray(j.backward?.bundles)) return j;
-  } catch {}
-  throw new GjcError({
+    raw = JSON.parse(text);
+  } catch {
+    throw journalCorrupt(path, scope, "it is not valid JSON");
+  }
+  const problem = documentProblem(SetJournal, raw);
+  if (problem !== undefined) throw journalCorrupt(path, scope, problem);
+  const j = raw as Journal;
+  if (j.scope !== scope) throw journalCorrupt(path, scope, `it belongs to the ${j.scope} scope (at /scope)`);
+  return j;
+}
+
+function journalCorrupt(path: string, scope: Scope, problem: string): GjcError {
+  return new GjcError({
     code: "journal_corrupt",
-    message: `The transaction journal ${path} of an interrupted gjc command is damaged; the ${scope} plugin set may be half changed.`,
+    message: `The transaction journal ${path} of an interrupted gjc command is damaged (${problem}); the ${scope} plugin set may be half changed.`,
     hint: `Look at the set with "gjc plugin list" and "gjc plugin lock --${scope} --check", remove ${path}, then run "gjc plugin sync --${scope}".`,
-    details: { path },
+    details: { path, problem },
     exit: ExitCode.failed,
   });
 }

@@ -7,14 +7,16 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
+import { KnownProjects } from "../store/disk-schemas.generated.ts";
 import { cacheRoot } from "./paths.ts";
 
 const file = (ctx: Context) => join(cacheRoot(ctx), "projects.json");
 
 export function knownProjects(ctx: Context): string[] {
   try {
-    const list = JSON.parse(readFileSync(file(ctx), "utf8"));
-    return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string" && existsSync(p)) : [];
+    // A malformed file (its schema: src/sets/disk-schemas.ts) names no project; the next sync rewrites it.
+    const list: unknown = JSON.parse(readFileSync(file(ctx), "utf8"));
+    return KnownProjects.check(list) ? (list as string[]).filter((p) => existsSync(p)) : [];
   } catch {
     return [];
   }

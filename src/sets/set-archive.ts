@@ -21,7 +21,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { fileListProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
+import { entryProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
 import { diskProblems } from "./disk-check.ts";
 import { installedBundles } from "./installed.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
@@ -134,14 +134,15 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
     const checked = new Map<string, string>();
     for (const e of lock.bundles) {
       const base = join(got.dir, "content", integrityHex(e.integrity));
-      let meta: CacheEntry;
+      let raw: unknown;
       try {
-        meta = JSON.parse(readFileSync(join(base, "entry.json"), "utf8")) as CacheEntry;
+        raw = JSON.parse(readFileSync(join(base, "entry.json"), "utf8"));
       } catch {
         throw setError(archive, `has no content for ${e.name} (${e.integrity})`, { missing: e.name, integrity: e.integrity });
       }
-      const listProblem = fileListProblem(meta.files);
-      if (listProblem) throw setError(archive, `holds a malformed file list for ${e.name} (${listProblem})`, { name: e.name, integrity: e.integrity });
+      const problem = entryProblem(raw);
+      if (problem) throw setError(archive, `holds a malformed entry.json for ${e.name} (${problem})`, { name: e.name, integrity: e.integrity, problem });
+      const meta = raw as CacheEntry;
       if (integrityOf(meta.files) !== e.integrity) throw setError(archive, `holds a file list for ${e.name} that does not match its integrity`, { name: e.name, integrity: e.integrity });
       const files = join(base, "files");
       for (const f of meta.files) {

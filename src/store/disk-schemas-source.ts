@@ -14,6 +14,7 @@ import * as indexes from "./index-schemas.ts";
 import * as lock from "./lock-schema.ts";
 import * as verdicts from "../gjcsession/verdicts-schema.ts";
 import * as live from "../c2host/live-file-schema.ts";
+import * as sets from "../sets/disk-schemas.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -28,9 +29,13 @@ export const DISK_SCHEMAS = {
   LockHolder: ["./lock-schema.ts", "LockHolderSchema", "store-lock.schema.json"],
   RuntimeVerdicts: ["../gjcsession/verdicts-schema.ts", "RuntimeVerdictsSchema", "runtime-verdicts.schema.json"],
   LiveFile: ["../c2host/live-file-schema.ts", "LiveFileSchema", "c2-live-host.schema.json"],
+  CacheEntry: ["../sets/disk-schemas.ts", "CacheEntrySchema", "cache-entry.schema.json"],
+  SetHistory: ["../sets/disk-schemas.ts", "HistorySchema", "set-history.schema.json"],
+  SetJournal: ["../sets/disk-schemas.ts", "JournalSchema", "set-journal.schema.json"],
+  KnownProjects: ["../sets/disk-schemas.ts", "KnownProjectsSchema", "known-projects.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts, "../c2host/live-file-schema.ts": live };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts, "../c2host/live-file-schema.ts": live, "../sets/disk-schemas.ts": sets };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

@@ -119,7 +119,7 @@ describe("set archives", () => {
     execFileSync("tar", ["czf", evilTgz, "-C", evil, ...readdirSync(evil)]);
     const r5 = await b.gjc(["plugin", "sync", "--project", "--from", evilTgz, "--json"]);
     expect({ exit: r5.exitCode, code: errorOf(r5).code }).toEqual({ exit: 3, code: "set_integrity" });
-    expect(errorOf(r5).message).toContain("malformed file list");
+    expect(errorOf(r5).message).toMatch(/malformed entry\.json for loc \(the path .* \(at \/files\/\d+\/path\)\)/);
     expect(statSync(victim).mode & 0o777).toBe(0o600);
 
     // A hostile entry is judged by the tarball rules.

@@ -33,6 +33,10 @@ const ON_DISK: Record<string, string> = {
   "store-lock.schema.json": "a store lock file's holder record (registry.lock, c2.lock, ...)",
   "runtime-verdicts.schema.json": "runtime-check verdicts beside a GJC scope's registry",
   "c2-live-host.schema.json": "a running gjc host's live file in the C2 data directory",
+  "cache-entry.schema.json": "a content cache entry's entry.json (also inside set archives)",
+  "set-history.schema.json": "a scope's plugin-set generations, plugins-history/generations.json",
+  "set-journal.schema.json": "an unfinished sync or rollback, plugins-history/transaction.json",
+  "known-projects.schema.json": "the content cache's projects.json (projects whose sets gjc recorded)",
 };
 
 /**

@@ -1,0 +1,90 @@
+/**
+ * The TypeBox schemas of what the plugin sets keep on this machine besides the lock (issue #11
+ * item 8): a content cache entry's `entry.json` (also inside set archives), the generations
+ * of a scope (`plugins-history/generations.json`), the transaction journal
+ * (`plugins-history/transaction.json`) and the cache's list of known projects
+ * (`projects.json`). Their checks are generated into src/store/disk-schemas.generated.ts
+ * (`bun scripts/gen-disk-schemas.ts`), so the readers never load TypeBox for a valid file;
+ * docs/json/<name>.schema.json is generated from the same schemas.
+ *
+ * Every schema is closed and says exactly what the current code writes. What a schema cannot
+ * say stays in the reader: a cache path must pass the path judge and be listed once, a file's
+ * scope must be the scope it was read for, a listed project must still exist.
+ */
+import Type from "typebox";
+import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { LockEntrySchema, LockPolicySchema } from "./lock-schema.ts";
+
+const closed = { additionalProperties: false } as const;
+const ScopeSchema = Type.Union([Type.Literal("user"), Type.Literal("project")]);
+
+/** One file of a cache entry: the (path, mode, sha256) its integrity covers, and its size. */
+export const CachedFileSchema = Type.Object(
+  {
+    path: Type.String({ minLength: 1 }),
+    /** Permission bits as installed (tar keeps only the execute bit; this is the exact mode). */
+    mode: Type.Integer({ minimum: 0, maximum: 0o777 }),
+    sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+    bytes: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+  },
+  closed,
+);
+
+/** `content/<integrity hex>/entry.json`, in the cache and in a set archive. */
+export const CacheEntrySchema = Type.Object(
+  {
+    integrity: Type.String({ pattern: INTEGRITY_PATTERN }),
+    name: Type.String(),
+    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
+    version: Type.String(),
+    files: Type.Array(CachedFileSchema, { minItems: 1 }),
+  },
+  closed,
+);
+
+export const GenerationSchema = Type.Object(
+  {
+    generation: Type.Integer({ minimum: 1 }),
+    at: Type.String(),
+    command: Type.String(),
+    bundles: Type.Array(LockEntrySchema),
+  },
+  closed,
+);
+
+/** `plugins-history/generations.json`: the last generations of one scope's set, oldest first. */
+export const HistorySchema = Type.Object({ version: Type.Literal(1), scope: ScopeSchema, generations: Type.Array(GenerationSchema) }, closed);
+
+/** One direction of a journaled change: make the bundles named by `only` exactly `bundles`. */
+export const JournalTargetSchema = Type.Object(
+  {
+    bundles: Type.Array(LockEntrySchema),
+    /** `family:name` of every bundle the change touches; the rest of the scope is left alone. */
+    only: Type.Array(Type.String()),
+    /** `family:name` of the touched bundles that are absent in this direction. */
+    remove: Type.Array(Type.String()),
+    /** C2 bundles whose trust this direction keeps or gives (never more than the command had). */
+    trust: Type.Array(Type.String()),
+    /** Project scope: the project's C2 policy in this direction (absent: not touched). */
+    policies: Type.Optional(Type.Array(LockPolicySchema)),
+  },
+  closed,
+);
+
+/** `plugins-history/transaction.json`: an unfinished sync or rollback (src/sets/journal.ts). */
+export const JournalSchema = Type.Object(
+  {
+    version: Type.Literal(1),
+    scope: ScopeSchema,
+    command: Type.String(),
+    startedAt: Type.String(),
+    /** The crash-point prefix of the interrupted command (sync, rollback). */
+    step: Type.String(),
+    forward: JournalTargetSchema,
+    backward: JournalTargetSchema,
+  },
+  closed,
+);
+
+/** `<cache>/projects.json`: the project directories whose sets gjc recorded, sorted. */
+export const KnownProjectsSchema = Type.Array(Type.String({ minLength: 1 }));
