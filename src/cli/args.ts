@@ -1,22 +1,24 @@
-import { parseArgs, type ArgsDef } from "citty";
+import type { ArgsDef } from "citty";
 import { usageError } from "../core/errors.ts";
 import { didYouMean } from "../core/suggest.ts";
 
-export interface ParsedInvocation {
-  args: Record<string, any> & { _: string[] };
+export interface ScreenedInvocation {
+  /** The options as given, then "--", then the positionals: what citty's parser is handed. */
+  tokens: string[];
+  /** Positionals after the declared ones (for a verb that takes a rest). */
   rest: string[];
 }
 
 /**
- * Parses a verb's tokens against its citty `ArgsDef`. citty parses (values, `--no-` negation,
- * aliases, defaults, positionals); gjc's strict layer runs first, because citty keeps what it
- * does not know: an unknown option is refused with a suggestion, a string option must carry a
- * value (the next token is the value even when it starts with `-`), an enum value must be one
- * of its options, required positionals must be there and extra ones are refused unless the verb
- * takes a rest. Everything after `--` is positional. With `rest` and `passthrough`, unknown
- * options after the declared positionals are kept in `rest` as written.
+ * gjc's strict layer over a verb's citty `ArgsDef`. citty parses (values, `--no-` negation,
+ * aliases, defaults, positionals) when main runs the verb's command, but it keeps what it does
+ * not know, so this runs first: an unknown option is refused with a suggestion, a string option
+ * must carry a value (the next token is the value even when it starts with `-`), an enum value
+ * must be one of its options, required positionals must be there and extra ones are refused
+ * unless the verb takes a rest. Everything after `--` is positional. With `rest` and
+ * `passthrough`, unknown options after the declared positionals are kept in `rest` as written.
  */
-export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean }): ParsedInvocation {
+export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean }): ScreenedInvocation {
   const entries = Object.entries(defs);
   const positionals = entries.filter(([, def]) => def.type === "positional");
   const flags = new Map<string, { name: string; type: string }>();
@@ -75,15 +77,21 @@ export function parseVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName
     throw usageError(`Unexpected argument "${rest[0]}" for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" to see what it takes.`, "unexpected_argument");
   }
 
-  // citty parses what passed; positionals go after "--" so none of them is read as an option.
-  const parsed = parseArgs([...options, "--", ...positionalTokens], defs) as Record<string, unknown>;
-  // A plain object of the declared names and aliases (citty answers through a Proxy).
-  const args: Record<string, any> & { _: string[] } = { _: positionalTokens };
-  for (const [name, def] of entries) {
+  // Positionals go after "--" so citty reads none of them as an option.
+  return { tokens: [...options, "--", ...positionalTokens], rest };
+}
+
+/**
+ * citty's parsed values as a plain object of the declared names and aliases (citty answers
+ * through a Proxy that also invents camelCase and kebab-case spellings).
+ */
+export function declaredArgs(parsed: Record<string, unknown> & { _: string[] }, defs: ArgsDef): Record<string, any> & { _: string[] } {
+  const args: Record<string, any> & { _: string[] } = { _: parsed._ };
+  for (const [name, def] of Object.entries(defs)) {
     args[name] = parsed[name];
     if ("alias" in def && def.alias !== undefined) for (const alias of [def.alias].flat()) args[alias] = parsed[name];
   }
-  return { args, rest };
+  return args;
 }
 
 function checkEnum(def: { options?: string[] }, name: string, value: string): void {

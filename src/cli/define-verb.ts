@@ -1,6 +1,7 @@
-import type { ArgsDef, ParsedArgs } from "citty";
+import type { ArgsDef, CommandContext, CommandDef, ParsedArgs } from "citty";
 import type { Context } from "../core/context.ts";
 import type { ExitCodeValue } from "../core/exit-codes.ts";
+import { declaredArgs } from "./args.ts";
 
 /** What a verb hands back: the JSON document, the human text, and the exit class. */
 export interface VerbOutcome {
@@ -18,13 +19,16 @@ export interface VerbInput<A extends ArgsDef> {
   ctx: Context;
 }
 
-export interface VerbDef<A extends ArgsDef = ArgsDef> {
-  /** Full command path, e.g. `plugin validate`. */
-  name: string;
-  description: string;
-  /** `gjc/<schema>@1` names the JSON document. */
+/** What main passes a verb through citty's `data`: what citty's parsed arguments cannot carry. */
+export interface VerbData {
+  ctx: Context;
+  rest: string[];
+}
+
+/** gjc's extras on a verb, beside citty's `meta`, `args` and `run`. */
+interface VerbExtras {
+  /** `gjc/<schema>@1` names the JSON document (also of the error envelope). */
   schema: string;
-  args: A;
   /** Accept extra positionals (passed through `rest`). */
   rest?: string;
   /**
@@ -33,12 +37,38 @@ export interface VerbDef<A extends ArgsDef = ArgsDef> {
    */
   passthrough?: boolean;
   examples?: string[];
+}
+
+/** What a command file writes. */
+export interface VerbSpec<A extends ArgsDef = ArgsDef> extends VerbExtras {
+  /** Full command path, e.g. `plugin validate`. */
+  name: string;
+  description: string;
+  args: A;
   run(input: VerbInput<A>): Promise<VerbOutcome>;
 }
 
-/** Typed identity helper: keeps the args definition literal so `args.x` is typed. */
-export function defineVerb<const A extends ArgsDef>(def: VerbDef<A>): VerbDef<A> {
-  return def;
+/** A verb as a citty command: the default export of every module in `commands/`. */
+export interface VerbCommand<A extends ArgsDef = ArgsDef> extends CommandDef<A>, VerbExtras {
+  meta: { name: string; description: string };
+  args: A;
+  run(context: CommandContext<A>): Promise<VerbOutcome>;
+}
+
+/**
+ * Builds a verb's citty command. main runs it with citty's `runCommand` after gjc's strict
+ * layer (src/cli/args.ts) screened the tokens; its `run` hands the verb plain values of the
+ * declared names and the `data` main passed. Keeps the args definition literal so `args.x` is typed.
+ */
+export function defineVerb<const A extends ArgsDef>({ name, description, run, ...extras }: VerbSpec<A>): VerbCommand<A> {
+  return {
+    meta: { name, description },
+    ...extras,
+    run: ({ args, data }: CommandContext<A>) => {
+      const { ctx, rest } = data as VerbData;
+      return run({ args: declaredArgs(args, extras.args) as ParsedArgs<A>, rest, ctx });
+    },
+  };
 }
 
 /** Flags every verb accepts. */

@@ -1,18 +1,18 @@
-import type { ArgsDef } from "citty";
-import type { VerbDef } from "./define-verb.ts";
-import type { VerbNode } from "./verbs.ts";
+import type { VerbCommand } from "./define-verb.ts";
+import type { GroupCommand } from "./verbs.ts";
 
-/** Help for a command group: its verbs with one line each. */
-export function groupHelp(path: string[], description: string, children: Record<string, VerbNode>): string {
+/** Help for a command group: its sub-commands with one line each (their `meta`, none loaded). */
+export function groupHelp(path: string[], group: GroupCommand): string {
   const name = ["gjc", ...path].join(" ");
+  const children = group.subCommands;
   const width = Math.max(...Object.keys(children).map((k) => k.length));
   const lines = [
-    `${name} — ${description}`,
+    `${name} — ${group.meta.description}`,
     "",
     `Usage: ${name} <command> [options]`,
     "",
     "Commands:",
-    ...Object.entries(children).map(([k, v]) => `  ${k.padEnd(width)}  ${v.description}`),
+    ...Object.entries(children).map(([k, v]) => `  ${k.padEnd(width)}  ${v.meta.description}`),
     "",
     `Run "${name} <command> --help" for the options of one command.`,
   ];
@@ -24,11 +24,11 @@ export function groupHelp(path: string[], description: string, children: Record<
 }
 
 /** Help for one verb: usage line, arguments, options and examples. */
-export function verbHelp(def: VerbDef<ArgsDef>): string {
+export function verbHelp(def: VerbCommand): string {
   const positionals = Object.entries(def.args).filter(([, a]) => a.type === "positional");
   const options = Object.entries(def.args).filter(([, a]) => a.type !== "positional");
   const usage = [
-    `gjc ${def.name}`,
+    `gjc ${def.meta.name}`,
     ...positionals.map(([n, a]) => (a.required === false ? `[${n}]` : `<${n}>`)),
     ...(def.rest ? [`[${def.rest}…]`] : []),
     "[options]",
@@ -40,7 +40,7 @@ export function verbHelp(def: VerbDef<ArgsDef>): string {
   });
   optionRows.push(["--help, -h", "Show this help"]);
   const width = Math.max(...optionRows.map(([l]) => l.length), ...positionals.map(([n]) => n.length + 2));
-  const lines = [`gjc ${def.name} — ${def.description}`, "", `Usage: ${usage}`];
+  const lines = [`gjc ${def.meta.name} — ${def.meta.description}`, "", `Usage: ${usage}`];
   if (positionals.length > 0) {
     lines.push("", "Arguments:", ...positionals.map(([n, a]) => `  ${`<${n}>`.padEnd(width)}  ${a.description ?? ""}`));
   }

@@ -1,14 +1,15 @@
 import { fstatSync, statSync } from "node:fs";
+import { runCommand } from "citty";
 import { createContext, type Context } from "../core/context.ts";
 import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { isBrokenPipe, osErrorFrom } from "../core/os-errors.ts";
 import { didYouMean } from "../core/suggest.ts";
-import { parseVerbArgs } from "./args.ts";
-import type { VerbDef, VerbOutcome } from "./define-verb.ts";
+import { screenVerbArgs } from "./args.ts";
+import type { VerbData, VerbOutcome } from "./define-verb.ts";
 import { groupHelp, verbHelp } from "./help.ts";
 import { jsonText, terminalSafe } from "./render/terminal-safe.ts";
-import { commandTree, type VerbNode } from "./verbs.ts";
+import { gjc, isGroup, subCommand, type GjcCommand } from "./verbs.ts";
 
 export interface MainIO {
   stdout(text: string): void;
@@ -106,30 +107,30 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     io.ctx ??
     withSafeLog(createContext({ env: process.env, cwd: process.cwd(), stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) }));
   try {
-    const { path, node, remaining } = resolveCommand(argv);
-    if (!node.load) {
-      const children = node.children ?? {};
+    const { path, command, remaining } = await resolveCommand(argv);
+    if (isGroup(command)) {
       if (hasHelp(remaining) || (path.length === 0 && remaining.length === 0)) {
-        io.stdout(groupHelp(path, node.description, children));
+        io.stdout(groupHelp(path, command));
         return ExitCode.ok;
       }
       if (remaining.length === 0) {
-        io.stderr(groupHelp(path, node.description, children));
+        io.stderr(groupHelp(path, command));
         return ExitCode.usage;
       }
       // A group takes only --help (and the top level --version); a typo of one gets a suggestion.
       const options = path.length === 0 ? ["--help", "-h", "--version", "-V"] : ["--help", "-h"];
       throw usageError(`Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".${didYouMean(remaining[0], options)}`, `Run "${["gjc", ...path].join(" ")} --help".`, "unknown_option");
     }
-    const def = await node.load();
-    schema = def.schema;
+    schema = command.schema;
     const beforeDashes = remaining.indexOf("--") === -1 ? remaining : remaining.slice(0, remaining.indexOf("--"));
     if (hasHelp(beforeDashes)) {
-      io.stdout(verbHelp(def));
+      io.stdout(verbHelp(command));
       return ExitCode.ok;
     }
-    const { args, rest } = parseVerbArgs(remaining, def.args, { commandName: def.name, rest: def.rest, passthrough: def.passthrough });
-    const outcome: VerbOutcome = await def.run({ args, rest, ctx });
+    // gjc's strict layer screens the tokens; citty parses them and runs the verb's command.
+    const { tokens, rest } = screenVerbArgs(remaining, command.args, { commandName: command.meta.name, rest: command.rest, passthrough: command.passthrough });
+    const data: VerbData = { ctx, rest };
+    const outcome = (await runCommand(command, { rawArgs: tokens, data })).result as VerbOutcome;
     // The choke point of human output: whatever a renderer interpolated (bundle names,
     // diagnostics, runtime results, server descriptions) cannot drive the terminal.
     if (json) io.stdout(`${jsonText(outcome.json)}\n`);
@@ -154,27 +155,33 @@ function withSafeLog(ctx: Context): Context {
   return ctx;
 }
 
-function resolveCommand(argv: string[]): { path: string[]; node: VerbNode; remaining: string[] } {
-  let node: VerbNode = { description: "Validate, install, verify and run C2 and GJC agent plugin bundles", children: commandTree };
+/**
+ * Walks citty's sub-commands from the root along the leading words of argv, down to a verb
+ * or to a group followed by an option (or by nothing). citty's own runCommand would do this
+ * walk too, but it passes no `data` to a sub-command and has neither gjc's did-you-mean nor its
+ * error codes, so main walks and runs only the verb it reaches with citty.
+ */
+async function resolveCommand(argv: string[]): Promise<{ path: string[]; command: GjcCommand; remaining: string[] }> {
+  let command: GjcCommand = gjc;
   const path: string[] = [];
   let i = 0;
-  while (i < argv.length && node.children && !node.load) {
+  while (i < argv.length && isGroup(command)) {
     const token = argv[i];
     if (token.startsWith("-")) break;
-    const child: VerbNode | undefined = node.children[token];
+    const child = await subCommand(command, token);
     if (!child) {
       const where = ["gjc", ...path].join(" ");
       throw usageError(
-        `"${token}" is not a ${where} command.${didYouMean(token, Object.keys(node.children))}`,
+        `"${token}" is not a ${where} command.${didYouMean(token, Object.keys(command.subCommands))}`,
         `Run "${where} --help" to list the commands.`,
         "unknown_command",
       );
     }
-    node = child;
+    command = child;
     path.push(token);
     i++;
   }
-  return { path, node, remaining: argv.slice(i) };
+  return { path, command, remaining: argv.slice(i) };
 }
 
 function reportError(error: unknown, o: { json: boolean; schema: string; io: MainIO; ctx: Context }): number {

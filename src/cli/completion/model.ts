@@ -1,5 +1,5 @@
 import type { ArgsDef } from "citty";
-import { commandTree, type VerbNode } from "../verbs.ts";
+import { gjc, isGroup, resolveEntry, type GjcCommand } from "../verbs.ts";
 
 /** One command path with the options it accepts, as the shells need it. */
 export interface CompletionEntry {
@@ -16,21 +16,17 @@ export interface CompletionEntry {
  */
 export async function completionModel(): Promise<CompletionEntry[]> {
   const out: CompletionEntry[] = [];
-  const visit = async (path: string[], node: VerbNode) => {
-    const entry: CompletionEntry = {
+  const visit = async (path: string[], description: string, command: GjcCommand) => {
+    const children = isGroup(command) ? Object.entries(command.subCommands) : [];
+    out.push({
       path,
-      description: node.description,
-      children: Object.entries(node.children ?? {}).map(([name, child]) => ({ name, description: child.description })),
-      options: [{ name: "help", description: "Show help", takesValue: false }],
-    };
-    if (node.load) {
-      const def = await node.load();
-      entry.options.push(...optionsOf(def.args));
-    }
-    out.push(entry);
-    for (const [name, child] of Object.entries(node.children ?? {})) await visit([...path, name], child);
+      description,
+      children: children.map(([name, child]) => ({ name, description: child.meta.description })),
+      options: [{ name: "help", description: "Show help", takesValue: false }, ...(isGroup(command) ? [] : optionsOf(command.args))],
+    });
+    for (const [name, child] of children) await visit([...path, name], child.meta.description, await resolveEntry(child));
   };
-  await visit([], { description: "gjc", children: commandTree });
+  await visit([], "gjc", gjc);
   out[0].options.push({ name: "version", description: "Print the version", takesValue: false });
   return out;
 }

@@ -1,12 +1,17 @@
 /**
  * The verb argument parser (src/cli/args.ts): citty parses, gjc's strict layer screens the
- * tokens first and hands citty the options, then "--", then the positionals. The values must
+ * tokens first and hands citty the options, then "--", then the positionals (main runs the
+ * verb's citty command with `runCommand` on those tokens; `parse` below does what runCommand
+ * and the command's `run` do, with citty's `parseArgs` and `declaredArgs`). The values must
  * be exactly those citty gives for the raw tokens (the screening changes no meaning), and every
  * refusal of the strict layer is checked for its code.
  */
 import { describe, expect, test } from "bun:test";
-import { parseArgs, type ArgsDef } from "citty";
-import { parseVerbArgs } from "../../../src/cli/args.ts";
+import { parseArgs, runCommand, type ArgsDef } from "citty";
+import { declaredArgs, screenVerbArgs } from "../../../src/cli/args.ts";
+import { defineVerb, type VerbCommand, type VerbData, type VerbInput } from "../../../src/cli/define-verb.ts";
+import { gjc, isGroup, resolveEntry, type GjcCommand } from "../../../src/cli/verbs.ts";
+import type { Context } from "../../../src/core/context.ts";
 import { isGjcError } from "../../../src/core/errors.ts";
 import { ExitCode } from "../../../src/core/exit-codes.ts";
 
@@ -53,7 +58,10 @@ const activate = {
   json: { type: "boolean" },
 } as const satisfies ArgsDef;
 
-const parse = (argv: string[], defs: ArgsDef, extra: { rest?: string; passthrough?: boolean } = {}) => parseVerbArgs(argv, defs, { commandName: "plugin x", ...extra });
+const parse = (argv: string[], defs: ArgsDef, extra: { rest?: string; passthrough?: boolean } = {}) => {
+  const { tokens, rest } = screenVerbArgs(argv, defs, { commandName: "plugin x", ...extra });
+  return { args: declaredArgs(parseArgs(tokens, defs), defs), rest };
+};
 
 /** The declared names (and aliases) as citty resolves them. */
 function cittyValues(argv: string[], defs: ArgsDef): Record<string, unknown> {
@@ -88,7 +96,7 @@ function refusal(fn: () => unknown): { code: string; exit: number; message: stri
   throw new Error("expected a usage error");
 }
 
-describe("parseVerbArgs gives the values citty gives for the raw tokens", () => {
+describe("the screened tokens give the values citty gives for the raw tokens", () => {
   const cases: [string, ArgsDef, string[]][] = [
     ["positional only", validate, ["./b"]],
     ["booleans", validate, ["./b", "--strict", "--json"]],
@@ -129,7 +137,7 @@ describe("parseVerbArgs gives the values citty gives for the raw tokens", () => 
   });
 });
 
-describe("parseVerbArgs rest and passthrough", () => {
+describe("screenVerbArgs rest and passthrough", () => {
   test("extra positionals go to rest when the verb takes a rest", () => {
     const r = parse(["ralplan", "a", "b", "--phase", "p"], activate, { rest: "args" });
     expect(r.rest).toEqual(["a", "b"]);
@@ -156,7 +164,7 @@ describe("parseVerbArgs rest and passthrough", () => {
   });
 });
 
-describe("parseVerbArgs refusals", () => {
+describe("screenVerbArgs refusals", () => {
   test("unknown option, with a suggestion", () => {
     const e = refusal(() => parse(["./b", "--strct"], validate));
     expect(e).toMatchObject({ code: "unknown_option", exit: ExitCode.usage });
@@ -192,21 +200,44 @@ describe("parseVerbArgs refusals", () => {
   });
 });
 
-describe("parseVerbArgs on every registered verb", () => {
+describe("a verb's citty command", () => {
+  test("run by citty's runCommand on the screened tokens, it hands the verb the parsed values, rest and ctx", async () => {
+    let got: VerbInput<typeof activate> | undefined;
+    const verb = defineVerb({
+      name: "plugin x",
+      description: "a verb",
+      schema: "gjc/x@1",
+      args: activate,
+      rest: "args",
+      passthrough: true,
+      async run(input) {
+        got = input;
+        return { json: { schema: "gjc/x@1" }, human: "done" };
+      },
+    });
+    const ctx = {} as Context;
+    const argv = ["ralplan", "--design", "the", "--phase=p", "--json"];
+    const { tokens, rest } = screenVerbArgs(argv, verb.args, { commandName: verb.meta.name, rest: verb.rest, passthrough: verb.passthrough });
+    const data: VerbData = { ctx, rest };
+    const { result } = await runCommand(verb, { rawArgs: tokens, data });
+    expect(result).toEqual({ json: { schema: "gjc/x@1" }, human: "done" });
+    expect(got?.ctx).toBe(ctx);
+    expect(got?.rest).toEqual(["--design", "the"]);
+    expect({ ...got?.args }).toEqual(parse(argv, activate, { rest: "args", passthrough: true }).args);
+    expect(verb.meta).toEqual({ name: "plugin x", description: "a verb" });
+  });
+});
+
+describe("screenVerbArgs on every registered verb", () => {
   test("each verb with every option given once yields citty's values", async () => {
-    const { commandTree } = await import("../../../src/cli/verbs.ts");
-    type Node = { load?: () => Promise<{ name: string; args: ArgsDef; rest?: string; passthrough?: boolean }>; children?: Record<string, Node> };
-    const loads: NonNullable<Node["load"]>[] = [];
-    const walk = (nodes: Record<string, Node>) => {
-      for (const n of Object.values(nodes)) {
-        if (n.load) loads.push(n.load);
-        if (n.children) walk(n.children);
-      }
+    const verbs: VerbCommand[] = [];
+    const walk = async (command: GjcCommand) => {
+      if (!isGroup(command)) return void verbs.push(command);
+      for (const entry of Object.values(command.subCommands)) await walk(await resolveEntry(entry));
     };
-    walk(commandTree as Record<string, Node>);
-    expect(loads.length).toBeGreaterThan(20);
-    for (const load of loads) {
-      const def = await load();
+    await walk(gjc);
+    expect(verbs.length).toBeGreaterThan(20);
+    for (const def of verbs) {
       const argv: string[] = [];
       for (const [name, a] of Object.entries(def.args)) {
         if (a.type === "positional") argv.unshift(`${name}-value`);
@@ -216,7 +247,7 @@ describe("parseVerbArgs on every registered verb", () => {
       }
       const positionalNames = Object.entries(def.args).filter(([, a]) => a.type === "positional");
       argv.splice(0, positionalNames.length, ...positionalNames.map(([n]) => `${n}-value`));
-      expect({ verb: def.name, values: ourValues(argv, def.args, def) }).toEqual({ verb: def.name, values: cittyValues(argv, def.args) });
+      expect({ verb: def.meta.name, values: ourValues(argv, def.args, def) }).toEqual({ verb: def.meta.name, values: cittyValues(argv, def.args) });
     }
   });
 });
