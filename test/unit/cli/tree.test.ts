@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { main } from "../../../src/cli/main.ts";
-import { gjc, isGroup, type GroupCommand, type LazyVerb } from "../../../src/cli/verbs.ts";
+import { gjc, isGroup, resolveEntry, type GjcCommand, type GroupCommand, type LazyVerb } from "../../../src/cli/verbs.ts";
 import { createContext } from "../../../src/core/context.ts";
 
 /** Wraps every lazy verb so a test sees which ones were loaded; the wrappers delegate, and are undone after each test. */
@@ -59,6 +59,20 @@ describe("the command tree", () => {
     expect(loaded).toEqual(["plugin policy plan"]);
     expect((await run(["explain", "unknown_command"])).exit).toBe(0);
     expect(loaded).toEqual(["plugin policy plan", "explain"]);
+  });
+
+  test("each verb's citty meta names the path it sits at, and its schema names a gjc document", async () => {
+    const seen: string[] = [];
+    const walk = async (path: string[], command: GjcCommand) => {
+      if (!isGroup(command)) {
+        expect(command.meta.name).toBe(path.join(" "));
+        expect(command.schema).toMatch(/^gjc\/[a-z-]+@1$/);
+        return void seen.push(command.meta.name);
+      }
+      for (const [name, entry] of Object.entries(command.subCommands)) await walk([...path, name], await resolveEntry(entry));
+    };
+    await walk([], gjc);
+    expect(seen).toContain("plugin policy plan");
   });
 
   test("only a group's own names are commands (not constructor, toString, __proto__)", async () => {
