@@ -26,6 +26,7 @@ import { writeFiles } from "../store/files.ts";
 import { diskProblems } from "./disk-check.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
 import { cacheRoot } from "./paths.ts";
+import type { SetReason } from "./reason.ts";
 import type { CacheEntrySchema, CachedFileSchema } from "./disk-schemas.ts";
 
 export type CachedFile = Static<typeof CachedFileSchema>;
@@ -70,16 +71,25 @@ export function entryProblem(entry: unknown): string | undefined {
   return undefined;
 }
 
-/** The entry's record, or undefined when absent, unreadable or malformed (treated as a miss). */
-export function readCacheEntry(ctx: Context, integrity: string): CacheEntry | undefined {
+/** The entry's record, or why it cannot be used (absent, unreadable, malformed, not its digest's). */
+function loadCacheEntry(ctx: Context, integrity: string): { entry: CacheEntry } | { problem: string } {
+  let raw: unknown;
   try {
-    const e: unknown = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8"));
-    if (entryProblem(e) !== undefined) return undefined;
-    const entry = e as CacheEntry;
-    return entry.integrity === integrity && integrityOf(entry.files) === integrity ? entry : undefined;
-  } catch {
-    return undefined;
+    raw = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8"));
+  } catch (error) {
+    return { problem: error instanceof SyntaxError ? "entry.json is not valid JSON" : "entry.json is missing or unreadable" };
   }
+  const problem = entryProblem(raw);
+  if (problem !== undefined) return { problem: `entry.json: ${problem}` };
+  const entry = raw as CacheEntry;
+  if (entry.integrity !== integrity || integrityOf(entry.files) !== integrity) return { problem: "entry.json does not match the entry's digest" };
+  return { entry };
+}
+
+/** The entry's record, or undefined when it cannot be used (treated as a miss). */
+export function readCacheEntry(ctx: Context, integrity: string): CacheEntry | undefined {
+  const got = loadCacheEntry(ctx, integrity);
+  return "entry" in got ? got.entry : undefined;
 }
 
 export const hasCacheEntry = (ctx: Context, integrity: string) => readCacheEntry(ctx, integrity) !== undefined;
@@ -129,6 +139,11 @@ export function putCacheEntry(ctx: Context, given: Omit<CacheEntry, "integrity">
 }
 
 export function listCacheEntries(ctx: Context): { entries: CacheEntry[]; broken: string[] } {
+  const { entries, broken } = scanCache(ctx);
+  return { entries, broken: broken.map((b) => b.integrity) };
+}
+
+function scanCache(ctx: Context): { entries: CacheEntry[]; broken: { integrity: string; problem: string }[] } {
   let names: string[];
   try {
     names = readdirSync(contentRoot(ctx)).sort();
@@ -136,12 +151,12 @@ export function listCacheEntries(ctx: Context): { entries: CacheEntry[]; broken:
     return { entries: [], broken: [] };
   }
   const entries: CacheEntry[] = [];
-  const broken: string[] = [];
+  const broken: { integrity: string; problem: string }[] = [];
   for (const name of names) {
     if (!HEX.test(name)) continue;
-    const e = readCacheEntry(ctx, `sha256:${name}`);
-    if (e) entries.push(e);
-    else broken.push(`sha256:${name}`);
+    const got = loadCacheEntry(ctx, `sha256:${name}`);
+    if ("entry" in got) entries.push(got.entry);
+    else broken.push({ integrity: `sha256:${name}`, problem: got.problem });
   }
   return { entries, broken };
 }
@@ -149,16 +164,17 @@ export function listCacheEntries(ctx: Context): { entries: CacheEntry[]; broken:
 export interface CacheVerifyResult {
   ok: boolean;
   checked: number;
-  damaged: { integrity: string; name?: string; problems: string[] }[];
+  /** Each damaged entry with why, as {code, message} (src/sets/reason.ts): cache_damaged, the file or entry.json named. */
+  damaged: { integrity: string; name?: string; reasons: SetReason[] }[];
 }
 
 /** Re-hashes every entry's files against its record (whose digest is the entry's name). Read-only. */
 export function verifyCache(ctx: Context): CacheVerifyResult {
-  const { entries, broken } = listCacheEntries(ctx);
-  const damaged: CacheVerifyResult["damaged"] = broken.map((integrity) => ({ integrity, problems: ["entry.json is missing or does not match the entry's digest"] }));
+  const { entries, broken } = scanCache(ctx);
+  const damaged: CacheVerifyResult["damaged"] = broken.map((b) => ({ integrity: b.integrity, reasons: [{ code: "cache_damaged", message: b.problem }] }));
   for (const e of entries) {
     const problems = diskProblems({ root: entryFilesDir(ctx, e.integrity), files: e.files });
-    if (problems.length > 0) damaged.push({ integrity: e.integrity, name: e.name, problems: problems.map((p) => `${p.kind}:${p.path}`) });
+    if (problems.length > 0) damaged.push({ integrity: e.integrity, name: e.name, reasons: problems.map((p) => ({ code: "cache_damaged", message: `${p.kind}: ${p.path}` })) });
   }
   return { ok: damaged.length === 0, checked: entries.length + broken.length, damaged };
 }

@@ -18,6 +18,9 @@ const opt = Type.Optional;
 const int = Type.Integer({ minimum: 0 });
 const integrity = Type.String({ pattern: INTEGRITY_PATTERN });
 const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
+/** src/sets/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
+export const SetReasonSchema = Type.Object({ code: str, message: str }, closed);
+const reasons = Type.Array(SetReasonSchema);
 
 const DifferenceSchema = Type.Object(
   { name: str, family: FamilySchema, kind: Type.Enum(["missing", "extra", "changed", "drifted"]), fields: opt(strs), files: opt(strs) },
@@ -38,7 +41,7 @@ const SyncItemSchema = Type.Object(
     from: opt(Type.Enum(["set", "cache", "source"])),
     version: opt(str),
     integrity: opt(integrity),
-    reason: opt(strs),
+    reasons,
     needsTrust: opt(Type.Boolean()),
   },
   closed,
@@ -61,7 +64,7 @@ export const CacheListDocumentSchema = Type.Object(
 );
 
 export const CacheVerifyDocumentSchema = Type.Object(
-  { schema: schemaField("cache-verify"), root: str, ok: Type.Boolean(), checked: int, damaged: Type.Array(Type.Object({ integrity, name: opt(str), problems: strs }, closed)) },
+  { schema: schemaField("cache-verify"), root: str, ok: Type.Boolean(), checked: int, damaged: Type.Array(Type.Object({ integrity, name: opt(str), reasons }, closed)) },
   closed,
 );
 
@@ -84,7 +87,7 @@ export const OutdatedDocumentSchema = Type.Object(
           installed: Type.Object({ version: str, commit: opt(str), ref: opt(str) }, closed),
           latest: opt(Type.Object({ commit: opt(str), tag: opt(str), version: opt(str) }, closed)),
           status: Type.Enum(["current", "outdated", "not-checkable", "unreachable"]),
-          reason: opt(str),
+          reasons,
         },
         closed,
       ),

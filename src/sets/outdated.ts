@@ -9,9 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { Context } from "../core/context.ts";
-import { isGjcError } from "../core/errors.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
+import { reasonOf, type SetReason } from "./reason.ts";
 
 export type OutdatedStatus = "current" | "outdated" | "not-checkable" | "unreachable";
 
@@ -23,7 +23,8 @@ export interface OutdatedRow {
   installed: { version: string; commit?: string; ref?: string };
   latest?: { commit?: string; tag?: string; version?: string };
   status: OutdatedStatus;
-  reason?: string;
+  /** Why the bundle is not-checkable or unreachable; empty for current and outdated. */
+  reasons: SetReason[];
 }
 
 export interface OutdatedResult {
@@ -70,7 +71,7 @@ async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Pro
   const ref = s.ref;
   if (ref !== undefined && /^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(ref)) {
     row.status = "not-checkable";
-    row.reason = "pinned to a commit";
+    row.reasons = [{ code: "not_checkable", message: "pinned to a commit" }];
     return;
   }
   const refs = await lsRemote(ctx, url, ref === undefined ? ["HEAD"] : [`refs/heads/${ref}`, "refs/tags/*"]);
@@ -84,7 +85,7 @@ async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Pro
   const head = refs.find((r) => r.ref === (ref === undefined ? "HEAD" : `refs/heads/${ref}`));
   if (!head) {
     row.status = "unreachable";
-    row.reason = `the remote has no ${ref === undefined ? "HEAD" : `branch or tag ${ref}`}`;
+    row.reasons = [{ code: "ref_not_found", message: `the remote has no ${ref === undefined ? "HEAD" : `branch or tag ${ref}`}` }];
     return;
   }
   row.latest = { commit: head.sha };
@@ -98,7 +99,7 @@ async function checkCatalog(ctx: Context, b: InstalledBundle, row: OutdatedRow):
   const found = doc.plugins?.find((p) => p.name === cat.entry);
   if (!found || typeof found.version !== "string") {
     row.status = "unreachable";
-    row.reason = `the catalog no longer lists ${cat.entry}`;
+    row.reasons = [{ code: "not_in_catalog", message: `the catalog no longer lists ${cat.entry}` }];
     return;
   }
   row.latest = { version: found.version };
@@ -122,14 +123,15 @@ export async function outdated(ctx: Context, scopes: Scope[]): Promise<OutdatedR
         source: sourceLabel(b),
         installed: { version: b.entry.version, ...(b.entry.pin.commit ? { commit: b.entry.pin.commit } : {}), ...(b.entry.source.ref !== undefined ? { ref: b.entry.source.ref } : {}) },
         status: "not-checkable",
+        reasons: [],
       };
       try {
         if (b.entry.source.catalog) await checkCatalog(ctx, b, row);
         else if (b.entry.source.kind === "git" || b.entry.source.kind === "github") await checkGit(ctx, b, row);
-        else row.reason = b.entry.source.kind === "tarball" ? "an archive has no newer version to ask for" : "a local directory is read as it is";
+        else row.reasons = [{ code: "not_checkable", message: b.entry.source.kind === "tarball" ? "an archive has no newer version to ask for" : "a local directory is read as it is" }];
       } catch (error) {
         row.status = "unreachable";
-        row.reason = isGjcError(error) ? error.message : String(error);
+        row.reasons = [reasonOf(error)];
       }
       rows.push(row);
     }

@@ -37,6 +37,7 @@ import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
+import type { SetReason } from "./reason.ts";
 
 export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
 
@@ -48,8 +49,8 @@ export interface SyncItem {
   from?: "set" | "cache" | "source";
   version?: string;
   integrity?: string;
-  /** What made this bundle need work (drifted files, differing fields). */
-  reason?: string[];
+  /** What made this bundle need work (drifted files, fields that differ from the lock); empty when nothing did. */
+  reasons: SetReason[];
   needsTrust?: boolean;
 }
 
@@ -107,21 +108,26 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
   for (const { want, have: b } of pairs) {
     const base = { name: want.name, family: want.family, version: want.version, integrity: want.integrity };
     if (!b) {
-      out.push({ item: { ...base, action: "install" }, want });
+      out.push({ item: { ...base, action: "install", reasons: [] }, want });
       continue;
     }
     const problems = diskProblems(b);
     const quarantined = (b.gjc?.quarantine?.length ?? 0) > 0 || (b.c2?.quarantine ?? null) !== null;
-    if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reason: entryDifferences(want, b.entry) }, want, have: b });
-    else if (problems.length > 0 || quarantined) out.push({ item: { ...base, action: "repair", reason: problems.length > 0 ? problems.map((p) => `${p.kind}:${p.path}`) : ["quarantined"] }, want, have: b });
-    else {
+    if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reasons: differsFromLock(entryDifferences(want, b.entry)) }, want, have: b });
+    else if (problems.length > 0 || quarantined) {
+      const reasons = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
+      out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
+    } else {
       const fields = entryDifferences(want, b.entry).filter((f) => f === "enabled" || f === "disabledSurfaces" || f === "c2");
-      out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", ...(fields.length > 0 ? { reason: fields } : {}) }, want, have: b });
+      out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", reasons: differsFromLock(fields) }, want, have: b });
     }
   }
-  for (const b of extra) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra" }, have: b });
+  for (const b of extra) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra", reasons: [] }, have: b });
   return out;
 }
+
+/** One reason per lock field whose value the installed bundle does not have (the field names are the lock's keys). */
+const differsFromLock = (fields: string[]): SetReason[] => fields.map((f) => ({ code: "differs_from_lock", message: `${f} is not the lock's` }));
 
 interface Mismatch {
   entry: LockEntry;
@@ -224,7 +230,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const policies = o.policies ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
   const c2InLock = new Set(lock.bundles.filter((e) => e.family === "c2").map((e) => e.name));
   for (const p of policies) if (p.action === "missing" && c2InLock.has(p.name)) p.action = "applied";
-  const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reason: ["c2Policy names a C2 bundle that is not installed (sync the user set first)"] }));
+  const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reasons: [{ code: "lock_unsettled", message: "c2Policy names a C2 bundle that is not installed (sync the user set first)" }] }));
   if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
   const allowed = new Set(o.trust ?? []);
@@ -274,7 +280,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         needsTrust.push(p.want.name);
       }
     }
-    const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy" }));
+    const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy", reasons: [] }));
     const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: [...planned.map((p) => p.item), ...policyItems, ...unsettled], needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
     if (o.dryRun) return result;
     const touched = planned.filter((p) => p.item.action !== "unchanged" && p.item.action !== "extra");

@@ -6,12 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
-import { isGjcError } from "../core/errors.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { installedBundles } from "./installed.ts";
 import { writeScopeLock } from "./lock.ts";
 import { lockPath } from "./paths.ts";
 import { rememberScope } from "./remember.ts";
+import { reasonOf, type SetReason } from "./reason.ts";
 
 export interface UpgradeOutcome {
   name: string;
@@ -20,8 +20,8 @@ export interface UpgradeOutcome {
   outcome: "upgraded" | "unchanged" | "failed";
   from?: string;
   to?: string;
-  code?: string;
-  reason?: string;
+  /** Why it failed (one reason: the refusal's gjc error code and message); empty otherwise. */
+  reasons: SetReason[];
 }
 
 export interface UpgradeAllResult {
@@ -39,7 +39,7 @@ export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: bo
     for (const b of await installedBundles(ctx, scope)) {
       // C2 bundles are user-wide: the user set upgrades them, a project's set only names them.
       if (scope === "project" && b.entry.family === "c2") continue;
-      const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version };
+      const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version, reasons: [] };
       try {
         if (b.entry.family === "gjc") {
           const r = await upgradeGjc(ctx, b.entry.name, scope, { dryRun: o.dryRun, onProgress: (m) => ctx.log.progress(m) });
@@ -50,7 +50,7 @@ export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: bo
           outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
         }
       } catch (error) {
-        outcomes.push({ ...base, outcome: "failed", code: isGjcError(error) ? error.code : "internal_error", reason: error instanceof Error ? error.message : String(error) });
+        outcomes.push({ ...base, outcome: "failed", reasons: [reasonOf(error)] });
       }
     }
     if (!o.dryRun) {

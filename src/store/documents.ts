@@ -172,7 +172,8 @@ export const UpgradeAllDocumentSchema = Type.Object(
     ok: Type.Boolean(),
     outcomes: Type.Array(
       Type.Object(
-        { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), code: opt(str), reason: opt(str) },
+        // reasons: why it failed, as src/sets/reason.ts says it ({code, message}); empty otherwise.
+        { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), reasons: Type.Array(Type.Object({ code: str, message: str }, closed)) },
         closed,
       ),
     ),

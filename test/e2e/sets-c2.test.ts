@@ -94,7 +94,7 @@ describe("the project's C2 policy in the project lock", () => {
     expect(check.json().differences).toEqual([{ name: "demo", family: "c2", kind: "changed", fields: ["c2Policy"] }]);
     const sync = await a.gjc(["plugin", "sync", "--project", "--json"]);
     expect({ exit: sync.exitCode, err: sync.stderr }).toMatchObject({ exit: 0 });
-    expect(sync.json().items).toContainEqual({ name: "demo", family: "c2", action: "policy" });
+    expect(sync.json().items).toContainEqual({ name: "demo", family: "c2", action: "policy", reasons: [] });
     expect((await a.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
     const catalog = (await a.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"])).json();
     expect(catalog.plugins[0]).toMatchObject({ name: "demo", state: "disabled", trusted: false });

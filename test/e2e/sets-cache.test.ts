@@ -4,7 +4,7 @@
  * a retained generation or an installed bundle on this machine names).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createContext } from "../../src/core/context.ts";
 import { cacheRoot } from "../../src/sets/paths.ts";
@@ -56,8 +56,13 @@ describe("content cache", () => {
     appendFileSync(join(entry, "files", "tools", "aa_tool.ts"), "tampered");
     const bad = await w.gjc(["plugin", "cache", "verify", "--json"]);
     expect(bad.exitCode).toBe(3);
-    expect(bad.json().damaged).toEqual([{ integrity, name: "aa", problems: ["changed:tools/aa_tool.ts"] }]);
+    expect(bad.json().damaged).toEqual([{ integrity, name: "aa", reasons: [{ code: "cache_damaged", message: "changed: tools/aa_tool.ts" }] }]);
     expect((await w.gjc(["plugin", "cache", "verify"])).stdout).toContain("no longer match their digest");
+    // A malformed entry.json is damaged too, with the field named (its schema: src/sets/disk-schemas.ts).
+    const meta = JSON.parse(readFileSync(join(entry, "entry.json"), "utf8"));
+    writeFileSync(join(entry, "entry.json"), JSON.stringify({ ...meta, files: [{ ...meta.files[0], sha256: 7 }, ...meta.files.slice(1)] }));
+    const malformed = await w.gjc(["plugin", "cache", "verify", "--json"]);
+    expect({ exit: malformed.exitCode, damaged: malformed.json().damaged }).toEqual({ exit: 3, damaged: [{ integrity, reasons: [{ code: "cache_damaged", message: "entry.json: files[0].sha256 must be a string, not an integer (at /files/0/sha256)" }] }] });
   });
 
   test("prune keeps what a lock, a generation or an installed bundle names, and removes the rest", async () => {

@@ -46,8 +46,10 @@ describe("outdated and upgrade --all", () => {
     const rows = Object.fromEntries(r.json().rows.map((x: { name: string }) => [x.name, x]));
     expect(rows.branchy).toMatchObject({ status: "outdated", installed: { ref: "main" }, latest: { commit: moved } });
     expect(rows.taggy).toMatchObject({ status: "outdated", installed: { ref: "v1.0.0" }, latest: { tag: "v1.10.0", commit: taggy.head() } });
-    expect(rows.gone.status).toBe("unreachable");
-    expect(rows.tarry.status).toBe("not-checkable");
+    // Why a row is not compared, as {code, message}: the refusal's error code, or not_checkable.
+    expect(rows.gone).toMatchObject({ status: "unreachable", reasons: [{ code: "source_unreachable", message: expect.any(String) }] });
+    expect(rows.tarry).toMatchObject({ status: "not-checkable", reasons: [{ code: "not_checkable", message: "an archive has no newer version to ask for" }] });
+    expect([rows.branchy.reasons, rows.taggy.reasons]).toEqual([[], []]);
     expect(r.json().outdated).toBe(2);
     const ci = await w.gjc(["plugin", "outdated", "--project", "--exit-code"]);
     expect(ci.exitCode).toBe(1);
@@ -66,7 +68,8 @@ describe("outdated and upgrade --all", () => {
     const r = await w.gjc(["plugin", "upgrade", "--all", "--project", "--json"]);
     expect(r.exitCode).toBe(1); // one failed
     const out = r.json();
-    expect(out.outcomes.find((o: { name: string }) => o.name === "gone")).toMatchObject({ outcome: "failed", code: "source_unreachable" });
+    expect(out.outcomes.find((o: { name: string }) => o.name === "gone")).toMatchObject({ outcome: "failed", reasons: [{ code: "source_unreachable", message: expect.any(String) }] });
+    expect(out.outcomes.filter((o: { outcome: string }) => o.outcome !== "failed").map((o: { reasons: unknown[] }) => o.reasons)).toEqual([[], [], []]);
     expect(out.locksUpdated).toEqual([w.lock]);
     const lock = JSON.parse(readFileSync(w.lock, "utf8"));
     expect(lock.bundles.find((e: { name: string }) => e.name === "branchy").pin.commit).toBe(branchy.head());

@@ -171,12 +171,19 @@ describe("gjc plugin sync", () => {
     const r = await a.gjc(["plugin", "sync", "--user", "--json"]);
     expect(r.exitCode).toBe(0);
     expect(r.json().items.map((i: { name: string; action: string; from?: string }) => [i.name, i.action, i.from ?? null])).toEqual([["xx", "repair", "cache"], ["yy", "extra", null]]);
+    // Why, as {code, message} (no prose-only fields): the drifted file, by the code verify gives drift.
+    expect(r.json().items.map((i: { reasons: unknown[] }) => i.reasons)).toEqual([[{ code: "runtime_mismatch", message: expect.stringContaining("tools/x_a.ts") }], []]);
     const xNow = registry(a.user).plugins.find((p) => p.name === "xx")!;
     expect(fileHashes(xNow.pluginRoot)).toEqual(original);
     expect((xNow as unknown as { disabledSurfaceIds: string[] }).disabledSurfaceIds).toEqual([]);
     expect(registry(a.user).plugins.map((p) => p.name)).toEqual(["xx", "yy"]);
+    // A choice changed since the lock: the lock field that differs is the reason.
+    expect((await a.gjc(["plugin", "disable", "xx", "--user"])).exitCode).toBe(0);
+    const choices = await a.gjc(["plugin", "sync", "--user", "--dry-run", "--json"]);
+    expect(choices.json().items[0]).toMatchObject({ name: "xx", action: "choices", reasons: [{ code: "differs_from_lock", message: "enabled is not the lock's" }] });
+    expect((await a.gjc(["plugin", "sync", "--user", "--dry-run"])).stdout).toContain("xx 1.0.0 [gjc]: enabled is not the lock's");
     const pruned = await a.gjc(["plugin", "sync", "--user", "--prune", "--frozen", "--json"]);
-    expect(pruned.json().items.map((i: { action: string }) => i.action)).toEqual(["unchanged", "remove"]);
+    expect(pruned.json().items.map((i: { action: string }) => i.action)).toEqual(["choices", "remove"]);
     expect(registry(a.user).plugins.map((p) => p.name)).toEqual(["xx"]);
     expect((await a.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
     expect((await a.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);

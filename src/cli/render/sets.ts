@@ -34,10 +34,10 @@ export function describeCacheList(r: { root: string; entries: { integrity: strin
   return lines.join("\n");
 }
 
-export function describeCacheVerify(r: { root: string; ok: boolean; checked: number; damaged: { integrity: string; name?: string; problems: string[] }[] }): string {
+export function describeCacheVerify(r: { root: string; ok: boolean; checked: number; damaged: { integrity: string; name?: string; reasons: { code: string; message: string }[] }[] }): string {
   if (r.ok) return `All ${plural(r.checked, "cache entry", "cache entries")} in ${r.root} match their digests.`;
   const lines = [`${plural(r.damaged.length, "cache entry", "cache entries")} of ${r.checked} in ${r.root} no longer match their digest:`];
-  for (const d of r.damaged) lines.push(`  ${d.integrity.slice(0, 19)}… ${d.name ?? ""}: ${d.problems.slice(0, 5).join(", ")}`);
+  for (const d of r.damaged) lines.push(`  ${d.integrity.slice(0, 19)}… ${d.name ?? ""}: ${d.reasons.slice(0, 5).map((r) => r.message).join(", ")}`);
   lines.push("gjc never installs from a damaged entry; run gjc plugin cache prune after removing its name from every lock, or delete the entry's directory.");
   return lines.join("\n");
 }
@@ -66,7 +66,7 @@ export function describeSync(r: import("../../sets/sync.ts").SyncResult): string
   for (const i of r.items) {
     const word = SYNC_WORDS[i.action][r.dryRun ? 1 : 0];
     const from = i.from ? ` (from ${i.from})` : "";
-    const why = i.reason && i.reason.length > 0 && i.action !== "unchanged" ? `: ${i.reason.slice(0, 5).join(", ")}` : "";
+    const why = i.reasons.length > 0 && i.action !== "unchanged" ? `: ${i.reasons.slice(0, 5).map((r) => r.message).join(", ")}` : "";
     lines.push(`  ${word.padEnd(20)} ${i.name} ${i.version ?? ""} [${i.family}]${from}${why}${i.needsTrust ? " — needs trust" : ""}`);
   }
   const changed = r.items.filter((i) => i.action !== "unchanged" && i.action !== "extra" && i.action !== "unsettled").length;
@@ -87,7 +87,7 @@ export function describeOutdated(r: import("../../sets/outdated.ts").OutdatedRes
   const lines = r.rows.map((x) => {
     const have = x.installed.commit ? `${x.installed.version} @ ${short(x.installed.commit)}${x.installed.ref ? ` (${x.installed.ref})` : ""}` : x.installed.version;
     const latest = x.latest ? (x.latest.tag ? `${x.latest.tag}${x.latest.commit ? ` @ ${short(x.latest.commit)}` : ""}` : x.latest.version ?? short(x.latest.commit)) : "";
-    const tail = x.status === "outdated" ? `-> ${latest}` : x.status === "current" ? "up to date" : `${x.status}${x.reason ? `: ${x.reason}` : ""}`;
+    const tail = x.status === "outdated" ? `-> ${latest}` : x.status === "current" ? "up to date" : `${x.status}${x.reasons.length > 0 ? `: ${x.reasons.map((r) => r.message).join("; ")}` : ""}`;
     return `  ${x.name} [${x.family}, ${x.scope}] ${have}  ${tail}`;
   });
   const head = r.outdated === 0 ? "Every checkable bundle is up to date." : `${plural(r.outdated, "bundle")} can be upgraded (gjc plugin upgrade --all).`;
@@ -95,7 +95,7 @@ export function describeOutdated(r: import("../../sets/outdated.ts").OutdatedRes
 }
 
 export function describeUpgradeAll(r: import("../../sets/upgrade-all.ts").UpgradeAllResult): string {
-  const lines = r.outcomes.map((o) => `  ${o.outcome.padEnd(9)} ${o.name} [${o.family}, ${o.scope}]${o.from !== undefined && o.to !== undefined && o.from !== o.to ? ` ${o.from} -> ${o.to}` : ""}${o.reason ? `: ${o.reason}` : ""}`);
+  const lines = r.outcomes.map((o) => `  ${o.outcome.padEnd(9)} ${o.name} [${o.family}, ${o.scope}]${o.from !== undefined && o.to !== undefined && o.from !== o.to ? ` ${o.from} -> ${o.to}` : ""}${o.reasons.length > 0 ? `: ${o.reasons.map((r) => r.message).join("; ")}` : ""}`);
   const n = (k: string) => r.outcomes.filter((o) => o.outcome === k).length;
   const head = `${r.dryRun ? "[dry-run] " : ""}${n("upgraded")} ${r.dryRun ? "would be upgraded" : "upgraded"}, ${n("unchanged")} unchanged, ${n("failed")} failed.`;
   const locks = r.locksUpdated.map((p) => `Updated the lock ${p}.`);
