@@ -130,11 +130,17 @@ export const inSetTransactionNow = () => inTransaction > 0;
  */
 export async function finishPendingSets(ctx: Context): Promise<void> {
   if (inTransaction > 0) return;
-  for (const scope of ["user", "project"] as const) {
-    if (!existsSync(journalPath(ctx, scope))) continue;
-    const { inSetTransaction } = await import("./sync.ts");
-    await inSetTransaction(ctx, scope, "gjc (finishing an interrupted change)", async () => {});
-  }
+  for (const scope of ["user", "project"] as const) if (existsSync(journalPath(ctx, scope))) await finishPendingSet(ctx, scope);
+}
+
+/**
+ * Finishes (or undoes) the scope's pending journal under the set lock, as the next sets verb
+ * would (sync's finisher, offline from the cache); `gjc plugin doctor --fix` calls it too.
+ * Throws transaction_unfinished when it can be neither, journal_corrupt for a damaged journal.
+ */
+export async function finishPendingSet(ctx: Context, scope: Scope, command = "gjc (finishing an interrupted change)"): Promise<void> {
+  const { inSetTransaction } = await import("./sync.ts");
+  await inSetTransaction(ctx, scope, command, async () => {});
 }
 
 async function finishInterrupted(ctx: Context, scope: Scope, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>): Promise<void> {

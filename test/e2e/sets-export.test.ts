@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { integrityOf } from "../../src/sets/integrity.ts";
 import { join } from "node:path";
 import { tar } from "../helpers/tar.ts";
@@ -128,6 +128,38 @@ describe("set archives", () => {
     const r4 = await b.gjc(["plugin", "sync", "--project", "--from", hostile, "--json"]);
     expect({ exit: r4.exitCode, code: errorOf(r4).code }).toEqual({ exit: 3, code: "security_policy" });
     expect(snapshotTree(b.project)).toEqual(before);
+  });
+
+  test("cache prune keeps what a pending journal names: a sync --from killed after its journal is finished offline from the cache alone", async () => {
+    const a = world();
+    const out = await exportedSet(a);
+    const b = world(); // a fresh machine: no lock, no history, nothing installed, an empty cache
+    // Someone else's content in the same cache, which nothing of b names: prune removes it.
+    const stranger = world();
+    const other = writeBundle(join(stranger.root, "src", "other"), "other");
+    expect((await stranger.gjc(["plugin", "install", other, "--user"], { env: { GJC_CACHE_DIR: b.cache } })).exitCode).toBe(0);
+
+    const crash = await b.gjc(["plugin", "sync", "--project", "--from", out], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
+    expect(crash.exitCode).toBe(137);
+    // Only the journal names the set's content now (the lock is written at the end of a sync --from).
+    expect(existsSync(b.lock)).toBe(false);
+    const setEntries = JSON.parse(readFileSync(a.lock, "utf8")).bundles.map((e: { integrity: string }) => e.integrity).sort();
+    const pruned = await b.gjc(["plugin", "cache", "prune", "--json"]);
+    expect(pruned.exitCode).toBe(0);
+    expect(pruned.json()).toMatchObject({ kept: 2, removed: [{ name: "other" }], dryRun: false });
+    expect(readdirSync(join(b.cache, "content")).filter((n) => !n.startsWith(".")).sort()).toEqual(setEntries.map((i: string) => i.slice(7)));
+
+    // Finished with the archive and the sources gone and no network: from the cache alone.
+    rmSync(out);
+    rmSync(join(a.root, "repos"), { recursive: true, force: true });
+    rmSync(join(a.root, "src"), { recursive: true, force: true });
+    const finish = netlessCli(b, ["plugin", "lock", "--project"]);
+    expect({ status: finish.status, err: finish.stderr }).toMatchObject({ status: 0, err: expect.stringContaining("interrupted") });
+    expect(installedFiles(b.projectScope)).toEqual(installedFiles(a.projectScope));
+    expect(registry(b.projectScope).plugins.map((p) => [p.name, p.enabled])).toEqual([["gitty", true], ["loc", false]]);
+    expect(readFileSync(b.lock, "utf8")).toBe(readFileSync(a.lock, "utf8"));
+    expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+    expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });
 
   test("export refuses (set_incomplete) when an entry's content is neither cached nor installed as locked", async () => {

@@ -228,3 +228,64 @@ describe("sync --project with C2 bundles is one transaction (kill -9)", () => {
     });
   }
 });
+
+describe("doctor shows a pending set transaction and --fix finishes it", () => {
+  test("a sync killed between two C2 commits: doctor reports transaction_pending (exit 1, what --fix does), --fix finishes it as the next sets verb would", async () => {
+    const { newLock, newState } = await twoSets();
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    expect(crash.exitCode).toBe(137);
+    const journal = join(w.home, ".gjc", "agent", "plugins-history", "transaction.json");
+    expect(existsSync(journal)).toBe(true);
+
+    const look = await w.gjc(["plugin", "doctor", "--user", "--json"]);
+    expect(look.exitCode).toBe(1);
+    const pending = look.json().findings.filter((f: { kind: string }) => f.kind === "transaction_pending");
+    expect(pending).toEqual([
+      {
+        family: "gjc",
+        scope: "user",
+        kind: "transaction_pending",
+        severity: "error",
+        path: journal,
+        message: expect.stringContaining('"gjc plugin sync" on the user scope'),
+        fix: expect.stringContaining("finish"),
+        fixable: true,
+        command: "gjc plugin doctor --fix --user",
+      },
+    ]);
+    // Looking changes nothing: the journal is still there, the set still half changed.
+    expect(existsSync(journal)).toBe(true);
+    expect((await w.gjc(["plugin", "doctor", "--user"])).stdout).toContain("--fix would finish \"gjc plugin sync\"");
+    // The project scope has no journal: nothing about it.
+    expect((await w.gjc(["plugin", "doctor", "--project", "--json"])).json().findings.filter((f: { kind: string }) => f.kind === "transaction_pending")).toEqual([]);
+
+    const fix = await w.gjc(["plugin", "doctor", "--user", "--fix", "--json"]);
+    expect({ exit: fix.exitCode, err: fix.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "transaction_pending")).toMatchObject({ fixed: true });
+    expect(existsSync(journal)).toBe(false);
+    expect(await stateOf()).toEqual(newState);
+    expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+    expect(readFileSync(userLock(), "utf8")).toBe(newLock);
+    expect((await w.gjc(["plugin", "lock", "--user", "--check"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
+    const gens = (await w.gjc(["plugin", "history", "--user", "--json"])).json().generations;
+    expect(gens[0].command).toBe("gjc plugin sync (finished after an interruption)"); // newest first
+  });
+
+  test("a damaged journal is shown (journal_corrupt, the field named) and left alone by --fix", async () => {
+    const { newState } = await twoSets();
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
+    expect(crash.exitCode).toBe(137);
+    const journal = join(w.home, ".gjc", "agent", "plugins-history", "transaction.json");
+    const j = JSON.parse(readFileSync(journal, "utf8"));
+    writeFileSync(journal, JSON.stringify({ ...j, forward: { ...j.forward, trust: "demo" } }));
+    const fix = await w.gjc(["plugin", "doctor", "--user", "--fix", "--json"]);
+    expect(fix.exitCode).toBe(1);
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "journal_corrupt")).toMatchObject({ severity: "error", path: journal, fixable: false, message: expect.stringContaining("(at /forward/trust)") });
+    expect(existsSync(journal)).toBe(true);
+    // Once the journal is repaired, --fix finishes the change.
+    writeFileSync(journal, JSON.stringify(j));
+    expect((await w.gjc(["plugin", "doctor", "--user", "--fix"])).exitCode).toBe(0);
+    expect(await stateOf()).toEqual(newState);
+  });
+});

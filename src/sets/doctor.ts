@@ -1,0 +1,55 @@
+/**
+ * What `gjc plugin doctor` reports about the plugin sets: a pending transaction journal (a sync
+ * or rollback killed before its last commit, journal.ts) leaves the scope possibly half changed
+ * until the next sets verb or store command finishes it. Doctor shows it, with what `--fix`
+ * does: finish it (or undo it when its content is gone from the cache) through the same
+ * finisher those commands use. A damaged journal is shown and left alone (journal_corrupt: it
+ * is never guessed at). The journal sits beside the GJC scope (plugins-history/ of the scope's
+ * set home), so its finding is the GJC store's of that scope, though the change may span both
+ * families.
+ */
+import { existsSync } from "node:fs";
+import type { Context } from "../core/context.ts";
+import { isGjcError } from "../core/errors.ts";
+import type { Scope } from "../install/registry-types.ts";
+import type { DoctorFinding } from "../store/documents.ts";
+import { finishPendingSet, journalPath, readJournal, type Journal } from "./journal.ts";
+
+export async function setDoctor(ctx: Context, scopes: Scope[], fix: boolean): Promise<DoctorFinding[]> {
+  const out: DoctorFinding[] = [];
+  for (const scope of scopes) {
+    const path = journalPath(ctx, scope);
+    if (!existsSync(path)) continue;
+    let j: Journal | undefined;
+    try {
+      j = readJournal(ctx, scope);
+    } catch (error) {
+      if (!isGjcError(error) || error.code !== "journal_corrupt") throw error;
+      out.push({ family: "gjc", scope, kind: "journal_corrupt", severity: "error", path, message: error.message, fix: `nothing: a damaged journal is never guessed at. ${error.hint ?? ""}`.trim(), fixable: false });
+      continue;
+    }
+    if (!j) continue;
+    const finding: DoctorFinding = {
+      family: "gjc",
+      scope,
+      kind: "transaction_pending",
+      severity: "error",
+      path,
+      message: `"${j.command}" on the ${scope} scope (started ${j.startedAt}) was interrupted; the ${scope} plugin set may be half changed`,
+      fix: `finish "${j.command}" from the content cache (or undo it when its content is gone), as the next gjc plugin sync --${scope} would`,
+      fixable: true,
+    };
+    if (fix) {
+      try {
+        await finishPendingSet(ctx, scope, "gjc plugin doctor --fix");
+        finding.fixed = true;
+      } catch (error) {
+        // transaction_unfinished: its message says why and what to restore; the journal stays.
+        finding.fixed = false;
+        finding.fix = `could not: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    out.push(finding);
+  }
+  return out;
+}
