@@ -6,6 +6,8 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
+import { PluginsLock } from "../store/disk-schemas.generated.ts";
+import { documentProblem } from "../store/document-problem.ts";
 import { byNameFamily } from "./installed.ts";
 import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
 
@@ -80,12 +82,9 @@ export function parseLock(text: string, path: string, scope?: Scope): LockFile {
   } catch (error) {
     throw invalidLock(path, error instanceof DuplicateKeyError ? error.message : "it is not valid JSON");
   }
-  const { Value } = require("typebox/value") as typeof import("typebox/value");
-  const { LockFileSchema } = require("./lock-schema.ts") as typeof import("./lock-schema.ts");
-  if (!Value.Check(LockFileSchema, raw)) {
-    const first = [...Value.Errors(LockFileSchema, raw)][0];
-    throw invalidLock(path, first ? `${first.instancePath || "/"} ${first.message}` : "it does not match the schema");
-  }
+  // The generated check (src/store/disk-schemas.generated.ts): TypeBox is loaded only to name the bad field.
+  const problem = documentProblem(PluginsLock, raw);
+  if (problem !== undefined) throw invalidLock(path, problem);
   const lock = raw as LockFile;
   if (scope !== undefined && lock.scope !== scope) throw invalidLock(path, `it is the lock of the ${lock.scope} scope, not the ${scope} scope`);
   if (lock.c2Policy !== undefined && lock.scope !== "project") throw invalidLock(path, "c2Policy belongs to a project lock (C2 policy is set per project)");

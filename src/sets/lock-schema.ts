@@ -1,8 +1,8 @@
 /**
- * The lock file format (`plugins.lock.json`, lockfileVersion 1) as closed TypeBox schemas. The
- * JSON Schema in docs/json/plugins-lock.schema.json is generated from these
- * (`bun scripts/gen-sets-schemas.ts`). TypeBox is loaded only when a lock is read or the
- * schema is generated, never at start-up of other verbs.
+ * The lock file format (`plugins.lock.json`, lockfileVersion 1) as closed TypeBox schemas. Its
+ * check is generated into src/store/disk-schemas.generated.ts and the JSON Schema
+ * docs/json/plugins-lock.schema.json with it (`bun scripts/gen-disk-schemas.ts`), so reading a
+ * valid lock never loads TypeBox.
  */
 import Type, { type Static } from "typebox";
 import { INTEGRITY_PATTERN } from "./integrity.ts";
@@ -86,7 +86,11 @@ export const LockFileSchema = Type.Object(
     c2Policy: Type.Optional(Type.Array(LockPolicySchema)),
   },
   // Unknown top-level keys are kept when gjc rewrites a lock (a newer tool's additions survive).
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    title: "gjc plugins.lock.json (lockfileVersion 1)",
+    description: 'A team\'s plugin set: one entry per bundle with its source, resolved pin, content integrity and the user\'s choices. See README "Team plugin sets".',
+  },
 );
 
 export type LockSource = Static<typeof LockSourceSchema>;

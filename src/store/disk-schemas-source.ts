@@ -15,6 +15,7 @@ import * as lock from "./lock-schema.ts";
 import * as verdicts from "../gjcsession/verdicts-schema.ts";
 import * as live from "../c2host/live-file-schema.ts";
 import * as sets from "../sets/disk-schemas.ts";
+import * as setLock from "../sets/lock-schema.ts";
 
 /** Exported name → [module beside the generated file, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -33,9 +34,10 @@ export const DISK_SCHEMAS = {
   SetHistory: ["../sets/disk-schemas.ts", "HistorySchema", "set-history.schema.json"],
   SetJournal: ["../sets/disk-schemas.ts", "JournalSchema", "set-journal.schema.json"],
   KnownProjects: ["../sets/disk-schemas.ts", "KnownProjectsSchema", "known-projects.schema.json"],
+  PluginsLock: ["../sets/lock-schema.ts", "LockFileSchema", "plugins-lock.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts, "../c2host/live-file-schema.ts": live, "../sets/disk-schemas.ts": sets };
+const MODULES: Record<string, Record<string, unknown>> = { "../c2store/record-schema.ts": record, "../install/registry-schema.ts": registry, "../c2store/policy-doc-schema.ts": policy, "../c2store/plan-schema.ts": plan, "./index-schemas.ts": indexes, "../mcp/pins-schema.ts": pins, "./lock-schema.ts": lock, "../gjcsession/verdicts-schema.ts": verdicts, "../c2host/live-file-schema.ts": live, "../sets/disk-schemas.ts": sets, "../sets/lock-schema.ts": setLock };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 
