@@ -7,7 +7,6 @@
  * Reading only. A source that cannot be reached is reported per bundle, never a failure of the
  * whole check; "updates exist" is never an error (exit 0 unless the caller asks, --exit-code).
  */
-import { readFileSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
@@ -92,14 +91,26 @@ async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Pro
   row.status = head.sha === commit ? "current" : "outdated";
 }
 
+/**
+ * The entry's version in the C2 catalog the bundle came from, read as every catalog is (bounded,
+ * no links followed, its schema: families/c2/catalog.ts); a catalog that is not one any more
+ * makes the row unreachable with its first problem's code.
+ */
 async function checkCatalog(ctx: Context, b: InstalledBundle, row: OutdatedRow): Promise<void> {
   const cat = b.entry.source.catalog!;
-  const { resolveCatalogFile } = await import("../c2store/catalog-install.ts");
-  const doc = JSON.parse(readFileSync(resolveCatalogFile(ctx, cat.path), "utf8")) as { plugins?: { name?: string; version?: string }[] };
-  const found = doc.plugins?.find((p) => p.name === cat.entry);
-  if (!found || typeof found.version !== "string") {
+  const [{ resolveCatalogFile }, { parseCatalog, readCatalogFile }] = await Promise.all([import("../c2store/catalog-install.ts"), import("../families/c2/catalog.ts")]);
+  const read = readCatalogFile(resolveCatalogFile(ctx, cat.path));
+  const parsed = read.raw === undefined ? undefined : parseCatalog(read.raw);
+  if (!parsed?.catalog) {
+    const first = [...read.diagnostics, ...(parsed?.diagnostics ?? [])].find((d) => d.severity === "error");
     row.status = "unreachable";
-    row.reasons = [{ code: "not_in_catalog", message: `the catalog no longer lists ${cat.entry}` }];
+    row.reasons = [{ code: first?.code ?? "invalid_catalog", message: first?.message ?? "the catalog is not valid" }];
+    return;
+  }
+  const found = parsed.catalog.plugins.find((p) => p.name === cat.entry);
+  if (!found) {
+    row.status = "unreachable";
+    row.reasons = [{ code: "not_in_catalog", message: `the catalog no longer lists ${cat.entry} (as a valid entry)` }];
     return;
   }
   row.latest = { version: found.version };

@@ -197,6 +197,11 @@ describe("outdated for C2 catalog entries", () => {
     expect(await rowOf()).toMatchObject({ status: "outdated", installed: { version: "1.0.0" }, latest: { version: "1.1.0" } });
     const lock = await a.gjc(["plugin", "lock", "--user", "--json"]);
     expect(lock.json().bundles[0].source.catalog).toEqual({ path: expect.stringContaining("cat"), name: "team", entry: "alpha" });
+    // The catalog is read as every catalog is (its schema): a broken one or a dropped entry makes the row unreachable, with the reason's code.
+    writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "alpha", version: 7, source: { kind: "local", path: "./alpha" } }] }));
+    expect(await rowOf()).toMatchObject({ status: "unreachable", reasons: [{ code: "not_in_catalog" }] });
+    writeFileSync(join(cat, "marketplace.json"), "{");
+    expect(await rowOf()).toMatchObject({ status: "unreachable", reasons: [{ code: "invalid_catalog", message: expect.stringContaining("not valid UTF-8 JSON") }] });
   });
 });
 
