@@ -175,21 +175,38 @@ function changed(label: string): GjcError {
 }
 
 /**
- * Reads `rel` (a clean relative path, already judged by walkInside) under `root` with every
- * component anchored: the declared-file reads of GJC bundles.
+ * Reads clean relative paths (already judged by walkInside) under `root` with every component
+ * anchored: the declared-file reads of GJC bundles. Each directory is opened once and kept
+ * open until close(), so a file costs one open (not one per path component): the kept handle
+ * is anchored to the inode opened below the root, so a parent swapped for a link later still
+ * cannot redirect a read, exactly as a fresh chain per file could not.
  */
-export function readRegularFileBelow(root: string, rel: string, maxBytes: number, label: string): OpenedFile {
-  const parts = rel.split("/");
-  const opened: DirHandle[] = [];
-  try {
-    let dir = openRootDir(root);
-    opened.push(dir);
-    for (let i = 0; i < parts.length - 1; i++) {
-      dir = openChildDir(dir, parts[i], label);
-      opened.push(dir);
-    }
-    return readFileIn(dir, parts[parts.length - 1], maxBytes, label);
-  } finally {
-    for (let i = opened.length - 1; i >= 0; i--) closeSync(opened[i].fd);
+export class AnchoredTree implements Disposable {
+  private readonly dirs = new Map<string, DirHandle>();
+
+  constructor(private readonly root: string) {}
+
+  read(rel: string, maxBytes: number, label: string): OpenedFile {
+    const slash = rel.lastIndexOf("/");
+    return readFileIn(this.dir(slash < 0 ? "" : rel.slice(0, slash), label), rel.slice(slash + 1), maxBytes, label);
+  }
+
+  /** The open handle of `dirRel` ("" is the root), opening the missing components relative to their parent. */
+  private dir(dirRel: string, label: string): DirHandle {
+    const known = this.dirs.get(dirRel);
+    if (known !== undefined) return known;
+    const slash = dirRel.lastIndexOf("/");
+    const opened = dirRel === "" ? openRootDir(this.root) : openChildDir(this.dir(slash < 0 ? "" : dirRel.slice(0, slash), label), dirRel.slice(slash + 1), label);
+    this.dirs.set(dirRel, opened);
+    return opened;
+  }
+
+  close(): void {
+    for (const d of this.dirs.values()) closeDir(d);
+    this.dirs.clear();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
   }
 }

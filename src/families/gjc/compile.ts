@@ -59,7 +59,7 @@ export function compileGjcBundle(root: string, opts: { keepContents?: boolean } 
     return { diagnostics: sink.items, partial };
   }
 
-  const files = new DeclaredFileReader(dir, sink);
+  using files = new DeclaredFileReader(dir, sink);
   const manifestFile = files.read(GJC_MANIFEST, MANIFEST_PTR, "The manifest");
   if (!manifestFile) return { diagnostics: sink.items, partial };
   const raw = decodeManifest(sink, manifestFile.data);

@@ -3,7 +3,7 @@ import { isGitMarker } from "../../bundle/names.ts";
 import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
-import { readRegularFileBelow } from "../../bundle/read-file.ts";
+import { AnchoredTree } from "../../bundle/read-file.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import { sha256Hex } from "../../bundle/hash.ts";
 import { collisionKey } from "../../bundle/names.ts";
@@ -41,18 +41,27 @@ const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as t
  * with O_NOFOLLOW, and must be a regular file inside the root within the GJC budgets. A file
  * named twice is read once. Every refusal is a diagnostic pointing at the declaration.
  */
-export class DeclaredFileReader {
+export class DeclaredFileReader implements Disposable {
   private readonly files = new Map<string, DeclaredFile>();
   private readonly refused = new Set<string>();
   private readonly keys = new Map<string, string>();
   private totalBytes = 0;
   private exhausted = false;
+  /** The bundle's directories, each opened once for all the files read in it. */
+  private readonly tree: AnchoredTree;
 
   constructor(
     readonly rootDir: string,
     private readonly sink: DiagnosticSink,
     private readonly limits: BundleLimits = GJC_LIMITS,
-  ) {}
+  ) {
+    this.tree = new AnchoredTree(rootDir);
+  }
+
+  /** Closes the directories kept open for reading; the files read stay available. */
+  [Symbol.dispose](): void {
+    this.tree.close();
+  }
 
   /** Every file read so far: the manifest first, then by path in code-unit order (not locale order). */
   planned(): PlannedFile[] {
@@ -96,7 +105,7 @@ export class DeclaredFileReader {
     try {
       // Anchored component by component: a parent swapped for a link after walkInside judged
       // it cannot redirect this read (src/bundle/read-file.ts).
-      opened = readRegularFileBelow(this.rootDir, rel, maxFileBytes, rel);
+      opened = this.tree.read(rel, maxFileBytes, rel);
     } catch (error) {
       if (!isGjcError(error)) throw error;
       return this.refuse({ kind: "open", error }, rel, at, label);

@@ -93,7 +93,7 @@ describe("race-proof directory reads", () => {
     const w = world();
     const r = await race(w, () => {
       const sink = new DiagnosticSink();
-      const reader = new DeclaredFileReader(w.bundle, sink, GJC_LIMITS);
+      using reader = new DeclaredFileReader(w.bundle, sink, GJC_LIMITS);
       const out: string[] = [];
       for (const rel of ["skills/x/SKILL.md", "notes.md"]) {
         const f = reader.read(rel, "/x", rel);
