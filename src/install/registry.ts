@@ -29,7 +29,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * counts and sizes are registry-schema.ts, checked before. Returns the first problem, or undefined.
  */
 function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undefined {
+  // Messages are built only on failure: a registry of 100 entries is checked at every
+  // session start, and nearly always nothing is wrong.
   const at = `plugins[${i}]`;
+  const where = (j: number) => `(at /plugins/${i}/copiedFiles/${j}/relativePath)`;
   if (e.scope !== scope) return `${at}.scope is not "${scope}" (at /plugins/${i}/scope)`;
   // The stored absolute paths are never trusted, only their shape: they are derived again from
   // this root and the checked dir, so a scope copied or moved by its user keeps working and no
@@ -40,11 +43,10 @@ function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undef
   const maxPath = GJC_LIMITS.maxPathBytes ?? 1024;
   for (const [j, f] of e.copiedFiles.entries()) {
     const rel = f.relativePath;
-    const where = `(at /plugins/${i}/copiedFiles/${j}/relativePath)`;
     const problem = relativePathProblem(rel);
-    if (problem) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${problem} ${where}`;
-    if (rel.length > maxPath) return `${at}.copiedFiles[${j}] path is longer than an installed path may be ${where}`;
-    if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice ${where}`;
+    if (problem) return `${at}.copiedFiles[${j}] path ${JSON.stringify(rel.slice(0, 200))} ${problem} ${where(j)}`;
+    if (rel.length > maxPath) return `${at}.copiedFiles[${j}] path is longer than an installed path may be ${where(j)}`;
+    if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice ${where(j)}`;
     seen.add(rel);
     totalBytes += f.bytes;
     if (totalBytes > GJC_LIMITS.maxTotalBytes) return `${at}.copiedFiles add up to more bytes than an install may hold (at /plugins/${i}/copiedFiles)`;
