@@ -1,5 +1,4 @@
-import { classifyMcpUrl } from "../policy/url.ts";
-import { resolveAndCheck } from "../policy/dns.ts";
+import { checkedAddresses } from "./checked-addresses.ts";
 import { sourceError } from "./errors.ts";
 import { redactUrl } from "./redact.ts";
 import { streamChunks } from "./stream-chunks.ts";
@@ -24,7 +23,7 @@ export async function downloadArchive(rawUrl: string, maxBytes: number, opts: Fe
   let current = rawUrl;
   for (let hop = 0; ; hop++) {
     const url = new URL(current);
-    const addresses = await checkedAddresses(url, opts.net);
+    const addresses = await checkedAddresses(url, opts.net, "archive");
     const response = await connect(url, addresses, opts.net, signal, display);
     if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
       await response.body?.cancel().catch(() => {});
@@ -47,23 +46,6 @@ export async function downloadArchive(rawUrl: string, maxBytes: number, opts: Fe
     }
     return readBounded(response, maxBytes, display, opts.onProgress, signal);
   }
-}
-
-async function checkedAddresses(url: URL, net: NetworkOverrides | undefined): Promise<string[]> {
-  if (net?.resolveAddresses) return net.resolveAddresses(url);
-  const verdict = classifyMcpUrl(url.href);
-  if (!verdict.ok) {
-    throw sourceError("security_policy", `The archive URL ${redactUrl(url.href)} is refused: ${verdict.reason}.`, "Archives are downloaded only from public https:// hosts.", { stage: verdict.stage });
-  }
-  const dns = await resolveAndCheck(verdict.host, net?.resolver);
-  if (!dns.ok) {
-    // A resolver failure is an unreachable host; an answer in a denied range is a policy refusal.
-    if (/^DNS resolution of .* (failed|returned no address)/.test(dns.reason)) {
-      throw sourceError("source_unreachable", `${redactUrl(url.href)} cannot be reached: ${dns.reason}.`, "Check the host name and your network.");
-    }
-    throw sourceError("security_policy", `The archive URL ${redactUrl(url.href)} is refused: ${dns.reason}.`, "Archives are downloaded only from hosts that resolve to public addresses.");
-  }
-  return dns.addresses;
 }
 
 /** Tries each checked address in turn; the URL carries the address, the name goes in Host and SNI. */

@@ -5,6 +5,7 @@ import type { Context } from "../core/context.ts";
 import { sourceError } from "./errors.ts";
 import { requireManifest } from "./manifest-check.ts";
 import { readCommitTree } from "./git-tree.ts";
+import { judgeGitRemote, pinnedRemote } from "./git-remote.ts";
 import { runGit } from "./run-git.ts";
 import { makeScratch } from "./scratch.ts";
 import { writeEntries } from "./tar/write-entries.ts";
@@ -43,6 +44,8 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
     const problem = relativePathProblem(target.subpath);
     if (problem) throw sourceError("invalid_source", `The subpath ${JSON.stringify(target.subpath)} ${problem}.`, "Give a relative path inside the repository, like packs/my-plugin.");
   }
+  // Judged before git or any scratch exists: a refused literal host starts nothing.
+  const https = judgeGitRemote(target.url);
   const timeoutMs = opts.gitTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scratch = makeScratch(opts.scratchRoot);
   const gitDir = join(scratch, "repo.git");
@@ -50,8 +53,9 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
   try {
     opts.onProgress?.(`Fetching ${target.display}${target.pin ? ` at ${target.pin.slice(0, 12)}` : target.ref ? ` (${target.ref})` : ""} with git…`);
     await runGit(ctx, ["init", "-q", "--bare", "--", gitDir], { cwd: scratch, timeoutMs, action: "init" });
+    const pin = https ? await remotePin(ctx, target.url, https, gitDir, timeoutMs, opts) : [];
     const want = target.pin ?? target.ref ?? "HEAD";
-    await runGit(ctx, ["fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--", target.url, `+${want}:refs/gjc/fetched`], {
+    await runGit(ctx, [...pin, "fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--", target.url, `+${want}:refs/gjc/fetched`], {
       cwd: gitDir,
       timeoutMs,
       action: `fetch of ${target.display}${target.pin ? ` at ${target.pin}` : target.ref !== undefined ? ` (${target.ref})` : ""}`,
@@ -71,6 +75,21 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The DNS stage and the address pin for an https remote. The user's own `url.<base>.insteadOf`
+ * rules can send the remote elsewhere (tests map github.com to local repositories, companies
+ * map public names to mirrors): `ls-remote --get-url` asks git for the URL it will really use,
+ * without any network. A remote the user's config rewrote is the user's own choice of
+ * destination and is not resolved here (the literal URL was still judged above); an
+ * unrewritten one is resolved, every answer judged, and git pinned to those answers.
+ * It runs in our fresh bare repository, so no repository's config takes part.
+ */
+async function remotePin(ctx: Context, url: string, https: URL, gitDir: string, timeoutMs: number, opts: FetchOptions): Promise<string[]> {
+  const effective = (await runGit(ctx, ["ls-remote", "--get-url", "--", url], { cwd: gitDir, timeoutMs, action: "ls-remote --get-url" })).stdout.replace(/\n$/, "");
+  if (effective !== url) return [];
+  return pinnedRemote(https, opts.net);
 }
 
 /** The subpath must be a directory inside the checkout reached without any symlink. */

@@ -8,12 +8,27 @@ import { redactText } from "./redact.ts";
  * Settings that hold for every git call we make, whatever the user's config says:
  * only the https, ssh and file transports; no hooks, no fsmonitor (both run programs
  * named by config); no submodules; paths that are dangerous on NTFS/HFS+ refused.
+ *
+ * Transports are an explicit allow-list (here and in GIT_ALLOW_PROTOCOL below), so `ext::`
+ * (runs a command), `fd::`, `git://` and plain `http` are refused by git itself even if a URL
+ * got past the spec checks (which refuse them first, before git runs):
+ * - https: the remote's host is judged like an archive URL and pinned (git-remote.ts);
+ * - ssh (and scp-style): kept, unjudged. Users reach servers through ~/.ssh/config aliases
+ *   (often single-label names the host policy would refuse), the server must prove a host
+ *   key already in known_hosts (no prompt is possible), and ssh cannot carry a request to a
+ *   non-ssh service beyond its version banner;
+ * - file: local repositories the user names; the DESIGN keeps them for git sources;
+ * - http stays off (unauthenticated, DESIGN §2 item 14): there is no switch to enable it.
+ * Redirects are never followed (`http.followRedirects=false`; git's default `initial` follows
+ * the first one): a redirect would send git to a host nobody judged or pinned. With `false`
+ * git also ignores `http-alternates`, which are other hosts too.
  */
 export const GIT_HARDENING = [
   "-c", "protocol.allow=never",
   "-c", "protocol.https.allow=always",
   "-c", "protocol.ssh.allow=always",
   "-c", "protocol.file.allow=always",
+  "-c", "http.followRedirects=false",
   "-c", "core.hooksPath=/dev/null",
   "-c", "core.fsmonitor=false",
   "-c", "submodule.recurse=false",

@@ -236,7 +236,12 @@ describe("git sources", () => {
     expect(JSON.stringify({ r: got.record, i: got.identity, d: got.display })).not.toContain("s3cret");
     await got.cleanup();
 
-    const e = await refusal(fetchSource(ctx, parseSourceSpec("https://tok:s3cret@127.0.0.1:9/o/r.git", ctx), opts({ gitTimeoutMs: 20_000 })), "source_unreachable", 4);
+    // A loopback remote is refused by the address policy before git runs, without the secret...
+    const refused = await refusal(fetchSource(ctx, parseSourceSpec("https://tok:s3cret@127.0.0.1:9/o/r.git", ctx), opts()), "security_policy", 3);
+    expect(JSON.stringify(refused.toJSON())).not.toContain("s3cret");
+    // ...and git's own failure (pinned to a closed local port through the test seam) is redacted too.
+    const net = { resolveAddresses: async () => ["127.0.0.1"] };
+    const e = await refusal(fetchSource(ctx, parseSourceSpec("https://tok:s3cret@gone.invalid:9/o/r.git", ctx), opts({ gitTimeoutMs: 20_000, net })), "source_unreachable", 4);
     expect(JSON.stringify(e.toJSON())).not.toContain("s3cret");
     expectEmpty(a.scratch);
   });
