@@ -1,6 +1,3 @@
-import { join } from "node:path";
-import { GJC_LIMITS } from "../bundle/limits.ts";
-import { readRegularFile } from "../bundle/read-file.ts";
 import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
 import { pluginId } from "../families/gjc/ids.ts";
 import { tryReadRegistry } from "../install/registry.ts";
@@ -84,27 +81,6 @@ function driftRecords(entry: RegistryEntry, messages: string[], at: string): Qua
 }
 
 /**
- * Reads the verified bytes of the text files an active bundle renders. Install recorded their
- * hashes; they were just verified, and are hashed again here so the bytes that reach a prompt
- * are the bytes that were checked (a change in between counts as drift).
- */
-function readTexts(entry: RegistryEntry, paths: Set<string>): { texts: Map<string, Uint8Array>; drift: string[] } {
-  const texts = new Map<string, Uint8Array>();
-  const drift: string[] = [];
-  for (const rel of paths) {
-    const recorded = entry.copiedFiles.find((f) => f.relativePath === rel);
-    try {
-      const { bytes } = readRegularFile(join(entry.pluginRoot, rel), GJC_LIMITS.maxFileBytes, rel);
-      if (!recorded || new Bun.CryptoHasher("sha256").update(bytes).digest("hex") !== recorded.sha256) drift.push(`Installed file changed: ${rel}`);
-      else texts.set(rel, bytes);
-    } catch {
-      drift.push(`Installed file missing: ${rel}`);
-    }
-  }
-  return { texts, drift };
-}
-
-/**
  * The first half of session start, shared by `session` and `activate`: both registries (user
  * before project), every enabled bundle re-verified (drift quarantines the bundle and is
  * persisted), persisted quarantine honoured, then session collisions (the earlier bundle wins,
@@ -149,8 +125,11 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
     for (const entry of read.registry.plugins) bundles.push(judgeEntry(entry));
   }
 
-  // Every enabled bundle not already quarantined as a whole is re-hashed.
-  for (const b of bundles) if (b.status === "active") applyCheck(b, verifyInstalledBundle(b.entry), detectedAt, newDrift[b.entry.scope]);
+  // Every enabled bundle not already quarantined as a whole is re-hashed; the texts it renders
+  // come from that same read, so the bytes that reach a prompt are the bytes that were checked.
+  const toVerify = bundles.filter((b) => b.status === "active");
+  const texts = toVerify.map((b) => textFilesOf(b.surfaces.filter((s) => s.status === "active").map((s) => s.surface)));
+  toVerify.forEach((b, i) => applyCheck(b, verifyInstalledBundle(b.entry, texts[i]), texts[i], detectedAt, newDrift[b.entry.scope]));
 
   // Session collisions among the bundles still standing.
   const standing = bundles.filter((b) => b.status === "active");
@@ -235,14 +214,12 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
 }
 
 /** Applies the file check: drift quarantines the whole bundle; a clean bundle keeps its verified texts. */
-function applyCheck(bundle: SessionBundle, check: BundleCheck, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): void {
-  const { entry, surfaces } = bundle;
-  let problems = check.problems.map((p) => p.message);
-  if (problems.length === 0) {
-    const { texts, drift: late } = readTexts(entry, textFilesOf(surfaces.filter((s) => s.status === "active").map((s) => s.surface)));
-    problems = late;
-    bundle.texts = texts;
-  }
+function applyCheck(bundle: SessionBundle, check: BundleCheck, texts: Set<string>, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): void {
+  const { entry } = bundle;
+  const problems = check.problems.map((p) => p.message);
+  // judgeEntry quarantined any surface path that is not an installed file, so a clean check kept every text.
+  if (problems.length === 0) for (const rel of texts) if (!check.kept.has(rel)) problems.push(`Installed file missing: ${rel}`);
+  if (problems.length === 0) bundle.texts = check.kept;
   if (problems.length > 0) {
     const records = driftRecords(entry, problems, detectedAt);
     drift.push({ name: entry.name, pluginRoot: entry.pluginRoot, records });

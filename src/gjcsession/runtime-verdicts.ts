@@ -1,16 +1,18 @@
 /**
- * Runtime-check verdicts kept per content digest, so the check that a tool factory or hook
- * registers exactly what it declares runs once per content, not at every session start. The
- * digest covers everything that can change the verdict: the harness version, the surface's
- * declaration (kind, name, event, module path) and the bundle's whole installed content (every
- * file's path and sha256 from the registry, which session start has just re-verified, hashed
- * once per bundle), since
- * a module may import any file of its bundle. A failed verdict stays failed for that content
- * (the surface is quarantined again even after a reinstall of the same bytes).
+ * Runtime-check verdicts kept per bundle content, so the check that a tool factory or hook
+ * registers exactly what it declares runs once per content, not at every session start. A
+ * bundle's digest covers everything that can change a verdict: the harness version, the
+ * declaration of every surface checked (surface id, kind, name, event, module path) and the
+ * bundle's whole installed content (every file's path and sha256 from the registry, which
+ * session start has just re-verified), since a module may import any file of its bundle. One
+ * verdict per bundle rather than per surface: a session start of 100 bundles looks up 100
+ * digests, not one per tool. A failed verdict stays failed for that content (the surface is
+ * quarantined again even after a reinstall of the same bytes).
  *
  * File: `<scope root>/runtime-verdicts.json`, beside the registry (never inside it, so the
  * registry stays the single commit point of installs), its shape verdicts-schema.ts; a damaged
- * file is simply ignored and rebuilt, costing one more check.
+ * file, or one in the format of an older gjc (per surface), is simply ignored and rebuilt,
+ * costing one more check.
  */
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -30,22 +32,21 @@ const MAX_ENTRIES = 4096;
 export type Verdict = Static<typeof Schema.Verdict>;
 type VerdictsFile = Static<typeof Schema.RuntimeVerdictsSchema>;
 
-// One digest of a bundle's installed content, shared by all its targets (a bundle with many
-// tools would otherwise sort and hash its whole file list once per tool).
-const contentDigests = new WeakMap<RegistryEntry, string>();
-
-function contentDigest(entry: RegistryEntry): string {
-  let digest = contentDigests.get(entry);
-  if (digest === undefined) {
-    digest = sha256Hex(JSON.stringify(entry.copiedFiles.map((f) => `${f.relativePath}\u0000${f.sha256}`).sort()));
-    contentDigests.set(entry, digest);
-  }
-  return digest;
+/** The digest of one bundle's installed content and of the surfaces of it that are checked. */
+export function bundleDigest(entry: RegistryEntry, targets: readonly RuntimeTarget[]): string {
+  const content = entry.copiedFiles.map((f) => `${f.relativePath}\u0000${f.sha256}`).sort();
+  const declarations = targets
+    .map((t) => JSON.stringify([t.surfaceId, t.kind, t.name, t.event ?? null, relative(t.pluginRoot, t.module).split("\\").join("/")]))
+    .sort();
+  return sha256Hex(JSON.stringify([HARNESS_VERSION, declarations, content]));
 }
 
-export function targetDigest(target: RuntimeTarget, entry: RegistryEntry): string {
-  const declaration = [HARNESS_VERSION, target.kind, target.name, target.event ?? null, relative(target.pluginRoot, target.module).split("\\").join("/")];
-  return sha256Hex(JSON.stringify([declaration, contentDigest(entry)]));
+/** The results a verdict gives for the targets its digest covers, in their order. */
+export function resultsOf(verdict: Verdict, targets: readonly RuntimeTarget[]): RuntimeCheckResult[] {
+  return targets.map((target) => {
+    const failure = verdict.failed[target.surfaceId];
+    return failure === undefined ? { target, ok: true } : { target, ok: false, code: failure.code, message: failure.message };
+  });
 }
 
 export class VerdictStore {
@@ -65,9 +66,12 @@ export class VerdictStore {
     return this.verdicts.get(digest);
   }
 
-  record(digest: string, r: RuntimeCheckResult, at: string): void {
+  /** Records the results of all the targets one bundle digest covers. */
+  record(digest: string, results: readonly RuntimeCheckResult[], at: string): void {
+    const failed: Verdict["failed"] = {};
+    for (const r of results) if (!r.ok) failed[r.target.surfaceId] = { code: r.code ?? "runtime_mismatch", message: r.message ?? "" };
     this.verdicts.delete(digest); // re-insert at the end: the oldest are dropped first
-    this.verdicts.set(digest, { ok: r.ok, ...(r.ok ? {} : { code: r.code, message: r.message }), checkedAt: at });
+    this.verdicts.set(digest, { checkedAt: at, failed });
     this.dirty = true;
   }
 
@@ -76,7 +80,7 @@ export class VerdictStore {
     if (!this.dirty) return;
     while (this.verdicts.size > MAX_ENTRIES) this.verdicts.delete(this.verdicts.keys().next().value as string);
     try {
-      const doc: VerdictsFile = { format: 1, verdicts: Object.fromEntries(this.verdicts) };
+      const doc: VerdictsFile = { format: 2, verdicts: Object.fromEntries(this.verdicts) };
       writeFileAtomic(join(this.root, FILE), `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
       this.dirty = false;
     } catch {

@@ -110,41 +110,53 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
 }
 
 /**
- * The runtime check with its verdict cache: a target whose content digest has a verdict is
- * not loaded again (a cached failure quarantines it again, without a child); the others are
- * checked in isolated children and their verdicts recorded. `all` ignores the cache.
+ * The runtime check with its verdict cache: a bundle whose digest has a verdict has none of its
+ * modules loaded again (a cached failure quarantines the surface again, without a child); the
+ * other bundles' targets are checked in isolated children and their verdicts recorded. `all`
+ * ignores the cache.
  */
 async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean, timeoutMs?: number): Promise<{ summary?: RuntimeCheckSummary; cached: number; persisted: number }> {
   const targets = runtimeTargets(state.bundles);
   if (targets.length === 0) return { cached: 0, persisted: 0 };
-  const { VerdictStore, targetDigest } = await import("./runtime-verdicts.ts");
+  const { VerdictStore, bundleDigest, resultsOf } = await import("./runtime-verdicts.ts");
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   const stores: Partial<Record<Scope, InstanceType<typeof VerdictStore>>> = {};
   const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(roots[scope]));
+  // The targets of each bundle, by their index in `targets` (runtimeTargets keeps a bundle's together).
+  const groups = new Map<string, { entry: SessionBundle["entry"]; indexes: number[] }>();
   const entries = new Map(state.bundles.map((b) => [`${b.entry.scope}\u0000${b.entry.name}`, b.entry]));
-  const entryOf = (t: RuntimeTarget) => entries.get(`${t.scope}\u0000${t.bundle}`)!;
+  targets.forEach((t, index) => {
+    const key = `${t.scope}\u0000${t.bundle}`;
+    const group = groups.get(key) ?? { entry: entries.get(key)!, indexes: [] };
+    group.indexes.push(index);
+    groups.set(key, group);
+  });
   // Results in target order, whether they come from the cache or from a child, so the
   // document is the same at the first session start and at every later one.
   const results: RuntimeCheckResult[] = new Array(targets.length);
-  const fresh: { index: number; digest: string }[] = [];
-  targets.forEach((target, index) => {
-    const digest = targetDigest(target, entryOf(target));
-    const known = all ? undefined : storeOf(target.scope).get(digest);
-    if (known) results[index] = known.ok ? { target, ok: true } : { target, ok: false, code: known.code, message: known.message };
-    else fresh.push({ index, digest });
-  });
+  const fresh: { digest: string; scope: Scope; indexes: number[] }[] = [];
+  for (const { entry, indexes } of groups.values()) {
+    const mine = indexes.map((i) => targets[i]);
+    const digest = bundleDigest(entry, mine);
+    const known = all ? undefined : storeOf(entry.scope).get(digest);
+    if (known) resultsOf(known, mine).forEach((r, i) => (results[indexes[i]] = r));
+    else fresh.push({ digest, scope: entry.scope, indexes });
+  }
+  const freshCount = fresh.reduce((n, f) => n + f.indexes.length, 0);
   if (fresh.length > 0) {
     const { checkRuntimeSurfaces } = await import("./runtime-check.ts");
-    const checked = await checkRuntimeSurfaces(ctx, fresh.map((f) => targets[f.index]), { timeoutMs });
+    const order = fresh.flatMap((f) => f.indexes);
+    const checked = await checkRuntimeSurfaces(ctx, order.map((i) => targets[i]), { timeoutMs });
+    checked.forEach((r, i) => (results[order[i]] = r));
     const at = ctx.now().toISOString();
-    checked.forEach((r, i) => {
-      results[fresh[i].index] = r;
+    for (const f of fresh) {
+      const mine = f.indexes.map((i) => results[i]);
       // A timeout says more about this machine's load than about the module: not cached.
-      if (!r.ok && r.message?.includes("did not finish loading")) return;
-      storeOf(r.target.scope).record(fresh[i].digest, r, at);
-    });
+      if (mine.some((r) => !r.ok && r.message?.includes("did not finish loading"))) continue;
+      storeOf(f.scope).record(f.digest, mine, at);
+    }
     for (const s of Object.values(stores)) s?.save();
   }
   const persisted = await quarantineRuntimeFailures(ctx, state, results);
-  return { summary: summarizeRuntime(results), cached: targets.length - fresh.length, persisted };
+  return { summary: summarizeRuntime(results), cached: targets.length - freshCount, persisted };
 }

@@ -1,6 +1,6 @@
 /**
  * The TypeBox schema of `<scope root>/runtime-verdicts.json` (runtime-verdicts.ts): runtime-check
- * verdicts by target digest. A file that does not match is ignored as a whole and rebuilt (it
+ * verdicts by bundle digest. A file that does not match is ignored as a whole and rebuilt (it
  * is a cache: the cost is one more check of each target). The check is generated into
  * src/store/disk-schemas.generated.ts, so session start never loads TypeBox for it.
  */
@@ -8,15 +8,19 @@ import Type from "typebox";
 
 const closed = { additionalProperties: false } as const;
 
+/** Why one surface failed its check: the refusal code and message of the check. */
+export const Failure = Type.Object({ code: Type.String(), message: Type.String() }, closed);
+
+/**
+ * The verdict on every checked surface of one bundle content: the surfaces named in `failed`
+ * failed, every other surface the digest covers passed.
+ */
 export const Verdict = Type.Object(
   {
-    ok: Type.Boolean(),
-    // Only for a failed verdict: the refusal code and message of the check.
-    code: Type.Optional(Type.String()),
-    message: Type.Optional(Type.String()),
     checkedAt: Type.String(),
+    failed: Type.Record(Type.String({ minLength: 1 }), Failure, closed),
   },
   closed,
 );
 
-export const RuntimeVerdictsSchema = Type.Object({ format: Type.Literal(1), verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed) }, closed);
+export const RuntimeVerdictsSchema = Type.Object({ format: Type.Literal(2), verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed) }, closed);

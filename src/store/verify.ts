@@ -20,6 +20,12 @@ export interface VerifyOptions {
   known?: ReadonlyMap<string, string>;
   /** Filled with the statStamp of every file found clean, taken before it was hashed. */
   stamps?: Map<string, string>;
+  /**
+   * Bundle-relative paths whose bytes the caller needs (session start's appendix and sub-skill
+   * texts): they are returned in `kept` from the same read that was hashed, so the bytes used
+   * are the bytes checked and no file is read twice.
+   */
+  keep?: ReadonlySet<string>;
 }
 
 export interface BundleCheck {
@@ -27,17 +33,22 @@ export interface BundleCheck {
   /** Files hashed. */
   checked: number;
   problems: FileProblem[];
+  /** The verified bytes of the `keep` files that hashed clean. */
+  kept: Map<string, Uint8Array>;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 1 << 20;
 let buffer: Uint8Array | undefined;
 
+type Hashed = { kind: "file"; sha256: string; size: number; mode: number; bytes?: Uint8Array } | { kind: "symlink" | "special" | "missing" } | { kind: "size"; size: number; mode: number };
+
 /**
  * Hashes an installed file opened without following links. Returns what fstat on the open
  * descriptor says, so a file swapped for a link or a FIFO after the directory scan is caught.
+ * With `keep`, the file is read whole into its own buffer and those bytes are returned.
  */
-function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: string; size: number; mode: number } | { kind: "symlink" | "special" | "missing" } | { kind: "size"; size: number; mode: number } {
+function hashFile(abs: string, expectBytes: number, keep: boolean): Hashed {
   let fd: number;
   try {
     fd = openSync(abs, OPEN_FLAGS);
@@ -53,17 +64,24 @@ function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: str
     const mode = st.mode & 0o777;
     if (st.size !== expectBytes) return { kind: "size", size: st.size, mode };
     const hasher = new Bun.CryptoHasher("sha256");
-    buffer ??= new Uint8Array(CHUNK);
+    // One byte more than recorded, so a file that grew since fstat shows as changed.
+    const target = keep ? new Uint8Array(expectBytes + 1) : (buffer ??= new Uint8Array(CHUNK));
     let total = 0;
     for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
+      const offset = keep ? total : 0;
+      const room = target.length - offset;
+      const n = readSync(fd, target, offset, room, null);
       if (n === 0) break;
       total += n;
-      hasher.update(n === CHUNK ? buffer : buffer.subarray(0, n));
+      if (!keep) hasher.update(n === CHUNK ? target : target.subarray(0, n));
       if (total > expectBytes) break;
+      // A short read of a regular file stops at its end: no second read just to see 0.
+      if (total === expectBytes && n < room) break;
     }
     if (total !== expectBytes) return { kind: "size", size: total, mode };
-    return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
+    if (!keep) return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
+    const bytes = target.subarray(0, total);
+    return { kind: "file", sha256: hasher.update(bytes).digest("hex"), size: total, mode, bytes };
   } finally {
     closeSync(fd);
   }
@@ -76,19 +94,20 @@ function hashFile(abs: string, expectBytes: number): { kind: "file"; sha256: str
  * Read-only; the family decides about quarantine. Both families verify through this.
  */
 export function verifyFiles(root: string, files: readonly StoredFile[], options: VerifyOptions = {}): BundleCheck {
-  const { known, stamps } = options;
+  const { known, stamps, keep } = options;
   const problems: FileProblem[] = [];
+  const kept = new Map<string, Uint8Array>();
   const add = (kind: FileProblemKind, path: string, what: string) => problems.push({ kind, path, message: `${what}: ${path}` });
   let rootStat;
   try {
     rootStat = lstatSync(root);
   } catch {
     for (const f of files) add("missing", f.path, "Installed file missing");
-    return { ok: false, checked: 0, problems };
+    return { ok: false, checked: 0, problems, kept };
   }
   if (!rootStat.isDirectory()) {
     add(rootStat.isSymbolicLink() ? "symlink" : "special", ".", "The installed directory was replaced by a link or a file");
-    return { ok: false, checked: 0, problems };
+    return { ok: false, checked: 0, problems, kept };
   }
 
   // One walk of what is there, by directory entry type (no link is followed).
@@ -132,16 +151,20 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
     const abs = join(root, f.path);
     // Stamped before hashing: a change made while the file is read shows in the next stamp.
     const before = known || stamps ? statStamp(abs) : undefined;
-    if (before !== undefined && known?.get(f.path) === before) {
+    const keepThis = keep?.has(f.path) === true;
+    if (before !== undefined && !keepThis && known?.get(f.path) === before) {
       stamps?.set(f.path, before);
       continue;
     }
-    const got = hashFile(abs, f.bytes);
+    const got = hashFile(abs, f.bytes, keepThis);
     checked++;
     if (got.kind === "file") {
       if (got.sha256 !== f.sha256) add("changed", f.path, "Installed file changed");
       else if (got.mode !== f.mode) add("mode", f.path, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
-      else if (before !== undefined) stamps?.set(f.path, before);
+      else {
+        if (got.bytes !== undefined) kept.set(f.path, got.bytes);
+        if (before !== undefined) stamps?.set(f.path, before);
+      }
     } else if (got.kind === "size") add("changed", f.path, "Installed file changed");
     else if (got.kind === "symlink") add("symlink", f.path, "Installed file replaced by a symbolic link");
     else if (got.kind === "special") add("special", f.path, "Installed file replaced by a special file");
@@ -151,5 +174,5 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
     if (type === "dir" && expectedDirs.has(rel)) continue;
     add("extra", rel, type === "symlink" ? "Unexpected symbolic link in the installed bundle" : type === "dir" ? "Unexpected directory in the installed bundle" : "Unexpected file in the installed bundle");
   }
-  return { ok: problems.length === 0, checked, problems };
+  return { ok: problems.length === 0, checked, problems, kept };
 }

@@ -61,11 +61,16 @@ describe("runtime check by default", () => {
     const file = join(w.user, "runtime-verdicts.json");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     const [digest] = Object.keys(doc.verdicts);
+    expect(doc).toMatchObject({ format: 2, verdicts: { [digest]: { failed: {} } } });
     // A verdict that is not one (src/gjcsession/verdicts-schema.ts) is never taken as a pass.
-    writeFileSync(file, JSON.stringify({ format: 1, verdicts: { [digest]: { ok: "yes", checkedAt: "x" } } }));
+    writeFileSync(file, JSON.stringify({ format: 2, verdicts: { [digest]: { failed: "none", checkedAt: "x" } } }));
     expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("load\nload\n");
-    expect(JSON.parse(readFileSync(file, "utf8")).verdicts[digest]).toMatchObject({ ok: true });
+    expect(JSON.parse(readFileSync(file, "utf8")).verdicts[digest]).toMatchObject({ failed: {} });
+    // The per-surface file of an older gjc is not read as a pass either: checked once more.
+    writeFileSync(file, JSON.stringify({ format: 1, verdicts: { [digest]: { ok: true, checkedAt: "x" } } }));
+    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect(readFileSync(sentinel, "utf8")).toBe("load\nload\nload\n");
   });
 
   test("a tool named like a host built-in tool is refused; a host may pass its own list", async () => {
