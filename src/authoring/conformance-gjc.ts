@@ -32,6 +32,7 @@ export async function testGjcBundle(ctx: Context, dir: string, opts: { timeoutMs
         pluginRoot: dir,
         surfaceId: s.id,
         kind: s.kind,
+        path: s.path,
         module: join(dir, s.path),
         name: s.name,
         ...(s.kind === "hook" ? { event: s.event } : {}),

@@ -12,6 +12,8 @@ export interface RuntimeTarget {
   pluginRoot: string;
   surfaceId: string;
   kind: "tool" | "hook";
+  /** The module's installed path, relative to the bundle root (an installed file: session start checked). */
+  path: string;
   /** Absolute path of the module under the installed root. */
   module: string;
   /** Declared tool name, or hook name. */

@@ -15,7 +15,7 @@
  * costing one more check.
  */
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
@@ -36,7 +36,7 @@ type VerdictsFile = Static<typeof Schema.RuntimeVerdictsSchema>;
 export function bundleDigest(entry: RegistryEntry, targets: readonly RuntimeTarget[]): string {
   const content = entry.copiedFiles.map((f) => `${f.relativePath}\u0000${f.sha256}`).sort();
   const declarations = targets
-    .map((t) => JSON.stringify([t.surfaceId, t.kind, t.name, t.event ?? null, relative(t.pluginRoot, t.module).split("\\").join("/")]))
+    .map((t) => JSON.stringify([t.surfaceId, t.kind, t.name, t.event ?? null, t.path]))
     .sort();
   return sha256Hex(JSON.stringify([HARNESS_VERSION, declarations, content]));
 }

@@ -46,8 +46,8 @@ export function runtimeTargets(bundles: SessionBundle[]): RuntimeTarget[] {
     for (const { surface: s, status } of b.surfaces) {
       if (status !== "active") continue;
       const base = { scope: b.entry.scope, bundle: b.entry.name, pluginRoot: b.entry.pluginRoot, surfaceId: s.extensionId };
-      if (isTool(s)) out.push({ ...base, kind: "tool", module: join(b.entry.pluginRoot, s.path), name: s.name });
-      else if (isHook(s)) out.push({ ...base, kind: "hook", module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
+      if (isTool(s)) out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
+      else if (isHook(s)) out.push({ ...base, kind: "hook", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
     }
   }
   return out;

@@ -14,7 +14,7 @@ let n = 0;
 function target(kind: "tool" | "hook", source: string, declared: { name: string; event?: string }, extra: Record<string, string> = {}): RuntimeTarget {
   const root = join(tmp.path, `b${++n}`);
   writeTree(root, { "mod.ts": source, ...extra });
-  return { scope: "user", bundle: `b${n}`, pluginRoot: root, surfaceId: kind === "tool" ? `tool:${declared.name}` : `hook:${declared.event}:::${declared.name}`, kind, module: join(root, "mod.ts"), ...declared };
+  return { scope: "user", bundle: `b${n}`, pluginRoot: root, surfaceId: kind === "tool" ? `tool:${declared.name}` : `hook:${declared.event}:::${declared.name}`, kind, path: "mod.ts", module: join(root, "mod.ts"), ...declared };
 }
 
 const ctx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" }, cwd: process.cwd(), quiet: true });
