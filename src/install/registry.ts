@@ -188,7 +188,9 @@ export function sortEntries(entries: RegistryEntry[]): RegistryEntry[] {
 export function serializeRegistry(registry: ScopeRegistry, ctx: Context): string {
   const plugins = JSON.parse(JSON.stringify(sortEntries(registry.plugins))) as unknown;
   const key = stateKey(ctx, true) as Uint8Array;
-  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins, mac: registryMac(key, registry.scope, plugins) }, null, 2)}\n`;
+  // Compact: nobody edits it by hand (the MAC makes any edit foreign), and every session start
+  // reads and parses it whole (a third smaller than indented).
+  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins, mac: registryMac(key, registry.scope, plugins) })}\n`;
 }
 
 /**

@@ -154,7 +154,7 @@ describe("registry.json", () => {
     const listed = (await readScopeSummaries(r, "user", ctx));
     expect(listed.ok && listed.bundles[0].version).toBe("6.6.6");
     // The same edit by hand breaks the signature: the scope is foreign, not listed.
-    writeFileSync(join(r, "registry.json"), text.replace('"version": "1.0.0"', '"version": "6.6.6"'));
+    writeFileSync(join(r, "registry.json"), text.replace('"version":"1.0.0"', '"version":"6.6.6"'));
     const edited = await readScopeSummaries(r, "user", ctx);
     expect(!edited.ok && edited.foreign).toBe(true);
     writeFileSync(join(r, "registry.json"), text.replace("gajae-plugin.json\"", "../gajae-plugin.json\""));
