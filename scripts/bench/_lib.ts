@@ -23,6 +23,12 @@ export interface TimeOptions {
   cwd?: string;
   /** Exit codes that count as success (default [0]); anything else aborts the bench. */
   okExit?: number[];
+  /**
+   * Run, untimed, before every run (warm-up included): resetting what the command changes, and
+   * flushing the file system (`sync`) so that one side's fsync never pays for the other side's
+   * dirty pages.
+   */
+  before?: string[];
 }
 
 function envOf(extra?: Record<string, string | undefined>): Record<string, string> {
@@ -32,6 +38,10 @@ function envOf(extra?: Record<string, string | undefined>): Record<string, strin
 }
 
 async function runOnce(cmd: string[], o: TimeOptions): Promise<number> {
+  if (o.before) {
+    const prep = Bun.spawnSync(o.before, { cwd: o.cwd ?? repoRoot, env: envOf(o.env), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    if (prep.exitCode !== 0) throw new Error(`${o.before.join(" ")} exited ${prep.exitCode}\n${prep.stderr.toString()}`);
+  }
   const start = Bun.nanoseconds();
   const proc = Bun.spawn(cmd, { cwd: o.cwd ?? repoRoot, env: envOf(o.env), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
