@@ -23,7 +23,13 @@ export const SetReasonSchema = Type.Object({ code: str, message: str }, closed);
 const reasons = Type.Array(SetReasonSchema);
 
 const DifferenceSchema = Type.Object(
-  { name: str, family: FamilySchema, kind: Type.Enum(["missing", "extra", "changed", "drifted"]), fields: opt(strs), files: opt(strs) },
+  {
+    name: str,
+    family: FamilySchema,
+    kind: Type.Enum(["missing", "extra", "changed", "drifted"]),
+    fields: opt(strs),
+    files: opt(Type.Array(Type.Object({ kind: Type.Enum(["missing", "changed", "extra", "mode", "symlink", "special"]), path: str }, closed))),
+  },
   closed,
 );
 

@@ -6,6 +6,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
+import type { FileProblemKind } from "../store/verify.ts";
 import { diskProblems } from "./disk-check.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
@@ -19,9 +20,10 @@ export interface LockDifference {
   family: "gjc" | "c2";
   /** missing: in the lock, not installed; extra: installed, not in the lock; changed: a field differs; drifted: files on disk differ from the record. */
   kind: "missing" | "extra" | "changed" | "drifted";
-  /** The fields that differ (changed), or the files (drifted). */
+  /** The fields that differ (changed). */
   fields?: string[];
-  files?: string[];
+  /** The installed files that differ from the record, and how (drifted). */
+  files?: { kind: FileProblemKind; path: string }[];
 }
 
 export interface LockWriteResult {
@@ -97,7 +99,7 @@ export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[
     if (fields.length > 0) out.push({ name: want.name, family: want.family, kind: "changed", fields });
     else {
       const problems = diskProblems(b);
-      if (problems.length > 0) out.push({ name: want.name, family: want.family, kind: "drifted", files: problems.map((p) => `${p.kind}:${p.path}`) });
+      if (problems.length > 0) out.push({ name: want.name, family: want.family, kind: "drifted", files: problems.map((p) => ({ kind: p.kind, path: p.path })) });
     }
   }
   for (const b of extra) out.push({ name: b.entry.name, family: b.entry.family, kind: "extra" });

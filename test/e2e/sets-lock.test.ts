@@ -74,13 +74,13 @@ describe("gjc plugin lock", () => {
     const r = await w.gjc(["plugin", "lock", "--user", "--check", "--json"]);
     expect(r.exitCode).toBe(1);
     expect(r.json().differences).toEqual([
-      { name: "aa", family: "gjc", kind: "drifted", files: ["changed:tools/aa_tool.ts"] },
+      { name: "aa", family: "gjc", kind: "drifted", files: [{ kind: "changed", path: "tools/aa_tool.ts" }] },
       { name: "bb", family: "gjc", kind: "changed", fields: ["enabled"] },
       { name: "cc", family: "gjc", kind: "extra" },
     ]);
     const human = await w.gjc(["plugin", "lock", "--user", "--check"]);
     expect(human.exitCode).toBe(1);
-    expect(human.stdout).toContain("drifted  aa [gjc]: changed:tools/aa_tool.ts");
+    expect(human.stdout).toContain("drifted  aa [gjc]: tools/aa_tool.ts (changed)");
     expect(snapshotTree(w.user)).toEqual(before.tree);
     expect((await w.gjc(["plugin", "uninstall", "bb", "--user"])).exitCode).toBe(0);
     const missing = await w.gjc(["plugin", "lock", "--user", "--check", "--json"]);

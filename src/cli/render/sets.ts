@@ -17,7 +17,7 @@ export function describeDifference(d: LockDifference): string {
     case "changed":
       return `  changed  ${d.name} [${d.family}]: ${(d.fields ?? []).join(", ")} differ`;
     case "drifted":
-      return `  drifted  ${d.name} [${d.family}]: ${(d.files ?? []).slice(0, 10).join(", ")}${(d.files ?? []).length > 10 ? ", …" : ""}`;
+      return `  drifted  ${d.name} [${d.family}]: ${(d.files ?? []).slice(0, 10).map((f) => `${f.path} (${f.kind})`).join(", ")}${(d.files ?? []).length > 10 ? ", …" : ""}`;
   }
 }
 
