@@ -2,7 +2,7 @@ import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { readLines } from "../core/line-splitter.ts";
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
-import { launch } from "../process/launch.ts";
+import { CHECK_MEMORY_LIMIT_MIB, launch } from "../process/launch.ts";
 import { bunArgv, childEnv, makeScratch, type Scratch } from "./isolated-bun.ts";
 
 /** One tool or hook module of an installed, verified bundle, with what its manifest declares. */
@@ -120,7 +120,7 @@ async function readReport(stdout: ReadableStream<Uint8Array>, nonce: string): Pr
 
 async function checkOne(ctx: Context, scratch: Scratch, harness: string, target: RuntimeTarget, timeoutMs: number): Promise<RuntimeCheckResult> {
   const nonce = crypto.randomUUID();
-  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx) });
+  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx), memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB });
   const { proc } = child;
   const stderrReader = proc.stderr.getReader();
   const stderr = { text: "" };
@@ -138,6 +138,9 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   // still hold the pipe), so the end of the pipe comes at once or not at all.
   await settleWithin(stderrDone, 1000);
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
+  if (child.memoryExceeded) {
+    return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory while loading; it was stopped.`, log };
+  }
   if (outcome === TIMED_OUT) {
     return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" did not finish loading within ${timeoutMs} ms; it was stopped.`, log };
   }

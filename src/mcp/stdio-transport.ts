@@ -6,7 +6,7 @@ import { BoundedLog } from "./bounded-log.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { makeScratch } from "../sources/scratch.ts";
-import { launch, type LaunchedProcess } from "../process/launch.ts";
+import { CHECK_MEMORY_LIMIT_MIB, launch, type LaunchedProcess } from "../process/launch.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
 import { readLines } from "./line-reader.ts";
@@ -81,8 +81,9 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
   let child: LaunchedProcess<"pipe", "pipe", "pipe">;
   try {
     const { argv, cwd, env } = buildArgv(opts, emptyConfig);
-    // The one launcher: its own process group and session, so close() ends every descendant.
-    child = launch({ argv, cwd, env });
+    // The one launcher: its own process group and session, so close() ends every descendant;
+    // gjc starts a server only to check it (probe, verify --mcp, plugin test), so with a cap.
+    child = launch({ argv, cwd, env, memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB });
   } catch (e) {
     removeConfig();
     if (e instanceof GjcError) throw e;
@@ -121,8 +122,8 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
   proc.exited.then(async (code) => {
     // Let the lines already in the pipe arrive first (a server may answer and then exit).
     await settleWithin(stdoutDone, 250);
-    if (closing) return;
-    const how = proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
+    if (closing && !child.memoryExceeded) return;
+    const how = child.memoryExceeded ? `held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory and was stopped` : proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
     const last = stderr.tail(1);
     sink.fail(
       mcpError("mcp_server_exited", `${opts.label} ${how}${last ? ` (last stderr line: ${sanitizeServerText(last, 200)})` : ""}`, "run the server by hand to see why it stops; its stderr is in the error details", { exitCode: code, signal: proc.signalCode ?? undefined }),

@@ -1,7 +1,7 @@
 import type { Subprocess } from "bun";
 import { readFileSync } from "node:fs";
 import { settleWithin } from "../core/timeout.ts";
-import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, readProc, signalGroup, signalProcess, type ProcEntry } from "./proc-table.ts";
+import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, readProc, residentKiB, signalGroup, signalProcess, type ProcEntry } from "./proc-table.ts";
 import { becomeSubreaper, reap } from "./subreaper.ts";
 
 type Pipe = "pipe" | "ignore";
@@ -18,7 +18,21 @@ export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pi
   stderr?: Err;
   /** After this long the whole tree is ended and `timedOut` is set. */
   timeoutMs?: number;
+  /**
+   * When the child and its descendants together hold more resident memory than this, the
+   * whole tree is ended and `memoryExceeded` is set. Linux only (read from /proc every
+   * MEMORY_POLL_MS, so a tree can overshoot by what it allocates in that time); elsewhere not
+   * enforced (the README says so).
+   */
+  memoryLimitMiB?: number;
 }
+
+/**
+ * The memory a child that gjc starts only to check or probe untrusted code may hold: a runtime
+ * check, an MCP or LSP probe. A bun child starts at about 40 MiB.
+ */
+export const CHECK_MEMORY_LIMIT_MIB = 1024;
+const MEMORY_POLL_MS = 50;
 
 /** The variable that marks every process of one launch, so orphans re-parented to us can be told apart. */
 export const TREE_MARKER = "GJC_PROCESS_TREE";
@@ -47,8 +61,11 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   /** The leader's exit code once Bun has reaped it (-1 for a signal). */
   readonly exited: Promise<number>;
   timedOut = false;
+  /** Set when the tree was ended for holding more than `memoryLimitMiB`. */
+  memoryExceeded = false;
   private readonly marker: string;
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly memoryWatch: ReturnType<typeof setInterval> | undefined;
   private stopping: Promise<void> | undefined;
   private leaderDone = false;
   /** Every process seen alive as part of this launch's tree (so its zombie may be reaped). */
@@ -69,10 +86,19 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
     running.add(this);
     this.exited = this.proc.exited.then((code) => {
       this.leaderDone = true;
+      clearInterval(this.memoryWatch);
       // What the leader left in its group goes with it (and stops holding our pipes).
       signalGroup(this.pid, "SIGKILL");
       return code ?? -1;
     });
+    if (options.memoryLimitMiB !== undefined && hasProcTable) {
+      const limitKiB = options.memoryLimitMiB * 1024;
+      this.memoryWatch = setInterval(() => {
+        if (this.memoryExceeded || this.treeResidentKiB() <= limitKiB) return;
+        this.memoryExceeded = true;
+        void this.stop();
+      }, MEMORY_POLL_MS);
+    }
     if (options.timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
         this.timedOut = true;
@@ -90,6 +116,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   stop(graceMs = 0): Promise<void> {
     this.stopping ??= (async () => {
       clearTimeout(this.timer);
+      clearInterval(this.memoryWatch);
       if (graceMs > 0 && !this.leaderDone) {
         signalGroup(this.pid, "SIGTERM");
         await settleWithin(this.exited, graceMs);
@@ -106,6 +133,25 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
     await this.stop();
   }
 
+  /**
+   * Every process of this launch in one table snapshot, added to `tracked`: descendants, its
+   * process group, and orphans of this launch re-parented to gjc (the subreaper).
+   */
+  private trackTree(table: ProcEntry[]): Set<number> {
+    const tracked = this.tracked;
+    for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
+    for (const p of table) if (p.pgid === this.pid || this.isOurOrphan(p)) tracked.add(p.pid);
+    for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
+    return tracked;
+  }
+
+  /** What the live processes of this launch hold in memory now, in KiB. */
+  private treeResidentKiB(): number {
+    const table = procTable();
+    const tree = this.trackTree(table);
+    return table.filter((p) => tree.has(p.pid) && isLive(p)).reduce((sum, p) => sum + residentKiB(p.pid), 0);
+  }
+
   /** Kills until nothing of this launch is alive, reaping the zombies that were re-parented to us. */
   private async killTree(): Promise<void> {
     const deadline = Date.now() + KILL_DEADLINE_MS;
@@ -119,9 +165,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
         continue;
       }
       const table = procTable();
-      for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
-      for (const p of table) if (p.pgid === this.pid || this.isOurOrphan(p)) tracked.add(p.pid);
-      for (const p of descendantsOf(table, [...tracked])) tracked.add(p.pid);
+      this.trackTree(table);
       const live = table.filter((p) => tracked.has(p.pid) && isLive(p));
       for (const p of live) {
         signalProcess(p.pid, "SIGKILL");

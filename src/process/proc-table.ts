@@ -57,6 +57,16 @@ export function descendantsOf(table: ProcEntry[], roots: number[]): ProcEntry[] 
   return found;
 }
 
+/** Resident memory of a process in KiB (VmRSS of /proc/<pid>/status), 0 when it is gone or a zombie. */
+export function residentKiB(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Whether a live (non-zombie) member of process group `pgid` exists. */
 export function groupHasLiveMembers(pgid: number): boolean {
   if (!hasProcTable) return signalGroup(pgid, 0);

@@ -116,6 +116,18 @@ describe("hook modules", () => {
 });
 
 describe("isolation", () => {
+  test("a module that takes more memory than a check may hold is stopped and refused, not left to exhaust the machine", async () => {
+    // Up to 1.5 GiB, 64 MiB at a time and touched (resident), then it never finishes: only the
+    // memory cap can end it before the (long) timeout.
+    const src = `
+      const held = [];
+      for (let i = 0; i < 24; i++) held.push(Buffer.alloc(64 << 20, 1));
+      export default () => new Promise(() => {});`;
+    const [r] = await check([target("tool", src, { name: "hog" })], 60_000);
+    expect(r).toMatchObject({ ok: false, code: "runtime_mismatch" });
+    expect(r.message).toContain("held more than 1024 MiB of memory while loading");
+  });
+
   test("a module that never finishes is stopped at the timeout, with a grandchild that ignores SIGTERM", async () => {
     const pidFile = join(tmp.path, "grandchild.pid");
     const src = `

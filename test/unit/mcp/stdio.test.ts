@@ -157,6 +157,13 @@ describe("misbehaving servers end with a clear error and no process left", () =>
     expect(error.message).toContain("exits-mid-request: giving up");
   });
 
+  test("takes more memory than a checked server may hold: stopped, and the error says why", async () => {
+    const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/memory-hog.ts" });
+    const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] }, 60_000);
+    expect(error.code).toBe("mcp_server_exited");
+    expect(error.message).toContain("held more than 1024 MiB of memory and was stopped");
+  });
+
   test("floods stdout with notifications", async () => {
     const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/flood.ts" });
     const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] });

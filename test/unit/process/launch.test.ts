@@ -74,4 +74,28 @@ describe.if(linux)("the one launcher ends every descendant", () => {
     await child.stop();
     expect(Object.keys(seen).sort()).toEqual(["BUN_BE_BUN", "GJC_PROCESS_TREE", "PATH"]);
   });
+
+  test("a tree that holds more memory than its limit is ended, the memory held by a double-forked orphan included", async () => {
+    // The leader stays small; the memory is taken by an orphan that left the leader's session and
+    // tree (re-parented to us), 16 MiB at a time up to 512 MiB, touched so it is resident.
+    const hog = `const a = []; for (let i = 0; i < 32; i++) { a.push(Buffer.alloc(16 << 20, 1)); } console.log("held"); setInterval(() => {}, 1000);`;
+    const leader = `const r = Bun.spawnSync(["setsid", "sh", "-c", ${JSON.stringify(`"${process.execPath}" -e '${hog}' >/dev/null 2>&1 & echo $!`)}]); console.log(r.stdout.toString().trim()); setInterval(() => {}, 1000);`;
+    const child = launch({ argv: [process.execPath, "-e", leader], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore", memoryLimitMiB: 128 });
+    const [orphan] = (await firstLines(child.proc.stdout, 1)).map(Number);
+    await child.exited;
+    await child.stop();
+    expect(child.memoryExceeded).toBe(true);
+    expect(child.timedOut).toBe(false);
+    expect(alive(child.pid)).toBe(false);
+    expect(orphan).toBeGreaterThan(0);
+    expect(alive(orphan)).toBe(false);
+  });
+
+  test("a tree within its limit runs to its end", async () => {
+    const child = launch({ argv: [process.execPath, "-e", "const a = Buffer.alloc(8 << 20, 1); console.log(a.length)"], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore", memoryLimitMiB: 512 });
+    expect((await new Response(child.proc.stdout).text()).trim()).toBe(String(8 << 20));
+    expect(await child.exited).toBe(0);
+    await child.stop();
+    expect(child.memoryExceeded).toBe(false);
+  });
 });
