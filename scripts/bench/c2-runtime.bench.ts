@@ -232,9 +232,9 @@ async function main(): Promise<void> {
     mkdirSync(env.HOME, { recursive: true });
     const ctx = createContext({ env: { ...process.env, ...env }, cwd: work, quiet: true });
     const fetched = await fetchSpec(ctx, bundleDir);
-    const installed = (await installC2(ctx, { fetched })) as unknown as { id: string };
+    const installed = await installC2(ctx, { fetched });
     await fetched.cleanup();
-    await setC2Trusted(ctx, installed.id, true);
+    await setC2Trusted(ctx, installed.name, true);
     const gjc = await gjcBinary();
     const hello = await helloBinary();
     const cli = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], { runs, env, cwd: work });

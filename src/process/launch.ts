@@ -156,7 +156,6 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   private async killTree(): Promise<void> {
     const deadline = Date.now() + KILL_DEADLINE_MS;
     const tracked = this.tracked;
-    const ownGroup = readProc(process.pid)?.pgid ?? process.pid;
     for (;;) {
       signalGroup(this.pid, "SIGKILL");
       if (!hasProcTable) {
@@ -169,7 +168,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
       const live = table.filter((p) => tracked.has(p.pid) && isLive(p));
       for (const p of live) {
         signalProcess(p.pid, "SIGKILL");
-        if (p.pgid !== ownGroup && p.pgid > 1) signalGroup(p.pgid, "SIGKILL");
+        if (p.pgid !== ownGroup() && p.pgid > 1) signalGroup(p.pgid, "SIGKILL");
       }
       reapOrphans(table, tracked);
       if (live.length === 0 || Date.now() > deadline) return;
@@ -184,11 +183,18 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
     const marker = treeMarkerOf(p.pid);
     if (marker === this.marker) return true;
     // A process that cleared its environment cannot be attributed: it ends with the last launch.
-    return marker === undefined && [...running].every((r) => r === this);
+    // Not one in gjc's own process group, though: nothing of a launch can be there (each launch
+    // starts a session of its own, and a group cannot be joined across sessions), so such a
+    // process is a child this program started some other way, not ours to end.
+    return marker === undefined && p.pgid !== ownGroup() && [...running].every((r) => r === this);
   }
 }
 
 const isLaunched = (pid: number) => [...running].some((r) => r.pid === pid);
+
+let group: number | undefined;
+/** gjc's own process group (it never changes it). */
+const ownGroup = () => (group ??= readProc(process.pid)?.pgid ?? process.pid);
 
 function treeMarkerOf(pid: number): string | undefined {
   try {

@@ -98,4 +98,19 @@ describe.if(linux)("the one launcher ends every descendant", () => {
     await child.stop();
     expect(child.memoryExceeded).toBe(false);
   });
+
+  test("a child this process started some other way is not ended with a launch, even unmarked", async () => {
+    // In gjc's own process group, so it cannot be a process of any launch (each has its session).
+    const other = Bun.spawn(["sleep", "1000"], { stdio: ["ignore", "ignore", "ignore"] });
+    try {
+      const child = launch({ argv: [process.execPath, "-e", ESCAPING_CHILD], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore" });
+      const [, orphan] = (await firstLines(child.proc.stdout, 2)).map(Number);
+      await child.stop();
+      expect(alive(orphan)).toBe(false);
+      expect(alive(other.pid)).toBe(true);
+    } finally {
+      other.kill("SIGKILL");
+      await other.exited;
+    }
+  });
 });
