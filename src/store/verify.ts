@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../bundle/hash.ts";
 import { statStamp } from "./derived-index.ts";
 import type { StoredFile } from "./files.ts";
 
@@ -63,25 +64,28 @@ function hashFile(abs: string, expectBytes: number, keep: boolean): Hashed {
     if (!st.isFile()) return { kind: "special" };
     const mode = st.mode & 0o777;
     if (st.size !== expectBytes) return { kind: "size", size: st.size, mode };
-    const hasher = new Bun.CryptoHasher("sha256");
-    // One byte more than recorded, so a file that grew since fstat shows as changed.
+    // A file that fits the shared buffer, or is kept, is read whole and hashed in one call; a
+    // larger one is streamed through a hasher a chunk at a time. One byte more than recorded
+    // is asked for, so a file that grew since fstat shows as changed.
+    const whole = keep || expectBytes < CHUNK;
     const target = keep ? new Uint8Array(expectBytes + 1) : (buffer ??= new Uint8Array(CHUNK));
+    const hasher = whole ? undefined : new Bun.CryptoHasher("sha256");
     let total = 0;
     for (;;) {
-      const offset = keep ? total : 0;
+      const offset = whole ? total : 0;
       const room = target.length - offset;
       const n = readSync(fd, target, offset, room, null);
       if (n === 0) break;
       total += n;
-      if (!keep) hasher.update(n === CHUNK ? target : target.subarray(0, n));
+      hasher?.update(n === CHUNK ? target : target.subarray(0, n));
       if (total > expectBytes) break;
       // A short read of a regular file stops at its end: no second read just to see 0.
       if (total === expectBytes && n < room) break;
     }
     if (total !== expectBytes) return { kind: "size", size: total, mode };
-    if (!keep) return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
+    if (hasher) return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
     const bytes = target.subarray(0, total);
-    return { kind: "file", sha256: hasher.update(bytes).digest("hex"), size: total, mode, bytes };
+    return { kind: "file", sha256: sha256Hex(bytes), size: total, mode, ...(keep ? { bytes } : {}) };
   } finally {
     closeSync(fd);
   }
@@ -132,8 +136,7 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
   const expectedDirs = new Set<string>();
   let checked = 0;
   for (const f of files) {
-    const parts = f.path.split("/");
-    for (let i = 1; i < parts.length; i++) expectedDirs.add(parts.slice(0, i).join("/"));
+    for (let slash = f.path.indexOf("/"); slash !== -1; slash = f.path.indexOf("/", slash + 1)) expectedDirs.add(f.path.slice(0, slash));
     const type = present.get(f.path);
     present.delete(f.path);
     if (type === undefined) {
