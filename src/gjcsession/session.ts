@@ -38,19 +38,22 @@ export interface SessionResult {
   persistedQuarantine: number;
 }
 
-/** The tool and hook modules of the active bundles, as runtime-check targets. */
-export function runtimeTargets(bundles: SessionBundle[]): RuntimeTarget[] {
+/** The tool and hook modules of an active bundle's active surfaces, as runtime-check targets. */
+function targetsOf(b: SessionBundle): RuntimeTarget[] {
+  if (b.status !== "active") return [];
   const out: RuntimeTarget[] = [];
-  for (const b of bundles) {
-    if (b.status !== "active") continue;
-    for (const { surface: s, status } of b.surfaces) {
-      if (status !== "active") continue;
-      const base = { scope: b.entry.scope, bundle: b.entry.name, pluginRoot: b.entry.pluginRoot, surfaceId: s.extensionId };
-      if (isTool(s)) out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
-      else if (isHook(s)) out.push({ ...base, kind: "hook", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
-    }
+  for (const { surface: s, status } of b.surfaces) {
+    if (status !== "active") continue;
+    const base = { scope: b.entry.scope, bundle: b.entry.name, pluginRoot: b.entry.pluginRoot, surfaceId: s.extensionId };
+    if (isTool(s)) out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
+    else if (isHook(s)) out.push({ ...base, kind: "hook", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
   }
   return out;
+}
+
+/** The tool and hook modules of the active bundles, as runtime-check targets (bundle by bundle). */
+export function runtimeTargets(bundles: SessionBundle[]): RuntimeTarget[] {
+  return bundles.flatMap(targetsOf);
 }
 
 /**
@@ -116,47 +119,34 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
  * ignores the cache.
  */
 async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean, timeoutMs?: number): Promise<{ summary?: RuntimeCheckSummary; cached: number; persisted: number }> {
-  const targets = runtimeTargets(state.bundles);
-  if (targets.length === 0) return { cached: 0, persisted: 0 };
+  const bundles = state.bundles.map((b) => ({ entry: b.entry, targets: targetsOf(b) })).filter((b) => b.targets.length > 0);
+  if (bundles.length === 0) return { cached: 0, persisted: 0 };
   const { VerdictStore, bundleDigest, resultsOf } = await import("./runtime-verdicts.ts");
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   const stores: Partial<Record<Scope, InstanceType<typeof VerdictStore>>> = {};
   const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(roots[scope]));
-  // The targets of each bundle, by their index in `targets` (runtimeTargets keeps a bundle's together).
-  const groups = new Map<string, { entry: SessionBundle["entry"]; indexes: number[] }>();
-  const entries = new Map(state.bundles.map((b) => [`${b.entry.scope}\u0000${b.entry.name}`, b.entry]));
-  targets.forEach((t, index) => {
-    const key = `${t.scope}\u0000${t.bundle}`;
-    const group = groups.get(key) ?? { entry: entries.get(key)!, indexes: [] };
-    group.indexes.push(index);
-    groups.set(key, group);
-  });
-  // Results in target order, whether they come from the cache or from a child, so the
-  // document is the same at the first session start and at every later one.
-  const results: RuntimeCheckResult[] = new Array(targets.length);
-  const fresh: { digest: string; scope: Scope; indexes: number[] }[] = [];
-  for (const { entry, indexes } of groups.values()) {
-    const mine = indexes.map((i) => targets[i]);
-    const digest = bundleDigest(entry, mine);
+  // Each bundle's results, from its verdict or (below) from the children, kept in bundle and
+  // target order so the document is the same at the first session start and at every later one.
+  const checks = bundles.map(({ entry, targets }) => {
+    const digest = bundleDigest(entry, targets);
     const known = all ? undefined : storeOf(entry.scope).get(digest);
-    if (known) resultsOf(known, mine).forEach((r, i) => (results[indexes[i]] = r));
-    else fresh.push({ digest, scope: entry.scope, indexes });
-  }
-  const freshCount = fresh.reduce((n, f) => n + f.indexes.length, 0);
+    return { entry, targets, digest, results: known ? resultsOf(known, targets) : undefined };
+  });
+  const fresh = checks.filter((c) => c.results === undefined);
   if (fresh.length > 0) {
     const { checkRuntimeSurfaces } = await import("./runtime-check.ts");
-    const order = fresh.flatMap((f) => f.indexes);
-    const checked = await checkRuntimeSurfaces(ctx, order.map((i) => targets[i]), { timeoutMs });
-    checked.forEach((r, i) => (results[order[i]] = r));
+    const checked = await checkRuntimeSurfaces(ctx, fresh.flatMap((c) => c.targets), { timeoutMs });
     const at = ctx.now().toISOString();
-    for (const f of fresh) {
-      const mine = f.indexes.map((i) => results[i]);
+    let next = 0;
+    for (const c of fresh) {
+      c.results = checked.slice(next, (next += c.targets.length));
       // A timeout says more about this machine's load than about the module: not cached.
-      if (mine.some((r) => !r.ok && r.message?.includes("did not finish loading"))) continue;
-      storeOf(f.scope).record(f.digest, mine, at);
+      if (c.results.some((r) => !r.ok && r.message?.includes("did not finish loading"))) continue;
+      storeOf(c.entry.scope).record(c.digest, c.results, at);
     }
     for (const s of Object.values(stores)) s?.save();
   }
+  const results = checks.flatMap((c) => c.results ?? []);
   const persisted = await quarantineRuntimeFailures(ctx, state, results);
-  return { summary: summarizeRuntime(results), cached: targets.length - freshCount, persisted };
+  return { summary: summarizeRuntime(results), cached: results.length - fresh.reduce((n, c) => n + c.targets.length, 0), persisted };
 }
