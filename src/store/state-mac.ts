@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
@@ -62,6 +62,31 @@ function readKey(path: string): Uint8Array | undefined {
   }
 }
 
+/**
+ * Makes the key file, whole or not at all: the key is written to a private temporary file
+ * that is then hard-linked to its name. Created in place, a second gjc starting at the same
+ * moment could read the file between its creation and its write, find it empty and refuse it.
+ * When another gjc process links first, its key is the one used.
+ */
+function makeKey(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.${crypto.randomUUID()}.tmp`;
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temp, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
 /** The user's state key; `create` makes it (0600, in a 0700 directory) when it does not exist yet. */
 export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined {
   const path = stateKeyPath(ctx);
@@ -69,19 +94,7 @@ export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined 
   if (known !== undefined) return known;
   let key = readKey(path);
   if (key === undefined && create) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
-    try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-      try {
-        writeSync(fd, `${fresh}\n`);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      // Another gjc process made it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
+    makeKey(path);
     key = readKey(path);
   }
   if (key !== undefined) cache.set(path, key);

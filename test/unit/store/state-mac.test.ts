@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createContext } from "../../../src/core/context.ts";
 import { GjcError } from "../../../src/core/errors.ts";
@@ -24,6 +24,24 @@ describe("the state key", () => {
     expect(sameMac(registryMac(key, "project", []), registryMac(other, "project", []))).toBe(false);
     expect(sameMac(registryMac(key, "project", []), registryMac(key, "project", []))).toBe(true);
     expect(sameMac(registryMac(key, "project", []), registryMac(key, "user", []))).toBe(false);
+  });
+
+  test("processes making the key at the same moment all get one whole key (none reads it half-written)", async () => {
+    const child = join(import.meta.dir, "state-key-child.ts");
+    for (let round = 0; round < 4; round++) {
+      const home = fresh();
+      const runs = await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const p = Bun.spawn([process.execPath, child, home], { stdout: "pipe", stderr: "pipe" });
+          const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+          return { code, out: out.trim(), err };
+        }),
+      );
+      for (const r of runs) expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: "" });
+      expect(new Set(runs.map((r) => r.out)).size).toBe(1);
+      expect(readFileSync(stateKeyPath(ctxIn(home)), "utf8")).toBe(`${runs[0].out}\n`);
+      expect(readdirSync(join(home, ".gjc"))).toEqual(["state.key"]);
+    }
   });
 
   const hostile: [string, (path: string, home: string) => void][] = [
