@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeAtEndOfRun } from "../../helpers/end-of-run.ts";
 import { waitFor } from "../../helpers/wait.ts";
-import { signalGroup } from "../../../src/process/proc-table.ts";
+import { procTable, signalGroup } from "../../../src/process/proc-table.ts";
 
 export const FIXTURES = join(import.meta.dir, "../../../fixtures/mcp");
 
@@ -46,7 +46,12 @@ export function bundleWith(root: string, files: Record<string, string>): string 
 export async function waitGroupGone(pid: number, boundMs = 5000): Promise<boolean> {
   return waitFor(() => !signalGroup(pid, 0), `process group ${pid} to be gone`, boundMs).then(
     () => true,
-    () => false,
+    () => {
+      // Say who is left (a zombie and its parent, or a live process), so a failure can be explained.
+      const left = procTable().filter((p) => p.pgid === pid);
+      console.error(`process group ${pid} outlived ${boundMs} ms (this test process is ${process.pid}): ${JSON.stringify(left)}`);
+      return false;
+    },
   );
 }
 
