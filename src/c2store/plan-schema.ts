@@ -5,7 +5,7 @@
  * plans.ts derives its TypeScript types from these.
  */
 import Type from "typebox";
-import { PLAN_TOKEN_PATTERN } from "./plans.ts";
+import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
 import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
 const closed = { additionalProperties: false } as const;

@@ -14,10 +14,9 @@ import { Plan } from "../store/disk-schemas.generated.ts";
 import type * as Schema from "./plan-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
-/** Kept here, not in plan-schema.ts: importing that would load TypeBox on every apply. */
-export const PLAN_TOKEN_PATTERN = "^[0-9a-f]{32}$";
 const TOKEN = new RegExp(PLAN_TOKEN_PATTERN);
 
 export type PlanRequest = Static<typeof Schema.PlanRequest>;
