@@ -1,4 +1,3 @@
-import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
 import { join } from "node:path";
 import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived-index.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
@@ -32,24 +31,15 @@ export function writeListIndex(root: string, scope: Scope, bundles: BundleSummar
   writeDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, index);
 }
 
-export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string; foreign?: true };
-
-/** The summaries of a scope: from the index when it matches registry.json byte for byte, else from a full read. */
-export async function readScopeSummaries(root: string, scope: Scope, ctx: Context): Promise<ListRead> {
-  const path = registryPath(root);
-  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
-  if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project` };
-  const stamp = fileStamp(path);
-  const index = stamp === undefined ? undefined : (readDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, ListIndex) as ListIndexBody | undefined);
-  if (index && index.scope === scope && index.registryStamp === stamp) {
-    const key = stateKey(ctx, false);
-    if (key && sameMac(index.mac, indexMac(key, scope, stamp, index.bundles))) return { ok: true, bundles: index.bundles };
-  }
-  // The full read is loaded only when needed: the common path stays a stat and a small file.
-  // It goes through the registry's own reader (bounded, no link followed, a missing file
-  // beside its last good copy fails closed).
-  const [{ tryReadRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
-  const parsed = tryReadRegistry(root, scope, ctx);
-  if (!parsed.ok) return { ok: false, path, problem: parsed.problem, ...(parsed.foreign ? { foreign: true as const } : {}) };
-  return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
+/**
+ * The summaries the index holds, when it matches registry.json byte for byte and carries this
+ * user's MAC; undefined otherwise (the caller then reads the registry itself).
+ */
+export function readListIndex(root: string, scope: Scope, ctx: Context): BundleSummary[] | undefined {
+  const stamp = fileStamp(registryPath(root));
+  if (stamp === undefined) return undefined;
+  const index = readDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, ListIndex) as ListIndexBody | undefined;
+  if (!index || index.scope !== scope || index.registryStamp !== stamp) return undefined;
+  const key = stateKey(ctx, false);
+  return key && sameMac(index.mac, indexMac(key, scope, stamp, index.bundles)) ? index.bundles : undefined;
 }

@@ -3,7 +3,7 @@ import { createContext } from "../../../src/core/context.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { relativePathProblem } from "../../../src/bundle/path-safety.ts";
-import { readScopeSummaries } from "../../../src/install/list-index.ts";
+import { readScopeSummaries } from "../../../src/install/scope-summaries.ts";
 import { parseRegistry, readRegistry, serializeRegistry, writeRegistry } from "../../../src/install/registry.ts";
 import { emptySurfaces, type RegistryEntry } from "../../../src/install/registry-types.ts";
 import { tempDir } from "../../helpers/tmp.ts";

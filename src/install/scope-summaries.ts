@@ -1,0 +1,24 @@
+import type { Context } from "../core/context.ts";
+import { gjcTrustedBase, linkOnScopePath } from "../store/scope-path.ts";
+import { registryPath } from "./layout.ts";
+import { readListIndex } from "./list-index.ts";
+import type { Scope } from "./registry-types.ts";
+import type { BundleSummary } from "./summary.ts";
+
+export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string; foreign?: true };
+
+/** The summaries of a scope: from the list index when it matches registry.json, else from a full read. */
+export async function readScopeSummaries(root: string, scope: Scope, ctx: Context): Promise<ListRead> {
+  const path = registryPath(root);
+  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
+  if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project` };
+  const indexed = readListIndex(root, scope, ctx);
+  if (indexed !== undefined) return { ok: true, bundles: indexed };
+  // The full read is loaded only when needed: the common path stays a stat and a small file.
+  // It goes through the registry's own reader (bounded, no link followed, a missing file
+  // beside its last good copy fails closed).
+  const [{ tryReadRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
+  const parsed = tryReadRegistry(root, scope, ctx);
+  if (!parsed.ok) return { ok: false, path, problem: parsed.problem, ...(parsed.foreign ? { foreign: true as const } : {}) };
+  return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
+}
