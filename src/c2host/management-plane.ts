@@ -71,6 +71,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const leases = new Map<string, () => void>();
   let nextLease = 1;
   const policy = () => import("../c2store/policy-plane.ts");
+  const policyCommands = () => import("../c2store/policy-commands.ts");
   const send = (m: unknown) => {
     try {
       o.write(JSON.stringify(m));
@@ -96,8 +97,8 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       });
       return wirePlan(plan);
     },
-    "plugins.apply_change": async (p) => wireApply(await (await policy()).applyPolicyPlan(ctx, str(p, "id")!)),
-    "plugins.reset": async (p) => wireReset(await (await policy()).resetPolicy(ctx, str(p, "plugin")!, { project: scopeProject(p) })),
+    "plugins.apply_change": async (p) => wireApply(await (await policyCommands()).applyPolicy(ctx, str(p, "id")!)),
+    "plugins.reset": async (p) => wireReset(await (await policyCommands()).resetPolicyOf(ctx, str(p, "plugin")!, { project: scopeProject(p) })),
     "plugins.invoke": async (p) => host.invoke(str(p, "command")!, p.args ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "plugins.invoke_ui": async (p) => {
       const plugin = str(p, "plugin_id")!;

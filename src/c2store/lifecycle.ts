@@ -135,7 +135,10 @@ export function setC2Enabled(ctx: Context, name: string, enabled: boolean): Prom
   return setFlag(ctx, name, "enabled", enabled);
 }
 
-/** `gjc plugin trust|untrust <name>`: whether the bundle's processes may run at all. */
+/**
+ * Whether a C2 bundle's processes may run at all. The store's change alone: the verb (`gjc
+ * plugin trust|untrust`, trustBundle in src/store/verbs.ts) wraps it as a recorded change.
+ */
 export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passEnv?: string[]): Promise<C2FlagResult> {
   const denied = passEnv?.filter(isDeniedEnvName) ?? [];
   if (denied.length > 0) {
@@ -148,9 +151,7 @@ export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passE
       }),
     );
   }
-  // A sync or rollback killed half-way is finished first (src/sets/journal.ts): trust is
-  // decided on the set that change left, never on a half-changed one. Then a generation.
-  return import("../sets/remember.ts").then(({ storeChange }) => storeChange(ctx, `gjc plugin ${trusted ? "trust" : "untrust"}`, false, () => setFlag(ctx, name, "trusted", trusted, passEnv)));
+  return setFlag(ctx, name, "trusted", trusted, passEnv);
 }
 
 export type C2ListRow = BundleRow & { family: "c2"; c2: NonNullable<BundleRow["c2"]> };

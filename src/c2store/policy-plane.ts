@@ -313,7 +313,6 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
 
 /** `gjc plugin policy apply <token>`. */
 export async function applyPolicyPlan(ctx: Context, token: string): Promise<ApplyResult> {
-  await (await import("../sets/journal.ts")).finishPendingSets(ctx); // a sync or rollback killed half-way first
   if (!isPlanToken(token)) {
     throw new GjcError({ code: "invalid_plan_token", message: `${JSON.stringify(token)} is not a policy plan token.`, hint: 'Use the token printed by "gjc plugin policy plan".', exit: ExitCode.usage });
   }
@@ -388,7 +387,6 @@ export interface ResetResult {
  * empty safe-mode policy), writes a valid primary and keeps the corrupt one aside.
  */
 export async function resetPolicy(ctx: Context, plugin: string, opts: { project?: string } = {}): Promise<ResetResult> {
-  await (await import("../sets/journal.ts")).finishPendingSets(ctx); // a sync or rollback killed half-way first
   const layout = c2Layout(ctx);
   return withC2Lock(ctx, "gjc plugin policy reset", async () => {
     cleanLeftovers(layout);

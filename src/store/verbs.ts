@@ -8,6 +8,7 @@ import type { Context } from "../core/context.ts";
 import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
+import type { C2FlagResult } from "../c2store/lifecycle.ts";
 import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
 
 // The mutating verbs load the plugin-set layer (sets/remember.ts: finish a pending set change,
@@ -49,6 +50,16 @@ export async function setBundleEnabled(ctx: Context, name: string, enabled: bool
     const t = await resolveInstalled(ctx, name, sel);
     return t.adapter.setEnabled(ctx, name, t.scope, enabled, surface);
   });
+}
+
+/**
+ * `gjc plugin trust|untrust <name>` (C2 only: GJC bundles have no trust switch). A sync or
+ * rollback killed half-way is finished first (src/sets/journal.ts), so trust is decided on
+ * the set that change left, never on a half-changed one; then a generation is recorded.
+ */
+export async function setBundleTrusted(ctx: Context, name: string, trusted: boolean, passEnv?: string[]): Promise<C2FlagResult> {
+  const [{ storeChange }, { setC2Trusted }] = await Promise.all([import("../sets/remember.ts"), import("../c2store/lifecycle.ts")]);
+  return storeChange(ctx, `gjc plugin ${trusted ? "trust" : "untrust"}`, false, () => setC2Trusted(ctx, name, trusted, passEnv));
 }
 
 /** `gjc plugin upgrade <name>`: re-fetch the recorded source and install it over the bundle. */

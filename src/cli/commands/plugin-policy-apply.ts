@@ -1,4 +1,4 @@
-import { applyPolicyPlan } from "../../c2store/policy-plane.ts";
+import { applyPolicy } from "../../c2store/policy-commands.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describePolicyApply } from "../render/policy.ts";
 
@@ -12,7 +12,7 @@ export default defineVerb({
   },
   examples: ["gjc plugin policy apply 4f1c…"],
   async run({ args, ctx }) {
-    const result = await applyPolicyPlan(ctx, args.token);
+    const result = await applyPolicy(ctx, args.token);
     return { json: { schema: "gjc/policy-apply@1", ok: true, ...result }, human: describePolicyApply(result) };
   },
 });

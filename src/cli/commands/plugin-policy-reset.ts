@@ -1,4 +1,4 @@
-import { resetPolicy } from "../../c2store/policy-plane.ts";
+import { resetPolicyOf } from "../../c2store/policy-commands.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describePolicyReset } from "../render/policy.ts";
 
@@ -13,7 +13,7 @@ export default defineVerb({
   },
   examples: ["gjc plugin policy reset hello-runtime", "gjc plugin policy reset hello-runtime --project ."],
   async run({ args, ctx }) {
-    const result = await resetPolicy(ctx, args.plugin, { project: args.project });
+    const result = await resetPolicyOf(ctx, args.plugin, { project: args.project });
     return { json: { schema: "gjc/policy-reset@1", ok: true, ...result }, human: describePolicyReset(result) };
   },
 });

@@ -1,4 +1,4 @@
-import { setC2Trusted } from "../../c2store/lifecycle.ts";
+import { setBundleTrusted } from "../../store/verbs.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { passEnvOption } from "../options.ts";
 import { flagOutcome } from "../render/c2-flag.ts";
@@ -14,6 +14,6 @@ export default defineVerb({
   },
   examples: ["gjc plugin trust hello-runtime", "gjc plugin trust docker-tools --pass-env DOCKER_HOST"],
   async run({ args, ctx }) {
-    return flagOutcome(ctx, "gjc/trust@1", await setC2Trusted(ctx, args.name, true, passEnvOption(args["pass-env"])));
+    return flagOutcome(ctx, "gjc/trust@1", await setBundleTrusted(ctx, args.name, true, passEnvOption(args["pass-env"])));
   },
 });

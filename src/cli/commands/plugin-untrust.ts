@@ -1,4 +1,4 @@
-import { setC2Trusted } from "../../c2store/lifecycle.ts";
+import { setBundleTrusted } from "../../store/verbs.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { flagOutcome } from "../render/c2-flag.ts";
 
@@ -12,6 +12,6 @@ export default defineVerb({
   },
   examples: ["gjc plugin untrust hello-runtime"],
   async run({ args, ctx }) {
-    return flagOutcome(ctx, "gjc/untrust@1", await setC2Trusted(ctx, args.name, false));
+    return flagOutcome(ctx, "gjc/untrust@1", await setBundleTrusted(ctx, args.name, false));
   },
 });
