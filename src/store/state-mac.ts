@@ -52,11 +52,13 @@ function readKey(path: string): Uint8Array | undefined {
     const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
     if (uid !== undefined && st.uid !== uid) throw unsafeKey(path, `it belongs to another user (uid ${st.uid})`);
     if (uid !== undefined && (st.mode & 0o077) !== 0) throw unsafeKey(path, `other users may read or write it (mode ${(st.mode & 0o777).toString(8)})`);
-    const buf = Buffer.alloc(80);
+    const buf = new Uint8Array(80);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.toString("latin1", 0, n);
+    const text = new TextDecoder().decode(buf.subarray(0, n));
     if (!KEY_HEX.test(text)) throw unsafeKey(path, "it does not hold a gjc key");
-    return Buffer.from(text.slice(0, 64), "hex");
+    // Not Buffer.from(…, "hex"): its first use costs a few tenths of a millisecond, and every
+    // session start reads the key.
+    return Uint8Array.fromHex(text.slice(0, 64));
   } finally {
     closeSync(fd);
   }
@@ -73,7 +75,7 @@ function makeKey(path: string): void {
   const temp = `${path}.${process.pid}.${crypto.randomUUID()}.tmp`;
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    writeSync(fd, `${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}\n`);
+    writeSync(fd, `${crypto.getRandomValues(new Uint8Array(32)).toHex()}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
