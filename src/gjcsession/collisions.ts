@@ -16,33 +16,6 @@ export interface CollisionLoss {
 }
 
 /**
- * The keys a stored surface collides on: the same rules as `collisionKeys` in
- * src/families/gjc/ids.ts (a test holds the two together), computed without building the
- * labels, since this runs for every surface at every session start and labels are only
- * needed for the rare collision.
- */
-export function sessionKeys(s: RegistrySurface): string[] {
-  switch (s.kind) {
-    case "tool":
-      return [`tool:${s.name}`];
-    case "mcp":
-      return [`mcp:${s.name}`];
-    case "hook":
-    case "system-appendix":
-    case "agent-appendix":
-      return [s.extensionId];
-    case "subskill":
-      return [`arg:${s.parent}:${s.activation_arg}`, `phase:${s.parent}:${s.phase}`];
-    default:
-      return [];
-  }
-}
-
-function label(s: RegistrySurface, key: string): string {
-  return collisionKeys({ ...s, id: s.extensionId }).find((k) => k.key === key)?.label ?? s.extensionId;
-}
-
-/**
  * The GJC agent's own tool names (gjc-notes, addendum "host built-in tool names": BUILTIN_TOOLS
  * of the newest upstream agent). A bundle tool never overwrites one; a host whose list differs
  * passes its own (`gjc plugin session --host-tools`).
@@ -74,7 +47,8 @@ export function resolveSessionCollisions(candidates: CollisionCandidate[], hostT
         lost.push({ surfaceId: surface.extensionId, heldBy: "the host", message: `Tool name "${surface.name}" is already present as a host built-in tool; refusing to overwrite (fail-closed, no shadowing).` });
         continue;
       }
-      for (const key of sessionKeys(surface)) {
+      // The one rule of what collides (src/families/gjc/ids.ts), as validate and install use it.
+      for (const { key, label } of collisionKeys({ ...surface, id: surface.extensionId })) {
         const holder = held.get(key);
         if (holder === undefined) {
           mine.push(key);
@@ -82,7 +56,7 @@ export function resolveSessionCollisions(candidates: CollisionCandidate[], hostT
         }
         lost ??= [];
         if (!lost.some((l) => l.surfaceId === surface.extensionId)) {
-          lost.push({ surfaceId: surface.extensionId, heldBy: holder, message: `${label(surface, key)} collides with ${holder}, which is already active; fail-closed (no shadowing).` });
+          lost.push({ surfaceId: surface.extensionId, heldBy: holder, message: `${label} collides with ${holder}, which is already active; fail-closed (no shadowing).` });
         }
       }
     }

@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
-import { collisionKeys } from "../../../src/families/gjc/ids.ts";
-import { resolveSessionCollisions, sessionKeys } from "../../../src/gjcsession/collisions.ts";
+import { resolveSessionCollisions } from "../../../src/gjcsession/collisions.ts";
 import type { RegistrySurface } from "../../../src/install/registry-types.ts";
 
 const surfaces: RegistrySurface[] = [
@@ -13,8 +12,13 @@ const surfaces: RegistrySurface[] = [
   { extensionId: "subskill:ralplan:planner:x", kind: "subskill", parent: "ralplan", phase: "planner", activation_arg: "x" },
 ];
 
-test("session keys follow the shared collision rules exactly", () => {
-  for (const s of surfaces) expect(sessionKeys(s)).toEqual(collisionKeys({ ...s, id: s.extensionId }).map((k) => k.key));
+test("every kind of surface collides by the shared rule: the same name, id or sub-skill slot in a later bundle loses", () => {
+  // Each surface above, offered again by a later bundle (with another extension id where the
+  // rule is by name or slot, so only the rule can make it collide).
+  const again: RegistrySurface[] = surfaces.map((s) => (s.kind === "hook" || s.kind.endsWith("appendix") ? s : { ...s, extensionId: `${s.extensionId}-again` }));
+  const losses = resolveSessionCollisions([{ owner: "first (user)", surfaces }, ...again.map((s, i) => ({ owner: `later${i} (user)`, surfaces: [s] }))]);
+  expect([...losses.keys()]).toEqual(again.map((_, i) => i + 1));
+  for (const [i, s] of again.entries()) expect(losses.get(i + 1)).toEqual([expect.objectContaining({ surfaceId: s.extensionId, heldBy: "first (user)" })]);
 });
 
 test("the earlier bundle wins; the later loses whole, one record per colliding surface, with the shared labels", () => {
