@@ -15,7 +15,7 @@ export default defineVerb({
   examples: ["gjc plugin validate ./my-bundle", "gjc plugin validate ./catalog/marketplace.json --json", "gjc plugin validate . --format github"],
   async run({ args, ctx }) {
     if (args.format === "github") {
-      // Loaded only here: the JSON position locator (jsonc-parser) is not needed by the plain run.
+      // Loaded only here: the plain run needs no line and column for its diagnostics.
       const { validateLocated } = await import("../../authoring/annotations.ts");
       const { githubAnnotations } = await import("../render/github-annotations.ts");
       const { report, located } = await validateLocated(ctx, args.path);
