@@ -127,9 +127,11 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
 
   // Every enabled bundle not already quarantined as a whole is re-hashed; the texts it renders
   // come from that same read, so the bytes that reach a prompt are the bytes that were checked.
-  const toVerify = bundles.filter((b) => b.status === "active");
-  const texts = toVerify.map((b) => textFilesOf(b.surfaces.filter((s) => s.status === "active").map((s) => s.surface)));
-  toVerify.forEach((b, i) => applyCheck(b, verifyInstalledBundle(b.entry, texts[i]), texts[i], detectedAt, newDrift[b.entry.scope]));
+  for (const b of bundles) {
+    if (b.status !== "active") continue;
+    const texts = textFilesOf(b.surfaces.filter((s) => s.status === "active").map((s) => s.surface));
+    applyCheck(b, verifyInstalledBundle(b.entry, texts), texts, detectedAt, newDrift[b.entry.scope]);
+  }
 
   // Session collisions among the bundles still standing.
   const standing = bundles.filter((b) => b.status === "active");

@@ -28,8 +28,8 @@ export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pi
 }
 
 /**
- * The memory a child that gjc starts only to check or probe untrusted code may hold: a runtime
- * check, an MCP or LSP probe. A bun child starts at about 40 MiB.
+ * The memory a child that gjc starts only to check untrusted code may hold: a runtime check, an
+ * MCP server under probe, verify --mcp or plugin test. A bun child starts at about 40 MiB.
  */
 export const CHECK_MEMORY_LIMIT_MIB = 1024;
 const MEMORY_POLL_MS = 50;
