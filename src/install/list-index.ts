@@ -14,7 +14,7 @@ const INDEX_FORMAT = 2;
 
 type ListIndexBody = Static<typeof ListIndexSchema>;
 
-const indexMac = (key: Uint8Array, scope: Scope, stamp: string, bundles: unknown) => registryMac(key, `list-index:${scope}:${stamp}`, bundles);
+const indexMac = (key: Uint8Array, scope: Scope, stamp: string, bundles: unknown) => registryMac(key, `list-index:${scope}:${stamp}`, JSON.stringify(bundles));
 
 /**
  * A derived, disposable index for `gjc plugin list` (src/store/derived-index.ts): the summaries

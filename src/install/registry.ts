@@ -55,8 +55,24 @@ function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undef
   return undefined;
 }
 
+/**
+ * registry.json as gjc writes it: this head, the JSON of the entries (the text the MAC covers),
+ * then `,"mac":"hmac-sha256:<64 hex>"}` and a newline. The signature is checked on those exact
+ * bytes: nothing parsed is serialised again to check it.
+ */
+const signedHead = (scope: Scope) => `{"version":1,"scope":"${scope}","plugins":`;
+const SIGNED_TAIL = /^,"mac":"hmac-sha256:[0-9a-f]{64}"\}\n$/;
+const SIGNED_TAIL_LENGTH = ',"mac":"hmac-sha256:'.length + 64 + '"}\n'.length;
+
+/** The text of the entries the MAC covers, or undefined when the file is not laid out as gjc writes it. */
+function signedText(text: string, scope: Scope): string | undefined {
+  const head = signedHead(scope);
+  if (!text.startsWith(head) || !SIGNED_TAIL.test(text.slice(-SIGNED_TAIL_LENGTH))) return undefined;
+  return text.slice(head.length, text.length - SIGNED_TAIL_LENGTH);
+}
+
 /** Parses and checks registry text; never throws. */
-export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: unknown } | { problem: string } {
+export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: string | undefined } | { problem: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -77,14 +93,14 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
     names.add(e.name);
   }
   const plugins = (raw.plugins as RegistryEntry[]).map((e) => ({ ...e, pluginRoot: join(root, e.dir), manifestPath: join(root, e.dir, "gajae-plugin.json") }));
-  return { registry: { version: 1, scope, plugins: sortEntries(plugins) }, mac: raw.mac, signed: raw.plugins };
+  return { registry: { version: 1, scope, plugins: sortEntries(plugins) }, mac: raw.mac, signed: signedText(text, scope) };
 }
 
 /**
  * Whether a parsed registry carries this user's MAC (src/store/state-mac.ts); the problem
  * otherwise. Without a key (none made yet, or it cannot be trusted) nothing signed is ours.
  */
-export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: unknown }, scope: Scope): string | undefined {
+export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: string | undefined }, scope: Scope): string | undefined {
   if (parsed.mac === undefined) {
     // An unsigned user scope is what gjc wrote before signatures: it lives in the user's own
     // home, where no repository or other user can put it, so it is read and signed on its next
@@ -92,6 +108,9 @@ export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: unk
     if (scope === "user") return undefined;
     return "it carries no gjc signature (written by another tool or an older gjc, or it came with the repository)";
   }
+  // Signed, but not laid out as gjc writes it: reformatted by hand or a tool, or indented by
+  // an older gjc (whose user "doctor --fix --adopt" signs it again).
+  if (parsed.signed === undefined) return "its signature does not cover the file as it is laid out (it was reformatted or edited)";
   let key: Uint8Array | undefined;
   try {
     key = stateKey(ctx, false);
@@ -186,11 +205,11 @@ export function sortEntries(entries: RegistryEntry[]): RegistryEntry[] {
 
 /** registry.json's text, signed with the user's state key (made on the first write). */
 export function serializeRegistry(registry: ScopeRegistry, ctx: Context): string {
-  const plugins = JSON.parse(JSON.stringify(sortEntries(registry.plugins))) as unknown;
+  const plugins = JSON.stringify(sortEntries(registry.plugins));
   const key = stateKey(ctx, true) as Uint8Array;
   // Compact: nobody edits it by hand (the MAC makes any edit foreign), and every session start
   // reads and parses it whole (a third smaller than indented).
-  return `${JSON.stringify({ version: 1, scope: registry.scope, plugins, mac: registryMac(key, registry.scope, plugins) })}\n`;
+  return `${signedHead(registry.scope)}${plugins},"mac":"${registryMac(key, registry.scope, plugins)}"}\n`;
 }
 
 /**

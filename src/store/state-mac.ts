@@ -103,11 +103,15 @@ export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined 
   return key;
 }
 
-/** The MAC of a registry document's content for a scope: `hmac-sha256:<hex>`. */
-export function registryMac(key: Uint8Array, scope: string, plugins: unknown): string {
+/**
+ * The MAC of a document's signed text for a scope: `hmac-sha256:<hex>`. The text is the exact
+ * JSON the document holds (for registry.json, the bytes of its `plugins` value as written), so
+ * checking a signature never re-serialises what was parsed.
+ */
+export function registryMac(key: Uint8Array, scope: string, signedText: string): string {
   const h = new Bun.CryptoHasher("sha256", key);
   h.update(`gjc-registry-v1\n${scope}\n`);
-  h.update(JSON.stringify(plugins));
+  h.update(signedText);
   return `hmac-sha256:${h.digest("hex")}`;
 }
 

@@ -70,6 +70,29 @@ describe("foreign scopes", () => {
     expect(list.json().bundles.map((b: any) => b.name)).toEqual(["alpha"]);
   });
 
+  test("the signature covers the registry's bytes as written: the same content and MAC re-indented is foreign, and --adopt signs it again", async () => {
+    const w = (world = makeWorld());
+    const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--user", "--json"]);
+    expect(r.exitCode).toBe(0);
+    const path = join(w.user, "registry.json");
+    const written = readFileSync(path, "utf8");
+    // Exactly the layout the MAC check expects: the entries' JSON between a fixed head and tail.
+    expect(written).toMatch(/^\{"version":1,"scope":"user","plugins":\[.*\],"mac":"hmac-sha256:[0-9a-f]{64}"\}\n$/s);
+    const doc = JSON.parse(written);
+    writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
+    const list = await w.gjc(["plugin", "list", "--json"]);
+    expect(list.json().problems).toMatchObject([{ scope: "user", foreign: true }]);
+    expect(list.json().problems[0].problem).toContain("laid out");
+    const session = await w.gjc(["plugin", "session", "--json"]);
+    expect(session.json().bundles).toEqual([]);
+    expect(session.json().diagnostics.map((d: any) => d.code)).toContain("foreign_scope");
+    const adopt = await w.gjc(["plugin", "doctor", "--fix", "--adopt", "--json"]);
+    expect(adopt.json().findings.find((f: any) => f.kind === "foreign_scope").fixed).toBe(true);
+    // Signed again as written: the same bytes gjc writes for that content, with the same MAC.
+    expect(readFileSync(path, "utf8")).toBe(written);
+    expect((await w.gjc(["plugin", "list", "--json"])).json().bundles.map((b: any) => b.name)).toEqual(["alpha"]);
+  });
+
   test("an unsigned project registry (an older gjc, or hand-made) is foreign until doctor --fix --adopt signs it; a forged signature is foreign in either scope; an unsigned user scope (an older gjc's) is read and signed on its next write", async () => {
     const w = (world = makeWorld());
     const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--project", "--json"]);

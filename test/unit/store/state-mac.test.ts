@@ -21,9 +21,9 @@ describe("the state key", () => {
     expect(readFileSync(path, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
     // Another home, another key: the same content gets another MAC.
     const other = stateKey(ctxIn(fresh()), true)!;
-    expect(sameMac(registryMac(key, "project", []), registryMac(other, "project", []))).toBe(false);
-    expect(sameMac(registryMac(key, "project", []), registryMac(key, "project", []))).toBe(true);
-    expect(sameMac(registryMac(key, "project", []), registryMac(key, "user", []))).toBe(false);
+    expect(sameMac(registryMac(key, "project", "[]"), registryMac(other, "project", "[]"))).toBe(false);
+    expect(sameMac(registryMac(key, "project", "[]"), registryMac(key, "project", "[]"))).toBe(true);
+    expect(sameMac(registryMac(key, "project", "[]"), registryMac(key, "user", "[]"))).toBe(false);
   });
 
   test("processes making the key at the same moment all get one whole key (none reads it half-written)", async () => {
