@@ -1,39 +1,25 @@
 // GJC install lifecycle, side by side in one run (compiled binary):
 //   install of a generated 2,000-file / 20 MiB bundle  vs  cp -r + sha256sum of the copies  (≤1.5x)
-//   verify of 50 installed bundles of 40 files          vs  sha256sum -c of the same files   (≤1.0x, issue #12: within 10 % of 0.90x)
+//   verify of 50 installed bundles of 40 files          vs  sha256sum -c of the same files   (≤1.1x, issue #11)
 //   gjc plugin list with 50 installed bundles           vs  the bare compiled hello program   (≤2x)
 // Each measured install starts from an empty scope (ours) or an empty copy target (baseline);
-// both sides pay the same rm -rf.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// both sides pay the same rm -rf. What issue #12's defences cost on the install and verify rows
+// (≤10 %) is measured directly, against the same source with them switched off: security-cost.bench.ts.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bigToolBundle, installedSums, setup, verifyBundle } from "./_fixtures.ts";
 import { gjcBinary, helloBinary, printTable, timePair } from "./_lib.ts";
 
-const MiB = 1024 * 1024;
 const gjc = await gjcBinary();
 const hello = await helloBinary();
 const runs = Number(process.env.BENCH_RUNS ?? 9);
 const root = mkdtempSync(join(tmpdir(), "gjc-install-bench-"));
 
-/** A GJC bundle whose manifest declares `files` tool modules of `bytes` each, in 50 folders. */
-function bundle(dir: string, name: string, files: number, bytes: (i: number) => number): string {
-  const tools = [];
-  for (let i = 0; i < files; i++) {
-    const rel = `tools/d${i % 50}/${name}_t${i}.ts`;
-    tools.push({ name: `${name}_t${i}`, path: rel });
-    mkdirSync(join(dir, "tools", `d${i % 50}`), { recursive: true });
-    const body = new Uint8Array(bytes(i)).fill(0x61);
-    body.set(new TextEncoder().encode(`// ${name} ${i}\n`));
-    writeFileSync(join(dir, rel), body);
-  }
-  writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name, version: "1.0.0", tools }));
-  return dir;
-}
-
 let ok = false;
 try {
   // 1. install: 1,999 declared files + the manifest, just under 20 MiB in all.
-  const big = bundle(join(root, "big"), "big", 1999, () => Math.floor((20 * MiB - 256 * 1024) / 1999));
+  const big = bigToolBundle(join(root, "big"));
   const scope = join(root, "scope-install");
   const copy = join(root, "copy");
   const env = { HOME: root, GJC_USER_DIR: scope, GJC_C2_DATA_DIR: join(root, "c2") };
@@ -48,15 +34,8 @@ try {
   // 2 and 3: 50 installed bundles of 40 files (1-16 KiB each).
   const many = join(root, "scope-many");
   const manyEnv = { HOME: root, GJC_USER_DIR: many, GJC_C2_DATA_DIR: join(root, "c2") };
-  for (let b = 0; b < 50; b++) {
-    const src = bundle(join(root, "src", `b${b}`), `b${b}`, 39, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)));
-    const p = Bun.spawnSync([gjc, "plugin", "install", src, "--user"], { env: { ...process.env, ...manyEnv }, cwd: root, stdout: "ignore", stderr: "pipe" });
-    if (p.exitCode !== 0) throw new Error(`setup install failed: ${p.stderr.toString()}`);
-  }
-  const registry = JSON.parse(readFileSync(join(many, "registry.json"), "utf8"));
-  const sums = registry.plugins.flatMap((p: { pluginRoot: string; copiedFiles: { relativePath: string; sha256: string }[] }) =>
-    p.copiedFiles.map((f) => `${f.sha256}  ${join(p.pluginRoot, f.relativePath)}`),
-  );
+  for (let b = 0; b < 50; b++) setup(gjc, ["plugin", "install", verifyBundle(join(root, "src", `b${b}`), b), "--user"], { env: manyEnv, cwd: root });
+  const sums = installedSums(many).lines;
   const sumsFile = join(root, "SHA256SUMS");
   writeFileSync(sumsFile, `${sums.join("\n")}\n`);
   const [verify, verifyBase] = await timePair([gjc, "plugin", "verify"], ["sha256sum", "-c", "--quiet", sumsFile], { runs, env: manyEnv, cwd: root });
@@ -64,7 +43,7 @@ try {
 
   ok = printTable("GJC install lifecycle (compiled binary)", [
     { name: "install 2,000 files / 20 MiB", oursMs: install.medianMs, baselineMs: installBase.medianMs, baseline: "cp -r + sha256sum", limit: 1.5 },
-    { name: `verify 50 bundles x 40 files (${sums.length} files)`, oursMs: verify.medianMs, baselineMs: verifyBase.medianMs, baseline: "sha256sum -c", limit: 1.0 },
+    { name: `verify 50 bundles x 40 files (${sums.length} files)`, oursMs: verify.medianMs, baselineMs: verifyBase.medianMs, baseline: "sha256sum -c", limit: 1.1 },
     { name: "list with 50 bundles", oursMs: list.medianMs, baselineMs: listBase.medianMs, baseline: "hello binary", limit: 2 },
   ]);
 } finally {

@@ -7,29 +7,18 @@
 // change of the file system, the rm -rf included (with its discards, on a disk mounted with
 // online discard), so without the flush ours paid for work the baseline never waits for
 // (3.58x in one run, 1.11x in the next). The baseline copies the cached files, which is exactly what sync reads.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { installedSums, toolBundle } from "./_fixtures.ts";
 import { gjcBinary, printTable, timePair } from "./_lib.ts";
 
 const gjc = await gjcBinary();
 const runs = Number(process.env.BENCH_RUNS ?? 9);
 const root = mkdtempSync(join(tmpdir(), "gjc-sets-bench-"));
 
-/** A GJC bundle of 99 tool modules (1-16 KiB) and its manifest: 100 files. */
-function bundle(dir: string, name: string, b: number): string {
-  const tools = [];
-  for (let i = 0; i < 99; i++) {
-    const rel = `tools/d${i % 10}/${name}_t${i}.ts`;
-    tools.push({ name: `${name}_t${i}`, path: rel });
-    mkdirSync(join(dir, "tools", `d${i % 10}`), { recursive: true });
-    const body = new Uint8Array(1024 + ((i * 7919 + b * 104729) % (15 * 1024))).fill(0x61);
-    body.set(new TextEncoder().encode(`// ${name} ${i}\n`));
-    writeFileSync(join(dir, rel), body);
-  }
-  writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name, version: "1.0.0", tools }));
-  return dir;
-}
+/** A GJC bundle of 99 tool modules (1-16 KiB) in 10 folders and its manifest: 100 files. */
+const bundle = (dir: string, name: string, b: number) => toolBundle(dir, name, 99, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)), 10);
 
 let ok = false;
 try {
@@ -58,8 +47,7 @@ try {
     },
   );
 
-  const registry = JSON.parse(readFileSync(join(scope, "registry.json"), "utf8"));
-  const sums = registry.plugins.flatMap((p: { pluginRoot: string; copiedFiles: { relativePath: string; sha256: string }[] }) => p.copiedFiles.map((f) => `${f.sha256}  ${join(p.pluginRoot, f.relativePath)}`));
+  const sums = installedSums(scope).lines;
   const sumsFile = join(root, "SHA256SUMS");
   writeFileSync(sumsFile, `${sums.join("\n")}\n`);
   const [check, checkBase] = await timePair([gjc, "plugin", "lock", "--project", "--check"], ["sha256sum", "-c", "--quiet", sumsFile], { runs, env, cwd: project });
