@@ -143,7 +143,7 @@ export class RuntimeInstance {
     this.phase = "starting";
     const { spec } = this;
     try {
-      mkdirSync(spec.dataDir, { recursive: true });
+      mkdirSync(spec.dataDir, { recursive: true, mode: 0o700 });
       const runtime = spec.manifest.codetwo.runtime;
       if (!runtime) throw runtimeError("no_runtime", `${spec.name} has no process runtime.`);
       const exe = resolveRuntimeCommand(runtime.command, spec.bundleDir, this.bindings.env);

@@ -19,7 +19,7 @@ export interface StoreWatch {
 }
 
 export function watchStore(root: string, revision: () => string, onChange: (revision: string) => Promise<void>, onError: (e: unknown) => void = () => {}): StoreWatch {
-  mkdirSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true, mode: 0o755 });
   let last = safe(revision);
   let running = false;
   let again = false;

@@ -274,7 +274,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     for (const other of sameName) assertNotLive(layout.root, other.id, other.name, "uninstall");
 
     const createdPlugins = !existsSync(layout.plugins);
-    mkdirSync(layout.plugins, { recursive: true });
+    mkdirSync(layout.plugins, { recursive: true, mode: 0o755 });
     const stage = join(layout.plugins, `.${id}.stage-${uniqueSuffix()}`);
     try {
       stageBundle(stage, plan, record);
@@ -284,7 +284,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       if (createdPlugins) rmSync(layout.plugins, { recursive: true, force: true });
       throw error;
     }
-    mkdirSync(userDataDir(layout, id), { recursive: true });
+    mkdirSync(userDataDir(layout, id), { recursive: true, mode: 0o700 });
     cacheCommitted(ctx, { name: record.name, family: "c2", version: record.version, files: storedFiles(record).map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.bytes })) }, bundleDir(layout, id));
     if (sameName.length > 0) {
       const { retireC2Bundle } = await import("./retire.ts");

@@ -1,6 +1,6 @@
 import type { Context } from "../core/context.ts";
 import { lockTimeout, withLock } from "../store/lock.ts";
-import { linkOnScopePath, unsafeScopePath } from "../store/scope-path.ts";
+import { scopePathProblem, unsafeScopePath } from "../store/scope-path.ts";
 import { C2_LOCK_FILE, c2Layout } from "./paths.ts";
 
 export { C2_LOCK_FILE };
@@ -16,7 +16,7 @@ export function withC2Lock<T>(ctx: Context, command: string, fn: () => Promise<T
   return withLock(layout.root, { command, file: C2_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: "the C2 data directory" }, () => {
     // The data directory itself may sit behind the user's links; nothing inside it is followed.
     for (const dir of [layout.plugins, layout.dataRoot, layout.plans]) {
-      const problem = linkOnScopePath(layout.root, dir);
+      const problem = scopePathProblem(layout.root, dir);
       if (problem !== undefined) throw unsafeScopePath("the C2 data directory", problem);
     }
     return fn();

@@ -81,7 +81,7 @@ export function commitPolicy(layout: C2Layout, view: PolicyView, next: PolicyDoc
   const changed = !samePolicyContent(view.doc, next);
   const doc: PolicyDocument = { ...next, revision: changed ? view.doc.revision + 1 : view.doc.revision };
   if (!changed && view.recovery.kind === "normal") return { doc, written: false };
-  mkdirSync(dirname(layout.policy), { recursive: true });
+  mkdirSync(dirname(layout.policy), { recursive: true, mode: 0o755 });
   let evidence: string | undefined;
   if (view.recovery.kind !== "normal") evidence = preserveEvidence(layout, now);
   writeFileAtomic(layout.policy, serializePolicy(doc), POLICY_MODE);
@@ -108,7 +108,7 @@ export function readPrimaryBytes(layout: C2Layout): string | undefined {
 
 /** Records `doc` as last-known-good; only a change that settled may call this. */
 export function markLastGood(layout: C2Layout, doc: PolicyDocument): void {
-  mkdirSync(dirname(layout.policyLastGood), { recursive: true });
+  mkdirSync(dirname(layout.policyLastGood), { recursive: true, mode: 0o755 });
   writeFileAtomic(layout.policyLastGood, serializePolicy(doc), POLICY_MODE);
 }
 

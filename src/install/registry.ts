@@ -1,4 +1,4 @@
-import { gjcTrustedBase, linkOnScopePath, unsafeScopePath } from "../store/scope-path.ts";
+import { gjcTrustedBase, scopePathProblem, unsafeScopePath, SCOPE_PATH_RULE } from "../store/scope-path.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
 import type { Context } from "../core/context.ts";
 import { lstatSync } from "node:fs";
@@ -137,9 +137,9 @@ export function foreignScope(scope: Scope, path: string, problem: string): GjcEr
 /** Reads a scope registry without throwing: a missing file is an empty registry. */
 export function tryReadRegistry(root: string, scope: Scope, ctx: Context): RegistryRead {
   const path = registryPath(root);
-  // A project's .gjc or .gjc/gjc-plugins that is a link is never read through (src/store/scope-path.ts).
-  const link = linkOnScopePath(gjcTrustedBase(root, scope), root);
-  if (link !== undefined) return { ok: false, path, problem: `${link}; gjc never follows links inside a project`, unsafePath: true };
+  // A project's .gjc or .gjc/gjc-plugins that is a link, another user's or world-writable is never read (src/store/scope-path.ts).
+  const unsafe = scopePathProblem(gjcTrustedBase(root, scope), root);
+  if (unsafe !== undefined) return { ok: false, path, problem: `${unsafe}; ${SCOPE_PATH_RULE}`, unsafePath: true };
   let text: string;
   try {
     text = readBounded(path);

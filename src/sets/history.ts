@@ -45,7 +45,7 @@ export function recordGeneration(ctx: Context, scope: Scope, command: string, bu
   if (!last && bundles.length === 0) return undefined;
   const g: Generation = { generation: (last?.generation ?? 0) + 1, at: ctx.now().toISOString(), command, bundles: bundles.map(orderedEntry) };
   const generations = [...h.generations, g].slice(-KEEP_GENERATIONS);
-  mkdirSync(historyDir(ctx, scope), { recursive: true });
+  mkdirSync(historyDir(ctx, scope), { recursive: true, mode: 0o755 });
   writeFileAtomic(historyFile(ctx, scope), `${JSON.stringify({ version: 1, scope, generations }, null, 2)}\n`);
   return g;
 }

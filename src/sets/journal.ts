@@ -78,7 +78,7 @@ function journalCorrupt(path: string, scope: Scope, problem: string): GjcError {
 
 export function writeJournal(ctx: Context, j: Journal): void {
   const path = journalPath(ctx, j.scope);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
   writeFileAtomic(path, `${JSON.stringify(j, null, 2)}\n`);
 }
 

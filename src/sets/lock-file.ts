@@ -47,7 +47,7 @@ export function serializeLock(lock: LockFile): string {
 export function writeLockFile(path: string, lock: LockFile): void {
   const text = serializeLock(lock);
   parseLock(text, path, lock.scope);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
   writeFileAtomic(path, text);
 }
 

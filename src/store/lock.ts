@@ -9,7 +9,7 @@ import { osErrorFrom } from "../core/os-errors.ts";
 import { LockHolder as LockHolderCheck } from "./disk-schemas.generated.ts";
 import type { LockHolderSchema } from "./lock-schema.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
-import { linkOnScopePath, unsafeScopePath } from "./scope-path.ts";
+import { scopePathProblem, unsafeScopePath } from "./scope-path.ts";
 
 /** What a lock file records about its holder (lock-schema.ts); gjc always writes every field. */
 export type LockHolder = Static<typeof LockHolderSchema>;
@@ -135,7 +135,7 @@ function describeHolder(h: LockHolder): string {
 
 /** Creates `dir` and its missing parents, returning the ones we made (outermost first). */
 function mkdirTracked(dir: string): string[] {
-  const first = mkdirSync(dir, { recursive: true });
+  const first = mkdirSync(dir, { recursive: true, mode: 0o755 });
   if (first === undefined) return [];
   const made = [first];
   const rest = relative(first, dir);
@@ -182,7 +182,7 @@ export async function acquireLock(dir: string, opts: LockOptions): Promise<HeldL
   const created: string[] = [];
   let wait = 10;
   const realOrThrow = () => {
-    const problem = opts.trustedBase === undefined ? undefined : linkOnScopePath(opts.trustedBase, dir);
+    const problem = opts.trustedBase === undefined ? undefined : scopePathProblem(opts.trustedBase, dir);
     if (problem !== undefined) {
       removeIfEmpty(created);
       throw unsafeScopePath(opts.label ?? dir, problem);

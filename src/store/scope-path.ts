@@ -4,7 +4,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
 /**
- * Which links gjc follows on the way to a scope (issue #12, class 1).
+ * Which links gjc follows on the way to a scope, and which directories it uses (issue #12, class 1).
  *
  * - The user scope root (`~/.gjc/agent/gjc-plugins` or GJC_USER_DIR) and the C2 data directory
  *   (`~/.codetwo` or GJC_C2_DATA_DIR): the path up to and including the root is the user's own
@@ -18,11 +18,18 @@ import { ExitCode } from "../core/exit-codes.ts";
  *   C2 `plugins/` and `.data/` trees): the store's readers and writers use lstat semantics.
  *
  * `trustedBase` is where following stops: every existing directory strictly below it, down to
- * and including `target`, must be a real directory. Missing ones are fine (gjc creates them).
+ * and including `target`, must be a real directory, owned by this user and not writable by
+ * every user. Missing ones are fine (gjc creates them, 0755). Whoever may write a directory
+ * can rename what is in it: another user owning `.gjc/gjc-plugins`, or a world-writable one,
+ * could swap a verified content directory for their own between session start and the
+ * host's import of a tool module. Like git's safe.directory, ownership is what is judged:
+ * a group-writable directory passes (with user private groups, the default umask 002 makes
+ * every directory a clone creates group-writable, the group being the user alone).
  */
-export function linkOnScopePath(trustedBase: string, target: string): string | undefined {
+export function scopePathProblem(trustedBase: string, target: string): string | undefined {
   const rest = relative(trustedBase, target);
   if (rest === "" || rest.startsWith("..")) return undefined;
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   let cur = trustedBase;
   for (const part of rest.split(sep)) {
     cur = join(cur, part);
@@ -34,6 +41,8 @@ export function linkOnScopePath(trustedBase: string, target: string): string | u
     }
     if (st.isSymbolicLink()) return `${cur} is a symbolic link`;
     if (!st.isDirectory()) return undefined; // not a directory: the write reports not_a_directory
+    if (uid !== undefined && st.uid !== uid) return `${cur} belongs to another user (uid ${st.uid})`;
+    if ((st.mode & 0o002) !== 0) return `${cur} is writable by every user (mode ${(st.mode & 0o7777).toString(8)})`;
   }
   return undefined;
 }
@@ -43,11 +52,14 @@ export function gjcTrustedBase(root: string, scope: "user" | "project"): string 
   return scope === "user" ? root : dirname(dirname(root));
 }
 
+/** What readers say after the problem (list, session, doctor). */
+export const SCOPE_PATH_RULE = "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
+
 export function unsafeScopePath(label: string, problem: string): GjcError {
   return new GjcError({
     code: "unsafe_scope_path",
-    message: `${label.charAt(0).toUpperCase()}${label.slice(1)} is reached through a link (${problem}); gjc never follows links inside a project or a store, so nothing was written.`,
-    hint: "Replace the link with a real directory (or remove it; gjc makes the directory itself). A shared team setup belongs in the lock file (.gjc/plugins.lock.json), never in .gjc/gjc-plugins.",
+    message: `${label.charAt(0).toUpperCase()}${label.slice(1)} is not safe to use (${problem}); ${SCOPE_PATH_RULE}, so nothing was written.`,
+    hint: "Replace a link with a real directory, take back a directory that is yours (chown) or stop others writing it (chmod o-w <dir>), or remove it: gjc makes the directory itself. A shared team setup belongs in the lock file (.gjc/plugins.lock.json), never in .gjc/gjc-plugins.",
     details: { problem },
     exit: ExitCode.refused,
   });

@@ -2,9 +2,12 @@
  * Issue #12, class 1: a project scope reached through a link (.gjc or .gjc/gjc-plugins) is
  * refused and nothing is written anywhere; inside the C2 data directory nothing is followed
  * either; the user's own root may sit behind links (documented in src/store/scope-path.ts).
+ * Beyond links: a scope directory another user owns, or every user may write, is refused the
+ * same way (whoever may write it can swap a verified content directory for their own), and no
+ * directory gjc makes is writable by others, whatever the umask.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
@@ -80,4 +83,77 @@ describe("scope paths are real directories", () => {
       expect(snapshotTree(w.root)).toEqual(before);
     });
   }
+
+  /** Every file and directory under `dir` (not `dir` itself) that others may write, as `path mode`. */
+  function othersMayWrite(dir: string): string[] {
+    const found: string[] = [];
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) continue;
+      if ((st.mode & 0o022) !== 0) found.push(`${p} ${(st.mode & 0o777).toString(8)}`);
+      if (st.isDirectory()) found.push(...othersMayWrite(p));
+    }
+    return found;
+  }
+
+  test("under umask 000, nothing gjc makes in either family's stores, the project's .gjc or the state key is writable by others", async () => {
+    const w = (world = makeWorld());
+    const umask = ["sh", "-c", 'umask 000 && exec "$0" "$@"'];
+    const gjc = (args: string[]) => w.gjc([...args, "--json"], { wrap: umask });
+    expect((await gjc(["plugin", "install", writeBundle(join(w.root, "src-p"), "alpha"), "--project"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "install", writeBundle(join(w.root, "src-u"), "beta"), "--user"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "install", writeRuntimeBundle(join(w.root, "c2src"), { name: "gamma" }).dir, "--user"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "trust", "gamma"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "uninstall", "alpha", "--project"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "sync", "--project"])).exitCode).toBe(0);
+    expect(othersMayWrite(w.home)).toEqual([]);
+    expect(othersMayWrite(w.project)).toEqual([]);
+  });
+
+  const refusedEverywhere = async (w: World, expectProblem: string) => {
+    const src = writeBundle(join(w.root, "src"), "alpha");
+    const before = snapshotTree(w.root);
+    const r = await w.gjc(["plugin", "install", src, "--project", "--json"]);
+    expect([r.exitCode, errorOf(r).code]).toEqual([3, "unsafe_scope_path"]);
+    expect(errorOf(r).message).toContain(expectProblem);
+    expect((JSON.parse(r.stdout).error as { hint: string }).hint).toContain("chmod o-w");
+    expect(snapshotTree(w.root)).toEqual(before);
+    const list = await w.gjc(["plugin", "list", "--json"]);
+    expect(list.json().problems.map((c: any) => [c.family, c.scope])).toEqual([["gjc", "project"]]);
+    expect(list.json().problems[0].problem).toContain(expectProblem);
+    expect((await w.gjc(["plugin", "session", "--json"])).json().bundles).toEqual([]);
+    const doctor = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
+    expect(doctor.json().findings.filter((f: any) => f.kind === "unsafe_scope_path").map((f: any) => [f.scope, f.fixable])).toEqual([["project", false]]);
+    expect(snapshotTree(w.root)).toEqual(before);
+  };
+
+  test("a project .gjc/gjc-plugins that every user may write is refused with nothing written; list, session and doctor load nothing from it", async () => {
+    const w = (world = makeWorld());
+    mkdirSync(w.projectScope, { recursive: true });
+    chmodSync(w.projectScope, 0o777);
+    await refusedEverywhere(w, "is writable by every user (mode 777)");
+  });
+
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  test.skipIf(!root)("a project .gjc that another user owns (made here by root for uid 65534) is refused with nothing written; list, session and doctor load nothing from it", async () => {
+    const w = (world = makeWorld());
+    mkdirSync(join(w.project, ".gjc"));
+    chownSync(join(w.project, ".gjc"), 65534, 65534);
+    await refusedEverywhere(w, "belongs to another user (uid 65534)");
+  });
+
+  test("C2: a plugins directory inside the data directory that every user may write refuses install with nothing written", async () => {
+    const w = (world = makeWorld());
+    const plugins = join(w.env.GJC_C2_DATA_DIR, "plugins");
+    mkdirSync(plugins, { recursive: true });
+    chmodSync(plugins, 0o777);
+    const b = writeRuntimeBundle(join(w.root, "c2src"), { name: "c2-open" });
+    const before = snapshotTree(w.root);
+    const r = await w.gjc(["plugin", "install", b.dir, "--user", "--json"]);
+    expect([r.exitCode, errorOf(r).code]).toEqual([3, "unsafe_scope_path"]);
+    expect(errorOf(r).message).toContain("writable by every user");
+    expect(snapshotTree(w.root)).toEqual(before);
+  });
 });
