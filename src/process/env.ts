@@ -18,10 +18,17 @@ const LOADER_NAMES = new Set([
   "BUN_CONFIG_REGISTRY", "ELECTRON_RUN_AS_NODE", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB",
   "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "BASH_ENV", "ENV", "PROMPT_COMMAND",
   "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS",
+  // Less known ways to the same end: Python imports the module a warning filter or a
+  // breakpoint hook names; bash runs PS4's command substitutions once SHELLOPTS/BASHOPTS turn
+  // xtrace on; Perl loads a debugger or library path; Lua runs LUA_INIT; .NET loads startup
+  // hooks; glibc's iconv loads modules from GCONV_PATH; git runs a proxy command; zsh reads its
+  // start-up files from ZDOTDIR; PHP reads an ini file that may auto-prepend code.
+  "PYTHONWARNINGS", "PYTHONBREAKPOINT", "SHELLOPTS", "BASHOPTS", "PS4", "PERL5DB", "PERLLIB", "LUA_INIT", "LUA_PATH",
+  "LUA_CPATH", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "GIT_PROXY_COMMAND", "ZDOTDIR", "PHPRC", "PHP_INI_SCAN_DIR",
 ]);
 
-/** Prefixes of loader switches (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`) and of cloud credentials. */
-const DENIED_PREFIXES = ["LD_", "DYLD_", "AWS_", "AZURE_", "GOOGLE_", "GCLOUD_", "GCP_", "NPM_CONFIG_", "BUN_INSPECT"];
+/** Prefixes of loader switches (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`, `LUA_INIT_5_4`, .NET profilers) and of cloud credentials. */
+const DENIED_PREFIXES = ["LD_", "DYLD_", "AWS_", "AZURE_", "GOOGLE_", "GCLOUD_", "GCP_", "NPM_CONFIG_", "BUN_INSPECT", "LUA_INIT_", "CORECLR_", "COR_"];
 
 /** Words that mark a credential anywhere in a name (`GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`). */
 const CREDENTIAL = /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|AUTH(?!OR)|COOKIE/i;
