@@ -68,6 +68,12 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
         sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} contains a control character.`, "Rename the file; control characters are refused in bundle paths.");
         continue;
       }
+      // A name that is not UTF-8 reads back with U+FFFD in place of its bytes: opening that
+      // string would reach another file (or none), so the walk could not say which bytes it judged.
+      if (entry.name.includes("\uFFFD")) {
+        sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} is not valid UTF-8 (or holds U+FFFD).`, "Rename the file to valid UTF-8.");
+        continue;
+      }
       const key = collisionKey(entry.name);
       const prior = seen.get(key);
       if (prior !== undefined) {

@@ -54,6 +54,14 @@ describe("collectBundle", () => {
     expect(codes(collectBundle(root, C2_LIMITS))).toEqual(["unsafe_file_name"]);
   });
 
+  test("refuses a name that is not UTF-8 (it reads back with U+FFFD, naming another file or none)", () => {
+    const root = writeTree(fresh(), { "ok.txt": "x" });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/a`), Buffer.from([0xff])]), "judged?");
+    const c = collectBundle(root, C2_LIMITS);
+    expect(codes(c)).toEqual(["unsafe_file_name"]);
+    expect(c.files.map((f) => f.path)).toEqual(["ok.txt"]);
+  });
+
   test("refuses case and NFC collisions", () => {
     const root = writeTree(fresh(), { "Readme.md": "a", "README.md": "b" });
     expect(codes(collectBundle(root, C2_LIMITS))).toEqual(["name_collision"]);
