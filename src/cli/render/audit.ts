@@ -2,12 +2,13 @@ import type { AuditReport, GatedAudit } from "../../audit/audit.ts";
 import type { Style } from "../../core/style.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
+import { moreLine } from "./more-line.ts";
 
 /** Long lists (a bundle may declare thousands of tools) show their first entries; --json has all. */
 const SHOWN = 25;
 function capped<T>(items: T[], line: (x: T) => string[], out: string[], s: Style): void {
   for (let i = 0; i < items.length && i < SHOWN; i++) out.push(...line(items[i]));
-  if (items.length > SHOWN) out.push(`    ${s.dim(`… and ${items.length - SHOWN} more (--json lists every one)`)}`);
+  if (items.length > SHOWN) out.push(`    ${moreLine(items.length - SHOWN, s)}`);
 }
 
 const quoteArg = (a: string) => (/^[A-Za-z0-9_./:=@${}+,-]+$/.test(a) ? a : JSON.stringify(a));

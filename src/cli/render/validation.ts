@@ -4,6 +4,7 @@ import type { Style } from "../../core/style.ts";
 import { UNSUPPORTED_KINDS } from "../../families/c2/rules.ts";
 import type { ValidationReport } from "../../families/types.ts";
 import type { VerbOutcome } from "../define-verb.ts";
+import { moreLine } from "./more-line.ts";
 
 const count = (diagnostics: Diagnostic[], severity: Diagnostic["severity"]): number => diagnostics.filter((d) => d.severity === severity).length;
 
@@ -26,6 +27,9 @@ export function renderDiagnostic(d: Diagnostic, style: Style): string {
   if (d.hint) lines.push(`      ${style.cyan("hint")}: ${d.hint}`);
   return lines.join("\n");
 }
+
+/** Human output shows this many findings of one code; the rest are counted. */
+const SHOWN_PER_CODE = 10;
 
 function renderValidation(r: ValidationReport, strict: boolean, s: Style): string {
   const lines: string[] = [];
@@ -72,7 +76,15 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
   const warnings = r.diagnostics.length - errors;
   if (r.diagnostics.length > 0) {
     lines.push("", `${errors} error(s), ${warnings} warning(s)${strict && warnings > 0 ? " (warnings fail under --strict)" : ""}:`);
-    for (const d of r.diagnostics) lines.push(renderDiagnostic(d, s));
+    // A bundle of thousands of bad names gives thousands of findings of one code: a few show
+    // what is wrong, a count says how many more (exact, all of them, in --json).
+    const shown = new Map<string, number>();
+    for (const d of r.diagnostics) {
+      const n = (shown.get(d.code) ?? 0) + 1;
+      shown.set(d.code, n);
+      if (n <= SHOWN_PER_CODE) lines.push(renderDiagnostic(d, s));
+    }
+    for (const [code, n] of shown) if (n > SHOWN_PER_CODE) lines.push(`  ${moreLine(n - SHOWN_PER_CODE, s, ` [${code}]`)}`);
     lines.push(`  ${s.cyan("see")}: gjc explain <code> (the code in brackets) for what it means and how to fix it`);
   }
   return `${lines.join("\n")}\n`;
