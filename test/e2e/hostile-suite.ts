@@ -6,12 +6,13 @@
  * hostile-cases.test.ts (bun src/cli.ts) and hostile-cases.compiled.test.ts (the binary).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitSandbox, makeRepo } from "../helpers/git.ts";
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { concat, gzip, tar, type TarEntrySpec } from "../helpers/tar.ts";
-import { snapshotTree } from "../helpers/tmp.ts";
+import { snapshotTree, writeTree } from "../helpers/tmp.ts";
 import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 
 const C2 = JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "h", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } });
@@ -354,6 +355,61 @@ export function hostileCases(binary: () => string | undefined): void {
       expect(probe.exitCode).toBe(0);
       expect(probe.json().tools.length).toBeGreaterThan(0);
       expect(existsSync(sentinel)).toBe(false);
+    });
+  });
+
+  describe("hostile neighbours: scope directories another user may write", () => {
+    const GJC_SRC = { "gajae-plugin.json": GJC(), "tools/t.ts": "export default () => ({});\n" };
+    const refusedProjectInstall = async (s: Sandbox, problem: string) => {
+      const src = s.write("src", GJC_SRC);
+      const before = tree(s);
+      const r = await s.gjc(["plugin", "install", src, "--project", "--json"]);
+      expect({ exit: r.exitCode, code: errorCode(r) }).toEqual({ exit: 3, code: "unsafe_scope_path" });
+      expect(JSON.parse(r.stdout).error.message).toContain(problem);
+      expect(tree(s)).toEqual(before);
+      expect((await s.gjc(["plugin", "session", "--json"])).json().bundles).toEqual([]);
+    };
+
+    test("a world-writable .gjc/gjc-plugins (a neighbour could swap a verified content directory) is refused, nothing written", async () => {
+      const s = box();
+      mkdirSync(join(s.project, ".gjc", "gjc-plugins"), { recursive: true });
+      chmodSync(join(s.project, ".gjc", "gjc-plugins"), 0o777);
+      await refusedProjectInstall(s, "writable by every user");
+    });
+
+    test.skipIf(process.getuid?.() !== 0)("a .gjc another user made (uid 65534, made here by root) is refused, nothing written", async () => {
+      const s = box();
+      mkdirSync(join(s.project, ".gjc"));
+      chownSync(join(s.project, ".gjc"), 65534, 65534);
+      await refusedProjectInstall(s, "belongs to another user");
+    });
+  });
+
+  describe("hostile names and documents", () => {
+    test("a file name that is not UTF-8 is unsafe_file_name in validate and install alike (it reads back as U+FFFD, another name)", async () => {
+      const s = box();
+      // Outside the sandbox: the tree snapshot reads names through the same lossy readdir.
+      const outside = mkdtempSync(join(tmpdir(), "gjc-not-utf8-"));
+      try {
+        const dir = writeTree(outside, { "plugin.json": C2, "skills/a/SKILL.md": SKILL });
+        writeFileSync(Buffer.concat([Buffer.from(join(dir, "skills", "a", "x")), Buffer.from([0xff, 0xfe])]), "1");
+        const v = await s.gjc(["plugin", "validate", dir, "--json"]);
+        expect(v.exitCode).toBe(1);
+        expect(v.json().diagnostics.map((d: any) => d.code)).toContain("unsafe_file_name");
+        await refusedInstall(s, dir, "unsafe_file_name", 1);
+      } finally {
+        rmSync(outside, { recursive: true, force: true });
+      }
+    });
+
+    test("a YAML alias bomb in a skill's frontmatter (9^9 references) is refused by the parser in milliseconds, not expanded", async () => {
+      const s = box();
+      const levels = ['l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+      for (let i = 1; i < 9; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(",")}]`);
+      const dir = s.write("b", { "plugin.json": C2, "skills/a/SKILL.md": SKILL, "skills/bomb/SKILL.md": `---\nname: bomb\ndescription: d\n${levels.join("\n")}\n---\nx\n` });
+      const v = await s.gjc(["plugin", "validate", dir, "--json"]);
+      expect(v.exitCode).toBe(0);
+      expect(v.json().diagnostics.map((d: any) => [d.code, d.path])).toEqual([["invalid_agent_skill", "skills/bomb/SKILL.md"]]);
     });
   });
 }
