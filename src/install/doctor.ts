@@ -1,4 +1,4 @@
-import { gjcTrustedBase, scopePathProblem, SCOPE_PATH_RULE } from "../store/scope-path.ts";
+import { gjcTrustedBase, unsafeGjcScope } from "../store/scope-path.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
@@ -80,9 +80,9 @@ function adoptable(root: string, scope: Scope): ScopeRegistry | undefined {
 async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[], adopt = false): Promise<DoctorStore> {
   const root = scopeRoot(ctx, scope);
   // A project's .gjc or .gjc/gjc-plugins that is a link: reported, never followed or fixed.
-  const unsafe = scopePathProblem(gjcTrustedBase(root, scope), root);
+  const unsafe = unsafeGjcScope(root, scope);
   if (unsafe !== undefined) {
-    findings.push({ family: "gjc", scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${unsafe}; ${SCOPE_PATH_RULE}.`, fix: "nothing; remove the link, or give the directory back to its user and stop others writing it (gjc makes the directory itself)", fixable: false });
+    findings.push({ family: "gjc", scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${unsafe}.`, fix: "nothing; remove the link, or give the directory back to its user and stop others writing it (gjc makes the directory itself)", fixable: false });
     return { family: "gjc", scope, root, exists: true, state: "corrupt", bundles: 0 };
   }
   const exists = existsSync(root);

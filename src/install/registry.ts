@@ -1,4 +1,4 @@
-import { gjcTrustedBase, scopePathProblem, unsafeScopePath, SCOPE_PATH_RULE } from "../store/scope-path.ts";
+import { unsafeGjcScope, unsafeScopePath } from "../store/scope-path.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
 import type { Context } from "../core/context.ts";
 import { lstatSync } from "node:fs";
@@ -138,8 +138,8 @@ export function foreignScope(scope: Scope, path: string, problem: string): GjcEr
 export function tryReadRegistry(root: string, scope: Scope, ctx: Context): RegistryRead {
   const path = registryPath(root);
   // A project's .gjc or .gjc/gjc-plugins that is a link, another user's or world-writable is never read (src/store/scope-path.ts).
-  const unsafe = scopePathProblem(gjcTrustedBase(root, scope), root);
-  if (unsafe !== undefined) return { ok: false, path, problem: `${unsafe}; ${SCOPE_PATH_RULE}`, unsafePath: true };
+  const unsafe = unsafeGjcScope(root, scope);
+  if (unsafe !== undefined) return { ok: false, path, problem: unsafe, unsafePath: true };
   let text: string;
   try {
     text = readBounded(path);

@@ -1,5 +1,5 @@
 import type { Context } from "../core/context.ts";
-import { gjcTrustedBase, scopePathProblem, SCOPE_PATH_RULE } from "../store/scope-path.ts";
+import { unsafeGjcScope } from "../store/scope-path.ts";
 import { registryPath } from "./layout.ts";
 import { readListIndex } from "./list-index.ts";
 import type { Scope } from "./registry-types.ts";
@@ -10,8 +10,8 @@ export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; pat
 /** The summaries of a scope: from the list index when it matches registry.json, else from a full read. */
 export async function readScopeSummaries(root: string, scope: Scope, ctx: Context): Promise<ListRead> {
   const path = registryPath(root);
-  const unsafe = scopePathProblem(gjcTrustedBase(root, scope), root);
-  if (unsafe !== undefined) return { ok: false, path, problem: `${unsafe}; ${SCOPE_PATH_RULE}` };
+  const unsafe = unsafeGjcScope(root, scope);
+  if (unsafe !== undefined) return { ok: false, path, problem: unsafe };
   const indexed = readListIndex(root, scope, ctx);
   if (indexed !== undefined) return { ok: true, bundles: indexed };
   // The full read is loaded only when needed: the common path stays a stat and a small file.

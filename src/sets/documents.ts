@@ -10,6 +10,7 @@ import Type from "typebox";
 import { errorDocument, FamilySchema, ScopeSchema } from "../store/documents.ts";
 import { INTEGRITY_PATTERN } from "./integrity.ts";
 import { LockEntrySchema } from "./lock-schema.ts";
+import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -28,7 +29,7 @@ const DifferenceSchema = Type.Object(
     family: FamilySchema,
     kind: Type.Enum(["missing", "extra", "changed", "drifted"]),
     fields: opt(strs),
-    files: opt(Type.Array(Type.Object({ kind: Type.Enum(["missing", "changed", "extra", "mode", "symlink", "special"]), path: str }, closed))),
+    files: opt(Type.Array(Type.Object({ kind: Type.Enum([...FILE_PROBLEM_KINDS]), path: str }, closed))),
   },
   closed,
 );

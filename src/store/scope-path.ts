@@ -52,8 +52,13 @@ export function gjcTrustedBase(root: string, scope: "user" | "project"): string 
   return scope === "user" ? root : dirname(dirname(root));
 }
 
-/** What readers say after the problem (list, session, doctor). */
-export const SCOPE_PATH_RULE = "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
+const SCOPE_PATH_RULE = "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
+
+/** Why a GJC scope root may not be read (list, session, doctor): the problem and the rule, or undefined. */
+export function unsafeGjcScope(root: string, scope: "user" | "project"): string | undefined {
+  const problem = scopePathProblem(gjcTrustedBase(root, scope), root);
+  return problem === undefined ? undefined : `${problem}; ${SCOPE_PATH_RULE}`;
+}
 
 export function unsafeScopePath(label: string, problem: string): GjcError {
   return new GjcError({

@@ -4,7 +4,9 @@ import { sha256Hex } from "../bundle/hash.ts";
 import { statStamp } from "./derived-index.ts";
 import type { StoredFile } from "./files.ts";
 
-export type FileProblemKind = "missing" | "changed" | "extra" | "mode" | "symlink" | "special";
+/** How an installed file differs from its record (also the `files[].kind` of `lock --check`). */
+export const FILE_PROBLEM_KINDS = ["missing", "changed", "extra", "mode", "symlink", "special"] as const;
+export type FileProblemKind = (typeof FILE_PROBLEM_KINDS)[number];
 
 export interface FileProblem {
   kind: FileProblemKind;
