@@ -61,7 +61,7 @@ function wireCatalogEntry(e: CatalogEntry) {
 
 /** `plugins.catalog`. */
 export function wireCatalog(c: CatalogResult) {
-  return { scope: wireScope(c.scope), config_revision: c.configRevision, graph_revision: c.graphRevision, recovery: wireRecovery(c.recovery), plugins: c.plugins.map(wireCatalogEntry), broken: c.broken };
+  return { scope: wireScope(c.scope), config_revision: c.configRevision, graph_revision: c.graphRevision, recovery: wireRecovery(c.recovery), plugins: c.plugins.map(wireCatalogEntry), broken: c.broken, ...(c.foreign ? { foreign: c.foreign } : {}) };
 }
 
 /** `plugins.plan_change`. */

@@ -72,6 +72,22 @@ function verifiedText(v: VerifiedC2Bundle, file: VerifiedFile): string {
   return new TextDecoder().decode(bytes);
 }
 
+/**
+ * Bundles the C2 app installed in the shared data directory: listed so a host sees them, never
+ * loaded (gjc holds no hashes of their files, so it cannot hand them out as verified content).
+ */
+async function foreignRows(ctx: Context): Promise<C2SessionDocument["bundles"]> {
+  const [{ scanRecords }, { c2Layout }] = await Promise.all([import("../c2store/records.ts"), import("../c2store/paths.ts")]);
+  return scanRecords(c2Layout(ctx)).foreign.map((f) => ({
+    id: f.id,
+    name: f.name ?? f.id,
+    version: f.version ?? "",
+    status: "foreign" as const,
+    trusted: f.trusted ?? false,
+    reasons: [{ code: "foreign_record", message: `${f.name ?? f.id}: ${f.problem}; gjc does not load its content.` }],
+  }));
+}
+
 export async function c2SessionDocument(ctx: Context, opts: { project?: string } = {}): Promise<C2SessionDocument> {
   const verified = await verifiedC2Bundles(ctx, { persist: true });
   const { normalizeProjectPath } = await import("../c2store/project-key.ts");
@@ -81,7 +97,7 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
     ok: verified.every((v) => v.status !== "quarantined"),
     projectDir: normalizeProjectPath(ctx, opts.project ?? ctx.cwd),
     contentScope: "user",
-    bundles: verified.map((v) => ({ id: v.bundle.id, name: v.bundle.name, version: v.bundle.version, status: v.status, trusted: v.bundle.trusted, reasons: v.reasons })),
+    bundles: [...verified.map((v) => ({ id: v.bundle.id, name: v.bundle.name, version: v.bundle.version, status: v.status, trusted: v.bundle.trusted, reasons: v.reasons })), ...(await foreignRows(ctx))],
     skills: [],
     subagents: [],
     promptCommands: [],

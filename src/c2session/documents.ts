@@ -46,7 +46,8 @@ export const C2SessionDocumentSchema = Type.Object(
     projectDir: str,
     contentScope: Type.Literal("user"),
     bundles: Type.Array(
-      Type.Object({ id: str, name: str, version: str, status: Type.Enum(["active", "disabled", "quarantined"]), trusted: Type.Boolean(), reasons: Type.Array(ReasonSchema) }, closed),
+      // foreign: installed by the C2 app in the shared data directory; shown, never loaded.
+      Type.Object({ id: str, name: str, version: str, status: Type.Enum(["active", "disabled", "quarantined", "foreign"]), trusted: Type.Boolean(), reasons: Type.Array(ReasonSchema) }, closed),
     ),
     skills: Type.Array(Type.Object({ ...item, files: Type.Array(VerifiedFileSchema) }, closed)),
     subagents: Type.Array(Type.Object({ ...item, model: opt(str), tools: opt(strs) }, closed)),

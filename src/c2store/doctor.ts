@@ -39,8 +39,12 @@ export async function doctorC2(ctx: Context, fix: boolean): Promise<{ store: Doc
       const what = l.kind === "backup" ? (l.restoreTo ? "Bundle set aside by an update that was interrupted before its commit." : "Previous copy of an updated bundle.") : `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`;
       list.push({ ...base, kind: "leftover", severity: "warning", path: l.path, message: what, fix: l.restoreTo ? `put it back as ${l.restoreTo}` : "remove it", fixable: true, command: "gjc plugin doctor --fix" });
     }
-    const { records, broken } = scanRecords(layout);
+    const { records, broken, foreign } = scanRecords(layout);
     store.bundles = records.length;
+    for (const f of foreign) {
+      const what = f.writer === "c2-app" ? `${f.name} ${f.version} was installed by the C2 app (its record format, schema ${f.schemaVersion})` : `${f.id} holds a record (schema ${f.schemaVersion}) that gjc did not write`;
+      list.push({ ...base, kind: "foreign_entry", severity: "info", path: bundleHome(layout, f.id), message: `${what}; gjc shows it and never changes or deletes it.`, fix: "nothing; gjc never removes what it did not create", fixable: false });
+    }
     for (const b of broken) {
       list.push({ ...base, kind: "broken_record", severity: "error", path: bundleHome(layout, b.id), message: `The installed record of ${b.id} is unusable (${b.problem}); the bundle is not loaded.`, fix: "remove the bundle directory (its data directory is kept); install the bundle again afterwards", fixable: true, command: "gjc plugin doctor --fix" });
     }

@@ -185,6 +185,8 @@ export const PolicyCatalogDocumentSchema = Type.Object(
     recovery: RecoverySchema,
     plugins: Type.Array(PolicyCatalogEntrySchema),
     broken: Type.Array(Type.Object({ id: str, problem: str }, closed)),
+    // Bundles the C2 app installed in the shared data directory: listed, never governed by gjc.
+    foreign: Type.Optional(Type.Array(Type.Object({ id: str, name: str, version: str, writer: Type.Enum(["c2-app", "unknown"]), enabled: Type.Boolean(), trusted: Type.Boolean() }, closed))),
   },
   closed,
 );

@@ -9,7 +9,15 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { C2_MANIFEST } from "../families/detect.ts";
 import type { FamilyAdapter } from "../store/family.ts";
-import { bundleHome, c2Layout } from "./paths.ts";
+import type { ForeignBundle } from "../store/documents.ts";
+import type { ForeignRecord } from "./foreign-record.ts";
+import { bundleHome, c2Layout, type C2Layout } from "./paths.ts";
+
+/** A foreign record as the store documents show it. */
+export function foreignBundle(layout: C2Layout, f: ForeignRecord): ForeignBundle {
+  const { schemaVersion, ...facts } = f;
+  return { family: "c2", scope: "user", ...facts, schemaVersion, path: bundleHome(layout, f.id) };
+}
 
 const lifecycle = () => import("./lifecycle.ts");
 // The records reader (and the store lock, trust and leftover code it brings) loads only when a
@@ -25,16 +33,26 @@ export const c2Family: FamilyAdapter = {
   holds(ctx, name) {
     const layout = c2Layout(ctx);
     if (!existsSync(layout.plugins)) return { found: false };
-    return { found: records().findRecord(layout, name) !== undefined };
+    // A bundle the C2 app installed is found too: the verb then says whose it is (foreign_record).
+    return { found: records().findRecord(layout, name) !== undefined || records().findForeign(layout, name) !== undefined };
   },
   async list(ctx: Context) {
     const layout = c2Layout(ctx);
     // C2 modules load only when a C2 store exists (keeps `list` as quick as a bare start).
     if (!existsSync(layout.plugins)) return { bundles: [], problems: [] };
     const r = (await lifecycle()).listC2(ctx);
-    return { bundles: r.plugins, problems: r.broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })) };
+    return {
+      bundles: r.plugins,
+      problems: r.broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })),
+      foreign: r.foreign.map((f) => foreignBundle(layout, f)),
+    };
   },
-  inspect: async (ctx, name) => (await lifecycle()).inspectC2(ctx, name),
+  async inspect(ctx, name) {
+    const layout = c2Layout(ctx);
+    const foreign = records().findRecord(layout, name) === undefined ? records().findForeign(layout, name) : undefined;
+    if (foreign !== undefined) return { foreign: foreignBundle(layout, foreign) };
+    return (await lifecycle()).inspectC2(ctx, name);
+  },
   uninstall: async (ctx, name, _scope, opts) => (await lifecycle()).uninstallC2(ctx, name, opts),
   async setEnabled(ctx, name, _scope, enabled, surface) {
     if (surface !== undefined) {

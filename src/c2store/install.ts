@@ -29,6 +29,7 @@ import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layou
 import { RECORD_SCHEMA_VERSION, serializeRecord, storedFiles, type InstalledRecord, type RecordSource } from "./record.ts";
 import { componentsOf, storedComponents } from "./record-components.ts";
 import { readRecord, scanRecords } from "./records.ts";
+import { foreignRecordError } from "./foreign-record.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
 
@@ -194,6 +195,8 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   const work = async (): Promise<C2InstallResult> => {
     if (!opts.dryRun) cleanLeftovers(layout);
     const previous = readRecord(layout, id);
+    // The C2 app's bundle from the same source has the same id: gjc never replaces it.
+    if (previous !== undefined && "foreign" in previous && previous.foreign !== undefined) throw foreignRecordError(previous.foreign);
     const prior = previous && !("problem" in previous) ? previous : undefined;
     const installed = scanRecords(layout).records;
     // The same name from another source (another id): refused unless --force replaces it.

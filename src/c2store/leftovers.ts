@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { atomicTempTarget, sweep, type Leftover } from "../store/leftovers.ts";
 import type { C2Layout } from "./paths.ts";
+import { holdsForeignRecord } from "./foreign-record.ts";
 
 /** Transient names beside the installed bundles (c2-notes §4.1). */
 export const STAGE = /^\.(.+)\.stage-[0-9a-f-]+$/;
@@ -32,7 +33,8 @@ const list = (dir: string) => {
 export function scanC2Leftovers(layout: C2Layout): Leftover[] {
   const names = list(layout.plugins);
   const out: Leftover[] = [];
-  for (const dir of [layout.root, ...names.filter((n) => !n.startsWith(".")).map((n) => join(layout.plugins, n))]) {
+  const homes = names.filter((n) => !n.startsWith(".")).map((n) => join(layout.plugins, n)).filter((home) => !holdsForeignRecord(home));
+  for (const dir of [layout.root, ...homes]) {
     for (const entry of list(dir)) {
       const target = atomicTempTarget(entry);
       if (target !== undefined && ATOMIC_FILES.has(target)) out.push({ kind: "temp", name: entry, path: join(dir, entry) });
@@ -40,6 +42,7 @@ export function scanC2Leftovers(layout: C2Layout): Leftover[] {
   }
   for (const name of names) {
     const path = join(layout.plugins, name);
+    if ((STAGE.test(name) || BACKUP.test(name)) && holdsForeignRecord(path)) continue;
     if (STAGE.test(name)) out.push({ kind: "staging", name, path });
     else if (TRASH.test(name)) out.push({ kind: "trash", name, path });
     else {
@@ -72,7 +75,7 @@ export function restoreInterruptedCommits(layout: C2Layout, names: string[], loc
   for (const name of names) {
     if (!name.startsWith(".") || !name.includes(".backup-")) continue;
     const m = BACKUP.exec(name);
-    if (m !== null && !names.includes(m[1])) orphans.push({ kind: "backup", name, path: join(layout.plugins, name), restoreTo: join(layout.plugins, m[1]) });
+    if (m !== null && !names.includes(m[1]) && !holdsForeignRecord(join(layout.plugins, name))) orphans.push({ kind: "backup", name, path: join(layout.plugins, name), restoreTo: join(layout.plugins, m[1]) });
   }
   if (orphans.length === 0 || lockHeld()) return false;
   return sweep(orphans).length > 0;

@@ -21,6 +21,7 @@ import { withC2Lock } from "./lock.ts";
 import { bundleDir, c2Layout, policyKey, userDataDir, type C2Layout } from "./paths.ts";
 import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
 import { openPolicy, type Recovery } from "./policy-store.ts";
+import type { ForeignRecord } from "./foreign-record.ts";
 import { requireRecord, scanRecords, toInstalled, writeRecord, type BrokenRecord } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { storedFiles, type InstalledRecord } from "./record.ts";
@@ -211,11 +212,11 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
 }
 
 /** `gjc plugin list` (C2 part): every installed bundle, plus directories with a broken record. */
-export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenRecord[]; recovery: Recovery } {
+export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenRecord[]; foreign: ForeignRecord[]; recovery: Recovery } {
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
-  const { records, broken } = scanRecords(layout);
-  return { plugins: records.map((r) => row(r, view)), broken, recovery: view.recovery };
+  const { records, broken, foreign } = scanRecords(layout);
+  return { plugins: records.map((r) => row(r, view)), broken, foreign, recovery: view.recovery };
 }
 
 export type C2Inspect = InspectBundle & { family: "c2"; c2: NonNullable<InspectBundle["c2"]> };

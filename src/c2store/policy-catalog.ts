@@ -73,6 +73,17 @@ export interface CatalogResult {
   recovery: Recovery;
   plugins: CatalogEntry[];
   broken: BrokenRecord[];
+  /** Bundles the C2 app installed in the shared data directory: listed, never governed by gjc. */
+  foreign?: ForeignCatalogEntry[];
+}
+
+export interface ForeignCatalogEntry {
+  id: string;
+  name: string;
+  version: string;
+  writer: "c2-app" | "unknown";
+  enabled: boolean;
+  trusted: boolean;
 }
 
 export function scopeOf(project: string | undefined): ScopeRef {
@@ -132,7 +143,7 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
   const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
   const view = openPolicy(layout);
   // The records index when it matches the store, else the full, fail-closed read.
-  const { records, broken } = scanRecordFacts(layout);
+  const { records, broken, foreign } = scanRecordFacts(layout);
   const plugins = catalogEntries(view, records, project);
   return {
     scope: scopeOf(project),
@@ -141,6 +152,7 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
     recovery: view.recovery,
     plugins,
     broken,
+    ...(foreign.length > 0 ? { foreign: foreign.map((f) => ({ id: f.id, name: f.name ?? f.id, version: f.version ?? "", writer: f.writer, enabled: f.enabled ?? false, trusted: f.trusted ?? false })) } : {}),
   };
 }
 

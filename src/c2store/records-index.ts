@@ -19,6 +19,7 @@ import { fileStamp, readDerivedIndex, writeDerivedIndex } from "../store/derived
 import { RecordsIndex } from "../store/disk-schemas.generated.ts";
 import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
 import type { InstalledRecord, RecordFacts } from "./record.ts";
+import type { ForeignRecord } from "./foreign-record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
 
 /**
@@ -93,11 +94,12 @@ function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | unde
  * What the catalog shows: the installed bundles' facts, sorted by name then id, and the broken
  * directories. From the index when it matches; otherwise from the full read (scanRecords).
  */
-export function scanRecordFacts(layout: C2Layout): { records: RecordFacts[]; broken: BrokenRecord[] } {
+export function scanRecordFacts(layout: C2Layout): { records: RecordFacts[]; broken: BrokenRecord[]; foreign: ForeignRecord[] } {
   const entries = listPluginEntries(layout);
-  if (entries === undefined) return { records: [], broken: [] };
+  if (entries === undefined) return { records: [], broken: [], foreign: [] };
+  // A foreign bundle directory is never indexed, so an index that matches means there is none.
   const facts = indexedFacts(layout, entries);
-  if (facts !== undefined) return { records: sortByNameThenId(facts), broken: [] };
+  if (facts !== undefined) return { records: sortByNameThenId(facts), broken: [], foreign: [] };
   return readListedRecords(layout, entries);
 }
 

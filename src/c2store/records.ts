@@ -13,6 +13,7 @@ import type { C2Manifest } from "../families/c2/types.ts";
 import { bundleDir, C2_LOCK_FILE, c2Layout, idFromPolicyKey, recordPath, userDataDir, type C2Layout } from "./paths.ts";
 import { recordProblem, serializeRecord, type InstalledRecord, type Quarantine, type RecordSource } from "./record.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { foreignRecordError, foreignRecordOf, type ForeignRecord } from "./foreign-record.ts";
 
 /** An installed C2 bundle as other parts of gjc (runtime, session, policy) see it. */
 export interface InstalledC2 {
@@ -47,6 +48,9 @@ export interface BrokenRecord {
   problem: string;
 }
 
+/** Reads one record; undefined when the directory has none, a problem string when unusable. */
+export type RecordRead = InstalledRecord | { problem: string; foreign?: ForeignRecord } | undefined;
+
 export function toInstalled(layout: C2Layout, record: InstalledRecord): InstalledC2 {
   return {
     id: record.id,
@@ -71,7 +75,7 @@ export function toInstalled(layout: C2Layout, record: InstalledRecord): Installe
 }
 
 /** Reads one record; undefined when the directory has none, a problem string when unusable. */
-export function readRecord(layout: C2Layout, id: string): InstalledRecord | { problem: string } | undefined {
+export function readRecord(layout: C2Layout, id: string): RecordRead {
   let text: string;
   try {
     text = readFileSync(recordPath(layout, id), "utf8");
@@ -86,6 +90,9 @@ export function readRecord(layout: C2Layout, id: string): InstalledRecord | { pr
   } catch {
     return { problem: "the record is not valid JSON" };
   }
+  // Another program's record (the C2 app's own format) is unusable to gjc but is not damage.
+  const foreign = foreignRecordOf(parsed, id);
+  if (foreign !== undefined) return { problem: foreign.problem, foreign };
   const problem = recordProblem(parsed, id);
   return problem === undefined ? (parsed as InstalledRecord) : { problem };
 }
@@ -130,25 +137,34 @@ export function listPluginEntries(layout: C2Layout): Dirent[] | undefined {
   return all;
 }
 
-/** Every usable record plus the directories that hold a broken one, sorted by name then id. */
-export function scanRecords(layout: C2Layout): { records: InstalledRecord[]; broken: BrokenRecord[] } {
+export interface RecordScan {
+  records: InstalledRecord[];
+  broken: BrokenRecord[];
+  /** Bundles another program (the C2 app) installed here: shown, never changed or deleted. */
+  foreign: ForeignRecord[];
+}
+
+/** Every usable record plus the directories that hold a broken or a foreign one, sorted by name then id. */
+export function scanRecords(layout: C2Layout): RecordScan {
   const entries = listPluginEntries(layout);
-  return entries === undefined ? { records: [], broken: [] } : readListedRecords(layout, entries);
+  return entries === undefined ? { records: [], broken: [], foreign: [] } : readListedRecords(layout, entries);
 }
 
 /** The full, fail-closed read of the bundles among `entries` (from listPluginEntries). */
-export function readListedRecords(layout: C2Layout, entries: Dirent[]): { records: InstalledRecord[]; broken: BrokenRecord[] } {
+export function readListedRecords(layout: C2Layout, entries: Dirent[]): RecordScan {
   const records: InstalledRecord[] = [];
   const broken: BrokenRecord[] = [];
+  const foreign: ForeignRecord[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
     const name = entry.name;
     const r = readRecord(layout, name);
     if (r === undefined) broken.push({ id: name, problem: "no installed-plugin.json" });
+    else if ("foreign" in r && r.foreign !== undefined) foreign.push(r.foreign);
     else if ("problem" in r) broken.push({ id: name, problem: r.problem });
     else records.push(r);
   }
-  return { records: sortByNameThenId(records), broken: sortById(broken) };
+  return { records: sortByNameThenId(records), broken: sortById(broken), foreign: [...foreign].sort((a, b) => byCodeUnits(a.id, b.id)) };
 }
 
 /** Installed C2 bundles with a usable record, sorted by name (broken ones are left out). */
@@ -186,10 +202,18 @@ export function findRecord(layout: C2Layout, nameOrId: string): InstalledRecord 
   return matches[0];
 }
 
+/** The foreign bundle (installed by another program) that `nameOrId` names, if any. */
+export function findForeign(layout: C2Layout, nameOrId: string): ForeignRecord | undefined {
+  const key = idFromPolicyKey(nameOrId);
+  return scanRecords(layout).foreign.find((f) => f.id === key || f.name === key);
+}
+
 /** Like findRecord, but a missing bundle is an error that says how to see what is installed. */
 export function requireRecord(layout: C2Layout, nameOrId: string): InstalledRecord {
   const record = findRecord(layout, nameOrId);
   if (!record) {
+    const foreign = findForeign(layout, nameOrId);
+    if (foreign !== undefined) throw foreignRecordError(foreign);
     throw new GjcError({
       code: "not_installed",
       message: `No C2 bundle named ${nameOrId} is installed.`,

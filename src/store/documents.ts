@@ -112,9 +112,39 @@ export const StoreProblemSchema = Type.Object(
   closed,
 );
 
+/**
+ * A C2 bundle directory whose record another program wrote (the C2 app, which shares the data
+ * directory): what its record says, shown read-only. gjc never changes, runs or deletes it.
+ */
+export const ForeignBundleSchema = Type.Object(
+  {
+    family: Type.Literal("c2"),
+    scope: Type.Literal("user"),
+    /** The directory's name (the app's installed id). */
+    id: str,
+    /** c2-app: the reference app's record format (schema 3); unknown: another writer's. */
+    writer: Type.Enum(["c2-app", "unknown"]),
+    schemaVersion: Type.Integer(),
+    path: str,
+    problem: str,
+    name: opt(str),
+    version: opt(str),
+    description: opt(str),
+    /** The app's own source label, e.g. "GitHub · owner/repo". */
+    source: opt(str),
+    repository: opt(str),
+    enabled: opt(Type.Boolean()),
+    trusted: opt(Type.Boolean()),
+  },
+  closed,
+);
+
 const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
 
-export const ListDocumentSchema = Type.Object({ schema: schemaField("list"), ok: Type.Boolean(), bundles: Type.Array(BundleRowSchema), problems: Type.Array(StoreProblemSchema) }, closed);
+export const ListDocumentSchema = Type.Object(
+  { schema: schemaField("list"), ok: Type.Boolean(), bundles: Type.Array(BundleRowSchema), problems: Type.Array(StoreProblemSchema), foreign: opt(Type.Array(ForeignBundleSchema)) },
+  closed,
+);
 
 export const InstallStatusSchema = Type.Enum(["installed", "updated", "repaired", "unchanged", "would-install", "would-update", "would-repair"]);
 
@@ -288,7 +318,11 @@ export const InspectBundleSchema = Type.Object(
   closed,
 );
 
-export const InspectDocumentSchema = Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: FamilySchema, bundle: InspectBundleSchema }, closed);
+export const InspectDocumentSchema = Type.Union([
+  Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: FamilySchema, bundle: InspectBundleSchema }, closed),
+  // A bundle the C2 app installed: what its record says, read-only.
+  Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: Type.Literal("c2"), foreign: ForeignBundleSchema }, closed),
+]);
 
 export const DoctorFindingSchema = Type.Object(
   {
@@ -337,7 +371,7 @@ export const errorDocument = (verb: string) =>
     closed,
   );
 
-const orError = (verb: string, doc: ReturnType<typeof Type.Object>) => Type.Union([doc, errorDocument(verb)]);
+const orError = (verb: string, doc: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Union>) => Type.Union([doc, errorDocument(verb)]);
 
 /** Every document above (or its failure form) by its `schema` value; the generator writes one file per entry. */
 export const STORE_DOCUMENTS = {
@@ -358,6 +392,7 @@ export type SourceKind = Static<typeof SourceKindSchema>;
 export type DocSource = Static<typeof SourceSchema>;
 export type BundleRow = Static<typeof BundleRowSchema>;
 export type StoreProblem = Static<typeof StoreProblemSchema>;
+export type ForeignBundle = Static<typeof ForeignBundleSchema>;
 export type ListDocument = Static<typeof ListDocumentSchema>;
 export type InstallStatus = Static<typeof InstallStatusSchema>;
 export type InstallDocument = Static<typeof InstallDocumentSchema>;

@@ -6,7 +6,7 @@
  */
 import type { Context } from "../core/context.ts";
 import type { FetchedSource } from "../sources/types.ts";
-import type { BundleRow, DoctorFinding, DoctorStore, EnablementResult, Family, InspectBundle, InstallResult, Scope, StoreProblem, UninstallResult, VerifiedBundle } from "./documents.ts";
+import type { BundleRow, DoctorFinding, DoctorStore, EnablementResult, Family, ForeignBundle, InspectBundle, InstallResult, Scope, StoreProblem, UninstallResult, VerifiedBundle } from "./documents.ts";
 
 export interface FamilyAdapter {
   family: Family;
@@ -18,8 +18,9 @@ export interface FamilyAdapter {
   install(ctx: Context, fetched: FetchedSource, opts: { scope: Scope; force?: boolean; dryRun?: boolean }): Promise<InstallResult>;
   /** Whether `name` is installed in `scope`; a scope that cannot be read says so in `problem`. */
   holds(ctx: Context, name: string, scope: Scope): { found: boolean; problem?: Error };
-  list(ctx: Context, scope: Scope): Promise<{ bundles: BundleRow[]; problems: StoreProblem[] }>;
-  inspect(ctx: Context, name: string, scope: Scope): Promise<InspectBundle>;
+  /** `foreign`: bundles another program installed in this family's store (shown, never acted on). */
+  list(ctx: Context, scope: Scope): Promise<{ bundles: BundleRow[]; problems: StoreProblem[]; foreign?: ForeignBundle[] }>;
+  inspect(ctx: Context, name: string, scope: Scope): Promise<InspectBundle | { foreign: ForeignBundle }>;
   uninstall(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean; keepData?: boolean }): Promise<UninstallResult>;
   setEnabled(ctx: Context, name: string, scope: Scope, enabled: boolean, surface?: string): Promise<EnablementResult>;
   upgrade(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean }): Promise<InstallResult>;

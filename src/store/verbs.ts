@@ -5,7 +5,7 @@
  * as the store's public entry points.
  */
 import type { Context } from "../core/context.ts";
-import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
+import type { DoctorResult, EnablementResult, ForeignBundle, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
 import type { C2FlagResult } from "../c2store/lifecycle.ts";
@@ -23,13 +23,14 @@ export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promi
     const r = await t.adapter.list(ctx, t.scope);
     out.bundles.push(...r.bundles);
     out.problems.push(...r.problems);
+    if (r.foreign !== undefined && r.foreign.length > 0) (out.foreign ??= []).push(...r.foreign);
   }
   out.ok = out.problems.length === 0;
   return out;
 }
 
 /** `gjc plugin inspect <name>`: one bundle, wherever the resolver finds it. */
-export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle> {
+export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle | { foreign: ForeignBundle }> {
   const t = await resolveInstalled(ctx, name, sel);
   return t.adapter.inspect(ctx, name, t.scope);
 }

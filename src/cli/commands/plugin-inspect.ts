@@ -1,6 +1,6 @@
 import { inspectBundle } from "../../store/verbs.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
-import { describeInspect } from "../render/store.ts";
+import { describeForeign, describeInspect } from "../render/store.ts";
 
 export default defineVerb({
   name: "plugin inspect",
@@ -14,7 +14,8 @@ export default defineVerb({
   },
   examples: ["gjc plugin inspect my-bundle", "gjc plugin inspect my-bundle --project --json"],
   async run({ args, ctx }) {
-    const bundle = await inspectBundle(ctx, args.name, args);
-    return { json: { schema: "gjc/inspect@1", ok: true, family: bundle.family, bundle }, human: describeInspect(bundle) };
+    const found = await inspectBundle(ctx, args.name, args);
+    if ("foreign" in found) return { json: { schema: "gjc/inspect@1", ok: true, family: "c2", foreign: found.foreign }, human: describeForeign(found.foreign) };
+    return { json: { schema: "gjc/inspect@1", ok: true, family: found.family, bundle: found }, human: describeInspect(found) };
   },
 });

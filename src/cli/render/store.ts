@@ -7,7 +7,7 @@ import { formatBytes } from "../../bundle/collect.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
-import type { BundleRow, DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult } from "../../store/documents.ts";
+import type { BundleRow, DoctorResult, EnablementResult, ForeignBundle, InspectBundle, InstallResult, ListDocument, UninstallResult } from "../../store/documents.ts";
 import type { VerifyReport } from "../../store/verbs.ts";
 import { describePinChecks } from "./mcp-pins.ts";
 
@@ -110,7 +110,26 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
         lines.push(`  ${p.scope} scope: FOREIGN, not written by gjc for you (${p.problem}); nothing in it is loaded or changed. Delete it${p.scope === "project" ? ' (then "gjc plugin sync --project" installs what the lock names)' : ""}; "gjc plugin doctor" explains.`);
       } else lines.push(p.id ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".` : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`);
     }
+    const foreign = (r.foreign ?? []).filter((f) => f.family === family);
+    if (foreign.length > 0) lines.push(`  Installed by another program (read-only; gjc never changes or deletes them):`);
+    for (const f of foreign) lines.push(`    ${foreignLine(f)}`);
   }
+  return lines.join("\n");
+}
+
+function foreignLine(f: ForeignBundle): string {
+  if (f.writer !== "c2-app") return `${f.id}: a record of schema ${f.schemaVersion} that gjc did not write`;
+  return `${f.name} ${f.version}  ${f.enabled ? "enabled" : "disabled"}, ${f.trusted ? "trusted" : "not trusted"} in the C2 app  (${f.id}${f.source ? `, ${f.source}` : ""})`;
+}
+
+/** `inspect` of a bundle another program installed: what its record says. */
+export function describeForeign(f: ForeignBundle): string {
+  const lines = [`${f.writer === "c2-app" ? `${f.name} ${f.version}` : f.id}  C2 bundle installed by ${f.writer === "c2-app" ? "the C2 app" : "another program"} (read-only)`];
+  if (f.description) lines.push(`  about:     ${f.description}`);
+  if (f.source) lines.push(`  source:    ${f.source}${f.repository ? ` (${f.repository})` : ""}`);
+  if (f.enabled !== undefined) lines.push(`  state:     ${f.enabled ? "enabled" : "disabled"}, ${f.trusted ? "trusted" : "not trusted"} (as the C2 app set them)`);
+  lines.push(`  location:  ${f.path}`);
+  lines.push(`  record:    schema ${f.schemaVersion}; ${f.problem}.`);
   return lines.join("\n");
 }
 
