@@ -153,72 +153,73 @@ import p149 from "../../docs/errors/quarantine_not_persisted.md" with { type: "t
 import p150 from "../../docs/errors/quarantined.md" with { type: "text" };
 import p151 from "../../docs/errors/read_only.md" with { type: "text" };
 import p152 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p153 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p154 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p155 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p159 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p160 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p161 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p162 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p164 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p165 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p166 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p167 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p168 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p169 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p170 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p171 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p172 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p173 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p174 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p175 from "../../docs/errors/special_file.md" with { type: "text" };
-import p176 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p177 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p178 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p179 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p180 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p181 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p184 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p185 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p186 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p187 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p188 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p189 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p190 from "../../docs/errors/trusted.md" with { type: "text" };
-import p191 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p192 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p193 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p205 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p206 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p207 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p208 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p209 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p210 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p211 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p215 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p216 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p217 from "../../docs/errors/usage.md" with { type: "text" };
-import p218 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p153 from "../../docs/errors/reference_registry.md" with { type: "text" };
+import p154 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p155 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p156 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p157 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p160 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p161 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p162 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p163 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p165 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p166 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p167 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p168 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p169 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p170 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p171 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p172 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p173 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p174 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p175 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p176 from "../../docs/errors/special_file.md" with { type: "text" };
+import p177 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p178 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p179 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p180 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p181 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p182 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p183 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p184 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p185 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p186 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p187 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p188 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p189 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p190 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p191 from "../../docs/errors/trusted.md" with { type: "text" };
+import p192 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p193 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p194 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p195 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p198 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p199 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p200 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p201 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p206 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p207 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p208 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p209 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p210 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p211 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p212 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p213 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p214 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p215 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p216 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p217 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p218 from "../../docs/errors/usage.md" with { type: "text" };
+import p219 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -375,70 +376,71 @@ export const PAGES: Record<string, string> = {
   "quarantined": p150,
   "read_only": p151,
   "ref_not_found": p152,
-  "registry_corrupt": p153,
-  "replaced_source": p154,
-  "reserved_namespace": p155,
-  "runtime.requires_trust": p156,
-  "runtime_busy": p157,
-  "runtime_command_not_found": p158,
-  "runtime_exited": p159,
-  "runtime_failed": p160,
-  "runtime_mismatch": p161,
-  "runtime_protocol_error": p162,
-  "runtime_spawn_failed": p163,
-  "runtime_unloaded": p164,
-  "scaffold_conflict": p165,
-  "scaffold_failed": p166,
-  "scope_conflict": p167,
-  "scope_required": p168,
-  "security_policy": p169,
-  "session_collision": p170,
-  "set_incomplete": p171,
-  "set_integrity": p172,
-  "source_too_large": p173,
-  "source_unreachable": p174,
-  "special_file": p175,
-  "stale_baseline": p176,
-  "stale_plan": p177,
-  "surface_disabled": p178,
-  "surface_unknown": p179,
-  "too_many_commands": p180,
-  "too_many_components": p181,
-  "too_many_connectors": p182,
-  "too_many_language_servers": p183,
-  "too_many_ui": p184,
-  "tool_definition_drift": p185,
-  "transaction_pending": p186,
-  "transaction_unfinished": p187,
-  "trust_outdated": p188,
-  "trust_renewed": p189,
-  "trusted": p190,
-  "undeclared_command": p191,
-  "unexpected_argument": p192,
-  "unexpected_result": p193,
-  "unknown_action": p194,
-  "unknown_code": p195,
-  "unknown_command": p196,
-  "unknown_component": p197,
-  "unknown_contribution": p198,
-  "unknown_field": p199,
-  "unknown_option": p200,
-  "unknown_scaffold": p201,
-  "unknown_server": p202,
-  "unknown_shell": p203,
-  "unknown_target": p204,
-  "unreadable_directory": p205,
-  "unreadable_file": p206,
-  "unsafe_file_name": p207,
-  "unsafe_path": p208,
-  "unsafe_scope_path": p209,
-  "unsupported_operation": p210,
-  "unsupported_schema": p211,
-  "unsupported_scope": p212,
-  "unsupported_source": p213,
-  "unsupported_standard": p214,
-  "unsupported_surface": p215,
-  "untrusted": p216,
-  "usage": p217,
-  "wrong_target": p218,
+  "reference_registry": p153,
+  "registry_corrupt": p154,
+  "replaced_source": p155,
+  "reserved_namespace": p156,
+  "runtime.requires_trust": p157,
+  "runtime_busy": p158,
+  "runtime_command_not_found": p159,
+  "runtime_exited": p160,
+  "runtime_failed": p161,
+  "runtime_mismatch": p162,
+  "runtime_protocol_error": p163,
+  "runtime_spawn_failed": p164,
+  "runtime_unloaded": p165,
+  "scaffold_conflict": p166,
+  "scaffold_failed": p167,
+  "scope_conflict": p168,
+  "scope_required": p169,
+  "security_policy": p170,
+  "session_collision": p171,
+  "set_incomplete": p172,
+  "set_integrity": p173,
+  "source_too_large": p174,
+  "source_unreachable": p175,
+  "special_file": p176,
+  "stale_baseline": p177,
+  "stale_plan": p178,
+  "surface_disabled": p179,
+  "surface_unknown": p180,
+  "too_many_commands": p181,
+  "too_many_components": p182,
+  "too_many_connectors": p183,
+  "too_many_language_servers": p184,
+  "too_many_ui": p185,
+  "tool_definition_drift": p186,
+  "transaction_pending": p187,
+  "transaction_unfinished": p188,
+  "trust_outdated": p189,
+  "trust_renewed": p190,
+  "trusted": p191,
+  "undeclared_command": p192,
+  "unexpected_argument": p193,
+  "unexpected_result": p194,
+  "unknown_action": p195,
+  "unknown_code": p196,
+  "unknown_command": p197,
+  "unknown_component": p198,
+  "unknown_contribution": p199,
+  "unknown_field": p200,
+  "unknown_option": p201,
+  "unknown_scaffold": p202,
+  "unknown_server": p203,
+  "unknown_shell": p204,
+  "unknown_target": p205,
+  "unreadable_directory": p206,
+  "unreadable_file": p207,
+  "unsafe_file_name": p208,
+  "unsafe_path": p209,
+  "unsafe_scope_path": p210,
+  "unsupported_operation": p211,
+  "unsupported_schema": p212,
+  "unsupported_scope": p213,
+  "unsupported_source": p214,
+  "unsupported_standard": p215,
+  "unsupported_surface": p216,
+  "untrusted": p217,
+  "usage": p218,
+  "wrong_target": p219,
 };

@@ -52,7 +52,7 @@ export const SessionDocumentSchema = Type.Object(
     schema: Type.Literal("gjc/session@1"),
     ok: Type.Boolean(),
     projectDir: str,
-    scopes: Type.Array(Type.Object({ scope: ScopeSchema, root: str, ok: Type.Boolean(), problem: opt(str) }, closed)),
+    scopes: Type.Array(Type.Object({ scope: ScopeSchema, root: str, ok: Type.Boolean(), problem: opt(str), /** Read from a registry the GJC agent wrote: loaded, never written by gjc. */ readOnly: opt(Type.Boolean()) }, closed)),
     bundles: Type.Array(BundleSchema),
     systemAppendix: str,
     agentAppendices: Type.Record(str, str),

@@ -48,6 +48,8 @@ export interface ScopeState {
   root: string;
   ok: boolean;
   problem?: string;
+  /** Read from a registry the GJC agent wrote: loaded, never written (no quarantine, no verdicts). */
+  readOnly?: boolean;
 }
 
 export interface SessionState {
@@ -94,8 +96,25 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   const detectedAt = ctx.now().toISOString();
   const newDrift: Record<Scope, { name: string; pluginRoot: string; records: QuarantineRecord[] }[]> = { user: [], project: [] };
 
+  // Scopes read from a registry the GJC agent wrote: loaded, but nothing is ever written back.
+  const readOnly = new Set<Scope>();
   for (const scope of ["user", "project"] as const) {
     const read = tryReadRegistry(roots[scope], scope, ctx);
+    if (!read.ok && read.reference) {
+      const { readReferenceRegistry } = await import("../install/reference-registry.ts");
+      const registry = await readReferenceRegistry(ctx, roots[scope], scope, read.reference);
+      readOnly.add(scope);
+      scopes.push({ scope, root: roots[scope], ok: true, readOnly: true });
+      diagnostics.push({
+        scope,
+        code: "reference_registry",
+        severity: "warning",
+        message: `The GJC ${scope} registry ${read.path} was written by the GJC agent in its own shape; its bundles are loaded after gjc's own checks, and gjc changes nothing in that scope.`,
+        hint: "Manage those bundles with the GJC agent, or move the scope away and install them again with gjc.",
+      });
+      for (const entry of registry.plugins) bundles.push(judgeEntry(entry));
+      continue;
+    }
     if (!read.ok && read.foreign) {
       scopes.push({ scope, root: roots[scope], ok: false, problem: read.problem });
       diagnostics.push({
@@ -130,7 +149,7 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   for (const b of bundles) {
     if (b.status !== "active") continue;
     const texts = textFilesOf(b.surfaces.filter((s) => s.status === "active").map((s) => s.surface));
-    applyCheck(b, verifyInstalledBundle(b.entry, texts), texts, detectedAt, newDrift[b.entry.scope]);
+    applyCheck(b, verifyInstalledBundle(b.entry, texts), texts, detectedAt, readOnly.has(b.entry.scope) ? [] : newDrift[b.entry.scope]);
   }
 
   // Session collisions among the bundles still standing.

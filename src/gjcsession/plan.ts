@@ -76,7 +76,7 @@ export interface PlanBundle {
 
 export interface SessionPlan {
   projectDir: string;
-  scopes: { scope: Scope; root: string; ok: boolean; problem?: string }[];
+  scopes: { scope: Scope; root: string; ok: boolean; problem?: string; readOnly?: boolean }[];
   bundles: PlanBundle[];
   systemAppendix: string;
   agentAppendices: Record<string, string>;

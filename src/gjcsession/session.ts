@@ -80,7 +80,8 @@ export async function quarantineRuntimeFailures(ctx: Context, state: SessionStat
   let written = 0;
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   for (const scope of ["user", "project"] as const) {
-    if (byScope[scope].size === 0) continue;
+    // A scope the GJC agent wrote is never written by gjc: its findings hold for this session only.
+    if (byScope[scope].size === 0 || state.scopes.some((s) => s.scope === scope && s.readOnly)) continue;
     const { persistOrReport } = await import("./quarantine-store.ts");
     written += (await persistOrReport(ctx, scope, roots[scope], [...byScope[scope].values()], state.diagnostics)) ?? 0;
   }
@@ -142,6 +143,7 @@ async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean
       c.results = checked.slice(next, (next += c.targets.length));
       // A timeout says more about this machine's load than about the module: not cached.
       if (c.results.some((r) => !r.ok && r.message?.includes("did not finish loading"))) continue;
+      if (state.scopes.some((s) => s.scope === c.entry.scope && s.readOnly)) continue;
       storeOf(c.entry.scope).record(c.digest, c.results, at);
     }
     for (const s of Object.values(stores)) s?.save();

@@ -46,7 +46,9 @@ export const gjcFamily: FamilyAdapter = {
   async list(ctx, scope) {
     const read = await readScopeSummaries(scopeRoot(ctx, scope), scope, ctx);
     if (!read.ok) return { bundles: [], problems: [{ family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) }] };
-    return { bundles: read.bundles.map(gjcRow), problems: [] };
+    const rows = read.bundles.map(gjcRow);
+    if (read.readOnly) for (const row of rows) row.gjc!.writer = "gjc-agent";
+    return { bundles: rows, problems: [] };
   },
   async inspect(ctx, name, scope): Promise<InspectBundle> {
     const r = (await import("./query.ts")).inspectGjc(ctx, name, scope);

@@ -13,13 +13,16 @@ import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "./l
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { documentProblem } from "../store/document-problem.ts";
+import { isReferenceRegistry } from "./reference-registry.ts";
 import { Registry } from "../store/disk-schemas.generated.ts";
 import { type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
 
+const REFERENCE_PROBLEM = "it is the GJC agent's registry (its own shape, no gjc signature): read for list and session, never changed by gjc";
+
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
-  | { ok: false; path: string; problem: string; unsafePath?: true; foreign?: true };
+  | { ok: false; path: string; problem: string; unsafePath?: true; foreign?: true; reference?: { plugins: unknown[] } };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -72,7 +75,7 @@ function signedText(text: string, scope: Scope): string | undefined {
 }
 
 /** Parses and checks registry text; never throws. */
-export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: string | undefined } | { problem: string } {
+export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: string | undefined } | { problem: string; reference?: { plugins: unknown[] } } {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -84,7 +87,11 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
   if (raw.version !== 1) return { problem: `its version is ${JSON.stringify(raw.version)}, not 1` };
   if (raw.scope !== scope) return { problem: `it belongs to scope ${JSON.stringify(raw.scope)}, not "${scope}"` };
   const shapeProblem = documentProblem(Registry, raw);
-  if (shapeProblem !== undefined) return { problem: shapeProblem };
+  if (shapeProblem !== undefined) {
+    // The reference GJC agent's own shape: readable (reference-registry.ts), never gjc's.
+    if (isReferenceRegistry(raw, scope)) return { problem: REFERENCE_PROBLEM, reference: raw as { plugins: unknown[] } };
+    return { problem: shapeProblem };
+  }
   const names = new Set<string>();
   for (const [i, e] of (raw.plugins as RegistryEntry[]).entries()) {
     const problem = entryProblem(e, scope, i);
@@ -159,7 +166,7 @@ export function tryReadRegistry(root: string, scope: Scope, ctx: Context): Regis
     return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
   }
   const parsed = parseRegistry(text, root, scope);
-  if ("problem" in parsed) return { ok: false, path, problem: parsed.problem };
+  if ("problem" in parsed) return parsed.reference ? { ok: false, path, problem: parsed.problem, foreign: true, reference: parsed.reference } : { ok: false, path, problem: parsed.problem };
   const foreign = foreignProblem(ctx, parsed, scope);
   if (foreign !== undefined) return { ok: false, path, problem: foreign, foreign: true };
   return { ok: true, exists: true, registry: parsed.registry };

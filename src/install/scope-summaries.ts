@@ -5,7 +5,8 @@ import { readListIndex } from "./list-index.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 
-export type ListRead = { ok: true; bundles: BundleSummary[] } | { ok: false; path: string; problem: string; foreign?: true };
+/** `readOnly`: the bundles come from a registry the GJC agent wrote (reference-registry.ts). */
+export type ListRead = { ok: true; bundles: BundleSummary[]; readOnly?: true } | { ok: false; path: string; problem: string; foreign?: true };
 
 /** The summaries of a scope: from the list index when it matches registry.json, else from a full read. */
 export async function readScopeSummaries(root: string, scope: Scope, ctx: Context): Promise<ListRead> {
@@ -19,6 +20,11 @@ export async function readScopeSummaries(root: string, scope: Scope, ctx: Contex
   // beside its last good copy fails closed).
   const [{ tryReadRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
   const parsed = tryReadRegistry(root, scope, ctx);
+  if (!parsed.ok && parsed.reference) {
+    const { readReferenceRegistry } = await import("./reference-registry.ts");
+    const registry = await readReferenceRegistry(ctx, root, scope, parsed.reference);
+    return { ok: true, bundles: registry.plugins.map(summarize), readOnly: true };
+  }
   if (!parsed.ok) return { ok: false, path, problem: parsed.problem, ...(parsed.foreign ? { foreign: true as const } : {}) };
   return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
 }

@@ -61,6 +61,31 @@ function normalizeCwd(cwd: string): { ok: true; path: string } | { ok: false; re
   return bundlePath(trimmed, "cwd");
 }
 
+/**
+ * The seed confines stdio servers to the plugin root: an argument that names a path outside it
+ * (`/etc/passwd`, `C:\\x`, `../../secret`, or the value of `--opt=<path>`) is refused, so a
+ * bundled script cannot be pointed at the user's files by its own manifest. `..` that stays
+ * inside the root (`lib/../data.json`) is fine. Paths resolve against the declared cwd, as in
+ * the child. Returns why the argument is refused, or undefined.
+ */
+export function argumentPathProblem(arg: string, cwd: string): string | undefined {
+  const values = [arg];
+  const eq = arg.indexOf("=");
+  if (arg.startsWith("-") && eq > 0) values.push(arg.slice(eq + 1));
+  for (const value of values) {
+    if (value.startsWith("/") || value.startsWith("\\") || /^[A-Za-z]:([\\/]|$)/.test(value) || /^file:/i.test(value)) return "is an absolute path, outside the plugin root";
+    // A URL names no file of this machine: its path is the server's.
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)) continue;
+    let depth = cwd === "" ? 0 : cwd.split("/").length;
+    for (const segment of value.split(/[\\/]/)) {
+      if (segment === "..") depth--;
+      else if (segment !== "" && segment !== ".") depth++;
+      if (depth < 0) return "is a path that leaves the plugin root";
+    }
+  }
+  return undefined;
+}
+
 const joinRel = (dir: string, rel: string) => (dir === "" ? rel : `${dir}/${rel}`);
 
 /** Every element a string (a hole in a sparse array counts as undefined, not as skipped). */
@@ -118,6 +143,11 @@ export function checkStdioLauncher(launch: StdioLaunch, bundleRoot?: string): La
     return fail(
       `the stdio command "${command}" is not allowed; use exactly "node" or "bun" with a bundled script, or a bundled executable written as ./path`,
     );
+  }
+  // The script itself was judged above; what follows it (or every argument of a bundled executable) is judged here.
+  for (let i = verdict.script !== undefined ? 1 : 0; i < args.length; i++) {
+    const problem = argumentPathProblem(args[i], cwd);
+    if (problem) return fail(`argument ${i + 1} "${args[i]}" ${problem}; stdio servers are confined to the plugin root`);
   }
   if (cwdOut !== undefined) verdict.cwd = cwdOut;
   if (bundleRoot !== undefined) {

@@ -68,6 +68,8 @@ export const BundleRowSchema = Type.Object(
           counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
           manifestHash: str,
           quarantine: Type.Array(GjcQuarantineSchema),
+          /** gjc-agent: read from a registry the GJC agent wrote in its own shape; gjc never changes that scope. */
+          writer: opt(Type.Literal("gjc-agent")),
         },
         closed,
       ),

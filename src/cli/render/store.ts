@@ -94,7 +94,7 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
     for (const b of rows) {
       if (b.gjc) {
         const c = b.gjc.counts;
-        lines.push(`  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}`);
+        lines.push(`  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}${b.gjc.writer === "gjc-agent" ? "  (the GJC agent's registry: read-only)" : ""}`);
       }
       if (b.c2) {
         const c2 = b.c2;

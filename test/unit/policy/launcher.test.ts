@@ -23,6 +23,16 @@ const ROWS: Row[] = [
   [{ command: "node", args: ["s.js", "100%", "a%20b"] }, { kind: "node", script: "s.js" }, "percent signs that are not %VAR% are fine"],
   [{ command: "node", args: ["s.js", "a=b", "x~y"] }, { kind: "node", script: "s.js" }, "a ~ that is not leading is fine"],
 
+  // Confined to the plugin root: arguments that name a path outside it.
+  [{ command: "bun", args: ["s.ts", "../../etc/passwd"] }, "leaves the plugin root", "a relative path out of the root"],
+  [{ command: "node", args: ["s.js", "/etc/passwd"] }, "is an absolute path", "an absolute path"],
+  [{ command: "./bin/server", args: ["--config=/home/u/.ssh/id_ed25519"] }, "is an absolute path", "the value of --opt=<path>"],
+  [{ command: "node", args: ["s.js", "C:\\Users\\x"] }, "is an absolute path", "a drive path"],
+  [{ command: "node", args: ["s.js", "file:///etc/passwd"] }, "is an absolute path", "a file: URL"],
+  [{ command: "bun", args: ["s.ts", ".."], cwd: "mcp" }, { kind: "bun", script: "mcp/s.ts", cwd: "mcp" }, "up from cwd, still inside the root"],
+  [{ command: "bun", args: ["s.ts", "../.."], cwd: "mcp" }, "leaves the plugin root", "up from cwd past the root"],
+  [{ command: "node", args: ["s.js", "lib/../data.json", "https://example.com/../x"] }, { kind: "node", script: "s.js" }, "a .. that stays inside, and a URL"],
+
   // Commands that are not node, bun or ./bundled.
   [{ command: "sh", args: ["-c", "x"] }, "is not allowed", "shells"],
   [{ command: "python3", args: ["s.py"] }, "is not allowed", "other interpreters"],
