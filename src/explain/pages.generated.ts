@@ -123,103 +123,104 @@ import p119 from "../../docs/errors/missing_option_value.md" with { type: "text"
 import p120 from "../../docs/errors/missing_runtime.md" with { type: "text" };
 import p121 from "../../docs/errors/missing_service.md" with { type: "text" };
 import p122 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p123 from "../../docs/errors/no_components.md" with { type: "text" };
-import p124 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p125 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p126 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p127 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p128 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p129 from "../../docs/errors/not_available.md" with { type: "text" };
-import p130 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p131 from "../../docs/errors/not_found.md" with { type: "text" };
-import p132 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p133 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p134 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p135 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p136 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p137 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p138 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p139 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p140 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p141 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p142 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p143 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p144 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p145 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p146 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p147 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p148 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p149 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p150 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p151 from "../../docs/errors/read_only.md" with { type: "text" };
-import p152 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p153 from "../../docs/errors/reference_registry.md" with { type: "text" };
-import p154 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p155 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p156 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p159 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p160 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p161 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p162 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p164 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p165 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p166 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p167 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p168 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p169 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p170 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p171 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p172 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p173 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p174 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p175 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p176 from "../../docs/errors/special_file.md" with { type: "text" };
-import p177 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p178 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p179 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p180 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p181 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p184 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p185 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p186 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p187 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p188 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p189 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p190 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p191 from "../../docs/errors/trusted.md" with { type: "text" };
-import p192 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p193 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p194 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p205 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p206 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p207 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p208 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p209 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p210 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p211 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p215 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p216 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p217 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p218 from "../../docs/errors/usage.md" with { type: "text" };
-import p219 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p123 from "../../docs/errors/nested_manifest.md" with { type: "text" };
+import p124 from "../../docs/errors/no_components.md" with { type: "text" };
+import p125 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p126 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p127 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p128 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p129 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p130 from "../../docs/errors/not_available.md" with { type: "text" };
+import p131 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p132 from "../../docs/errors/not_found.md" with { type: "text" };
+import p133 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p134 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p135 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p136 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p137 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p138 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p139 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p140 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p141 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p142 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p143 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p144 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p145 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p146 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p147 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p148 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p149 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p150 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p151 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p152 from "../../docs/errors/read_only.md" with { type: "text" };
+import p153 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p154 from "../../docs/errors/reference_registry.md" with { type: "text" };
+import p155 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p156 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p157 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p160 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p161 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p162 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p163 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p165 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p166 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p167 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p168 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p169 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p170 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p171 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p172 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p173 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p174 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p175 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p176 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p177 from "../../docs/errors/special_file.md" with { type: "text" };
+import p178 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p179 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p180 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p181 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p182 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p183 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p184 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p185 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p186 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p187 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p188 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p189 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p190 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p191 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p192 from "../../docs/errors/trusted.md" with { type: "text" };
+import p193 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p194 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p195 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p198 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p199 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p200 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p201 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p207 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p208 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p209 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p210 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p211 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p212 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p213 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p214 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p215 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p216 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p217 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p218 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p219 from "../../docs/errors/usage.md" with { type: "text" };
+import p220 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -346,101 +347,102 @@ export const PAGES: Record<string, string> = {
   "missing_runtime": p120,
   "missing_service": p121,
   "name_collision": p122,
-  "no_components": p123,
-  "no_generation": p124,
-  "no_manifest": p125,
-  "no_provider": p126,
-  "no_runtime": p127,
-  "not_a_directory": p128,
-  "not_available": p129,
-  "not_checkable": p130,
-  "not_found": p131,
-  "not_host_actions": p132,
-  "not_in_catalog": p133,
-  "not_installed": p134,
-  "not_owner": p135,
-  "not_rendered": p136,
-  "offline_miss": p137,
-  "pack_output_inside_bundle": p138,
-  "pass_env": p139,
-  "path_too_long": p140,
-  "permission_denied": p141,
-  "pins_corrupt": p142,
-  "plan_not_found": p143,
-  "plugin_command_failed": p144,
-  "plugin_disabled": p145,
-  "policy_disabled": p146,
-  "policy_recovery": p147,
-  "policy_safe_mode": p148,
-  "quarantine_not_persisted": p149,
-  "quarantined": p150,
-  "read_only": p151,
-  "ref_not_found": p152,
-  "reference_registry": p153,
-  "registry_corrupt": p154,
-  "replaced_source": p155,
-  "reserved_namespace": p156,
-  "runtime.requires_trust": p157,
-  "runtime_busy": p158,
-  "runtime_command_not_found": p159,
-  "runtime_exited": p160,
-  "runtime_failed": p161,
-  "runtime_mismatch": p162,
-  "runtime_protocol_error": p163,
-  "runtime_spawn_failed": p164,
-  "runtime_unloaded": p165,
-  "scaffold_conflict": p166,
-  "scaffold_failed": p167,
-  "scope_conflict": p168,
-  "scope_required": p169,
-  "security_policy": p170,
-  "session_collision": p171,
-  "set_incomplete": p172,
-  "set_integrity": p173,
-  "source_too_large": p174,
-  "source_unreachable": p175,
-  "special_file": p176,
-  "stale_baseline": p177,
-  "stale_plan": p178,
-  "surface_disabled": p179,
-  "surface_unknown": p180,
-  "too_many_commands": p181,
-  "too_many_components": p182,
-  "too_many_connectors": p183,
-  "too_many_language_servers": p184,
-  "too_many_ui": p185,
-  "tool_definition_drift": p186,
-  "transaction_pending": p187,
-  "transaction_unfinished": p188,
-  "trust_outdated": p189,
-  "trust_renewed": p190,
-  "trusted": p191,
-  "undeclared_command": p192,
-  "unexpected_argument": p193,
-  "unexpected_result": p194,
-  "unknown_action": p195,
-  "unknown_code": p196,
-  "unknown_command": p197,
-  "unknown_component": p198,
-  "unknown_contribution": p199,
-  "unknown_field": p200,
-  "unknown_option": p201,
-  "unknown_scaffold": p202,
-  "unknown_server": p203,
-  "unknown_shell": p204,
-  "unknown_target": p205,
-  "unreadable_directory": p206,
-  "unreadable_file": p207,
-  "unsafe_file_name": p208,
-  "unsafe_path": p209,
-  "unsafe_scope_path": p210,
-  "unsupported_operation": p211,
-  "unsupported_schema": p212,
-  "unsupported_scope": p213,
-  "unsupported_source": p214,
-  "unsupported_standard": p215,
-  "unsupported_surface": p216,
-  "untrusted": p217,
-  "usage": p218,
-  "wrong_target": p219,
+  "nested_manifest": p123,
+  "no_components": p124,
+  "no_generation": p125,
+  "no_manifest": p126,
+  "no_provider": p127,
+  "no_runtime": p128,
+  "not_a_directory": p129,
+  "not_available": p130,
+  "not_checkable": p131,
+  "not_found": p132,
+  "not_host_actions": p133,
+  "not_in_catalog": p134,
+  "not_installed": p135,
+  "not_owner": p136,
+  "not_rendered": p137,
+  "offline_miss": p138,
+  "pack_output_inside_bundle": p139,
+  "pass_env": p140,
+  "path_too_long": p141,
+  "permission_denied": p142,
+  "pins_corrupt": p143,
+  "plan_not_found": p144,
+  "plugin_command_failed": p145,
+  "plugin_disabled": p146,
+  "policy_disabled": p147,
+  "policy_recovery": p148,
+  "policy_safe_mode": p149,
+  "quarantine_not_persisted": p150,
+  "quarantined": p151,
+  "read_only": p152,
+  "ref_not_found": p153,
+  "reference_registry": p154,
+  "registry_corrupt": p155,
+  "replaced_source": p156,
+  "reserved_namespace": p157,
+  "runtime.requires_trust": p158,
+  "runtime_busy": p159,
+  "runtime_command_not_found": p160,
+  "runtime_exited": p161,
+  "runtime_failed": p162,
+  "runtime_mismatch": p163,
+  "runtime_protocol_error": p164,
+  "runtime_spawn_failed": p165,
+  "runtime_unloaded": p166,
+  "scaffold_conflict": p167,
+  "scaffold_failed": p168,
+  "scope_conflict": p169,
+  "scope_required": p170,
+  "security_policy": p171,
+  "session_collision": p172,
+  "set_incomplete": p173,
+  "set_integrity": p174,
+  "source_too_large": p175,
+  "source_unreachable": p176,
+  "special_file": p177,
+  "stale_baseline": p178,
+  "stale_plan": p179,
+  "surface_disabled": p180,
+  "surface_unknown": p181,
+  "too_many_commands": p182,
+  "too_many_components": p183,
+  "too_many_connectors": p184,
+  "too_many_language_servers": p185,
+  "too_many_ui": p186,
+  "tool_definition_drift": p187,
+  "transaction_pending": p188,
+  "transaction_unfinished": p189,
+  "trust_outdated": p190,
+  "trust_renewed": p191,
+  "trusted": p192,
+  "undeclared_command": p193,
+  "unexpected_argument": p194,
+  "unexpected_result": p195,
+  "unknown_action": p196,
+  "unknown_code": p197,
+  "unknown_command": p198,
+  "unknown_component": p199,
+  "unknown_contribution": p200,
+  "unknown_field": p201,
+  "unknown_option": p202,
+  "unknown_scaffold": p203,
+  "unknown_server": p204,
+  "unknown_shell": p205,
+  "unknown_target": p206,
+  "unreadable_directory": p207,
+  "unreadable_file": p208,
+  "unsafe_file_name": p209,
+  "unsafe_path": p210,
+  "unsafe_scope_path": p211,
+  "unsupported_operation": p212,
+  "unsupported_schema": p213,
+  "unsupported_scope": p214,
+  "unsupported_source": p215,
+  "unsupported_standard": p216,
+  "unsupported_surface": p217,
+  "untrusted": p218,
+  "usage": p219,
+  "wrong_target": p220,
 };

@@ -10,6 +10,7 @@ const EXIT: Record<SourceErrorCode, ExitCodeValue> = {
   source_too_large: ExitCode.failed,
   invalid_archive: ExitCode.failed,
   missing_file: ExitCode.failed,
+  nested_manifest: ExitCode.failed,
 };
 
 export type SourceErrorCode =
@@ -19,7 +20,8 @@ export type SourceErrorCode =
   | "source_unreachable"
   | "source_too_large"
   | "invalid_archive"
-  | "missing_file";
+  | "missing_file"
+  | "nested_manifest";
 
 export function sourceError(code: SourceErrorCode, message: string, hint?: string, details?: unknown): GjcError {
   return new GjcError({ code, message, hint, details, exit: EXIT[code] });

@@ -18,7 +18,8 @@ import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 const C2 = JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "h", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } });
 const SKILL = "---\nname: a\ndescription: b\n---\nx\n";
 const GJC = (tools: { name: string; path: string }[] = [{ name: "t", path: "tools/t.ts" }]) => JSON.stringify({ kind: "gajae-code-plugin", name: "h", version: "1.0.0", tools: tools.map((t) => ({ ...t, description: "d" })) });
-const c2Entries = (more: TarEntrySpec[]): TarEntrySpec[] => [{ name: "p/" }, { name: "p/plugin.json", data: C2 }, { name: "p/skills/a/SKILL.md", data: SKILL }, ...more];
+// plugin.json at the archive root: a C2 archive must extract it there (nested_manifest otherwise).
+const c2Entries = (more: TarEntrySpec[]): TarEntrySpec[] => [{ name: "plugin.json", data: C2 }, { name: "skills/a/SKILL.md", data: SKILL }, ...more];
 
 /** The sandbox tree without the private scratch parent (created on first use, always left empty). */
 const tree = (s: Sandbox) => Object.fromEntries(Object.entries(snapshotTree(s.root)).filter(([k]) => !k.startsWith("home/.cache")));
@@ -52,16 +53,16 @@ export function hostileCases(binary: () => string | undefined): void {
 
   describe("hostile archives", () => {
     const cases: [string, (s: Sandbox) => Uint8Array, string, number][] = [
-      ["NFC and NFD spellings of one name (one file on macOS)", () => gzip(tar(c2Entries([{ name: "p/skills/a/caf\u00e9.md", data: "1" }, { name: "p/skills/a/cafe\u0301.md", data: "2" }]))), "security_policy", 3],
-      ["names that differ only by case", () => gzip(tar(c2Entries([{ name: "p/skills/a/X.md", data: "1" }, { name: "p/skills/a/x.md", data: "2" }]))), "security_policy", 3],
-      ["a hard link to /etc/passwd", () => gzip(tar(c2Entries([{ name: "p/skills/a/h.md", type: "hardlink", linkname: "/etc/passwd" }]))), "security_policy", 3],
-      ["a character device", () => gzip(tar(c2Entries([{ name: "p/skills/a/null", type: "chardev" }]))), "security_policy", 3],
-      ["a symlink out, then a file through it", (s) => gzip(tar(c2Entries([{ name: "p/skills/l", type: "symlink", linkname: join(s.root, "victim") }, { name: "p/skills/l/evil.md", data: "pwn" }]))), "security_policy", 3],
-      ["a newline and an ANSI escape in a name", () => gzip(tar(c2Entries([{ name: "p/skills/a/x\n\u001b[31mred.md", data: "1" }]))), "security_policy", 3],
+      ["NFC and NFD spellings of one name (one file on macOS)", () => gzip(tar(c2Entries([{ name: "skills/a/caf\u00e9.md", data: "1" }, { name: "skills/a/cafe\u0301.md", data: "2" }]))), "security_policy", 3],
+      ["names that differ only by case", () => gzip(tar(c2Entries([{ name: "skills/a/X.md", data: "1" }, { name: "skills/a/x.md", data: "2" }]))), "security_policy", 3],
+      ["a hard link to /etc/passwd", () => gzip(tar(c2Entries([{ name: "skills/a/h.md", type: "hardlink", linkname: "/etc/passwd" }]))), "security_policy", 3],
+      ["a character device", () => gzip(tar(c2Entries([{ name: "skills/a/null", type: "chardev" }]))), "security_policy", 3],
+      ["a symlink out, then a file through it", (s) => gzip(tar(c2Entries([{ name: "skills/l", type: "symlink", linkname: join(s.root, "victim") }, { name: "skills/l/evil.md", data: "pwn" }]))), "security_policy", 3],
+      ["a newline and an ANSI escape in a name", () => gzip(tar(c2Entries([{ name: "skills/a/x\n\u001b[31mred.md", data: "1" }]))), "security_policy", 3],
       ["trailing garbage after the gzip stream", () => concat([gzip(tar(c2Entries([]))), new TextEncoder().encode("GARBAGE")]), "invalid_archive", 1],
-      ["a second gzip member with more files (gzip -d and tar would extract them)", () => concat([gzip(tar(c2Entries([]))), gzip(tar([{ name: "p/skills/b/SKILL.md", data: SKILL }]))]), "invalid_archive", 1],
-      ["entries after the end-of-archive marker (tar -i would extract them)", () => gzip(concat([tar(c2Entries([])), tar([{ name: "p/skills/b/SKILL.md", data: SKILL }])])), "invalid_archive", 1],
-      ["a 16 MiB + 1 file of zeros (a compression bomb, 1000:1)", () => gzip(tar(c2Entries([{ name: "p/skills/a/z.md", data: new Uint8Array(16 * 1024 * 1024 + 1) }]))), "source_too_large", 1],
+      ["a second gzip member with more files (gzip -d and tar would extract them)", () => concat([gzip(tar(c2Entries([]))), gzip(tar([{ name: "skills/b/SKILL.md", data: SKILL }]))]), "invalid_archive", 1],
+      ["entries after the end-of-archive marker (tar -i would extract them)", () => gzip(concat([tar(c2Entries([])), tar([{ name: "skills/b/SKILL.md", data: SKILL }])])), "invalid_archive", 1],
+      ["a 16 MiB + 1 file of zeros (a compression bomb, 1000:1)", () => gzip(tar(c2Entries([{ name: "skills/a/z.md", data: new Uint8Array(16 * 1024 * 1024 + 1) }]))), "source_too_large", 1],
     ];
     for (const [name, make, code, exit] of cases) {
       test(name, async () => {
@@ -75,7 +76,7 @@ export function hostileCases(binary: () => string | undefined): void {
 
     test("`..` spelled %2e%2e or with fullwidth dots is only a name: installed inside the content directory, nothing above it", async () => {
       const s = box();
-      const r = await s.gjc(["plugin", "install", archive(s, gzip(tar(c2Entries([{ name: "p/skills/%2e%2e/x.md", data: "1" }, { name: "p/skills/\uff0e\uff0e/y.md", data: "2" }])))), "--user", "--json"]);
+      const r = await s.gjc(["plugin", "install", archive(s, gzip(tar(c2Entries([{ name: "skills/%2e%2e/x.md", data: "1" }, { name: "skills/\uff0e\uff0e/y.md", data: "2" }])))), "--user", "--json"]);
       expect(r.exitCode).toBe(0);
       const bundleDir = r.json().c2.bundleDir as string;
       expect(readFileSync(join(bundleDir, "skills/%2e%2e/x.md"), "utf8")).toBe("1");

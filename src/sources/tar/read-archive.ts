@@ -49,14 +49,31 @@ async function gunzipInto(bytes: Uint8Array, judge: TarJudge): Promise<void> {
   for await (const chunk of streamChunks(gunzipped, readError)) judge.push(chunk);
 }
 
-/** The manifest must be at the archive root, or directly inside the one folder everything lives under. */
+/** The C2 manifest: the C2 standard has no top-folder form for it. */
+const C2_MANIFEST = "plugin.json";
+
+/**
+ * The manifest must be at the archive root, or directly inside the one folder everything lives
+ * under. A C2 bundle is the exception: "extracting it MUST produce plugin.json at the selected
+ * root" and C2 searches no child directory, so `pkg/plugin.json` (with no GJC manifest beside
+ * it, which would make it a GJC bundle) is refused with the nested manifest named.
+ */
 function pickRoot(entries: JudgedEntry[], manifestNames: string[]): string {
   const files = new Set(entries.filter((e) => e.type === "file").map((e) => e.path));
   if (manifestNames.some((m) => files.has(m))) return "";
   const tops = new Set(entries.map((e) => e.path.split("/")[0]));
   if (tops.size === 1) {
     const [top] = tops;
-    if (!files.has(top) && manifestNames.some((m) => files.has(`${top}/${m}`))) return top;
+    const found = manifestNames.filter((m) => !files.has(top) && files.has(`${top}/${m}`));
+    if (found.length > 0 && found.every((m) => m === C2_MANIFEST)) {
+      throw sourceError(
+        "nested_manifest",
+        `The archive holds ${top}/${C2_MANIFEST}, not ${C2_MANIFEST} at its root; a C2 bundle's archive must extract ${C2_MANIFEST} at the selected root (C2 does not search child directories).`,
+        `Pack the bundle directory's contents at the archive root (for example "tar -C ${top} -czf bundle.tgz ." or "gjc plugin pack ${top}").`,
+        { manifest: `${top}/${C2_MANIFEST}` },
+      );
+    }
+    if (found.length > 0) return top;
   }
   throw sourceError(
     "missing_file",

@@ -14,16 +14,24 @@ let ca: string;
 const files = skillsBundle("remote", "1.0.0") as Record<string, unknown>;
 const archive = gzip(
   tar([
+    { name: "plugin.json", data: JSON.stringify(files["plugin.json"]) },
+    { name: "skills/take-notes/SKILL.md", data: files["skills/take-notes/SKILL.md"] as string },
+  ]),
+);
+// The same bundle packed as one top folder: not a C2 bundle archive (plugin.json is not at its root).
+const nested = gzip(
+  tar([
     { name: "remote/plugin.json", data: JSON.stringify(files["plugin.json"]) },
     { name: "remote/skills/take-notes/SKILL.md", data: files["skills/take-notes/SKILL.md"] as string },
   ]),
 );
+const nestedSha256 = new Bun.CryptoHasher("sha256").update(nested).digest("hex");
 const sha256 = new Bun.CryptoHasher("sha256").update(archive).digest("hex");
 
 beforeAll(() => {
   const tls = testCertificate("archives");
   ca = tls.cert;
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls, fetch: (req) => (new URL(req.url).pathname === "/remote.tgz" ? new Response(archive) : new Response("no", { status: 404 })) });
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls, fetch: (req) => (new URL(req.url).pathname === "/remote.tgz" ? new Response(archive) : new URL(req.url).pathname === "/nested.tgz" ? new Response(nested) : new Response("no", { status: 404 })) });
 });
 afterAll(() => {
   server?.stop(true);
@@ -44,6 +52,12 @@ test("an archive catalog entry is downloaded over https, its sha256 verified, an
   catalog("0".repeat(64));
   const refused = await refusal(() => installC2FromCatalog(h.ctx, { entryName: "remote", catalogPath: join(h.root, "cat"), net: net() }));
   expect(refused).toMatchObject({ code: "hash_mismatch", exit: 3 });
+  expect(snapshotTree(h.data)).toEqual({});
+
+  // An archive whose plugin.json sits in a folder is refused, naming the nested manifest.
+  writeFileSync(join(h.root, "cat", "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "remote-cat", plugins: [{ name: "remote", version: "1.0.0", source: { kind: "archive", url: url.replace("remote.tgz", "nested.tgz"), sha256: nestedSha256 } }] }));
+  const nestedRefusal = await refusal(() => installC2FromCatalog(h.ctx, { entryName: "remote", catalogPath: join(h.root, "cat"), net: net() }));
+  expect(nestedRefusal).toMatchObject({ code: "nested_manifest", exit: 1, message: expect.stringContaining("remote/plugin.json") });
   expect(snapshotTree(h.data)).toEqual({});
 
   catalog(sha256);

@@ -123,9 +123,9 @@ describe("C2 install through the sources layer", () => {
     homes.push(h);
     const files = runtimeBundle("packed") as Record<string, unknown>;
     const entries = [
-      { name: "packed/plugin.json", data: JSON.stringify(files["plugin.json"]) },
-      { name: "packed/plugin.js", data: "process.exit(0);\n" },
-      { name: "packed/bin/tool", data: "#!/bin/sh\n", mode: 0o755 },
+      { name: "plugin.json", data: JSON.stringify(files["plugin.json"]) },
+      { name: "plugin.js", data: "process.exit(0);\n" },
+      { name: "bin/tool", data: "#!/bin/sh\n", mode: 0o755 },
     ];
     const good = join(h.root, "packed.tgz");
     writeFileSync(good, gzip(tar(entries)));
@@ -133,13 +133,17 @@ describe("C2 install through the sources layer", () => {
     expect(r).toMatchObject({ status: "installed", name: "packed" });
     expect(r.source.kind).toBe("tarball");
     const before = snapshotTree(h.data);
+    // The same files under one top folder: plugin.json is not at the archive's root.
+    const nested = join(h.root, "nested.tgz");
+    writeFileSync(nested, gzip(tar(entries.map((e) => ({ ...e, name: `packed/${e.name}` })) as never)));
+    expect(await refusal(() => h.install(nested, { force: true }))).toMatchObject({ code: "nested_manifest", message: expect.stringContaining("packed/plugin.json") });
     const hostile: [string, object[]][] = [
       ["abs", [...entries, { name: "/etc/evil", data: "x" }]],
-      ["dotdot", [...entries, { name: "packed/../../evil", data: "x" }]],
-      ["symlink", [...entries, { name: "packed/link", type: "symlink", linkname: "/etc/passwd" }]],
-      ["hardlink", [...entries, { name: "packed/hard", type: "hardlink", linkname: "packed/plugin.js" }]],
-      ["device", [...entries, { name: "packed/dev", type: "chardev" }]],
-      ["dup", [...entries, { name: "packed/plugin.js", data: "evil()" }]],
+      ["dotdot", [...entries, { name: "../evil", data: "x" }]],
+      ["symlink", [...entries, { name: "link", type: "symlink", linkname: "/etc/passwd" }]],
+      ["hardlink", [...entries, { name: "hard", type: "hardlink", linkname: "plugin.js" }]],
+      ["device", [...entries, { name: "dev", type: "chardev" }]],
+      ["dup", [...entries, { name: "plugin.js", data: "evil()" }]],
     ];
     for (const [name, list] of hostile) {
       const path = join(h.root, `${name}.tgz`);

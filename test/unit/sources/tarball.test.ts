@@ -80,12 +80,19 @@ describe("tarball sources: valid archives", () => {
     fresh();
     const src = join(a.root, "src");
     const { writeTree } = await import("../../helpers/tmp.ts");
-    writeTree(src, { "plug/plugin.json": "{}", "plug/a/b.txt": "b" });
+    writeTree(src, { "plug/gajae-plugin.json": "{}", "plug/a/b.txt": "b", "c2/plugin.json": "{}", "c2/a/b.txt": "b" });
     Bun.spawnSync(["tar", "czf", join(a.root, "sys.tgz"), "-C", src, "plug"]);
     const ctx = quietContext(a.root);
     const got = await fetchSource(ctx, parseSourceSpec("sys.tgz", ctx), opts());
     expect(readFileSync(join(got.dir, "a/b.txt"), "utf8")).toBe("b");
     await got.cleanup();
+    // A C2 bundle packed as one folder: plugin.json must be at the archive root.
+    Bun.spawnSync(["tar", "czf", join(a.root, "c2.tgz"), "-C", src, "c2"]);
+    await refusal(fetchSource(ctx, parseSourceSpec("c2.tgz", ctx), opts()), "nested_manifest", 1);
+    Bun.spawnSync(["tar", "czf", join(a.root, "c2-root.tgz"), "-C", join(src, "c2"), "."]);
+    const root = await fetchSource(ctx, parseSourceSpec("c2-root.tgz", ctx), opts());
+    expect(readFileSync(join(root.dir, "a/b.txt"), "utf8")).toBe("b");
+    await root.cleanup();
   });
 
   test("the expected SHA-256 is checked before anything is written", async () => {
