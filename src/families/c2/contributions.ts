@@ -310,7 +310,12 @@ function safeReaddir(dir: string, rel: string, sink: DiagnosticSink): string[] {
   }
 }
 
-/** Every *.md under a top folder (agents/, commands/), at most 12 levels and 100 files. */
+/**
+ * The *.md files directly inside a top folder (agents/, commands/), at most 100. The standard
+ * names them `agents/*.md` and `commands/*.md`: one level. Files in deeper folders are ordinary
+ * bundle files (stored, never contributions), so a link down there is not a contribution's
+ * either; only a link in the folder itself named *.md is one.
+ */
 function findMarkdown(dir: string, top: string, sink: DiagnosticSink): string[] {
   const kind = kindOf(join(dir, top));
   if (kind === "missing" || kind === "file" || kind === "special") return [];
@@ -319,30 +324,19 @@ function findMarkdown(dir: string, top: string, sink: DiagnosticSink): string[] 
     return [];
   }
   const out: string[] = [];
-  let overflow = false;
-  const walk = (rel: string, depth: number) => {
-    for (const name of safeReaddir(dir, rel, sink)) {
-      if (overflow) return;
-      const child = `${rel}/${name}`;
-      const k = kindOf(join(dir, child));
-      if (k === "dir") {
-        if (!C2_LIMITS.skipDirs.has(name) && depth < MAX_WALK_DEPTH) walk(child, depth + 1);
-      } else if (name.endsWith(".md")) {
-        if (k === "link") linkError(sink, child);
-        else if (k === "file") {
-          if (out.length === MAX_MARKDOWN) {
-            overflow = true;
-            sink.error("too_many_components", top, `${top}/ holds more than ${MAX_MARKDOWN} Markdown files.`, "Split the bundle; C2 accepts at most 100 components.");
-            return;
-          }
-          out.push(child);
-        }
-      } else if (k === "link") {
-        linkError(sink, child);
+  for (const name of safeReaddir(dir, top, sink)) {
+    if (!name.endsWith(".md")) continue;
+    const child = `${top}/${name}`;
+    const k = kindOf(join(dir, child));
+    if (k === "link") linkError(sink, child);
+    else if (k === "file") {
+      if (out.length === MAX_MARKDOWN) {
+        sink.error("too_many_components", top, `${top}/ holds more than ${MAX_MARKDOWN} Markdown files.`, "Split the bundle; C2 accepts at most 100 components.");
+        break;
       }
+      out.push(child);
     }
-  };
-  walk(top, 1);
+  }
   return out;
 }
 

@@ -162,24 +162,33 @@ describe("components", () => {
     expect(errors(withAgents(101)).map(([c]) => c)).toEqual(["too_many_components"]);
   });
 
-  test("inventory: skills exactly one level deep, agents and prompt commands recursive, frontmatter read", () => {
+  test("inventory: skills, agents and prompt commands exactly one level deep (the standard's agents/*.md, commands/*.md), frontmatter read", () => {
     const dir = bundle({
       "plugin.json": manifest(),
       "skills/review/SKILL.md": SKILL("review"),
       "skills/nested/deeper/SKILL.md": SKILL("deeper"),
       "skills/README.md": "not a skill",
-      "agents/team/reviewer.md": "---\nname: reviewer\ndescription: Reviews\nmodel: fast\ntools: Read, Grep\n---\nReview.\n",
+      "agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews\nmodel: fast\ntools: Read, Grep\n---\nReview.\n",
       "agents/empty.md": "---\nname: e\n---\n",
-      "commands/git/commit.md": "Commit it.\n",
+      "agents/team/deeper.md": "---\nname: deeper\ndescription: Not an agent\n---\nIgnored.\n",
+      "commands/commit.md": "Commit it.\n",
+      "commands/git/push.md": "Not a command.\n",
       "commands/notes.txt": "not markdown",
     });
     const plan = planC2Bundle(dir);
     expect(plan.ok).toBe(true);
     const c = plan.contributions;
     expect(c.skills.map((s) => s.name)).toEqual(["review"]);
-    expect(c.agents).toEqual([{ name: "reviewer", description: "Reviews", model: "fast", tools: ["Read", "Grep"], path: "agents/team/reviewer.md", localId: expect.stringMatching(/^agents-team-reviewer-md-[0-9a-f]{8}$/) }]);
-    expect(c.promptCommands.map((p) => [p.name, p.path])).toEqual([["commit", "commands/git/commit.md"]]);
+    expect(c.agents).toEqual([{ name: "reviewer", description: "Reviews", model: "fast", tools: ["Read", "Grep"], path: "agents/reviewer.md", localId: expect.stringMatching(/^agents-reviewer-md-[0-9a-f]{8}$/) }]);
+    expect(c.promptCommands.map((p) => [p.name, p.path])).toEqual([["commit", "commands/commit.md"]]);
     expect(c.counts).toMatchObject({ skills: 1, subagents: 1, commands: 1, runtime: 0 });
+    // The deeper files are ordinary bundle files: stored, never contributions.
+    expect(plan.collection.files.map((f) => f.path)).toEqual(expect.arrayContaining(["agents/team/deeper.md", "commands/git/push.md"]));
+    // A link down there is not a contribution path either.
+    const outside = outsideDir({ "a.md": "A.\n" });
+    const linked = bundle({ "plugin.json": manifest(), "agents/ok.md": "Agent.\n", "agents/deep/.keep": "" });
+    symlinkSync(join(outside, "a.md"), join(linked, "agents", "deep", "x.md"));
+    expect(errors(linked)).toEqual([]);
   });
 
   test("runtime bundles: counts, extension components and the trust warning", () => {
