@@ -66,7 +66,7 @@ export const gjcFamily: FamilyAdapter = {
   },
   async uninstall(ctx, name, scope, opts) {
     const r = await (await import("./uninstall.ts")).uninstallGjc(ctx, name, scope, { dryRun: opts.dryRun });
-    return { family: "gjc", status: r.status, name: r.name, version: r.version, scope: r.scope, files: r.files, warnings: [], gjc: { unowned: r.unowned } };
+    return { family: "gjc", status: r.status, name: r.name, version: r.version, scope: r.scope, files: r.files, warnings: [], gjc: { unowned: r.unowned, ...(r.keptIn !== undefined ? { keptIn: r.keptIn } : {}) } };
   },
   async setEnabled(ctx, name, scope, enabled, surface) {
     const r = await (await import("./enablement.ts")).setGjcEnabled(ctx, name, scope, enabled, surface);

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { walkInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
@@ -17,9 +17,42 @@ export interface UninstallResult {
   scope: Scope;
   /** Files owned by the bundle (removed, or that would be). */
   files: string[];
-  /** Things found in the content directory that the bundle did not install (removed with it). */
+  /** What the content directory held that the bundle did not install: kept, never removed. */
   unowned: string[];
+  /** Where those were kept (the content directory renamed out of gjc's names), when there were any. */
+  keptIn?: string;
 }
+
+/**
+ * The entries of a content directory the registry does not record (a file a user added, a
+ * directory the bundle never had), without entering a link. Recorded files and the directories
+ * that lead to them are the bundle's; everything else is someone else's.
+ */
+function unownedEntries(entry: RegistryEntry): string[] {
+  const files = new Set(entry.copiedFiles.map((f) => f.relativePath));
+  const dirs = new Set<string>();
+  for (const f of files) for (let d = dirname(f); d !== "."; d = dirname(d)) dirs.add(d);
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(entry.pluginRoot, rel)).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const r = rel ? `${rel}/${n}` : n;
+      if (files.has(r) && walkInside(entry.pluginRoot, r, "file").ok) continue;
+      if (dirs.has(r) && walkInside(entry.pluginRoot, r, "dir").ok) walk(r);
+      else out.push(r);
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** A name no gjc sweep matches (not a content, staging or trash directory): gjc never removes it. */
+const keptDirName = (name: string, at: Date) => `${name}.kept-${at.toISOString().replace(/[-:.]/g, "")}`;
 
 function listRemaining(dir: string, rel = ""): string[] {
   let names: string[];
@@ -36,10 +69,11 @@ function listRemaining(dir: string, rel = ""): string[] {
 }
 
 /**
- * Removes exactly the files the registry says the bundle owns, never through a link (a parent
- * directory swapped for a symlink is not entered), then the directories they emptied. The
- * registry entry goes first, as the commit point: a crash after it leaves an unreferenced
- * content directory, which the next command sweeps; a crash before it leaves the bundle whole.
+ * Removes a content directory that holds only what the registry records: exactly those files,
+ * never through a link (a parent directory swapped for a symlink is not entered), then the
+ * directories they emptied. The registry entry goes first, as the commit point: a crash after
+ * it leaves an unreferenced content directory, which the next command sweeps; a crash before
+ * it leaves the bundle whole.
  */
 function removeOwned(ctx: Context, root: string, entry: RegistryEntry): string[] {
   // A content directory that became a link (or a file) is removed as that, never entered:
@@ -56,6 +90,19 @@ function removeOwned(ctx: Context, root: string, entry: RegistryEntry): string[]
     } catch {}
     return ["."];
   }
+  removeOwnedFiles(ctx, entry);
+  const unowned = listRemaining(entry.pluginRoot);
+  try {
+    rmdirSync(entry.pluginRoot);
+  } catch {
+    // Something appeared since it was checked under the lock: the directory is ours, retire it whole.
+    retireDir(ctx, root, entry.pluginRoot);
+  }
+  return unowned;
+}
+
+/** Unlinks the recorded files (never through a link), then the directories they emptied. */
+function removeOwnedFiles(ctx: Context, entry: RegistryEntry): void {
   const dirs = new Set<string>();
   for (const f of entry.copiedFiles) {
     if (walkInside(entry.pluginRoot, f.relativePath, "file").ok) {
@@ -73,14 +120,6 @@ function removeOwned(ctx: Context, root: string, entry: RegistryEntry): string[]
       } catch {}
     }
   }
-  const unowned = listRemaining(entry.pluginRoot);
-  try {
-    rmdirSync(entry.pluginRoot);
-  } catch {
-    // Something the bundle did not install is still there: the directory is ours, retire it whole.
-    retireDir(ctx, root, entry.pluginRoot);
-  }
-  return unowned;
 }
 
 export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean } = {}): Promise<UninstallResult> {
@@ -88,12 +127,31 @@ export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opt
   const pre = readRegistry(root, scope, ctx).plugins.find((p) => p.name === name);
   if (!pre) throw notInstalled(name, scope);
   const base = { name, version: pre.version, scope, files: pre.copiedFiles.map((f) => f.relativePath) };
-  if (opts.dryRun) return { status: "would-uninstall", ...base, unowned: [] };
+  if (opts.dryRun) return { status: "would-uninstall", ...base, unowned: unownedEntries(pre) };
   return withScopes(ctx, scope, "gjc plugin uninstall", false, (s) => {
     const entry = s.target.registry.plugins.find((p) => p.name === name);
     if (!entry) throw notInstalled(name, scope);
+    const isDir = (() => {
+      try {
+        return lstatSync(entry.pluginRoot).isDirectory();
+      } catch {
+        return false;
+      }
+    })();
+    const unowned = isDir ? unownedEntries(entry) : [];
+    if (unowned.length > 0) {
+      // The registry's copied files are the ownership boundary: only they go. The directory
+      // is first renamed out of gjc's names (before the commit, so no crash leaves the user's
+      // files in an unreferenced content directory that the next command would sweep).
+      const keptIn = join(s.target.root, keptDirName(name, ctx.now()));
+      renameSync(entry.pluginRoot, keptIn);
+      writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
+      removeOwnedFiles(ctx, { ...entry, pluginRoot: keptIn });
+      return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned, keptIn };
+    }
     writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
-    const unowned = removeOwned(ctx, s.target.root, entry);
-    return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned };
+    // Empty unless something appeared after the check above (then it was retired with the directory).
+    const appeared = removeOwned(ctx, s.target.root, entry);
+    return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned: appeared };
   });
 }

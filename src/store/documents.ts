@@ -226,7 +226,9 @@ export const UninstallDocumentSchema = Type.Object(
     /** Bundle-relative paths of the files removed (or that would be). */
     files: strs,
     warnings: Type.Array(DiagnosticSchema),
-    gjc: opt(Type.Object({ unowned: strs }, closed)),
+    // unowned: what the content directory held that the bundle did not install; keptIn: the
+    // directory it was kept in (uninstall removes only the files the registry records).
+    gjc: opt(Type.Object({ unowned: strs, keptIn: opt(str) }, closed)),
     c2: opt(Type.Object({ id: str, bundleDir: str, dataDir: str, dataKept: Type.Boolean(), policyForgotten: Type.Boolean() }, closed)),
   },
   closed,

@@ -218,11 +218,14 @@ describe("gjc plugin install (GJC)", () => {
     symlinkSync(outside, join(e.pluginRoot, "tools"));
     const r = await w.gjc(["plugin", "uninstall", "eta", "--project", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ status: "uninstalled", gjc: { unowned: ["tools"] } });
+    // The link is not a file the registry records: it is kept (never followed), with the directory renamed out of gjc's names.
+    const keptIn = r.json().gjc.keptIn as string;
+    expect(r.json()).toMatchObject({ status: "uninstalled", gjc: { unowned: ["tools"], keptIn: expect.stringContaining(join(w.projectScope, "eta.kept-")) } });
     expect(readFileSync(join(outside, "eta_a.ts"), "utf8")).toBe("keep me\n");
     expect(existsSync(e.pluginRoot)).toBe(false);
+    expect(readdirSync(keptIn)).toEqual(["tools"]);
     expect(registry(w.projectScope).plugins).toEqual([]);
-    expect(readdirSync(w.projectScope).sort()).toEqual(["registry.index.json", "registry.json", "registry.last-good.json"]);
+    expect(readdirSync(w.projectScope).sort()).toEqual([keptIn.slice(w.projectScope.length + 1), "registry.index.json", "registry.json", "registry.last-good.json"]);
   });
 
   test("a corrupt or tampered registry fails the scope closed; doctor --fix restores the last good copy", async () => {

@@ -61,12 +61,14 @@ export function describeUninstall(ctx: Context, r: UninstallResult): string {
   const name = label(r);
   if (r.status === "would-uninstall") {
     const data = r.c2 && !r.c2.dataKept ? ` and its data ${r.c2.dataDir}` : "";
-    return [`[dry-run] Would uninstall ${name} ${r.version} from ${where(r)}, removing ${counted(r.files.length, "file")}${data}:`, ...r.files.map((f) => `  ${f}`)].join("\n");
+    const keep = r.gjc?.unowned.length ? [`  and keep ${counted(r.gjc.unowned.length, "item")} it did not install: ${r.gjc.unowned.slice(0, 5).join(", ")}`] : [];
+    return [`[dry-run] Would uninstall ${name} ${r.version} from ${where(r)}, removing ${counted(r.files.length, "file")}${data}:`, ...r.files.map((f) => `  ${f}`), ...keep].join("\n");
   }
   const lines = [`Uninstalled ${name} ${r.version} from ${where(r)} (${counted(r.files.length, "file")} removed).`];
   if (r.c2) lines.push(r.c2.dataKept ? `  Its data was kept in ${r.c2.dataDir}.` : "  Its data was removed with it.");
   if (r.c2?.policyForgotten) lines.push("  Its user and project policy was forgotten.");
-  if (r.gjc?.unowned.length) lines.push(`  also removed ${r.gjc.unowned.length} item(s) the bundle did not install: ${r.gjc.unowned.slice(0, 5).join(", ")}`);
+  if (r.gjc?.keptIn !== undefined) lines.push(`  Kept ${counted(r.gjc.unowned.length, "item")} the bundle did not install, in ${r.gjc.keptIn}: ${r.gjc.unowned.slice(0, 5).join(", ")}${r.gjc.unowned.length > 5 ? ", …" : ""}`);
+  else if (r.gjc?.unowned.length) lines.push(`  also removed ${r.gjc.unowned.length} item(s) that appeared while it was uninstalled: ${r.gjc.unowned.slice(0, 5).join(", ")}`);
   return lines.join("\n");
 }
 
