@@ -2,13 +2,13 @@ import { resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { WORKFLOW_PHASES } from "../families/gjc/constants.ts";
+import { ROLE_AGENTS, WORKFLOW_PHASES } from "../families/gjc/constants.ts";
 import { splitFrontmatter } from "../families/gjc/frontmatter.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { loadSession, type SessionBundle, type SessionSurface } from "./load.ts";
 import { initialPhase } from "./phases.ts";
 import { subskillBlock } from "./subskill-block.ts";
-import { isSubskill, type StoredSubskill } from "./surfaces.ts";
+import { isSubskill, subskillToolsOf, type StoredSubskill, type SubskillTool } from "./surfaces.ts";
 
 export interface ActivationOptions {
   skill: string;
@@ -30,6 +30,8 @@ export interface ActivatedSubskill {
   /** SHA-256 of the verified SKILL.md the body came from. */
   sha256: string;
   block: string;
+  /** Its sub-skill-scoped tool modules: the host loads them while this sub-skill's phase is active. */
+  tools: SubskillTool[];
 }
 
 export interface ActivationResult {
@@ -112,6 +114,7 @@ function activated(b: Binding): ActivatedSubskill {
     activationArg: b.sub.activation_arg,
     sha256: b.sub.sha256,
     block: subskillBlock({ plugin: entry.name, name: b.sub.name, parent: b.sub.parent, phase: b.sub.phase, arg: b.sub.activation_arg, body }),
+    tools: subskillToolsOf(entry, b.sub),
   };
 }
 
@@ -124,6 +127,10 @@ function activated(b: Binding): ActivatedSubskill {
  */
 export async function activateSkill(ctx: Context, options: ActivationOptions): Promise<ActivationResult> {
   const skill = options.skill;
+  // Only the protected parents have sub-skills: any other name is a mistake, never an empty activation.
+  if (!Object.hasOwn(WORKFLOW_PHASES, skill) && !(ROLE_AGENTS as readonly string[]).includes(skill)) {
+    throw usageError(`"${skill}" is not a skill or agent that sub-skills bind to.`, `Use one of: ${[...Object.keys(WORKFLOW_PHASES), ...ROLE_AGENTS].join(", ")}.`, "invalid_parent");
+  }
   const phases = WORKFLOW_PHASES[skill] ?? [];
   const phase = options.phase ?? initialPhase(skill);
   if (options.phase !== undefined && Object.hasOwn(WORKFLOW_PHASES, skill) && !phases.includes(phase)) {

@@ -13,6 +13,8 @@ export interface SubskillInfo {
   phase: string;
   activationArg: string;
   description: string;
+  /** Sub-skill-scoped tool modules, handed to the host for this sub-skill's phase (never advertised). */
+  tools: { path: string; module: string; sha256: string }[];
 }
 
 export interface Advertisement {

@@ -16,6 +16,8 @@ const count = Type.Integer({ minimum: 0 });
 const status = Type.Enum(["active", "disabled", "quarantined", "excluded"]);
 const owner = { scope: ScopeSchema, bundle: str, surfaceId: str };
 
+/** A sub-skill-scoped tool module: an installed, verified file of the bundle. */
+const SubskillToolSchema = Type.Object({ path: str, module: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }) }, closed);
 const ReasonSchema = Type.Object({ surfaceId: str, code: str, message: str, persisted: Type.Boolean() }, closed);
 const BundleSchema = Type.Object(
   {
@@ -58,7 +60,8 @@ export const SessionDocumentSchema = Type.Object(
     agentAppendices: Type.Record(str, str),
     appendixDigest: Type.String({ pattern: "^[0-9a-f]{64}$" }),
     advertisements: Type.Object({ skills: Type.Record(str, str), agents: Type.Record(str, str) }, closed),
-    subskills: Type.Array(Type.Object({ extensionId: str, scope: ScopeSchema, plugin: str, name: str, parent: str, phase: str, activationArg: str, description: str }, closed)),
+    // tools: the sub-skill-scoped tool modules, for the host to load while that phase is active.
+    subskills: Type.Array(Type.Object({ extensionId: str, scope: ScopeSchema, plugin: str, name: str, parent: str, phase: str, activationArg: str, description: str, tools: Type.Array(SubskillToolSchema) }, closed)),
     tools: Type.Array(Type.Object({ ...owner, name: str, description: nullable(str), module: str }, closed)),
     hooks: Type.Array(Type.Object({ ...owner, name: str, event: str, phase: nullable(Type.Enum(["before", "after"])), target: nullable(str), module: str }, closed)),
     mcpServers: Type.Array(McpServerSchema),
@@ -70,7 +73,7 @@ export const SessionDocumentSchema = Type.Object(
 );
 
 const ActivatedSchema = Type.Object(
-  { scope: ScopeSchema, plugin: str, surfaceId: str, name: str, parent: str, phase: str, activationArg: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), block: str },
+  { scope: ScopeSchema, plugin: str, surfaceId: str, name: str, parent: str, phase: str, activationArg: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), block: str, tools: Type.Array(SubskillToolSchema) },
   closed,
 );
 /** `gjc plugin activate --json` (gjc/activate@1): which sub-skill an invocation activates and what to inject. */

@@ -221,7 +221,7 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   // Only installed (and so verified) files may be loaded or rendered: a surface naming any
   // other path (a registry edited by hand, `../` included) fails the bundle closed.
   const installed = new Set(entry.copiedFiles.map((f) => f.relativePath));
-  const strays = all.filter((s) => s.path !== undefined && s.path !== null && !(typeof s.path === "string" && installed.has(s.path)));
+  const strays = all.filter((s) => (s.path !== undefined && s.path !== null && !(typeof s.path === "string" && installed.has(s.path))) || (Array.isArray(s.toolPaths) && s.toolPaths.some((t) => typeof t !== "string" || !installed.has(t))));
   if (strays.length > 0) {
     bundle.status = "quarantined";
     bundle.reasons = strays.map((s) => ({

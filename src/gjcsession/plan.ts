@@ -7,7 +7,7 @@ import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../policy/child-process.
 import { CHILD_ENV_ALLOW_LIST } from "../process/env.ts";
 import type { BundleStatus, QuarantineReason, SessionBundle, SessionState } from "./load.ts";
 import { AGENTS, WORKFLOW_SKILLS } from "./phases.ts";
-import { isAppendix, isHook, isMcp, isSubskill, isTool, type StoredMcp } from "./surfaces.ts";
+import { subskillToolsOf, isAppendix, isHook, isMcp, isSubskill, isTool, type StoredMcp } from "./surfaces.ts";
 
 interface Owner {
   scope: Scope;
@@ -221,7 +221,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
         if (s.kind === "agent-appendix") agent.push({ ...input, agent: s.agent ?? "" });
         else system.push(input);
       } else if (isSubskill(s)) {
-        subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description });
+        subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description, tools: subskillToolsOf(entry, s) });
       } else if (isTool(s)) {
         tools.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, description: s.description ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isHook(s)) {

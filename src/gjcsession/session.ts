@@ -4,7 +4,7 @@ import type { QuarantineRecord, Scope } from "../install/registry-types.ts";
 import { loadSession, type SessionBundle, type SessionState } from "./load.ts";
 import { buildPlan, type SessionPlan } from "./plan.ts";
 import type { RuntimeCheckResult, RuntimeTarget } from "./runtime-check.ts";
-import { isHook, isTool } from "./surfaces.ts";
+import { isHook, isSubskill, isTool, subskillToolName, subskillToolsOf } from "./surfaces.ts";
 
 export interface SessionOptions {
   /** The project whose `.gjc/gjc-plugins` is the project scope (default: the working directory). */
@@ -47,6 +47,9 @@ function targetsOf(b: SessionBundle): RuntimeTarget[] {
     const base = { scope: b.entry.scope, bundle: b.entry.name, pluginRoot: b.entry.pluginRoot, surfaceId: s.extensionId };
     if (isTool(s)) out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
     else if (isHook(s)) out.push({ ...base, kind: "hook", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
+    // A sub-skill's tools are tools like any other: loaded in isolation, held to the name their
+    // file gives them; a failure quarantines the sub-skill that brings them.
+    else if (isSubskill(s)) for (const t of subskillToolsOf(b.entry, s)) out.push({ ...base, kind: "tool", path: t.path, module: join(b.entry.pluginRoot, t.path), name: subskillToolName(t.path) });
   }
   return out;
 }

@@ -27,3 +27,35 @@ export function textFilesOf(surfaces: RegistrySurface[]): Set<string> {
   }
   return out;
 }
+
+/** A sub-skill-scoped tool module, as handed to a host: loaded only while its sub-skill's phase is active. */
+export interface SubskillTool {
+  /** Bundle-relative path of the installed module. */
+  path: string;
+  /** Absolute path under the installed root. */
+  module: string;
+  /** SHA-256 of the installed (verified) file. */
+  sha256: string;
+}
+
+/**
+ * The tool modules one sub-skill brings (the manifest's string `tools` entries, then its
+ * SKILL.md `tools:`), each an installed file of the bundle; a path that is not one is left out
+ * (judgeEntry quarantines such a sub-skill before this is reached).
+ */
+export function subskillToolsOf(entry: { pluginRoot: string; copiedFiles: readonly { relativePath: string; sha256: string }[] }, s: StoredSubskill): SubskillTool[] {
+  const installed = new Map(entry.copiedFiles.map((f) => [f.relativePath, f.sha256]));
+  const out: SubskillTool[] = [];
+  for (const path of Array.isArray(s.toolPaths) ? s.toolPaths : []) {
+    const sha256 = installed.get(path);
+    if (sha256 !== undefined && !out.some((t) => t.path === path)) out.push({ path, module: `${entry.pluginRoot}/${path}`, sha256 });
+  }
+  return out;
+}
+
+/** The name a sub-skill tool must register: its file name without the last extension (gjc-notes §1.6). */
+export const subskillToolName = (path: string): string => {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+};

@@ -84,6 +84,7 @@ const sub = (i: number, extra: Partial<SubskillInfo> = {}): SubskillInfo => ({
   phase: "planner",
   activationArg: `arg${i}`,
   description: `does ${i}`,
+  tools: [],
   ...extra,
 });
 
