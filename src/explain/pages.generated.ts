@@ -202,25 +202,26 @@ import p198 from "../../docs/errors/unknown_command.md" with { type: "text" };
 import p199 from "../../docs/errors/unknown_component.md" with { type: "text" };
 import p200 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
 import p201 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p205 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p206 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p207 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p208 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p209 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p210 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p211 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p215 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p216 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p217 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p218 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p219 from "../../docs/errors/usage.md" with { type: "text" };
-import p220 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p207 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p208 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p209 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p210 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p211 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p212 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p213 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p214 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p215 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p216 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p217 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p218 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p219 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p220 from "../../docs/errors/usage.md" with { type: "text" };
+import p221 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -426,23 +427,24 @@ export const PAGES: Record<string, string> = {
   "unknown_component": p199,
   "unknown_contribution": p200,
   "unknown_field": p201,
-  "unknown_option": p202,
-  "unknown_scaffold": p203,
-  "unknown_server": p204,
-  "unknown_shell": p205,
-  "unknown_target": p206,
-  "unreadable_directory": p207,
-  "unreadable_file": p208,
-  "unsafe_file_name": p209,
-  "unsafe_path": p210,
-  "unsafe_scope_path": p211,
-  "unsupported_operation": p212,
-  "unsupported_schema": p213,
-  "unsupported_scope": p214,
-  "unsupported_source": p215,
-  "unsupported_standard": p216,
-  "unsupported_surface": p217,
-  "untrusted": p218,
-  "usage": p219,
-  "wrong_target": p220,
+  "unknown_hook_event": p202,
+  "unknown_option": p203,
+  "unknown_scaffold": p204,
+  "unknown_server": p205,
+  "unknown_shell": p206,
+  "unknown_target": p207,
+  "unreadable_directory": p208,
+  "unreadable_file": p209,
+  "unsafe_file_name": p210,
+  "unsafe_path": p211,
+  "unsafe_scope_path": p212,
+  "unsupported_operation": p213,
+  "unsupported_schema": p214,
+  "unsupported_scope": p215,
+  "unsupported_source": p216,
+  "unsupported_standard": p217,
+  "unsupported_surface": p218,
+  "untrusted": p219,
+  "usage": p220,
+  "wrong_target": p221,
 };

@@ -43,8 +43,9 @@ export const SAFE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$/;
 export const SAFE_VERSION = /^[a-zA-Z0-9][a-zA-Z0-9._+-]{0,63}$/;
 
 /**
- * Events a bundle hook may bind to: the events the GJC runtime emits (gjc-notes §1.7). A name
- * outside this list would register a handler that never fires, so it is refused.
+ * The events the GJC runtime emits (gjc-notes §1.7). The seed forbids no event name beyond the
+ * name grammar, and the reference accepts any, so a hook may bind to another name too: it is
+ * warned about (it may never fire), not refused.
  */
 export const HOOK_EVENTS = [
   "tool_call",
@@ -74,7 +75,14 @@ export const HOOK_EVENTS = [
   "after_provider_response",
   "goal_updated",
   "todo_reminder",
+  "ttsr_triggered",
+  "resources_discover",
+  "credential_disabled",
+  "session.compacting",
 ] as const;
+
+/** Runtime event families named by prefix (`auto_compaction_start`, `reasoning_summary_delta` …). */
+export const HOOK_EVENT_PREFIXES = ["auto_compaction_", "auto_retry_", "reasoning_summary_"] as const;
 
 /** Events that carry a phase: `tool_call` runs before the tool, `tool_result` after it. */
 export const PHASED_EVENTS: Readonly<Record<string, "before" | "after">> = { tool_call: "before", tool_result: "after" };

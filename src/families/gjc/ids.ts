@@ -40,12 +40,14 @@ export interface CollidableSurface {
 /**
  * The collision keys of one surface (gjc-notes §5.2): tools and MCPs by name, hooks and
  * appendices by extension id, sub-skills by (parent, activation_arg) and by (parent, phase).
+ * Tool names compare case-insensitively, as the host's own tool names do (collisions.ts): a
+ * host that matches names without case would otherwise see two bundles' tools as one.
  */
 export function collisionKeys(surface: CollidableSurface): CollisionKey[] {
   const s = surface as Record<string, unknown>;
   switch (surface.kind) {
     case "tool":
-      return [{ code: "duplicate_tool", key: `tool:${s.name}`, label: `tool name "${s.name}"` }];
+      return [{ code: "duplicate_tool", key: `tool:${String(s.name).toLowerCase()}`, label: `tool name "${s.name}"` }];
     case "hook":
       return [{ code: "duplicate_hook", key: surface.id, label: `hook ${surface.id}` }];
     case "mcp":

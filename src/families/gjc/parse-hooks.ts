@@ -1,6 +1,6 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
-import { HOOK_EVENTS, HOOK_KEYS, PHASED_EVENTS } from "./constants.ts";
+import { HOOK_EVENT_PREFIXES, HOOK_EVENTS, HOOK_KEYS, PHASED_EVENTS } from "./constants.ts";
 import { checkEntryKeys, checkSafeName, describeValue, isPlainObject, optionalSha256, optionalString, quote, requiredString } from "./fields.ts";
 import type { GjcHookEntry, Located } from "./manifest-types.ts";
 
@@ -59,10 +59,11 @@ export function parseHookEntry(sink: DiagnosticSink, raw: unknown, label: string
 
   const who = `Hook ${quote(name)}`;
   const wanted = PHASED_EVENTS[event];
-  if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-    sink.error("invalid_hook", `${here}/event`, `${who} binds to the unknown event ${quote(event)}; it would never fire.${didYouMean(event, HOOK_EVENTS)}`, `Use one of: ${HOOK_EVENTS.join(", ")}.`);
-  } else if (wanted === undefined && phase !== undefined) {
-    sink.error("invalid_hook", `${here}/phase`, `${who}: a phase only applies to tool_call and tool_result events, not ${quote(event)}.`, "Remove the phase.");
+  const known = (HOOK_EVENTS as readonly string[]).includes(event) || HOOK_EVENT_PREFIXES.some((p) => event.startsWith(p));
+  const warnUnknown = () =>
+    sink.warning("unknown_hook_event", `${here}/event`, `${who} binds to ${quote(event)}, an event the GJC runtime is not known to emit; it may never fire.${didYouMean(event, HOOK_EVENTS)}`, `Known events: ${HOOK_EVENTS.join(", ")}, and the ${HOOK_EVENT_PREFIXES.map((p) => `${p}*`).join(", ")} families.`);
+  if (wanted === undefined && phase !== undefined) {
+    sink.error("invalid_hook", `${here}/phase`, `${who}: a phase only applies to tool_call and tool_result events, not ${quote(event)}.${known ? "" : didYouMean(event, HOOK_EVENTS)}`, "Remove the phase.");
   } else if (wanted !== undefined) {
     if (event === "tool_call" && target === undefined) {
       sink.error("invalid_hook", here, `${who}: tool_call requires a target (the tool the hook watches).`, 'Add "target": "<tool name>", for example "read".');
@@ -72,5 +73,7 @@ export function parseHookEntry(sink: DiagnosticSink, raw: unknown, label: string
     }
   }
   if (sink.items.length !== before) return undefined;
+  // A warning only, and after the checks above: it does not make the entry invalid.
+  if (!known) warnUnknown();
   return { name, event, ...(target !== undefined && { target }), ...(phase !== undefined && { phase }), path, ...(sha256 !== undefined && { sha256 }) } as GjcHookEntry;
 }

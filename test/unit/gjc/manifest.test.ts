@@ -237,7 +237,6 @@ describe("manifest: hooks", () => {
     [{ event: "tool_result", phase: "before" }, "invalid_hook", 'requires the "after" phase'],
     [{ event: "session_start", phase: "after" }, "invalid_hook", "only applies to tool_call and tool_result"],
     [{ event: "turn_end", phase: "before" }, "invalid_hook", "only applies"],
-    [{ event: "PreToolUse" }, "invalid_hook", "unknown event"],
     [{ event: "tool_calls", target: "x", phase: "before" }, "invalid_hook", 'Did you mean "tool_call"?'],
     [{ event: "tool_call", target: "read", phase: "during" }, "invalid_manifest", '"before" or "after"'],
     [{ event: "tool_call", target: "../x", phase: "before" }, "invalid_manifest", "target"],
@@ -247,6 +246,17 @@ describe("manifest: hooks", () => {
     expect(diags.map((d) => d.code)).toContain(code);
     expect(diags.some((d) => d.message.includes(text))).toBe(true);
     expect(parsed.hooks).toEqual([]);
+  });
+
+  test("event names the seed does not forbid are accepted; one the runtime is not known to emit is a warning", () => {
+    for (const event of ["session.compacting", "ttsr_triggered", "resources_discover", "credential_disabled", "auto_compaction_start", "reasoning_summary_delta"]) {
+      const r = hook({ event });
+      expect({ event, diags: r.diags }).toEqual({ event, diags: [] });
+      expect(r.parsed.hooks).toHaveLength(1);
+    }
+    const odd = hook({ event: "PreToolUse" });
+    expect(odd.diags.map((d) => [d.code, d.severity])).toEqual([["unknown_hook_event", "warning"]]);
+    expect(odd.parsed.hooks).toHaveLength(1);
   });
 
   test("a tool_call hook without target and phase reports both", () => {

@@ -32,3 +32,11 @@ test("the earlier bundle wins; the later loses whole, one record per colliding s
     { surfaceId: "subskill:ralplan:critic:x", heldBy: "a (user)", message: 'ralplan activation_arg "x" collides with a (user), which is already active; fail-closed (no shadowing).' },
   ]);
 });
+
+test("tool names collide across bundles whatever their case, as host tool names do", () => {
+  const losses = resolveSessionCollisions([
+    { owner: "a (user)", surfaces: [{ extensionId: "tool:Domain_Note", kind: "tool", name: "Domain_Note" }] },
+    { owner: "b (user)", surfaces: [{ extensionId: "tool:domain_note", kind: "tool", name: "domain_note" }] },
+  ]);
+  expect(losses.get(1)).toEqual([expect.objectContaining({ surfaceId: "tool:domain_note", heldBy: "a (user)" })]);
+});
