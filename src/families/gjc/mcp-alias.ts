@@ -6,8 +6,10 @@ import type { GjcMcpEntry, Located } from "./manifest-types.ts";
 import { parseMcpEntry, REMOTE_ONLY, reportTransportField, reportUnpreservable, STDIO_ONLY } from "./parse-mcps.ts";
 
 /**
- * The Claude Code `mcpServers` map, normalized into canonical `mcps` entries exactly as the
- * seed says: servers sorted by name (code-unit order), the transport taken from `type`, else
+ * The Claude Code `mcpServers` map, normalized into canonical `mcps` entries as the seed says:
+ * servers in their declared order, so the alias compiles to the same surfaces as the canonical
+ * array written in that order (the reference sorts them by name; the seed's byte-equivalence
+ * with the canonical spelling is what holds here), the transport taken from `type`, else
  * implied by `command` (stdio) or `url` (http), and only fields with a bundle-runtime
  * equivalent accepted. Each built entry then goes through the canonical entry parser, so the
  * alias compiles to the very same surfaces as its canonical spelling.
@@ -18,7 +20,9 @@ export function normalizeMcpServers(sink: DiagnosticSink, value: unknown, at: st
     return [];
   }
   const out: Located<GjcMcpEntry>[] = [];
-  const names = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Object.keys is the declared order, except that JSON.parse puts integer-like names ("1")
+  // first, as every JavaScript object does.
+  const names = Object.keys(value);
   for (const name of names) {
     const label = `mcpServers[${JSON.stringify(name)}]`;
     const here = `${at}/${escapeKey(name)}`;

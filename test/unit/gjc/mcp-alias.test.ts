@@ -26,7 +26,8 @@ describe("mcpServers alias → canonical mcps", () => {
     // Only the manifest's own bytes differ (it is hashed raw); every other planned file is identical.
     expect(a.manifestSha256).not.toBe(c.manifestSha256);
     expect(a.files.slice(1)).toEqual(c.files.slice(1));
-    expect(a.surfaces.map((s) => s.id)).toEqual(["mcp:alpha", "mcp:beta", "mcp:gamma-sse", "mcp:zeta-remote"]);
+    // Declared order, as the canonical array keeps it.
+    expect(a.surfaces.map((s) => s.id)).toEqual(["mcp:zeta-remote", "mcp:beta", "mcp:alpha", "mcp:gamma-sse"]);
   });
 
   test("equivalence holds for a generated pair too, and breaks when the canonical side differs", () => {
@@ -45,10 +46,9 @@ describe("mcpServers alias → canonical mcps", () => {
     }
   });
 
-  test("servers are sorted by name in code-unit order, not locale order", () => {
-    const { entries } = normalize({ b: { url: "https://b.example.com" }, B: { url: "https://c.example.com" }, a: { url: "https://a.example.com" }, "9": { url: "https://d.example.com" } });
-    expect(entries.map((e) => e.name)).toEqual(["9", "B", "a", "b"]);
-    expect(["b", "B", "a", "9"].sort((x, y) => x.localeCompare(y))).not.toEqual(["9", "B", "a", "b"]);
+  test("servers keep their declared order, like canonical mcps (integer-like names come first, as in any JavaScript object)", () => {
+    const { entries } = normalize(JSON.parse('{"b":{"url":"https://b.example.com"},"B":{"url":"https://c.example.com"},"a":{"url":"https://a.example.com"},"9":{"url":"https://d.example.com"}}'));
+    expect(entries.map((e) => e.name)).toEqual(["9", "b", "B", "a"]);
   });
 
   test("transport from type, else command → stdio, else url → http; sse only when named", () => {
