@@ -25,6 +25,8 @@ const BundleSchema = Type.Object(
     name: str,
     version: str,
     status,
+    /** Quarantined, whatever else its status says (a disabled bundle can be quarantined too). */
+    quarantined: Type.Boolean(),
     root: str,
     reasons: Type.Array(ReasonSchema),
     collision: opt(Type.Object({ with: strs, surfaceIds: strs }, closed)),

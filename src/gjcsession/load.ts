@@ -211,6 +211,8 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   const bundle: SessionBundle = { entry, status: "active", reasons: [], surfaces, texts: new Map() };
   if (!entry.enabled) {
     bundle.status = "disabled";
+    // Disabled and quarantined: both are shown (the quarantine still blocks enabling it).
+    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
     return bundle;
   }
   if (whole.length > 0) {

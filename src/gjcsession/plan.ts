@@ -67,6 +67,7 @@ export interface PlanBundle {
   name: string;
   version: string;
   status: BundleStatus;
+  quarantined: boolean;
   root: string;
   reasons: QuarantineReason[];
   /** When excluded by a session collision: the active bundles it collides with and the surfaces. */
@@ -260,6 +261,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
       name: b.entry.name,
       version: b.entry.version,
       status: b.status,
+      quarantined: b.status === "quarantined" || (b.entry.quarantine ?? []).length > 0,
       root: b.entry.pluginRoot,
       reasons: b.reasons,
       ...(b.collision ? { collision: b.collision } : {}),

@@ -111,3 +111,20 @@ test("C2 agents/*.md and commands/*.md are one level: deeper Markdown is an ordi
   expect(session.promptCommands.map((c: { file: { relativePath: string } }) => c.file.relativePath)).toEqual(["commands/go.md"]);
   expect(readdirSync(s.c2)).toContain("plugins");
 });
+
+test("GJC session: a disabled and quarantined bundle shows both; explain session_collision describes excluded", async () => {
+  const binary = await compiledBinary();
+  const s = box();
+  const run = (...args: string[]) => s.gjc(args, { binary });
+  expect((await run("plugin", "install", s.write("src/b", gjcBundle(["mcp/s.ts"])), "--user", "--json")).exitCode).toBe(0);
+  const dir = JSON.parse(readFileSync(join(s.user, "registry.json"), "utf8")).plugins[0].dir;
+  writeFileSync(join(s.user, dir, "p.md"), "Changed.\n");
+  expect((await run("plugin", "verify", "conf", "--json")).exitCode).toBe(3);
+  expect((await run("plugin", "disable", "conf", "--user", "--json")).exitCode).toBe(0);
+  const bundle = (await run("plugin", "session", "--json")).json().bundles[0];
+  expect(bundle).toMatchObject({ name: "conf", status: "disabled", quarantined: true, reasons: [expect.objectContaining({ code: "runtime_mismatch", persisted: true })] });
+
+  const explain = await run("explain", "session_collision");
+  expect(explain.exitCode).toBe(0);
+  expect(explain.stdout).toContain("excluded");
+});
