@@ -18,6 +18,7 @@ import {
   COMMAND_ID_PATTERN,
   DESCRIPTION_MAX,
   LANGUAGE_ID_PATTERN,
+  MAX_LANGUAGES,
   MANIFEST_FILE,
   NAME_PATTERN,
   PROTOCOL_PATTERN,
@@ -275,6 +276,10 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
           sink.error("invalid_language_server", pointer(at("languageServers", i, "languages"), j), `languageServers[${i}].languages[${j}] ${JSON.stringify(lang)} is not a Monaco language id.`, "Use a letter or digit followed by up to 63 letters, digits, '+', '_', '.' or '-' (e.g. zig, cpp).");
         } else if (!languages.includes(lower)) languages.push(lower);
       }
+      // "One to sixteen Monaco language IDs. Matching is case-insensitive": sixteen distinct ids.
+      if (languages.length > MAX_LANGUAGES) {
+        sink.error("invalid_language_server", at("languageServers", i, "languages"), `languageServers[${i}].languages names ${languages.length} distinct language ids; at most ${MAX_LANGUAGES} are allowed.`, "Split the languages across several language servers, or drop the ones the server does not handle.");
+      }
     }
     if (typeof item.command === "string") {
       checkExecutable(item.command, { sink, path: at("languageServers", i, "command"), label: `language server command`, code: "invalid_language_server", bundleDir: opts.bundleDir });
@@ -282,10 +287,12 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     languageServers.push({ id: item.id as string, languages, command: item.command as string, args: strings(item.args), env: stringMap(item.env) });
   }
 
-  // cross-field rules
+  // cross-field rules. A runtime that is present but not an object was reported as
+  // invalid_runtime above; the rules that depend on it are not judged again on top of that.
+  const runtimeInvalid = c2.runtime !== undefined && !isObject(c2.runtime);
   const hasRuntime = c2.runtime !== undefined;
   const declaredCommands = Array.isArray(c2.commands) ? (c2.commands as unknown[]).length : 0;
-  if (hasRuntime && declaredCommands === 0) {
+  if (hasRuntime && !runtimeInvalid && declaredCommands === 0) {
     sink.error("missing_commands", pointer(C2_AT, "commands"), "A process runtime needs at least one entry in extensions.dev.codetwo.commands.", "Declare every command the process implements; the host registers them before the process starts.");
   }
   if (!hasRuntime) {

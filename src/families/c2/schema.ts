@@ -106,7 +106,9 @@ export const ConnectorSchema = Type.Object(
 export const LanguageServerSchema = Type.Object(
   {
     id: SafeId,
-    languages: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_LANGUAGES }),
+    // At most MAX_LANGUAGES distinct ids: counted after case-folding and de-duplication (manifest.ts),
+    // so ["zig", "Zig"] is one language. The bound here only keeps a hostile list small.
+    languages: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_LANGUAGES * 64 }),
     command: Type.String(),
     args: Type.Optional(StringList),
     env: Type.Optional(StringMap),

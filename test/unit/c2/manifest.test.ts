@@ -143,6 +143,16 @@ describe("parseC2Manifest diagnostics", () => {
     expect(parseC2Manifest(base({ commands: cmds(1), runtime: rt, connectors: conns(101) })).diagnostics.map((d) => d.code)).toEqual(["too_many_connectors"]);
     const langs = Array.from({ length: 16 }, (_, i) => `l${i}`);
     expect(parseC2Manifest(base({ languageServers: [{ id: "x", languages: langs, command: "x" }] })).diagnostics).toEqual([]);
+    // Sixteen distinct ids, counted after case-folding: 17 entries naming 16 languages pass, de-duplicated.
+    const dup = parseC2Manifest(base({ languageServers: [{ id: "x", languages: [...langs, "L3"], command: "x" }] }));
+    expect(dup.diagnostics).toEqual([]);
+    expect(dup.manifest?.codetwo.languageServers[0].languages).toEqual(langs);
+    expect(parseC2Manifest(base({ languageServers: [{ id: "x", languages: [...langs, "l16"], command: "x" }] })).diagnostics.map((d) => d.code)).toEqual(["invalid_language_server"]);
+  });
+
+  test("runtime: null is one invalid_runtime, with no missing_commands on top of it", () => {
+    expect(parseC2Manifest(base({ runtime: null })).diagnostics.map((d) => d.code)).toEqual(["invalid_runtime"]);
+    expect(parseC2Manifest(base({ runtime: "node" })).diagnostics.map((d) => d.code)).toEqual(["invalid_runtime"]);
   });
 
   test("order bounds are inclusive", () => {
