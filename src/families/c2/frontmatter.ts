@@ -1,8 +1,9 @@
 /**
  * Markdown files with a YAML frontmatter block (SKILL.md, agents/*.md, commands/*.md).
- * The block is parsed with Bun.YAML; a file without one has empty metadata.
+ * The block is parsed by the one frontmatter YAML reader (src/bundle/yaml-frontmatter.ts, which
+ * refuses a repeated key in any form); a file without one has empty metadata.
  */
-import { repeatedReason, repeatedYamlKey } from "../../bundle/yaml-keys.ts";
+import { parseFrontmatterYaml } from "../../bundle/yaml-frontmatter.ts";
 
 export interface MarkdownDoc {
   data: Record<string, unknown>;
@@ -22,14 +23,14 @@ export function parseFrontmatter(text: string): MarkdownParse {
   if (!close) return { ok: false, reason: "the frontmatter block opened with --- is never closed" };
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length).replace(/^\r?\n/, "");
-  let data: unknown;
-  try {
-    data = yaml.trim() === "" ? {} : Bun.YAML.parse(yaml);
-  } catch (error) {
-    return { ok: false, reason: `the frontmatter is not valid YAML (${(error as Error).message})` };
+  let data: unknown = {};
+  if (yaml.trim() !== "") {
+    const parsed = parseFrontmatterYaml(yaml);
+    // The block starts on the file's second line (the first is the opening ---).
+    const at = !parsed.ok && parsed.line !== undefined ? ` at line ${parsed.line + 1}` : "";
+    if (!parsed.ok) return { ok: false, reason: parsed.duplicate ? `the frontmatter repeats the key ${parsed.key === undefined ? "(spelled two ways)" : JSON.stringify(parsed.key)}${at}; YAML readers disagree on which one counts, so keep one` : `the frontmatter is not valid YAML${at} (${parsed.reason})` };
+    data = parsed.value;
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "the frontmatter must be a YAML mapping" };
-  const repeated = repeatedYamlKey(yaml, data as Record<string, unknown>);
-  if (repeated !== undefined) return { ok: false, reason: repeatedReason(repeated) };
   return { ok: true, doc: { data: data as Record<string, unknown>, body } };
 }

@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { repeatedReason, repeatedYamlKey } from "../../bundle/yaml-keys.ts";
+import { parseFrontmatterYaml } from "../../bundle/yaml-frontmatter.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { BODY_CONTROL_CHARS, SAFE_NAME } from "./constants.ts";
 import { checkProse, describeValue, isPlainObject, quote, visible, withoutBom } from "./fields.ts";
@@ -48,31 +48,29 @@ export function parseSubskillFile(sink: DiagnosticSink, bytes: Uint8Array, file:
     return { body: "" };
   }
   const { yaml, body } = splitFrontmatter(text);
+  // Removed HTML comments shift the lines of the block against the file's.
+  const commentsRemoved = text.includes("<!--");
   const before = sink.items.length;
   let data: Record<string, unknown> = {};
   if (yaml === undefined) {
     sink.error("invalid_frontmatter", file, `${file} has no frontmatter block (a first line "---", the fields, then a closing "---").`, frontmatterHint());
     return { body };
   }
-  try {
-    // YAML forbids tabs in indentation; editors insert them anyway, so they count as two spaces.
-    const source = yaml.includes("\t") ? yaml.replace(/\t/g, "  ") : yaml;
-    const value = Bun.YAML.parse(source);
-    if (value === null || value === undefined) data = {};
-    else if (isPlainObject(value)) {
-      data = value;
-      const repeated = repeatedYamlKey(source, value);
-      if (repeated !== undefined) {
-        sink.error("invalid_frontmatter", file, `The frontmatter of ${file} is refused: ${visible(repeatedReason(repeated))}.`, frontmatterHint());
-        return { body };
-      }
-    }
-    else {
-      sink.error("invalid_frontmatter", file, `The frontmatter of ${file} must be a YAML mapping, not ${describeValue(value)}.`, frontmatterHint());
-      return { body };
-    }
-  } catch (error) {
-    sink.error("invalid_frontmatter", file, `The frontmatter of ${file} is not valid YAML (${visible((error as Error).message)}).`, frontmatterHint());
+  // YAML forbids tabs in indentation; editors insert them anyway, so they count as two spaces.
+  const source = yaml.includes("\t") ? yaml.replace(/\t/g, "  ") : yaml;
+  const parsed = parseFrontmatterYaml(source);
+  if (!parsed.ok) {
+    // The block starts on the file's second line; removed HTML comments would shift that, so then the block's own line is named.
+    const at = parsed.line === undefined ? "" : commentsRemoved ? ` at line ${parsed.line} of the frontmatter` : ` at line ${parsed.line + 1}`;
+    const what = parsed.duplicate ? `is refused: it repeats the key ${parsed.key === undefined ? "(spelled two ways)" : visible(JSON.stringify(parsed.key))}${at}; YAML readers disagree on which one counts, so keep one` : `is not valid YAML${at} (${visible(parsed.reason)})`;
+    sink.error("invalid_frontmatter", file, `The frontmatter of ${file} ${what}.`, frontmatterHint());
+    return { body };
+  }
+  const value = parsed.value;
+  if (value === null || value === undefined) data = {};
+  else if (isPlainObject(value)) data = value;
+  else {
+    sink.error("invalid_frontmatter", file, `The frontmatter of ${file} must be a YAML mapping, not ${describeValue(value)}.`, frontmatterHint());
     return { body };
   }
 
