@@ -35,7 +35,8 @@ export const InitDocumentSchema = Type.Object(
     name: str,
     files: Type.Array(Type.Object({ path: str, bytes: count }, closed)),
     subskill: Type.Optional(Type.Object({ parent: str, phase: str, activationArg: str }, closed)),
-    packageScript: Type.Enum(["added", "kept", "none"]),
+    // untouched: package.json left as it is, because writing it back would change what it says.
+    packageScript: Type.Enum(["added", "kept", "none", "untouched"]),
   },
   closed,
 );

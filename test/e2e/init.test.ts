@@ -127,4 +127,23 @@ describe("gjc plugin init", () => {
     expect((await runCli(["plugin", "init", "b", "--family", "gjc", "--json"], { cwd: root })).json().packageScript).toBe("kept");
     expect(await Bun.file(join(root, "b", "package.json")).text()).toBe('{"name":"b","scripts":{"plugin:validate":"my own"}}');
   });
+
+  test("a package.json that a rewrite would change (a repeated key, a big number) is left byte for byte as it is", async () => {
+    const root = fresh();
+    const cases = {
+      dup: '{\n  "name": "a",\n  "name": "b",\n  "scripts": {}\n}\n',
+      big: '{\n  "name": "a",\n  "config": { "id": 12345678901234567890 },\n  "scripts": {}\n}\n',
+      float: '{\n  "name": "a",\n  "version_num": 1.0\n}\n',
+    };
+    for (const [dir, text] of Object.entries(cases)) {
+      mkdirSync(join(root, dir));
+      writeFileSync(join(root, dir, "package.json"), text);
+      const r = await runCli(["plugin", "init", dir, "--family", "c2", "--json"], { cwd: root });
+      expect({ dir, exit: r.exitCode, outcome: r.json().packageScript }).toEqual({ dir, exit: 0, outcome: "untouched" });
+      expect(await Bun.file(join(root, dir, "package.json")).text()).toBe(text);
+    }
+    mkdirSync(join(root, "h2"));
+    writeFileSync(join(root, "h2", "package.json"), cases.dup);
+    expect((await runCli(["plugin", "init", "h2", "--family", "gjc"], { cwd: root })).stdout).toContain("left as it is");
+  });
 });

@@ -10,7 +10,7 @@ export function describeInit(result: ScaffoldResult, dir: string, s: Style): str
     `Created ${result.family === "c2" ? "C2" : "GJC"} bundle ${s.bold(result.name)} in ${result.dir}:`,
     ...result.files.map((f) => `  ${f.path}`),
     ...(result.subskill ? [`The sub-skill binds to ${result.subskill.parent}'s ${result.subskill.phase} phase; activate it with --${result.subskill.activationArg}.`] : []),
-    ...(result.packageScript === "added" ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.'] : result.packageScript === "kept" ? ['package.json already has a "plugin:validate" script; it was kept.'] : []),
+    ...(result.packageScript === "added" ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.'] : result.packageScript === "kept" ? ['package.json already has a "plugin:validate" script; it was kept.'] : result.packageScript === "untouched" ? ['package.json was left as it is: it repeats a key or holds a number that rewriting would change. Add "plugin:validate": "gjc plugin validate ." to its scripts by hand.'] : []),
     "",
     `Next: gjc plugin validate ${dir}`,
   ].join("\n");
