@@ -35,8 +35,9 @@ const BundleSchema = Type.Object(
   closed,
 );
 const McpServerSchema = Type.Union([
-  Type.Object({ ...owner, name: str, transport: Type.Literal("stdio"), command: str, args: strs, cwd: str, envAllowList: strs, bunFlags: strs }, closed),
-  Type.Object({ ...owner, name: str, transport: Type.Enum(["http", "sse"]), url: str, addresses: strs }, closed),
+  // pinDigest: what the server's pin holds over its tools, instructions, prompts and resources; null when unpinned.
+  Type.Object({ ...owner, name: str, pinDigest: nullable(str), transport: Type.Literal("stdio"), command: str, args: strs, cwd: str, envAllowList: strs, bunFlags: strs }, closed),
+  Type.Object({ ...owner, name: str, pinDigest: nullable(str), transport: Type.Enum(["http", "sse"]), url: str, addresses: strs }, closed),
 ]);
 const SessionDiagnosticSchema = Type.Object(
   { code: str, severity: Type.Enum(["error", "warning"]), scope: opt(ScopeSchema), bundle: opt(str), surfaceId: opt(str), message: str, hint: opt(str) },

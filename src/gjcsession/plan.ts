@@ -30,7 +30,14 @@ export interface HookModule extends Owner {
   module: string;
 }
 
-export type McpServerConfig = Owner & { name: string } & (
+export type McpServerConfig = Owner & {
+  name: string;
+  /**
+   * The digest the server's pin holds over its tools, instructions, prompts and resources
+   * (src/mcp/pins.ts), so a host can check what it receives; null when the server is not pinned.
+   */
+  pinDigest: string | null;
+} & (
     | {
         transport: "stdio";
         /** `node`, `bun`, or the absolute path of the bundled executable. */
@@ -107,15 +114,17 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
  */
 type Policy = typeof import("../policy/launcher.ts") &
   typeof import("../policy/url.ts") &
-  Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion"> &
+  Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion" | "pinDigestOf"> &
   Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
 function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
   const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
-  const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name };
+  const ident = { family: "gjc" as const, scope: b.entry.scope, bundle: b.entry.name, server: s.name };
+  const binding = policy.gjcServerBinding(b.entry, s);
+  const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name, pinDigest: policy.pinDigestOf(dirname(b.entry.pluginRoot), ident, binding) };
   // Tool definitions that drifted from their pins keep this one server out (src/mcp/pins.ts).
-  const excluded = policy.pinExclusion(dirname(b.entry.pluginRoot), { family: "gjc", scope: b.entry.scope, bundle: b.entry.name, server: s.name }, policy.gjcServerBinding(b.entry, s));
+  const excluded = policy.pinExclusion(dirname(b.entry.pluginRoot), ident, binding);
   if (excluded) {
     quarantineSurface(b, s.extensionId, excluded.code, excluded.message, diagnostics);
     return undefined;

@@ -1,5 +1,5 @@
 import { GjcError } from "../core/errors.ts";
-import { callTool, Deadline, type Handshake, initialize, listTools, type McpTool } from "./protocol.ts";
+import { callTool, Deadline, type Handshake, initialize, listPrompts, listResources, listTools, type McpPrompt, type McpResource, type McpTool } from "./protocol.ts";
 import { type Channel, RpcClient } from "./rpc-client.ts";
 
 /** A live MCP session over any transport; `await using` closes it (and stops a stdio server) at the end of the block. */
@@ -7,6 +7,8 @@ export interface McpConnection extends AsyncDisposable {
   readonly label: string;
   readonly handshake: Handshake;
   listTools(timeoutMs: number): Promise<McpTool[]>;
+  listPrompts(timeoutMs: number): Promise<McpPrompt[]>;
+  listResources(timeoutMs: number): Promise<McpResource[]>;
   callTool(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
@@ -34,6 +36,8 @@ export async function connectOver(
     label,
     handshake,
     listTools: (ms) => listTools(client, label, handshake, new Deadline(ms)),
+    listPrompts: (ms) => listPrompts(client, label, handshake, new Deadline(ms)),
+    listResources: (ms) => listResources(client, label, handshake, new Deadline(ms)),
     callTool: (name, args, ms) => callTool(client, name, args, new Deadline(ms)),
     close: () => channel.close(),
     [Symbol.asyncDispose]: () => channel.close(),

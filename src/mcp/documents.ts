@@ -50,9 +50,12 @@ const PinSchema = Type.Object(
   {
     status: Type.Enum(["pinned", "verified", "accepted", "unchanged"]),
     toolsDigest: str,
+    // Over the tools, the instructions, the prompts and the resources: what a host compares.
+    digest: str,
     changes: Type.Array(
       Type.Object({ tool: str, change: Type.Enum(["added", "removed", "changed"]), fields: strs, before: nullable(ToolDefinitionSchema), after: nullable(ToolDefinitionSchema) }, closed),
     ),
+    servedChanges: Type.Array(Type.Object({ kind: Type.Enum(["instructions", "prompt", "resource"]), name: str, change: Type.Enum(["added", "removed", "changed"]) }, closed)),
   },
   closed,
 );
@@ -72,6 +75,9 @@ const probeDocument = (verb: "mcp-probe" | "mcp-accept") =>
       capabilities: Type.Record(str, Type.Unknown()),
       instructions: opt(str),
       tools: Type.Array(ToolSchema),
+      // What the server lists besides tools, when it advertises the capability (pinned too).
+      prompts: opt(Type.Array(Type.Record(str, Type.Unknown()))),
+      resources: opt(Type.Array(Type.Record(str, Type.Unknown()))),
       stderr: opt(str),
       pin: PinSchema,
     },

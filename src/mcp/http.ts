@@ -4,7 +4,8 @@ import { mcpError } from "./errors.ts";
 import { startStreamableHttpChannel } from "./http-transport.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
 import type { AddressCheck } from "./pinned-fetch.ts";
-import { Deadline, type Handshake, type McpTool } from "./protocol.ts";
+import { listedBesideTools } from "./listed.ts";
+import { Deadline, type Handshake, type McpPrompt, type McpResource, type McpTool } from "./protocol.ts";
 import { startSseChannel } from "./sse-transport.ts";
 
 export interface HttpServerOptions {
@@ -23,6 +24,9 @@ export interface HttpServerOptions {
 
 export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
+  /** Present when the server advertises the capability: pinned with the tools (src/mcp/pins.ts). */
+  prompts?: McpPrompt[];
+  resources?: McpResource[];
 }
 
 /** Connects to a bundle's https MCP server under DESIGN item 11 and completes the handshake. */
@@ -44,8 +48,9 @@ export async function probeHttpServer(opts: HttpServerOptions): Promise<HttpProb
   const conn = await connectHttpServer({ ...opts, timeoutMs: deadline.totalMs });
   try {
     const tools = await conn.listTools(deadline.remaining());
+    const listed = await listedBesideTools(conn, deadline);
     const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools };
+    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, ...listed };
   } finally {
     await conn.close();
   }

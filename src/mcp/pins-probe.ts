@@ -10,9 +10,9 @@ import { c2DataDir } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import type { McpTool } from "./protocol.ts";
+import type { McpPrompt, McpResource, McpTool } from "./protocol.ts";
 import { c2ServerBinding, gjcServerBinding } from "./pins-binding.ts";
-import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServerPin, type ToolChange } from "./pins.ts";
+import { describeToolChanges, diffServed, diffTools, pinKey, pinServed, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServedChange, type ServerPin, type ToolChange } from "./pins.ts";
 
 export interface ProbedServer {
   bundle: string;
@@ -22,7 +22,10 @@ export interface ProbedServer {
   family?: string;
   serverInfo: { name: string; version: string };
   protocolVersion: string;
+  instructions?: string;
   tools: McpTool[];
+  prompts?: McpPrompt[];
+  resources?: McpResource[];
   [k: string]: unknown;
 }
 
@@ -30,7 +33,11 @@ export interface PinOutcome {
   /** pinned: first pin; verified: same as pinned; accepted: re-pinned after a change; unchanged: accept found nothing to accept. */
   status: "pinned" | "verified" | "accepted" | "unchanged";
   toolsDigest: string;
+  /** Digest over the tools and everything else the server serves (instructions, prompts, resources). */
+  digest: string;
   changes: ToolChange[];
+  /** Changes to the instructions, prompts or resources. */
+  servedChanges: ServedChange[];
 }
 
 /** GJC bundles first (both scopes, or the one given); a C2 bundle of that name otherwise. */
@@ -101,16 +108,20 @@ function currentPin(slot: PinSlot, pins: ReturnType<typeof readPins>): ServerPin
   return pin && pin.binding === slot.binding ? pin : undefined;
 }
 
-function newPin(ctx: Context, slot: PinSlot, tools: McpTool[]): ServerPin {
-  return { ...slot.ident, binding: slot.binding, pinnedAt: ctx.now().toISOString(), ...pinTools(tools.map(toolDefinition)) };
+function newPin(ctx: Context, slot: PinSlot, r: ProbedServer): ServerPin {
+  const tools = pinTools(r.tools.map(toolDefinition));
+  return { ...slot.ident, binding: slot.binding, pinnedAt: ctx.now().toISOString(), ...tools, served: pinServed(tools.toolsDigest, r) };
 }
 
-export function driftError(bundle: string, server: string, changes: ToolChange[]): GjcError {
+/** The digest a host compares: the served digest, or for a pin made before it, the tools digest. */
+export const pinDigest = (pin: ServerPin): string => pin.served?.digest ?? pin.toolsDigest;
+
+export function driftError(bundle: string, server: string, changes: ToolChange[], servedChanges: ServedChange[] = []): GjcError {
   return new GjcError({
     code: "tool_definition_drift",
-    message: `The MCP server ${bundle}/${server} now serves tool definitions that differ from the ones pinned: ${describeToolChanges(changes)}. It is left out of sessions until you accept the change.`,
+    message: `The MCP server ${bundle}/${server} now serves definitions that differ from the ones pinned: ${describeToolChanges(changes, servedChanges)}. It is left out of sessions until you accept the change.`,
     hint: `Review the change, then run "gjc plugin mcp accept ${bundle}/${server}" to pin the new definitions (or uninstall the bundle).`,
-    details: { bundle, server, changes },
+    details: { bundle, server, changes, servedChanges },
     exit: ExitCode.refused,
   });
 }
@@ -120,28 +131,29 @@ export function driftError(bundle: string, server: string, changes: ToolChange[]
  * verify (and clear an earlier drift); different ones record drift and throw tool_definition_drift.
  */
 async function checkAgainstPin(ctx: Context, r: ProbedServer): Promise<PinOutcome> {
-  const outcome = await underPinsLock(ctx, r, "gjc plugin mcp probe", (slot, pins): PinOutcome | { status: "drift"; changes: ToolChange[] } => {
+  const outcome = await underPinsLock(ctx, r, "gjc plugin mcp probe", (slot, pins): PinOutcome | { status: "drift"; changes: ToolChange[]; servedChanges: ServedChange[] } => {
     const pin = currentPin(slot, pins);
-    const now = newPin(ctx, slot, r.tools);
+    const now = newPin(ctx, slot, r);
     if (!pin) {
       pins.servers[slot.key] = now;
       writePins(slot.root, pins);
-      return { status: "pinned", toolsDigest: now.toolsDigest, changes: [] };
+      return { status: "pinned", toolsDigest: now.toolsDigest, digest: pinDigest(now), changes: [], servedChanges: [] };
     }
     const changes = diffTools(pin.tools, now.tools);
-    if (changes.length === 0) {
+    const servedChanges = diffServed(pin.served, now.served!);
+    if (changes.length === 0 && servedChanges.length === 0) {
       if (pin.drift) {
         delete pin.drift;
         writePins(slot.root, pins);
       }
-      return { status: "verified", toolsDigest: pin.toolsDigest, changes };
+      return { status: "verified", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
     }
-    pin.drift = { detectedAt: ctx.now().toISOString(), changes };
+    pin.drift = { detectedAt: ctx.now().toISOString(), changes, ...(servedChanges.length > 0 ? { servedChanges } : {}) };
     writePins(slot.root, pins);
-    return { status: "drift", changes };
+    return { status: "drift", changes, servedChanges };
   });
   // Thrown after the lock is released: the drift is recorded either way.
-  if (outcome.status === "drift") throw driftError(r.bundle, r.server, outcome.changes);
+  if (outcome.status === "drift") throw driftError(r.bundle, r.server, outcome.changes, outcome.servedChanges);
   return outcome;
 }
 
@@ -162,12 +174,14 @@ export async function acceptServer(ctx: Context, target: string, opts: { scope?:
   const r = await probeServer(ctx, target, opts);
   const pin = await underPinsLock(ctx, r, "gjc plugin mcp accept", (slot, pins): PinOutcome => {
     const pin = currentPin(slot, pins);
-    const now = newPin(ctx, slot, r.tools);
+    const now = newPin(ctx, slot, r);
     const changes = pin ? diffTools(pin.tools, now.tools) : [];
-    if (pin && changes.length === 0 && !pin.drift) return { status: "unchanged", toolsDigest: pin.toolsDigest, changes };
+    const servedChanges = pin ? diffServed(pin.served, now.served!) : [];
+    // A pin made before the served lists were pinned is completed by an accept.
+    if (pin && changes.length === 0 && servedChanges.length === 0 && !pin.drift && pin.served !== undefined) return { status: "unchanged", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
     pins.servers[slot.key] = now;
     writePins(slot.root, pins);
-    return { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, changes };
+    return { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, digest: pinDigest(now), changes, servedChanges };
   });
   return { ...r, pin };
 }
@@ -179,6 +193,7 @@ export interface PinCheck {
   server: string;
   status: "verified" | "drift" | "error";
   changes: ToolChange[];
+  servedChanges?: ServedChange[];
   error?: { code: string; message: string };
 }
 
@@ -215,7 +230,10 @@ export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: 
         servers.push({ ...row, status: "verified", changes: [] });
       } catch (error) {
         if (!isGjcError(error)) throw error;
-        if (error.code === "tool_definition_drift") servers.push({ ...row, status: "drift", changes: (error.details as { changes: ToolChange[] }).changes });
+        if (error.code === "tool_definition_drift") {
+          const d = error.details as { changes: ToolChange[]; servedChanges?: ServedChange[] };
+          servers.push({ ...row, status: "drift", changes: d.changes, ...(d.servedChanges?.length ? { servedChanges: d.servedChanges } : {}) });
+        }
         else if (error.code !== "not_installed") servers.push({ ...row, status: "error", changes: [], error: { code: error.code, message: error.message } });
       }
     }
@@ -240,6 +258,18 @@ export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "sc
   if (!pin || pin.binding !== binding || !pin.drift) return undefined;
   return {
     code: "tool_definition_drift",
-    message: `MCP server "${ident.server}" is left out: its tool definitions changed since they were pinned (${describeToolChanges(pin.drift.changes)}); run "gjc plugin mcp accept ${ident.bundle}/${ident.server}" after review`,
+    message: `MCP server "${ident.server}" is left out: what it serves changed since it was pinned (${describeToolChanges(pin.drift.changes, pin.drift.servedChanges)}); run "gjc plugin mcp accept ${ident.bundle}/${ident.server}" after review`,
   };
+}
+
+/** The pin digest of an installed server for a session plan (a host checks what it receives against it), or null when unpinned or stale. */
+export function pinDigestOf(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): string | null {
+  let pins;
+  try {
+    pins = readPins(root);
+  } catch {
+    return null;
+  }
+  const pin = pins.servers[pinKey(ident)];
+  return pin && pin.binding === binding ? pinDigest(pin) : null;
 }

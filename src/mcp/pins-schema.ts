@@ -36,6 +36,28 @@ export const ToolChange = Type.Object(
   closed,
 );
 
+/** A change to what a server serves besides its tools: its instructions, a prompt, a resource. */
+export const ServedChange = Type.Object(
+  { kind: Type.Enum(["instructions", "prompt", "resource"]), name: str, change: Type.Enum(["added", "removed", "changed"]) },
+  closed,
+);
+
+/**
+ * The rest of what a server serves, pinned with its tools: the digest of its instructions (null
+ * when it gives none) and one digest per prompt (by name) and per resource (by uri), each over
+ * what a user or a model reads of it. Absent in pins made before these were pinned.
+ */
+export const Served = Type.Object(
+  {
+    instructions: nullable(digest),
+    prompts: Type.Record(Type.String(), digest, closed),
+    resources: Type.Record(Type.String(), digest, closed),
+    // Digest over the tools digest and the three above: the one value a host compares.
+    digest,
+  },
+  closed,
+);
+
 export const ServerPin = Type.Object(
   {
     family: Type.Enum(["gjc", "c2"]),
@@ -49,8 +71,9 @@ export const ServerPin = Type.Object(
     toolsDigest: digest,
     // Closed records: a key TypeBox's "^.*$" does not match (one with a line break) is refused, not skipped.
     tools: Type.Record(Type.String(), Type.Object({ sha256: digest, definition: ToolDefinition }, closed), closed),
-    // Set by a probe or verify --mcp that found the tools changed, until mcp accept re-pins.
-    drift: Type.Optional(Type.Object({ detectedAt: str, changes: Type.Array(ToolChange) }, closed)),
+    served: Type.Optional(Served),
+    // Set by a probe or verify --mcp that found the tools (or what else it serves) changed, until mcp accept re-pins.
+    drift: Type.Optional(Type.Object({ detectedAt: str, changes: Type.Array(ToolChange), servedChanges: Type.Optional(Type.Array(ServedChange)) }, closed)),
   },
   closed,
 );

@@ -26,6 +26,8 @@ import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
 export type ToolDefinition = Static<typeof Schema.ToolDefinition>;
 export type ToolChange = Static<typeof Schema.ToolChange>;
 export type ServerPin = Static<typeof Schema.ServerPin>;
+export type Served = Static<typeof Schema.Served>;
+export type ServedChange = Static<typeof Schema.ServedChange>;
 export type PinFile = Static<typeof Schema.McpPinFileSchema>;
 
 export const pinKey = (p: Pick<ServerPin, "family" | "scope" | "bundle" | "server">) => `${p.family}:${p.scope}:${p.bundle}/${p.server}`;
@@ -43,6 +45,39 @@ export function pinTools(tools: ToolDefinition[]): Pick<ServerPin, "tools" | "to
   const out: ServerPin["tools"] = {};
   for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out[t.name] = { sha256: canonicalDigest(t), definition: t };
   return { tools: out, toolsDigest: canonicalDigest(Object.entries(out).map(([name, t]) => [name, t.sha256])) };
+}
+
+/** What a probe saw besides the tools. */
+export interface ServedListing {
+  instructions?: string;
+  prompts?: { name: string; title?: string; description?: string; arguments?: unknown[] }[];
+  resources?: { uri: string; name?: string; title?: string; description?: string; mimeType?: string }[];
+}
+
+/** The pinned form of a server's instructions, prompts and resources (pins-schema.ts Served). */
+export function pinServed(toolsDigest: string, listing: ServedListing): Served {
+  const byKey = <T>(items: T[] | undefined, key: (t: T) => string) => {
+    const out: Record<string, string> = {};
+    for (const item of [...(items ?? [])].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) out[key(item)] = canonicalDigest(item);
+    return out;
+  };
+  const instructions = listing.instructions === undefined ? null : canonicalDigest(listing.instructions);
+  const prompts = byKey(listing.prompts, (p) => p.name);
+  const resources = byKey(listing.resources, (r) => r.uri);
+  return { instructions, prompts, resources, digest: canonicalDigest([toolsDigest, instructions, Object.entries(prompts), Object.entries(resources)]) };
+}
+
+/** What changed in the served lists; nothing when the pin predates them (it is completed at the next accept). */
+export function diffServed(pinned: Served | undefined, now: Served): ServedChange[] {
+  if (pinned === undefined) return [];
+  const changes: ServedChange[] = [];
+  if (pinned.instructions !== now.instructions) changes.push({ kind: "instructions", name: "instructions", change: pinned.instructions === null ? "added" : now.instructions === null ? "removed" : "changed" });
+  for (const [kind, before, after] of [["prompt", pinned.prompts, now.prompts], ["resource", pinned.resources, now.resources]] as const) {
+    for (const [name, d] of Object.entries(after)) if (before[name] === undefined) changes.push({ kind, name, change: "added" });
+    else if (before[name] !== d) changes.push({ kind, name, change: "changed" });
+    for (const name of Object.keys(before)) if (after[name] === undefined) changes.push({ kind, name, change: "removed" });
+  }
+  return changes;
 }
 
 export function diffTools(pinned: ServerPin["tools"], now: ServerPin["tools"]): ToolChange[] {
@@ -104,7 +139,9 @@ export function writePins(root: string, pins: PinFile): void {
   writeFileAtomic(join(root, PINS_FILE), `${JSON.stringify(pins, null, 2)}\n`);
 }
 
-/** One line per change, for messages: `changed echo (description)`, `added shell`. */
-export function describeToolChanges(changes: ToolChange[]): string {
-  return changes.map((c) => (c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`)).join("; ");
+/** One line per change, for messages: `changed echo (description)`, `added shell`, `changed prompt review`. */
+export function describeToolChanges(changes: ToolChange[], served: ServedChange[] = []): string {
+  const tools = changes.map((c) => (c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`));
+  const rest = served.map((c) => (c.kind === "instructions" ? `${c.change} instructions` : `${c.change} ${c.kind} ${c.name}`));
+  return [...tools, ...rest].join("; ");
 }

@@ -22,6 +22,23 @@ export interface McpTool {
   annotations?: Record<string, unknown>;
 }
 
+/** A prompt as `prompts/list` gives it (what a user is offered to run). */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: unknown[];
+}
+
+/** A resource as `resources/list` gives it (what a model may be handed to read). */
+export interface McpResource {
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
 export interface Handshake {
   serverInfo: ServerInfo;
   protocolVersion: string;
@@ -96,6 +113,42 @@ export async function listTools(client: RpcClient, label: string, handshake: Han
     cursor = raw.nextCursor;
   }
   throw mcpError("mcp_protocol", `${label} kept paginating tools/list past ${MAX_TOOL_PAGES} pages`, "the server's cursor never ends; fix it or report it to its author");
+}
+
+/**
+ * Every item of a paginated MCP list (`prompts/list`, `resources/list`) within the same bounds
+ * as tools; [] when the server does not advertise the capability (it need not implement it).
+ */
+async function listAll<T>(client: RpcClient, label: string, handshake: Handshake, deadline: Deadline, capability: string, field: string, item: (v: Record<string, unknown>) => T | undefined): Promise<T[]> {
+  if (!isObject(handshake.capabilities[capability])) return [];
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const raw = await client.request(`${field}/list`, cursor === undefined ? {} : { cursor }, deadline.remaining());
+    if (!isObject(raw) || !Array.isArray(raw[field]))
+      throw mcpError("mcp_protocol", `${label} answered ${field}/list without a ${field} array`, "the server does not follow MCP; fix it or report it to its author");
+    for (const v of raw[field] as unknown[]) {
+      const got = isObject(v) ? item(v) : undefined;
+      if (got === undefined) throw mcpError("mcp_protocol", `${label} listed one of its ${field} without the fields MCP requires`, "fix the server or report it to its author");
+      out.push(got);
+      if (out.length > MAX_TOOLS) throw mcpError("mcp_protocol", `${label} lists more than ${MAX_TOOLS} ${field}`, "no host can use that many from one server");
+    }
+    if (typeof raw.nextCursor !== "string" || raw.nextCursor === "") return out;
+    cursor = raw.nextCursor;
+  }
+  throw mcpError("mcp_protocol", `${label} kept paginating ${field}/list past ${MAX_TOOL_PAGES} pages`, "the server's cursor never ends; fix it or report it to its author");
+}
+
+const optionalText = (v: Record<string, unknown>, keys: readonly string[]): Record<string, string> => Object.fromEntries(keys.filter((k) => typeof v[k] === "string").map((k) => [k, v[k] as string]));
+
+export function listPrompts(client: RpcClient, label: string, handshake: Handshake, deadline: Deadline): Promise<McpPrompt[]> {
+  return listAll(client, label, handshake, deadline, "prompts", "prompts", (v) =>
+    typeof v.name === "string" && v.name !== "" ? { name: v.name, ...optionalText(v, ["title", "description"]), ...(Array.isArray(v.arguments) ? { arguments: v.arguments } : {}) } : undefined,
+  );
+}
+
+export function listResources(client: RpcClient, label: string, handshake: Handshake, deadline: Deadline): Promise<McpResource[]> {
+  return listAll(client, label, handshake, deadline, "resources", "resources", (v) => (typeof v.uri === "string" && v.uri !== "" ? { uri: v.uri, ...optionalText(v, ["name", "title", "description", "mimeType"]) } : undefined));
 }
 
 /** `tools/call`, for hosts and tests that go past the probe. */

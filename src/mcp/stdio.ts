@@ -1,7 +1,8 @@
 import type { StdioLaunch } from "../policy/launcher.ts";
 import { type McpConnection, connectOver, withDetails } from "./connection.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
-import { Deadline, type Handshake, type McpTool } from "./protocol.ts";
+import { listedBesideTools } from "./listed.ts";
+import { Deadline, type Handshake, type McpPrompt, type McpResource, type McpTool } from "./protocol.ts";
 import { type StdioChannel, startStdioChannel } from "./stdio-transport.ts";
 
 export interface StdioServerOptions {
@@ -29,6 +30,9 @@ export interface StdioConnection extends McpConnection {
 
 export interface StdioProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
+  /** Present when the server advertises the capability: pinned with the tools (src/mcp/pins.ts). */
+  prompts?: McpPrompt[];
+  resources?: McpResource[];
   stderr: string;
 }
 
@@ -58,9 +62,10 @@ export async function probeStdioServer(opts: StdioServerOptions): Promise<StdioP
   const conn = await connectStdioServer({ ...opts, timeoutMs: deadline.totalMs });
   try {
     const tools = await conn.listTools(deadline.remaining());
+    const listed = await listedBesideTools(conn, deadline);
     await conn.close();
     const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, stderr: conn.stderr() };
+    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, ...listed, stderr: conn.stderr() };
   } catch (e) {
     await conn.close();
     throw withDetails(e, { stderr: conn.stderr(), pid: conn.pid });

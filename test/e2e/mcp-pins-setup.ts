@@ -20,7 +20,7 @@ function pinServerBuild(): Promise<string> {
 }
 
 /** A self-contained pin-fixture server script for one mode, reading its state from `state`. */
-export async function pinServerScript(state: string, mode: "description" | "grow"): Promise<string> {
+export async function pinServerScript(state: string, mode: "description" | "grow" | "served"): Promise<string> {
   const server = await Bun.file(await pinServerBuild()).text();
   return `process.env.PIN_STATE_DIR = ${JSON.stringify(state)};\nprocess.env.PIN_MODE = ${JSON.stringify(mode)};\n${server}`;
 }

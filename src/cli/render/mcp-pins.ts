@@ -1,6 +1,12 @@
 import type { Style } from "../../core/style.ts";
 import type { PinCheck, PinOutcome, ProbedServer } from "../../mcp/pins-probe.ts";
-import type { ToolChange } from "../../mcp/pins.ts";
+import type { ServedChange, ToolChange } from "../../mcp/pins.ts";
+
+/** Changes to the instructions, prompts and resources, one line each. */
+function describeServedChanges(changes: ServedChange[] = [], indent = "  "): string[] {
+  const mark = { added: "+", removed: "-", changed: "~" } as const;
+  return changes.map((c) => `${indent}${mark[c.change]} ${c.kind === "instructions" ? "instructions" : `${c.kind} ${c.name}`}`);
+}
 
 const short = (text: string | undefined) => (text === undefined ? "(none)" : JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text));
 
@@ -25,7 +31,7 @@ export function describePin(pin: PinOutcome, s: Style): string {
     accepted: `  ${s.yellow("accepted")}: the new tool definitions are pinned (${pin.toolsDigest.slice(0, 19)}…).`,
     unchanged: "  nothing to accept: the server serves the pinned definitions.",
   };
-  return [head[pin.status], ...describeToolChanges(pin.changes, "    ")].join("\n");
+  return [head[pin.status], ...describeToolChanges(pin.changes, "    "), ...describeServedChanges(pin.servedChanges, "    ")].join("\n");
 }
 
 export function describePinChecks(checks: PinCheck[]): string[] {
@@ -33,7 +39,7 @@ export function describePinChecks(checks: PinCheck[]): string[] {
   for (const c of checks) {
     const where = `${c.bundle}/${c.server} [${c.family === "c2" ? "c2" : c.scope}]`;
     if (c.status === "verified") out.push(`mcp ok      ${where}: tool definitions match the pins`);
-    else if (c.status === "drift") out.push(`mcp drift   ${where} (tool_definition_drift): run "gjc plugin mcp accept ${c.bundle}/${c.server}" after review`, ...describeToolChanges(c.changes, "    "));
+    else if (c.status === "drift") out.push(`mcp drift   ${where} (tool_definition_drift): run "gjc plugin mcp accept ${c.bundle}/${c.server}" after review`, ...describeToolChanges(c.changes, "    "), ...describeServedChanges(c.servedChanges, "    "));
     else out.push(`mcp error   ${where}: ${c.error?.message ?? "probe failed"} (${c.error?.code ?? "error"})`);
   }
   return out;
