@@ -11,8 +11,11 @@ import { compiledBinary } from "../helpers/binary.ts";
 import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { snapshotTree, writeTree } from "../helpers/tmp.ts";
 import { skillsBundle } from "../unit/c2store/_bundles.ts";
+import { spawnHost } from "./c2-host-client.ts";
+import { c2HomesPerTest } from "./c2-runtime-setup.ts";
 
 const box = sandboxPerTest("gjc-c2app-");
+const c2HomesBox = c2HomesPerTest();
 
 const errorCode = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;
 
@@ -145,4 +148,16 @@ test("a record of an unknown schema is foreign too, and a broken gjc record is s
   expect(fixed.json().findings.map((f: { kind: string }) => f.kind).sort()).toEqual(["broken_record", "foreign_entry"]);
   expect(Object.keys(snapshotTree(s.c2)).some((p) => p.includes("odd-00000001/installed-plugin.json"))).toBe(true);
   expect(Object.keys(snapshotTree(s.c2)).some((p) => p.includes("mine-00000002"))).toBe(false);
+});
+
+test("the host plane's plugins.catalog lists the C2 app's bundle as foreign — compiled binary", async () => {
+  const binary = await compiledBinary();
+  const h = c2HomesBox();
+  writeAppBundle(h.c2, "hello-app-83dfd86f", "hello-app");
+  await using c = spawnHost(h, [], {}, binary);
+  const cat = await c.result("plugins.catalog");
+  expect(cat.plugins).toEqual([]);
+  expect(cat.broken).toEqual([]);
+  expect(cat.foreign).toEqual([{ id: "hello-app-83dfd86f", name: "hello-app", version: "1.0.0", writer: "c2-app", enabled: true, trusted: true }]);
+  expect(await c.close()).toBe(0);
 });
