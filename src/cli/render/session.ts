@@ -16,7 +16,9 @@ export function describeSession(r: SessionResult, s: Style, c2Installed = false)
   const lines = [`${s.bold("GJC session plan")} ${s.dim(`project ${p.projectDir}`)}`];
   if (p.bundles.length === 0) lines.push(c2Installed ? "  no GJC bundle installed (C2 bundles are: gjc plugin session --family c2)" : "  no GJC bundle installed");
   for (const b of p.bundles) {
-    const tag = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : b.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
+    const base = b.status === "active" ? s.green("active") : b.status === "disabled" ? s.dim("disabled") : b.status === "excluded" ? s.yellow("excluded") : s.red("quarantined");
+    // A disabled bundle can be quarantined too: both are shown.
+    const tag = b.status === "disabled" && b.quarantined ? `${base}, ${s.red("quarantined")}` : base;
     const active = b.surfaces.filter((x) => x.status === "active").length;
     const why = b.status === "active" ? ` — ${active}/${b.surfaces.length} surfaces active` : b.collision ? ` — collides with ${b.collision.with.join(", ")} on ${b.collision.surfaceIds.join(", ")}` : "";
     lines.push(`  ${tag} ${b.name}@${b.version} (${b.scope})${why}`);
