@@ -6,6 +6,7 @@
  * directory, exactly as they were. Run against the compiled binary.
  */
 import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { sandboxPerTest } from "../helpers/sandbox.ts";
@@ -160,4 +161,19 @@ test("the host plane's plugins.catalog lists the C2 app's bundle as foreign — 
   expect(cat.broken).toEqual([]);
   expect(cat.foreign).toEqual([{ id: "hello-app-83dfd86f", name: "hello-app", version: "1.0.0", writer: "c2-app", enabled: true, trusted: true }]);
   expect(await c.close()).toBe(0);
+});
+
+test("an install whose installed id is a C2 app bundle's is refused, nothing replaced", async () => {
+  const s = box();
+  const src = s.write("src/same", skillsBundle("same"));
+  const first = await s.gjc(["plugin", "install", src, "--json"]);
+  const id = first.json().c2.id as string;
+  // The app now owns that directory (its record, same id: the same source).
+  writeFileSync(join(s.c2, "plugins", id, "installed-plugin.json"), JSON.stringify(appRecord(id, "same")));
+  const before = snapshotTree(s.c2);
+  for (const args of [["plugin", "install", src, "--json"], ["plugin", "install", src, "--force", "--json"]]) {
+    const r = await s.gjc(args);
+    expect({ args, exit: r.exitCode, code: errorCode(r) }).toEqual({ args, exit: 3, code: "foreign_record" });
+  }
+  expect(snapshotTree(s.c2)).toEqual(before);
 });
