@@ -93,6 +93,23 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     const list: DoctorFinding[] = [];
     const read = tryReadRegistry(root, scope, ctx);
     let registry: ScopeRegistry | undefined;
+    if (!read.ok && read.reference) {
+      // The GJC agent's own registry: nothing is wrong with it, and nothing here is gjc's to
+      // repair, restore over or sign (a last good copy of ours would overwrite the agent's state).
+      out.state = "foreign";
+      out.bundles = read.reference.plugins.length;
+      list.push({
+        family: "gjc",
+        scope,
+        kind: "foreign_scope",
+        severity: "info",
+        path: read.path,
+        message: `This scope's registry was written by the GJC agent in its own shape (${read.reference.plugins.length} bundle${read.reference.plugins.length === 1 ? "" : "s"}): list and session read it after gjc's own checks; gjc never changes, sweeps or adopts it.`,
+        fix: "nothing; manage those bundles with the GJC agent, or move the scope away and install them again with gjc",
+        fixable: false,
+      });
+      return { list };
+    }
     if (!read.ok && read.foreign) {
       // Not written by gjc for this user (issue #12, class 2): shown, never acted on, except
       // replaced by a last good copy we did sign (a hand edit of our own scope), or signed by

@@ -55,7 +55,7 @@ export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = [
     const root = scopeRoot(ctx, scope);
     const read = tryReadRegistry(root, scope, ctx);
     if (!read.ok) {
-      report.problems.push({ family: "gjc", scope, path: read.path, problem: read.problem });
+      report.problems.push({ family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) });
       report.ok = false;
       continue;
     }

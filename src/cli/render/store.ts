@@ -191,7 +191,10 @@ export function describeVerify(r: VerifyReport): string {
       if (b.problems.length > 20) lines.push(`  …and ${b.problems.length - 20} more`);
     }
   }
-  for (const p of r.problems) lines.push(`damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`);
+  for (const p of r.problems) {
+    if (p.foreign) lines.push(`foreign     ${p.family} ${p.scope} registry ${p.path}: ${p.problem}; gjc verifies nothing in it (see "gjc plugin doctor")`);
+    else lines.push(`damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`);
+  }
   if (r.bundles.length === 0 && r.problems.length === 0) lines.push("No bundles installed.");
   if (r.runtime) {
     for (const x of r.runtime.results) lines.push(`${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
