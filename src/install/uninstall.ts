@@ -145,7 +145,13 @@ export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opt
       // files in an unreferenced content directory that the next command would sweep).
       const keptIn = join(s.target.root, keptDirName(name, ctx.now()));
       renameSync(entry.pluginRoot, keptIn);
-      writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
+      try {
+        writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
+      } catch (error) {
+        // Not committed: the bundle goes back where its entry points.
+        renameSync(keptIn, entry.pluginRoot);
+        throw error;
+      }
       removeOwnedFiles(ctx, { ...entry, pluginRoot: keptIn });
       return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned, keptIn };
     }
