@@ -326,6 +326,41 @@ export const DoctorDocumentSchema = Type.Object(
   closed,
 );
 
+/** Sandbox grants (`gjc plugin allow`): what a bundle's processes may touch beyond the default profile. */
+export const NetGrantSchema = Type.Object({ host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, closed);
+export const GrantSetSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema), project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]) }, closed);
+export const GrantProcessSchema = Type.Object({ kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) }, closed);
+export const SandboxProfileSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema) }, closed);
+const GrantedBundleSchema = Type.Object({ name: str, family: FamilySchema, scope: ScopeSchema }, closed);
+/** The grants shown by inspect: for every process, and per process. */
+export const BundleGrantsSchema = Type.Object({ bundle: GrantSetSchema, processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema }, closed)) }, closed);
+
+export const AllowDocumentSchema = Type.Object(
+  {
+    schema: schemaField("allow"),
+    ok: Type.Literal(true),
+    bundle: GrantedBundleSchema,
+    process: Type.Union([GrantProcessSchema, Type.Null()]),
+    status: Type.Enum(["granted", "unchanged", "reset"]),
+    dryRun: Type.Boolean(),
+    grants: GrantSetSchema,
+    warnings: Type.Array(Type.Object({ code: str, message: str }, closed)),
+  },
+  closed,
+);
+
+export const PermissionsDocumentSchema = Type.Object(
+  {
+    schema: schemaField("permissions"),
+    ok: Type.Literal(true),
+    bundle: Type.Object({ ...GrantedBundleSchema.properties, root: str }, closed),
+    grantsFile: Type.Object({ path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) }, closed),
+    grants: GrantSetSchema,
+    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed)),
+  },
+  closed,
+);
+
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
 export const errorDocument = (verb: string) =>
   Type.Object(
@@ -350,6 +385,8 @@ export const STORE_DOCUMENTS = {
   "gjc/inspect@1": orError("inspect", InspectDocumentSchema),
   "gjc/verify@1": orError("verify", VerifyDocumentSchema),
   "gjc/doctor@1": orError("doctor", DoctorDocumentSchema),
+  "gjc/allow@1": orError("allow", AllowDocumentSchema),
+  "gjc/permissions@1": orError("permissions", PermissionsDocumentSchema),
 };
 
 export type Family = Static<typeof FamilySchema>;
