@@ -3,7 +3,7 @@ import type { Sandbox } from "../helpers/sandbox.ts";
 
 export function writeGjcServerBundle(box: Sandbox, rel = "src/gjc-notes", name = "notes"): string {
   return box.write(rel, {
-    "gajae-plugin.json": { kind: "gajae-code-plugin", name, version: "1.0.0", mcps: [{ name: "notes", transport: "stdio", command: "bun", args: ["mcp/notes.mjs"] }] },
+    "gajae-plugin.json": { kind: "gajae-code-plugin", name, version: "1.0.0", mcps: [{ name, transport: "stdio", command: "bun", args: ["mcp/notes.mjs"] }] },
     "mcp/notes.mjs": "// an MCP server (never started here)\n",
   });
 }
