@@ -6,6 +6,7 @@
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
 import Type from "typebox";
+import { BundleGrantsSchema } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -100,6 +101,8 @@ export const AuditDocumentSchema = Type.Object(
     counts: Type.Object({ error: Type.Integer({ minimum: 0 }), warning: Type.Integer({ minimum: 0 }), note: Type.Integer({ minimum: 0 }) }, closed),
     capabilityDiff: opt(CapabilityDiffSchema),
     against: opt(Type.Object({ name: str, display: str }, closed)),
+    /** Installed bundles: the sandbox grants recorded for it (gjc plugin allow). */
+    grants: opt(BundleGrantsSchema),
     failOn: nullable(str),
     failing: Type.Integer({ minimum: 0 }),
   },

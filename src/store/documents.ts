@@ -247,6 +247,49 @@ export const VerifyDocumentSchema = Type.Object(
   closed,
 );
 
+/** Sandbox grants (`gjc plugin allow`): what a bundle's processes may touch beyond the default profile. */
+export const NetGrantSchema = Type.Object({ host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, closed);
+export const GrantSetSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema), project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]) }, closed);
+export const GrantProcessSchema = Type.Object({ kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) }, closed);
+export const SandboxProfileSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema) }, closed);
+const GrantedBundleSchema = Type.Object({ name: str, family: FamilySchema, scope: ScopeSchema }, closed);
+/** The grants shown by inspect: for every process, and per process. */
+export const BundleGrantsSchema = Type.Object(
+  {
+    /** `foreign`: the grants file was not written by gjc for this user, and nothing in it applies. */
+    state: Type.Enum(["absent", "signed", "foreign"]),
+    bundle: GrantSetSchema,
+    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema }, closed)),
+  },
+  closed,
+);
+
+export const AllowDocumentSchema = Type.Object(
+  {
+    schema: schemaField("allow"),
+    ok: Type.Literal(true),
+    bundle: GrantedBundleSchema,
+    process: Type.Union([GrantProcessSchema, Type.Null()]),
+    status: Type.Enum(["granted", "unchanged", "reset"]),
+    dryRun: Type.Boolean(),
+    grants: GrantSetSchema,
+    warnings: Type.Array(Type.Object({ code: str, message: str }, closed)),
+  },
+  closed,
+);
+
+export const PermissionsDocumentSchema = Type.Object(
+  {
+    schema: schemaField("permissions"),
+    ok: Type.Literal(true),
+    bundle: Type.Object({ ...GrantedBundleSchema.properties, root: str }, closed),
+    grantsFile: Type.Object({ path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) }, closed),
+    grants: GrantSetSchema,
+    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed)),
+  },
+  closed,
+);
+
 export const InspectBundleSchema = Type.Object(
   {
     ...BundleRowSchema.properties,
@@ -255,6 +298,8 @@ export const InspectBundleSchema = Type.Object(
     description: Type.Union([str, Type.Null()]),
     files: Type.Array(StoredFileSchema),
     bytes: Type.Integer({ minimum: 0 }),
+    /** Sandbox grants (gjc plugin allow): for every process, and per process. */
+    grants: opt(BundleGrantsSchema),
     gjc: opt(
       Type.Object(
         {
@@ -323,41 +368,6 @@ export const DoctorStoreSchema = Type.Object(
 
 export const DoctorDocumentSchema = Type.Object(
   { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema) },
-  closed,
-);
-
-/** Sandbox grants (`gjc plugin allow`): what a bundle's processes may touch beyond the default profile. */
-export const NetGrantSchema = Type.Object({ host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, closed);
-export const GrantSetSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema), project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]) }, closed);
-export const GrantProcessSchema = Type.Object({ kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) }, closed);
-export const SandboxProfileSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema) }, closed);
-const GrantedBundleSchema = Type.Object({ name: str, family: FamilySchema, scope: ScopeSchema }, closed);
-/** The grants shown by inspect: for every process, and per process. */
-export const BundleGrantsSchema = Type.Object({ bundle: GrantSetSchema, processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema }, closed)) }, closed);
-
-export const AllowDocumentSchema = Type.Object(
-  {
-    schema: schemaField("allow"),
-    ok: Type.Literal(true),
-    bundle: GrantedBundleSchema,
-    process: Type.Union([GrantProcessSchema, Type.Null()]),
-    status: Type.Enum(["granted", "unchanged", "reset"]),
-    dryRun: Type.Boolean(),
-    grants: GrantSetSchema,
-    warnings: Type.Array(Type.Object({ code: str, message: str }, closed)),
-  },
-  closed,
-);
-
-export const PermissionsDocumentSchema = Type.Object(
-  {
-    schema: schemaField("permissions"),
-    ok: Type.Literal(true),
-    bundle: Type.Object({ ...GrantedBundleSchema.properties, root: str }, closed),
-    grantsFile: Type.Object({ path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) }, closed),
-    grants: GrantSetSchema,
-    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed)),
-  },
   closed,
 );
 

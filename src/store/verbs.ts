@@ -31,7 +31,9 @@ export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promi
 /** `gjc plugin inspect <name>`: one bundle, wherever the resolver finds it. */
 export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle> {
   const t = await resolveInstalled(ctx, name, sel);
-  return t.adapter.inspect(ctx, name, t.scope);
+  const bundle = await t.adapter.inspect(ctx, name, t.scope);
+  const { recordedGrants } = await import("./grants-recorded.ts");
+  return { ...bundle, grants: recordedGrants(ctx, bundle.family, bundle.scope, bundle.name) };
 }
 
 /** `gjc plugin uninstall <name>`. */

@@ -170,3 +170,55 @@ describe("a grants file gjc did not write is foreign", () => {
     expect(existsSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"))).toBe(true);
   });
 });
+
+describe("grants in inspect and audit", () => {
+  test("inspect shows the grants of both families, human and --json", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
+    await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--project", "read"]);
+    const gjc = await s.gjc(["plugin", "inspect", "notes", "--json"]);
+    expect(gjc.json().bundle.grants).toEqual({ state: "signed", bundle: { read: [], write: [], net: [{ host: "example.org", port: 443 }], project: null }, processes: [] });
+    const c2 = await s.gjc(["plugin", "inspect", "kit", "--json"]);
+    expect(c2.json().bundle.grants.processes).toEqual([{ process: { kind: "lsp", id: "ls" }, grants: { read: [], write: [], net: [], project: "read" } }]);
+    expect((await s.gjc(["plugin", "inspect", "notes"])).stdout).toContain("grants:    net example.org:443");
+    expect((await s.gjc(["plugin", "inspect", "kit"])).stdout).toContain("language server ls: project read");
+  });
+
+  test("audit: a sensitive grant and a grant of the home are findings with their own rule ids, in JSON, human and SARIF", async () => {
+    const s = await withBundles();
+    const clean = await s.gjc(["plugin", "audit", "notes", "--json"]);
+    expect(clean.json().findings.filter((f: { ruleId: string }) => f.ruleId.startsWith("sandbox-grant"))).toEqual([]);
+    expect((await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--read", "~/.gjc/state.key", "--force"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "allow", "kit", "--write", "~", "--force"])).exitCode).toBe(0);
+
+    const a = (await s.gjc(["plugin", "audit", "notes", "--json"])).json();
+    const sensitive = a.findings.find((f: { ruleId: string }) => f.ruleId === "sandbox-grant-sensitive");
+    expect(sensitive).toMatchObject({ level: "warning", subject: "grant:server:notes", at: { file: "grants.json", pointer: "/bundles/gjc:notes/processes/server:notes/read/0" } });
+    expect(sensitive.message).toContain(join(s.home, ".gjc", "state.key"));
+    expect(a.grants.processes[0].grants.read).toEqual([join(s.home, ".gjc", "state.key")]);
+
+    const kit = (await s.gjc(["plugin", "audit", "kit", "--json"])).json();
+    expect(kit.findings.find((f: { ruleId: string }) => f.ruleId === "sandbox-grant-broad")).toMatchObject({ level: "error", subject: "grant:kit" });
+
+    const human = await s.gjc(["plugin", "audit", "notes"]);
+    expect(human.stdout).toContain("[sandbox-grant-sensitive]");
+    expect(human.stdout).toContain(`server notes: read ${join(s.home, ".gjc", "state.key")}`);
+
+    const sarif = JSON.parse((await s.gjc(["plugin", "audit", "notes", "--sarif"])).stdout);
+    const run = sarif.runs[0];
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toContain("sandbox-grant-sensitive");
+    expect(run.results.find((r: { ruleId: string }) => r.ruleId === "sandbox-grant-sensitive").level).toBe("warning");
+
+    const gated = await s.gjc(["plugin", "audit", "notes", "--fail-on", "sandbox-grant-sensitive", "--json"]);
+    expect(gated.exitCode).toBe(3);
+  });
+
+  test("a foreign grants file gives no findings and no grants", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "notes", "--read", "~/.ssh", "--force"]);
+    writeFileSync(join(s.user, "grants.json"), readFileSync(join(s.user, "grants.json"), "utf8").replace("hmac-sha256:", "hmac-sha256:0"));
+    const a = (await s.gjc(["plugin", "audit", "notes", "--json"])).json();
+    expect(a.grants.state).toBe("foreign");
+    expect(a.findings.filter((f: { ruleId: string }) => f.ruleId.startsWith("sandbox-grant"))).toEqual([]);
+  });
+});
