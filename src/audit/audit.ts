@@ -103,8 +103,11 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
-  const { diffCapabilities } = await import("./diff.ts");
-  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: diffCapabilities((await planAuditRoot(base.dir)).model, audited.capabilities) };
+  const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([import("./diff.ts"), import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
+  const installed = (await planAuditRoot(base.dir)).model;
+  const capabilityDiff = diffCapabilities(installed, audited.capabilities);
+  const grants = carriedGrants(capabilityDiff, audited.capabilities, recordedGrants(ctx, installed.family, base.scope ?? "user", installed.name));
+  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: grants ? { ...capabilityDiff, grants } : capabilityDiff };
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */

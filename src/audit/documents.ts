@@ -6,7 +6,7 @@
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
 import Type from "typebox";
-import { BundleGrantsSchema } from "../store/documents.ts";
+import { BundleGrantsSchema, GrantProcessSchema, GrantSetSchema } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -71,6 +71,17 @@ export const CapabilityDiffSchema = Type.Object(
     hostCommands: section(HostSchema),
     prompts: Type.Object({ before: Type.Integer(), after: Type.Integer(), delta: Type.Integer(), added: strs, removed: strs, changed: strs }, closed),
     files: Type.Object({ before: Type.Integer(), after: Type.Integer(), bytesBefore: Type.Integer(), bytesAfter: Type.Integer() }, closed),
+    /** The installed bundle's sandbox grants that would apply to the candidate. */
+    grants: opt(
+      Type.Object(
+        {
+          bundle: GrantSetSchema,
+          processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, declared: Type.Boolean() }, closed)),
+          inheritedBy: strs,
+        },
+        closed,
+      ),
+    ),
   },
   closed,
 );

@@ -222,3 +222,31 @@ describe("grants in inspect and audit", () => {
     expect(a.findings.filter((f: { ruleId: string }) => f.ruleId.startsWith("sandbox-grant"))).toEqual([]);
   });
 });
+
+describe("grants in the capability diff", () => {
+  test("audit --against shows the grants that would carry over, who inherits them, and what would apply to nothing", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
+    await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--project", "read"]);
+    const next = s.write("src/notes-2", {
+      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "notes", version: "2.0.0", mcps: [{ name: "search", transport: "stdio", command: "bun", args: ["mcp/search.mjs"] }] },
+      "mcp/search.mjs": "// another server\n",
+    });
+    const r = await s.gjc(["plugin", "audit", next, "--against", "notes", "--json"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.json().capabilityDiff.grants).toEqual({
+      bundle: { read: [], write: [], net: [{ host: "example.org", port: 443 }], project: null },
+      processes: [{ process: { kind: "server", id: "notes" }, grants: { read: [], write: [], net: [], project: "read" }, declared: false }],
+      inheritedBy: ["mcp-stdio:search"],
+    });
+    const human = await s.gjc(["plugin", "audit", next, "--against", "notes"]);
+    expect(human.stdout).toContain("sandbox grants kept: net example.org:443 (also for the added mcp-stdio:search)");
+    expect(human.stdout).toContain("server notes: project read (no longer declared: applies to nothing)");
+  });
+
+  test("no grants, no grants section", async () => {
+    const s = await withBundles();
+    const r = await s.gjc(["plugin", "audit", writeGjcServerBundle(s, "src/again"), "--against", "notes", "--json"]);
+    expect(r.json().capabilityDiff.grants).toBeUndefined();
+  });
+});
