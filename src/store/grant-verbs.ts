@@ -156,17 +156,28 @@ export async function allowGrants(ctx: Context, name: string, sel: StoreSelectio
     const pkey = processKey(req.process);
     const before = pkey === undefined ? entry.bundle : entry.processes[pkey] ?? emptyGrantSet();
     const after = req.reset ? emptyGrantSet() : mergeGrantSets(before, added);
-    const status: AllowResult["status"] = sameGrantSet(before, after) ? "unchanged" : req.reset ? "reset" : "granted";
+    // A reset of the whole bundle takes back its per-process grants too.
+    const dropsProcesses = req.reset === true && pkey === undefined && Object.keys(entry.processes).length > 0;
+    const status: AllowResult["status"] = sameGrantSet(before, after) && !dropsProcesses ? "unchanged" : req.reset ? "reset" : "granted";
     if (status !== "unchanged" && !req.dryRun) {
       const next = pkey === undefined ? { ...entry, bundle: after } : { ...entry, processes: { ...entry.processes, [pkey]: after } };
-      // A reset of the whole bundle takes back its per-process grants too.
-      if (req.reset && pkey === undefined) next.processes = {};
+      if (dropsProcesses) next.processes = {};
       writeGrants(ctx, store, { ...current.bundles, [key]: next });
     }
     return { bundle: located.bundle, process: req.process ?? null, status, dryRun: req.dryRun === true, grants: after, warnings };
   };
   if (req.dryRun) return change();
   return withStoreLock(ctx, family, scope, store.root, change);
+}
+
+/** Makes a bundle's recorded grants exactly `grants` (what sync does with a lock's). */
+export async function setBundleGrants(ctx: Context, family: GrantFamily, scope: GrantScope, name: string, grants: { bundle: GrantSet; processes: Record<string, GrantSet> }): Promise<void> {
+  const store = grantStore(ctx, family, scope);
+  await withStoreLock(ctx, family, scope, store.root, () => {
+    const current = readGrants(ctx, store);
+    if (current.state === "foreign") throw grantsForeign(current);
+    writeGrants(ctx, store, { ...current.bundles, [bundleKey(family, name)]: grants });
+  });
 }
 
 /** `gjc plugin permissions <name>`: what each process of the bundle may touch. */

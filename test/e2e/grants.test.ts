@@ -72,6 +72,15 @@ describe("gjc plugin allow and permissions", () => {
     expect(by("server").profile.write).toEqual([]);
   });
 
+  test("--reset of the whole bundle also takes back grants made for one process only", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--net", "example.org"]);
+    const r = await s.gjc(["plugin", "allow", "kit", "--reset", "--json"]);
+    expect(r.json().status).toBe("reset");
+    expect((await permissions(s, "kit")).processes.every((p: { grants: { net: unknown[] } }) => p.grants.net.length === 0)).toBe(true);
+    expect((await s.gjc(["plugin", "allow", "kit", "--reset", "--json"])).json().status).toBe("unchanged");
+  });
+
   test("a host without a port covers that host's port grants", async () => {
     const s = await withBundles();
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443", "--net", "example.org:80"]);
