@@ -180,6 +180,20 @@ export async function setBundleGrants(ctx: Context, family: GrantFamily, scope: 
   });
 }
 
+/** Takes back every grant of a bundle (uninstall). A foreign grants file is left as it is: nothing in it applies anyway. */
+export async function dropBundleGrants(ctx: Context, family: GrantFamily, scope: GrantScope, name: string): Promise<void> {
+  const store = grantStore(ctx, family, scope);
+  const key = bundleKey(family, name);
+  const first = readGrants(ctx, store);
+  if (first.state !== "signed" || !first.bundles[key]) return;
+  await withStoreLock(ctx, family, scope, store.root, () => {
+    const current = readGrants(ctx, store);
+    if (current.state !== "signed" || !current.bundles[key]) return;
+    const { [key]: _dropped, ...rest } = current.bundles;
+    writeGrants(ctx, store, rest);
+  });
+}
+
 /** `gjc plugin permissions <name>`: what each process of the bundle may touch. */
 export async function bundlePermissions(ctx: Context, name: string, sel: StoreSelection): Promise<PermissionsResult> {
   const located = await locate(ctx, name, sel);

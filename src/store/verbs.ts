@@ -41,7 +41,10 @@ export async function uninstallBundle(ctx: Context, name: string, sel: StoreSele
   const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin uninstall", opts.dryRun, async () => {
     const t = await resolveInstalled(ctx, name, sel);
-    return t.adapter.uninstall(ctx, name, t.scope, opts);
+    const r = await t.adapter.uninstall(ctx, name, t.scope, opts);
+    // Grants belong to the installed bundle: another bundle installed later under the name starts from the default profile.
+    if (r.status === "uninstalled") await (await import("./grant-verbs.ts")).dropBundleGrants(ctx, r.family, r.scope, r.name);
+    return r;
   });
 }
 

@@ -81,6 +81,22 @@ describe("gjc plugin allow and permissions", () => {
     expect((await s.gjc(["plugin", "allow", "kit", "--reset", "--json"])).json().status).toBe("unchanged");
   });
 
+  test("uninstall takes back the bundle's grants, so a bundle installed later under the name starts from the default profile", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "notes", "--net", "example.org"]);
+    await s.gjc(["plugin", "allow", "kit", "--runtime", "--net", "example.org"]);
+    await s.gjc(["plugin", "allow", "kit", "--net", "example.com"]);
+    const dry = await s.gjc(["plugin", "uninstall", "notes", "--user", "--dry-run"]);
+    expect(dry.exitCode).toBe(0);
+    expect(readFileSync(join(s.user, "grants.json"), "utf8")).toContain("gjc:notes");
+    expect((await s.gjc(["plugin", "uninstall", "notes", "--user"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "uninstall", "kit", "--user"])).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(s.user, "grants.json"), "utf8")).bundles).toEqual({});
+    expect(JSON.parse(readFileSync(join(s.c2, "grants.json"), "utf8")).bundles).toEqual({});
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/other-notes"), "--user"])).exitCode).toBe(0);
+    expect((await permissions(s, "notes")).grants.net).toEqual([]);
+  });
+
   test("a host without a port covers that host's port grants", async () => {
     const s = await withBundles();
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443", "--net", "example.org:80"]);
