@@ -203,14 +203,14 @@ export async function bundlePermissions(ctx: Context, name: string, sel: StoreSe
   const subjects = located.processes.length ? located.processes : [];
   const processes = subjects.map((process): ProcessPermissions => {
     const own = entry.processes[processKey(process)!] ?? emptyGrantSet();
-    const granted = profileOfGrants(mergeGrantSets(entry.bundle, own), ctx.cwd);
+    const granted = profileOfGrants(mergeGrantSets(entry.bundle, own), ctx.cwd, ctx.home);
     const base = defaultProfileParts(located.root);
     return { process, grants: own, profile: { read: [...new Set([...base.read, ...granted.read])], write: [...new Set([...base.write, ...granted.write])], net: granted.net } };
   });
   // Grants recorded for a process the bundle no longer declares are still shown.
   for (const key of Object.keys(entry.processes)) {
     const process = processOfKey(key);
-    if (!processes.some((p) => processKey(p.process) === key)) processes.push({ process, grants: entry.processes[key], profile: profileOfGrants(mergeGrantSets(entry.bundle, entry.processes[key]), ctx.cwd) });
+    if (!processes.some((p) => processKey(p.process) === key)) processes.push({ process, grants: entry.processes[key], profile: profileOfGrants(mergeGrantSets(entry.bundle, entry.processes[key]), ctx.cwd, ctx.home) });
   }
   return { bundle: { ...located.bundle, root: located.root }, grantsFile: { path: read.path, state: read.state, problem: read.problem ?? null }, grants: entry.bundle, processes };
 }

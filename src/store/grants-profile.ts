@@ -4,7 +4,7 @@
  * profile and applies the union.
  */
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import type { NetGrant, SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { formatNetGrant } from "./grant-values.ts";
@@ -44,19 +44,25 @@ const real = (p: string) => {
   }
 };
 
-/** A grant set as profile paths: project access becomes the project directory itself. */
-export function profileOfGrants(grants: GrantSet, project: string): SandboxProfile {
+/**
+ * A grant set as profile paths: project access becomes the project directory itself, unless
+ * that directory is the home or holds it (a command run from `~` would otherwise hand the
+ * whole home to a plugin that was only meant to see a project).
+ */
+export function profileOfGrants(grants: GrantSet, project: string, home: string): SandboxProfile {
   const dir = real(project);
+  const rel = relative(dir, real(home));
+  const access = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel)) ? null : grants.project;
   return {
-    read: grants.project === "read" ? [...new Set([...grants.read, dir])].sort() : grants.read,
-    write: grants.project === "write" ? [...new Set([...grants.write, dir])].sort() : grants.write,
+    read: access === "read" ? [...new Set([...grants.read, dir])].sort() : grants.read,
+    write: access === "write" ? [...new Set([...grants.write, dir])].sort() : grants.write,
     net: grants.net,
   };
 }
 
 /** The read, write and net that a bundle's grants add to the default profile of one of its processes. */
 export async function grantedProfileAdditions(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): Promise<SandboxProfile> {
-  return profileOfGrants(grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd);
+  return profileOfGrants(grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd, ctx.home);
 }
 
 /** A word for a shell: kept as is when it has no special characters, else single-quoted. */

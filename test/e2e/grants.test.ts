@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
@@ -140,6 +140,19 @@ describe("refusals change nothing", () => {
       expect(snapshotTree(s.root)).toEqual(before);
     });
   }
+
+  test("a link to a sensitive place is judged by where it leads", async () => {
+    const s = await withBundles();
+    mkdirSync(join(s.home, ".ssh"));
+    symlinkSync(join(s.home, ".ssh"), join(s.project, "keys"));
+    const before = snapshotTree(s.root);
+    const r = await s.gjc(["plugin", "allow", "notes", "--read", "./keys", "--json"]);
+    expect(r.exitCode).toBe(3);
+    const error = JSON.parse(r.stderr.trim().split("\n").at(-1)!).error;
+    expect(error.code).toBe("sensitive_grant");
+    expect(error.message).toContain(`grants ${join(s.home, ".ssh")}, which is`);
+    expect(snapshotTree(s.root)).toEqual(before);
+  });
 
   test("--force records a sensitive or too broad grant, with a warning", async () => {
     const s = await withBundles();

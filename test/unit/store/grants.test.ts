@@ -50,5 +50,8 @@ describe("grantedProfileAdditions", () => {
     expect(await grantedProfileAdditions(ctx, { bundle: "notes", process: { kind: "server", id: "other" } })).toEqual({ read: [join(s.project, "docs")], write: [], net: [{ host: "example.org", port: 443 }] });
     expect(await grantedProfileAdditions(ctx, { bundle: "notes" }, { family: "c2" })).toEqual({ read: [], write: [], net: [] });
     expect(await grantedProfileAdditions(ctx, { bundle: "ghost" })).toEqual({ read: [], write: [], net: [] });
+    // Run from the home, project access would be the whole home: it is not given.
+    expect((await grantedProfileAdditions(ctx, { bundle: "notes", process: { kind: "server", id: "notes" } }, { project: s.home })).write).toEqual([]);
+    expect((await grantedProfileAdditions(ctx, { bundle: "notes", process: { kind: "server", id: "notes" } }, { project: s.root })).write).toEqual([]);
   });
 });
