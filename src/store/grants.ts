@@ -20,6 +20,7 @@ import type { NetGrant, SandboxSubject } from "../process/sandbox/profile.ts";
 import { GRANTS_FILE, scopeRoot } from "../install/layout.ts";
 
 export { GRANTS_FILE };
+import type { DoctorFinding } from "./documents.ts";
 import { registryMac, sameMac, stateKey } from "./state-mac.ts";
 
 /** A grants file larger than this was not written by us. */
@@ -198,4 +199,24 @@ export function mergeGrantSets(a: GrantSet, b: GrantSet): GrantSet {
 
 export function sameGrantSet(a: GrantSet, b: GrantSet): boolean {
   return canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * doctor's view of a store's grants file: a foreign one is reported, never repaired (removing
+ * it is the user's call: it may be evidence of tampering, and it grants nothing meanwhile).
+ */
+export function grantsFinding(ctx: Context, family: GrantFamily, scope: GrantScope): DoctorFinding | undefined {
+  const read = readGrants(ctx, grantStore(ctx, family, scope));
+  if (read.state !== "foreign") return undefined;
+  return {
+    family,
+    scope,
+    kind: "foreign_grants",
+    severity: "warning",
+    path: read.path,
+    message: `${read.path} was not written by gjc for you (${read.problem}); none of its sandbox grants apply.`,
+    fix: "Nothing is done automatically: look at it, remove it, and grant again with gjc plugin allow.",
+    fixable: false,
+    command: `rm ${read.path}`,
+  };
 }

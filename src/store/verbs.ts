@@ -127,6 +127,8 @@ export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boole
     out.stores.push(r.store);
     // Every finding names the command that fixes it: its own, or doctor --fix for what that repairs.
     out.findings.push(...r.findings.map((f) => (f.command === undefined && f.fixable ? { ...f, command: `gjc plugin doctor --fix${t.adapter.scopes.length > 1 ? ` --${f.scope}` : ""}` } : f)));
+    const grants = (await import("./grants.ts")).grantsFinding(ctx, t.adapter.family, t.scope);
+    if (grants) out.findings.push(grants);
   }
   out.ok = out.findings.every((f) => f.severity === "info" || f.fixed === true);
   return out;

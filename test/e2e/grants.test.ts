@@ -187,7 +187,10 @@ describe("a grants file gjc did not write is foreign", () => {
     expect(r.exitCode).toBe(3);
     expect(JSON.parse(r.stderr.trim().split("\n").at(-1)!).error.code).toBe("grants_foreign");
     expect(snapshotTree(s.root)).toEqual(before);
-    expect((await s.gjc(["plugin", "doctor", "--json"])).json().findings.filter((f: { path: string }) => f.path === path)).toEqual([]);
+    // doctor reports it and, even with --fix, leaves it for the user to look at.
+    const doctor = await s.gjc(["plugin", "doctor", "--fix", "--json"]);
+    expect(JSON.parse(doctor.stdout).findings.filter((f: { path: string }) => f.path === path)).toEqual([expect.objectContaining({ kind: "foreign_grants", severity: "warning", fixable: false, command: `rm ${path}` })]);
+    expect(readFileSync(path, "utf8")).toBe(edited);
   });
 
   test("a project grants file that came with a repository grants nothing, and a user file copied into a project does not verify there", async () => {
