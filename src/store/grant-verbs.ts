@@ -143,7 +143,11 @@ export async function allowGrants(ctx: Context, name: string, sel: StoreSelectio
     if (j.class === "sensitive") warnings.push({ code: "sensitive_grant", message: `--${flag} ${j.path} reaches ${j.sensitive}, where credentials or gjc's own state live.` });
     if (!j.exists) warnings.push({ code: "path_missing", message: `${j.path} does not exist yet; the grant applies once it does.` });
   }
-  const located = await locate(ctx, name, sel);
+  const located = await locate(ctx, name, sel).catch((error: unknown) => {
+    // On allow, --project is the project grant: the scope is picked with --user or --scope.
+    if (error instanceof GjcError && error.code === "ambiguous_plugin") throw new GjcError({ code: error.code, message: error.message, hint: "Say which one: --user, or --scope project (and --family gjc|c2 when both families have it).", details: error.details, exit: error.exit });
+    throw error;
+  });
   if (req.process && !located.processes.some((p) => p.kind === req.process!.kind && (p.kind === "runtime" || p.id === req.process!.id))) throw unknownProcess(located, req.process);
   const { family, scope } = located.bundle;
   const store = grantStore(ctx, family, scope);

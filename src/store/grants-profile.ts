@@ -24,16 +24,27 @@ const STORES: { family: GrantFamily; scope: GrantScope }[] = [
   { family: "c2", scope: "user" },
 ];
 
-/** The grants recorded for a subject: the bundle's own plus its process's, from signed grants files only. */
-export function grantsFor(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): GrantSet {
-  for (const s of STORES) {
-    if ((lookup.family && lookup.family !== s.family) || (lookup.scope && lookup.scope !== s.scope)) continue;
-    const entry = readGrants(ctx, grantStore(ctx, s.family, s.scope)).bundles[bundleKey(s.family, subject.bundle)];
-    if (!entry) continue;
-    const key = processKey(subject.process);
-    return mergeGrantSets(entry.bundle, key !== undefined ? entry.processes[key] ?? emptyGrantSet() : emptyGrantSet());
+/**
+ * The grants recorded for a subject: the bundle's own plus its process's, from signed grants
+ * files only. Without a family and scope, the one store holding grants for the name answers;
+ * when several do (the same name in both GJC scopes, or in both families), the store where the
+ * bundle is installed does, and when that is still more than one, nothing is granted: the
+ * caller must say which bundle it launches rather than have gjc guess in the wider direction.
+ */
+export async function grantsFor(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): Promise<GrantSet> {
+  const found = STORES.filter((s) => (!lookup.family || lookup.family === s.family) && (!lookup.scope || lookup.scope === s.scope))
+    .map((s) => ({ ...s, entry: readGrants(ctx, grantStore(ctx, s.family, s.scope)).bundles[bundleKey(s.family, subject.bundle)] }))
+    .filter((s) => s.entry !== undefined);
+  let chosen = found.length === 1 ? found[0] : undefined;
+  if (found.length > 1) {
+    const { selectedStores } = await import("./resolve.ts");
+    const installed = (await selectedStores({})).filter((t) => t.adapter.holds(ctx, subject.bundle, t.scope).found);
+    const held = found.filter((s) => installed.some((t) => t.adapter.family === s.family && t.scope === s.scope));
+    chosen = held.length === 1 ? held[0] : undefined;
   }
-  return emptyGrantSet();
+  if (!chosen?.entry) return emptyGrantSet();
+  const key = processKey(subject.process);
+  return mergeGrantSets(chosen.entry.bundle, key !== undefined ? chosen.entry.processes[key] ?? emptyGrantSet() : emptyGrantSet());
 }
 
 const real = (p: string) => {
@@ -62,7 +73,7 @@ export function profileOfGrants(grants: GrantSet, project: string, home: string)
 
 /** The read, write and net that a bundle's grants add to the default profile of one of its processes. */
 export async function grantedProfileAdditions(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): Promise<SandboxProfile> {
-  return profileOfGrants(grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd, ctx.home);
+  return profileOfGrants(await grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd, ctx.home);
 }
 
 /** A word for a shell: kept as is when it has no special characters, else single-quoted. */

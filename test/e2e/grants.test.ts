@@ -81,6 +81,22 @@ describe("gjc plugin allow and permissions", () => {
     expect((await s.gjc(["plugin", "allow", "kit", "--reset", "--json"])).json().status).toBe("unchanged");
   });
 
+  test("a name in both GJC scopes: allow asks for --user or --scope project, and each scope keeps its own grants", async () => {
+    const s = box();
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/u"), "--user"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/p", "notes"), "--project"])).exitCode).toBe(0);
+    const ambiguous = await s.gjc(["plugin", "allow", "notes", "--net", "example.org", "--json"]);
+    expect(ambiguous.exitCode).toBe(2);
+    const error = JSON.parse(ambiguous.stderr.trim().split("\n").at(-1)!).error;
+    expect(error.code).toBe("ambiguous_plugin");
+    expect(error.hint).toContain("--scope project");
+    expect((await s.gjc(["plugin", "allow", "notes", "--scope", "project", "--net", "project.example"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "allow", "notes", "--user", "--net", "user.example"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "permissions", "notes", "--project", "--json"])).json().grants.net).toEqual([{ host: "project.example" }]);
+    expect((await s.gjc(["plugin", "permissions", "notes", "--user", "--json"])).json().grants.net).toEqual([{ host: "user.example" }]);
+    expect(existsSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"))).toBe(true);
+  });
+
   test("uninstall takes back the bundle's grants, so a bundle installed later under the name starts from the default profile", async () => {
     const s = await withBundles();
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org"]);

@@ -36,6 +36,22 @@ describe("allowCommand", () => {
 });
 
 describe("grantedProfileAdditions", () => {
+  test("the same name in both GJC scopes: the caller's scope decides; without one, nothing is guessed", async () => {
+    const s = box();
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/u"), "--user"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/p"), "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "allow", "notes", "--user", "--net", "user.example"])).exitCode).toBe(0);
+    const ctx = s.context();
+    const subject = { bundle: "notes", process: { kind: "server" as const, id: "notes" } };
+    // Only the user scope has grants: they answer.
+    expect((await grantedProfileAdditions(ctx, subject)).net).toEqual([{ host: "user.example" }]);
+    expect((await grantedProfileAdditions(ctx, subject, { family: "gjc", scope: "project" })).net).toEqual([]);
+    expect((await s.gjc(["plugin", "allow", "notes", "--scope", "project", "--net", "project.example"])).exitCode).toBe(0);
+    expect((await grantedProfileAdditions(ctx, subject, { family: "gjc", scope: "project" })).net).toEqual([{ host: "project.example" }]);
+    expect((await grantedProfileAdditions(ctx, subject, { family: "gjc", scope: "user" })).net).toEqual([{ host: "user.example" }]);
+    expect((await grantedProfileAdditions(ctx, subject)).net).toEqual([]);
+  });
+
   test("the bundle's grants plus the process's own; nothing for another process or bundle", async () => {
     const s = box();
     expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s), "--user"])).exitCode).toBe(0);
