@@ -8,8 +8,8 @@ import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
 import type { NetGrant, SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
-import { formatNetGrant, judgePath, parseNetGrant, type JudgedPath } from "./grant-values.ts";
-import { bundleKey, emptyGrantSet, grantsForeign, grantStore, isEmptyGrantSet, mergeGrantSets, processKey, processOfKey, readGrants, sameGrantSet, writeGrants, type GrantFamily, type GrantScope, type GrantSet, type GrantsState, type ProjectAccess } from "./grants.ts";
+import { judgePath, parseNetGrant, type JudgedPath } from "./grant-values.ts";
+import { bundleKey, emptyGrantSet, grantsForeign, grantStore, mergeGrantSets, processKey, processOfKey, readGrants, sameGrantSet, writeGrants, type GrantFamily, type GrantScope, type GrantSet, type GrantsState, type ProjectAccess } from "./grants.ts";
 import { profileOfGrants } from "./grants-profile.ts";
 import { lockTimeout, withLock } from "./lock.ts";
 import { resolveInstalled, type StoreSelection } from "./resolve.ts";
@@ -227,5 +227,3 @@ export async function bundlePermissions(ctx: Context, name: string, sel: StoreSe
 export function defaultProfileParts(bundleRoot: string): SandboxProfile {
   return { read: [bundleRoot], write: [], net: [] };
 }
-
-export { formatNetGrant, isEmptyGrantSet };

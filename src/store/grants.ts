@@ -9,12 +9,12 @@
  * Per bundle, grants apply to every process it starts; per process (`server:<id>`, `runtime`,
  * `lsp:<id>`) they apply to that one only, on top of the bundle's.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
+import { readRegularFile } from "../bundle/read-file.ts";
 import { canonicalJson } from "../audit/canonical-json.ts";
 import { c2DataDir, type Context } from "../core/context.ts";
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { NetGrant, SandboxSubject } from "../process/sandbox/profile.ts";
 import { GRANTS_FILE, scopeRoot } from "../install/layout.ts";
@@ -137,13 +137,13 @@ export function readGrants(ctx: Context, store: GrantStore): ReadGrants {
   const foreign = (problem: string): ReadGrants => ({ store, path, state: "foreign", problem, bundles: {} });
   let text: string;
   try {
-    const bytes = readFileSync(path);
-    if (bytes.length > MAX_GRANTS_BYTES) return foreign("it is larger than any grants file gjc writes");
-    text = bytes.toString("utf8");
+    // Never through a link: a repository's grants.json pointing at a file this user signed
+    // elsewhere would otherwise lend that file's grants to the repository's bundles.
+    text = new TextDecoder().decode(readRegularFile(path, MAX_GRANTS_BYTES, path).bytes);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { store, path, state: "absent", bundles: {} };
-    return foreign(`it cannot be read (${code ?? "error"})`);
+    if (!isGjcError(error)) throw error;
+    if (error.code === "missing_file") return { store, path, state: "absent", bundles: {} };
+    return foreign(error.code === "unsafe_path" ? "it is a symbolic link" : error.code === "file_too_large" ? "it is larger than any grants file gjc writes" : error.code === "special_file" ? "it is not a regular file" : "it cannot be read");
   }
   let doc: unknown;
   try {

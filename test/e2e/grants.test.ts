@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
@@ -224,6 +224,15 @@ describe("a grants file gjc did not write is foreign", () => {
     expect(p.grants.net).toEqual([]);
     writeFileSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"), JSON.stringify(user));
     expect((await permissions(s, "pnotes")).grantsFile.state).toBe("foreign");
+    // A link to a file this user signed for another project is not followed.
+    const other = box();
+    expect((await other.gjc(["plugin", "install", writeGjcServerBundle(other, "src/p-notes", "pnotes"), "--project"], { env: { HOME: s.home, GJC_USER_DIR: s.user } })).exitCode).toBe(0);
+    expect((await other.gjc(["plugin", "allow", "pnotes", "--net", "example.org"], { env: { HOME: s.home, GJC_USER_DIR: s.user } })).exitCode).toBe(0);
+    rmSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"));
+    symlinkSync(join(other.project, ".gjc", "gjc-plugins", "grants.json"), join(s.project, ".gjc", "gjc-plugins", "grants.json"));
+    const linked = await permissions(s, "pnotes");
+    expect(linked.grantsFile).toMatchObject({ state: "foreign", problem: "it is a symbolic link" });
+    expect(linked.grants.net).toEqual([]);
     expect(existsSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"))).toBe(true);
   });
 });
