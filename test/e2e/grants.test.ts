@@ -310,6 +310,28 @@ describe("grants in the capability diff", () => {
     expect(human.stdout).toContain("server notes: project read (no longer declared: applies to nothing)");
   });
 
+  test("install --force --dry-run and upgrade-style diffs show the grants that carry over (both families)", async () => {
+    const s = await withBundles();
+    await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
+    await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--net", "127.0.0.1:9"]);
+    const next = s.write("src/notes-3", {
+      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "notes", version: "3.0.0", mcps: [{ name: "notes", transport: "stdio", command: "bun", args: ["mcp/notes.mjs", "--v3"] }] },
+      "mcp/notes.mjs": "// v3\n",
+    });
+    const gjc = await s.gjc(["plugin", "install", next, "--user", "--force", "--dry-run", "--json"]);
+    expect(gjc.exitCode).toBe(0);
+    expect(gjc.json().capabilityDiff.grants.bundle.net).toEqual([{ host: "example.org", port: 443 }]);
+    const human = await s.gjc(["plugin", "install", next, "--user", "--force", "--dry-run"]);
+    expect(human.stdout).toContain("sandbox grants kept: net example.org:443");
+    const kit2 = join(s.root, "src", "c2-kit");
+    const manifest = JSON.parse(readFileSync(join(kit2, "plugin.json"), "utf8"));
+    manifest.version = "1.1.0";
+    writeFileSync(join(kit2, "plugin.json"), JSON.stringify(manifest));
+    const c2 = await s.gjc(["plugin", "install", kit2, "--user", "--force", "--dry-run", "--json"]);
+    expect(c2.exitCode).toBe(0);
+    expect(c2.json().capabilityDiff.grants.processes).toEqual([{ process: { kind: "lsp", id: "ls" }, grants: { read: [], write: [], net: [{ host: "127.0.0.1", port: 9 }], project: null }, declared: true }]);
+  });
+
   test("no grants, no grants section", async () => {
     const s = await withBundles();
     const r = await s.gjc(["plugin", "audit", writeGjcServerBundle(s, "src/again"), "--against", "notes", "--json"]);
