@@ -1,5 +1,5 @@
 // Writes docs/json/<verb>.schema.json for every store verb document (install, upgrade,
-// uninstall, enable, disable, list, inspect, verify, doctor) from the TypeBox schemas in
+// uninstall, enable, disable, list, inspect, verify, doctor, allow, permissions) from the TypeBox schemas in
 // src/store/documents.ts. `--check` only compares and exits 1 when a file is stale.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -42,6 +42,8 @@ export interface AuditReport {
   /** With `against`: the installed bundle's capabilities → this one's. */
   capabilityDiff?: import("./diff.ts").CapabilityDiff;
   against?: { name: string; display: string };
+  /** Installed bundles: the sandbox grants the user recorded for it (gjc plugin allow). */
+  grants?: import("../store/grants-recorded.ts").RecordedGrants;
 }
 
 export interface AuditRequest {
@@ -101,8 +103,11 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
-  const { diffCapabilities } = await import("./diff.ts");
-  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: diffCapabilities((await planAuditRoot(base.dir)).model, audited.capabilities) };
+  const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([import("./diff.ts"), import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
+  const installed = (await planAuditRoot(base.dir)).model;
+  const capabilityDiff = diffCapabilities(installed, audited.capabilities);
+  const grants = carriedGrants(capabilityDiff, audited.capabilities, recordedGrants(ctx, installed.family, base.scope ?? "user", installed.name));
+  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: grants ? { ...capabilityDiff, grants } : capabilityDiff };
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
@@ -128,7 +133,18 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
   const planned = await planAuditRoot(found.dir);
-  return report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+  const audited = report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+  return withGrants(ctx, audited);
+}
+
+/** An installed bundle's report with its recorded grants and the findings about them. */
+async function withGrants(ctx: Context, r: AuditReport): Promise<AuditReport> {
+  const [{ recordedGrants }, { grantFindings }] = await Promise.all([import("../store/grants-recorded.ts"), import("./grant-findings.ts")]);
+  const grants = recordedGrants(ctx, r.subject.family, r.subject.scope ?? "user", r.subject.name);
+  const extra = grantFindings(ctx, r.subject.family, r.subject.name, grants).map((f) => ({ ...f, region: { line: 1, column: 1 } }));
+  const counts = { ...r.counts };
+  for (const f of extra) counts[f.level]++;
+  return { ...r, grants, findings: [...r.findings, ...extra], counts };
 }
 
 /**

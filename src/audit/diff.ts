@@ -32,6 +32,8 @@ export interface CapabilityDiff {
   hostCommands: DiffSection<HostCapability>;
   prompts: { before: number; after: number; delta: number; added: string[]; removed: string[]; changed: string[] };
   files: { before: number; after: number; bytesBefore: number; bytesAfter: number };
+  /** The installed bundle's sandbox grants that would apply to the candidate (src/audit/grants-diff.ts). */
+  grants?: import("./grants-diff.ts").CarriedGrants;
 }
 
 /** The comparable part of a capability: everything but where it is declared. */

@@ -6,6 +6,7 @@
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
 import Type from "typebox";
+import { BundleGrantsSchema, GrantProcessSchema, GrantSetSchema } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -70,6 +71,17 @@ export const CapabilityDiffSchema = Type.Object(
     hostCommands: section(HostSchema),
     prompts: Type.Object({ before: Type.Integer(), after: Type.Integer(), delta: Type.Integer(), added: strs, removed: strs, changed: strs }, closed),
     files: Type.Object({ before: Type.Integer(), after: Type.Integer(), bytesBefore: Type.Integer(), bytesAfter: Type.Integer() }, closed),
+    /** The installed bundle's sandbox grants that would apply to the candidate. */
+    grants: opt(
+      Type.Object(
+        {
+          bundle: GrantSetSchema,
+          processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, declared: Type.Boolean() }, closed)),
+          inheritedBy: strs,
+        },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -100,6 +112,8 @@ export const AuditDocumentSchema = Type.Object(
     counts: Type.Object({ error: Type.Integer({ minimum: 0 }), warning: Type.Integer({ minimum: 0 }), note: Type.Integer({ minimum: 0 }) }, closed),
     capabilityDiff: opt(CapabilityDiffSchema),
     against: opt(Type.Object({ name: str, display: str }, closed)),
+    /** Installed bundles: the sandbox grants recorded for it (gjc plugin allow). */
+    grants: opt(BundleGrantsSchema),
     failOn: nullable(str),
     failing: Type.Integer({ minimum: 0 }),
   },

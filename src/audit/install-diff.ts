@@ -11,21 +11,33 @@ import { diffCapabilities, type CapabilityDiff } from "./diff.ts";
 import { c2Capabilities } from "./extract-c2.ts";
 import { gjcModelOf } from "./extract-gjc.ts";
 import type { CapabilityModel } from "./model.ts";
+import type { Context } from "../core/context.ts";
 
 export type InstallCapabilityDiff = CapabilityDiff | { unavailable: string };
 
-async function against(installedDir: string, candidate: CapabilityModel): Promise<InstallCapabilityDiff> {
+/** Where the installed bundle's sandbox grants are, so the diff can say which carry over. */
+export interface GrantsOf {
+  ctx: Context;
+  scope: "user" | "project";
+}
+
+async function against(installedDir: string, candidate: CapabilityModel, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+  let diff: CapabilityDiff;
   try {
-    return diffCapabilities((await planAuditRoot(installedDir)).model, candidate);
+    diff = diffCapabilities((await planAuditRoot(installedDir)).model, candidate);
   } catch (error) {
     return { unavailable: `the installed copy could not be read (${(error as Error).message})` };
   }
+  if (!grants) return diff;
+  const [{ carriedGrants }, { recordedGrants }] = await Promise.all([import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
+  const carried = carriedGrants(diff, candidate, recordedGrants(grants.ctx, candidate.family, candidate.family === "c2" ? "user" : grants.scope, candidate.name));
+  return carried ? { ...diff, grants: carried } : diff;
 }
 
-export function gjcInstallDiff(installedRoot: string, bundle: CompiledBundle): Promise<InstallCapabilityDiff> {
-  return against(installedRoot, gjcModelOf(bundle));
+export function gjcInstallDiff(installedRoot: string, bundle: CompiledBundle, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+  return against(installedRoot, gjcModelOf(bundle), grants);
 }
 
-export function c2InstallDiff(installedBundleDir: string, plan: C2Plan & { manifest: C2Manifest }): Promise<InstallCapabilityDiff> {
-  return against(installedBundleDir, c2Capabilities(plan));
+export function c2InstallDiff(installedBundleDir: string, plan: C2Plan & { manifest: C2Manifest }, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+  return against(installedBundleDir, c2Capabilities(plan), grants);
 }

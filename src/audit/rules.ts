@@ -56,6 +56,18 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     summary: "A process runs a shell with a command string (sh -c, bash -c, cmd /c, powershell -Command).",
     help: "A shell command line can do anything and is hard to review. Run the program directly with its arguments.",
   },
+  {
+    id: "sandbox-grant-sensitive",
+    level: "warning",
+    summary: "A sandbox grant (gjc plugin allow) reaches a place where credentials or gjc's own state live (~/.ssh, ~/.aws, a browser profile, ~/.gjc and its state key, …).",
+    help: "The plugin's processes can read (or change) those secrets despite the sandbox. Take the grant back with gjc plugin allow <name> --reset and grant only the narrower path the plugin needs.",
+  },
+  {
+    id: "sandbox-grant-broad",
+    level: "error",
+    summary: "A sandbox grant (gjc plugin allow) covers the whole home directory or /.",
+    help: "With it the sandbox no longer protects your keys, tokens or files from the plugin. Take it back with gjc plugin allow <name> --reset and grant the one directory it needs.",
+  },
 
 ];
 

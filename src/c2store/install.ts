@@ -268,7 +268,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         diagnostics: record.diagnostics,
       },
     };
-    if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest });
+    if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest }, { ctx, scope: "user" });
     if (decision === "unchanged" || opts.dryRun) return result;
     // Never under a live process of another gjc host (c2host/live-registry.ts): this bundle's
     // files are about to be replaced, a same-name bundle's removed. Checked before anything moves.

@@ -7,6 +7,8 @@ export interface ScreenedInvocation {
   tokens: string[];
   /** Positionals after the declared ones (for a verb that takes a rest). */
   rest: string[];
+  /** Every value of each repeatable option, in order (citty keeps only the last). */
+  repeated: Record<string, string[]>;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ScreenedInvocation {
  * unless the verb takes a rest. Everything after `--` is positional. With `rest` and
  * `passthrough`, unknown options after the declared positionals are kept in `rest` as written.
  */
-export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean }): ScreenedInvocation {
+export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean; repeatable?: readonly string[] }): ScreenedInvocation {
   const entries = Object.entries(defs);
   const positionals = entries.filter(([, def]) => def.type === "positional");
   const flags = new Map<string, { name: string; type: string }>();
@@ -31,6 +33,7 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
   // The strict layer: sort the tokens into options (checked) and positionals (in order).
   const options: string[] = [];
   const positionalTokens: string[] = [];
+  const repeated: Record<string, string[]> = Object.fromEntries((opts.repeatable ?? []).map((n) => [n, []]));
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
     if (token === "--") {
@@ -67,6 +70,7 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
       throw usageError(`Option --${flag.name} needs a value.`, `Write it as --${flag.name} <value>.`, "missing_option_value");
     }
     if (flag.type === "enum") checkEnum(defs[flag.name] as { options?: string[] }, flag.name, value);
+    repeated[flag.name]?.push(value);
   }
   const missing = positionals.slice(positionalTokens.length).find(([, def]) => def.required !== false);
   if (missing) {
@@ -78,7 +82,7 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
   }
 
   // Positionals go after "--" so citty reads none of them as an option.
-  return { tokens: [...options, "--", ...positionalTokens], rest };
+  return { tokens: [...options, "--", ...positionalTokens], rest, repeated };
 }
 
 /**

@@ -16,6 +16,8 @@ export interface VerbInput<A extends ArgsDef> {
   args: ParsedArgs<A>;
   /** Positionals after the declared ones, for verbs that accept a rest (`activate <skill> [args…]`). */
   rest: string[];
+  /** Every value of each option the verb declared repeatable, in order. */
+  repeated: Record<string, string[]>;
   ctx: Context;
 }
 
@@ -23,6 +25,8 @@ export interface VerbInput<A extends ArgsDef> {
 export interface VerbData {
   ctx: Context;
   rest: string[];
+  /** Every value of each repeatable option (`--read a --read b`). */
+  repeated?: Record<string, string[]>;
 }
 
 /** gjc's extras on a verb, beside citty's `meta`, `args` and `run`. */
@@ -36,6 +40,8 @@ interface VerbExtras {
    * to `rest` as written instead of being refused (`activate ralplan --design topic`).
    */
   passthrough?: boolean;
+  /** String options that may be given more than once; their values arrive in `repeated`. */
+  repeatable?: readonly string[];
   examples?: string[];
 }
 
@@ -65,8 +71,8 @@ export function defineVerb<const A extends ArgsDef>({ name, description, run, ..
     meta: { name, description },
     ...extras,
     run: ({ args, data }: CommandContext<A>) => {
-      const { ctx, rest } = data as VerbData;
-      return run({ args: declaredArgs(args, extras.args) as ParsedArgs<A>, rest, ctx });
+      const { ctx, rest, repeated = {} } = data as VerbData;
+      return run({ args: declaredArgs(args, extras.args) as ParsedArgs<A>, rest, repeated, ctx });
     },
   };
 }

@@ -128,8 +128,8 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
       return ExitCode.ok;
     }
     // gjc's strict layer screens the tokens; citty parses them and runs the verb's command.
-    const { tokens, rest } = screenVerbArgs(remaining, command.args, { commandName: command.meta.name, rest: command.rest, passthrough: command.passthrough });
-    const data: VerbData = { ctx, rest };
+    const { tokens, rest, repeated } = screenVerbArgs(remaining, command.args, { commandName: command.meta.name, rest: command.rest, passthrough: command.passthrough, repeatable: command.repeatable });
+    const data: VerbData = { ctx, rest, repeated };
     const outcome = (await runCommand(command, { rawArgs: tokens, data })).result as VerbOutcome;
     // The choke point of human output: whatever a renderer interpolated (bundle names,
     // diagnostics, runtime results, server descriptions) cannot drive the terminal.

@@ -41,6 +41,8 @@ export const gjc: GroupCommand = {
       pack: verb("Make a reproducible .tgz of exactly what install would copy", () => import("./commands/plugin-pack.ts")),
       trust: verb("Allow a C2 bundle's processes to run (separate from enable)", () => import("./commands/plugin-trust.ts")),
       untrust: verb("Stop a C2 bundle's processes from running", () => import("./commands/plugin-untrust.ts")),
+      allow: verb("Let a bundle's sandboxed processes read, write or connect beyond the default profile", () => import("./commands/plugin-allow.ts")),
+      permissions: verb("Show what each process of a bundle may touch: the default sandbox profile plus grants", () => import("./commands/plugin-permissions.ts")),
       policy: group("C2 runtime policy: catalog, plan a change, apply it, reset", {
         catalog: verb("Show installed C2 bundles and their policy at a scope", () => import("./commands/plugin-policy-catalog.ts")),
         plan: verb("Plan a policy change and get a single-use token", () => import("./commands/plugin-policy-plan.ts")),

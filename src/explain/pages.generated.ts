@@ -46,182 +46,189 @@ import p42 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
 import p43 from "../../docs/errors/foreign_record.md" with { type: "text" };
 import p44 from "../../docs/errors/foreign_scope.md" with { type: "text" };
 import p45 from "../../docs/errors/git_not_found.md" with { type: "text" };
-import p46 from "../../docs/errors/handshake_failed.md" with { type: "text" };
-import p47 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
-import p48 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
-import p49 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
-import p50 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
-import p51 from "../../docs/errors/host_closed.md" with { type: "text" };
-import p52 from "../../docs/errors/identity_changed.md" with { type: "text" };
-import p53 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
-import p54 from "../../docs/errors/internal_error.md" with { type: "text" };
-import p55 from "../../docs/errors/invalid_agent.md" with { type: "text" };
-import p56 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
-import p57 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
-import p58 from "../../docs/errors/invalid_archive.md" with { type: "text" };
-import p59 from "../../docs/errors/invalid_args.md" with { type: "text" };
-import p60 from "../../docs/errors/invalid_argument.md" with { type: "text" };
-import p61 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
-import p62 from "../../docs/errors/invalid_command.md" with { type: "text" };
-import p63 from "../../docs/errors/invalid_connector.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_hook.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_json.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_kind.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_lock.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p82 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p83 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p84 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p85 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p86 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p87 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p88 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p89 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p90 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
-import p91 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p92 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p93 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p94 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p95 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p96 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p97 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p98 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p99 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p102 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p103 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p104 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p105 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p106 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p107 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p108 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p109 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p110 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p111 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p113 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p114 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p115 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p116 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p117 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p118 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p119 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p120 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p121 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p122 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p123 from "../../docs/errors/nested_manifest.md" with { type: "text" };
-import p124 from "../../docs/errors/no_components.md" with { type: "text" };
-import p125 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p126 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p127 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p128 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p129 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p130 from "../../docs/errors/not_available.md" with { type: "text" };
-import p131 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p132 from "../../docs/errors/not_found.md" with { type: "text" };
-import p133 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p134 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p135 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p136 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p137 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p138 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p139 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p140 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p141 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p142 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p143 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p144 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p145 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p146 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p147 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p148 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p149 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p150 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p151 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p152 from "../../docs/errors/read_only.md" with { type: "text" };
-import p153 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p154 from "../../docs/errors/reference_registry.md" with { type: "text" };
-import p155 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p156 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p157 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p159 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p160 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p161 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p162 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p164 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p165 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p166 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p167 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p168 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p169 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p170 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p171 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p172 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p173 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p174 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p175 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p176 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p177 from "../../docs/errors/special_file.md" with { type: "text" };
-import p178 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p179 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p180 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p181 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p184 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p185 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p186 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p187 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p188 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p189 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p190 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p191 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p192 from "../../docs/errors/trusted.md" with { type: "text" };
-import p193 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p194 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p195 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p205 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p206 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p207 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p208 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p209 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p210 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p211 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p212 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p215 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p216 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p217 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p218 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p219 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p220 from "../../docs/errors/usage.md" with { type: "text" };
-import p221 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p46 from "../../docs/errors/grant_too_broad.md" with { type: "text" };
+import p47 from "../../docs/errors/grants_foreign.md" with { type: "text" };
+import p48 from "../../docs/errors/handshake_failed.md" with { type: "text" };
+import p49 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
+import p50 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
+import p51 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
+import p52 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
+import p53 from "../../docs/errors/host_closed.md" with { type: "text" };
+import p54 from "../../docs/errors/identity_changed.md" with { type: "text" };
+import p55 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
+import p56 from "../../docs/errors/internal_error.md" with { type: "text" };
+import p57 from "../../docs/errors/invalid_agent.md" with { type: "text" };
+import p58 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
+import p59 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
+import p60 from "../../docs/errors/invalid_archive.md" with { type: "text" };
+import p61 from "../../docs/errors/invalid_args.md" with { type: "text" };
+import p62 from "../../docs/errors/invalid_argument.md" with { type: "text" };
+import p63 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_command.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_connector.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_hook.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_json.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_kind.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_net_grant.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_path_grant.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p83 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p85 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p86 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p87 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p88 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p89 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p90 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p91 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p92 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p93 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p94 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
+import p95 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p96 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p97 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p98 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p99 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p100 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p101 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p102 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p103 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p104 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p105 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p107 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p108 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p109 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p110 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p111 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p112 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p113 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p114 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p115 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p116 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p117 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p118 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p119 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p120 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p121 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p122 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p123 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p124 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p125 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p126 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p127 from "../../docs/errors/nested_manifest.md" with { type: "text" };
+import p128 from "../../docs/errors/no_components.md" with { type: "text" };
+import p129 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p130 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p131 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p132 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p133 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p134 from "../../docs/errors/not_available.md" with { type: "text" };
+import p135 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p136 from "../../docs/errors/not_found.md" with { type: "text" };
+import p137 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p138 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p139 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p140 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p141 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p142 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p143 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p144 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p145 from "../../docs/errors/path_missing.md" with { type: "text" };
+import p146 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p147 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p148 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p149 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p150 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p151 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p152 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p153 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p154 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p155 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p156 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p157 from "../../docs/errors/read_only.md" with { type: "text" };
+import p158 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p159 from "../../docs/errors/reference_registry.md" with { type: "text" };
+import p160 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p161 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p162 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p163 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p165 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p166 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p167 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p168 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p169 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p170 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p171 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p172 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p173 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p174 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p175 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p176 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p177 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
+import p178 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p179 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p180 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p181 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p182 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p183 from "../../docs/errors/special_file.md" with { type: "text" };
+import p184 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p185 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p186 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p187 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p188 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p189 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p190 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p191 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p192 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p193 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p194 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p195 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p196 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p197 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p198 from "../../docs/errors/trusted.md" with { type: "text" };
+import p199 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p200 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p201 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p207 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p208 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
+import p209 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p210 from "../../docs/errors/unknown_process.md" with { type: "text" };
+import p211 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p212 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p213 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p214 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p215 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p216 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p217 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p218 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p219 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p220 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p221 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p222 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p223 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p224 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p225 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p226 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p227 from "../../docs/errors/usage.md" with { type: "text" };
+import p228 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -271,180 +278,187 @@ export const PAGES: Record<string, string> = {
   "foreign_record": p43,
   "foreign_scope": p44,
   "git_not_found": p45,
-  "handshake_failed": p46,
-  "handshake_mismatch": p47,
-  "handshake_protocol": p48,
-  "handshake_timeout": p49,
-  "hash_mismatch": p50,
-  "host_closed": p51,
-  "identity_changed": p52,
-  "identity_mismatch": p53,
-  "internal_error": p54,
-  "invalid_agent": p55,
-  "invalid_agent_skill": p56,
-  "invalid_appendix": p57,
-  "invalid_archive": p58,
-  "invalid_args": p59,
-  "invalid_argument": p60,
-  "invalid_catalog": p61,
-  "invalid_command": p62,
-  "invalid_connector": p63,
-  "invalid_frontmatter": p64,
-  "invalid_hook": p65,
-  "invalid_host_actions": p66,
-  "invalid_json": p67,
-  "invalid_kind": p68,
-  "invalid_language_server": p69,
-  "invalid_lock": p70,
-  "invalid_manifest": p71,
-  "invalid_mcp": p72,
-  "invalid_name": p73,
-  "invalid_operation": p74,
-  "invalid_option_value": p75,
-  "invalid_params": p76,
-  "invalid_parent": p77,
-  "invalid_phase": p78,
-  "invalid_plan_token": p79,
-  "invalid_plugin_entry": p80,
-  "invalid_prompt_command": p81,
-  "invalid_runtime": p82,
-  "invalid_scaffold": p83,
-  "invalid_scene": p84,
-  "invalid_source": p85,
-  "invalid_test_file": p86,
-  "invalid_ui": p87,
-  "invalid_version": p88,
-  "invoke_timeout": p89,
-  "journal_corrupt": p90,
-  "lock_busy": p91,
-  "lock_failed": p92,
-  "lock_mismatch": p93,
-  "lock_missing": p94,
-  "lock_unsettled": p95,
-  "lsp_conflict": p96,
-  "lsp_failed": p97,
-  "lsp_stopped": p98,
-  "lsp_timeout": p99,
-  "mcp_closed": p100,
-  "mcp_error": p101,
-  "mcp_failed": p102,
-  "mcp_frame_too_large": p103,
-  "mcp_http_status": p104,
-  "mcp_launcher_missing": p105,
-  "mcp_protocol": p106,
-  "mcp_server_exited": p107,
-  "mcp_spawn_failed": p108,
-  "mcp_timeout": p109,
-  "mcp_unreachable": p110,
-  "message_too_large": p111,
-  "missing_argument": p112,
-  "missing_catalog": p113,
-  "missing_codetwo": p114,
-  "missing_commands": p115,
-  "missing_directory": p116,
-  "missing_file": p117,
-  "missing_manifest": p118,
-  "missing_option_value": p119,
-  "missing_runtime": p120,
-  "missing_service": p121,
-  "name_collision": p122,
-  "nested_manifest": p123,
-  "no_components": p124,
-  "no_generation": p125,
-  "no_manifest": p126,
-  "no_provider": p127,
-  "no_runtime": p128,
-  "not_a_directory": p129,
-  "not_available": p130,
-  "not_checkable": p131,
-  "not_found": p132,
-  "not_host_actions": p133,
-  "not_in_catalog": p134,
-  "not_installed": p135,
-  "not_owner": p136,
-  "not_rendered": p137,
-  "offline_miss": p138,
-  "pack_output_inside_bundle": p139,
-  "pass_env": p140,
-  "path_too_long": p141,
-  "permission_denied": p142,
-  "pins_corrupt": p143,
-  "plan_not_found": p144,
-  "plugin_command_failed": p145,
-  "plugin_disabled": p146,
-  "policy_disabled": p147,
-  "policy_recovery": p148,
-  "policy_safe_mode": p149,
-  "quarantine_not_persisted": p150,
-  "quarantined": p151,
-  "read_only": p152,
-  "ref_not_found": p153,
-  "reference_registry": p154,
-  "registry_corrupt": p155,
-  "replaced_source": p156,
-  "reserved_namespace": p157,
-  "runtime.requires_trust": p158,
-  "runtime_busy": p159,
-  "runtime_command_not_found": p160,
-  "runtime_exited": p161,
-  "runtime_failed": p162,
-  "runtime_mismatch": p163,
-  "runtime_protocol_error": p164,
-  "runtime_spawn_failed": p165,
-  "runtime_unloaded": p166,
-  "scaffold_conflict": p167,
-  "scaffold_failed": p168,
-  "scope_conflict": p169,
-  "scope_required": p170,
-  "security_policy": p171,
-  "session_collision": p172,
-  "set_incomplete": p173,
-  "set_integrity": p174,
-  "source_too_large": p175,
-  "source_unreachable": p176,
-  "special_file": p177,
-  "stale_baseline": p178,
-  "stale_plan": p179,
-  "surface_disabled": p180,
-  "surface_unknown": p181,
-  "too_many_commands": p182,
-  "too_many_components": p183,
-  "too_many_connectors": p184,
-  "too_many_language_servers": p185,
-  "too_many_ui": p186,
-  "tool_definition_drift": p187,
-  "transaction_pending": p188,
-  "transaction_unfinished": p189,
-  "trust_outdated": p190,
-  "trust_renewed": p191,
-  "trusted": p192,
-  "undeclared_command": p193,
-  "unexpected_argument": p194,
-  "unexpected_result": p195,
-  "unknown_action": p196,
-  "unknown_code": p197,
-  "unknown_command": p198,
-  "unknown_component": p199,
-  "unknown_contribution": p200,
-  "unknown_field": p201,
-  "unknown_hook_event": p202,
-  "unknown_option": p203,
-  "unknown_scaffold": p204,
-  "unknown_server": p205,
-  "unknown_shell": p206,
-  "unknown_target": p207,
-  "unreadable_directory": p208,
-  "unreadable_file": p209,
-  "unsafe_file_name": p210,
-  "unsafe_path": p211,
-  "unsafe_scope_path": p212,
-  "unsupported_operation": p213,
-  "unsupported_schema": p214,
-  "unsupported_scope": p215,
-  "unsupported_source": p216,
-  "unsupported_standard": p217,
-  "unsupported_surface": p218,
-  "untrusted": p219,
-  "usage": p220,
-  "wrong_target": p221,
+  "grant_too_broad": p46,
+  "grants_foreign": p47,
+  "handshake_failed": p48,
+  "handshake_mismatch": p49,
+  "handshake_protocol": p50,
+  "handshake_timeout": p51,
+  "hash_mismatch": p52,
+  "host_closed": p53,
+  "identity_changed": p54,
+  "identity_mismatch": p55,
+  "internal_error": p56,
+  "invalid_agent": p57,
+  "invalid_agent_skill": p58,
+  "invalid_appendix": p59,
+  "invalid_archive": p60,
+  "invalid_args": p61,
+  "invalid_argument": p62,
+  "invalid_catalog": p63,
+  "invalid_command": p64,
+  "invalid_connector": p65,
+  "invalid_frontmatter": p66,
+  "invalid_hook": p67,
+  "invalid_host_actions": p68,
+  "invalid_json": p69,
+  "invalid_kind": p70,
+  "invalid_language_server": p71,
+  "invalid_lock": p72,
+  "invalid_manifest": p73,
+  "invalid_mcp": p74,
+  "invalid_name": p75,
+  "invalid_net_grant": p76,
+  "invalid_operation": p77,
+  "invalid_option_value": p78,
+  "invalid_params": p79,
+  "invalid_parent": p80,
+  "invalid_path_grant": p81,
+  "invalid_phase": p82,
+  "invalid_plan_token": p83,
+  "invalid_plugin_entry": p84,
+  "invalid_prompt_command": p85,
+  "invalid_runtime": p86,
+  "invalid_scaffold": p87,
+  "invalid_scene": p88,
+  "invalid_source": p89,
+  "invalid_test_file": p90,
+  "invalid_ui": p91,
+  "invalid_version": p92,
+  "invoke_timeout": p93,
+  "journal_corrupt": p94,
+  "lock_busy": p95,
+  "lock_failed": p96,
+  "lock_mismatch": p97,
+  "lock_missing": p98,
+  "lock_unsettled": p99,
+  "lsp_conflict": p100,
+  "lsp_failed": p101,
+  "lsp_stopped": p102,
+  "lsp_timeout": p103,
+  "mcp_closed": p104,
+  "mcp_error": p105,
+  "mcp_failed": p106,
+  "mcp_frame_too_large": p107,
+  "mcp_http_status": p108,
+  "mcp_launcher_missing": p109,
+  "mcp_protocol": p110,
+  "mcp_server_exited": p111,
+  "mcp_spawn_failed": p112,
+  "mcp_timeout": p113,
+  "mcp_unreachable": p114,
+  "message_too_large": p115,
+  "missing_argument": p116,
+  "missing_catalog": p117,
+  "missing_codetwo": p118,
+  "missing_commands": p119,
+  "missing_directory": p120,
+  "missing_file": p121,
+  "missing_manifest": p122,
+  "missing_option_value": p123,
+  "missing_runtime": p124,
+  "missing_service": p125,
+  "name_collision": p126,
+  "nested_manifest": p127,
+  "no_components": p128,
+  "no_generation": p129,
+  "no_manifest": p130,
+  "no_provider": p131,
+  "no_runtime": p132,
+  "not_a_directory": p133,
+  "not_available": p134,
+  "not_checkable": p135,
+  "not_found": p136,
+  "not_host_actions": p137,
+  "not_in_catalog": p138,
+  "not_installed": p139,
+  "not_owner": p140,
+  "not_rendered": p141,
+  "offline_miss": p142,
+  "pack_output_inside_bundle": p143,
+  "pass_env": p144,
+  "path_missing": p145,
+  "path_too_long": p146,
+  "permission_denied": p147,
+  "pins_corrupt": p148,
+  "plan_not_found": p149,
+  "plugin_command_failed": p150,
+  "plugin_disabled": p151,
+  "policy_disabled": p152,
+  "policy_recovery": p153,
+  "policy_safe_mode": p154,
+  "quarantine_not_persisted": p155,
+  "quarantined": p156,
+  "read_only": p157,
+  "ref_not_found": p158,
+  "reference_registry": p159,
+  "registry_corrupt": p160,
+  "replaced_source": p161,
+  "reserved_namespace": p162,
+  "runtime.requires_trust": p163,
+  "runtime_busy": p164,
+  "runtime_command_not_found": p165,
+  "runtime_exited": p166,
+  "runtime_failed": p167,
+  "runtime_mismatch": p168,
+  "runtime_protocol_error": p169,
+  "runtime_spawn_failed": p170,
+  "runtime_unloaded": p171,
+  "scaffold_conflict": p172,
+  "scaffold_failed": p173,
+  "scope_conflict": p174,
+  "scope_required": p175,
+  "security_policy": p176,
+  "sensitive_grant": p177,
+  "session_collision": p178,
+  "set_incomplete": p179,
+  "set_integrity": p180,
+  "source_too_large": p181,
+  "source_unreachable": p182,
+  "special_file": p183,
+  "stale_baseline": p184,
+  "stale_plan": p185,
+  "surface_disabled": p186,
+  "surface_unknown": p187,
+  "too_many_commands": p188,
+  "too_many_components": p189,
+  "too_many_connectors": p190,
+  "too_many_language_servers": p191,
+  "too_many_ui": p192,
+  "tool_definition_drift": p193,
+  "transaction_pending": p194,
+  "transaction_unfinished": p195,
+  "trust_outdated": p196,
+  "trust_renewed": p197,
+  "trusted": p198,
+  "undeclared_command": p199,
+  "unexpected_argument": p200,
+  "unexpected_result": p201,
+  "unknown_action": p202,
+  "unknown_code": p203,
+  "unknown_command": p204,
+  "unknown_component": p205,
+  "unknown_contribution": p206,
+  "unknown_field": p207,
+  "unknown_hook_event": p208,
+  "unknown_option": p209,
+  "unknown_process": p210,
+  "unknown_scaffold": p211,
+  "unknown_server": p212,
+  "unknown_shell": p213,
+  "unknown_target": p214,
+  "unreadable_directory": p215,
+  "unreadable_file": p216,
+  "unsafe_file_name": p217,
+  "unsafe_path": p218,
+  "unsafe_scope_path": p219,
+  "unsupported_operation": p220,
+  "unsupported_schema": p221,
+  "unsupported_scope": p222,
+  "unsupported_source": p223,
+  "unsupported_standard": p224,
+  "unsupported_surface": p225,
+  "untrusted": p226,
+  "usage": p227,
+  "wrong_target": p228,
 };

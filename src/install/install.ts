@@ -90,7 +90,7 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   if (preCollisions.length > 0) throw collisionError(bundle, preCollisions);
   if (opts.dryRun) {
     const would = result(wouldStatus[preDecision.action], preExisting);
-    if (preExisting) would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(preExisting.pluginRoot, bundle);
+    if (preExisting) would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(preExisting.pluginRoot, bundle, { ctx, scope });
     return would;
   }
 

@@ -10,6 +10,7 @@ import type { Scope } from "./registry-types.ts";
  *   registry.index.json        list's summaries of registry.json, bound to its hash (disposable)
  *   registry.lock              held while a command changes the scope
  *   mcp-pins.json              pinned MCP tool definitions (src/mcp/pins.ts)
+ *   grants.json                sandbox grants of the scope's bundles (src/store/grants.ts)
  *   <name>@<id>/               one immutable content directory per install
  *   .staging-<name>-<token>/   a content directory being written (renamed into place)
  *   .trash-<token>/            a directory on its way out (renamed aside, then removed)
@@ -24,6 +25,8 @@ export const LOCK_FILE = "registry.lock";
 export const INDEX_FILE = "registry.index.json";
 /** MCP tool pins (src/mcp/pins.ts), written by gjc plugin mcp probe/accept and verify --mcp. */
 export const MCP_PINS_FILE = "mcp-pins.json";
+/** Sandbox grants (src/store/grants.ts), written by gjc plugin allow. */
+export const GRANTS_FILE = "grants.json";
 /** A registry (or its list index) larger than this was not written by us: a full install of 8,192 files is ~2 MiB of entry. */
 export const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
 
@@ -31,7 +34,7 @@ export const CONTENT_DIR = /^([a-zA-Z0-9][a-zA-Z0-9._-]{0,127})@([0-9a-f]{12})$/
 export const STAGING_DIR = /^\.staging-.+-\d+-[0-9a-f]{8,}$/;
 export const TRASH_DIR = /^\.trash-\d+-[0-9a-f]{8,}$/;
 /** Temp files of writeFileAtomic (`.<name>.tmp-<pid>-<rand>`) and of the lock (`.registry.lock.<token>.tmp`), and stale locks set aside. */
-export const TEMP_FILE = /^(\.(registry\.json|registry\.last-good\.json|registry\.index\.json|mcp-pins\.json)\.tmp-\d+-[0-9a-z]+|\.registry\.lock\.\d+-[0-9a-f]+\.tmp|registry\.lock\.stale-\d+-[0-9a-f]+)$/;
+export const TEMP_FILE = /^(\.(registry\.json|registry\.last-good\.json|registry\.index\.json|mcp-pins\.json|grants\.json)\.tmp-\d+-[0-9a-z]+|\.registry\.lock\.\d+-[0-9a-f]+\.tmp|registry\.lock\.stale-\d+-[0-9a-f]+)$/;
 
 export function scopeRoot(ctx: Context, scope: Scope): string {
   return scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(ctx.cwd);

@@ -50,12 +50,14 @@ const SyncItemSchema = Type.Object(
     integrity: opt(integrity),
     reasons,
     needsTrust: opt(Type.Boolean()),
+    /** Sandbox grants: applied as the lock says, or more than is recorded and not confirmed with --grant. */
+    grants: opt(Type.Enum(["applied", "needs-confirmation"])),
   },
   closed,
 );
 
 export const SyncDocumentSchema = Type.Object(
-  { schema: schemaField("sync"), scope: ScopeSchema, lockPath: str, dryRun: Type.Boolean(), ok: Type.Boolean(), items: Type.Array(SyncItemSchema), needsTrust: strs },
+  { schema: schemaField("sync"), scope: ScopeSchema, lockPath: str, dryRun: Type.Boolean(), ok: Type.Boolean(), items: Type.Array(SyncItemSchema), needsTrust: strs, needsGrants: opt(strs) },
   closed,
 );
 

@@ -107,6 +107,16 @@ export const byNameFamily = (a: { name: string; family: string }, b: { name: str
  * entry finds its installed bundle whatever its policy is now.
  */
 export async function installedBundles(ctx: Context, scope: Scope, o: { allC2?: boolean } = {}): Promise<InstalledBundle[]> {
+  const out = await installedWithoutGrants(ctx, scope, o);
+  const { lockGrantsOf } = await import("./grants.ts");
+  for (const b of out) {
+    const grants = lockGrantsOf(ctx, scope, b.entry.family, b.entry.name);
+    if (grants) b.entry.grants = grants;
+  }
+  return out;
+}
+
+async function installedWithoutGrants(ctx: Context, scope: Scope, o: { allC2?: boolean }): Promise<InstalledBundle[]> {
   const { registry } = loadScopeRegistry(ctx, scope);
   const out = registry.plugins.map((e) => gjcBundle(ctx, scope, e));
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");

@@ -9,6 +9,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { PluginsLock } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { byNameFamily } from "./installed.ts";
+import { lockGrantsProblem, orderedGrants } from "./grants.ts";
 import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
 
 function orderedSource(s: LockSource): LockSource {
@@ -32,6 +33,7 @@ export function orderedEntry(e: LockEntry): LockEntry {
     disabledSurfaces: [...e.disabledSurfaces].sort(),
   };
   if (e.c2) out.c2 = { trusted: e.c2.trusted };
+  if (e.grants) out.grants = orderedGrants(e.grants);
   return out;
 }
 
@@ -98,6 +100,8 @@ export function parseLock(text: string, path: string, scope?: Scope): LockFile {
     const key = `${e.family}:${e.name}`;
     if (seen.has(key)) throw invalidLock(path, `${e.family} bundle ${e.name} is listed twice`);
     seen.add(key);
+    const grants = e.grants ? lockGrantsProblem(lock.scope, e) : undefined;
+    if (grants !== undefined) throw invalidLock(path, grants);
   }
   return lock;
 }

@@ -42,6 +42,30 @@ export const LockPinSchema = Type.Object(
   closed,
 );
 
+/**
+ * Sandbox grants as a set carries them (src/sets/grants.ts): paths `~/…` or absolute in a user
+ * lock, `./…` inside the project in a project lock; net as `host[:port]`. Empty lists are left out.
+ */
+export const LockGrantSetSchema = Type.Object(
+  {
+    read: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    write: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    net: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    project: Type.Optional(Type.Union([Type.Literal("read"), Type.Literal("write")])),
+  },
+  closed,
+);
+
+export const LockGrantsSchema = Type.Object(
+  {
+    /** For every process of the bundle. */
+    bundle: Type.Optional(LockGrantSetSchema),
+    /** Keyed `server:<id>`, `runtime`, `lsp:<id>`. */
+    processes: Type.Optional(Type.Record(Type.String({ pattern: "^(?:runtime|server:.+|lsp:.+)$" }), LockGrantSetSchema)),
+  },
+  closed,
+);
+
 export const LockEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
@@ -56,6 +80,8 @@ export const LockEntrySchema = Type.Object(
     disabledSurfaces: Type.Array(Type.String()),
     /** C2: whether the set expects the bundle trusted (sync reports it, never grants it unasked). */
     c2: Type.Optional(Type.Object({ trusted: Type.Boolean() }, closed)),
+    /** The sandbox grants the set expects (sync asks before it raises any: --grant <name>). */
+    grants: Type.Optional(LockGrantsSchema),
   },
   closed,
 );
@@ -96,5 +122,7 @@ export const LockFileSchema = Type.Object(
 export type LockSource = Static<typeof LockSourceSchema>;
 export type LockPin = Static<typeof LockPinSchema>;
 export type LockEntry = Static<typeof LockEntrySchema>;
+export type LockGrants = Static<typeof LockGrantsSchema>;
+export type LockGrantSet = Static<typeof LockGrantSetSchema>;
 export type LockPolicy = Static<typeof LockPolicySchema>;
 export type LockFile = Static<typeof LockFileSchema>;

@@ -96,6 +96,8 @@ export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[
       continue;
     }
     const fields = entryDifferences(want, b.entry);
+    // Grants are a choice like trust, compared here but never a reason to reinstall.
+    if (JSON.stringify(want.grants ?? {}) !== JSON.stringify(b.entry.grants ?? {})) fields.push("grants");
     if (fields.length > 0) out.push({ name: want.name, family: want.family, kind: "changed", fields });
     else {
       const problems = diskProblems(b);

@@ -52,6 +52,8 @@ export interface SyncItem {
   /** What made this bundle need work (drifted files, fields that differ from the lock); empty when nothing did. */
   reasons: SetReason[];
   needsTrust?: boolean;
+  /** Sandbox grants: applied as the lock says, or the lock grants more than is recorded and --grant did not confirm it. */
+  grants?: "applied" | "needs-confirmation";
 }
 
 export interface SyncOptions {
@@ -61,6 +63,8 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** C2 bundles the caller allows sync to trust (by name). */
   trust?: string[];
+  /** Bundles whose grants the caller allows sync to raise to the lock's (by name). */
+  grant?: string[];
   /** `--from <set.tgz>`: content by integrity from an unpacked set archive. */
   setDir?: (integrity: string) => string | undefined;
   /** `--from`: the lock comes from the archive instead of the scope. */
@@ -91,6 +95,8 @@ export interface SyncResult {
   ok: boolean;
   items: SyncItem[];
   needsTrust: string[];
+  /** Bundles whose lock grants more than is recorded here (sync --grant <name> confirms). */
+  needsGrants?: string[];
   exit: ExitCodeValue;
 }
 
@@ -172,7 +178,23 @@ function frozenError(items: SyncItem[]): GjcError {
 }
 
 export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {}): Promise<SyncResult> {
-  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", () => applySet(ctx, scope, { ...o, policies: scope === "project", generation: true }));
+  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", async () => {
+    const lock = o.lock ?? readLockFile(lockPath(ctx, scope), scope);
+    if (!lock) throw noLock(lockPath(ctx, scope), scope);
+    const { checkGrantConfirmations, syncGrants } = await import("./grants.ts");
+    const allowedGrants = new Set(o.grant ?? []);
+    checkGrantConfirmations(lock, allowedGrants);
+    const result = await applySet(ctx, scope, { ...o, lock, policies: scope === "project", generation: true });
+    // Grants follow the set once its bundles are in place: lowered to the lock's, raised only when confirmed.
+    const grants = await syncGrants(ctx, scope, lock, allowedGrants, result.dryRun);
+    const needsGrants = grants.filter((g) => g.action === "needs-confirmation").map((g) => g.name);
+    for (const g of grants) {
+      const item = result.items.find((i) => i.name === g.name && i.family === g.family);
+      if (item) item.grants = g.action;
+    }
+    const ok = result.ok && needsGrants.length === 0;
+    return { ...result, needsGrants, ok, exit: ok ? result.exit : ExitCode.refused };
+  });
 }
 
 /**

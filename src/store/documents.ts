@@ -281,6 +281,49 @@ export const VerifyDocumentSchema = Type.Object(
   closed,
 );
 
+/** Sandbox grants (`gjc plugin allow`): what a bundle's processes may touch beyond the default profile. */
+export const NetGrantSchema = Type.Object({ host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, closed);
+export const GrantSetSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema), project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]) }, closed);
+export const GrantProcessSchema = Type.Object({ kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) }, closed);
+export const SandboxProfileSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema) }, closed);
+const GrantedBundleSchema = Type.Object({ name: str, family: FamilySchema, scope: ScopeSchema }, closed);
+/** The grants shown by inspect: for every process, and per process. */
+export const BundleGrantsSchema = Type.Object(
+  {
+    /** `foreign`: the grants file was not written by gjc for this user, and nothing in it applies. */
+    state: Type.Enum(["absent", "signed", "foreign"]),
+    bundle: GrantSetSchema,
+    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema }, closed)),
+  },
+  closed,
+);
+
+export const AllowDocumentSchema = Type.Object(
+  {
+    schema: schemaField("allow"),
+    ok: Type.Literal(true),
+    bundle: GrantedBundleSchema,
+    process: Type.Union([GrantProcessSchema, Type.Null()]),
+    status: Type.Enum(["granted", "unchanged", "reset"]),
+    dryRun: Type.Boolean(),
+    grants: GrantSetSchema,
+    warnings: Type.Array(Type.Object({ code: str, message: str }, closed)),
+  },
+  closed,
+);
+
+export const PermissionsDocumentSchema = Type.Object(
+  {
+    schema: schemaField("permissions"),
+    ok: Type.Literal(true),
+    bundle: Type.Object({ ...GrantedBundleSchema.properties, root: str }, closed),
+    grantsFile: Type.Object({ path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) }, closed),
+    grants: GrantSetSchema,
+    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed)),
+  },
+  closed,
+);
+
 export const InspectBundleSchema = Type.Object(
   {
     ...BundleRowSchema.properties,
@@ -289,6 +332,8 @@ export const InspectBundleSchema = Type.Object(
     description: Type.Union([str, Type.Null()]),
     files: Type.Array(StoredFileSchema),
     bytes: Type.Integer({ minimum: 0 }),
+    /** Sandbox grants (gjc plugin allow): for every process, and per process. */
+    grants: opt(BundleGrantsSchema),
     gjc: opt(
       Type.Object(
         {
@@ -332,7 +377,7 @@ export const DoctorFindingSchema = Type.Object(
   {
     family: FamilySchema,
     scope: ScopeSchema,
-    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "missing_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope", "transaction_pending", "journal_corrupt"]),
+    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "missing_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope", "transaction_pending", "journal_corrupt", "foreign_grants"]),
     severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
     path: str,
     message: str,
@@ -388,6 +433,8 @@ export const STORE_DOCUMENTS = {
   "gjc/inspect@1": orError("inspect", InspectDocumentSchema),
   "gjc/verify@1": orError("verify", VerifyDocumentSchema),
   "gjc/doctor@1": orError("doctor", DoctorDocumentSchema),
+  "gjc/allow@1": orError("allow", AllowDocumentSchema),
+  "gjc/permissions@1": orError("permissions", PermissionsDocumentSchema),
 };
 
 export type Family = Static<typeof FamilySchema>;

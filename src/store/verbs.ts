@@ -32,7 +32,9 @@ export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promi
 /** `gjc plugin inspect <name>`: one bundle, wherever the resolver finds it. */
 export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle | { foreign: ForeignBundle }> {
   const t = await resolveInstalled(ctx, name, sel);
-  return t.adapter.inspect(ctx, name, t.scope);
+  const bundle = await t.adapter.inspect(ctx, name, t.scope);
+  const { recordedGrants } = await import("./grants-recorded.ts");
+  return { ...bundle, grants: recordedGrants(ctx, bundle.family, bundle.scope, bundle.name) };
 }
 
 /** `gjc plugin uninstall <name>`. */
@@ -40,7 +42,10 @@ export async function uninstallBundle(ctx: Context, name: string, sel: StoreSele
   const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin uninstall", opts.dryRun, async () => {
     const t = await resolveInstalled(ctx, name, sel);
-    return t.adapter.uninstall(ctx, name, t.scope, opts);
+    const r = await t.adapter.uninstall(ctx, name, t.scope, opts);
+    // Grants belong to the installed bundle: another bundle installed later under the name starts from the default profile.
+    if (r.status === "uninstalled") await (await import("./grant-verbs.ts")).dropBundleGrants(ctx, r.family, r.scope, r.name);
+    return r;
   });
 }
 
@@ -123,6 +128,8 @@ export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boole
     out.stores.push(r.store);
     // Every finding names the command that fixes it: its own, or doctor --fix for what that repairs.
     out.findings.push(...r.findings.map((f) => (f.command === undefined && f.fixable ? { ...f, command: `gjc plugin doctor --fix${t.adapter.scopes.length > 1 ? ` --${f.scope}` : ""}` } : f)));
+    const grants = (await import("./grants.ts")).grantsFinding(ctx, t.adapter.family, t.scope);
+    if (grants) out.findings.push(grants);
   }
   out.ok = out.findings.every((f) => f.severity === "info" || f.fixed === true);
   return out;

@@ -13,6 +13,7 @@ export default defineVerb({
     "dry-run": { type: "boolean", description: "Fetch and check everything, show what would change, change nothing" },
     from: { type: "string", description: "Install the set from an archive made by gjc plugin lock --export (no network at all)", valueHint: "set.tgz" },
     trust: { type: "string", description: "C2: confirm trust for these bundles the set expects trusted (comma-separated names)", valueHint: "name[,name]" },
+    grant: { type: "string", description: "Confirm the sandbox grants the set gives these bundles beyond what is recorded (comma-separated names)", valueHint: "name[,name]" },
     ...jsonArg,
   },
   examples: ["gjc plugin sync --project --frozen", "gjc plugin sync --user --offline", "gjc plugin sync --user --trust hello-runtime", "gjc plugin sync --project --from team-set.tgz"],
@@ -21,7 +22,8 @@ export default defineVerb({
     const { syncScope } = await import("../../sets/sync.ts");
     const { describeSync } = await import("../render/sets.ts");
     const trust = args.trust === undefined ? [] : args.trust.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    const options = { frozen: args.frozen, offline: args.offline, prune: args.prune, dryRun: args["dry-run"], trust };
+    const grant = args.grant === undefined ? [] : args.grant.split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const options = { frozen: args.frozen, offline: args.offline, prune: args.prune, dryRun: args["dry-run"], trust, grant };
     const r = args.from === undefined ? await syncScope(ctx, scope, options) : await (await import("../../sets/set-archive.ts")).syncFromSet(ctx, scope, args.from, options);
     const { exit, ...rest } = r;
     return { json: { schema: "gjc/sync@1", ...rest }, human: describeSync(r), exit };

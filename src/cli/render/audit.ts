@@ -3,6 +3,7 @@ import type { Style } from "../../core/style.ts";
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
 import { moreLine } from "./more-line.ts";
+import { describeGrantSet, processLabel } from "./grants.ts";
 
 /** Long lists (a bundle may declare thousands of tools) show their first entries; --json has all. */
 const SHOWN = 25;
@@ -36,6 +37,14 @@ export function describeAudit(r: AuditReport, s: Style): string {
   capped(m.hostCommands, (h) => [`    ${h.kind} ${h.name}`], lines, s);
   lines.push(`  ${s.dim("prompt text")} ${m.prompts.length} (${formatBytes(m.promptBytes)})`);
   capped(m.prompts, (p) => [`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`], lines, s);
+  if (r.grants) {
+    const g = r.grants;
+    if (g.state === "foreign") lines.push(`  ${s.dim("sandbox grants")} none apply (the grants file was not written by gjc for you)`);
+    else {
+      lines.push(`  ${s.dim("sandbox grants")} ${describeGrantSet(g.bundle)}`);
+      for (const p of g.processes) lines.push(`    ${processLabel(p.process)}: ${describeGrantSet(p.grants)}`);
+    }
+  }
   if (r.capabilityDiff && r.against) {
     lines.push(`Against the installed ${r.against.display}:`);
     lines.push(...describeCapabilityDiff(r.capabilityDiff));

@@ -1,5 +1,6 @@
 import type { CapabilityDiff, DiffSection, TrustDiff } from "../../audit/diff.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import { describeGrantSet, processLabel } from "./grants.ts";
 import type { EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "../../audit/model.ts";
 
 const proc = (p: ProcessCapability) => `process ${p.id}: ${[p.command, ...p.args].join(" ")}`;
@@ -27,6 +28,10 @@ export function describeCapabilityDiff(d: InstallCapabilityDiff, indent = "  "):
   const p = d.prompts;
   if (p.delta !== 0 || p.added.length || p.removed.length || p.changed.length) {
     out.push(`${inner}prompt text: ${p.before} -> ${p.after} bytes (${p.delta >= 0 ? "+" : ""}${p.delta})${p.changed.length ? `, changed ${p.changed.join(", ")}` : ""}${p.added.length ? `, added ${p.added.join(", ")}` : ""}${p.removed.length ? `, removed ${p.removed.join(", ")}` : ""}`);
+  }
+  if (d.grants) {
+    out.push(`${inner}sandbox grants kept: ${describeGrantSet(d.grants.bundle)}${d.grants.inheritedBy.length ? ` (also for the added ${d.grants.inheritedBy.join(", ")})` : ""}`);
+    for (const g of d.grants.processes) out.push(`${inner}  ${processLabel(g.process)}: ${describeGrantSet(g.grants)}${g.declared ? "" : " (no longer declared: applies to nothing)"}`);
   }
   return out;
 }

@@ -67,13 +67,15 @@ export function describeSync(r: import("../../sets/sync.ts").SyncResult): string
     const word = SYNC_WORDS[i.action][r.dryRun ? 1 : 0];
     const from = i.from ? ` (from ${i.from})` : "";
     const why = i.reasons.length > 0 && i.action !== "unchanged" ? `: ${i.reasons.slice(0, 5).map((r) => r.message).join(", ")}` : "";
-    lines.push(`  ${word.padEnd(20)} ${i.name} ${i.version ?? ""} [${i.family}]${from}${why}${i.needsTrust ? " — needs trust" : ""}`);
+    lines.push(`  ${word.padEnd(20)} ${i.name} ${i.version ?? ""} [${i.family}]${from}${why}${i.needsTrust ? " — needs trust" : ""}${i.grants === "needs-confirmation" ? " — needs grants" : i.grants === "applied" ? ` — grants ${r.dryRun ? "would be " : ""}set as the lock says` : ""}`);
   }
   const changed = r.items.filter((i) => i.action !== "unchanged" && i.action !== "extra" && i.action !== "unsettled").length;
   const head = r.dryRun ? `[dry-run] ${plural(changed, "bundle")} would change in the ${r.scope} scope.` : changed === 0 ? `The ${r.scope} scope already matches ${r.lockPath}.` : `Synced the ${r.scope} scope to ${r.lockPath} (${plural(changed, "bundle")} changed).`;
   const tail: string[] = [];
   if (r.items.some((i) => i.action === "extra")) tail.push(`Bundles not in the lock are kept; add --prune to remove them.`);
   if (r.needsTrust.length > 0) tail.push(`needs trust: ${r.needsTrust.join(", ")} — the set expects ${r.needsTrust.length === 1 ? "it" : "them"} trusted; sync never grants trust. Review, then run "gjc plugin trust <name>" or sync again with --trust ${r.needsTrust.join(",")}.`);
+  const needsGrants = r.needsGrants ?? [];
+  if (needsGrants.length > 0) tail.push(`needs grants: ${needsGrants.join(", ")} — the lock lets ${needsGrants.length === 1 ? "it" : "them"} touch more than you granted here; sync never widens a sandbox unasked. Review the grants in the lock, then sync again with --grant ${needsGrants.join(",")}.`);
   return [head, ...lines, ...tail].join("\n");
 }
 

@@ -4,6 +4,7 @@
  * stderr; everything else is the verb's stdout.
  */
 import { formatBytes } from "../../bundle/collect.ts";
+import { describeGrantSet, processLabel } from "./grants.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
@@ -142,6 +143,7 @@ export function describeInspect(b: InspectBundle): string {
   if (b.source.sha256) lines.push(`  archive:   sha256 ${b.source.sha256}`);
   lines.push(`  installed: ${b.installedAt} (updated ${b.updatedAt})`);
   lines.push(`  location:  ${b.root} (${counted(b.files.length, "file")}, ${formatBytes(b.bytes)})`);
+  if (b.grants) lines.push(...grantLines(b.grants));
   if (b.gjc) {
     lines.push(`  manifest:  sha256 ${b.gjc.manifestHash}`);
     lines.push(`  surfaces (${b.gjc.surfaces.length}):`);
@@ -225,4 +227,12 @@ export function describeDoctor(r: DoctorResult): string {
   }
   lines.push(r.ok ? "No problems found." : r.fix ? "Some problems need you (see above)." : 'Run "gjc plugin doctor --fix" to repair what can be repaired safely.');
   return lines.join("\n");
+}
+
+/** The sandbox grants lines of inspect: what the bundle's processes may touch beyond the default profile. */
+function grantLines(g: NonNullable<InspectBundle["grants"]>): string[] {
+  if (g.state === "foreign") return ["  grants:    none apply (its grants file was not written by gjc for you; gjc plugin permissions shows it)"];
+  const lines = [`  grants:    ${describeGrantSet(g.bundle)}${g.processes.length ? "" : " (default sandbox profile otherwise)"}`];
+  for (const p of g.processes) lines.push(`    ${processLabel(p.process)}: ${describeGrantSet(p.grants)}`);
+  return lines;
 }

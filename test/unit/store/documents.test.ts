@@ -7,6 +7,6 @@ describe("store documents", () => {
     const r = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "gen-store-schemas.ts"), "--check"], { cwd: repoRoot, stderr: "pipe" });
     const lines = r.stderr.toString().trim().split("\n");
     expect({ exit: r.exitCode, stale: lines.filter((l) => !l.endsWith("up to date")) }).toEqual({ exit: 0, stale: [] });
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(11);
   });
 });
