@@ -33,6 +33,7 @@ export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promi
 export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle | { foreign: ForeignBundle }> {
   const t = await resolveInstalled(ctx, name, sel);
   const bundle = await t.adapter.inspect(ctx, name, t.scope);
+  if ("foreign" in bundle) return bundle;
   const { recordedGrants } = await import("./grants-recorded.ts");
   return { ...bundle, grants: recordedGrants(ctx, bundle.family, bundle.scope, bundle.name) };
 }
