@@ -22,3 +22,27 @@ export function logSignatureInvalid(what: string, problem: string, details?: Rec
     exit: ExitCode.refused,
   });
 }
+
+/** A tree head as shown to people and in `details`: origin, size and base64 root. */
+export interface TreeHeadSummary {
+  origin: string;
+  size: number;
+  root: string;
+}
+
+const show = (t: TreeHeadSummary) => `${t.size} releases, root ${t.root}`;
+
+/**
+ * A log that is not an extension of what was seen before (a release removed, changed,
+ * reordered or published twice, a checkpoint that forks from the remembered one). Both tree
+ * heads are shown: the one believed and the one presented.
+ */
+export function logInconsistent(problem: string, believed: TreeHeadSummary, presented: TreeHeadSummary, details?: Record<string, unknown>): GjcError {
+  return new GjcError({
+    code: "log_inconsistent",
+    message: `The release log ${presented.origin} was rewritten: ${problem}. Believed: ${show(believed)}; presented: ${show(presented)}. Nothing was written.`,
+    hint: "An append-only log never loses, changes or reorders a release. Tell the log's publisher (someone may have published in their name); do not install from it until they explain the fork.",
+    details: { problem, believed, presented, ...details },
+    exit: ExitCode.refused,
+  });
+}

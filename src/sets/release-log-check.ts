@@ -1,0 +1,91 @@
+/**
+ * The client side of release logs: a source that carries a log (`gjc-log/` at its bundle
+ * root) installs only a release the log holds, at a checkpoint that extends the one this user
+ * saw before. Checked before anything is written; remembered only after the install committed.
+ */
+import { join } from "node:path";
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { believedHead, checkExtends, hasReleaseLog, inclusionOf, LOG_DIR, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
+import { openCheckpoint } from "../tlog/checkpoint.ts";
+import { verifyInclusion } from "../tlog/merkle.ts";
+import { parseVerifier } from "../tlog/note.ts";
+import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
+import type { InstallResult } from "../store/documents.ts";
+import { digestOfBundleDir } from "./bundle-digest.ts";
+import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
+
+export interface CheckedRelease {
+  head: BelievedHead;
+  digest: string;
+  evidence: LogEvidence;
+  firstSeen: boolean;
+}
+
+function notLogged(log: ReleaseLog, r: { name: string; version: string; digest: string }, published?: string): GjcError {
+  const head = summary(log.checkpoint);
+  return new GjcError({
+    code: "release_not_logged",
+    message:
+      published === undefined
+        ? `${r.name} ${r.version} (${r.digest}) is not in the release log ${log.origin} (${head.size} releases). Nothing was written.`
+        : `${r.name} ${r.version} is in the release log ${log.origin} with digest ${published}, but the source holds ${r.digest}. Nothing was written.`,
+    hint: "A source with a release log installs only what its log published. The publisher must append this release (gjc plugin log append); if they did not make these bytes, someone else did.",
+    details: { origin: log.origin, name: r.name, version: r.version, digest: r.digest, ...(published !== undefined ? { published } : {}), checkpoint: head },
+    exit: ExitCode.refused,
+  });
+}
+
+/**
+ * Holds `release` to `log`: the log extends the head this user believes for its origin (if
+ * any), and holds exactly this name, version and digest; returns the inclusion proof.
+ */
+export function checkRelease(ctx: Context, log: ReleaseLog, release: { name: string; version: string; digest: string }): CheckedRelease {
+  const believed = readReleaseLogState(ctx).heads[log.origin];
+  if (believed !== undefined) checkExtends(log, believed);
+  const index = log.releases.findIndex((r) => r.name === release.name && r.version === release.version);
+  if (index < 0) throw notLogged(log, release);
+  if (log.releases[index].digest !== release.digest) throw notLogged(log, release, log.releases[index].digest);
+  const inclusion = inclusionOf(log, index);
+  const evidence: LogEvidence = { origin: log.origin, key: log.verifier.text, checkpoint: log.checkpointNote, ...inclusion };
+  verifyEvidence(evidence, release);
+  return { head: believedHead(log), digest: release.digest, evidence, firstSeen: believed === undefined };
+}
+
+/**
+ * Checks a recorded proof on its own (what `sync --offline` does with the lock): the checkpoint
+ * verifies under the recorded key, the leaf is this release, and the audit path leads from the
+ * leaf to the checkpoint's root.
+ */
+export function verifyEvidence(e: LogEvidence, release: { name: string; version: string; digest: string }): void {
+  const checkpoint = openCheckpoint(e.checkpoint, parseVerifier(e.key, "recorded log key"), e.origin, "recorded checkpoint");
+  const leaf = parseReleaseLine(e.leaf, "recorded release");
+  const head = summary(checkpoint);
+  const proof = e.proof.map((p) => new Uint8Array(Buffer.from(p, "base64")));
+  if (leaf.name !== release.name || leaf.version !== release.version || leaf.digest !== release.digest || !verifyInclusion(releaseLeaf(leaf), e.index, checkpoint.size, proof, checkpoint.root)) {
+    throw new GjcError({
+      code: "log_inconsistent",
+      message: `The recorded release-log proof for ${release.name} ${release.version} does not show ${release.digest} in ${e.origin} at ${head.size} releases (root ${head.root}). Nothing was written.`,
+      hint: "The lock's log evidence was edited or belongs to other content. Run gjc plugin sync without --offline to check the release against its log, or ask who changed the lock.",
+      details: { problem: "the recorded inclusion proof does not verify", believed: head, presented: head, name: release.name, version: release.version, digest: release.digest },
+      exit: ExitCode.refused,
+    });
+  }
+}
+
+/**
+ * The install pipeline's hook: when the fetched bundle root carries a log, the release must be
+ * in it (checked before `install` runs, so a refusal writes nothing), and the verified head and
+ * proof are remembered after a real install.
+ */
+export async function withReleaseLog(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<InstallResult>): Promise<InstallResult> {
+  const logDir = join(bundleDir, LOG_DIR);
+  if (!hasReleaseLog(logDir)) return install();
+  const log = readReleaseLog(logDir);
+  const bundle = await digestOfBundleDir(bundleDir);
+  const checked = checkRelease(ctx, log, bundle);
+  const result = await install();
+  if (!dryRun) rememberVerified(ctx, checked.head, [{ digest: checked.digest, evidence: checked.evidence }]);
+  return { ...result, releaseLog: { origin: log.origin, size: log.checkpoint.size, index: checked.evidence.index, firstSeen: checked.firstSeen } };
+}
