@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
+import { logInconsistent } from "../tlog/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { believedHead, checkExtends, hasReleaseLog, inclusionOf, LOG_DIR, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
 import { openCheckpoint } from "../tlog/checkpoint.ts";
@@ -14,6 +15,7 @@ import { parseVerifier } from "../tlog/note.ts";
 import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
 import type { InstallResult } from "../store/documents.ts";
 import { digestOfBundleDir } from "./bundle-digest.ts";
+import type { LockEntry } from "./lock-schema.ts";
 import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
 
 export interface CheckedRelease {
@@ -88,4 +90,37 @@ export async function withReleaseLog(ctx: Context, bundleDir: string, dryRun: bo
   const result = await install();
   if (!dryRun) rememberVerified(ctx, checked.head, [{ digest: checked.digest, evidence: checked.evidence }]);
   return { ...result, releaseLog: { origin: log.origin, size: log.checkpoint.size, index: checked.evidence.index, firstSeen: checked.firstSeen } };
+}
+
+/** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */
+export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[] {
+  const { releases } = readReleaseLogState(ctx);
+  return entries.map((e) => {
+    const evidence = releases[e.integrity];
+    if (evidence === undefined) return e;
+    const { log: _old, ...rest } = e;
+    return { ...rest, log: evidence };
+  });
+}
+
+/**
+ * `sync` (also `--offline`): every lock entry that records log evidence is checked from the
+ * lock alone before anything is fetched or written: the proof shows the entry's name, version
+ * and integrity in the recorded checkpoint, signed by the recorded key. Where this user's gjc
+ * remembers a head of the same log, the key must be the same and a checkpoint of the same
+ * size must have the same root (a checkpoint of another size cannot be compared offline).
+ */
+export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): void {
+  const heads = readReleaseLogState(ctx).heads;
+  for (const e of entries) {
+    if (!e.log) continue;
+    verifyEvidence(e.log, { name: e.name, version: e.version, digest: e.integrity });
+    const held = heads[e.log.origin];
+    if (held === undefined) continue;
+    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
+    const presented = summary(checkpoint);
+    const believed = { origin: held.origin, size: held.size, root: held.root };
+    if (held.key !== e.log.key) throw logInconsistent(`the lock records another note key for it (${e.log.key}, remembered ${held.key})`, believed, presented, { name: e.name });
+    if (held.size === presented.size && held.root !== presented.root) throw logInconsistent(`the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`, believed, presented, { name: e.name });
+  }
 }

@@ -220,6 +220,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const step = o.step ?? "sync";
   const lock = o.lock ?? readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
+  if (lock.bundles.some((e) => e.log)) (await import("./release-log-check.ts")).verifyLockedReleases(ctx, lock.bundles);
   const only = o.only ? new Set(o.only) : undefined;
   const planned = plan(lock, await installedBundles(ctx, scope, { allC2: true }), only);
   const removeNamed = new Set(o.remove ?? []);
