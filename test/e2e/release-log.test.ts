@@ -147,8 +147,6 @@ describe("installing from a source with a release log", () => {
     expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
     // Whoever holds the key rewrites history: 1.0.0 now names other bytes, and 1.2.0 is added.
     writeBundle(dir, "hello", { version: "1.2.0", body: "export default function tool() { return 'evil'; }" });
-    const evil = (await s.gjc(["plugin", "log", "append", join(s.root, "scratch-log-unused"), "--name", "x", "--version", "1", "--digest", `sha256:${"0".repeat(64)}`])).exitCode;
-    expect(evil).not.toBe(0);
     const { digestOfBundleDir } = await import("../../src/sets/bundle-digest.ts");
     const d = await digestOfBundleDir(dir);
     resign(s, log, (rs) => [{ ...rs[0], digest: `sha256:${"e".repeat(64)}` }, rs[1], { name: "hello", version: "1.2.0", digest: d.digest }]);
