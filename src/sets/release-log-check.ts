@@ -81,7 +81,7 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
  * in it (checked before `install` runs, so a refusal writes nothing), and the verified head and
  * proof are remembered after a real install.
  */
-export async function withReleaseLog(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<InstallResult>): Promise<InstallResult> {
+export async function withReleaseLog<T extends InstallResult>(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<T>): Promise<T> {
   const logDir = join(bundleDir, LOG_DIR);
   if (!hasReleaseLog(logDir)) return install();
   const log = readReleaseLog(logDir);

@@ -234,4 +234,23 @@ describe("installing from a source with a release log", () => {
     expect([bad.exitCode, errorOf(bad).code]).toEqual([3, "release_not_logged"]);
     expect(snapshotTree(s.root)).toEqual(before);
   });
+
+  test("upgrade checks the log too: a new release passes, a fork is refused with nothing written", async () => {
+    const s = box();
+    const { dir, log } = await publisher(s);
+    expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
+    writeBundle(dir, "hello", { version: "1.1.0", body: "export default function tool() { return 11; }" });
+    await s.gjc(["plugin", "log", "append", log, dir]);
+    const up = await s.gjc(["plugin", "upgrade", "hello", "--user", "--json"]);
+    expect(up.exitCode).toBe(0);
+    expect(up.json()).toMatchObject({ status: "updated", version: "1.1.0", releaseLog: { size: 2, index: 1, firstSeen: false } });
+    writeBundle(dir, "hello", { version: "1.2.0", body: "export default function tool() { return 12; }" });
+    const { digestOfBundleDir } = await import("../../src/sets/bundle-digest.ts");
+    const d = await digestOfBundleDir(dir);
+    resign(s, log, (rs) => [rs[1], rs[0], { name: "hello", version: "1.2.0", digest: d.digest }]);
+    const before = snapshotTree(s.root);
+    const bad = await s.gjc(["plugin", "upgrade", "hello", "--user", "--json"]);
+    expect([bad.exitCode, errorOf(bad).code]).toEqual([3, "log_inconsistent"]);
+    expect(snapshotTree(s.root)).toEqual(before);
+  });
 });
