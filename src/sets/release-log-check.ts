@@ -88,7 +88,7 @@ export async function withReleaseLog<T extends InstallResult>(ctx: Context, bund
   const bundle = await digestOfBundleDir(bundleDir);
   const checked = checkRelease(ctx, log, bundle);
   const result = await install();
-  if (!dryRun) rememberVerified(ctx, checked.head, [{ digest: checked.digest, evidence: checked.evidence }]);
+  if (!dryRun) rememberVerified(ctx, [checked.head], [{ digest: checked.digest, evidence: checked.evidence }]);
   return { ...result, releaseLog: { origin: log.origin, size: log.checkpoint.size, index: checked.evidence.index, firstSeen: checked.firstSeen } };
 }
 
@@ -111,6 +111,7 @@ export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[]
  * size must have the same root (a checkpoint of another size cannot be compared offline).
  */
 export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): void {
+  if (!entries.some((e) => e.log)) return;
   const heads = readReleaseLogState(ctx).heads;
   for (const e of entries) {
     if (!e.log) continue;
@@ -123,4 +124,31 @@ export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]
     if (held.key !== e.log.key) throw logInconsistent(`the lock records another note key for it (${e.log.key}, remembered ${held.key})`, believed, presented, { name: e.name });
     if (held.size === presented.size && held.root !== presented.root) throw logInconsistent(`the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`, believed, presented, { name: e.name });
   }
+}
+
+/** Sync fetching from a source: the fetched bundle root's log, if it has one, must hold the entry. */
+export function checkFetchedRelease(ctx: Context, bundleDir: string, e: LockEntry): CheckedRelease | undefined {
+  const logDir = join(bundleDir, LOG_DIR);
+  if (!hasReleaseLog(logDir)) return undefined;
+  return checkRelease(ctx, readReleaseLog(logDir), { name: e.name, version: e.version, digest: e.integrity });
+}
+
+/**
+ * After a sync committed: the heads verified from fetched logs, and the lock's evidence (so the
+ * next `gjc plugin lock` keeps it). A lock's checkpoint becomes the remembered head of its log
+ * only when none is held: a head of another size cannot be shown consistent without the log.
+ */
+export function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetched: readonly CheckedRelease[]): void {
+  if (fetched.length === 0 && !entries.some((e) => e.log)) return;
+  const heads: BelievedHead[] = fetched.map((c) => c.head);
+  const evidence = fetched.map((c) => ({ digest: c.digest, evidence: c.evidence }));
+  const held = new Set(Object.keys(readReleaseLogState(ctx).heads));
+  for (const e of entries) {
+    if (!e.log || fetched.some((c) => c.digest === e.integrity)) continue;
+    evidence.push({ digest: e.integrity, evidence: e.log });
+    if (held.has(e.log.origin) || heads.some((h) => h.origin === e.log!.origin)) continue;
+    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
+    heads.push({ origin: e.log.origin, key: e.log.key, size: checkpoint.size, root: summary(checkpoint).root, checkpoint: e.log.checkpoint });
+  }
+  rememberVerified(ctx, heads, evidence);
 }

@@ -107,10 +107,13 @@ export function writeReleaseLogState(ctx: Context, state: ReleaseLogState): void
  * Remembers a verified head (only when it is newer than the one held: every head is checked
  * to extend the held one before it gets here) and the evidence of the releases installed.
  */
-export function rememberVerified(ctx: Context, head: BelievedHead, evidence: readonly { digest: string; evidence: LogEvidence }[]): void {
+export function rememberVerified(ctx: Context, heads: readonly BelievedHead[], evidence: readonly { digest: string; evidence: LogEvidence }[]): void {
+  if (heads.length === 0 && evidence.length === 0) return;
   const state = readReleaseLogState(ctx);
-  const held = state.heads[head.origin];
-  if (held === undefined || held.size < head.size) state.heads[head.origin] = { ...head, verifiedAt: ctx.now().toISOString() };
+  for (const head of heads) {
+    const held = state.heads[head.origin];
+    if (held === undefined || held.size < head.size) state.heads[head.origin] = { ...head, verifiedAt: ctx.now().toISOString() };
+  }
   for (const e of evidence) state.releases[e.digest] = e.evidence;
   writeReleaseLogState(ctx, state);
 }

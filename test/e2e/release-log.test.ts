@@ -253,4 +253,33 @@ describe("installing from a source with a release log", () => {
     expect([bad.exitCode, errorOf(bad).code]).toEqual([3, "log_inconsistent"]);
     expect(snapshotTree(s.root)).toEqual(before);
   });
+
+  test("sync from the source on a fresh machine checks the log and remembers it; a later fork is refused", async () => {
+    const s = box();
+    const { dir, log } = await publisher(s);
+    expect((await s.gjc(["plugin", "install", dir, "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    // Machine B: its own home (no cache, no remembered checkpoint), the same project and source.
+    const home = join(s.root, "home-b");
+    const b = { env: { HOME: home, GJC_USER_DIR: join(home, ".gjc", "agent", "gjc-plugins") } };
+    rmSync(join(s.project, ".gjc", "gjc-plugins"), { recursive: true });
+    const sync = await s.gjc(["plugin", "sync", "--project", "--json"], b);
+    expect(sync.exitCode).toBe(0);
+    expect(sync.json().items[0]).toMatchObject({ name: "hello", action: "install", from: "source" });
+    expect(readFileSync(join(home, ".gjc", "release-logs.json"), "utf8")).toContain('"heads":{"example.com/acme/plugins"');
+    // The evidence is remembered, so writing the lock again on B keeps it.
+    const relock = await s.gjc(["plugin", "lock", "--project", "--json"], b);
+    expect(relock.json()).toMatchObject({ changed: false });
+    expect(relock.json().bundles[0].log.index).toBe(0);
+    // The publisher's history is rewritten (release 1 replaced, a release added, re-signed).
+    resign(s, log, (rs) => [{ ...rs[0], version: "0.9.0", digest: `sha256:${"d".repeat(64)}` }, rs[0]]);
+    rmSync(join(s.project, ".gjc", "gjc-plugins"), { recursive: true });
+    rmSync(join(home, ".cache"), { recursive: true });
+    const before = snapshotTree(s.root);
+    const bad = await s.gjc(["plugin", "sync", "--project", "--json"], b);
+    expect([bad.exitCode, errorOf(bad).code]).toEqual([3, "log_inconsistent"]);
+    expect(errorOf(bad).details).toMatchObject({ believed: { size: 1 }, presented: { size: 2 } });
+    expect(errorOf(bad).details.problem).toContain("not an extension");
+    expect(snapshotTree(s.root)).toEqual(before);
+  });
 });
