@@ -77,19 +77,21 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
 }
 
 /**
- * The install pipeline's hook: when the fetched bundle root carries a log, the release must be
- * in it (checked before `install` runs, so a refusal writes nothing), and the verified head and
- * proof are remembered after a real install.
+ * The install pipeline's hook: each release log of the source (`gjc-log/` at the fetched bundle
+ * root, and for catalog entries the one beside the catalog) must hold the release, checked
+ * before `install` runs so a refusal writes nothing; the verified heads and proofs are
+ * remembered after a real install.
  */
-export async function withReleaseLog<T extends InstallResult>(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<T>): Promise<T> {
-  const logDir = join(bundleDir, LOG_DIR);
-  if (!hasReleaseLog(logDir)) return install();
-  const log = readReleaseLog(logDir);
+export async function withReleaseLog<T extends InstallResult>(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<T>, otherLogDirs: readonly string[] = []): Promise<T> {
+  const logs = [...otherLogDirs, join(bundleDir, LOG_DIR)].filter(hasReleaseLog).map(readReleaseLog);
+  if (logs.length === 0) return install();
   const bundle = await digestOfBundleDir(bundleDir);
-  const checked = checkRelease(ctx, log, bundle);
+  const checked = logs.map((log) => checkRelease(ctx, log, bundle));
   const result = await install();
-  if (!dryRun) rememberVerified(ctx, [checked.head], [{ digest: checked.digest, evidence: checked.evidence }]);
-  return { ...result, releaseLog: { origin: log.origin, size: log.checkpoint.size, index: checked.evidence.index, firstSeen: checked.firstSeen } };
+  if (!dryRun) rememberVerified(ctx, checked.map((c) => c.head), checked.map((c) => ({ digest: c.digest, evidence: c.evidence })));
+  // The document names the first log (the catalog's, when there is one).
+  const [first] = checked;
+  return { ...result, releaseLog: { origin: first.head.origin, size: first.head.size, index: first.evidence.index, firstSeen: first.firstSeen } };
 }
 
 /** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */

@@ -282,4 +282,25 @@ describe("installing from a source with a release log", () => {
     expect(errorOf(bad).details.problem).toContain("not an extension");
     expect(snapshotTree(s.root)).toEqual(before);
   });
+
+  test("a C2 catalog's log beside its marketplace.json gates its entries", async () => {
+    const s = box();
+    s.write("cat/alpha", skillsBundle("alpha"));
+    s.write("cat/beta", skillsBundle("beta"));
+    const cat = join(s.root, "cat");
+    writeFileSync(
+      join(cat, "marketplace.json"),
+      JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: ["alpha", "beta"].map((n) => ({ name: n, version: "1.0.0", source: { kind: "local", path: `./${n}` } })) }),
+    );
+    const log = join(cat, "gjc-log");
+    expect((await s.gjc(["plugin", "log", "init", log, "--origin", "example.com/team"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "log", "append", log, join(cat, "alpha")])).exitCode).toBe(0);
+    const ok = await s.gjc(["plugin", "install", `alpha@${cat}`, "--json"]);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.json().releaseLog).toMatchObject({ origin: "example.com/team", index: 0, firstSeen: true });
+    const before = snapshotTree(s.root);
+    const beta = await s.gjc(["plugin", "install", `beta@${cat}`, "--json"]);
+    expect([beta.exitCode, errorOf(beta).code]).toEqual([3, "release_not_logged"]);
+    expect(snapshotTree(s.root)).toEqual(before);
+  });
 });
