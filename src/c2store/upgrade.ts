@@ -21,5 +21,5 @@ export async function upgradeC2(ctx: Context, name: string, opts: { dryRun?: boo
   }
   const spec = specFromRecord({ kind: RECORD_KIND[source.kind], ...source.resolved } as SourceRecord);
   const { withReleaseLog } = await import("../sets/release-log-check.ts");
-  return withFetchedC2(ctx, spec, (fetched) => withReleaseLog(ctx, fetched.dir, opts.dryRun, () => installFetched(ctx, { fetched, force: true, dryRun: opts.dryRun, expectId: record.id })));
+  return withFetchedC2(ctx, spec, (fetched) => withReleaseLog(ctx, fetched, opts.dryRun, () => installFetched(ctx, { fetched, force: true, dryRun: opts.dryRun, expectId: record.id })));
 }

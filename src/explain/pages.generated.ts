@@ -99,133 +99,134 @@ import p95 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
 import p96 from "../../docs/errors/log_exists.md" with { type: "text" };
 import p97 from "../../docs/errors/log_inconsistent.md" with { type: "text" };
 import p98 from "../../docs/errors/log_key_mismatch.md" with { type: "text" };
-import p99 from "../../docs/errors/log_signature_invalid.md" with { type: "text" };
-import p100 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
-import p101 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p102 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p103 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p104 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p105 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p106 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p107 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p108 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p109 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p110 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p111 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p112 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p113 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p114 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p115 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p116 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p117 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p118 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p119 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p120 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p121 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p122 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p123 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p124 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p125 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p126 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p127 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p128 from "../../docs/errors/no_components.md" with { type: "text" };
-import p129 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p130 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p131 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p132 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p133 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p134 from "../../docs/errors/not_available.md" with { type: "text" };
-import p135 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p136 from "../../docs/errors/not_found.md" with { type: "text" };
-import p137 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p138 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p139 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p140 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p141 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p142 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p143 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p144 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p145 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p146 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p147 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p148 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p149 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p150 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p151 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p152 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p153 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p154 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p155 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p156 from "../../docs/errors/read_only.md" with { type: "text" };
-import p157 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p158 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p159 from "../../docs/errors/release_exists.md" with { type: "text" };
-import p160 from "../../docs/errors/release_not_logged.md" with { type: "text" };
-import p161 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p162 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p164 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p165 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p166 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p167 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p168 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p169 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p170 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p171 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p172 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p173 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p174 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p175 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p176 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p177 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p178 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p179 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p180 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p181 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p182 from "../../docs/errors/special_file.md" with { type: "text" };
-import p183 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p184 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p185 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p186 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p187 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p188 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p189 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p190 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p191 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p192 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p193 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p194 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p195 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p196 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p197 from "../../docs/errors/trusted.md" with { type: "text" };
-import p198 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p199 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p200 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p205 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p206 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p207 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p208 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p209 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p210 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p211 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p212 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p213 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p214 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p215 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p216 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p217 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p218 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p219 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p220 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p221 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p222 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p223 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p224 from "../../docs/errors/usage.md" with { type: "text" };
-import p225 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p99 from "../../docs/errors/log_missing.md" with { type: "text" };
+import p100 from "../../docs/errors/log_signature_invalid.md" with { type: "text" };
+import p101 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
+import p102 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p103 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p104 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p105 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p107 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p108 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p109 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p110 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p111 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p112 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p113 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p114 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p115 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p116 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p117 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p118 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p119 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p120 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p121 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p122 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p123 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p124 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p125 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p126 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p127 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p128 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p129 from "../../docs/errors/no_components.md" with { type: "text" };
+import p130 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p131 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p132 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p133 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p134 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p135 from "../../docs/errors/not_available.md" with { type: "text" };
+import p136 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p137 from "../../docs/errors/not_found.md" with { type: "text" };
+import p138 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p139 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p140 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p141 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p142 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p143 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p144 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p145 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p146 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p147 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p148 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p149 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p150 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p151 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p152 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p153 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p154 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p155 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p156 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p157 from "../../docs/errors/read_only.md" with { type: "text" };
+import p158 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p159 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p160 from "../../docs/errors/release_exists.md" with { type: "text" };
+import p161 from "../../docs/errors/release_not_logged.md" with { type: "text" };
+import p162 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p163 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p165 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p166 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p167 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p168 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p169 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p170 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p171 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p172 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p173 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p174 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p175 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p176 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p177 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p178 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p179 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p180 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p181 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p182 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p183 from "../../docs/errors/special_file.md" with { type: "text" };
+import p184 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p185 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p186 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p187 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p188 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p189 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p190 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p191 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p192 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p193 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p194 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p195 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p196 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p197 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p198 from "../../docs/errors/trusted.md" with { type: "text" };
+import p199 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p200 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p201 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p207 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p208 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p209 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p210 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p211 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p212 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p213 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p214 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p215 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p216 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p217 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p218 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p219 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p220 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p221 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p222 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p223 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p224 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p225 from "../../docs/errors/usage.md" with { type: "text" };
+import p226 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -328,131 +329,132 @@ export const PAGES: Record<string, string> = {
   "log_exists": p96,
   "log_inconsistent": p97,
   "log_key_mismatch": p98,
-  "log_signature_invalid": p99,
-  "log_state_foreign": p100,
-  "lsp_conflict": p101,
-  "lsp_failed": p102,
-  "lsp_stopped": p103,
-  "lsp_timeout": p104,
-  "mcp_closed": p105,
-  "mcp_error": p106,
-  "mcp_failed": p107,
-  "mcp_frame_too_large": p108,
-  "mcp_http_status": p109,
-  "mcp_launcher_missing": p110,
-  "mcp_protocol": p111,
-  "mcp_server_exited": p112,
-  "mcp_spawn_failed": p113,
-  "mcp_timeout": p114,
-  "mcp_unreachable": p115,
-  "message_too_large": p116,
-  "missing_argument": p117,
-  "missing_catalog": p118,
-  "missing_codetwo": p119,
-  "missing_commands": p120,
-  "missing_directory": p121,
-  "missing_file": p122,
-  "missing_manifest": p123,
-  "missing_option_value": p124,
-  "missing_runtime": p125,
-  "missing_service": p126,
-  "name_collision": p127,
-  "no_components": p128,
-  "no_generation": p129,
-  "no_manifest": p130,
-  "no_provider": p131,
-  "no_runtime": p132,
-  "not_a_directory": p133,
-  "not_available": p134,
-  "not_checkable": p135,
-  "not_found": p136,
-  "not_host_actions": p137,
-  "not_in_catalog": p138,
-  "not_installed": p139,
-  "not_owner": p140,
-  "not_rendered": p141,
-  "offline_miss": p142,
-  "pack_output_inside_bundle": p143,
-  "pass_env": p144,
-  "path_too_long": p145,
-  "permission_denied": p146,
-  "pins_corrupt": p147,
-  "plan_not_found": p148,
-  "plugin_command_failed": p149,
-  "plugin_disabled": p150,
-  "policy_disabled": p151,
-  "policy_recovery": p152,
-  "policy_safe_mode": p153,
-  "quarantine_not_persisted": p154,
-  "quarantined": p155,
-  "read_only": p156,
-  "ref_not_found": p157,
-  "registry_corrupt": p158,
-  "release_exists": p159,
-  "release_not_logged": p160,
-  "replaced_source": p161,
-  "reserved_namespace": p162,
-  "runtime.requires_trust": p163,
-  "runtime_busy": p164,
-  "runtime_command_not_found": p165,
-  "runtime_exited": p166,
-  "runtime_failed": p167,
-  "runtime_mismatch": p168,
-  "runtime_protocol_error": p169,
-  "runtime_spawn_failed": p170,
-  "runtime_unloaded": p171,
-  "scaffold_conflict": p172,
-  "scaffold_failed": p173,
-  "scope_conflict": p174,
-  "scope_required": p175,
-  "security_policy": p176,
-  "session_collision": p177,
-  "set_incomplete": p178,
-  "set_integrity": p179,
-  "source_too_large": p180,
-  "source_unreachable": p181,
-  "special_file": p182,
-  "stale_baseline": p183,
-  "stale_plan": p184,
-  "surface_disabled": p185,
-  "surface_unknown": p186,
-  "too_many_commands": p187,
-  "too_many_components": p188,
-  "too_many_connectors": p189,
-  "too_many_language_servers": p190,
-  "too_many_ui": p191,
-  "tool_definition_drift": p192,
-  "transaction_pending": p193,
-  "transaction_unfinished": p194,
-  "trust_outdated": p195,
-  "trust_renewed": p196,
-  "trusted": p197,
-  "undeclared_command": p198,
-  "unexpected_argument": p199,
-  "unexpected_result": p200,
-  "unknown_action": p201,
-  "unknown_code": p202,
-  "unknown_command": p203,
-  "unknown_component": p204,
-  "unknown_contribution": p205,
-  "unknown_field": p206,
-  "unknown_option": p207,
-  "unknown_scaffold": p208,
-  "unknown_server": p209,
-  "unknown_shell": p210,
-  "unknown_target": p211,
-  "unreadable_directory": p212,
-  "unreadable_file": p213,
-  "unsafe_file_name": p214,
-  "unsafe_path": p215,
-  "unsafe_scope_path": p216,
-  "unsupported_operation": p217,
-  "unsupported_schema": p218,
-  "unsupported_scope": p219,
-  "unsupported_source": p220,
-  "unsupported_standard": p221,
-  "unsupported_surface": p222,
-  "untrusted": p223,
-  "usage": p224,
-  "wrong_target": p225,
+  "log_missing": p99,
+  "log_signature_invalid": p100,
+  "log_state_foreign": p101,
+  "lsp_conflict": p102,
+  "lsp_failed": p103,
+  "lsp_stopped": p104,
+  "lsp_timeout": p105,
+  "mcp_closed": p106,
+  "mcp_error": p107,
+  "mcp_failed": p108,
+  "mcp_frame_too_large": p109,
+  "mcp_http_status": p110,
+  "mcp_launcher_missing": p111,
+  "mcp_protocol": p112,
+  "mcp_server_exited": p113,
+  "mcp_spawn_failed": p114,
+  "mcp_timeout": p115,
+  "mcp_unreachable": p116,
+  "message_too_large": p117,
+  "missing_argument": p118,
+  "missing_catalog": p119,
+  "missing_codetwo": p120,
+  "missing_commands": p121,
+  "missing_directory": p122,
+  "missing_file": p123,
+  "missing_manifest": p124,
+  "missing_option_value": p125,
+  "missing_runtime": p126,
+  "missing_service": p127,
+  "name_collision": p128,
+  "no_components": p129,
+  "no_generation": p130,
+  "no_manifest": p131,
+  "no_provider": p132,
+  "no_runtime": p133,
+  "not_a_directory": p134,
+  "not_available": p135,
+  "not_checkable": p136,
+  "not_found": p137,
+  "not_host_actions": p138,
+  "not_in_catalog": p139,
+  "not_installed": p140,
+  "not_owner": p141,
+  "not_rendered": p142,
+  "offline_miss": p143,
+  "pack_output_inside_bundle": p144,
+  "pass_env": p145,
+  "path_too_long": p146,
+  "permission_denied": p147,
+  "pins_corrupt": p148,
+  "plan_not_found": p149,
+  "plugin_command_failed": p150,
+  "plugin_disabled": p151,
+  "policy_disabled": p152,
+  "policy_recovery": p153,
+  "policy_safe_mode": p154,
+  "quarantine_not_persisted": p155,
+  "quarantined": p156,
+  "read_only": p157,
+  "ref_not_found": p158,
+  "registry_corrupt": p159,
+  "release_exists": p160,
+  "release_not_logged": p161,
+  "replaced_source": p162,
+  "reserved_namespace": p163,
+  "runtime.requires_trust": p164,
+  "runtime_busy": p165,
+  "runtime_command_not_found": p166,
+  "runtime_exited": p167,
+  "runtime_failed": p168,
+  "runtime_mismatch": p169,
+  "runtime_protocol_error": p170,
+  "runtime_spawn_failed": p171,
+  "runtime_unloaded": p172,
+  "scaffold_conflict": p173,
+  "scaffold_failed": p174,
+  "scope_conflict": p175,
+  "scope_required": p176,
+  "security_policy": p177,
+  "session_collision": p178,
+  "set_incomplete": p179,
+  "set_integrity": p180,
+  "source_too_large": p181,
+  "source_unreachable": p182,
+  "special_file": p183,
+  "stale_baseline": p184,
+  "stale_plan": p185,
+  "surface_disabled": p186,
+  "surface_unknown": p187,
+  "too_many_commands": p188,
+  "too_many_components": p189,
+  "too_many_connectors": p190,
+  "too_many_language_servers": p191,
+  "too_many_ui": p192,
+  "tool_definition_drift": p193,
+  "transaction_pending": p194,
+  "transaction_unfinished": p195,
+  "trust_outdated": p196,
+  "trust_renewed": p197,
+  "trusted": p198,
+  "undeclared_command": p199,
+  "unexpected_argument": p200,
+  "unexpected_result": p201,
+  "unknown_action": p202,
+  "unknown_code": p203,
+  "unknown_command": p204,
+  "unknown_component": p205,
+  "unknown_contribution": p206,
+  "unknown_field": p207,
+  "unknown_option": p208,
+  "unknown_scaffold": p209,
+  "unknown_server": p210,
+  "unknown_shell": p211,
+  "unknown_target": p212,
+  "unreadable_directory": p213,
+  "unreadable_file": p214,
+  "unsafe_file_name": p215,
+  "unsafe_path": p216,
+  "unsafe_scope_path": p217,
+  "unsupported_operation": p218,
+  "unsupported_schema": p219,
+  "unsupported_scope": p220,
+  "unsupported_source": p221,
+  "unsupported_standard": p222,
+  "unsupported_surface": p223,
+  "untrusted": p224,
+  "usage": p225,
+  "wrong_target": p226,
 };

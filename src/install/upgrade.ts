@@ -31,7 +31,7 @@ export async function upgradeGjc(ctx: Context, name: string, scope: Scope, opts:
       });
     }
     const { withReleaseLog } = await import("../sets/release-log-check.ts");
-    return await withReleaseLog(ctx, fetched.dir, opts.dryRun, () => installCompiled(ctx, bundle, warnings, fetched, { scope, dryRun: opts.dryRun, baseline, command: "gjc plugin upgrade" }));
+    return await withReleaseLog(ctx, fetched, opts.dryRun, () => installCompiled(ctx, bundle, warnings, fetched, { scope, dryRun: opts.dryRun, baseline, command: "gjc plugin upgrade" }));
   } finally {
     await fetched.cleanup();
   }

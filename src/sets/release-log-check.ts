@@ -80,18 +80,38 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
  * The install pipeline's hook: each release log of the source (`gjc-log/` at the fetched bundle
  * root, and for catalog entries the one beside the catalog) must hold the release, checked
  * before `install` runs so a refusal writes nothing; the verified heads and proofs are
- * remembered after a real install.
+ * remembered after a real install, with the source, which may then not drop its log.
  */
-export async function withReleaseLog<T extends InstallResult>(ctx: Context, bundleDir: string, dryRun: boolean | undefined, install: () => Promise<T>, otherLogDirs: readonly string[] = []): Promise<T> {
-  const logs = [...otherLogDirs, join(bundleDir, LOG_DIR)].filter(hasReleaseLog).map(readReleaseLog);
-  if (logs.length === 0) return install();
-  const bundle = await digestOfBundleDir(bundleDir);
+export async function withReleaseLog<T extends InstallResult>(
+  ctx: Context,
+  source: { dir: string; identity: string },
+  dryRun: boolean | undefined,
+  install: () => Promise<T>,
+  otherLogDirs: readonly string[] = [],
+): Promise<T> {
+  const logs = [...otherLogDirs, join(source.dir, LOG_DIR)].filter(hasReleaseLog).map(readReleaseLog);
+  if (logs.length === 0) {
+    const origin = readReleaseLogState(ctx).sources[source.identity];
+    if (origin !== undefined) throw logDropped(source.identity, origin);
+    return install();
+  }
+  const bundle = await digestOfBundleDir(source.dir);
   const checked = logs.map((log) => checkRelease(ctx, log, bundle));
   const result = await install();
-  if (!dryRun) rememberVerified(ctx, checked.map((c) => c.head), checked.map((c) => ({ digest: c.digest, evidence: c.evidence })));
-  // The document names the first log (the catalog's, when there is one).
+  // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;
+  if (!dryRun) rememberVerified(ctx, checked.map((c) => c.head), checked.map((c) => ({ digest: c.digest, evidence: c.evidence })), { identity: source.identity, origin: first.head.origin });
   return { ...result, releaseLog: { origin: first.head.origin, size: first.head.size, index: first.evidence.index, firstSeen: first.firstSeen } };
+}
+
+function logDropped(identity: string, origin: string): GjcError {
+  return new GjcError({
+    code: "log_missing",
+    message: `This source came with the release log ${origin} before, and now has none (${identity}). Nothing was written.`,
+    hint: "A source that publishes a release log keeps it: a log that disappears hides what was published. Ask the publisher why it is gone. If they really stopped publishing one, removing ~/.gjc/release-logs.json makes gjc forget every log it has seen (the next checkpoint of each is then believed on first use).",
+    details: { identity, origin },
+    exit: ExitCode.refused,
+  });
 }
 
 /** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */

@@ -42,6 +42,8 @@ export interface ReleaseLogState {
   heads: Record<string, BelievedHead & { verifiedAt: string }>;
   /** By bundle digest (`sha256:<hex>`). */
   releases: Record<string, LogEvidence>;
+  /** Source identity -> the origin of the log it came with: that source may not drop its log later. */
+  sources: Record<string, string>;
 }
 
 export function releaseLogStatePath(ctx: Context): string {
@@ -67,12 +69,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** The state, empty when there is none; a damaged or foreign file is refused, never repaired. */
 export function readReleaseLogState(ctx: Context): ReleaseLogState {
   const path = releaseLogStatePath(ctx);
-  if (!existsSync(path)) return { heads: {}, releases: {} };
+  if (!existsSync(path)) return { heads: {}, releases: {}, sources: {} };
   let text: string;
   try {
     text = new TextDecoder().decode(readRegularFile(path, MAX_STATE_BYTES, path).bytes);
   } catch (error) {
-    if (isGjcError(error) && error.code === "missing_file") return { heads: {}, releases: {} };
+    if (isGjcError(error) && error.code === "missing_file") return { heads: {}, releases: {}, sources: {} };
     throw foreign(path, isGjcError(error) ? error.message.replace(/\.$/, "") : "it cannot be read");
   }
   if (!text.startsWith(HEAD) || !TAIL.test(text.slice(-TAIL_LENGTH))) throw foreign(path, "it is not laid out as gjc writes it (it was edited or reformatted)");
@@ -91,7 +93,7 @@ export function readReleaseLogState(ctx: Context): ReleaseLogState {
   } catch {
     throw foreign(path, "it is not valid JSON");
   }
-  if (!isObject(value) || !isObject(value.heads) || !isObject(value.releases)) throw foreign(path, "it does not hold heads and releases");
+  if (!isObject(value) || !isObject(value.heads) || !isObject(value.releases) || !isObject(value.sources)) throw foreign(path, "it does not hold heads, releases and sources");
   return value as unknown as ReleaseLogState;
 }
 
@@ -107,9 +109,10 @@ export function writeReleaseLogState(ctx: Context, state: ReleaseLogState): void
  * Remembers a verified head (only when it is newer than the one held: every head is checked
  * to extend the held one before it gets here) and the evidence of the releases installed.
  */
-export function rememberVerified(ctx: Context, heads: readonly BelievedHead[], evidence: readonly { digest: string; evidence: LogEvidence }[]): void {
+export function rememberVerified(ctx: Context, heads: readonly BelievedHead[], evidence: readonly { digest: string; evidence: LogEvidence }[], source?: { identity: string; origin: string }): void {
   if (heads.length === 0 && evidence.length === 0) return;
   const state = readReleaseLogState(ctx);
+  if (source !== undefined) state.sources[source.identity] = source.origin;
   for (const head of heads) {
     const held = state.heads[head.origin];
     if (held === undefined || held.size < head.size) state.heads[head.origin] = { ...head, verifiedAt: ctx.now().toISOString() };

@@ -43,13 +43,21 @@ export function summary(c: Checkpoint): TreeHeadSummary {
   return { origin: c.origin, size: c.size, root: toBase64(c.root) };
 }
 
-/** Whether `dir` holds a release log (its key file exists); a link is never taken for one. */
+/**
+ * Whether a source carries a log at `dir`. Anything there counts, so a damaged log is refused
+ * rather than skipped: a link or a file in its place is `invalid_log`, never "no log".
+ */
 export function hasReleaseLog(dir: string): boolean {
+  let st;
   try {
-    return lstatSync(join(dir, LOG_FILES.key)).isFile() && lstatSync(dir).isDirectory();
-  } catch {
-    return false;
+    st = lstatSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw invalidLog(LOG_DIR, `it cannot be read (${code ?? "error"})`, { path: dir });
   }
+  if (!st.isDirectory()) throw invalidLog(LOG_DIR, st.isSymbolicLink() ? "it is a symbolic link (a log is never read through a link)" : "it is not a directory", { path: dir });
+  return true;
 }
 
 function readText(dir: string, name: string, max: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { signCheckpoint } from "../../src/tlog/checkpoint.ts";
 import { treeRoot } from "../../src/tlog/merkle.ts";
@@ -302,5 +302,29 @@ describe("installing from a source with a release log", () => {
     const beta = await s.gjc(["plugin", "install", `beta@${cat}`, "--json"]);
     expect([beta.exitCode, errorOf(beta).code]).toEqual([3, "release_not_logged"]);
     expect(snapshotTree(s.root)).toEqual(before);
+  });
+
+  test("a dry run remembers nothing; a source that drops its log, or links it, is refused", async () => {
+    const s = box();
+    const { dir, log } = await publisher(s);
+    const dry = await s.gjc(["plugin", "install", dir, "--user", "--dry-run", "--json"]);
+    expect(dry.json()).toMatchObject({ status: "would-install", releaseLog: { firstSeen: true } });
+    expect(existsSync(join(s.home, ".gjc", "release-logs.json"))).toBe(false);
+    expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
+    renameSync(log, join(s.root, "elsewhere"));
+    writeBundle(dir, "hello", { version: "1.0.1", body: "export default function tool() { return 'unlogged'; }" });
+    const before = snapshotTree(s.root);
+    const dropped = await s.gjc(["plugin", "install", dir, "--user", "--force", "--json"]);
+    expect([dropped.exitCode, errorOf(dropped).code]).toEqual([3, "log_missing"]);
+    expect(snapshotTree(s.root)).toEqual(before);
+    symlinkSync(join(s.root, "elsewhere"), log);
+    const beforeLinked = snapshotTree(s.root);
+    const linked = await s.gjc(["plugin", "install", dir, "--user", "--force", "--json"]);
+    expect([linked.exitCode, errorOf(linked).code]).toEqual([1, "invalid_log"]);
+    expect(snapshotTree(s.root)).toEqual(beforeLinked);
+    rmSync(log);
+    // Another source is not affected.
+    const other = writeBundle(join(s.root, "other"), "other");
+    expect((await s.gjc(["plugin", "install", other, "--user"])).exitCode).toBe(0);
   });
 });
