@@ -93,8 +93,8 @@ export function readReleaseLogState(ctx: Context): ReleaseLogState {
   } catch {
     throw foreign(path, "it is not valid JSON");
   }
-  if (!isObject(value) || !isObject(value.heads) || !isObject(value.releases) || !isObject(value.sources)) throw foreign(path, "it does not hold heads, releases and sources");
-  return value as unknown as ReleaseLogState;
+  if (!isObject(value) || !isObject(value.heads) || !isObject(value.releases) || (value.sources !== undefined && !isObject(value.sources))) throw foreign(path, "it does not hold heads and releases");
+  return { heads: value.heads, releases: value.releases, sources: value.sources ?? {} } as unknown as ReleaseLogState;
 }
 
 export function writeReleaseLogState(ctx: Context, state: ReleaseLogState): void {

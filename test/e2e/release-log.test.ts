@@ -62,7 +62,7 @@ describe("gjc plugin log (author side)", () => {
     const lock = await s.gjc(["plugin", "lock", "--user", "--json"]);
     const logged = parseReleases(readFileSync(join(log, "releases"), "utf8"), "releases")[0];
     expect(lock.json().bundles[0].integrity).toBe(logged.digest);
-    const mine = await s.gjc(["plugin", "log", "monitor", log, "--key", FPR, "--json"]);
+    const mine = await s.gjc(["plugin", "log", "monitor", log, "--key", `${OTHER_FPR},${FPR}`, "--json"]);
     expect(mine.json()).toMatchObject({ ok: true, releases: [] });
     const other = await s.gjc(["plugin", "log", "monitor", log, "--key", OTHER_FPR, "--exit-code", "--json"]);
     expect(other.exitCode).toBe(1);
