@@ -69,7 +69,7 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
     throw new GjcError({
       code: "log_inconsistent",
       message: `The recorded release-log proof for ${release.name} ${release.version} does not show ${release.digest} in ${e.origin} at ${head.size} releases (root ${head.root}). Nothing was written.`,
-      hint: "The lock's log evidence was edited or belongs to other content. Run gjc plugin sync without --offline to check the release against its log, or ask who changed the lock.",
+      hint: "The lock's log evidence was edited or belongs to other content. Restore the lock from version control, or write it again with gjc plugin lock where the bundle was installed from its logged source; ask who changed it.",
       details: { problem: "the recorded inclusion proof does not verify", believed: head, presented: head, name: release.name, version: release.version, digest: release.digest },
       exit: ExitCode.refused,
     });
