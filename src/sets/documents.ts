@@ -144,7 +144,7 @@ export const LogAppendDocumentSchema = Type.Object(
   closed,
 );
 export const LogVerifyDocumentSchema = Type.Object(
-  { schema: schemaField("log-verify"), ok: Type.Literal(true), dir: str, origin: str, key: str, checkpoint: TreeHeadSchema, releases: int, remembered: opt(TreeHeadSchema) },
+  { schema: schemaField("log-verify"), ok: Type.Literal(true), dir: str, origin: str, key: str, checkpoint: TreeHeadSchema, releases: int, remembered: opt(TreeHeadSchema), against: opt(TreeHeadSchema) },
   closed,
 );
 export const LogMonitorDocumentSchema = Type.Object(

@@ -10,7 +10,7 @@ import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { signCheckpoint } from "../tlog/checkpoint.ts";
+import { openCheckpoint, signCheckpoint } from "../tlog/checkpoint.ts";
 import { type TreeHeadSummary } from "../tlog/errors.ts";
 import { checkExtends, LOG_FILES, readReleaseLog, summary } from "../tlog/log-dir.ts";
 import { EMPTY_ROOT, treeRoot } from "../tlog/merkle.ts";
@@ -163,14 +163,32 @@ export interface LogVerifyResult {
   releases: number;
   /** The head this user's gjc remembers for the origin, which the log was checked to extend. */
   remembered?: TreeHeadSummary;
+  /** The older checkpoint given with --against, which the log was checked to extend. */
+  against?: TreeHeadSummary;
 }
 
-/** `verify`: everything recomputed from the files, then held to the remembered head (read only). */
-export function verifyLog(ctx: Context, o: { dir: string }): LogVerifyResult {
+/**
+ * `verify`: everything recomputed from the files, then held to the remembered head and to an
+ * older signed checkpoint the caller kept (`against`), both read only.
+ */
+export function verifyLog(ctx: Context, o: { dir: string; against?: string }): LogVerifyResult {
   const dir = resolve(ctx.cwd, o.dir);
   const log = readReleaseLog(dir);
   const held = readReleaseLogState(ctx).heads[log.origin];
   if (held !== undefined) checkExtends(log, held);
+  let against: TreeHeadSummary | undefined;
+  if (o.against !== undefined) {
+    const path = resolve(ctx.cwd, o.against);
+    let note: string;
+    try {
+      note = new TextDecoder("utf-8", { fatal: true }).decode(readRegularFile(path, 64 * 1024, path).bytes);
+    } catch (error) {
+      throw isGjcError(error) ? error : usageError(`--against ${path} is not a UTF-8 text file.`, "Pass a checkpoint file the log wrote before.", "invalid_option_value");
+    }
+    const old = openCheckpoint(note, log.verifier, log.origin, `checkpoint ${path}`);
+    against = summary(old);
+    checkExtends(log, { origin: old.origin, key: log.verifier.text, size: old.size, root: against.root, checkpoint: note });
+  }
   return {
     dir,
     origin: log.origin,
@@ -178,6 +196,7 @@ export function verifyLog(ctx: Context, o: { dir: string }): LogVerifyResult {
     checkpoint: summary(log.checkpoint),
     releases: log.releases.length,
     ...(held !== undefined ? { remembered: { origin: held.origin, size: held.size, root: held.root } } : {}),
+    ...(against !== undefined ? { against } : {}),
   };
 }
 

@@ -111,6 +111,27 @@ describe("gjc plugin log (author side)", () => {
     }
     expect((await s.gjc(["plugin", "log", "verify", log])).exitCode).toBe(0);
   });
+
+  test("verify --against an older checkpoint: an extension passes, a fork is refused showing both", async () => {
+    const s = box();
+    const { dir, log } = await publisher(s, ["1.0.0", "1.1.0"]);
+    const kept = join(s.root, "checkpoint.2");
+    writeFileSync(kept, readFileSync(join(log, "checkpoint")));
+    writeBundle(dir, "hello", { version: "1.2.0" });
+    await s.gjc(["plugin", "log", "append", log, dir]);
+    const ok = await s.gjc(["plugin", "log", "verify", log, "--against", kept, "--json"]);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.json()).toMatchObject({ checkpoint: { size: 3 }, against: { size: 2 } });
+    resign(s, log, (rs) => [rs[1], rs[0], rs[2]]);
+    const forked = await s.gjc(["plugin", "log", "verify", log, "--against", kept, "--json"]);
+    expect([forked.exitCode, errorOf(forked).code]).toEqual([3, "log_inconsistent"]);
+    expect(errorOf(forked).details).toMatchObject({ believed: { size: 2 }, presented: { size: 3 } });
+    // A checkpoint signed by another key is not one of this log's.
+    const other = join(s.root, "other-log");
+    await s.gjc(["plugin", "log", "init", other, "--origin", "example.com/acme/plugins", "--key-file", join(s.root, "other.key")]);
+    const foreignKey = await s.gjc(["plugin", "log", "verify", log, "--against", join(other, "checkpoint"), "--json"]);
+    expect([foreignKey.exitCode, errorOf(foreignKey).code]).toEqual([3, "log_signature_invalid"]);
+  });
 });
 
 describe("installing from a source with a release log", () => {

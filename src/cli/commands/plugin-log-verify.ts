@@ -8,11 +8,12 @@ export default defineVerb({
   schema: "gjc/log-verify@1",
   args: {
     dir: { type: "positional", description: "The log directory", required: true },
+    against: { type: "string", description: "An older checkpoint of this log (a file kept from before): the log must extend it", valueHint: "checkpoint" },
     ...jsonArg,
   },
-  examples: ["gjc plugin log verify gjc-log"],
+  examples: ["gjc plugin log verify gjc-log", "gjc plugin log verify gjc-log --against checkpoint.before"],
   async run({ args, ctx }) {
-    const r = verifyLog(ctx, { dir: args.dir });
+    const r = verifyLog(ctx, { dir: args.dir, against: args.against });
     return { json: { schema: "gjc/log-verify@1", ok: true, ...r }, human: describeLogVerify(r) };
   },
 });

@@ -21,6 +21,7 @@ export function describeLogAppend(r: LogAppendResult): string {
 export function describeLogVerify(r: LogVerifyResult): string {
   const lines = [`The release log ${r.origin} in ${r.dir} verifies: ${head(r.checkpoint)}, signed by ${r.key}.`];
   lines.push(r.remembered ? `  It extends the checkpoint this gjc remembers (${head(r.remembered)}).` : "  This gjc remembers no checkpoint of this log yet.");
+  if (r.against) lines.push(`  It extends the checkpoint given with --against (${head(r.against)}).`);
   return lines.join("\n");
 }
 
