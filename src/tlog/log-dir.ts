@@ -100,15 +100,17 @@ export function readReleaseLog(dir: string): ReleaseLog {
   return log;
 }
 
+/** The signed checkpoint is what is believed here; the releases file's own tree is what is presented. */
 function checkTree(log: ReleaseLog): void {
   const signed = summary(log.checkpoint);
-  const recomputed = (size: number): TreeHeadSummary => ({ origin: log.origin, size, root: toBase64(treeRoot(log.leaves)) });
+  const root = treeRoot(log.leaves);
+  const recomputed: TreeHeadSummary = { origin: log.origin, size: log.releases.length, root: toBase64(root) };
   if (log.releases.length !== log.checkpoint.size) {
     const fewer = log.releases.length < log.checkpoint.size;
-    throw logInconsistent(`the releases file holds ${log.releases.length} releases, the signed checkpoint ${log.checkpoint.size} (${fewer ? "a release was removed" : "a release was added without a new checkpoint"})`, signed, recomputed(log.releases.length));
+    throw logInconsistent(`the releases file holds ${log.releases.length} releases, the signed checkpoint ${log.checkpoint.size} (${fewer ? "a release was removed" : "a release was added without a new checkpoint"})`, signed, recomputed);
   }
-  if (!sameHash(treeRoot(log.leaves), log.checkpoint.root)) {
-    throw logInconsistent("the releases file is not the tree the checkpoint signs (a release was changed, removed or reordered)", signed, recomputed(log.releases.length));
+  if (!sameHash(root, log.checkpoint.root)) {
+    throw logInconsistent("the releases file is not the tree the checkpoint signs (a release was changed, removed or reordered)", signed, recomputed);
   }
   const seen = new Map<string, number>();
   for (const [i, r] of log.releases.entries()) {
