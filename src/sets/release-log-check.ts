@@ -89,7 +89,7 @@ export async function withReleaseLog<T extends InstallResult>(
   install: () => Promise<T>,
   otherLogDirs: readonly string[] = [],
 ): Promise<T> {
-  const logs = [...otherLogDirs, join(source.dir, LOG_DIR)].filter(hasReleaseLog).map(readReleaseLog);
+  const logs = [...otherLogDirs, join(source.dir, LOG_DIR)].filter(hasReleaseLog).map((d) => readReleaseLog(d));
   if (logs.length === 0) {
     const origin = readReleaseLogState(ctx).sources[source.identity];
     if (origin !== undefined) throw logDropped(source.identity, origin);

@@ -15,7 +15,7 @@ import { type TreeHeadSummary } from "../tlog/errors.ts";
 import { checkExtends, LOG_FILES, readReleaseLog, summary } from "../tlog/log-dir.ts";
 import { EMPTY_ROOT, treeRoot } from "../tlog/merkle.ts";
 import { generateSigner, parseSigner, signerKeyText, validKeyName, type NoteSigner } from "../tlog/note.ts";
-import { releaseLeaf, releaseProblem, releasesText, type Release } from "../tlog/releases.ts";
+import { releaseLeaf, releaseLine, releaseProblem, releasesText, sameRelease, type Release } from "../tlog/releases.ts";
 import { readReleaseLogState } from "./release-log-state.ts";
 
 const MAX_KEY_FILE_BYTES = 4096;
@@ -131,7 +131,16 @@ export async function appendRelease(ctx: Context, o: AppendRequest): Promise<Log
   }
   const problem = releaseProblem(release);
   if (problem !== undefined) throw usageError(`This release cannot be logged: ${problem}.`, "Check --name, --version, --digest and --signer.", "invalid_option_value");
-  const log = readReleaseLog(dir);
+  const log = readReleaseLog(dir, { allowUnsigned: true });
+  if (log.unsigned !== undefined && !sameRelease(log.unsigned, release)) {
+    throw new GjcError({
+      code: "log_inconsistent",
+      message: `The release log ${log.origin} holds a release its checkpoint does not sign yet (${releaseLine(log.unsigned)}), left by an interrupted append; nothing was written.`,
+      hint: "Append that same release again to finish it, or restore the releases file from your history.",
+      details: { problem: "an unsigned release follows the checkpoint", believed: summary(log.checkpoint), presented: { ...summary(log.checkpoint), size: log.checkpoint.size + 1 }, unsigned: log.unsigned },
+      exit: ExitCode.refused,
+    });
+  }
   const signer = readSignerFile(o.keyFile !== undefined ? resolve(ctx.cwd, o.keyFile) : defaultKeyFile(ctx, log.verifier.keyId));
   if (signer.text !== log.verifier.text) throw new GjcError({ code: "log_key_mismatch", message: `The key ${signer.text} is not this log's key (${log.verifier.text}); nothing was written.`, hint: "Pass the key gjc plugin log init made for this log with --key-file.", exit: ExitCode.refused });
   const at = log.releases.findIndex((r) => r.name === release.name && r.version === release.version);

@@ -88,13 +88,20 @@ export function readVerifier(dir: string): NoteVerifier {
  * its origin is the key's name, the releases file is exactly the tree the checkpoint signs,
  * and no name and version appears twice.
  */
-export function readReleaseLog(dir: string): ReleaseLog {
+export function readReleaseLog(dir: string, o: { allowUnsigned?: boolean } = {}): ReleaseLog & { unsigned?: Release } {
   const verifier = readVerifier(dir);
   const origin = verifier.name;
   const checkpointNote = readText(dir, LOG_FILES.checkpoint, MAX_CHECKPOINT_BYTES);
   const checkpoint = openCheckpoint(checkpointNote, verifier, origin, LOG_FILES.checkpoint);
   const releases = parseReleases(readText(dir, LOG_FILES.releases, MAX_RELEASES_BYTES), LOG_FILES.releases);
   const leaves = releases.map(releaseLeaf);
+  // An append interrupted between its two writes leaves one release the checkpoint does not
+  // sign yet; only `append` (finishing exactly that release) may read past it.
+  if (o.allowUnsigned && releases.length === checkpoint.size + 1) {
+    const signed: ReleaseLog = { dir, verifier, origin, checkpoint, checkpointNote, releases: releases.slice(0, -1), leaves: leaves.slice(0, -1) };
+    checkTree(signed);
+    return { ...signed, unsigned: releases[releases.length - 1] };
+  }
   const log: ReleaseLog = { dir, verifier, origin, checkpoint, checkpointNote, releases, leaves };
   checkTree(log);
   return log;

@@ -112,6 +112,26 @@ describe("gjc plugin log (author side)", () => {
     expect((await s.gjc(["plugin", "log", "verify", log])).exitCode).toBe(0);
   });
 
+  test("an append interrupted between its two writes: verify names it, the same append finishes it, another is refused", async () => {
+    const s = box();
+    const log = join(s.root, "log");
+    await s.gjc(["plugin", "log", "init", log]);
+    const digest = (c: string) => `sha256:${c.repeat(64)}`;
+    await s.gjc(["plugin", "log", "append", log, "--name", "x", "--version", "1.0.0", "--digest", digest("a")]);
+    // The crash: the releases file has the new line, the checkpoint is still the old one.
+    writeFileSync(join(log, "releases"), `${readFileSync(join(log, "releases"), "utf8")}x 1.1.0 ${digest("b")} -\n`);
+    const v = await s.gjc(["plugin", "log", "verify", log, "--json"]);
+    expect([v.exitCode, errorOf(v).code]).toEqual([3, "log_inconsistent"]);
+    expect(errorOf(v).message).toContain("added without a new checkpoint");
+    const before = snapshotTree(s.root);
+    const other = await s.gjc(["plugin", "log", "append", log, "--name", "x", "--version", "1.2.0", "--digest", digest("c"), "--json"]);
+    expect([other.exitCode, errorOf(other).code]).toEqual([3, "log_inconsistent"]);
+    expect(snapshotTree(s.root)).toEqual(before);
+    const finish = await s.gjc(["plugin", "log", "append", log, "--name", "x", "--version", "1.1.0", "--digest", digest("b"), "--json"]);
+    expect(finish.json()).toMatchObject({ status: "appended", release: { index: 1 }, checkpoint: { size: 2 } });
+    expect((await s.gjc(["plugin", "log", "verify", log])).exitCode).toBe(0);
+  });
+
   test("verify --against an older checkpoint: an extension passes, a fork is refused showing both", async () => {
     const s = box();
     const { dir, log } = await publisher(s, ["1.0.0", "1.1.0"]);
