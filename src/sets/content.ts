@@ -117,8 +117,8 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
   }
 }
 
-/** Judges a bundle root as its family does; its files give the integrity (the lock's digest). */
-export async function judgeBundle(dir: string, e: Pick<LockEntry, "family" | "name">): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
+/** Judges a bundle root as its family does and recomputes its integrity. */
+async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
   if (e.family === "gjc") {
     const { bundle } = await compileForInstall(dir);
     return { files: bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes })), name: bundle.name, version: bundle.version, gjc: bundle };
@@ -139,7 +139,7 @@ export type Acquired = { ok: true; content: JudgedContent } | { ok: false; reaso
 export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined }): Promise<Acquired> {
   const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>): Promise<Acquired> => {
     try {
-      const judged = await judgeBundle(dir, e);
+      const judged = await judge(dir, e);
       return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, cleanup } };
     } catch (error) {
       await cleanup();

@@ -14,7 +14,7 @@ import { verifyInclusion } from "../tlog/merkle.ts";
 import { parseVerifier } from "../tlog/note.ts";
 import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
 import type { InstallResult } from "../store/documents.ts";
-import { digestOfBundleDir } from "./bundle-digest.ts";
+import { judgeBundle } from "./bundle-digest.ts";
 import type { LockEntry } from "./lock-schema.ts";
 import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
 
@@ -95,8 +95,8 @@ export async function withReleaseLog<T extends InstallResult>(
     if (origin !== undefined) throw logDropped(source.identity, origin);
     return install();
   }
-  const bundle = await digestOfBundleDir(source.dir);
-  const checked = logs.map((log) => checkRelease(ctx, log, bundle));
+  const judged = await judgeBundle(source.dir);
+  const checked = logs.map((log) => checkRelease(ctx, log, { name: judged.name, version: judged.version, digest: judged.integrity }));
   const result = await install();
   // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;

@@ -93,6 +93,17 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
   return { dir, origin: signer.name, key: signer.text, keyFile: finalKeyFile, keyCreated, checkpoint: summary(checkpoint) };
 }
 
+/** A bundle as install would fetch and judge it (directory, archive, git URL): its name, version and digest. */
+async function judgeSource(ctx: Context, spec: string): Promise<{ name: string; version: string; integrity: string }> {
+  const [{ fetchSpec }, { judgeBundle }] = await Promise.all([import("../install/fetch-source.ts"), import("./bundle-digest.ts")]);
+  const fetched = await fetchSpec(ctx, spec, (m) => ctx.log.progress(m));
+  try {
+    return await judgeBundle(fetched.dir);
+  } finally {
+    await fetched.cleanup();
+  }
+}
+
 export interface LogAppendResult {
   dir: string;
   origin: string;
@@ -122,9 +133,8 @@ export async function appendRelease(ctx: Context, o: AppendRequest): Promise<Log
   let release: Release;
   if (o.bundle !== undefined) {
     if (o.name !== undefined || o.version !== undefined || o.digest !== undefined) throw usageError("Give a bundle, or --name, --version and --digest, not both.", "With a bundle, its manifest gives the name and version and gjc computes the digest.");
-    const { digestOfSource } = await import("./bundle-digest.ts");
-    const d = await digestOfSource(ctx, o.bundle);
-    release = { name: d.name, version: d.version, digest: d.digest, ...(o.signer !== undefined ? { signer: o.signer } : {}) };
+    const d = await judgeSource(ctx, o.bundle);
+    release = { name: d.name, version: d.version, digest: d.integrity, ...(o.signer !== undefined ? { signer: o.signer } : {}) };
   } else {
     if (o.name === undefined || o.version === undefined || o.digest === undefined) throw usageError("append needs a bundle, or all of --name, --version and --digest.", "gjc plugin log append gjc-log ./my-bundle, or gjc plugin log append gjc-log --name x --version 1.0.0 --digest sha256:<hex>.");
     release = { name: o.name, version: o.version, digest: o.digest, ...(o.signer !== undefined ? { signer: o.signer } : {}) };
