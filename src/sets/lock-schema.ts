@@ -75,9 +75,10 @@ export const LockEntrySchema = Type.Object(
     enabled: Type.Boolean(),
     /** GJC surface ids the user turned off. */
     disabledSurfaces: Type.Array(Type.String()),
+    /** From a source with a release log: the proof that this release is in it. */
+    log: Type.Optional(LockLogSchema),
     /** C2: whether the set expects the bundle trusted (sync reports it, never grants it unasked). */
     c2: Type.Optional(Type.Object({ trusted: Type.Boolean() }, closed)),
-    log: Type.Optional(LockLogSchema),
   },
   closed,
 );
