@@ -57,7 +57,7 @@ const TAIL_LENGTH = ',"mac":"hmac-sha256:'.length + 64 + '"}\n'.length;
 function foreign(path: string, problem: string): GjcError {
   return new GjcError({
     code: "log_state_foreign",
-    message: `The remembered release-log checkpoints ${path} were not written by gjc for you: ${problem}. Nothing is installed from a source with a release log until this is resolved.`,
+    message: `The remembered release-log checkpoints ${path} were not written by gjc for you: ${problem}. Nothing is installed, upgraded or synced until this is resolved (which sources came with a log is kept there too).`,
     hint: `If you did not edit it, someone may be trying to make a rewritten log pass: find out who wrote it. Removing the file makes gjc forget every log it has seen (the next checkpoint of each is believed on first use).`,
     details: { path, problem },
     exit: ExitCode.refused,
