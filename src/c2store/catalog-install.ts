@@ -135,7 +135,7 @@ export async function installC2FromCatalog(
   ctx: Context,
   opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
 ): Promise<C2InstallResult> {
-  const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-check.ts"), import("../tlog/log-dir.ts")]);
+  const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-hook.ts"), import("../tlog/layout.ts")]);
   // A catalog's release log sits beside its marketplace.json.
   return withCatalogEntry(ctx, opts, (fetched, catalog) => withReleaseLog(ctx, { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` }, opts.dryRun, () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }), [join(dirname(catalog.path), LOG_DIR)]));
 }

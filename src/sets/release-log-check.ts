@@ -1,20 +1,17 @@
 /**
- * The client side of release logs: a source that carries a log (`gjc-log/` at its bundle
- * root) installs only a release the log holds, at a checkpoint that extends the one this user
- * saw before. Checked before anything is written; remembered only after the install committed.
+ * The client side of release logs, the checks themselves (loaded only when a source or a lock
+ * has a log; src/sets/release-log-hook.ts decides): a release installs only when its log holds
+ * it, at a checkpoint that extends the one this user saw before.
  */
-import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { logInconsistent } from "../tlog/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { believedHead, checkExtends, hasReleaseLog, inclusionOf, LOG_DIR, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
+import { believedHead, checkExtends, inclusionOf, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
 import { openCheckpoint } from "../tlog/checkpoint.ts";
 import { verifyInclusion } from "../tlog/merkle.ts";
 import { parseVerifier } from "../tlog/note.ts";
 import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
-import type { InstallResult } from "../store/documents.ts";
-import { judgeBundle } from "./bundle-digest.ts";
 import type { LockEntry } from "./lock-schema.ts";
 import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
 
@@ -77,55 +74,6 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
 }
 
 /**
- * The install pipeline's hook: each release log of the source (`gjc-log/` at the fetched bundle
- * root, and for catalog entries the one beside the catalog) must hold the release, checked
- * before `install` runs so a refusal writes nothing; the verified heads and proofs are
- * remembered after a real install, with the source, which may then not drop its log.
- */
-export async function withReleaseLog<T extends InstallResult>(
-  ctx: Context,
-  source: { dir: string; identity: string },
-  dryRun: boolean | undefined,
-  install: () => Promise<T>,
-  otherLogDirs: readonly string[] = [],
-): Promise<T> {
-  const logs = [...otherLogDirs, join(source.dir, LOG_DIR)].filter(hasReleaseLog).map((d) => readReleaseLog(d));
-  if (logs.length === 0) {
-    const origin = readReleaseLogState(ctx).sources[source.identity];
-    if (origin !== undefined) throw logDropped(source.identity, origin);
-    return install();
-  }
-  const judged = await judgeBundle(source.dir);
-  const checked = logs.map((log) => checkRelease(ctx, log, { name: judged.name, version: judged.version, digest: judged.integrity }));
-  const result = await install();
-  // The document (and the source's memory) names the first log: the catalog's, when there is one.
-  const [first] = checked;
-  if (!dryRun) rememberVerified(ctx, checked.map((c) => c.head), checked.map((c) => ({ digest: c.digest, evidence: c.evidence })), { identity: source.identity, origin: first.head.origin });
-  return { ...result, releaseLog: { origin: first.head.origin, size: first.head.size, index: first.evidence.index, firstSeen: first.firstSeen } };
-}
-
-function logDropped(identity: string, origin: string): GjcError {
-  return new GjcError({
-    code: "log_missing",
-    message: `This source came with the release log ${origin} before, and now has none (${identity}). Nothing was written.`,
-    hint: "A source that publishes a release log keeps it: a log that disappears hides what was published. Ask the publisher why it is gone. If they really stopped publishing one, removing ~/.gjc/release-logs.json makes gjc forget every log it has seen (the next checkpoint of each is then believed on first use).",
-    details: { identity, origin },
-    exit: ExitCode.refused,
-  });
-}
-
-/** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */
-export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[] {
-  const { releases } = readReleaseLogState(ctx);
-  return entries.map((e) => {
-    const evidence = releases[e.integrity];
-    if (evidence === undefined) return e;
-    const { log: _old, ...rest } = e;
-    return { ...rest, log: evidence };
-  });
-}
-
-/**
  * `sync` (also `--offline`): every lock entry that records log evidence is checked from the
  * lock alone before anything is fetched or written: the proof shows the entry's name, version
  * and integrity in the recorded checkpoint, signed by the recorded key. Where this user's gjc
@@ -133,7 +81,6 @@ export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[]
  * size must have the same root (a checkpoint of another size cannot be compared offline).
  */
 export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): void {
-  if (!entries.some((e) => e.log)) return;
   const heads = readReleaseLogState(ctx).heads;
   for (const e of entries) {
     if (!e.log) continue;
@@ -148,10 +95,8 @@ export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]
   }
 }
 
-/** Sync fetching from a source: the fetched bundle root's log, if it has one, must hold the entry. */
-export function checkFetchedRelease(ctx: Context, bundleDir: string, e: LockEntry): CheckedRelease | undefined {
-  const logDir = join(bundleDir, LOG_DIR);
-  if (!hasReleaseLog(logDir)) return undefined;
+/** Sync fetching from a source: the fetched bundle root's log must hold the entry. */
+export function checkFetchedRelease(ctx: Context, logDir: string, e: LockEntry): CheckedRelease {
   return checkRelease(ctx, readReleaseLog(logDir), { name: e.name, version: e.version, digest: e.integrity });
 }
 
@@ -161,7 +106,6 @@ export function checkFetchedRelease(ctx: Context, bundleDir: string, e: LockEntr
  * only when none is held: a head of another size cannot be shown consistent without the log.
  */
 export function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetched: readonly CheckedRelease[]): void {
-  if (fetched.length === 0 && !entries.some((e) => e.log)) return;
   const heads: BelievedHead[] = fetched.map((c) => c.head);
   const evidence = fetched.map((c) => ({ digest: c.digest, evidence: c.evidence }));
   const held = new Set(Object.keys(readReleaseLogState(ctx).heads));

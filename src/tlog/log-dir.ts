@@ -10,18 +10,16 @@
  * checkpoint's signature, the tree recomputed from the releases against it, and no name and
  * version published twice.
  */
-import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { isGjcError } from "../core/errors.ts";
 import { openCheckpoint, type Checkpoint } from "./checkpoint.ts";
 import { invalidLog, logInconsistent, type TreeHeadSummary } from "./errors.ts";
+import { LOG_FILES } from "./layout.ts";
 import { consistencyProof, inclusionProof, treeRoot, verifyConsistency, sameHash, type Hash } from "./merkle.ts";
 import { parseVerifier, toBase64, type NoteVerifier } from "./note.ts";
 import { parseReleases, releaseLeaf, releaseLine, type Release } from "./releases.ts";
 
-export const LOG_DIR = "gjc-log";
-export const LOG_FILES = { key: "log-key.pub", checkpoint: "checkpoint", releases: "releases" } as const;
 
 const MAX_KEY_BYTES = 4096;
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
@@ -41,23 +39,6 @@ export interface ReleaseLog {
 
 export function summary(c: Checkpoint): TreeHeadSummary {
   return { origin: c.origin, size: c.size, root: toBase64(c.root) };
-}
-
-/**
- * Whether a source carries a log at `dir`. Anything there counts, so a damaged log is refused
- * rather than skipped: a link or a file in its place is `invalid_log`, never "no log".
- */
-export function hasReleaseLog(dir: string): boolean {
-  let st;
-  try {
-    st = lstatSync(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return false;
-    throw invalidLog(LOG_DIR, `it cannot be read (${code ?? "error"})`, { path: dir });
-  }
-  if (!st.isDirectory()) throw invalidLog(LOG_DIR, st.isSymbolicLink() ? "it is a symbolic link (a log is never read through a link)" : "it is not a directory", { path: dir });
-  return true;
 }
 
 function readText(dir: string, name: string, max: number): string {
