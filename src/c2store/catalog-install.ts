@@ -136,6 +136,14 @@ export async function installC2FromCatalog(
   opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
 ): Promise<C2InstallResult> {
   const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-hook.ts"), import("../tlog/layout.ts")]);
-  // A catalog's release log sits beside its marketplace.json.
-  return withCatalogEntry(ctx, opts, (fetched, catalog) => withReleaseLog(ctx, { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` }, opts.dryRun, () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }), [join(dirname(catalog.path), LOG_DIR)]));
+  return withCatalogEntry(ctx, opts, (fetched, catalog) =>
+    withReleaseLog(
+      ctx,
+      { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` },
+      opts.dryRun,
+      () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }),
+      // A catalog's release log sits beside its marketplace.json.
+      [join(dirname(catalog.path), LOG_DIR)],
+    ),
+  );
 }

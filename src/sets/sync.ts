@@ -265,7 +265,10 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       if (!got.ok) misses.push(want);
       else {
         acquired.push(got.content);
-        if (got.content.origin === "source") logged.push(...[await checkFetchedRelease(ctx, got.content.dir, want)].filter((c) => c !== undefined));
+        if (got.content.origin === "source") {
+          const checked = await checkFetchedRelease(ctx, got.content.dir, want);
+          if (checked) logged.push(checked);
+        }
         p.item.from = got.content.origin;
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
         // The digest covers the manifest, but a lock entry must also name what it holds.
