@@ -29,7 +29,8 @@ function readSignerFile(path: string): NoteSigner {
   let text: string;
   try {
     const st = lstatSync(path);
-    if (typeof process.getuid === "function" && (st.mode & 0o077) !== 0) {
+    // A link is refused by the read below; the mode of a regular file must keep others out.
+    if (!st.isSymbolicLink() && typeof process.getuid === "function" && (st.mode & 0o077) !== 0) {
       throw new GjcError({ code: "security_policy", message: `The log key ${path} may be read by other users (mode ${(st.mode & 0o777).toString(8)}).`, hint: `chmod 600 ${path}; if others could read it, make a new log.`, exit: ExitCode.refused });
     }
     text = new TextDecoder().decode(readRegularFile(path, MAX_KEY_FILE_BYTES, path).bytes);

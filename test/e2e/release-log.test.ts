@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, renameSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { signCheckpoint } from "../../src/tlog/checkpoint.ts";
 import { treeRoot } from "../../src/tlog/merkle.ts";
@@ -83,6 +83,31 @@ describe("gjc plugin log (author side)", () => {
     const init = await s.gjc(["plugin", "log", "init", log, "--json"]);
     expect([init.exitCode, errorOf(init).code]).toEqual([1, "log_exists"]);
     expect(snapshotTree(s.root)).toEqual(before);
+  });
+
+  test("the note key is made 0600 outside the log; a key others can read, or another log's key, is refused", async () => {
+    const s = box();
+    const log = join(s.root, "log");
+    const keyFile = join(s.root, "keys", "log.key");
+    const init = await s.gjc(["plugin", "log", "init", log, "--key-file", keyFile, "--origin", "example.com/k", "--json"]);
+    expect(init.json()).toMatchObject({ keyFile, keyCreated: true, origin: "example.com/k" });
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, "utf8")).toStartWith("PRIVATE+KEY+example.com/k+");
+    const append = ["plugin", "log", "append", log, "--name", "x", "--version", "1", "--digest", `sha256:${"a".repeat(64)}`, "--key-file", keyFile, "--json"];
+    chmodSync(keyFile, 0o644);
+    const before = snapshotTree(s.root);
+    const open = await s.gjc(append);
+    expect([open.exitCode, errorOf(open).code]).toEqual([3, "security_policy"]);
+    chmodSync(keyFile, 0o600);
+    const otherKey = join(s.root, "keys", "other.key");
+    await s.gjc(["plugin", "log", "init", join(s.root, "other"), "--key-file", otherKey, "--origin", "example.com/k"]);
+    const wrong = await s.gjc(append.map((a) => (a === keyFile ? otherKey : a)));
+    expect([wrong.exitCode, errorOf(wrong).code]).toEqual([3, "log_key_mismatch"]);
+    expect(snapshotTree(log)).toEqual(Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith("log/")).map(([k, v]) => [k.slice(4), v])));
+    // An existing key gives a second log the same origin only when asked for that origin.
+    const mismatch = await s.gjc(["plugin", "log", "init", join(s.root, "third"), "--key-file", keyFile, "--origin", "example.com/other", "--json"]);
+    expect([mismatch.exitCode, errorOf(mismatch).code]).toEqual([2, "invalid_option_value"]);
+    expect((await s.gjc(append)).exitCode).toBe(0);
   });
 
   test("verify refuses a removed, reordered or duplicated release, a second digest and a bad signature", async () => {
