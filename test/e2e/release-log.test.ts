@@ -393,4 +393,24 @@ describe("installing from a source with a release log", () => {
     const other = writeBundle(join(s.root, "other"), "other");
     expect((await s.gjc(["plugin", "install", other, "--user"])).exitCode).toBe(0);
   });
+
+  test("a set archive carries the proofs: a fresh machine syncs --from it with no log, and believes the lock's checkpoint", async () => {
+    const s = box();
+    const { dir } = await publisher(s);
+    expect((await s.gjc(["plugin", "install", dir, "--project"])).exitCode).toBe(0);
+    const set = join(s.root, "set.tgz");
+    expect((await s.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "lock", "--project", "--export", set])).exitCode).toBe(0);
+    rmSync(join(s.root, "pub"), { recursive: true });
+    rmSync(join(s.project, ".gjc"), { recursive: true });
+    const home = join(s.root, "home-c");
+    const c = { env: { HOME: home, GJC_USER_DIR: join(home, ".gjc", "agent", "gjc-plugins") } };
+    const r = await s.gjc(["plugin", "sync", "--project", "--from", set, "--json"], c);
+    expect(r.exitCode).toBe(0);
+    expect(r.json().items[0]).toMatchObject({ name: "hello", action: "install", from: "set" });
+    const state = readFileSync(join(home, ".gjc", "release-logs.json"), "utf8");
+    expect(state).toContain('"heads":{"example.com/acme/plugins":{"origin":"example.com/acme/plugins"');
+    const lock = JSON.parse(readFileSync(join(s.project, ".gjc", "plugins.lock.json"), "utf8"));
+    expect(lock.bundles[0].log.origin).toBe("example.com/acme/plugins");
+  });
 });
