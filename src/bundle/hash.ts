@@ -25,3 +25,8 @@ export function fnv1a32Hex(value: string): string {
   }
   return hash.toString(16).padStart(8, "0");
 }
+
+/** SHA-256 as 32 raw bytes (Merkle tree nodes, note key ids), on the same native hasher. */
+export function sha256Bytes(data: Uint8Array | string): Uint8Array {
+  return new Uint8Array(Bun.SHA256.hash(data) as Uint8Array);
+}

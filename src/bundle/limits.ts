@@ -18,7 +18,8 @@ export const C2_LIMITS: BundleLimits = {
   maxFileBytes: 4 * MiB,
   maxTotalBytes: 20 * MiB,
   maxDepth: 12,
-  skipDirs: new Set([".git", "node_modules", "target", ".venv"]),
+  // gjc-log: a release log kept beside the bundle records the bundle's digest, so it cannot be part of it.
+  skipDirs: new Set([".git", "node_modules", "target", ".venv", "gjc-log"]),
 };
 
 export const GJC_LIMITS: BundleLimits = {

@@ -4,7 +4,7 @@
  * entry's name and version required to match the bundle's own.
  */
 import { lstatSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -135,5 +135,15 @@ export async function installC2FromCatalog(
   ctx: Context,
   opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
 ): Promise<C2InstallResult> {
-  return withCatalogEntry(ctx, opts, (fetched, catalog) => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }));
+  const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-hook.ts"), import("../tlog/layout.ts")]);
+  return withCatalogEntry(ctx, opts, (fetched, catalog) =>
+    withReleaseLog(
+      ctx,
+      { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` },
+      opts.dryRun,
+      () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }),
+      // A catalog's release log sits beside its marketplace.json.
+      [join(dirname(catalog.path), LOG_DIR)],
+    ),
+  );
 }

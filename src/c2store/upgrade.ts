@@ -20,5 +20,6 @@ export async function upgradeC2(ctx: Context, name: string, opts: { dryRun?: boo
     return installC2FromCatalog(ctx, { entryName: source.catalog.entry, catalogPath: source.catalog.path, force: true, dryRun: opts.dryRun, expectId: record.id });
   }
   const spec = specFromRecord({ kind: RECORD_KIND[source.kind], ...source.resolved } as SourceRecord);
-  return withFetchedC2(ctx, spec, (fetched) => installFetched(ctx, { fetched, force: true, dryRun: opts.dryRun, expectId: record.id }));
+  const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+  return withFetchedC2(ctx, spec, (fetched) => withReleaseLog(ctx, fetched, opts.dryRun, () => installFetched(ctx, { fetched, force: true, dryRun: opts.dryRun, expectId: record.id })));
 }

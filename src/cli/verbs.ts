@@ -81,6 +81,12 @@ export const gjc: GroupCommand = {
         list: verb("List the scaffolds of installed C2 bundles", () => import("./commands/plugin-scaffold-list.ts")),
         apply: verb("Copy a scaffold into a target directory (never overwrites; all or nothing)", () => import("./commands/plugin-scaffold-apply.ts")),
       }),
+      log: group("Release logs: an append-only, signed record of a publisher's releases", {
+        init: verb("Make an empty release log and its note key", () => import("./commands/plugin-log-init.ts")),
+        append: verb("Add a release (from a bundle, or --name --version --digest) and sign a new checkpoint", () => import("./commands/plugin-log-append.ts")),
+        verify: verb("Recompute a release log and check it against the checkpoint remembered for it", () => import("./commands/plugin-log-verify.ts")),
+        monitor: verb("List a log's releases signed by keys other than the given ones", () => import("./commands/plugin-log-monitor.ts")),
+      }),
       activate: verb("Activate a GJC sub-skill for a skill invocation (Tier-2) through the registry", () => import("./commands/plugin-activate.ts")),
     }),
     marketplace: group("Work with C2 marketplace catalogs", {

@@ -30,7 +30,8 @@ export async function upgradeGjc(ctx: Context, name: string, scope: Scope, opts:
         exit: ExitCode.failed,
       });
     }
-    return await installCompiled(ctx, bundle, warnings, fetched, { scope, dryRun: opts.dryRun, baseline, command: "gjc plugin upgrade" });
+    const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+    return await withReleaseLog(ctx, fetched, opts.dryRun, () => installCompiled(ctx, bundle, warnings, fetched, { scope, dryRun: opts.dryRun, baseline, command: "gjc plugin upgrade" }));
   } finally {
     await fetched.cleanup();
   }

@@ -133,6 +133,27 @@ export const RollbackDocumentSchema = Type.Object(
   closed,
 );
 
+/** Release logs (src/sets/release-log.ts): a tree head as origin, size and base64 root. */
+const TreeHeadSchema = Type.Object({ origin: str, size: int, root: str }, closed);
+const ReleaseSchema = Type.Object({ index: int, name: str, version: str, digest: integrity, signer: opt(str) }, closed);
+
+export const LogInitDocumentSchema = Type.Object(
+  { schema: schemaField("log-init"), ok: Type.Literal(true), dir: str, origin: str, key: str, keyFile: str, keyCreated: Type.Boolean(), checkpoint: TreeHeadSchema },
+  closed,
+);
+export const LogAppendDocumentSchema = Type.Object(
+  { schema: schemaField("log-append"), ok: Type.Literal(true), dir: str, origin: str, status: Type.Enum(["appended", "unchanged"]), release: ReleaseSchema, checkpoint: TreeHeadSchema },
+  closed,
+);
+export const LogVerifyDocumentSchema = Type.Object(
+  { schema: schemaField("log-verify"), ok: Type.Literal(true), dir: str, origin: str, key: str, checkpoint: TreeHeadSchema, releases: int, remembered: opt(TreeHeadSchema), against: opt(TreeHeadSchema) },
+  closed,
+);
+export const LogMonitorDocumentSchema = Type.Object(
+  { schema: schemaField("log-monitor"), ok: Type.Boolean(), dir: str, origin: str, checkpoint: TreeHeadSchema, keys: strs, releases: Type.Array(ReleaseSchema) },
+  closed,
+);
+
 /** Every document above or its failure form (the store's error document), by its `schema` value. */
 export const SET_DOCUMENTS = {
   "gjc/lock@1": Type.Union([...LockDocumentSchema.anyOf, errorDocument("lock")]),
@@ -143,4 +164,8 @@ export const SET_DOCUMENTS = {
   "gjc/outdated@1": Type.Union([OutdatedDocumentSchema, errorDocument("outdated")]),
   "gjc/history@1": Type.Union([HistoryDocumentSchema, errorDocument("history")]),
   "gjc/rollback@1": Type.Union([RollbackDocumentSchema, errorDocument("rollback")]),
+  "gjc/log-init@1": Type.Union([LogInitDocumentSchema, errorDocument("log-init")]),
+  "gjc/log-append@1": Type.Union([LogAppendDocumentSchema, errorDocument("log-append")]),
+  "gjc/log-verify@1": Type.Union([LogVerifyDocumentSchema, errorDocument("log-verify")]),
+  "gjc/log-monitor@1": Type.Union([LogMonitorDocumentSchema, errorDocument("log-monitor")]),
 } as const;

@@ -32,6 +32,7 @@ export function orderedEntry(e: LockEntry): LockEntry {
     enabled: e.enabled,
     disabledSurfaces: [...e.disabledSurfaces].sort(),
   };
+  if (e.log) out.log = { origin: e.log.origin, key: e.log.key, checkpoint: e.log.checkpoint, index: e.log.index, leaf: e.log.leaf, proof: [...e.log.proof] };
   if (e.c2) out.c2 = { trusted: e.c2.trusted };
   if (e.grants) out.grants = orderedGrants(e.grants);
   return out;

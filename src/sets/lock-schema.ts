@@ -66,6 +66,27 @@ export const LockGrantsSchema = Type.Object(
   closed,
 );
 
+/**
+ * A bundle from a source with a release log: the proof that its release is in the log, at a
+ * checkpoint signed by the log's note key (src/sets/release-log-check.ts), so a sync with no
+ * log at hand still verifies it.
+ */
+export const LockLogSchema = Type.Object(
+  {
+    origin: Type.String({ minLength: 1 }),
+    /** The log's note verifier key. */
+    key: Type.String({ minLength: 1 }),
+    /** The signed checkpoint note. */
+    checkpoint: Type.String({ minLength: 1 }),
+    index: Type.Integer({ minimum: 0 }),
+    /** The release line that is the leaf: name, version, digest, signer. */
+    leaf: Type.String({ minLength: 1 }),
+    /** The RFC 6962 audit path, base64 hashes. */
+    proof: Type.Array(Type.String({ pattern: "^[A-Za-z0-9+/]{43}=$" })),
+  },
+  closed,
+);
+
 export const LockEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
@@ -78,6 +99,8 @@ export const LockEntrySchema = Type.Object(
     enabled: Type.Boolean(),
     /** GJC surface ids the user turned off. */
     disabledSurfaces: Type.Array(Type.String()),
+    /** From a source with a release log: the proof that this release is in it. */
+    log: Type.Optional(LockLogSchema),
     /** C2: whether the set expects the bundle trusted (sync reports it, never grants it unasked). */
     c2: Type.Optional(Type.Object({ trusted: Type.Boolean() }, closed)),
     /** The sandbox grants the set expects (sync asks before it raises any: --grant <name>). */
@@ -124,5 +147,6 @@ export type LockPin = Static<typeof LockPinSchema>;
 export type LockEntry = Static<typeof LockEntrySchema>;
 export type LockGrants = Static<typeof LockGrantsSchema>;
 export type LockGrantSet = Static<typeof LockGrantSetSchema>;
+export type LockLog = Static<typeof LockLogSchema>;
 export type LockPolicy = Static<typeof LockPolicySchema>;
 export type LockFile = Static<typeof LockFileSchema>;

@@ -49,7 +49,8 @@ export async function writeScopeLock(ctx: Context, scope: Scope): Promise<LockWr
 async function writeLockNow(ctx: Context, scope: Scope): Promise<LockWriteResult> {
   const path = lockPath(ctx, scope);
   const existing = readLockFile(path, scope);
-  const bundles = (await installedBundles(ctx, scope)).map((b) => b.entry);
+  const { withLogEvidence } = await import("./release-log-hook.ts");
+  const bundles = withLogEvidence(ctx, (await installedBundles(ctx, scope)).map((b) => b.entry));
   const { $schema: _s, lockfileVersion: _v, scope: _sc, bundles: _b, c2Policy: _p, ...extra } = existing ?? ({} as Partial<LockFile>);
   const next: LockFile = { ...extra, lockfileVersion: 1, scope, bundles };
   if (scope === "project") {

@@ -27,6 +27,8 @@ import { putCacheEntry } from "./cache.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
+import type { CheckedRelease } from "./release-log-check.ts";
+import { checkFetchedRelease, rememberSynced, verifyLockedReleases } from "./release-log-hook.ts";
 import { diskProblems } from "./disk-check.ts";
 import { applyPolicies, planPolicies, projectPolicy } from "./c2-policy.ts";
 import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
@@ -242,6 +244,8 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const step = o.step ?? "sync";
   const lock = o.lock ?? readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
+  // Release logs: the lock's recorded proofs hold before anything is fetched or written.
+  await verifyLockedReleases(ctx, lock.bundles);
   const only = o.only ? new Set(o.only) : undefined;
   const planned = plan(lock, await installedBundles(ctx, scope, { allC2: true }), only);
   const removeNamed = new Set(o.remove ?? []);
@@ -266,6 +270,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const acquired: JudgedContent[] = [];
   const misses: LockEntry[] = [];
   const bad: Mismatch[] = [];
+  const logged: CheckedRelease[] = [];
   try {
     for (const p of needed) {
       const want = p.want as LockEntry;
@@ -282,6 +287,10 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       if (!got.ok) misses.push(want);
       else {
         acquired.push(got.content);
+        if (got.content.origin === "source") {
+          const checked = await checkFetchedRelease(ctx, got.content.dir, want);
+          if (checked) logged.push(checked);
+        }
         p.item.from = got.content.origin;
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
         // The digest covers the manifest, but a lock entry must also name what it holds.
@@ -348,6 +357,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       throw error;
     }
     clearJournal(ctx, scope);
+    await rememberSynced(ctx, lock.bundles, logged);
 
     if (o.generation) {
       const after = await installedBundles(ctx, scope);

@@ -170,6 +170,8 @@ const installDocument = (verb: string) =>
       warnings: Type.Array(DiagnosticSchema),
       /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
       capabilityDiff: opt(Type.Object({}, { additionalProperties: true })),
+      /** Sources with a release log: the log, the tree size checked, and the release's leaf index (src/sets/release-log-hook.ts). */
+      releaseLog: opt(Type.Object({ origin: str, size: Type.Integer({ minimum: 1 }), index: Type.Integer({ minimum: 0 }), firstSeen: Type.Boolean() }, closed)),
       gjc: opt(Type.Object({ surfaces: SurfaceDeltaSchema }, closed)),
       c2: opt(
         Type.Object(

@@ -57,7 +57,8 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
     if (!adapter) throw noManifestError(fetched.display, adapters.map((a) => a.manifest));
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target = scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));
-    return await adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun });
+    const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+    return await withReleaseLog(ctx, fetched, req.dryRun, () => adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun }));
   } finally {
     await fetched.cleanup();
   }

@@ -54,6 +54,7 @@ export function describeInstall(ctx: Context, r: InstallResult, verb = "install"
     for (const d of r.c2.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust")) lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
   }
   if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff as unknown as InstallCapabilityDiff));
+  if (r.releaseLog) lines.push(`  release log:   ${r.releaseLog.origin}, release ${r.releaseLog.index + 1} of ${r.releaseLog.size}${r.releaseLog.firstSeen ? " (first checkpoint seen from this log: remembered from now on)" : ", consistent with the checkpoint seen before"}`);
   return lines.join("\n");
 }
 

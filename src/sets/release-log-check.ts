@@ -1,0 +1,120 @@
+/**
+ * The client side of release logs, the checks themselves (loaded only when a source or a lock
+ * has a log; src/sets/release-log-hook.ts decides): a release installs only when its log holds
+ * it, at a checkpoint that extends the one this user saw before.
+ */
+import type { Context } from "../core/context.ts";
+import { GjcError } from "../core/errors.ts";
+import { logInconsistent } from "../tlog/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { believedHead, checkExtends, inclusionOf, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
+import { openCheckpoint } from "../tlog/checkpoint.ts";
+import { verifyInclusion } from "../tlog/merkle.ts";
+import { parseVerifier } from "../tlog/note.ts";
+import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
+import type { LockEntry } from "./lock-schema.ts";
+import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
+
+export interface CheckedRelease {
+  head: BelievedHead;
+  digest: string;
+  evidence: LogEvidence;
+  firstSeen: boolean;
+}
+
+function notLogged(log: ReleaseLog, r: { name: string; version: string; digest: string }, published?: string): GjcError {
+  const head = summary(log.checkpoint);
+  return new GjcError({
+    code: "release_not_logged",
+    message:
+      published === undefined
+        ? `${r.name} ${r.version} (${r.digest}) is not in the release log ${log.origin} (${head.size} releases). Nothing was written.`
+        : `${r.name} ${r.version} is in the release log ${log.origin} with digest ${published}, but the source holds ${r.digest}. Nothing was written.`,
+    hint: "A source with a release log installs only what its log published. The publisher must append this release (gjc plugin log append); if they did not make these bytes, someone else did.",
+    details: { origin: log.origin, name: r.name, version: r.version, digest: r.digest, ...(published !== undefined ? { published } : {}), checkpoint: head },
+    exit: ExitCode.refused,
+  });
+}
+
+/**
+ * Holds `release` to `log`: the log extends the head this user believes for its origin (if
+ * any), and holds exactly this name, version and digest; returns the inclusion proof.
+ */
+export function checkRelease(ctx: Context, log: ReleaseLog, release: { name: string; version: string; digest: string }): CheckedRelease {
+  const believed = readReleaseLogState(ctx).heads[log.origin];
+  if (believed !== undefined) checkExtends(log, believed);
+  const index = log.releases.findIndex((r) => r.name === release.name && r.version === release.version);
+  if (index < 0) throw notLogged(log, release);
+  if (log.releases[index].digest !== release.digest) throw notLogged(log, release, log.releases[index].digest);
+  const inclusion = inclusionOf(log, index);
+  const evidence: LogEvidence = { origin: log.origin, key: log.verifier.text, checkpoint: log.checkpointNote, ...inclusion };
+  verifyEvidence(evidence, release);
+  return { head: believedHead(log), digest: release.digest, evidence, firstSeen: believed === undefined };
+}
+
+/**
+ * Checks a recorded proof on its own (what `sync --offline` does with the lock): the checkpoint
+ * verifies under the recorded key, the leaf is this release, and the audit path leads from the
+ * leaf to the checkpoint's root.
+ */
+export function verifyEvidence(e: LogEvidence, release: { name: string; version: string; digest: string }): void {
+  const checkpoint = openCheckpoint(e.checkpoint, parseVerifier(e.key, "recorded log key"), e.origin, "recorded checkpoint");
+  const leaf = parseReleaseLine(e.leaf, "recorded release");
+  const head = summary(checkpoint);
+  const proof = e.proof.map((p) => new Uint8Array(Buffer.from(p, "base64")));
+  if (leaf.name !== release.name || leaf.version !== release.version || leaf.digest !== release.digest || !verifyInclusion(releaseLeaf(leaf), e.index, checkpoint.size, proof, checkpoint.root)) {
+    throw new GjcError({
+      code: "log_inconsistent",
+      message: `The recorded release-log proof for ${release.name} ${release.version} does not show ${release.digest} in ${e.origin} at ${head.size} releases (root ${head.root}). Nothing was written.`,
+      hint: "The lock's log evidence was edited or belongs to other content. Restore the lock from version control, or write it again with gjc plugin lock where the bundle was installed from its logged source; ask who changed it.",
+      details: { problem: "the recorded inclusion proof does not verify", believed: head, presented: head, name: release.name, version: release.version, digest: release.digest },
+      exit: ExitCode.refused,
+    });
+  }
+}
+
+/**
+ * `sync` (also `--offline`): every lock entry that records log evidence is checked from the
+ * lock alone before anything is fetched or written: the proof shows the entry's name, version
+ * and integrity in the recorded checkpoint, signed by the recorded key. Where this user's gjc
+ * remembers a head of the same log, the key must be the same and a checkpoint of the same
+ * size must have the same root (a checkpoint of another size cannot be compared offline).
+ */
+export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): void {
+  const heads = readReleaseLogState(ctx).heads;
+  for (const e of entries) {
+    if (!e.log) continue;
+    verifyEvidence(e.log, { name: e.name, version: e.version, digest: e.integrity });
+    const held = heads[e.log.origin];
+    if (held === undefined) continue;
+    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
+    const presented = summary(checkpoint);
+    const believed = { origin: held.origin, size: held.size, root: held.root };
+    if (held.key !== e.log.key) throw logInconsistent(`the lock records another note key for it (${e.log.key}, remembered ${held.key})`, believed, presented, { name: e.name });
+    if (held.size === presented.size && held.root !== presented.root) throw logInconsistent(`the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`, believed, presented, { name: e.name });
+  }
+}
+
+/** Sync fetching from a source: the fetched bundle root's log must hold the entry. */
+export function checkFetchedRelease(ctx: Context, logDir: string, e: LockEntry): CheckedRelease {
+  return checkRelease(ctx, readReleaseLog(logDir), { name: e.name, version: e.version, digest: e.integrity });
+}
+
+/**
+ * After a sync committed: the heads verified from fetched logs, and the lock's evidence (so the
+ * next `gjc plugin lock` keeps it). A lock's checkpoint becomes the remembered head of its log
+ * only when none is held: a head of another size cannot be shown consistent without the log.
+ */
+export function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetched: readonly CheckedRelease[]): void {
+  const heads: BelievedHead[] = fetched.map((c) => c.head);
+  const evidence = fetched.map((c) => ({ digest: c.digest, evidence: c.evidence }));
+  const held = new Set(Object.keys(readReleaseLogState(ctx).heads));
+  for (const e of entries) {
+    if (!e.log || fetched.some((c) => c.digest === e.integrity)) continue;
+    evidence.push({ digest: e.integrity, evidence: e.log });
+    if (held.has(e.log.origin) || heads.some((h) => h.origin === e.log!.origin)) continue;
+    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
+    heads.push({ origin: e.log.origin, key: e.log.key, size: checkpoint.size, root: summary(checkpoint).root, checkpoint: e.log.checkpoint });
+  }
+  rememberVerified(ctx, heads, evidence);
+}
