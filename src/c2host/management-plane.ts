@@ -61,6 +61,30 @@ function timeout(p: Params): number | undefined {
 }
 
 /**
+ * The catalog read from the store knows policy, trust and services; only this host knows its
+ * processes. Each entry gets the phase of its runtime in the catalog's realm (c2-notes §6.9), and
+ * a runtime whose process failed is `failed` with the reason `process_failed` and its error,
+ * never reported as enabled.
+ */
+function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCatalog>) {
+  const scope = catalog.scope;
+  return {
+    ...catalog,
+    plugins: catalog.plugins.map((e) => {
+      const realm = scope.kind === "project" && e.metadata.scope_support.includes("project") ? scope.project_path : undefined;
+      const process = e.has_runtime ? host.processOf(e.installed_id, realm) : null;
+      const failed = process?.phase === "failed" && e.effective_state.status === "enabled";
+      return {
+        ...e,
+        process,
+        error: failed ? (process.error ?? null) : null,
+        effective_state: failed ? { status: "failed" as const, reason: "process_failed" as const } : e.effective_state,
+      };
+    }),
+  };
+}
+
+/**
  * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
  * JSON-RPC 2.0 on stdin/stdout. Requests are served concurrently; runtime processes, realms and
  * the rendered host.actions cache live as long as the plane; idle project realms are reaped in
@@ -83,7 +107,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const methods: Record<string, Method> = {
     "plugins.catalog": async (p) => {
       const project = scopeProject(p);
-      return { ...wireCatalog((await policy()).policyCatalog(ctx, { project })), processes: host.processes() };
+      return { ...withLiveProcesses(host, wireCatalog((await policy()).policyCatalog(ctx, { project }))), processes: host.processes() };
     },
     "plugins.plan_change": async (p) => {
       const state = p.state ?? "inherit";

@@ -54,10 +54,18 @@ export interface PluginListRow {
   enabled: boolean;
   trusted: boolean;
   has_runtime: boolean;
-  /** none (data-only) | ready | pending (missing services) | untrusted | disabled | quarantined */
-  runtime_status: "none" | "ready" | "pending" | "untrusted" | "disabled" | "quarantined";
+  /** none (data-only) | ready | pending (missing services) | failed (its process failed) | untrusted | disabled | quarantined */
+  runtime_status: "none" | "ready" | "pending" | "failed" | "untrusted" | "disabled" | "quarantined";
   /** Services named by `runtime.inject` that this host does not provide. */
   missing: string[];
+  /** Why the user-realm runtime failed (`failed` only), else null. */
+  error: RuntimeFailure | null;
+}
+
+/** A failed runtime process, as every plane document reports it. */
+export interface RuntimeFailure {
+  code: string;
+  message: string;
 }
 
 export interface ProcessView {
@@ -293,11 +301,13 @@ export class RuntimeHost {
   listPlugins(): PluginListRow[] {
     return this.o.directory.list().map((b) => {
       const runtime = b.manifest.codetwo.runtime;
-      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [] };
+      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [], error: null };
       if (!runtime) return row;
       try {
         this.realmFor(b);
-        row.runtime_status = "ready";
+        const failure = this.failureOf(b.id);
+        row.runtime_status = failure ? "failed" : "ready";
+        row.error = failure ?? null;
       } catch (e) {
         const code = e instanceof GjcError ? e.code : "";
         row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" || code === "trust_outdated" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
@@ -307,10 +317,34 @@ export class RuntimeHost {
     });
   }
 
-  /** `extensions.list`: runtimes that may run in the user realm, and those waiting for trust. */
-  extensionsList(): { ready: string[]; untrusted: string[] } {
+  /**
+   * Why the runtime of a bundle failed in a realm (a refused handshake, a lost connection), or
+   * undefined while it is dormant, running or never started. A failure is kept for the instance's
+   * generation, so it stays visible until a reload, a policy change or a new install replaces it.
+   */
+  failureOf(bundleId: string, projectPath?: string): RuntimeFailure | undefined {
+    const instance = this.instances.get(instanceKey(bundleId, projectPath))?.instance;
+    if (!instance || instance.phase !== "failed") return undefined;
+    const f = instance.failure;
+    return { code: f?.code ?? "runtime_failed", message: f?.message ?? `The runtime of ${instance.spec.name} failed.` };
+  }
+
+  /** The phase of a realm's runtime as the catalog shows it (null: no instance in that realm yet). */
+  processOf(bundleId: string, projectPath?: string): { phase: RuntimePhase; error?: string } | null {
+    const instance = this.instances.get(instanceKey(bundleId, projectPath))?.instance;
+    if (!instance) return null;
+    const failure = this.failureOf(bundleId, projectPath);
+    return failure ? { phase: instance.phase, error: failure.message } : { phase: instance.phase };
+  }
+
+  /**
+   * `extensions.list`: runtimes that may run in the user realm, those waiting for trust, and
+   * those whose process failed there (with the reason), which are never counted as ready.
+   */
+  extensionsList(): { ready: string[]; untrusted: string[]; failed: ({ id: string } & RuntimeFailure)[] } {
     const ready: string[] = [];
     const untrusted: string[] = [];
+    const failed: ({ id: string } & RuntimeFailure)[] = [];
     for (const b of this.o.directory.list()) {
       if (!b.manifest.codetwo.runtime) continue;
       if (!b.trusted || b.trustOutdated) {
@@ -319,12 +353,14 @@ export class RuntimeHost {
       }
       try {
         this.realmFor(b);
-        ready.push(b.id);
       } catch {
-        // disabled, quarantined or pending: neither ready nor merely untrusted
+        continue; // disabled, quarantined or pending: neither ready nor merely untrusted
       }
+      const failure = this.failureOf(b.id);
+      if (failure) failed.push({ id: b.id, ...failure });
+      else ready.push(b.id);
     }
-    return { ready, untrusted };
+    return { ready, untrusted, failed };
   }
 
   processes(): ProcessView[] {

@@ -24,7 +24,7 @@ describe("gjc host --stdio", () => {
   test("keeps one process per realm between calls, with separate data dirs, and stops them all on EOF", async () => {
     const { h, installed, projA, projB } = await setup();
     await using c = spawnHost(h);
-    expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [] });
+    expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [], failed: [] });
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result;
     const a = (await c.result("plugins.invoke", { command: "realmy.info", scope: { kind: "project", project_path: projA } })).result;
     const b = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projB })).result;
