@@ -21,6 +21,7 @@ export class LiveLanguageServers {
   private readonly live = new Map<string, Live>();
   /** Stops in progress: a reconcile that finds nothing new still waits for them. */
   private readonly stopping = new Set<Promise<void>>();
+  private readonly unannounced: string[] = [];
   private next = 1;
 
   constructor(
@@ -86,6 +87,8 @@ export class LiveLanguageServers {
       }
     }
     for (const e of stale) this.live.delete(e.id);
+    const ids = stale.map((e) => `${e.id}:${e.handle.plugin}/${e.handle.server}`);
+    this.unannounced.push(...ids);
     const stops = Promise.all(stale.map((e) => e.handle.stop())).then(() => {});
     this.stopping.add(stops);
     try {
@@ -94,7 +97,12 @@ export class LiveLanguageServers {
       this.stopping.delete(stops);
     }
     if (stale.length > 0) this.onChanged();
-    return stale.map((e) => `${e.id}:${e.handle.plugin}/${e.handle.server}`);
+    return ids;
+  }
+
+  /** The servers reconcile stopped since the last call (the change notification lists them). */
+  takeStopped(): string[] {
+    return this.unannounced.splice(0);
   }
 
   async shutdown(): Promise<void> {

@@ -110,11 +110,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       return { ...withLiveProcesses(host, wireCatalog((await policy()).policyCatalog(ctx, { project }))), processes: host.processes() };
     },
     "plugins.plan_change": async (p) => {
-      const state = p.state ?? "inherit";
-      if (state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
+      // Left out, the state stays what it is at that scope (c2-notes 7.4: `state?`).
+      const state = p.state;
+      if (state !== undefined && state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
       const plan = await (await policy()).planPolicyChange(ctx, {
         plugin: str(p, "plugin")!,
-        state,
+        ...(state !== undefined ? { state } : {}),
         ...(p.component !== undefined ? { component: str(p, "component")! } : {}),
         ...("config" in p ? { config: p.config } : {}),
         ...(scopeProject(p) !== undefined ? { project: scopeProject(p) } : {}),
@@ -202,9 +203,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       w.root,
       () => w.revision().key,
       async () => {
-        const stopped = await reconcileAll();
+        await reconcileAll();
         const r = w.revision();
-        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped: { runtimes: stopped.runtimes, language_servers: stopped.languageServers } } });
+        // Everything stopped since the last notice, also what a change applied here stopped while it settled.
+        const stopped = { runtimes: host.takeStopped(), language_servers: o.lsp?.takeStopped() ?? [] };
+        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped } });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
     );

@@ -89,6 +89,7 @@ export class RuntimeHost {
   private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null; policy: string }>();
   private readonly leases = new Map<string, number>();
   private readonly unloading = new Set<Promise<void>>();
+  private readonly unannounced: string[] = [];
   /** Last validated `host.actions` render per plugin, contribution and realm (invoke uses it). */
   readonly actionCache = new Map<string, import("./host-actions.ts").HostActionItem[]>();
   private readonly hostCommands: Map<string, HostCommand>;
@@ -446,6 +447,7 @@ export class RuntimeHost {
       return now.state === "disabled" || JSON.stringify(now.config) !== policy;
     });
     for (const [key] of stale) this.instances.delete(key);
+    this.unannounced.push(...stale.map(([key]) => key));
     // A reconcile that finds nothing new still waits for the stops already under way, so
     // "nothing listed" always means "nothing running".
     const stops = Promise.all(stale.map(([, v]) => v.instance.unload())).then(() => {});
@@ -457,6 +459,15 @@ export class RuntimeHost {
     }
     if (stale.length > 0) this.o.onInstancesChanged?.();
     return stale.map(([key]) => key);
+  }
+
+  /**
+   * The realms reconcile stopped since the last call: a change applied through the plane stops
+   * them while it settles, before the store watch announces it, and the announcement must still
+   * say what stopped.
+   */
+  takeStopped(): string[] {
+    return this.unannounced.splice(0);
   }
 
   /** Bundles with a live instance (dormant, starting or running) in any realm. */

@@ -68,7 +68,8 @@ export function wireCatalog(c: CatalogResult) {
 export function wirePlan(p: PlanImpact) {
   const r = p.request;
   return {
-    token: p.token,
+    // The plan's id, which plugins.apply_change takes back as `id` (c2-notes 7.4-7.5).
+    id: p.token,
     expires_at: p.expiresAt,
     config_revision: p.configRevision,
     graph_revision: p.graphRevision,

@@ -28,7 +28,8 @@ import { scopeOf, type ScopeRef } from "./policy-catalog.ts";
 
 export interface PlanInput {
   plugin: string;
-  state: RequestedState;
+  /** Left out: the state written at that scope stays as it is (only config changes). */
+  state?: RequestedState;
   component?: string;
   /** Present when a configuration should be set (any JSON; 1.2.0 runtimes declare no schema). */
   config?: unknown;
@@ -198,11 +199,17 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     throw new GjcError({ code: "usage", message: "--config applies to the whole plugin, not to one component.", hint: "Plan the component and the configuration separately.", exit: ExitCode.usage });
   }
   const component = input.component === undefined ? null : resolveComponent(record, input.component);
+  if (component !== null && input.state === undefined) {
+    throw new GjcError({ code: "usage", message: "A component change needs an explicit state.", hint: "Pass the state enabled, disabled or inherit (inherit removes the override).", exit: ExitCode.usage });
+  }
+  const plugin = policyKey(record.id);
+  // A plan without a state keeps the state written at this scope (a disabled plugin stays disabled).
+  const written = (project === undefined ? view.doc.user[plugin] : view.doc.projects[project]?.[plugin])?.state ?? "inherit";
   const request: PlanRequest = {
-    plugin: policyKey(record.id),
+    plugin,
     installedId: record.id,
     project: project ?? null,
-    state: input.state,
+    state: input.state ?? written,
     component,
     ...(input.config !== undefined ? { config: input.config } : {}),
   };
@@ -217,7 +224,10 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
     if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin-scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
     // What a running host would stop (its runtimes and language servers), when one answers here.
-    active.push(...(await collectActiveResources(ctx, installed, project)));
+    active.push(...(await collectActiveResources(ctx, installed, project, "all")));
+  } else if (component === null && hasRuntime && after.state === "enabled" && JSON.stringify(before.config) !== JSON.stringify(after.config)) {
+    // A runtime gets its config at initialize, so a running one is stopped and starts again with the new config on its next call.
+    active.push(...(await collectActiveResources(ctx, installed, project, "runtime")));
   }
   const blocked = trustBlock(record, request);
   if (blocked === "untrusted") {

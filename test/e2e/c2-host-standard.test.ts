@@ -1,10 +1,11 @@
 /**
  * The letter of the C2 standard on the host side, through a real `gjc host --stdio` client: a
- * failed runtime is failed in every plane document, never healthy.
+ * failed runtime is failed in every plane document, never healthy; plan and apply share one
+ * name for the plan, keep the state a plan leaves out, and report exactly what they stop.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
+import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
 
@@ -46,6 +47,52 @@ describe("a failed runtime is reported failed", () => {
     // A reload clears it: the runtime is dormant again, so no longer failed.
     await c.result("plugins.reload", { plugin: "drifty" });
     expect((await c.result("extensions.list")).failed).toEqual([]);
+    expect(await c.close()).toBe(0);
+  });
+});
+
+describe("plan and apply on the plane", () => {
+  test("plan_change returns the id apply_change takes; a plan without state keeps a disabled plugin disabled", async () => {
+    const h = home();
+    await installBundle(h, writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir);
+    await using c = spawnHost(h);
+    const off = await c.result("plugins.plan_change", { plugin: "cfg", state: "disabled" });
+    expect(typeof off.id).toBe("string");
+    expect(off).not.toHaveProperty("token");
+    expect((await c.call("plugins.apply_change", { token: off.id })).error.code).toBe(-32602);
+    await c.result("plugins.apply_change", { id: off.id });
+
+    const plan = await c.result("plugins.plan_change", { plugin: "cfg", config: { mode: "fast" } });
+    expect(plan.request.state).toBe("disabled");
+    expect(plan.after).toMatchObject({ state: "disabled", config: { mode: "fast" } });
+    await c.result("plugins.apply_change", { id: plan.id });
+    const entry = (await c.result("plugins.catalog")).plugins[0];
+    expect(entry).toMatchObject({ state: "disabled", config: { mode: "fast" }, effective_state: { status: "disabled" } });
+    // A component change still needs its state spelled out.
+    expect((await c.call("plugins.plan_change", { plugin: "cfg", component: "runtime" })).error).toBeDefined();
+    expect(await c.close()).toBe(0);
+  });
+
+  test("a config change to a running runtime lists it in active_resources, and the change notification lists what it stopped", async () => {
+    const h = home();
+    const b = await installBundle(h, writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir);
+    await using c = spawnHost(h);
+    const first = (await c.result("plugins.invoke", { command: "cfg.info" })).result;
+    expect(first.config).toBeNull();
+    const plan = await c.result("plugins.plan_change", { plugin: "cfg", config: { mode: "fast" } });
+    expect(plan.active_resources).toEqual([{ plugin: b.id, kind: "process", id: `${b.id}@user`, label: `${b.id} runtime (user)` }]);
+    expect(plan.requires_confirmation).toBe(true);
+    const seen = c.notifications.length;
+    await c.result("plugins.apply_change", { id: plan.id });
+    const changed = await c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen);
+    expect(changed.params.stopped).toEqual({ runtimes: [`${b.id}@user`], language_servers: [] });
+    expect(processAlive(first.pid)).toBe(false);
+    const second = (await c.result("plugins.invoke", { command: "cfg.info" })).result;
+    expect(second.config).toEqual({ mode: "fast" });
+    // A change that touches nothing running lists nothing.
+    const same = await c.result("plugins.plan_change", { plugin: "cfg", config: { mode: "fast" } });
+    expect(same.active_resources).toEqual([]);
+    expect(same.noop).toBe(true);
     expect(await c.close()).toBe(0);
   });
 });

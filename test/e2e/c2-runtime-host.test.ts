@@ -99,7 +99,7 @@ describe("gjc host --stdio", () => {
     expect(catalog.plugins[0].name).toBe("realmy");
     expect(catalog.processes.some((p: any) => p.pid === a.pid && p.phase === "running")).toBe(true);
     const plan = await c.result("plugins.plan_change", { plugin: "realmy", state: "disabled", scope: { kind: "project", project_path: projA } });
-    await c.result("plugins.apply_change", { id: plan.token });
+    await c.result("plugins.apply_change", { id: plan.id });
     expect(liveGroupMembers(a.pid)).toEqual([]);
     const blocked = await c.call("plugins.invoke", { command: "realmy.info", project_path: projA });
     expect(blocked.error).toMatchObject({ code: -32000, data: { code: "plugin_disabled" } });
