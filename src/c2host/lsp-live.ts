@@ -15,6 +15,8 @@ interface Live {
   ref: string;
   project?: string;
   handle: LanguageServerHandle;
+  /** The installed generation it runs from; a replaced bundle restarts it on the new files. */
+  generation: string;
 }
 
 export class LiveLanguageServers {
@@ -22,6 +24,7 @@ export class LiveLanguageServers {
   /** Stops in progress: a reconcile that finds nothing new still waits for them. */
   private readonly stopping = new Set<Promise<void>>();
   private readonly unannounced: string[] = [];
+  private readonly unrestarted: string[] = [];
   private next = 1;
 
   constructor(
@@ -31,9 +34,13 @@ export class LiveLanguageServers {
   ) {}
 
   async start(ref: string, project?: string) {
+    const entry = await this.launch(`lsp-${this.next++}`, ref, project);
+    return { id: entry.id, ...this.view(entry) };
+  }
+
+  private async launch(id: string, ref: string, project?: string): Promise<Live> {
     const handle = await startLanguageServer(this.host, ref, { ...this.base, project });
-    const id = `lsp-${this.next++}`;
-    const entry: Live = { id, ref, project, handle };
+    const entry: Live = { id, ref, project, handle, generation: this.generationOf(handle.plugin) };
     this.live.set(id, entry);
     this.onChanged();
     // A server that exits on its own leaves the table.
@@ -43,7 +50,12 @@ export class LiveLanguageServers {
         this.onChanged();
       }
     });
-    return { id, ...this.view(entry) };
+    return entry;
+  }
+
+  private generationOf(bundleId: string): string {
+    const b = this.host.bundles().find((x) => x.id === bundleId);
+    return b ? JSON.stringify([b.revision ?? null, b.version, b.bundleDir]) : "";
   }
 
   private view(e: Live) {
@@ -76,16 +88,24 @@ export class LiveLanguageServers {
     return [...new Set([...this.live.values()].map((e) => e.handle.plugin))];
   }
 
-  /** Stops every server that may no longer run; returns their ids. */
+  /**
+   * Stops every server that may no longer run, and restarts (under the same id) every one whose
+   * bundle was replaced by a new install while it stays eligible, so it runs the new files.
+   * Returns the ids it stopped.
+   */
   async reconcile(): Promise<string[]> {
     const stale: Live[] = [];
+    const replaced: Live[] = [];
     for (const e of this.live.values()) {
       try {
         eligibleServer(this.host, `${e.handle.plugin}/${e.handle.server}`, e.project);
       } catch {
         stale.push(e);
+        continue;
       }
+      if (this.generationOf(e.handle.plugin) !== e.generation) replaced.push(e);
     }
+    stale.push(...replaced);
     for (const e of stale) this.live.delete(e.id);
     const ids = stale.map((e) => `${e.id}:${e.handle.plugin}/${e.handle.server}`);
     this.unannounced.push(...ids);
@@ -97,7 +117,20 @@ export class LiveLanguageServers {
       this.stopping.delete(stops);
     }
     if (stale.length > 0) this.onChanged();
+    for (const e of replaced) {
+      try {
+        await this.launch(e.id, e.ref, e.project);
+        this.unrestarted.push(`${e.id}:${e.handle.plugin}/${e.handle.server}`);
+      } catch {
+        // The new files do not start: it stays stopped, as listed.
+      }
+    }
     return ids;
+  }
+
+  /** The servers reconcile restarted on a replaced bundle's new files since the last call. */
+  takeRestarted(): string[] {
+    return this.unrestarted.splice(0);
   }
 
   /** The servers reconcile stopped since the last call (the change notification lists them). */

@@ -78,7 +78,7 @@ export interface LspProbeResult {
   serverInfo: unknown;
   capabilities: unknown;
   pid: number;
-  /** What gjc expanded (an extension to the seed's "passed verbatim", see lspLaunchPlan). */
+  /** The exact launch: args and env as declared, the variables gjc sets (see lspLaunchPlan). */
   launch: LspLaunchPlan;
 }
 
@@ -155,7 +155,7 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
   const serverId = server.id;
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
-  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.expanded });
+  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.exported });
   const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore" });
   const { proc } = child;
   const reader = new LspFrameReader();

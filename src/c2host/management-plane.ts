@@ -207,7 +207,9 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
         const r = w.revision();
         // Everything stopped since the last notice, also what a change applied here stopped while it settled.
         const stopped = { runtimes: host.takeStopped(), language_servers: o.lsp?.takeStopped() ?? [] };
-        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped } });
+        // A replaced bundle's live language servers run again on its new files (same ids).
+        const restarted = { language_servers: o.lsp?.takeRestarted() ?? [] };
+        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped, restarted } });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
     );

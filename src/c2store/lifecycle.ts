@@ -246,9 +246,9 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
       passEnv: record.pass_env ?? [],
       /**
-       * How each language server is launched: the declared args and env with gjc's documented
-       * extension applied (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` expanded and exported; the project
-       * directory stays `${PLUGIN_PROJECT_DIR}` until a server starts in one).
+       * How each language server is launched: the declared args and env verbatim, and the
+       * variables gjc exports (PLUGIN_ROOT, PLUGIN_DATA; the project directory stays
+       * `${PLUGIN_PROJECT_DIR}` until a server starts in one).
        */
       languageServers: record.manifest.codetwo.languageServers.map((server) => ({
         server: server.id,

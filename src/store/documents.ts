@@ -278,7 +278,7 @@ export const InspectBundleSchema = Type.Object(
           effectivePolicy: Type.Object({}, { additionalProperties: true }),
           /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
           passEnv: strs,
-          /** How each language server is launched (PLUGIN_ROOT/PLUGIN_DATA expanded). */
+          /** How each language server is launched (args and env verbatim, the variables gjc exports). */
           languageServers: Type.Array(Type.Object({ server: str, languages: strs, launch: Type.Object({}, { additionalProperties: true }) }, closed)),
         },
         closed,

@@ -1,13 +1,17 @@
 /**
  * The letter of the C2 standard on the host side, through a real `gjc host --stdio` client: a
  * failed runtime is failed in every plane document, never healthy; plan and apply share one
- * name for the plan, keep the state a plan leaves out, and report exactly what they stop.
+ * name for the plan, keep the state a plan leaves out, and report exactly what they stop;
+ * replacing or uninstalling a bundle under a live host stops (or restarts) its language servers;
+ * their args are passed verbatim, and a bun one runs isolated from the project's bun files.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { spawnHost } from "./c2-host-client.ts";
-import { c2HomesPerTest, installBundle } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
 
@@ -93,6 +97,89 @@ describe("plan and apply on the plane", () => {
     const same = await c.result("plugins.plan_change", { plugin: "cfg", config: { mode: "fast" } });
     expect(same.active_resources).toEqual([]);
     expect(same.noop).toBe(true);
+    expect(await c.close()).toBe(0);
+  });
+});
+
+const LSP_SERVER = readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8");
+
+function lspBundle(h: C2Home, version: string, server: Record<string, unknown> = {}) {
+  return writeRuntimeBundle(join(h.root, "lsp-src"), {
+    name: "zig-kit",
+    version,
+    commands: [{ id: "zigkit.echo" }],
+    languageServers: [{ id: "ls", languages: ["zig"], command: "./lsp-server.mjs", args: ["--stdio"], ...server }],
+    // The server's code stays the same (changed code would need re-trust first); a data file changes.
+    extraFiles: { "lsp-server.mjs": LSP_SERVER, "notes.txt": `version ${version}\n` },
+  }).dir;
+}
+
+const hoverOf = async (c: ReturnType<typeof spawnHost>, id: string) => (await c.result("lsp.request", { id, method: "textDocument/hover", params: {} })).result;
+
+describe("replace and uninstall under a live host", () => {
+  test("install --force restarts a live language server on the new files under the same id; uninstall stops it; both are announced", async () => {
+    const h = home();
+    const b = await installBundle(h, lspBundle(h, "1.0.0"));
+    await using c = spawnHost(h);
+    const started = await c.result("lsp.start", { language: "zig" });
+    const id = `${started.id}:${b.id}/ls`;
+    let seen = c.notifications.length;
+    const replaced = await runCli(["plugin", "install", lspBundle(h, "1.1.0"), "--force", "--json"], { env: h.env, cwd: h.root });
+    expect(replaced.exitCode).toBe(0);
+    expect(replaced.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use" }));
+    const restarted = await c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen && m.params.restarted.language_servers.length > 0);
+    expect(restarted.params.stopped.language_servers).toEqual([id]);
+    expect(restarted.params.restarted.language_servers).toEqual([id]);
+    expect(processAlive(started.pid)).toBe(false);
+    const [live] = (await c.result("lsp.list")).servers;
+    expect(live.id).toBe(started.id);
+    expect(live.pid).not.toBe(started.pid);
+    expect((await hoverOf(c, started.id)).contents).toBe(`hover from ${live.pid}`);
+    expect(readFileSync(join(h.dataDir, "plugins", b.id, "bundle", "notes.txt"), "utf8")).toBe("version 1.1.0\n");
+
+    seen = c.notifications.length;
+    const removed = await runCli(["plugin", "uninstall", "zig-kit", "--json"], { env: h.env, cwd: h.root });
+    expect(removed.exitCode).toBe(0);
+    const gone = await c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen && m.params.stopped.language_servers.length > 0);
+    expect(gone.params.stopped.language_servers).toEqual([id]);
+    expect(gone.params.restarted.language_servers).toEqual([]);
+    expect(processAlive(live.pid)).toBe(false);
+    expect((await c.result("lsp.list")).servers).toEqual([]);
+    expect(await c.close()).toBe(0);
+  });
+});
+
+describe("language server launch", () => {
+  test("args and env reach the server verbatim; the project root is the working directory", async () => {
+    const h = home();
+    const b = await installBundle(h, lspBundle(h, "1.0.0", { args: ["--stdio", "${PLUGIN_ROOT}/x", "$HOME"], env: { LSP_MODE: "${PLUGIN_DATA}" } }));
+    const project = join(h.root, "proj");
+    mkdirSync(project);
+    await using c = spawnHost(h);
+    const started = await c.result("lsp.start", { language: "zig", project_path: project });
+    expect(started.cwd).toBe(project);
+    const hover = await hoverOf(c, started.id);
+    expect(hover.args).toEqual(["--stdio", "${PLUGIN_ROOT}/x", "$HOME"]);
+    expect(hover.env).toEqual({ PLUGIN_ROOT: join(h.dataDir, "plugins", b.id, "bundle"), LSP_MODE: "${PLUGIN_DATA}" });
+    expect(await c.close()).toBe(0);
+  });
+
+  test("a server run by bun gets --no-env-file, no install and an empty config: the project's .env and bunfig.toml preload never run in it", async () => {
+    const h = home();
+    const project = join(h.root, "proj");
+    mkdirSync(project);
+    const sentinel = join(h.root, "preloaded");
+    writeFileSync(join(project, ".env"), "LSP_MODE=from-dotenv\n");
+    writeFileSync(join(project, "evil.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
+    writeFileSync(join(project, "bunfig.toml"), 'preload = ["./evil.mjs"]\n');
+    await installBundle(h, lspBundle(h, "1.0.0", { command: "bun", args: [join(fixturesDir, "runtimes", "lsp-server.mjs")] }));
+    const probe = await runCli(["plugin", "lsp", "probe", "zig-kit/ls", "--project", project, "--json"], { env: h.env, cwd: h.root });
+    expect(probe.exitCode).toBe(0);
+    expect(probe.json().launch.args).toEqual(["--no-env-file", "--no-install", "--config=/dev/null", join(fixturesDir, "runtimes", "lsp-server.mjs")]);
+    await using c = spawnHost(h);
+    const started = await c.result("lsp.start", { language: "zig", project_path: project });
+    expect((await hoverOf(c, started.id)).env.LSP_MODE).toBeNull();
+    expect(existsSync(sentinel)).toBe(false);
     expect(await c.close()).toBe(0);
   });
 });

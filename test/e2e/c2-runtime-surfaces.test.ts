@@ -119,7 +119,7 @@ describe("language servers", () => {
     return writeRuntimeBundle(join(h.root, dir), {
       name,
       commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
-      languageServers: servers.map((s) => ({ ...s, command: "node", args: ["${PLUGIN_ROOT}/lsp-server.mjs"], ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}) })),
+      languageServers: servers.map((s) => ({ ...s, command: "./lsp-server.mjs", args: [], ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}) })),
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     });
   }

@@ -143,7 +143,7 @@ export function describeInspect(b: InspectBundle): string {
       for (const c of c2.components) lines.push(`    ${c.effectiveStatus.padEnd(14)} ${c.kind} ${c.name}`);
     }
     if (c2.languageServers.length) {
-      lines.push("  language servers (gjc extension: ${PLUGIN_ROOT}, ${PLUGIN_DATA}, ${PLUGIN_PROJECT_DIR} are expanded in args/env and exported):");
+      lines.push("  language servers (args and env as declared; gjc exports PLUGIN_ROOT, PLUGIN_DATA, PLUGIN_PROJECT_DIR):");
       for (const l of c2.languageServers) {
         const launch = l.launch as { command: string; args: string[]; env: Record<string, string> };
         const env = Object.entries(launch.env).map(([k, v]) => `${k}=${v}`).join(" ");
