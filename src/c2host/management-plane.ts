@@ -86,7 +86,8 @@ function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCat
 
 /**
  * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
- * JSON-RPC 2.0 on stdin/stdout. Requests are served concurrently; runtime processes, realms and
+ * JSON-RPC 2.0 on stdin/stdout (batches answered in one array, notifications never answered, a
+ * `jsonrpc` other than "2.0" refused). Requests are served concurrently; runtime processes, realms and
  * the rendered host.actions cache live as long as the plane; idle project realms are reaped in
  * the background; stdin EOF or the abort signal stops every child before this resolves.
  */
@@ -217,38 +218,58 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
 
   let served = 0;
   const inFlight = new Set<Promise<void>>();
-  const handle = async (raw: string) => {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(raw);
-    } catch {
-      send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the line is not JSON" } });
-      return;
-    }
-    if (!isObject(msg) || typeof msg.method !== "string") {
-      send({ jsonrpc: "2.0", id: isObject(msg) ? (msg.id ?? null) : null, error: { code: -32600, message: "invalid request: expected {jsonrpc, id, method, params}" } });
-      return;
-    }
-    const id = msg.id;
-    const isNotification = id === undefined;
-    const method = methods[msg.method];
-    if (!method) {
-      if (!isNotification) send({ jsonrpc: "2.0", id, error: { code: -32601, message: `the gjc host has no method \`${msg.method}\``, data: { methods: Object.keys(methods) } } });
-      return;
-    }
+  type Response = Record<string, unknown>;
+  const failure = (id: unknown, code: number, message: string, data?: unknown): Response => ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+  const validId = (id: unknown) => id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+  /**
+   * One JSON-RPC 2.0 message: the answer to send, or undefined for a notification (which is
+   * never answered, not even with an error). A message that is not a valid request object gets
+   * -32600, with its id when that id is usable, else null.
+   */
+  const dispatch = async (msg: unknown): Promise<Response | undefined> => {
+    if (!isObject(msg)) return failure(null, -32600, "invalid request: expected a JSON-RPC 2.0 request object");
+    const hasId = "id" in msg;
+    const id = hasId && validId(msg.id) ? msg.id : null;
+    if (msg.jsonrpc !== "2.0") return failure(id, -32600, 'invalid request: `jsonrpc` must be exactly "2.0"');
+    if (typeof msg.method !== "string") return failure(id, -32600, "invalid request: `method` must be a string");
+    if (hasId && !validId(msg.id)) return failure(null, -32600, "invalid request: `id` must be a string, a number or null");
+    const isNotification = !hasId;
+    const method = Object.hasOwn(methods, msg.method) ? methods[msg.method] : undefined;
+    if (!method) return isNotification ? undefined : failure(id, -32601, `the gjc host has no method \`${msg.method}\``, { methods: Object.keys(methods) });
     served++;
     try {
       await reconcileAll();
       const params = msg.params === undefined || msg.params === null ? {} : msg.params;
       if (!isObject(params)) throw invalid("`params` must be an object");
       const result = await method(params);
-      if (!isNotification) send({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
+      return isNotification ? undefined : { jsonrpc: "2.0", id, result: result === undefined ? null : result };
     } catch (e) {
-      if (isNotification) return;
+      if (isNotification) return undefined;
       const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
       const code = err.code === "invalid_params" ? -32602 : -32000;
-      send({ jsonrpc: "2.0", id, error: { code, message: err.message, data: { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) } } });
+      return failure(id, code, err.message, { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) });
     }
+  };
+  const handle = async (raw: string) => {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      send(failure(null, -32700, "parse error: the line is not JSON"));
+      return;
+    }
+    if (!Array.isArray(msg)) {
+      const answer = await dispatch(msg);
+      if (answer) send(answer);
+      return;
+    }
+    // A batch: one answer per request in one array, none at all when it held only notifications.
+    if (msg.length === 0) {
+      send(failure(null, -32600, "invalid request: an empty batch"));
+      return;
+    }
+    const answers = (await Promise.all(msg.map(dispatch))).filter((a): a is Response => a !== undefined);
+    if (answers.length > 0) send(answers);
   };
 
   host.startReaper();

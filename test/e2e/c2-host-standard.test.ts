@@ -183,3 +183,42 @@ describe("language server launch", () => {
     expect(await c.close()).toBe(0);
   });
 });
+
+describe("JSON-RPC 2.0 on the plane", () => {
+  test("notifications are never answered; jsonrpc must be 2.0; a batch gets one answer per request", async () => {
+    const h = home();
+    await using c = spawnHost(h);
+    // Notifications: a known method, an unknown one, one with bad params. None is answered.
+    c.sendLine(JSON.stringify({ jsonrpc: "2.0", method: "plugins.list" }));
+    c.sendLine(JSON.stringify({ jsonrpc: "2.0", method: "no.such.method" }));
+    c.sendLine(JSON.stringify({ jsonrpc: "2.0", method: "plugins.reset", params: { plugin: 5 } }));
+    // Not 2.0: refused with the id when it is usable.
+    c.sendLine(JSON.stringify({ jsonrpc: "1.0", id: "old", method: "plugins.list" }));
+    c.sendLine(JSON.stringify({ id: "none", method: "plugins.list" }));
+    c.sendLine(JSON.stringify({ jsonrpc: "2.0", id: { bad: true }, method: "plugins.list" }));
+    // A batch: requests, a notification and invalid members.
+    c.sendLine(JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "plugins.list" }, { jsonrpc: "2.0", method: "plugins.list" }, { foo: 1 }, 1, { jsonrpc: "2.0", id: "b2", method: "nope" }]));
+    c.sendLine("[]");
+    c.sendLine(JSON.stringify([{ jsonrpc: "2.0", method: "plugins.list" }, { jsonrpc: "2.0", method: "extensions.list" }]));
+    c.sendLine("{not json");
+    expect(await c.result("plugins.list")).toEqual({ plugins: [] });
+    // EOF: the plane answers what is in flight, then stops; everything it wrote is now here.
+    expect(await c.close()).toBe(0);
+    const out = c.notifications;
+    const byId = (id: unknown) => out.filter((m) => !Array.isArray(m) && m.id === id);
+    expect(byId("old")).toEqual([{ jsonrpc: "2.0", id: "old", error: { code: -32600, message: expect.stringContaining('"2.0"') } }]);
+    expect(byId("none")).toEqual([{ jsonrpc: "2.0", id: "none", error: { code: -32600, message: expect.any(String) } }]);
+    const batches = out.filter((m) => Array.isArray(m));
+    expect(batches).toHaveLength(1);
+    const [batch] = batches;
+    expect(batch).toHaveLength(4);
+    expect(batch.find((m: any) => m.id === "b1")).toEqual({ jsonrpc: "2.0", id: "b1", result: { plugins: [] } });
+    expect(batch.find((m: any) => m.id === "b2").error.code).toBe(-32601);
+    expect(batch.filter((m: any) => m.id === null).map((m: any) => m.error.code)).toEqual([-32600, -32600]);
+    // The rest: the bad id, the empty batch and the parse error, each answered once with id null.
+    const nulls = out.filter((m) => !Array.isArray(m) && m.id === null).map((m) => m.error.code).sort();
+    expect(nulls).toEqual([-32700, -32600, -32600].sort());
+    // Nothing else: no answer to any notification.
+    expect(out.filter((m) => !Array.isArray(m) && m.method === undefined)).toHaveLength(5);
+  });
+});
