@@ -24,7 +24,12 @@ export interface ManagementPlaneOptions {
    * Watch the store: a change by any gjc process (policy apply, disable, untrust, uninstall,
    * upgrade) reconciles runtimes and language servers at once and emits `plugins.changed`.
    */
-  watch?: { root: string; revision(): { key: string; configRevision: number; graphRevision: string } };
+  watch?: {
+    root: string;
+    revision(): { key: string; configRevision: number; graphRevision: string };
+    /** Another writer holds the store's lock (mid-commit): nothing is reconciled against it until it is done. */
+    busy(): boolean;
+  };
 }
 
 type Params = Record<string, unknown>;
@@ -196,7 +201,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: ExitCode.failed });
     return o.lsp;
   }
-  const reconcileAll = async () => ({ runtimes: await host.reconcile(), languageServers: (await o.lsp?.reconcile()) ?? [] });
+  const reconcileAll = async () => {
+    if (o.watch?.busy()) return;
+    await host.reconcile();
+    await o.lsp?.reconcile();
+  };
   let watcher: StoreWatch | undefined;
   if (o.watch) {
     const w = o.watch;
@@ -213,6 +222,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
         send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped, restarted } });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
+      w.busy,
     );
   }
 

@@ -9,6 +9,8 @@ import type { Context } from "../core/context.ts";
 import { c2DataDir } from "../core/context.ts";
 import { createCliHost } from "./cli-host.ts";
 import type { ResourceSelection } from "../c2store/hooks.ts";
+import { C2_LOCK_FILE } from "../c2store/paths.ts";
+import { lockHeld } from "../store/lock.ts";
 import { LiveRegistry } from "./live-registry.ts";
 import { LiveLanguageServers } from "./lsp-live.ts";
 import { serveManagementPlane } from "./management-plane.ts";
@@ -73,7 +75,8 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   c2StoreHooks.settle.push(settle);
   c2StoreHooks.activeResources.push(activeResources);
   try {
-    return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision } });
+    const busy = () => lockHeld(dataRoot, C2_LOCK_FILE);
+    return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision, busy } });
   } finally {
     registry.clear();
     c2StoreHooks.beforeUninstall.splice(c2StoreHooks.beforeUninstall.indexOf(beforeUninstall), 1);

@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
@@ -220,5 +221,53 @@ describe("JSON-RPC 2.0 on the plane", () => {
     expect(nulls).toEqual([-32700, -32600, -32600].sort());
     // Nothing else: no answer to any notification.
     expect(out.filter((m) => !Array.isArray(m) && m.method === undefined)).toHaveLength(5);
+  });
+});
+
+describe("host.actions text is plain", () => {
+  test("the plane refuses a rendered item whose label, detail or accessibilityLabel holds markup or control characters; plain text with < and & passes", async () => {
+    const h = home();
+    const docs: Record<string, unknown> = {
+      plain: { items: [{ id: "a", label: "a < b & c", detail: "x > y", accessibilityLabel: "Tom & Jerry" }] },
+      img: { items: [{ id: "a", label: "<img src=x onerror=alert(1)>" }] },
+      script: { items: [{ id: "a", label: "x", detail: "<script>alert(1)</script>" }] },
+      newline: { items: [{ id: "a", label: "x", accessibilityLabel: "one\ntwo" }] },
+      bell: { items: [{ id: "a", label: "ding\u0007" }] },
+    };
+    await installBundle(h, writeRuntimeBundle(join(h.root, "acts"), {
+      name: "acts",
+      commands: [{ id: "acts.actions" }],
+      ui: Object.entries(docs).map(([id, document]) => ({ id, slot: "host.actions", label: id, command: "acts.actions", input: { document } })),
+    }).dir);
+    await using c = spawnHost(h);
+    const render = (id: string) => c.call("plugins.invoke_ui", { plugin_id: "acts", contribution_id: id, context: { operation: "render" } });
+    expect((await render("plain")).result.items[0]).toMatchObject({ label: "a < b & c", detail: "x > y", accessibilityLabel: "Tom & Jerry" });
+    for (const id of ["img", "script", "newline", "bell"]) {
+      const r = await render(id);
+      expect([id, r.error?.data.code]).toEqual([id, "invalid_host_actions"]);
+      expect(JSON.stringify(r.error)).not.toContain("<script>");
+    }
+    expect(await c.close()).toBe(0);
+  });
+
+  test("validate and install refuse a UI descriptor whose label or description holds markup or a line break, with the same code", async () => {
+    const h = home();
+    const dir = writeRuntimeBundle(join(h.root, "marky"), {
+      name: "marky",
+      commands: [{ id: "marky.run" }],
+      ui: [
+        { id: "a", slot: "composer.toolbar", label: "<b>Bold</b>", command: "marky.run" },
+        { id: "b", slot: "composer.toolbar", label: "Fine", description: "first\nsecond", command: "marky.run" },
+      ],
+    }).dir;
+    const v = await runCli(["plugin", "validate", dir, "--json"], { env: h.env, cwd: h.root });
+    expect(v.exitCode).toBe(1);
+    const found = v.json().diagnostics.filter((d: any) => d.code === "invalid_ui").map((d: any) => d.path);
+    expect(found).toEqual(["plugin.json#/extensions/dev.codetwo/ui/0/label", "plugin.json#/extensions/dev.codetwo/ui/1/description"]);
+    const before = snapshotTree(h.dataDir);
+    const i = await runCli(["plugin", "install", dir, "--user", "--json"], { env: h.env, cwd: h.root });
+    expect(i.exitCode).toBe(1);
+    expect(i.stderr).toContain("invalid_ui");
+    expect(snapshotTree(h.dataDir)).toEqual(before);
   });
 });

@@ -15,6 +15,7 @@ import {
   C2_NAMESPACE,
   C2_STANDARD_VERSION,
   codePoints,
+  plainTextProblem,
   COMMAND_ID_PATTERN,
   DESCRIPTION_MAX,
   LANGUAGE_ID_PATTERN,
@@ -222,6 +223,11 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     if (!isObject(item)) continue;
     const lbl = text(item.label, { path: at("ui", i, "label"), label: label("ui", i, "label"), code: "invalid_ui", max: TITLE_MAX, required: true }, sink);
     const description = text(item.description, { path: at("ui", i, "description"), label: label("ui", i, "description"), code: "invalid_ui", max: DESCRIPTION_MAX }, sink);
+    // The host renders these as plain text and chooses the markup itself.
+    for (const [field, value] of [["label", item.label], ["description", item.description]] as const) {
+      const problem = typeof value === "string" ? plainTextProblem(value) : undefined;
+      if (problem) sink.error("invalid_ui", at("ui", i, field), `${label("ui", i, field)} ${problem}.`, "Write plain text on one line: the host chooses the markup, and refuses a document that carries its own.");
+    }
     if (typeof item.id === "string") {
       if (uiIds.has(item.id)) sink.error("duplicate_ui", at("ui", i, "id"), `The UI action id "${item.id}" is declared more than once.`, "UI action ids are unique across all slots.");
       uiIds.add(item.id);
