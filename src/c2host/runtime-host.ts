@@ -75,6 +75,8 @@ export interface ProcessView {
   pid: number | null;
   starts: number;
   error: string | null;
+  /** connector/event notifications dropped: not from a declared connector, or without the envelope. */
+  dropped_connector_events: number;
 }
 
 const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
@@ -372,6 +374,7 @@ export class RuntimeHost {
       pid: instance.pid ?? null,
       starts: instance.startCount,
       error: instance.failure?.message ?? null,
+      dropped_connector_events: instance.droppedConnectorEvents,
     }));
   }
 

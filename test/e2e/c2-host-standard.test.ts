@@ -271,3 +271,39 @@ describe("host.actions text is plain", () => {
     expect(snapshotTree(h.dataDir)).toEqual(before);
   });
 });
+
+describe("connector events", () => {
+  test("only an object with the reference envelope from a declared connector is forwarded; the rest is dropped and counted", async () => {
+    const h = home();
+    const good = { connectorId: "workspace", eventId: "e1", kind: "message.created", createdAt: "2026-01-01T00:00:00Z", text: "hi" };
+    const b = await installBundle(h, writeRuntimeBundle(join(h.root, "chat"), {
+      name: "chat",
+      commands: [{ id: "chat.emit" }, { id: "chat.connector" }],
+      connectors: [{ id: "workspace", provider: "test-chat", command: "chat.connector", capabilities: ["messaging"] }],
+    }).dir);
+    // A bundle with no connector at all may not forward connector events either.
+    const other = await installBundle(h, writeRuntimeBundle(join(h.root, "plain"), { name: "plain", commands: [{ id: "plain.emit" }] }).dir);
+    await using c = spawnHost(h);
+    const bad = [
+      "a string",
+      [good],
+      { ...good, connectorId: "elsewhere" },
+      { ...good, eventId: "" },
+      { connectorId: "workspace", kind: "x", createdAt: "2026-01-01T00:00:00Z" },
+      { ...good, kind: 7 },
+      { ...good, createdAt: "yesterday" },
+    ];
+    const emit = (command: string, payloads: unknown[]) => c.result("plugins.invoke", { command, args: { events: payloads.map((payload) => ({ name: "connector/event", payload })) } });
+    await emit("chat.emit", [...bad, { ...good, plugin_id: "spoofed" }]);
+    await emit("plain.emit", [good]);
+    // The one good event arrives, attributed to its bundle, without the spoofed plugin_id.
+    const forwarded = await c.waitFor((m) => m.method === "plugins.connector_event");
+    expect(forwarded.params).toEqual({ plugin_id: b.id, event: good });
+    const procs = (await c.result("plugins.processes")).processes;
+    expect(procs.find((p: any) => p.plugin === b.id).dropped_connector_events).toBe(bad.length);
+    expect(procs.find((p: any) => p.plugin === other.id).dropped_connector_events).toBe(1);
+    expect(await c.close()).toBe(0);
+    expect(c.notifications.filter((m) => m.method === "plugins.connector_event")).toHaveLength(1);
+    expect(c.stderr).toContain("connector/event dropped");
+  });
+});

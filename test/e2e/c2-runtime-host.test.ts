@@ -11,8 +11,9 @@ async function setup() {
   const h = home();
   const b = writeRuntimeBundle(join(h.root, "src"), {
     name: "realmy",
-    commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }],
+    commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }, { id: "realmy.connector" }],
     scopeSupport: ["user", "project"],
+    connectors: [{ id: "w", provider: "test-chat", command: "realmy.connector", capabilities: ["messaging"] }],
   });
   const installed = await installBundle(h, b.dir);
   const projA = await dirtyRepo(join(h.root, "projA"));
