@@ -151,6 +151,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "extensions.list": async () => host.extensionsList(),
     "plugins.list": async () => ({ plugins: host.listPlugins() }),
+    // The command inventory: every declared runtime command with its metadata, owner and whether
+    // its runtime can run in the user realm now; and the host commands runtimes may call.
+    "commands.list": async () => ({
+      commands: host.listPlugins().flatMap((p) => p.commands.map((c) => ({ ...c, plugin_id: p.id, plugin_name: p.name, status: p.runtime_status }))),
+      host_commands: host.visibleCommands(),
+    }),
     "plugins.processes": async () => ({ processes: host.processes() }),
     "plugins.reload": async (p) => {
       const bundle = host.findBundle(str(p, "plugin")!);

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { closest } from "../core/suggest.ts";
+import { commandSurface } from "../families/c2/command-surface.ts";
 import type { BundleDirectory, HostedBundle, RealmPolicy } from "./bundle-directory.ts";
 import { publicHostCommands, type HostCommand } from "./host-commands.ts";
 import { HOST_NAME, missingServices } from "./host-identity.ts";
@@ -9,6 +10,7 @@ import { PROJECT_IDLE_MS } from "./limits.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
 import { processRefusal } from "./process-refusal.ts";
 import { runtimeError } from "./runtime-errors.ts";
+import { wireCommands } from "./wire-names.ts";
 import { RuntimeInstance, type InvokeOptions, type RuntimePhase } from "./runtime-instance.ts";
 
 export interface RuntimeHostOptions {
@@ -60,6 +62,8 @@ export interface PluginListRow {
   missing: string[];
   /** Why the user-realm runtime failed (`failed` only), else null. */
   error: RuntimeFailure | null;
+  /** The declared runtime commands with their host-readable metadata (wire names). */
+  commands: ReturnType<typeof wireCommands>;
 }
 
 /** A failed runtime process, as every plane document reports it. */
@@ -304,7 +308,7 @@ export class RuntimeHost {
   listPlugins(): PluginListRow[] {
     return this.o.directory.list().map((b) => {
       const runtime = b.manifest.codetwo.runtime;
-      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [], error: null };
+      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [], error: null, commands: wireCommands(commandSurface(b.manifest.codetwo.commands)) };
       if (!runtime) return row;
       try {
         this.realmFor(b);

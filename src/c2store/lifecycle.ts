@@ -5,6 +5,7 @@
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
+import { commandSurface } from "../families/c2/command-surface.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { join } from "node:path";
@@ -206,6 +207,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
       quarantine: record.quarantine && { code: record.quarantine.reason, files: record.quarantine.files, detectedAt: record.quarantine.at },
       policy: { state: effective.state, source: effective.stateSource },
       missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
+      commands: commandSurface(record.manifest.codetwo.commands),
     },
   };
 }
@@ -240,7 +242,6 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       // Records from before catalogs have none: the document says null, as for any other non-catalog source.
       catalog: record.source.catalog ?? null,
       runtime: record.manifest.codetwo.runtime,
-      commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
       diagnosticsList: currentDiagnostics(record),
       effectivePolicy: resolvePolicy(view, record),
       /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */

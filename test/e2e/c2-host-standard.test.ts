@@ -307,3 +307,46 @@ describe("connector events", () => {
     expect(c.stderr).toContain("connector/event dropped");
   });
 });
+
+describe("the command surface is readable", () => {
+  test("argsSchema and description appear in validate, inspect, list, policy catalog, audit, the plane's catalog and plugins.list, and commands.list", async () => {
+    const h = home();
+    const argsSchema = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+    const src = join(h.root, "cmds");
+    writeRuntimeBundle(src, { name: "cmds", commands: [{ id: "cmds.open", argsSchema }, { id: "cmds.ping" }] });
+    // The helper writes no description; add one to the first command.
+    const pj = JSON.parse(readFileSync(join(src, "plugin.json"), "utf8"));
+    pj.extensions["dev.codetwo"].commands[0].description = "Open a file in the workspace.";
+    writeFileSync(join(src, "plugin.json"), JSON.stringify(pj));
+    const open = { id: "cmds.open", title: "Run cmds.open", description: "Open a file in the workspace.", argsSchema };
+    const ping = { id: "cmds.ping", title: "Run cmds.ping", description: "", argsSchema: null };
+    const cli = (...args: string[]) => runCli(args, { env: h.env, cwd: h.root });
+
+    const validated = await cli("plugin", "validate", src, "--json");
+    expect(validated.json().commands).toEqual([open, ping]);
+    expect((await cli("plugin", "validate", src)).stdout).toContain('args {"type":"object"');
+    const audit = await cli("plugin", "audit", src, "--json");
+    expect(audit.json().capabilities.hostCommands.filter((c: any) => c.kind === "command")).toEqual([
+      expect.objectContaining({ name: "cmds.open", title: open.title, description: open.description, argsSchema }),
+      expect.objectContaining({ name: "cmds.ping", title: ping.title, description: "", argsSchema: null }),
+    ]);
+
+    const b = await installBundle(h, src);
+    expect((await cli("plugin", "list", "--json")).json().bundles[0].c2.commands).toEqual([open, ping]);
+    expect((await cli("plugin", "inspect", "cmds", "--json")).json().bundle.c2.commands).toEqual([open, ping]);
+    expect((await cli("plugin", "inspect", "cmds")).stdout).toContain("cmds.open  Run cmds.open — Open a file in the workspace.");
+    expect((await cli("plugin", "policy", "catalog", "--json")).json().plugins[0].commands).toEqual([open, ping]);
+
+    const wire = [
+      { id: "cmds.open", title: open.title, description: open.description, args_schema: argsSchema },
+      { id: "cmds.ping", title: ping.title, description: "", args_schema: null },
+    ];
+    await using c = spawnHost(h);
+    expect((await c.result("plugins.catalog")).plugins[0].commands).toEqual(wire);
+    expect((await c.result("plugins.list")).plugins[0].commands).toEqual(wire);
+    const inventory = await c.result("commands.list");
+    expect(inventory.commands).toEqual(wire.map((w) => ({ ...w, plugin_id: b.id, plugin_name: "cmds", status: "ready" })));
+    expect(inventory.host_commands).toEqual(expect.arrayContaining(["git.status", "plugins.list", "host.info"]));
+    expect(await c.close()).toBe(0);
+  });
+});

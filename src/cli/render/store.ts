@@ -142,6 +142,13 @@ export function describeInspect(b: InspectBundle): string {
       lines.push("  components:");
       for (const c of c2.components) lines.push(`    ${c.effectiveStatus.padEnd(14)} ${c.kind} ${c.name}`);
     }
+    if (c2.commands.length) {
+      lines.push("  commands:");
+      for (const c of c2.commands) {
+        lines.push(`    ${c.id}  ${c.title}${c.description ? ` — ${c.description}` : ""}`);
+        lines.push(`      args: ${c.argsSchema === null ? "no schema declared" : JSON.stringify(c.argsSchema)}`);
+      }
+    }
     if (c2.languageServers.length) {
       lines.push("  language servers (args and env as declared; gjc exports PLUGIN_ROOT, PLUGIN_DATA, PLUGIN_PROJECT_DIR):");
       for (const l of c2.languageServers) {
