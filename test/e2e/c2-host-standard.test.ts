@@ -350,3 +350,31 @@ describe("the command surface is readable", () => {
     expect(await c.close()).toBe(0);
   });
 });
+
+describe("declared environment", () => {
+  test("runtime env values reach the child except credentials and loader switches, and validate names the dropped ones first", async () => {
+    const h = home();
+    const dir = writeRuntimeBundle(join(h.root, "envy"), {
+      name: "envy",
+      commands: [{ id: "envy.env" }],
+      env: { MODE: "fast", AUTHOR_NAME: "me", GITHUB_TOKEN: "not-a-secret-but-named-like-one", NODE_OPTIONS: "--require ./x.js", LD_PRELOAD: "x.so" },
+    }).dir;
+    const v = await runCli(["plugin", "validate", dir, "--json"], { env: h.env, cwd: h.root });
+    expect(v.exitCode).toBe(0);
+    const dropped = v.json().diagnostics.filter((d: any) => d.code === "invalid_runtime" && d.severity === "warning").map((d: any) => d.path.split("/").pop());
+    expect(dropped.sort()).toEqual(["GITHUB_TOKEN", "LD_PRELOAD", "NODE_OPTIONS"]);
+    await installBundle(h, dir);
+    const r = await runCli(["plugin", "run", "envy.env", "--json"], { env: h.env, cwd: h.root });
+    expect(r.exitCode).toBe(0);
+    const env = r.json().result.env;
+    expect(env).toMatchObject({ MODE: "fast", AUTHOR_NAME: "me" });
+    for (const name of ["GITHUB_TOKEN", "NODE_OPTIONS", "LD_PRELOAD"]) expect(env[name]).toBeUndefined();
+  });
+
+  test("validate warns that a language server arg with a placeholder is passed verbatim", async () => {
+    const h = home();
+    const v = await runCli(["plugin", "validate", lspBundle(h, "1.0.0", { args: ["${PLUGIN_ROOT}/server.js"] }), "--json"], { env: h.env, cwd: h.root });
+    expect(v.exitCode).toBe(0);
+    expect(v.json().diagnostics).toContainEqual(expect.objectContaining({ code: "invalid_language_server", severity: "warning", path: "plugin.json#/extensions/dev.codetwo/languageServers/0/args/0" }));
+  });
+});
