@@ -22,6 +22,7 @@ import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
+import { trustChangeSummary } from "../audit/diff.ts";
 
 export { policyCatalog, scopeOf, type CatalogEntry, type CatalogResult, type ScopeRef } from "./policy-catalog.ts";
 import { scopeOf, type ScopeRef } from "./policy-catalog.ts";
@@ -233,7 +234,7 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   if (blocked === "untrusted") {
     warnings.push({ code: "untrusted", message: `${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".` });
   } else if (blocked === "needs-retrust") {
-    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
+    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted: ${trustChangeSummary(record)}): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
   }
   const missing = pendingAfter(record, component, after);
   if (missing.length > 0) {
@@ -308,7 +309,7 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
     throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
   }
   if (blocked === "needs-retrust") {
-    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted; review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
+    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted (${trustChangeSummary(record)}); review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
   }
   const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
   if (pending.length > 0) {

@@ -116,6 +116,10 @@ describe("compiled gjc: capability-bound trust", () => {
     const mcp = await run(["plugin", "mcp", "probe", "lsp-kit/srv", "--json"]);
     expect(mcp.exitCode).toBe(3);
     expect(errorOf(mcp).code).toBe("trust_outdated");
+    // Every trust_outdated refusal says what changed.
+    expect(errorOf(mcp).message).toContain("~ process language-server:ls (args)");
+    const plan = await run(["plugin", "policy", "plan", "lsp-kit", "--state", "enabled", "--json"]);
+    expect(plan.json().warnings).toContainEqual(expect.objectContaining({ code: "trust_outdated", message: expect.stringContaining("~ process language-server:ls (args)") }));
     expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
     expect((await probe()).exitCode).toBe(0);
   });
