@@ -16,6 +16,8 @@ import { ownStartTicks, processAlive, processStartTicks } from "../store/process
 import type { LiveFileSchema } from "./live-file-schema.ts";
 
 type LiveFile = Static<typeof LiveFileSchema>;
+/** A runtime whose process failed in a host, in one realm, with the refusal's code and message. */
+export type LiveFailure = NonNullable<LiveFile["failed"]>[number];
 
 const liveDir = (dataRoot: string) => join(dataRoot, "live");
 
@@ -30,17 +32,18 @@ export class LiveRegistry {
     return join(liveDir(this.dataRoot), `${process.pid}.json`);
   }
 
-  /** Records the bundles this process has live; nothing is written when they did not change. */
-  update(bundles: readonly string[]): void {
-    const key = [...bundles].sort().join(",");
+  /** Records the bundles this process has live and its failed runtimes; nothing is written when they did not change. */
+  update(bundles: readonly string[], failed: readonly LiveFailure[] = []): void {
+    const sorted = [...bundles].sort();
+    const key = JSON.stringify([sorted, failed]);
     if (key === this.last) return;
     this.last = key;
-    if (bundles.length === 0) {
+    if (bundles.length === 0 && failed.length === 0) {
       rmSync(this.path, { force: true });
       return;
     }
     mkdirSync(liveDir(this.dataRoot), { recursive: true, mode: 0o700 });
-    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: [...bundles].sort() };
+    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: sorted, ...(failed.length > 0 ? { failed: [...failed] } : {}) };
     writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
   }
 
@@ -85,6 +88,16 @@ export function liveHolders(dataRoot: string, bundleId: string): number[] {
     holders.push(doc.pid);
   }
   return holders;
+}
+
+/** Runtimes of `bundleId` that failed in other live gjc hosts (list and inspect show them). */
+export function liveFailures(dataRoot: string, bundleId: string): ({ host: number } & Omit<LiveFailure, "bundle">)[] {
+  const out: ({ host: number } & Omit<LiveFailure, "bundle">)[] = [];
+  for (const { doc, alive } of liveFiles(dataRoot)) {
+    if (!alive || doc.pid === process.pid) continue;
+    for (const f of doc.failed ?? []) if (f.bundle === bundleId) out.push({ host: doc.pid, realm: f.realm, code: f.code, message: f.message });
+  }
+  return out;
 }
 
 /**

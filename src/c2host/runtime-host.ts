@@ -202,6 +202,7 @@ export class RuntimeHost {
         handshakeTimeoutMs: this.o.handshakeTimeoutMs,
         termGraceMs: this.o.termGraceMs,
         limits: this.o.limits,
+        onFailed: () => this.o.onInstancesChanged?.(),
       },
       this.clock,
     );
@@ -475,6 +476,16 @@ export class RuntimeHost {
    */
   takeStopped(): string[] {
     return this.unannounced.splice(0);
+  }
+
+  /** Every runtime whose process failed, per realm, with why (the live file carries them). */
+  failures(): { bundle: string; realm: string; code: string; message: string }[] {
+    const out: { bundle: string; realm: string; code: string; message: string }[] = [];
+    for (const { instance } of this.instances.values()) {
+      const f = this.failureOf(instance.spec.bundleId, instance.spec.projectPath);
+      if (f) out.push({ bundle: instance.spec.bundleId, realm: instance.realm, ...f });
+    }
+    return out.sort((a, b) => `${a.bundle}\0${a.realm}`.localeCompare(`${b.bundle}\0${b.realm}`));
   }
 
   /** Bundles with a live instance (dormant, starting or running) in any realm. */

@@ -44,6 +44,8 @@ export interface InstanceBindings {
   handshakeTimeoutMs?: number;
   termGraceMs?: number;
   limits?: Partial<PeerLimits>;
+  /** The runtime's process failed (phase `failed`): the host's documents and live file follow. */
+  onFailed?(): void;
 }
 
 export type RuntimePhase = "dormant" | "starting" | "running" | "failed" | "stopped";
@@ -202,6 +204,7 @@ export class RuntimeInstance {
       if ((this.phase as RuntimePhase) !== "stopped") {
         this.phase = "failed";
         this.failure = error;
+        this.bindings.onFailed?.();
       }
       if (this.process) await this.process.stop(0);
       throw error;
@@ -249,6 +252,7 @@ export class RuntimeInstance {
       plugin: this.spec.name,
       realm: this.realm,
     });
+    this.bindings.onFailed?.();
     // Reap the child and its group now rather than at unload.
     void this.process?.stop(0);
   }

@@ -31,7 +31,7 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   let lsp: LiveLanguageServers | undefined;
   const liveChanged = () => {
     try {
-      registry.update([...new Set([...host.liveBundles(), ...(lsp?.bundles() ?? [])])]);
+      registry.update([...new Set([...host.liveBundles(), ...(lsp?.bundles() ?? [])])], host.failures());
     } catch (e) {
       ctx.log.warn(`live registry: ${(e as Error).message}`);
     }

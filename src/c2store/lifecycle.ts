@@ -5,6 +5,7 @@
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
+import { liveFailures } from "../c2host/live-registry.ts";
 import { commandSurface } from "../families/c2/command-surface.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
@@ -178,7 +179,7 @@ function componentsWithStatus(record: InstalledRecord, effective: EffectivePolic
   });
 }
 
-function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }): C2ListRow {
+function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }, runtimeFailures: C2ListRow["c2"]["runtimeFailures"]): C2ListRow {
   const effective = resolvePolicy(recovery, record);
   return {
     family: "c2",
@@ -208,6 +209,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
       policy: { state: effective.state, source: effective.stateSource },
       missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
       commands: commandSurface(record.manifest.codetwo.commands),
+      runtimeFailures,
     },
   };
 }
@@ -217,7 +219,8 @@ export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenReco
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
   const { records, broken } = scanRecords(layout);
-  return { plugins: records.map((r) => row(r, view)), broken, recovery: view.recovery };
+  // A runtime that failed in a running host is failed here too (c2host/live-registry.ts).
+  return { plugins: records.map((r) => row(r, view, liveFailures(layout.root, r.id))), broken, recovery: view.recovery };
 }
 
 export type C2Inspect = InspectBundle & { family: "c2"; c2: NonNullable<InspectBundle["c2"]> };
@@ -227,7 +230,7 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
   const layout = c2Layout(ctx);
   const record = requireRecord(layout, name);
   const view = openPolicy(layout);
-  const { gjc: _none, ...base } = row(record, view);
+  const { gjc: _none, ...base } = row(record, view, liveFailures(layout.root, record.id));
   return {
     ...base,
     root: bundleDir(layout, record.id),

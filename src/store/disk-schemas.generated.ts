@@ -81,8 +81,8 @@ export const RuntimeVerdicts: LazySchema = {
 
 export const LiveFile: LazySchema = {
   check: ((Guard, External) => {
-    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((("pid" in value && "startTicks" in value) && "bundles" in value) && Object.getOwnPropertyNames(value).length === 3) && (((Number.isInteger(value.pid) && (!((Number.isFinite(value.pid) || typeof value.pid === "bigint")) || value.pid >= 1)) && (typeof value.startTicks === "string" || value.startTicks === null)) && (Array.isArray(value.bundles) && value.bundles.every((unique_0, index) => (typeof unique_0 === "string"))))))); return (value) => { return check_0(value) }
-  })(Guard, []),
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((("pid" in value && "startTicks" in value) && "bundles" in value) && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((((Number.isInteger(value.pid) && (!((Number.isFinite(value.pid) || typeof value.pid === "bigint")) || value.pid >= 1)) && (typeof value.startTicks === "string" || value.startTicks === null)) && (Array.isArray(value.bundles) && value.bundles.every((unique_2, index) => (typeof unique_2 === "string")))) && (value.failed === undefined || (!("failed" in value) || (Array.isArray(value.failed) && value.failed.every((unique_3, index) => (((typeof unique_3 === "object" && unique_3 !== null && !(Array.isArray(unique_3))) && ((((("bundle" in unique_3 && "realm" in unique_3) && "code" in unique_3) && "message" in unique_3) && Object.getOwnPropertyNames(unique_3).length === 4) && (((typeof unique_3.bundle === "string" && typeof unique_3.realm === "string") && typeof unique_3.code === "string") && typeof unique_3.message === "string")))))))))))); return (value) => { return check_0(value) }
+  })(Guard, [/(^pid$|^startTicks$|^bundles$|^failed$)/u]),
   load: () => (require("../c2host/live-file-schema.ts") as typeof import("../c2host/live-file-schema.ts")).LiveFileSchema,
 };
 

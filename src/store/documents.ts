@@ -97,6 +97,8 @@ export const BundleRowSchema = Type.Object(
           missingServices: strs,
           /** The runtime commands the bundle declares, with their host-readable metadata. */
           commands: Type.Array(CommandSurfaceSchema),
+          /** Its runtime's process failed in a running gjc host (pid), in that realm, with why. */
+          runtimeFailures: Type.Array(Type.Object({ host: Type.Integer({ minimum: 1 }), realm: str, code: str, message: str }, closed)),
         },
         closed,
       ),

@@ -51,6 +51,13 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(list.find((p: any) => p.id === bad.id)).toMatchObject({ runtime_status: "failed", error: { code: "handshake_mismatch", message: call.error.message } });
       expect(list.find((p: any) => p.id === ok.id)).toMatchObject({ runtime_status: "ready", error: null });
 
+      // Another gjc process (list, inspect) reads it from the host's live file.
+      const cli = (...args: string[]) => runCli(args, { binary: binary(), env: h.env, cwd: h.root });
+      const listed = (await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === bad.id);
+      expect(listed.c2.runtimeFailures).toEqual([{ host: c.proc.pid, realm: "user", code: "handshake_mismatch", message: call.error.message }]);
+      expect((await cli("plugin", "list")).stdout).toContain(`drifty 1.0.0  failed (handshake_mismatch in gjc host ${c.proc.pid}, user)`);
+      expect((await cli("plugin", "inspect", "drifty", "--json")).json().bundle.c2.runtimeFailures).toHaveLength(1);
+      expect((await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === ok.id).c2.runtimeFailures).toEqual([]);
       // The failure is kept for this generation: no restart behind the user's back.
       const again = await c.call("plugins.invoke", { command: "drifty.echo", args: {} });
       expect(again.error.data.code).toBe("handshake_mismatch");
@@ -58,6 +65,7 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       // A reload clears it: the runtime is dormant again, so no longer failed.
       await c.result("plugins.reload", { plugin: "drifty" });
       expect((await c.result("extensions.list")).failed).toEqual([]);
+      expect((await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === bad.id).c2.runtimeFailures).toEqual([]);
       expect(await c.close()).toBe(0);
     });
   });

@@ -82,6 +82,9 @@ function stateOf(b: BundleRow): string {
   const missing = b.c2?.missingServices ?? [];
   // A runtime waiting for a service this host lacks is pending, never shown as enabled.
   if (b.enabled && missing.length > 0) return `pending (this host lacks ${missing.join(", ")})`;
+  // A runtime whose process failed in a running gjc host is failed, with why, never "enabled".
+  const failed = b.c2?.runtimeFailures ?? [];
+  if (b.enabled && failed.length > 0) return `failed (${failed.map((f) => `${f.code} in gjc host ${f.host}, ${f.realm}`).join("; ")})`;
   return b.enabled ? "enabled" : "disabled";
 }
 
