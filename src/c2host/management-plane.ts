@@ -77,12 +77,12 @@ function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCat
     ...catalog,
     plugins: catalog.plugins.map((e) => {
       const realm = scope.kind === "project" && e.metadata.scope_support.includes("project") ? scope.project_path : undefined;
-      const process = e.has_runtime ? host.processOf(e.installed_id, realm) : null;
-      const failed = process?.phase === "failed" && e.effective_state.status === "enabled";
+      const phase = e.has_runtime ? host.processOf(e.installed_id, realm) : null;
+      const failed = phase?.phase === "failed" && e.effective_state.status === "enabled";
       return {
         ...e,
-        process,
-        error: failed ? (process.error ?? null) : null,
+        process: phase,
+        error: failed ? (phase.error ?? null) : null,
         effective_state: failed ? { status: "failed" as const, reason: "process_failed" as const } : e.effective_state,
       };
     }),
