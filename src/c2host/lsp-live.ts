@@ -5,7 +5,7 @@
  * languages) stops it at the next reconcile, which the store watcher runs as soon as another
  * gjc process changes the store.
  */
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { eligibleServer, startLanguageServer, type LanguageServerHandle, type LspStartOptions } from "./lsp.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -25,6 +25,7 @@ export class LiveLanguageServers {
   private readonly stopping = new Set<Promise<void>>();
   private readonly unannounced: string[] = [];
   private readonly unrestarted: string[] = [];
+  private readonly orphans = new Map<string, Live>();
   private next = 1;
 
   constructor(
@@ -96,11 +97,18 @@ export class LiveLanguageServers {
   async reconcile(): Promise<string[]> {
     const stale: Live[] = [];
     const replaced: Live[] = [];
+    // Servers stopped by an earlier pass because their bundle was gone: back under the same
+    // installed id, it was a replace seen mid-commit, and they start again on the new files;
+    // still gone, it was an uninstall, and they are forgotten.
+    const returning = [...this.orphans.values()];
+    this.orphans.clear();
+    const present = new Set(this.host.bundles().map((b) => b.id));
     for (const e of this.live.values()) {
       try {
         eligibleServer(this.host, `${e.handle.plugin}/${e.handle.server}`, e.project);
-      } catch {
+      } catch (error) {
         stale.push(e);
+        if (isGjcError(error) && error.code === "not_installed") this.orphans.set(e.id, e);
         continue;
       }
       if (this.generationOf(e.handle.plugin) !== e.generation) replaced.push(e);
@@ -117,7 +125,7 @@ export class LiveLanguageServers {
       this.stopping.delete(stops);
     }
     if (stale.length > 0) this.onChanged();
-    for (const e of replaced) {
+    for (const e of [...replaced, ...returning.filter((o) => present.has(o.handle.plugin))]) {
       try {
         await this.launch(e.id, e.ref, e.project);
         this.unrestarted.push(`${e.id}:${e.handle.plugin}/${e.handle.server}`);
