@@ -352,6 +352,7 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect((await cli("plugin", "inspect", "cmds", "--json")).json().bundle.c2.commands).toEqual([open, ping]);
       expect((await cli("plugin", "inspect", "cmds")).stdout).toContain("cmds.open  Run cmds.open — Open a file in the workspace.");
       expect((await cli("plugin", "policy", "catalog", "--json")).json().plugins[0].commands).toEqual([open, ping]);
+      expect((await cli("plugin", "policy", "catalog")).stdout).toContain("command cmds.open — Open a file in the workspace.");
 
       const wire = [
         { id: "cmds.open", title: open.title, description: open.description, args_schema: argsSchema },
