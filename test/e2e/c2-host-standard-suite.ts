@@ -181,6 +181,18 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(await c.close()).toBe(0);
     });
 
+    test("a request the server sends the host is answered (method not found), so the server never waits on it", async () => {
+      const h = home();
+      await installBundle(h, lspBundle(h, "1.0.0"));
+      await using c = spawnHost(h, [], {}, binary());
+      const started = await c.result("lsp.start", { language: "zig" });
+      const asked = (await c.result("lsp.request", { id: started.id, method: "gjc/askClient", params: {} })).result;
+      expect(asked.clientAnswered).toMatchObject({ jsonrpc: "2.0", id: "server-1", error: { code: -32601, message: expect.stringContaining("workspace/configuration") } });
+      // The connection stays usable.
+      expect((await hoverOf(c, started.id)).contents).toBe(`hover from ${started.pid}`);
+      expect(await c.close()).toBe(0);
+    });
+
     test("a server run by bun gets --no-env-file, no install and an empty config: the project's .env and bunfig.toml preload never run in it", async () => {
       const h = home();
       const project = join(h.root, "proj");
