@@ -1,5 +1,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
+import { RpcMethodError } from "../core/jsonrpc-peer.ts";
+import { PlanePeer } from "./plane-peer.ts";
 import { invokeConnector } from "./connectors.ts";
 import { LineSplitter, FrameTooLargeError } from "../core/line-splitter.ts";
 import { listLanguageServers } from "./lsp.ts";
@@ -91,9 +93,9 @@ function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCat
 
 /**
  * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
- * JSON-RPC 2.0 on stdin/stdout (batches answered in one array, notifications never answered, a
- * `jsonrpc` other than "2.0" refused). Requests are served concurrently; runtime processes, realms and
- * the rendered host.actions cache live as long as the plane; idle project realms are reaped in
+ * JSON-RPC 2.0 on stdin/stdout, spoken by the shared peer in its strict mode (plane-peer.ts:
+ * batches answered in one array, notifications never answered, a `jsonrpc` other than "2.0"
+ * refused). Requests are served concurrently; runtime processes, realms and the rendered host.actions cache live as long as the plane; idle project realms are reaped in
  * the background; stdin EOF or the abort signal stops every child before this resolves.
  */
 export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{ served: number }> {
@@ -233,59 +235,63 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   }
 
   let served = 0;
-  const inFlight = new Set<Promise<void>>();
-  type Response = Record<string, unknown>;
-  const failure = (id: unknown, code: number, message: string, data?: unknown): Response => ({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
-  const validId = (id: unknown) => id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-  /**
-   * One JSON-RPC 2.0 message: the answer to send, or undefined for a notification (which is
-   * never answered, not even with an error). A message that is not a valid request object gets
-   * -32600, with its id when that id is usable, else null.
-   */
-  const dispatch = async (msg: unknown): Promise<Response | undefined> => {
-    if (!isObject(msg)) return failure(null, -32600, "invalid request: expected a JSON-RPC 2.0 request object");
-    const hasId = "id" in msg;
-    const id = hasId && validId(msg.id) ? msg.id : null;
-    if (msg.jsonrpc !== "2.0") return failure(id, -32600, 'invalid request: `jsonrpc` must be exactly "2.0"');
-    if (typeof msg.method !== "string") return failure(id, -32600, "invalid request: `method` must be a string");
-    if (hasId && !validId(msg.id)) return failure(null, -32600, "invalid request: `id` must be a string, a number or null");
-    const isNotification = !hasId;
-    const method = Object.hasOwn(methods, msg.method) ? methods[msg.method] : undefined;
-    if (!method) return isNotification ? undefined : failure(id, -32601, `the gjc host has no method \`${msg.method}\``, { methods: Object.keys(methods) });
-    served++;
-    try {
-      await reconcileAll();
-      const params = msg.params === undefined || msg.params === null ? {} : msg.params;
-      if (!isObject(params)) throw invalid("`params` must be an object");
-      const result = await method(params);
-      return isNotification ? undefined : { jsonrpc: "2.0", id, result: result === undefined ? null : result };
-    } catch (e) {
-      if (isNotification) return undefined;
-      const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
-      const code = err.code === "invalid_params" ? -32602 : -32000;
-      return failure(id, code, err.message, { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) });
-    }
+  // Errors keep their gjc code, hint and details as JSON-RPC `data`; bad params are -32602.
+  const rpcError = (e: unknown) => {
+    const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
+    return new RpcMethodError(err.code === "invalid_params" ? -32602 : -32000, err.message, { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) });
   };
-  const handle = async (raw: string) => {
+  const run = async (name: string, raw: unknown) => {
+    served++;
+    await reconcileAll();
+    const params = raw === undefined || raw === null ? {} : raw;
+    if (!isObject(params)) throw invalid("`params` must be an object");
+    const result = await methods[name](params);
+    return result === undefined ? null : result;
+  };
+  const known = (name: string) => Object.hasOwn(methods, name);
+  // Notifications run like requests and are never answered, not even with an error.
+  const notifications = new Set<Promise<unknown>>();
+  const peer = new PlanePeer(
+    (line) => {
+      try {
+        o.write(line);
+      } catch {
+        // the client went away; shutdown follows from EOF
+      }
+    },
+    {
+      onRequest: async (name, params) => {
+        if (!known(name)) throw new RpcMethodError(-32601, `the gjc host has no method \`${name}\``, { methods: Object.keys(methods) });
+        try {
+          return await run(name, params);
+        } catch (e) {
+          throw rpcError(e);
+        }
+      },
+      onNotification: (name, params) => {
+        if (!known(name)) return;
+        const p: Promise<unknown> = run(name, params)
+          .catch(() => {})
+          .finally(() => notifications.delete(p));
+        notifications.add(p);
+      },
+      onProtocolProblem: () => {},
+    },
+  );
+  const handle = (raw: string) => {
     let msg: unknown;
     try {
       msg = JSON.parse(raw);
     } catch {
-      send(failure(null, -32700, "parse error: the line is not JSON"));
+      send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the line is not JSON" } });
       return;
     }
-    if (!Array.isArray(msg)) {
-      const answer = await dispatch(msg);
-      if (answer) send(answer);
-      return;
-    }
-    // A batch: one answer per request in one array, none at all when it held only notifications.
-    if (msg.length === 0) {
-      send(failure(null, -32600, "invalid request: an empty batch"));
-      return;
-    }
-    const answers = (await Promise.all(msg.map(dispatch))).filter((a): a is Response => a !== undefined);
-    if (answers.length > 0) send(answers);
+    if (Array.isArray(msg)) peer.receiveBatch(msg);
+    else peer.receive(msg);
+  };
+  const settled = async () => {
+    await peer.answered();
+    while (notifications.size > 0) await Promise.allSettled([...notifications]);
   };
 
   host.startReaper();
@@ -307,8 +313,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       }
       for (const line of lines) {
         if (line.trim() === "") continue;
-        const p: Promise<void> = handle(line).finally(() => inFlight.delete(p));
-        inFlight.add(p);
+        handle(line);
       }
     }
   } catch {
@@ -317,12 +322,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     o.signal?.removeEventListener("abort", onAbort);
     // EOF: the client sent its last request; answer what is in flight, then stop. A signal
     // stops the children first, so in-flight calls fail fast instead of being waited for.
-    if (!o.signal?.aborted) await Promise.allSettled([...inFlight]);
+    if (!o.signal?.aborted) await settled();
     watcher?.close();
     for (const release of leases.values()) release();
     await o.lsp?.shutdown();
     await host.shutdown();
-    await Promise.allSettled([...inFlight]);
+    await settled();
   }
   return { served };
 }
