@@ -95,8 +95,9 @@ function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCat
  * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
  * JSON-RPC 2.0 on stdin/stdout, spoken by the shared peer in its strict mode (plane-peer.ts:
  * batches answered in one array, notifications never answered, a `jsonrpc` other than "2.0"
- * refused). Requests are served concurrently; runtime processes, realms and the rendered host.actions cache live as long as the plane; idle project realms are reaped in
- * the background; stdin EOF or the abort signal stops every child before this resolves.
+ * refused). Requests are served concurrently; runtime processes, realms and the rendered
+ * host.actions cache live as long as the plane; idle project realms are reaped in the
+ * background; stdin EOF or the abort signal stops every child before this resolves.
  */
 export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{ served: number }> {
   const { ctx, host } = o;
