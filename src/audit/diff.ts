@@ -121,3 +121,8 @@ export function summarizeTrustDiff(d: TrustDiff): string {
   add("host", d.hostCommands, (h) => `${h.kind} ${h.name}`);
   return parts.length ? parts.join("; ") : "no capability changes";
 }
+
+/** What changed since a C2 record was trusted, as one line (`trust_outdated` refusals say it). */
+export function trustChangeSummary(r: { capabilities?: TrustedCapabilities; trusted_capabilities?: TrustedCapabilities }): string {
+  return r.capabilities && r.trusted_capabilities ? summarizeTrustDiff(diffTrusted(r.trusted_capabilities, r.capabilities)) : "its capabilities changed";
+}

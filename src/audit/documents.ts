@@ -35,7 +35,19 @@ const ProcessSchema = Type.Object(
 const EndpointSchema = Type.Object({ id: str, kind: Type.Literal("mcp"), name: str, transport: str, url: str, scheme: str, host: str, headers: strs, at: DeclaredAtSchema }, closed);
 const EnvSchema = Type.Object({ owner: str, name: str, mode: Type.Enum(["sets", "passes"]), from: nullable(str), at: DeclaredAtSchema }, closed);
 const HookSchema = Type.Object({ id: str, name: str, event: str, target: nullable(str), phase: nullable(str), path: nullable(str), supported: Type.Boolean(), at: DeclaredAtSchema }, closed);
-const HostSchema = Type.Object({ owner: str, kind: Type.Enum(["inject", "optional-inject", "ui-slot", "connector", "command"]), name: str, at: DeclaredAtSchema }, closed);
+const HostSchema = Type.Object(
+  {
+    owner: str,
+    kind: Type.Enum(["inject", "optional-inject", "ui-slot", "connector", "command"]),
+    name: str,
+    // A command's host-readable metadata; argsSchema is the bundle's JSON Schema verbatim (or null).
+    title: Type.Optional(str),
+    description: Type.Optional(str),
+    argsSchema: Type.Optional(Type.Unknown()),
+    at: DeclaredAtSchema,
+  },
+  closed,
+);
 const PromptSchema = Type.Object(
   { id: str, kind: Type.Enum(["system-appendix", "agent-appendix", "subskill", "skill", "agent", "prompt-command"]), name: str, path: nullable(str), bytes: Type.Integer({ minimum: 0 }), sha256: digest },
   closed,

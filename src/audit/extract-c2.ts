@@ -70,7 +70,9 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
     r.inject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "inject", name, at: inManifest(`${at}/inject/${i}`) }));
     r.optionalInject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "optional-inject", name, at: inManifest(`${at}/optionalInject/${i}`) }));
   }
-  c2.commands.forEach((c, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "command", name: c.id, at: inManifest(`${C2_PTR}/commands/${i}`) }));
+  c2.commands.forEach((c, i) =>
+    model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "command", name: c.id, title: c.title, description: c.description, argsSchema: c.argsSchema, at: inManifest(`${C2_PTR}/commands/${i}`) }),
+  );
   c2.ui.forEach((u, i) => model.hostCommands.push({ owner: `ui:${u.id}`, kind: "ui-slot", name: `${u.slot}:${u.id}->${u.command}`, at: inManifest(`${C2_PTR}/ui/${i}`) }));
   c2.connectors.forEach((c, i) => model.hostCommands.push({ owner: `connector:${c.id}`, kind: "connector", name: `${c.id}@${c.provider} [${c.capabilities.join(",")}] -> ${c.command}`, at: inManifest(`${C2_PTR}/connectors/${i}`) }));
   c2.languageServers.forEach((l, i) => {

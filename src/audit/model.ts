@@ -88,6 +88,10 @@ export interface HostCapability {
   /** `inject`/`optionalInject` (host services a C2 runtime asks for), `ui-slot`, `connector`, `command`. */
   kind: "inject" | "optional-inject" | "ui-slot" | "connector" | "command";
   name: string;
+  /** A `command`'s host-readable metadata (not part of the trust digest: it runs nothing). */
+  title?: string;
+  description?: string;
+  argsSchema?: unknown;
   at: DeclaredAt;
 }
 

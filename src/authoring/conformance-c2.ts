@@ -9,6 +9,13 @@ import { planC2Bundle } from "../families/c2/validate.ts";
 import { privateScratch } from "../sources/scratch.ts";
 import { manifestCheck, type ConformanceCheck, type ConformanceReport, type SampleArgs } from "./conformance-types.ts";
 
+/**
+ * How long one sample call may take when --timeout is not given: as long as the handshake may.
+ * A call that is never answered then fails its check (invoke_timeout) and the runtime is stopped,
+ * instead of the test waiting forever.
+ */
+export const DEFAULT_TEST_CALL_TIMEOUT_MS = 10_000;
+
 const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;
 
 /**
@@ -70,7 +77,7 @@ export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArg
       }
       const t = performance.now();
       try {
-        const result = await instance.invoke(command.id, sample.args, opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {});
+        const result = await instance.invoke(command.id, sample.args, { timeoutMs: opts.timeoutMs ?? DEFAULT_TEST_CALL_TIMEOUT_MS });
         if ("expect" in sample && !jsonEqual(result, sample.expect)) {
           checks.push({ rule: `invoke ${command.id}`, ok: false, latencyMs: ms(t), code: "unexpected_result", message: `Returned ${JSON.stringify(result)}, expected ${JSON.stringify(sample.expect)}.` });
         } else {

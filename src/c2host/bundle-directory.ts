@@ -46,15 +46,13 @@ export interface BundleDirectory {
 
 /** The C2 store as a BundleDirectory (loaded lazily so `--help` never pays for it). */
 export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
-  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }, { diffTrusted, summarizeTrustDiff }] = await Promise.all([
+  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }, { trustChangeSummary }] = await Promise.all([
     import("../c2store/records.ts"),
     import("../c2store/policy.ts"),
     import("../c2store/project-key.ts"),
     import("../c2store/check-before-start.ts"),
     import("../audit/diff.ts"),
   ]);
-  const trustSummary = (r: { capabilities?: import("../audit/trust.ts").TrustedCapabilities; trusted_capabilities?: import("../audit/trust.ts").TrustedCapabilities }) =>
-    r.capabilities && r.trusted_capabilities ? summarizeTrustDiff(diffTrusted(r.trusted_capabilities, r.capabilities)) : "its capabilities changed";
   return {
     list: () =>
       listInstalledC2(ctx).map((b) => ({
@@ -69,7 +67,7 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
         quarantine: b.quarantine,
         passEnv: b.passEnv,
         revision: `${b.updatedAt}|${b.version}|${b.trusted}|${b.enabled}|${b.trustState}`,
-        ...(b.trustState === "needs-retrust" ? { trustOutdated: { summary: trustSummary(b.record) } } : {}),
+        ...(b.trustState === "needs-retrust" ? { trustOutdated: { summary: trustChangeSummary(b.record) } } : {}),
       })),
     policy: (bundle, projectPath) => {
       const p = effectivePolicy(ctx, bundle.id, projectPath);

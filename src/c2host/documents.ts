@@ -81,7 +81,7 @@ export const LspProbeDocumentSchema = Type.Object(
     serverInfo: Type.Unknown(),
     capabilities: Type.Unknown(),
     pid: Type.Integer({ minimum: 0 }),
-    launch: Type.Object({ command: str, args: Type.Array(str), env: Type.Record(str, str), cwd: str, expanded: Type.Record(str, str) }, closed),
+    launch: Type.Object({ command: str, args: Type.Array(str), env: Type.Record(str, str), cwd: str, exported: Type.Record(str, str) }, closed),
   },
   closed,
 );

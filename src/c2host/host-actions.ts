@@ -1,4 +1,4 @@
-import { codePoints, SAFE_ID_PATTERN } from "../families/c2/rules.ts";
+import { codePoints, plainTextProblem, SAFE_ID_PATTERN } from "../families/c2/rules.ts";
 
 /** One validated `host.actions` item, defaults filled in. */
 export interface HostActionItem {
@@ -23,7 +23,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * Validates a `host.actions` render document (c2-notes §6.6, seed "host.actions"). Any problem
  * rejects the whole document, so a host renders nothing rather than a partial or unsafe list:
  * the document is exactly `{items}`, at most 8 items with fixed keys, unique safe ids, bounded
- * text, a known state, and object-or-null input of at most 4 KiB of JSON.
+ * plain text (no markup, no control characters or line breaks), a known state, and
+ * object-or-null input of at most 4 KiB of JSON.
  */
 export function validateHostActions(doc: unknown): { ok: true; items: HostActionItem[] } | { ok: false; problem: string } {
   const fail = (problem: string) => ({ ok: false as const, problem });
@@ -48,6 +49,10 @@ export function validateHostActions(doc: unknown): { ok: true; items: HostAction
     if (raw.enabled !== undefined && typeof raw.enabled !== "boolean") return fail(`${at} has a non-boolean enabled`);
     if (raw.accessibilityLabel !== undefined && (typeof raw.accessibilityLabel !== "string" || codePoints(raw.accessibilityLabel) > 160)) {
       return fail(`${at} has an accessibilityLabel that is not a string of at most 160 characters`);
+    }
+    for (const field of ["label", "detail", "accessibilityLabel"] as const) {
+      const problem = typeof raw[field] === "string" ? plainTextProblem(raw[field] as string) : undefined;
+      if (problem) return fail(`${at}.${field} ${problem}; the host chooses the markup`);
     }
     const input = raw.input === undefined ? null : raw.input;
     if (input !== null && !isObject(input)) return fail(`${at} has an input that is neither an object nor null`);

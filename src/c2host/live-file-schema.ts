@@ -12,6 +12,8 @@ export const LiveFileSchema = Type.Object(
     startTicks: Type.Union([Type.String(), Type.Null()]),
     // Installed ids with a runtime instance or a language server in that host.
     bundles: Type.Array(Type.String()),
+    // Runtimes whose process failed in that host (a refused handshake, a lost connection), with why.
+    failed: Type.Optional(Type.Array(Type.Object({ bundle: Type.String(), realm: Type.String(), code: Type.String(), message: Type.String() }, { additionalProperties: false }))),
   },
   { additionalProperties: false },
 );

@@ -2,22 +2,22 @@
  * Which bundles have live processes in a long-running gjc host, visible to other gjc
  * processes: each `gjc host --stdio` keeps `<c2 data>/live/<pid>.json` (its pid, start time
  * and the installed ids with a runtime instance or a language server) up to date, and removes
- * it when it stops. `gjc plugin uninstall` reads it so it never deletes a bundle's files under
- * a live process: it refuses and says which host holds it (disabling or untrusting the bundle
- * reaches the host live and stops them; then uninstall goes through). A file whose process is
- * gone, or whose pid was reused (different start time), is stale and ignored.
+ * it when it stops. `gjc plugin uninstall`, `upgrade` and `install --force` read it to say which
+ * host will stop the bundle's processes. A file whose process is gone, or whose pid was reused
+ * (different start time), is stale and ignored.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { GjcError } from "../core/errors.ts";
-import { ExitCode } from "../core/exit-codes.ts";
+import type { Diagnostic } from "../core/diagnostics.ts";
 import { LiveFile as LiveFileCheck } from "../store/disk-schemas.generated.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "../store/process-identity.ts";
 import type { LiveFileSchema } from "./live-file-schema.ts";
 
 type LiveFile = Static<typeof LiveFileSchema>;
+/** A runtime whose process failed in a host, in one realm, with the refusal's code and message. */
+export type LiveFailure = NonNullable<LiveFile["failed"]>[number];
 
 const liveDir = (dataRoot: string) => join(dataRoot, "live");
 
@@ -32,17 +32,18 @@ export class LiveRegistry {
     return join(liveDir(this.dataRoot), `${process.pid}.json`);
   }
 
-  /** Records the bundles this process has live; nothing is written when they did not change. */
-  update(bundles: readonly string[]): void {
-    const key = [...bundles].sort().join(",");
+  /** Records the bundles this process has live and its failed runtimes; nothing is written when they did not change. */
+  update(bundles: readonly string[], failed: readonly LiveFailure[] = []): void {
+    const sorted = [...bundles].sort();
+    const key = JSON.stringify([sorted, failed]);
     if (key === this.last) return;
     this.last = key;
-    if (bundles.length === 0) {
+    if (bundles.length === 0 && failed.length === 0) {
       rmSync(this.path, { force: true });
       return;
     }
     mkdirSync(liveDir(this.dataRoot), { recursive: true, mode: 0o700 });
-    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: [...bundles].sort() };
+    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: sorted, ...(failed.length > 0 ? { failed: [...failed] } : {}) };
     writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
   }
 
@@ -89,18 +90,31 @@ export function liveHolders(dataRoot: string, bundleId: string): number[] {
   return holders;
 }
 
+/** Runtimes of `bundleId` that failed in other live gjc hosts (list and inspect show them). */
+export function liveFailures(dataRoot: string, bundleId: string): ({ host: number } & Omit<LiveFailure, "bundle">)[] {
+  const out: ({ host: number } & Omit<LiveFailure, "bundle">)[] = [];
+  for (const { doc, alive } of liveFiles(dataRoot)) {
+    if (!alive || doc.pid === process.pid) continue;
+    for (const f of doc.failed ?? []) if (f.bundle === bundleId) out.push({ host: doc.pid, realm: f.realm, code: f.code, message: f.message });
+  }
+  return out;
+}
+
 /**
- * Refuses to go on while another gjc host runs a process of the bundle: uninstall would remove
- * its files, an upgrade or `install --force` would replace them, under the running process.
+ * What a change does to another gjc host that runs a process of the bundle. The standard has
+ * replacing or uninstalling a bundle terminate its live language servers and runtimes, so the
+ * change goes through; that host sees it through its store watch and stops them at once (after
+ * a replace its language servers start again on the new files, its runtimes on their next
+ * call). The command says so with this notice.
  */
-export function assertNotLive(dataRoot: string, bundleId: string, name: string, change: "uninstall" | "replace" = "uninstall"): void {
+export function liveProcessesNotice(dataRoot: string, bundleId: string, name: string, change: "uninstall" | "replace"): Diagnostic | undefined {
   const holders = liveHolders(dataRoot, bundleId);
-  if (holders.length === 0) return;
-  throw new GjcError({
+  if (holders.length === 0) return undefined;
+  const after = change === "uninstall" ? "stops them" : "stops them and runs the new files (language servers at once, runtimes on their next call)";
+  return {
     code: "bundle_in_use",
-    message: `${name} has live processes in a running gjc host (pid ${holders.join(", ")}), so its files were not ${change === "uninstall" ? "removed" : "replaced"}.`,
-    hint: `Run "gjc plugin disable ${name}" (or untrust it): the host stops them at once; then ${change === "uninstall" ? "uninstall" : "upgrade"} again${change === "uninstall" ? "" : ` and enable it (gjc plugin enable ${name})`}.`,
-    details: { hosts: holders },
-    exit: ExitCode.refused,
-  });
+    severity: "warning",
+    path: bundleId,
+    message: `${name} has live processes in a running gjc host (pid ${holders.join(", ")}); that host ${after}.`,
+  };
 }

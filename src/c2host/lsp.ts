@@ -6,7 +6,9 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { availabilityOf, type Availability, type AvailabilityReason } from "./availability.ts";
 import type { HostedBundle } from "./bundle-directory.ts";
 import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
-import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
+import { isPeerError } from "../core/jsonrpc-peer.ts";
+import { LspFrameReader } from "./lsp-framing.ts";
+import { LspPeer } from "./lsp-peer.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "./lsp-launch.ts";
@@ -78,7 +80,7 @@ export interface LspProbeResult {
   serverInfo: unknown;
   capabilities: unknown;
   pid: number;
-  /** What gjc expanded (an extension to the seed's "passed verbatim", see lspLaunchPlan). */
+  /** The exact launch: args and env as declared, the variables gjc sets (see lspLaunchPlan). */
   launch: LspLaunchPlan;
 }
 
@@ -155,47 +157,47 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
   const serverId = server.id;
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
-  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.expanded });
+  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.exported });
   const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore" });
   const { proc } = child;
+  const peer = new LspPeer((frame) => {
+    proc.stdin.write(frame);
+    proc.stdin.flush();
+  });
   const reader = new LspFrameReader();
-  const waiters = new Map<number, (m: any) => void>();
-  let nextId = 1;
-  let failure: Error | undefined;
   const pump = (async () => {
     const r = proc.stdout.getReader();
+    let reason = "the language server exited";
     try {
       for (;;) {
         const { done, value } = await r.read();
         if (done) break;
-        for (const m of reader.push(value) as any[]) if (typeof m?.id === "number" && m.method === undefined) waiters.get(m.id)?.(m);
+        for (const m of reader.push(value)) peer.receive(m);
       }
     } catch (err) {
-      failure = err instanceof Error ? err : new Error(String(err));
+      reason = err instanceof Error ? err.message : String(err);
     }
-    for (const w of waiters.values()) w({ error: { message: failure?.message ?? "the language server exited" } });
+    peer.end(reason);
   })();
-  const raw = async (method: string, params: unknown, ms: number) => {
-    const id = nextId++;
-    const answer = new Promise<any>((resolve) => waiters.set(id, resolve));
+  /**
+   * One request, bounded by `ms`. Running out of time abandons the request (it is cancelled on
+   * our side) but keeps the connection: a slow answer to one request does not end the server.
+   */
+  const call = async (method: string, params: unknown, ms: number): Promise<{ result: unknown } | { error: string } | undefined> => {
+    const signal = AbortSignal.timeout(ms);
     try {
-      proc.stdin.write(lspFrame({ jsonrpc: "2.0", id, method, params }));
-      proc.stdin.flush();
-    } catch {
-      waiters.delete(id);
-      return { error: { message: "the language server is not reading its input" } };
+      return { result: await peer.request(method, params, { signal }) };
+    } catch (e) {
+      if (signal.aborted) return undefined;
+      return { error: isPeerError(e) ? e.message : String(e) };
     }
-    const m = await within(answer, ms);
-    waiters.delete(id);
-    return m === TIMED_OUT ? undefined : m;
   };
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      await call("shutdown", null, 2000);
+      peer.notify("exit", null);
       try {
-        await raw("shutdown", null, 2000);
-        proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "exit", params: null }));
-        proc.stdin.flush();
         proc.stdin.end();
       } catch {
         // closed already
@@ -207,17 +209,21 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
     })());
   try {
     const timeout = opts.timeoutMs ?? 10_000;
-    const init = await raw("initialize", {
-      processId: process.pid,
-      clientInfo: { name: HOST_NAME, version: HOST_VERSION },
-      rootUri: `file://${cwd}`,
-      workspaceFolders: [{ uri: `file://${cwd}`, name: cwd.split("/").pop() || cwd }],
-      capabilities: {},
-    }, timeout);
+    const init = await call(
+      "initialize",
+      {
+        processId: process.pid,
+        clientInfo: { name: HOST_NAME, version: HOST_VERSION },
+        rootUri: `file://${cwd}`,
+        workspaceFolders: [{ uri: `file://${cwd}`, name: cwd.split("/").pop() || cwd }],
+        capabilities: {},
+      },
+      timeout,
+    );
     if (init === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer initialize within ${timeout / 1000} s.`, "Check the server command and its arguments.");
-    if (init.error) throw runtimeError("lsp_failed", `The language server ${serverId} refused initialize: ${init.error.message ?? "no reason given"}.`, "Check the server command and its arguments.");
-    proc.stdin.write(lspFrame({ jsonrpc: "2.0", method: "initialized", params: {} }));
-    proc.stdin.flush();
+    if ("error" in init) throw runtimeError("lsp_failed", `The language server ${serverId} refused initialize: ${init.error}.`, "Check the server command and its arguments.");
+    peer.notify("initialized", {});
+    const answer = (init.result ?? {}) as { serverInfo?: unknown; capabilities?: unknown };
     return {
       plugin: bundle.id,
       pluginName: bundle.name,
@@ -227,17 +233,16 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
       cwd,
       pid: proc.pid,
       launch: plan,
-      initialize: { serverInfo: init.result?.serverInfo ?? null, capabilities: init.result?.capabilities ?? null },
+      initialize: { serverInfo: answer.serverInfo ?? null, capabilities: answer.capabilities ?? null },
       async request(method, params, ms = timeout) {
         if (stopping) throw runtimeError("lsp_stopped", `The language server ${serverId} was stopped.`, "Start it again.");
-        const m = await raw(method, params, ms);
+        const m = await call(method, params, ms);
         if (m === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer ${method} within ${ms / 1000} s.`, "Check the server.");
-        if (m.error) throw runtimeError("lsp_failed", `The language server ${serverId} failed ${method}: ${m.error.message ?? "no reason given"}.`, "Check the server.");
+        if ("error" in m) throw runtimeError("lsp_failed", `The language server ${serverId} failed ${method}: ${m.error}.`, "Check the server.");
         return m.result ?? null;
       },
       notify(method, params) {
-        proc.stdin.write(lspFrame({ jsonrpc: "2.0", method, params }));
-        proc.stdin.flush();
+        peer.notify(method, params);
       },
       exited: child.exited,
       stop,

@@ -1,5 +1,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
+import { RpcMethodError } from "../core/jsonrpc-peer.ts";
+import { PlanePeer } from "./plane-peer.ts";
 import { invokeConnector } from "./connectors.ts";
 import { LineSplitter, FrameTooLargeError } from "../core/line-splitter.ts";
 import { listLanguageServers } from "./lsp.ts";
@@ -24,7 +26,12 @@ export interface ManagementPlaneOptions {
    * Watch the store: a change by any gjc process (policy apply, disable, untrust, uninstall,
    * upgrade) reconciles runtimes and language servers at once and emits `plugins.changed`.
    */
-  watch?: { root: string; revision(): { key: string; configRevision: number; graphRevision: string } };
+  watch?: {
+    root: string;
+    revision(): { key: string; configRevision: number; graphRevision: string };
+    /** Another writer holds the store's lock (mid-commit): nothing is reconciled against it until it is done. */
+    busy(): boolean;
+  };
 }
 
 type Params = Record<string, unknown>;
@@ -61,10 +68,36 @@ function timeout(p: Params): number | undefined {
 }
 
 /**
+ * The catalog read from the store knows policy, trust and services; only this host knows its
+ * processes. Each entry gets the phase of its runtime in the catalog's realm (c2-notes §6.9), and
+ * a runtime whose process failed is `failed` with the reason `process_failed` and its error,
+ * never reported as enabled.
+ */
+function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCatalog>) {
+  const scope = catalog.scope;
+  return {
+    ...catalog,
+    plugins: catalog.plugins.map((e) => {
+      const realm = scope.kind === "project" && e.metadata.scope_support.includes("project") ? scope.project_path : undefined;
+      const phase = e.has_runtime ? host.processOf(e.installed_id, realm) : null;
+      const failed = phase?.phase === "failed" && e.effective_state.status === "enabled";
+      return {
+        ...e,
+        process: phase,
+        error: failed ? (phase.error ?? null) : null,
+        effective_state: failed ? { status: "failed" as const, reason: "process_failed" as const } : e.effective_state,
+      };
+    }),
+  };
+}
+
+/**
  * `gjc host --stdio`: the long-running management plane (DESIGN 6a) as newline-delimited
- * JSON-RPC 2.0 on stdin/stdout. Requests are served concurrently; runtime processes, realms and
- * the rendered host.actions cache live as long as the plane; idle project realms are reaped in
- * the background; stdin EOF or the abort signal stops every child before this resolves.
+ * JSON-RPC 2.0 on stdin/stdout, spoken by the shared peer in its strict mode (plane-peer.ts:
+ * batches answered in one array, notifications never answered, a `jsonrpc` other than "2.0"
+ * refused). Requests are served concurrently; runtime processes, realms and the rendered
+ * host.actions cache live as long as the plane; idle project realms are reaped in the
+ * background; stdin EOF or the abort signal stops every child before this resolves.
  */
 export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{ served: number }> {
   const { ctx, host } = o;
@@ -83,14 +116,15 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const methods: Record<string, Method> = {
     "plugins.catalog": async (p) => {
       const project = scopeProject(p);
-      return { ...wireCatalog((await policy()).policyCatalog(ctx, { project })), processes: host.processes() };
+      return { ...withLiveProcesses(host, wireCatalog((await policy()).policyCatalog(ctx, { project }))), processes: host.processes() };
     },
     "plugins.plan_change": async (p) => {
-      const state = p.state ?? "inherit";
-      if (state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
+      // Left out, the state stays what it is at that scope (c2-notes 7.4: `state?`).
+      const state = p.state;
+      if (state !== undefined && state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
       const plan = await (await policy()).planPolicyChange(ctx, {
         plugin: str(p, "plugin")!,
-        state,
+        ...(state !== undefined ? { state } : {}),
         ...(p.component !== undefined ? { component: str(p, "component")! } : {}),
         ...("config" in p ? { config: p.config } : {}),
         ...(scopeProject(p) !== undefined ? { project: scopeProject(p) } : {}),
@@ -120,6 +154,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "extensions.list": async () => host.extensionsList(),
     "plugins.list": async () => ({ plugins: host.listPlugins() }),
+    // The command inventory: every declared runtime command with its metadata, owner and whether
+    // its runtime can run in the user realm now; and the host commands runtimes may call.
+    "commands.list": async () => ({
+      commands: host.listPlugins().flatMap((p) => p.commands.map((c) => ({ ...c, plugin_id: p.id, plugin_name: p.name, status: p.runtime_status }))),
+      host_commands: host.visibleCommands(),
+    }),
     "plugins.processes": async () => ({ processes: host.processes() }),
     "plugins.reload": async (p) => {
       const bundle = host.findBundle(str(p, "plugin")!);
@@ -170,7 +210,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: ExitCode.failed });
     return o.lsp;
   }
-  const reconcileAll = async () => ({ runtimes: await host.reconcile(), languageServers: (await o.lsp?.reconcile()) ?? [] });
+  const reconcileAll = async () => {
+    if (o.watch?.busy()) return;
+    await host.reconcile();
+    await o.lsp?.reconcile();
+  };
   let watcher: StoreWatch | undefined;
   if (o.watch) {
     const w = o.watch;
@@ -178,17 +222,64 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       w.root,
       () => w.revision().key,
       async () => {
-        const stopped = await reconcileAll();
+        await reconcileAll();
         const r = w.revision();
-        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped: { runtimes: stopped.runtimes, language_servers: stopped.languageServers } } });
+        // Everything stopped since the last notice, also what a change applied here stopped while it settled.
+        const stopped = { runtimes: host.takeStopped(), language_servers: o.lsp?.takeStopped() ?? [] };
+        // A replaced bundle's live language servers run again on its new files (same ids).
+        const restarted = { language_servers: o.lsp?.takeRestarted() ?? [] };
+        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped, restarted } });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
+      w.busy,
     );
   }
 
   let served = 0;
-  const inFlight = new Set<Promise<void>>();
-  const handle = async (raw: string) => {
+  // Errors keep their gjc code, hint and details as JSON-RPC `data`; bad params are -32602.
+  const rpcError = (e: unknown) => {
+    const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
+    return new RpcMethodError(err.code === "invalid_params" ? -32602 : -32000, err.message, { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) });
+  };
+  const run = async (name: string, raw: unknown) => {
+    served++;
+    await reconcileAll();
+    const params = raw === undefined || raw === null ? {} : raw;
+    if (!isObject(params)) throw invalid("`params` must be an object");
+    const result = await methods[name](params);
+    return result === undefined ? null : result;
+  };
+  const known = (name: string) => Object.hasOwn(methods, name);
+  // Notifications run like requests and are never answered, not even with an error.
+  const notifications = new Set<Promise<unknown>>();
+  const peer = new PlanePeer(
+    (line) => {
+      try {
+        o.write(line);
+      } catch {
+        // the client went away; shutdown follows from EOF
+      }
+    },
+    {
+      onRequest: async (name, params) => {
+        if (!known(name)) throw new RpcMethodError(-32601, `the gjc host has no method \`${name}\``, { methods: Object.keys(methods) });
+        try {
+          return await run(name, params);
+        } catch (e) {
+          throw rpcError(e);
+        }
+      },
+      onNotification: (name, params) => {
+        if (!known(name)) return;
+        const p: Promise<unknown> = run(name, params)
+          .catch(() => {})
+          .finally(() => notifications.delete(p));
+        notifications.add(p);
+      },
+      onProtocolProblem: () => {},
+    },
+  );
+  const handle = (raw: string) => {
     let msg: unknown;
     try {
       msg = JSON.parse(raw);
@@ -196,30 +287,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the line is not JSON" } });
       return;
     }
-    if (!isObject(msg) || typeof msg.method !== "string") {
-      send({ jsonrpc: "2.0", id: isObject(msg) ? (msg.id ?? null) : null, error: { code: -32600, message: "invalid request: expected {jsonrpc, id, method, params}" } });
-      return;
-    }
-    const id = msg.id;
-    const isNotification = id === undefined;
-    const method = methods[msg.method];
-    if (!method) {
-      if (!isNotification) send({ jsonrpc: "2.0", id, error: { code: -32601, message: `the gjc host has no method \`${msg.method}\``, data: { methods: Object.keys(methods) } } });
-      return;
-    }
-    served++;
-    try {
-      await reconcileAll();
-      const params = msg.params === undefined || msg.params === null ? {} : msg.params;
-      if (!isObject(params)) throw invalid("`params` must be an object");
-      const result = await method(params);
-      if (!isNotification) send({ jsonrpc: "2.0", id, result: result === undefined ? null : result });
-    } catch (e) {
-      if (isNotification) return;
-      const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
-      const code = err.code === "invalid_params" ? -32602 : -32000;
-      send({ jsonrpc: "2.0", id, error: { code, message: err.message, data: { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) } } });
-    }
+    if (Array.isArray(msg)) peer.receiveBatch(msg);
+    else peer.receive(msg);
+  };
+  const settled = async () => {
+    await peer.answered();
+    while (notifications.size > 0) await Promise.allSettled([...notifications]);
   };
 
   host.startReaper();
@@ -241,8 +314,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       }
       for (const line of lines) {
         if (line.trim() === "") continue;
-        const p: Promise<void> = handle(line).finally(() => inFlight.delete(p));
-        inFlight.add(p);
+        handle(line);
       }
     }
   } catch {
@@ -251,12 +323,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     o.signal?.removeEventListener("abort", onAbort);
     // EOF: the client sent its last request; answer what is in flight, then stop. A signal
     // stops the children first, so in-flight calls fail fast instead of being waited for.
-    if (!o.signal?.aborted) await Promise.allSettled([...inFlight]);
+    if (!o.signal?.aborted) await settled();
     watcher?.close();
     for (const release of leases.values()) release();
     await o.lsp?.shutdown();
     await host.shutdown();
-    await Promise.allSettled([...inFlight]);
+    await settled();
   }
   return { served };
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { closest } from "../core/suggest.ts";
+import { commandSurface } from "../families/c2/command-surface.ts";
 import type { BundleDirectory, HostedBundle, RealmPolicy } from "./bundle-directory.ts";
 import { publicHostCommands, type HostCommand } from "./host-commands.ts";
 import { HOST_NAME, missingServices } from "./host-identity.ts";
@@ -9,6 +10,7 @@ import { PROJECT_IDLE_MS } from "./limits.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
 import { processRefusal } from "./process-refusal.ts";
 import { runtimeError } from "./runtime-errors.ts";
+import { wireCommands } from "./wire-names.ts";
 import { RuntimeInstance, type InvokeOptions, type RuntimePhase } from "./runtime-instance.ts";
 
 export interface RuntimeHostOptions {
@@ -54,10 +56,20 @@ export interface PluginListRow {
   enabled: boolean;
   trusted: boolean;
   has_runtime: boolean;
-  /** none (data-only) | ready | pending (missing services) | untrusted | disabled | quarantined */
-  runtime_status: "none" | "ready" | "pending" | "untrusted" | "disabled" | "quarantined";
+  /** none (data-only) | ready | pending (missing services) | failed (its process failed) | untrusted | disabled | quarantined */
+  runtime_status: "none" | "ready" | "pending" | "failed" | "untrusted" | "disabled" | "quarantined";
   /** Services named by `runtime.inject` that this host does not provide. */
   missing: string[];
+  /** Why the user-realm runtime failed (`failed` only), else null. */
+  error: RuntimeFailure | null;
+  /** The declared runtime commands with their host-readable metadata (wire names). */
+  commands: ReturnType<typeof wireCommands>;
+}
+
+/** A failed runtime process, as every plane document reports it. */
+export interface RuntimeFailure {
+  code: string;
+  message: string;
 }
 
 export interface ProcessView {
@@ -67,6 +79,8 @@ export interface ProcessView {
   pid: number | null;
   starts: number;
   error: string | null;
+  /** connector/event notifications dropped: not from a declared connector, or without the envelope. */
+  dropped_connector_events: number;
 }
 
 const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
@@ -81,6 +95,7 @@ export class RuntimeHost {
   private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null; policy: string }>();
   private readonly leases = new Map<string, number>();
   private readonly unloading = new Set<Promise<void>>();
+  private readonly unannounced: string[] = [];
   /** Last validated `host.actions` render per plugin, contribution and realm (invoke uses it). */
   readonly actionCache = new Map<string, import("./host-actions.ts").HostActionItem[]>();
   private readonly hostCommands: Map<string, HostCommand>;
@@ -187,6 +202,7 @@ export class RuntimeHost {
         handshakeTimeoutMs: this.o.handshakeTimeoutMs,
         termGraceMs: this.o.termGraceMs,
         limits: this.o.limits,
+        onFailed: () => this.o.onInstancesChanged?.(),
       },
       this.clock,
     );
@@ -293,11 +309,13 @@ export class RuntimeHost {
   listPlugins(): PluginListRow[] {
     return this.o.directory.list().map((b) => {
       const runtime = b.manifest.codetwo.runtime;
-      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [] };
+      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [], error: null, commands: wireCommands(commandSurface(b.manifest.codetwo.commands)) };
       if (!runtime) return row;
       try {
         this.realmFor(b);
-        row.runtime_status = "ready";
+        const failure = this.failureOf(b.id);
+        row.runtime_status = failure ? "failed" : "ready";
+        row.error = failure ?? null;
       } catch (e) {
         const code = e instanceof GjcError ? e.code : "";
         row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" || code === "trust_outdated" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
@@ -307,10 +325,34 @@ export class RuntimeHost {
     });
   }
 
-  /** `extensions.list`: runtimes that may run in the user realm, and those waiting for trust. */
-  extensionsList(): { ready: string[]; untrusted: string[] } {
+  /**
+   * Why the runtime of a bundle failed in a realm (a refused handshake, a lost connection), or
+   * undefined while it is dormant, running or never started. A failure is kept for the instance's
+   * generation, so it stays visible until a reload, a policy change or a new install replaces it.
+   */
+  failureOf(bundleId: string, projectPath?: string): RuntimeFailure | undefined {
+    const instance = this.instances.get(instanceKey(bundleId, projectPath))?.instance;
+    if (!instance || instance.phase !== "failed") return undefined;
+    const f = instance.failure;
+    return { code: f?.code ?? "runtime_failed", message: f?.message ?? `The runtime of ${instance.spec.name} failed.` };
+  }
+
+  /** The phase of a realm's runtime as the catalog shows it (null: no instance in that realm yet). */
+  processOf(bundleId: string, projectPath?: string): { phase: RuntimePhase; error?: string } | null {
+    const instance = this.instances.get(instanceKey(bundleId, projectPath))?.instance;
+    if (!instance) return null;
+    const failure = this.failureOf(bundleId, projectPath);
+    return failure ? { phase: instance.phase, error: failure.message } : { phase: instance.phase };
+  }
+
+  /**
+   * `extensions.list`: runtimes that may run in the user realm, those waiting for trust, and
+   * those whose process failed there (with the reason), which are never counted as ready.
+   */
+  extensionsList(): { ready: string[]; untrusted: string[]; failed: ({ id: string } & RuntimeFailure)[] } {
     const ready: string[] = [];
     const untrusted: string[] = [];
+    const failed: ({ id: string } & RuntimeFailure)[] = [];
     for (const b of this.o.directory.list()) {
       if (!b.manifest.codetwo.runtime) continue;
       if (!b.trusted || b.trustOutdated) {
@@ -319,12 +361,14 @@ export class RuntimeHost {
       }
       try {
         this.realmFor(b);
-        ready.push(b.id);
       } catch {
-        // disabled, quarantined or pending: neither ready nor merely untrusted
+        continue; // disabled, quarantined or pending: neither ready nor merely untrusted
       }
+      const failure = this.failureOf(b.id);
+      if (failure) failed.push({ id: b.id, ...failure });
+      else ready.push(b.id);
     }
-    return { ready, untrusted };
+    return { ready, untrusted, failed };
   }
 
   processes(): ProcessView[] {
@@ -335,6 +379,7 @@ export class RuntimeHost {
       pid: instance.pid ?? null,
       starts: instance.startCount,
       error: instance.failure?.message ?? null,
+      dropped_connector_events: instance.droppedConnectorEvents,
     }));
   }
 
@@ -410,6 +455,7 @@ export class RuntimeHost {
       return now.state === "disabled" || JSON.stringify(now.config) !== policy;
     });
     for (const [key] of stale) this.instances.delete(key);
+    this.unannounced.push(...stale.map(([key]) => key));
     // A reconcile that finds nothing new still waits for the stops already under way, so
     // "nothing listed" always means "nothing running".
     const stops = Promise.all(stale.map(([, v]) => v.instance.unload())).then(() => {});
@@ -421,6 +467,25 @@ export class RuntimeHost {
     }
     if (stale.length > 0) this.o.onInstancesChanged?.();
     return stale.map(([key]) => key);
+  }
+
+  /**
+   * The realms reconcile stopped since the last call: a change applied through the plane stops
+   * them while it settles, before the store watch announces it, and the announcement must still
+   * say what stopped.
+   */
+  takeStopped(): string[] {
+    return this.unannounced.splice(0);
+  }
+
+  /** Every runtime whose process failed, per realm, with why (the live file carries them). */
+  failures(): { bundle: string; realm: string; code: string; message: string }[] {
+    const out: { bundle: string; realm: string; code: string; message: string }[] = [];
+    for (const { instance } of this.instances.values()) {
+      const f = this.failureOf(instance.spec.bundleId, instance.spec.projectPath);
+      if (f) out.push({ bundle: instance.spec.bundleId, realm: instance.realm, ...f });
+    }
+    return out.sort((a, b) => `${a.bundle}\0${a.realm}`.localeCompare(`${b.bundle}\0${b.realm}`));
   }
 
   /** Bundles with a live instance (dormant, starting or running) in any realm. */

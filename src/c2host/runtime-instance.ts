@@ -3,6 +3,7 @@ import { RepeatLimiter } from "../core/repeat-limiter.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
+import { checkConnectorEvent } from "./connector-event.ts";
 import { checkInitializeResult, HandshakeRefusal, initializeParams } from "./handshake.ts";
 import { notAvailable, type HostCommand } from "./host-commands.ts";
 import { HANDSHAKE_TIMEOUT_MS, TERM_GRACE_MS } from "./limits.ts";
@@ -43,6 +44,8 @@ export interface InstanceBindings {
   handshakeTimeoutMs?: number;
   termGraceMs?: number;
   limits?: Partial<PeerLimits>;
+  /** The runtime's process failed (phase `failed`): the host's documents and live file follow. */
+  onFailed?(): void;
 }
 
 export type RuntimePhase = "dormant" | "starting" | "running" | "failed" | "stopped";
@@ -66,6 +69,8 @@ export class RuntimeInstance {
   failure: GjcError | undefined;
   subscriptions = new Set<string>();
   activeCalls = 0;
+  /** `connector/event`s this runtime emitted that were not forwarded (see connector-event.ts). */
+  droppedConnectorEvents = 0;
   lastActivity: number;
   private process: RuntimeProcess | undefined;
   private starting: Promise<RuntimeProcess> | undefined;
@@ -199,6 +204,7 @@ export class RuntimeInstance {
       if ((this.phase as RuntimePhase) !== "stopped") {
         this.phase = "failed";
         this.failure = error;
+        this.bindings.onFailed?.();
       }
       if (this.process) await this.process.stop(0);
       throw error;
@@ -246,6 +252,7 @@ export class RuntimeInstance {
       plugin: this.spec.name,
       realm: this.realm,
     });
+    this.bindings.onFailed?.();
     // Reap the child and its group now rather than at unload.
     void this.process?.stop(0);
   }
@@ -277,12 +284,13 @@ export class RuntimeInstance {
     } else if (method === "event/emit") {
       if (typeof p.name !== "string") return;
       if (p.name === "connector/event") {
-        let event = p.payload ?? null;
-        if (event !== null && typeof event === "object" && !Array.isArray(event) && "plugin_id" in event) {
-          const { plugin_id: _ignored, ...rest } = event as Record<string, unknown>;
-          event = rest;
+        const checked = checkConnectorEvent(this.spec.manifest, p.payload);
+        if (checked.ok) this.bindings.onConnectorEvent(this.spec.bundleId, checked.event);
+        else {
+          // Dropped, never forwarded; counted (plugins.processes) and logged like other noise.
+          this.droppedConnectorEvents++;
+          this.noisy("dropped connector events", "warn", `connector/event dropped: ${checked.problem}`);
         }
-        this.bindings.onConnectorEvent(this.spec.bundleId, event);
       } else this.bindings.onEvent(this.spec.bundleId, p.name, p.payload ?? null);
     }
   }

@@ -8,6 +8,9 @@ import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { c2DataDir } from "../core/context.ts";
 import { createCliHost } from "./cli-host.ts";
+import type { ResourceSelection } from "../c2store/hooks.ts";
+import { C2_LOCK_FILE } from "../c2store/paths.ts";
+import { lockHeld } from "../store/lock.ts";
 import { LiveRegistry } from "./live-registry.ts";
 import { LiveLanguageServers } from "./lsp-live.ts";
 import { serveManagementPlane } from "./management-plane.ts";
@@ -28,7 +31,7 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   let lsp: LiveLanguageServers | undefined;
   const liveChanged = () => {
     try {
-      registry.update([...new Set([...host.liveBundles(), ...(lsp?.bundles() ?? [])])]);
+      registry.update([...new Set([...host.liveBundles(), ...(lsp?.bundles() ?? [])])], host.failures());
     } catch (e) {
       ctx.log.warn(`live registry: ${(e as Error).message}`);
     }
@@ -63,15 +66,17 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
     await liveLsp.reconcile();
   };
   // What a disable planned through this plane would stop: running runtimes and live language servers.
-  const activeResources = (_: unknown, installed: { id: string }) => [
-    ...host.processes().filter((p) => p.plugin === installed.id && p.phase === "running").map((p) => ({ plugin: installed.id, kind: "process" as const, id: `${p.plugin}@${p.realm}`, label: `${installed.id} runtime (${p.realm})` })),
-    ...liveLsp.list().filter((l) => l.plugin === installed.id).map((l) => ({ plugin: installed.id, kind: "process" as const, id: `${l.plugin}/${l.server}@${l.id}`, label: `${installed.id} language server ${l.server} (${l.cwd})` })),
+  const activeResources = (_: unknown, installed: { id: string }, projectPath: string | undefined, which: ResourceSelection) => [
+    // A user-scope change reaches every realm that inherits it; a project change only that project's.
+    ...host.processes().filter((p) => p.plugin === installed.id && p.phase === "running" && (projectPath === undefined || p.realm === `project ${projectPath}`)).map((p) => ({ plugin: installed.id, kind: "process" as const, id: `${p.plugin}@${p.realm}`, label: `${installed.id} runtime (${p.realm})` })),
+    ...(which === "runtime" ? [] : liveLsp.list()).filter((l) => l.plugin === installed.id).map((l) => ({ plugin: installed.id, kind: "process" as const, id: `${l.plugin}/${l.server}@${l.id}`, label: `${installed.id} language server ${l.server} (${l.cwd})` })),
   ];
   c2StoreHooks.beforeUninstall.push(beforeUninstall);
   c2StoreHooks.settle.push(settle);
   c2StoreHooks.activeResources.push(activeResources);
   try {
-    return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision } });
+    const busy = () => lockHeld(dataRoot, C2_LOCK_FILE);
+    return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision, busy } });
   } finally {
     registry.clear();
     c2StoreHooks.beforeUninstall.splice(c2StoreHooks.beforeUninstall.indexOf(beforeUninstall), 1);

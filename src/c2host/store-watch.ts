@@ -18,7 +18,7 @@ export interface StoreWatch {
   poke(): void;
 }
 
-export function watchStore(root: string, revision: () => string, onChange: (revision: string) => Promise<void>, onError: (e: unknown) => void = () => {}): StoreWatch {
+export function watchStore(root: string, revision: () => string, onChange: (revision: string) => Promise<void>, onError: (e: unknown) => void = () => {}, busy: () => boolean = () => false): StoreWatch {
   mkdirSync(root, { recursive: true, mode: 0o755 });
   let last = safe(revision);
   let running = false;
@@ -34,6 +34,9 @@ export function watchStore(root: string, revision: () => string, onChange: (revi
     try {
       do {
         again = false;
+        // A writer mid-commit (a replace renames the old bundle aside before the new one is in
+        // place) is not a state to act on; releasing its lock in the root wakes the watch again.
+        if (busy()) break;
         const now = safe(revision);
         if (now !== last) {
           last = now;

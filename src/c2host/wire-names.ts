@@ -11,6 +11,7 @@ import type { StateSource } from "../c2store/policy.ts";
 import type { Recovery } from "../c2store/policy-store.ts";
 import type { ActiveResource } from "../c2store/hooks.ts";
 import type { TrustState } from "../audit/trust.ts";
+import type { CommandSurface } from "../families/c2/command-surface.ts";
 
 const RECOVERY_KIND = { normal: "normal", "restored-last-good": "restored_last_good", "safe-mode": "safe_mode" } as const satisfies Record<Recovery["kind"], string>;
 const STATE_SOURCE = { default: "default", user: "user", project: "project", "bundle-disabled": "bundle_disabled", "safe-mode": "safe_mode" } as const satisfies Record<StateSource, string>;
@@ -56,7 +57,13 @@ function wireCatalogEntry(e: CatalogEntry) {
     components: e.components,
     effective: { state: e.effective.state, source: STATE_SOURCE[e.effective.source], config: e.effective.config, components: e.effective.components },
     effective_state: { status: e.effectiveState.status, reason: e.effectiveState.reason === null ? null : REASON[e.effectiveState.reason] },
+    commands: wireCommands(e.commands),
   };
+}
+
+/** Declared runtime commands as the plane lists them (catalog, plugins.list, commands.list). */
+export function wireCommands(commands: readonly CommandSurface[]) {
+  return commands.map((c) => ({ id: c.id, title: c.title, description: c.description, args_schema: c.argsSchema }));
 }
 
 /** `plugins.catalog`. */
@@ -68,7 +75,8 @@ export function wireCatalog(c: CatalogResult) {
 export function wirePlan(p: PlanImpact) {
   const r = p.request;
   return {
-    token: p.token,
+    // The plan's id, which plugins.apply_change takes back as `id` (c2-notes 7.4-7.5).
+    id: p.token,
     expires_at: p.expiresAt,
     config_revision: p.configRevision,
     graph_revision: p.graphRevision,

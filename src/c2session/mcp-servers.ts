@@ -12,6 +12,7 @@
  * http servers are judged by the Agent Plugins rules at every hop (https, or http to a
  * loopback address), through src/mcp's transports with this family's URL judge.
  */
+import { trustChangeSummary } from "../audit/diff.ts";
 import { join } from "node:path";
 import { scratchParent } from "../sources/scratch.ts";
 import { isDeniedEnvName } from "../process/env.ts";
@@ -142,7 +143,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
       } else if (status === "active" && bundle.trustState === "needs-retrust") {
         // Trusted before an upgrade that changed its capabilities (src/audit/trust.ts).
         status = "untrusted";
-        reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach, so its stdio MCP server does not start until it is trusted again.` });
+        reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${trustChangeSummary(bundle.record)}), so its stdio MCP server does not start until it is trusted again.` });
       }
       const verdict = checkStdioLauncher(launcherForm(s), bundle.bundleDir);
       out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason }, launch });

@@ -5,7 +5,7 @@
  * against them. The capability diff's items are the trusted capabilities (src/audit), kept open.
  */
 import Type from "typebox";
-import { DiagnosticSchema, errorDocument } from "../store/documents.ts";
+import { CommandSurfaceSchema, DiagnosticSchema, errorDocument } from "../store/documents.ts";
 import { PlanRequest } from "./plan-schema.ts";
 
 const closed = { additionalProperties: false } as const;
@@ -172,6 +172,7 @@ const PolicyCatalogEntrySchema = Type.Object(
       },
       closed,
     ),
+    commands: Type.Array(CommandSurfaceSchema),
   },
   closed,
 );

@@ -9,7 +9,9 @@
  *  - settle: after a policy change is written, bring the runtime to the requested state, or
  *    throw to say it could not be reached; the store then rolls the policy back and does not
  *    advance last-known-good.
- *  - activeResources: what a disable would stop right now (listed in a plan's impact).
+ *  - activeResources: what a change would stop right now (listed in a plan's impact): everything
+ *    of the bundle in that scope for a disable ("all"), only its runtime processes for a config
+ *    change ("runtime").
  *
  * Hooks run in the process that runs the command; a long-running host (`gjc host --stdio`)
  * registers its own at start-up.
@@ -33,13 +35,15 @@ export interface ActiveResource {
   label: string;
 }
 
+export type ResourceSelection = "all" | "runtime";
+
 type Hook<A extends unknown[], R> = (ctx: Context, ...args: A) => R | Promise<R>;
 
 export const c2StoreHooks = {
   beforeUninstall: [] as Hook<[InstalledC2], void>[],
   recordChanging: [] as Hook<[InstalledC2], void>[],
   settle: [] as Hook<[SettleRequest], void>[],
-  activeResources: [] as Hook<[InstalledC2, string | undefined], ActiveResource[]>[],
+  activeResources: [] as Hook<[InstalledC2, string | undefined, ResourceSelection], ActiveResource[]>[],
 };
 
 export async function runBeforeUninstall(ctx: Context, installed: InstalledC2): Promise<void> {
@@ -54,8 +58,8 @@ export async function runSettle(ctx: Context, request: SettleRequest): Promise<v
   for (const hook of c2StoreHooks.settle) await hook(ctx, request);
 }
 
-export async function collectActiveResources(ctx: Context, installed: InstalledC2, projectPath?: string): Promise<ActiveResource[]> {
+export async function collectActiveResources(ctx: Context, installed: InstalledC2, projectPath: string | undefined, which: ResourceSelection): Promise<ActiveResource[]> {
   const out: ActiveResource[] = [];
-  for (const hook of c2StoreHooks.activeResources) out.push(...(await hook(ctx, installed, projectPath)));
+  for (const hook of c2StoreHooks.activeResources) out.push(...(await hook(ctx, installed, projectPath, which)));
   return out;
 }

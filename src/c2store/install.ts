@@ -270,11 +270,12 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     };
     if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest }, { ctx, scope: "user" });
     if (decision === "unchanged" || opts.dryRun) return result;
-    // Never under a live process of another gjc host (c2host/live-registry.ts): this bundle's
-    // files are about to be replaced, a same-name bundle's removed. Checked before anything moves.
-    const { assertNotLive } = await import("../c2host/live-registry.ts");
-    if (previous !== undefined) assertNotLive(layout.root, id, manifest.name, "replace");
-    for (const other of sameName) assertNotLive(layout.root, other.id, other.name, "uninstall");
+    // Another gjc host running this bundle (or a same-name one about to be removed) stops its
+    // processes when it sees the change; the result says so (c2host/live-registry.ts).
+    const { liveProcessesNotice } = await import("../c2host/live-registry.ts");
+    for (const notice of [previous !== undefined ? liveProcessesNotice(layout.root, id, manifest.name, "replace") : undefined, ...sameName.map((o) => liveProcessesNotice(layout.root, o.id, o.name, "uninstall"))]) {
+      if (notice) warnings.push(notice);
+    }
 
     const createdPlugins = !existsSync(layout.plugins);
     mkdirSync(layout.plugins, { recursive: true, mode: 0o755 });

@@ -5,6 +5,8 @@
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
+import { liveFailures } from "../c2host/live-registry.ts";
+import { commandSurface } from "../families/c2/command-surface.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { join } from "node:path";
@@ -178,7 +180,7 @@ function componentsWithStatus(record: InstalledRecord, effective: EffectivePolic
   });
 }
 
-function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }): C2ListRow {
+function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }, runtimeFailures: C2ListRow["c2"]["runtimeFailures"]): C2ListRow {
   const effective = resolvePolicy(recovery, record);
   return {
     family: "c2",
@@ -207,6 +209,8 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
       quarantine: record.quarantine && { code: record.quarantine.reason, files: record.quarantine.files, detectedAt: record.quarantine.at },
       policy: { state: effective.state, source: effective.stateSource },
       missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
+      commands: commandSurface(record.manifest.codetwo.commands),
+      runtimeFailures,
     },
   };
 }
@@ -216,7 +220,8 @@ export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenReco
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
   const { records, broken, foreign } = scanRecords(layout);
-  return { plugins: records.map((r) => row(r, view)), broken, foreign, recovery: view.recovery };
+  // A runtime that failed in a running host is failed here too (c2host/live-registry.ts).
+  return { plugins: records.map((r) => row(r, view, liveFailures(layout.root, r.id))), broken, foreign, recovery: view.recovery };
 }
 
 export type C2Inspect = InspectBundle & { family: "c2"; c2: NonNullable<InspectBundle["c2"]> };
@@ -226,7 +231,7 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
   const layout = c2Layout(ctx);
   const record = requireRecord(layout, name);
   const view = openPolicy(layout);
-  const { gjc: _none, ...base } = row(record, view);
+  const { gjc: _none, ...base } = row(record, view, liveFailures(layout.root, record.id));
   return {
     ...base,
     root: bundleDir(layout, record.id),
@@ -241,15 +246,14 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       // Records from before catalogs have none: the document says null, as for any other non-catalog source.
       catalog: record.source.catalog ?? null,
       runtime: record.manifest.codetwo.runtime,
-      commands: record.manifest.codetwo.commands.map((c) => ({ id: c.id, title: c.title })),
       diagnosticsList: currentDiagnostics(record),
       effectivePolicy: resolvePolicy(view, record),
       /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
       passEnv: record.pass_env ?? [],
       /**
-       * How each language server is launched: the declared args and env with gjc's documented
-       * extension applied (`${PLUGIN_ROOT}`, `${PLUGIN_DATA}` expanded and exported; the project
-       * directory stays `${PLUGIN_PROJECT_DIR}` until a server starts in one).
+       * How each language server is launched: the declared args and env verbatim, and the
+       * variables gjc exports (PLUGIN_ROOT, PLUGIN_DATA; the project directory stays
+       * `${PLUGIN_PROJECT_DIR}` until a server starts in one).
        */
       languageServers: record.manifest.codetwo.languageServers.map((server) => ({
         server: server.id,

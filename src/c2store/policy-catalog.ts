@@ -6,6 +6,7 @@
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
 import type { Context } from "../core/context.ts";
+import { commandSurface, type CommandSurface } from "../families/c2/command-surface.ts";
 import { graphRevision } from "./graph-revision.ts";
 import { c2Layout } from "./paths.ts";
 import { resolvePolicy, type EffectivePolicy } from "./policy.ts";
@@ -47,6 +48,8 @@ export interface CatalogEntry {
   effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
   /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
   effectiveState: { status: "enabled" | "disabled" | "untrusted" | "pending"; reason: EffectiveStateReason | null };
+  /** The runtime commands the bundle declares, with title, description and argsSchema. */
+  commands: CommandSurface[];
 }
 
 /** Why the runtime is not enabled: the policy, a disabled bundle, safe mode, trust, or a missing service. */
@@ -133,6 +136,7 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       components: explicit.components ?? {},
       effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
       effectiveState: { status, reason },
+      commands: commandSurface(record.manifest.codetwo.commands),
     };
   });
 }

@@ -22,13 +22,15 @@ import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
+import { trustChangeSummary } from "../audit/diff.ts";
 
 export { policyCatalog, scopeOf, type CatalogEntry, type CatalogResult, type ScopeRef } from "./policy-catalog.ts";
 import { scopeOf, type ScopeRef } from "./policy-catalog.ts";
 
 export interface PlanInput {
   plugin: string;
-  state: RequestedState;
+  /** Left out: the state written at that scope stays as it is (only config changes). */
+  state?: RequestedState;
   component?: string;
   /** Present when a configuration should be set (any JSON; 1.2.0 runtimes declare no schema). */
   config?: unknown;
@@ -198,11 +200,17 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     throw new GjcError({ code: "usage", message: "--config applies to the whole plugin, not to one component.", hint: "Plan the component and the configuration separately.", exit: ExitCode.usage });
   }
   const component = input.component === undefined ? null : resolveComponent(record, input.component);
+  if (component !== null && input.state === undefined) {
+    throw new GjcError({ code: "usage", message: "A component change needs an explicit state.", hint: "Pass the state enabled, disabled or inherit (inherit removes the override).", exit: ExitCode.usage });
+  }
+  const plugin = policyKey(record.id);
+  // A plan without a state keeps the state written at this scope (a disabled plugin stays disabled).
+  const written = (project === undefined ? view.doc.user[plugin] : view.doc.projects[project]?.[plugin])?.state ?? "inherit";
   const request: PlanRequest = {
-    plugin: policyKey(record.id),
+    plugin,
     installedId: record.id,
     project: project ?? null,
-    state: input.state,
+    state: input.state ?? written,
     component,
     ...(input.config !== undefined ? { config: input.config } : {}),
   };
@@ -217,13 +225,16 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
     if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin-scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
     // What a running host would stop (its runtimes and language servers), when one answers here.
-    active.push(...(await collectActiveResources(ctx, installed, project)));
+    active.push(...(await collectActiveResources(ctx, installed, project, "all")));
+  } else if (component === null && hasRuntime && after.state === "enabled" && JSON.stringify(before.config) !== JSON.stringify(after.config)) {
+    // A runtime gets its config at initialize, so a running one is stopped and starts again with the new config on its next call.
+    active.push(...(await collectActiveResources(ctx, installed, project, "runtime")));
   }
   const blocked = trustBlock(record, request);
   if (blocked === "untrusted") {
     warnings.push({ code: "untrusted", message: `${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".` });
   } else if (blocked === "needs-retrust") {
-    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
+    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted: ${trustChangeSummary(record)}): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
   }
   const missing = pendingAfter(record, component, after);
   if (missing.length > 0) {
@@ -298,7 +309,7 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
     throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
   }
   if (blocked === "needs-retrust") {
-    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted; review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
+    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted (${trustChangeSummary(record)}); review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
   }
   const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
   if (pending.length > 0) {

@@ -21,12 +21,14 @@ import { RECORD_FILE, recordPath, type C2Layout } from "./paths.ts";
 import type { InstalledRecord, RecordFacts } from "./record.ts";
 import type { ForeignRecord } from "./foreign-record.ts";
 import { readListedRecords, readRecord, sortByNameThenId, listPluginEntries, type BrokenRecord } from "./records.ts";
+import { commandSurface } from "../families/c2/command-surface.ts";
+import type { C2Command } from "../families/c2/types.ts";
 
 /**
  * Bumped whenever RecordFacts or the file layout changes, so an older index is simply not used
  * (3: the stamps are the store's fileStamp strings, src/store/derived-index.ts).
  */
-const INDEX_FORMAT = 3;
+const INDEX_FORMAT = 4;
 export const RECORDS_INDEX_FILE = "installed-index.json";
 
 type IndexEntry = Static<typeof RecordsIndexEntrySchema>;
@@ -55,7 +57,8 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
     runtimeFacts = { scopeSupport: [...runtime.scopeSupport], inject: [...runtime.inject], optionalInject: [...runtime.optionalInject] };
   }
   const { ui, connectors, languageServers } = codetwo;
-  if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers)) return undefined;
+  if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers) || !Array.isArray(codetwo.commands)) return undefined;
+  const commands = commandSurface(codetwo.commands as C2Command[]);
   const ids = (list: { id: string }[]) => list.map((item) => ({ id: item.id }));
   return {
     id: record.id,
@@ -66,7 +69,7 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
     ...(record.capabilities ? { capabilities: { digest: record.capabilities.digest } } : {}),
     ...(record.trusted_capabilities ? { trusted_capabilities: { digest: record.trusted_capabilities.digest } } : {}),
     updated_at: record.updated_at,
-    manifest: { codetwo: { runtime: runtimeFacts, ui: ids(ui), connectors: ids(connectors), languageServers: ids(languageServers) } },
+    manifest: { codetwo: { runtime: runtimeFacts, commands, ui: ids(ui), connectors: ids(connectors), languageServers: ids(languageServers) } },
   };
 }
 

@@ -26,15 +26,19 @@ export class PeerError extends Error {
 
 export const isPeerError = (e: unknown): e is PeerError => e instanceof PeerError;
 
-/** Thrown by a request handler to answer with a specific JSON-RPC error code. */
+/** Thrown by a request handler to answer with a specific JSON-RPC error code (and `data`). */
 export class RpcMethodError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    readonly data?: unknown,
   ) {
     super(message);
   }
 }
+
+/** JSON-RPC 2.0: the message is not a valid request object. */
+export const INVALID_REQUEST_CODE = -32600;
 
 /** JSON-RPC error code of an answer whose handler threw something else (the C2 host uses it throughout). */
 export const SERVER_ERROR_CODE = -32000;
@@ -60,6 +64,12 @@ export interface JsonRpcOptions {
   strictResponses?: boolean;
   /** Who the other side is, in messages ("the plugin"). */
   peerName?: string;
+  /**
+   * Serve to the letter of JSON-RPC 2.0 (the management plane): `jsonrpc` must be "2.0", a
+   * message with an `id` member is a request even when the id is null, an invalid request is
+   * answered with -32600 (with its id when usable), and batches are served (receiveBatch).
+   */
+  strict?: boolean;
 }
 
 export interface RequestOptions {
@@ -88,6 +98,8 @@ export abstract class JsonRpcPeer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly served = new Set<AbortController>();
+  /** Requests being served until their answer is sent (answered() waits for them). */
+  private readonly answering = new Set<Promise<void>>();
   private closeError: PeerError | undefined;
   private readonly closeListeners: ((e: PeerError) => void)[] = [];
 
@@ -176,14 +188,58 @@ export abstract class JsonRpcPeer {
   /** One message from the other side, already parsed. */
   receive(message: unknown): void {
     if (this.closed) return;
+    if (this.options.strict) {
+      const refusal = invalidRequest(message);
+      if (refusal) {
+        this.transmit(refusal, () => {});
+        return;
+      }
+    }
     if (!isObject(message)) return this.handlers.onProtocolProblem("a message that is not a JSON-RPC object");
     if (typeof message.method === "string") {
-      if (message.id !== undefined && message.id !== null) this.serve(message.id, message.method, message.params);
+      if (this.isRequest(message)) this.serve(message.id, message.method, message.params);
       else this.handlers.onNotification(message.method, message.params);
       return;
     }
     if ("id" in message) return this.settle(message);
     this.handlers.onProtocolProblem("a message that is neither a request, a notification nor a response");
+  }
+
+  /**
+   * A JSON-RPC 2.0 batch (strict peers only): every member is served, and the answers go back
+   * in one array, or not at all when the batch held only notifications. An empty batch is one
+   * invalid request.
+   */
+  receiveBatch(messages: unknown[]): void {
+    this.track(this.serveBatch(messages));
+  }
+
+  private async serveBatch(messages: unknown[]): Promise<void> {
+    if (this.closed) return;
+    if (messages.length === 0) {
+      this.transmit(errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: an empty batch"), () => {});
+      return;
+    }
+    const answers = await Promise.all(
+      messages.map(async (m): Promise<Record<string, unknown> | undefined> => {
+        const refusal = invalidRequest(m);
+        if (refusal) return refusal;
+        const msg = m as Record<string, unknown> & { method: unknown };
+        // A response inside a batch answers nothing of ours (this side sends no batches).
+        if (typeof msg.method !== "string") return undefined;
+        if (!this.isRequest(msg)) {
+          this.handlers.onNotification(msg.method, msg.params);
+          return undefined;
+        }
+        return this.respond(msg.id, msg.method, msg.params);
+      }),
+    );
+    const out = answers.filter((a): a is Record<string, unknown> => a !== undefined);
+    if (out.length > 0 && !this.closed) this.transmit(out as unknown as Record<string, unknown>, () => {});
+  }
+
+  private isRequest(m: Record<string, unknown>): boolean {
+    return this.options.strict ? "id" in m : m.id !== undefined && m.id !== null;
   }
 
   /** Sends, or hands a refusal to `refused`; returns whether it went out. */
@@ -226,27 +282,68 @@ export abstract class JsonRpcPeer {
   }
 
   private serve(id: unknown, method: string, params: unknown): void {
+    this.track(
+      this.respond(id, method, params).then((answer) => {
+        if (answer === undefined || this.closed) return;
+        this.transmit(answer, () => {
+          this.transmit({ jsonrpc: "2.0", id: answer.id, error: { code: SERVER_ERROR_CODE, message: "the answer exceeds the 1 MiB protocol frame limit" } }, () => {});
+        });
+      }),
+    );
+  }
+
+  private track(p: Promise<void>): void {
+    this.answering.add(p);
+    void p.finally(() => this.answering.delete(p));
+  }
+
+  /** Resolves once every request received so far has been answered (or dropped by a close). */
+  async answered(): Promise<void> {
+    while (this.answering.size > 0) await Promise.allSettled([...this.answering]);
+  }
+
+  /** Runs one request of the other side; the answer to send, or undefined when the peer closed meanwhile. */
+  private async respond(id: unknown, method: string, params: unknown): Promise<Record<string, unknown> | undefined> {
     const { maxServedRequests } = this.options.limits;
     if (this.served.size >= maxServedRequests) {
       // Serving more at once would let the other side make us spawn unbounded work.
       this.close(new PeerError("capacity", `protocol capacity exceeded: host callbacks (at most ${maxServedRequests} may run at once)`));
-      return;
+      return undefined;
     }
     const controller = new AbortController();
     this.served.add(controller);
-    Promise.try(() => this.handlers.onRequest(method, params, controller.signal)).then(
-      (result) => this.answer(controller, { jsonrpc: "2.0", id, result: result === undefined ? null : result }),
-      (e) => {
-        const code = e instanceof RpcMethodError ? e.code : SERVER_ERROR_CODE;
-        this.answer(controller, { jsonrpc: "2.0", id, error: { code, message: e instanceof Error ? e.message : String(e) } });
-      },
-    );
+    let answer: Record<string, unknown>;
+    try {
+      const result = await Promise.try(() => this.handlers.onRequest(method, params, controller.signal));
+      answer = { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+    } catch (e) {
+      const code = e instanceof RpcMethodError ? e.code : SERVER_ERROR_CODE;
+      const data = e instanceof RpcMethodError ? e.data : undefined;
+      answer = errorAnswer(id, code, e instanceof Error ? e.message : String(e), data);
+    }
+    if (!this.served.delete(controller) || this.closed) return undefined;
+    return answer;
   }
+}
 
-  private answer(controller: AbortController, message: Record<string, unknown>): void {
-    if (!this.served.delete(controller) || this.closed) return;
-    this.transmit(message, () => {
-      this.transmit({ jsonrpc: "2.0", id: message.id, error: { code: SERVER_ERROR_CODE, message: "the answer exceeds the 1 MiB protocol frame limit" } }, () => {});
-    });
-  }
+function errorAnswer(id: unknown, code: number, message: string, data?: unknown): Record<string, unknown> {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+const usableId = (id: unknown) => id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+
+/**
+ * Why a message is not a valid JSON-RPC 2.0 request or notification, as the -32600 answer to
+ * send (with its id when that id is usable, else null); undefined for a valid one and for a
+ * response, which is not a request at all.
+ */
+function invalidRequest(m: unknown): Record<string, unknown> | undefined {
+  if (!isObject(m)) return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: expected a JSON-RPC 2.0 request object");
+  if (!("method" in m) && ("result" in m || "error" in m)) return undefined;
+  const hasId = "id" in m;
+  const id = hasId && usableId(m.id) ? m.id : null;
+  if (m.jsonrpc !== "2.0") return errorAnswer(id, INVALID_REQUEST_CODE, 'invalid request: `jsonrpc` must be exactly "2.0"');
+  if (typeof m.method !== "string") return errorAnswer(id, INVALID_REQUEST_CODE, "invalid request: `method` must be a string");
+  if (hasId && !usableId(m.id)) return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: `id` must be a string, a number or null");
+  return undefined;
 }

@@ -5,7 +5,7 @@
  * against it (test/helpers/cli.ts). Core keeps its own interfaces (src/families/types.ts).
  */
 import Type from "typebox";
-import { DiagnosticSchema, errorDocument } from "../store/documents.ts";
+import { CommandSurfaceSchema, DiagnosticSchema, errorDocument } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -33,6 +33,7 @@ export const ValidateDocumentSchema = Type.Object(
     surfaces: opt(Type.Array(SurfaceSchema)),
     files: opt(Type.Array(PlannedFileSchema)),
     entries: opt(Type.Array(CatalogEntrySchema)),
+    commands: opt(Type.Array(CommandSurfaceSchema)),
     diagnostics: Type.Array(DiagnosticSchema),
   },
   closed,

@@ -1,3 +1,4 @@
+import type { CommandSurface } from "./c2/command-surface.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 
 export type FamilyId = "c2" | "gjc";
@@ -49,5 +50,7 @@ export interface ValidationReport {
   surfaces?: SurfaceSummary[];
   files?: PlannedFile[];
   entries?: CatalogEntrySummary[];
+  /** C2: the runtime commands with their title, description and argsSchema (host-readable metadata). */
+  commands?: CommandSurface[];
   diagnostics: Diagnostic[];
 }

@@ -126,6 +126,19 @@ export function driftError(bundle: string, server: string, changes: ToolChange[]
   });
 }
 
+/** `verify --mcp` found drift: the same refusal as probe's, naming every drifted server, with the full report. */
+export function verifyDriftError(drifted: readonly PinCheck[], report: unknown): GjcError {
+  const one = (s: PinCheck) => `${s.bundle}/${s.server} [${s.scope}] (${describeToolChanges(s.changes)})`;
+  const first = drifted[0];
+  return new GjcError({
+    code: "tool_definition_drift",
+    message: `MCP servers serve tool definitions that differ from the ones pinned: ${drifted.map(one).join("; ")}. They are left out of sessions until you accept the change.`,
+    hint: `Review each change, then run "gjc plugin mcp accept ${first.bundle}/${first.server}"${drifted.length > 1 ? " (and the same for the others)" : ""} to pin the new definitions.`,
+    details: report,
+    exit: ExitCode.refused,
+  });
+}
+
 /**
  * Compares a probe with the pin and records the result: first probe pins; same definitions
  * verify (and clear an earlier drift); different ones record drift and throw tool_definition_drift.

@@ -51,8 +51,21 @@ function noGeneration(name: string, scope: Scope, to?: number): GjcError {
   });
 }
 
-/** The generation to restore: --to, or the newest one where the bundle differs from now. */
-function target(gens: Generation[], name: string, now: LockEntry | undefined, scope: Scope, to?: number): Generation {
+/**
+ * What rollback would make of a generation's entry: everything it had, except that a C2 bundle
+ * is trusted only if it was trusted then AND is trusted now (rollback never raises trust).
+ */
+function restorable(want: LockEntry | undefined, now: LockEntry | undefined): LockEntry | undefined {
+  if (!want || want.family !== "c2") return want;
+  return { ...want, c2: { trusted: want.c2?.trusted === true && now?.c2?.trusted === true } };
+}
+
+/**
+ * The generation to restore: --to, or the newest one rollback can actually restore — it differs
+ * from now in bytes or in a choice rollback may restore (a difference in trust alone does not
+ * count), and its content is still in the cache. Undefined when no generation can change anything.
+ */
+function target(ctx: Context, gens: Generation[], name: string, now: LockEntry | undefined, scope: Scope, to?: number): Generation | undefined {
   if (to !== undefined) {
     const g = gens.find((x) => x.generation === to);
     if (!g) throw noGeneration(name, scope, to);
@@ -60,9 +73,12 @@ function target(gens: Generation[], name: string, now: LockEntry | undefined, sc
   }
   for (let i = gens.length - 1; i >= 0; i--) {
     const g = gens[i];
-    if (!sameEntry(g.bundles.find((b) => b.name === name), now)) return g;
+    const want = restorable(g.bundles.find((b) => b.name === name), now);
+    if (sameEntry(want, now)) continue;
+    if (want && want.integrity !== now?.integrity && !hasCacheEntry(ctx, want.integrity)) continue;
+    return g;
   }
-  throw noGeneration(name, scope);
+  return undefined;
 }
 
 export async function rollback(ctx: Context, scope: Scope, name: string, o: { to?: number } = {}): Promise<RollbackResult> {
@@ -74,18 +90,28 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
     if (!current && !gens.some((g) => g.bundles.some((b) => b.name === name))) {
       throw new GjcError({ code: "not_installed", message: `${name} is not installed in the ${scope} scope and no retained generation has it.`, hint: `See gjc plugin history --${scope}.`, exit: ExitCode.failed });
     }
-    const g = target(gens, name, current?.entry, scope, o.to);
+    const g = target(ctx, gens, name, current?.entry, scope, o.to);
+    const from = current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {};
+    if (!g) {
+      // Nothing any retained generation holds would change the bundle: said, not refused.
+      if (!current) throw noGeneration(name, scope);
+      const newest = gens.at(-1)?.generation ?? 1;
+      return { scope, name, family: current.entry.family, generation: newest, status: "unchanged", ...from, to: { version: current.entry.version, integrity: current.entry.integrity, enabled: current.entry.enabled } };
+    }
     const want = g.bundles.find((b) => b.name === name);
     const family = want?.family ?? current!.entry.family;
-    const result: RollbackResult = { scope, name, family, generation: g.generation, status: "unchanged", ...(current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {}) };
+    const result: RollbackResult = { scope, name, family, generation: g.generation, status: "unchanged", ...from };
     if (want) result.to = { version: want.version, integrity: want.integrity, enabled: want.enabled };
-    if (sameEntry(want, current?.entry)) return result;
-    if (want && want.integrity !== current?.entry.integrity && !hasCacheEntry(ctx, want.integrity)) throw cacheMiss(name, want, g.generation);
-
     // Trusted only if it was trusted in the target generation AND is trusted now; never more.
     const trustedNow = current?.entry.c2?.trusted === true;
-    const keep = want?.c2?.trusted === true && trustedNow;
-    const entry = want && want.family === "c2" ? { ...want, c2: { trusted: keep } } : want;
+    const entry = restorable(want, current?.entry);
+    const keep = entry?.c2?.trusted === true;
+    if (sameEntry(entry, current?.entry)) {
+      if (family === "c2" && want) result.trustNotRaised = want.c2?.trusted === true && !trustedNow;
+      return result;
+    }
+    if (want && want.integrity !== current?.entry.integrity && !hasCacheEntry(ctx, want.integrity)) throw cacheMiss(name, want, g.generation);
+
     const key = `${family}:${name}`;
     // One bundle of the scope, offline from the cache, as one journaled transaction (sync.ts).
     await applySet(ctx, scope, {

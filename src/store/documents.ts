@@ -50,6 +50,13 @@ const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: T
 const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
 const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
+/**
+ * A C2 runtime command as hosts and authors read it: the standard calls `argsSchema`
+ * "inspectable API metadata" and commands host-readable, so every document that lists commands
+ * carries the same four fields. `argsSchema` is the bundle's JSON Schema verbatim, or null.
+ */
+export const CommandSurfaceSchema = Type.Object({ id: str, title: str, description: str, argsSchema: Type.Unknown() }, closed);
+
 /** One installed bundle as `list` shows it; `inspect` adds to it. */
 export const BundleRowSchema = Type.Object(
   {
@@ -90,6 +97,10 @@ export const BundleRowSchema = Type.Object(
           policy: Type.Object({ state: Type.Enum(["enabled", "disabled"]), source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]) }, closed),
           /** Services `runtime.inject` names that this host lacks: the runtime is pending. */
           missingServices: strs,
+          /** The runtime commands the bundle declares, with their host-readable metadata. */
+          commands: Type.Array(CommandSurfaceSchema),
+          /** Its runtime's process failed in a running gjc host (pid), in that realm, with why. */
+          runtimeFailures: Type.Array(Type.Object({ host: Type.Integer({ minimum: 1 }), realm: str, code: str, message: str }, closed)),
         },
         closed,
       ),
@@ -354,12 +365,11 @@ export const InspectBundleSchema = Type.Object(
           spec: str,
           catalog: Type.Union([Type.Object({ path: str, name: str, entry: str }, closed), Type.Null()]),
           runtime: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-          commands: Type.Array(Type.Object({ id: str, title: str }, closed)),
           diagnosticsList: Type.Array(DiagnosticSchema),
           effectivePolicy: Type.Object({}, { additionalProperties: true }),
           /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
           passEnv: strs,
-          /** How each language server is launched (PLUGIN_ROOT/PLUGIN_DATA expanded). */
+          /** How each language server is launched (args and env verbatim, the variables gjc exports). */
           languageServers: Type.Array(Type.Object({ server: str, languages: strs, launch: Type.Object({}, { additionalProperties: true }) }, closed)),
         },
         closed,

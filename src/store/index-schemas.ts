@@ -34,6 +34,8 @@ export const RecordFactsSchema = Type.Object(
         codetwo: Type.Object(
           {
             runtime: Type.Union([Type.Null(), Type.Object({ scopeSupport: Strings, inject: Strings, optionalInject: Strings }, closed)]),
+            // The declared commands with their host-readable metadata (argsSchema is the bundle's JSON).
+            commands: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), description: Type.String(), argsSchema: Type.Unknown() }, closed)),
             ui: IdList,
             connectors: IdList,
             languageServers: IdList,

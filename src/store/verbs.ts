@@ -97,9 +97,14 @@ export type VerifyReport = Omit<VerifyResult, "runtime" | "mcp"> & { runtime?: R
 export async function verifyBundles(ctx: Context, name: string | undefined, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const files = await verifyFiles(ctx, name, opts);
   const runtime = opts.runtime ? await (await import("../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, name) : undefined;
-  const mcp = opts.mcp ? await (await import("../mcp/pins-probe.ts")).verifyMcpPins(ctx, name) : undefined;
+  const pins = opts.mcp ? await import("../mcp/pins-probe.ts") : undefined;
+  const mcp = pins ? await pins.verifyMcpPins(ctx, name) : undefined;
   const ok = files.ok && (runtime?.failed ?? 0) === 0 && (mcp?.ok ?? true);
-  return { ...files, ok, ...(runtime ? { runtime } : {}), ...(mcp ? { mcp } : {}) };
+  const report = { ...files, ok, ...(runtime ? { runtime } : {}), ...(mcp ? { mcp } : {}) };
+  // A drifted server is refused with the code probe gives it; the whole report rides along.
+  const drifted = mcp?.servers.filter((s) => s.status === "drift") ?? [];
+  if (pins && drifted.length > 0) throw pins.verifyDriftError(drifted, report);
+  return report;
 }
 
 async function verifyFiles(ctx: Context, name: string | undefined, sel: StoreSelection): Promise<VerifyReport> {

@@ -93,12 +93,12 @@ describe("compiled gjc: capability-bound trust", () => {
         name: "lsp-kit",
         version,
         commands: [{ id: "lspkit.echo" }],
-        languageServers: [{ id: "ls", languages: ["zig"], command: "node", args: lspArgs }],
+        languageServers: [{ id: "ls", languages: ["zig"], command: "./lsp-server.mjs", args: lspArgs }],
         extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8"), "srv.mjs": "// an MCP server (never started here)\n" },
       });
       writeFileSync(join(src, "mcp.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { srv: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/srv.mjs"] } } }));
     };
-    write(["${PLUGIN_ROOT}/lsp-server.mjs"], "1.0.0");
+    write(["--verbose"], "1.0.0");
     expect((await run(["plugin", "install", src, "--user"])).exitCode).toBe(0);
     expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
     const project = join(h.root, "proj");
@@ -107,7 +107,7 @@ describe("compiled gjc: capability-bound trust", () => {
     const probe = () => run(["plugin", "lsp", "probe", "lsp-kit/ls", "--project", project, "--json"]);
     expect((await probe()).exitCode).toBe(0);
 
-    write(["${PLUGIN_ROOT}/lsp-server.mjs", "--stdio"], "1.1.0");
+    write(["--verbose", "--stdio"], "1.1.0");
     expect((await run(["plugin", "upgrade", "lsp-kit"])).exitCode).toBe(0);
     const lsp = await probe();
     expect(lsp.exitCode).toBe(3);
@@ -116,6 +116,10 @@ describe("compiled gjc: capability-bound trust", () => {
     const mcp = await run(["plugin", "mcp", "probe", "lsp-kit/srv", "--json"]);
     expect(mcp.exitCode).toBe(3);
     expect(errorOf(mcp).code).toBe("trust_outdated");
+    // Every trust_outdated refusal says what changed.
+    expect(errorOf(mcp).message).toContain("~ process language-server:ls (args)");
+    const plan = await run(["plugin", "policy", "plan", "lsp-kit", "--state", "enabled", "--json"]);
+    expect(plan.json().warnings).toContainEqual(expect.objectContaining({ code: "trust_outdated", message: expect.stringContaining("~ process language-server:ls (args)") }));
     expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
     expect((await probe()).exitCode).toBe(0);
   });

@@ -54,6 +54,12 @@ export class HostClient implements AsyncDisposable {
     return p;
   }
 
+  /** Writes one raw line (any bytes a client might send); answers not awaited by call() land in `notifications`. */
+  sendLine(line: string): void {
+    this.proc.stdin.write(`${line}\n`);
+    this.proc.stdin.flush();
+  }
+
   async result(method: string, params: unknown = {}): Promise<any> {
     const m = await this.call(method, params);
     if (m.error) throw new Error(`${method}: ${JSON.stringify(m.error)}`);

@@ -3,8 +3,9 @@
  * `gjc host --stdio` (watched with fs.watch, no polling) and stops exactly what may no longer
  * run, without waiting for a client request, then the plane emits `plugins.changed`. A
  * project-only change stops only that project's realm while calls in the user realm and in
- * another project stay in flight and then complete. Uninstall never removes files under a
- * live process. Language servers kept by the plane obey the same policy.
+ * another project stay in flight and then complete. Uninstall and replace go through under a
+ * live host, which stops (or, for a replace, restarts on the new files) what ran the old ones.
+ * Language servers kept by the plane obey the same policy.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
@@ -101,62 +102,49 @@ describe("policy is live across processes", () => {
     expect(processAlive(user)).toBe(false);
   });
 
-  test("uninstall refuses while a host runs the bundle; disable stops it live, then uninstall goes through", async () => {
+  test("uninstall goes through while a host runs the bundle: the host stops every realm at once and says so", async () => {
     await using live = await liveSetup();
-    const { h, c, installed, run } = live;
+    const { h, c, installed, projA, run } = live;
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+    const a = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projA })).result.pid;
     const bundleDir = join(h.dataDir, "plugins", installed.id, "bundle");
-    const refused = await run("plugin", "uninstall", "realmy", "--json");
-    expect(refused.exitCode).toBe(3);
-    expect(errorOf(refused).code).toBe("bundle_in_use");
-    expect(errorOf(refused).message).toContain(String(c.proc.pid));
-    expect(existsSync(join(bundleDir, "runtime.mjs"))).toBe(true);
-    expect(processAlive(user)).toBe(true);
-
-    let seen = c.notifications.length;
-    expect((await run("plugin", "disable", "realmy")).exitCode).toBe(0);
-    await changedAfter(c, seen);
-    expect(processAlive(user)).toBe(false);
-    seen = c.notifications.length;
+    const seen = c.notifications.length;
     const removed = await run("plugin", "uninstall", "realmy", "--json");
     expect(removed.exitCode).toBe(0);
-    await changedAfter(c, seen);
+    expect(removed.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining(`pid ${c.proc.pid}`) }));
+    const changed = await changedAfter(c, seen);
+    expect([...changed.params.stopped.runtimes].sort()).toEqual([`${installed.id}@project:${projA}`, `${installed.id}@user`]);
+    expect(processAlive(user)).toBe(false);
+    expect(processAlive(a)).toBe(false);
     expect(existsSync(bundleDir)).toBe(false);
     expect((await c.result("plugins.list")).plugins).toEqual([]);
+    expect((await c.result("plugins.processes")).processes).toEqual([]);
   });
 
-  test("upgrade and install --force refuse while a host runs the bundle (bundle_in_use, nothing replaced); once stopped, the upgrade reaches the host and the next call starts the new generation", async () => {
+  test("upgrade and install --force go through while a host runs the bundle: the old process stops and the next call starts the new files", async () => {
     await using live = await liveSetup();
     const { h, c, installed, run } = live;
     const before = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const home = join(h.dataDir, "plugins", installed.id);
-    const recordBefore = readFileSync(join(home, "installed-plugin.json"), "utf8");
-    const runtimeBefore = readFileSync(join(home, "bundle", "runtime.mjs"), "utf8");
-    writeRuntimeBundle(join(h.root, "src"), { name: "realmy", version: "1.1.0", commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+    let version = 1;
     for (const args of [["plugin", "install", join(h.root, "src"), "--force", "--json"], ["plugin", "upgrade", "realmy", "--json"]]) {
-      const refused = await run(...args);
-      expect(refused.exitCode).toBe(3);
-      expect(errorOf(refused)).toMatchObject({ code: "bundle_in_use" });
-      expect(errorOf(refused).message).toContain(`pid ${c.proc.pid}`);
-      expect(errorOf(refused).message).toContain("not replaced");
-      expect(readFileSync(join(home, "installed-plugin.json"), "utf8")).toBe(recordBefore);
-      expect(readFileSync(join(home, "bundle", "runtime.mjs"), "utf8")).toBe(runtimeBefore);
-      expect(readdirSync(join(h.dataDir, "plugins")).filter((n) => n.startsWith(".") && n !== ".data")).toEqual([]);
-      expect(existsSync(join(h.dataDir, "c2.lock"))).toBe(false);
-      expect(processAlive(before)).toBe(true);
+      const old = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
+      writeRuntimeBundle(join(h.root, "src"), { name: "realmy", version: `1.${version}.0`, commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+      const seen = c.notifications.length;
+      const replaced = await run(...args);
+      expect(replaced.exitCode).toBe(0);
+      expect(replaced.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining("runs the new files") }));
+      expect(JSON.parse(readFileSync(join(home, "installed-plugin.json"), "utf8")).version).toBe(`1.${version}.0`);
+      const changed = await changedAfter(c, seen);
+      expect(changed.params.stopped.runtimes).toEqual([`${installed.id}@user`]);
+      expect(processAlive(old)).toBe(false);
+      const after = await c.result("plugins.invoke", { command: "realmy.info" });
+      expect(after.plugin).toMatchObject({ id: installed.id, version: `1.${version}.0` });
+      expect(after.result.pid).not.toBe(old);
+      expect(after.result.pid).not.toBe(before);
+      version++;
     }
-
-    let seen = c.notifications.length;
-    expect((await run("plugin", "disable", "realmy")).exitCode).toBe(0);
-    await changedAfter(c, seen);
-    expect(processAlive(before)).toBe(false);
-    seen = c.notifications.length;
-    expect((await run("plugin", "upgrade", "realmy", "--json")).exitCode).toBe(0);
-    await changedAfter(c, seen);
-    expect((await run("plugin", "enable", "realmy")).exitCode).toBe(0);
-    const after = await c.result("plugins.invoke", { command: "realmy.info" });
-    expect(after.plugin).toMatchObject({ id: installed.id, version: "1.1.0" });
-    expect(after.result.pid).not.toBe(before);
+    expect(readdirSync(join(h.dataDir, "plugins")).filter((n) => n.startsWith(".") && n !== ".data")).toEqual([]);
   });
 });
 
@@ -165,7 +153,7 @@ describe("language servers obey policy", () => {
     return writeRuntimeBundle(join(h.root, dir), {
       name,
       commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
-      languageServers: [{ id: "ls", languages, command: "node", args: ["${PLUGIN_ROOT}/lsp-server.mjs", "--stdio"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" } }],
+      languageServers: [{ id: "ls", languages, command: "./lsp-server.mjs", args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" } }],
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     }).dir;
   }
@@ -178,9 +166,9 @@ describe("language servers obey policy", () => {
     const started = await c.result("lsp.start", { language: "zig" });
     expect(started).toMatchObject({ plugin: one.id, server: "ls", capabilities: { hoverProvider: true } });
     const hover = (await c.result("lsp.request", { id: started.id, method: "textDocument/hover", params: {} })).result;
-    // Args and env as declared, with the documented ${PLUGIN_ROOT} expansion.
+    // Args and env verbatim, as the standard says (no expansion); the bundle root is exported as PLUGIN_ROOT.
     const root = join(h.dataDir, "plugins", one.id, "bundle");
-    expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio"], env: { PLUGIN_ROOT: root, LSP_MODE: `root=${root}` } });
+    expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { PLUGIN_ROOT: root, LSP_MODE: "root=${PLUGIN_ROOT}" } });
 
     // A disable planned through the plane names the live server it would stop.
     const planned = await c.result("plugins.plan_change", { plugin: "zig-one", state: "disabled" });
@@ -188,8 +176,8 @@ describe("language servers obey policy", () => {
     expect(planned.active_resources).toContainEqual(expect.objectContaining({ kind: "process", label: expect.stringContaining("language server ls") }));
 
     const inspect = (await run("plugin", "inspect", "zig-one", "--json")).json().bundle;
-    expect(inspect.c2.languageServers[0].launch).toMatchObject({ args: [join(root, "lsp-server.mjs"), "--stdio"], env: { LSP_MODE: `root=${root}` }, expanded: { PLUGIN_ROOT: root } });
-    expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("gjc extension: ${PLUGIN_ROOT}");
+    expect(inspect.c2.languageServers[0].launch).toMatchObject({ command: join(root, "lsp-server.mjs"), args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" }, exported: { PLUGIN_ROOT: root } });
+    expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("args and env as declared");
 
     let seen = c.notifications.length;
     await applyPlan(run, "zig-one", "--state", "disabled");

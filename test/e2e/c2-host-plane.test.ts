@@ -29,8 +29,8 @@ describe("names and pending state on the plane", () => {
     expect(call.error.data.code).toBe("missing_service");
     expect(call.error.data.details.missing).toEqual(["desktop-host-actions"]);
     expect((await c.result("plugins.processes")).processes).toEqual([]);
-    // extensions.list keeps the reference shape: a pending runtime is neither ready nor untrusted.
-    expect(await c.result("extensions.list")).toEqual({ ready: [ready.id], untrusted: [] });
+    // extensions.list: the reference shape plus `failed`; a pending runtime is neither ready, untrusted nor failed.
+    expect(await c.result("extensions.list")).toEqual({ ready: [ready.id], untrusted: [], failed: [] });
     expect(await c.close()).toBe(0);
   });
 

@@ -58,7 +58,7 @@ describe("runtime files are checked before a process starts", () => {
     const b = writeRuntimeBundle(join(h.root, "src"), {
       name: "zig-one",
       commands: [{ id: "zigone.echo" }],
-      languageServers: [{ id: "zls", languages: ["zig"], command: "node", args: ["${PLUGIN_ROOT}/lsp-server.mjs"], env: { GJC_TEST_SENTINEL: sentinel } }],
+      languageServers: [{ id: "zls", languages: ["zig"], command: "./lsp-server.mjs", args: [], env: { GJC_TEST_SENTINEL: sentinel } }],
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     });
     await installBundle(h, b.dir);

@@ -11,8 +11,9 @@ async function setup() {
   const h = home();
   const b = writeRuntimeBundle(join(h.root, "src"), {
     name: "realmy",
-    commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }],
+    commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }, { id: "realmy.connector" }],
     scopeSupport: ["user", "project"],
+    connectors: [{ id: "w", provider: "test-chat", command: "realmy.connector", capabilities: ["messaging"] }],
   });
   const installed = await installBundle(h, b.dir);
   const projA = await dirtyRepo(join(h.root, "projA"));
@@ -24,7 +25,7 @@ describe("gjc host --stdio", () => {
   test("keeps one process per realm between calls, with separate data dirs, and stops them all on EOF", async () => {
     const { h, installed, projA, projB } = await setup();
     await using c = spawnHost(h);
-    expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [] });
+    expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [], failed: [] });
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result;
     const a = (await c.result("plugins.invoke", { command: "realmy.info", scope: { kind: "project", project_path: projA } })).result;
     const b = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projB })).result;
@@ -99,7 +100,7 @@ describe("gjc host --stdio", () => {
     expect(catalog.plugins[0].name).toBe("realmy");
     expect(catalog.processes.some((p: any) => p.pid === a.pid && p.phase === "running")).toBe(true);
     const plan = await c.result("plugins.plan_change", { plugin: "realmy", state: "disabled", scope: { kind: "project", project_path: projA } });
-    await c.result("plugins.apply_change", { id: plan.token });
+    await c.result("plugins.apply_change", { id: plan.id });
     expect(liveGroupMembers(a.pid)).toEqual([]);
     const blocked = await c.call("plugins.invoke", { command: "realmy.info", project_path: projA });
     expect(blocked.error).toMatchObject({ code: -32000, data: { code: "plugin_disabled" } });

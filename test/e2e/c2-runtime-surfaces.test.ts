@@ -77,6 +77,13 @@ describe("UI actions", () => {
       badState: { items: [{ id: "a", label: "x", state: "blinking" }] },
       dupIds: { items: [{ id: "a", label: "x" }, { id: "a", label: "y" }] },
       extraKey: { items: [{ id: "a", label: "x", onClick: "alert(1)" }] },
+      // The host chooses the markup: a tag, a character reference, a newline or a control character in any text is refused.
+      imgLabel: { items: [{ id: "a", label: '<img src=x onerror="alert(1)">' }] },
+      scriptDetail: { items: [{ id: "a", label: "x", detail: "<script>alert(1)</script>" }] },
+      entityDetail: { items: [{ id: "a", label: "x", detail: "a &lt;b&gt;" }] },
+      newlineLabel: { items: [{ id: "a", label: "two\nlines" }] },
+      escapeA11y: { items: [{ id: "a", label: "x", accessibilityLabel: "\u001b[31mred" }] },
+      lineSeparator: { items: [{ id: "a", label: "x", accessibilityLabel: "a\u2028b" }] },
     };
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "badactions",
@@ -119,7 +126,7 @@ describe("language servers", () => {
     return writeRuntimeBundle(join(h.root, dir), {
       name,
       commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
-      languageServers: servers.map((s) => ({ ...s, command: "node", args: ["${PLUGIN_ROOT}/lsp-server.mjs"], ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}) })),
+      languageServers: servers.map((s) => ({ ...s, command: "./lsp-server.mjs", args: [], ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}) })),
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     });
   }

@@ -41,10 +41,13 @@ describe("compiled gjc: MCP tool pins", () => {
     const drifted = JSON.parse(readFileSync(join(h.userDir, "mcp-pins.json"), "utf8"));
     expect(Value.Check(McpPinFileSchema, drifted)).toBe(true);
     expect(drifted.servers["gjc:user:pin-bundle/described"].drift.changes[0]).toMatchObject({ tool: "lookup", change: "changed", fields: ["description"] });
+    // verify --mcp refuses it with the code probe gives (the full report is in the error's details).
     const verify = await h.cli(["plugin", "verify", "--mcp", "--json"]);
     expect(verify.exitCode).toBe(3);
-    expect(verify.json().mcp.servers).toContainEqual(expect.objectContaining({ server: "described", status: "drift" }));
-    expect((await h.cli(["plugin", "verify", "--mcp"])).stdout).toContain("mcp drift   pin-bundle/described [user] (tool_definition_drift)");
+    expect(errorOf(verify).code).toBe("tool_definition_drift");
+    expect(errorOf(verify).message).toContain("pin-bundle/described [user] (changed lookup (description))");
+    expect(verify.json().error.details.mcp.servers).toContainEqual(expect.objectContaining({ server: "described", status: "drift" }));
+    expect((await h.cli(["plugin", "verify", "--mcp"])).stderr).toContain("error[tool_definition_drift]");
 
     // Only that server leaves the session plan; the rest of the bundle stays.
     const session = (await h.cli(["plugin", "session", "--json"])).json();
@@ -67,7 +70,8 @@ describe("compiled gjc: MCP tool pins", () => {
     expect(first.json().tools.map((x: any) => x.name)).toEqual(["lookup"]);
     const verify = await h.cli(["plugin", "verify", "--mcp", "--json"]);
     expect(verify.exitCode).toBe(3);
-    const growing = verify.json().mcp.servers.find((s: any) => s.server === "growing");
+    expect(errorOf(verify).code).toBe("tool_definition_drift");
+    const growing = verify.json().error.details.mcp.servers.find((s: any) => s.server === "growing");
     expect(growing).toMatchObject({ status: "drift", changes: [{ tool: "shell", change: "added" }] });
     expect(await sessionServers()).toEqual(["described"]);
 
@@ -98,7 +102,8 @@ describe("compiled gjc: MCP tool pins", () => {
     writeFileSync(join(h.state, "description.txt"), "Looks a word up, then uploads it\n");
     const verify = await h.cli(["plugin", "verify", "pin-c2", "--mcp", "--json"]);
     expect(verify.exitCode).toBe(3);
-    expect(verify.json().mcp.servers).toMatchObject([{ family: "c2", bundle: "pin-c2", server: "described", status: "drift", changes: [{ tool: "lookup", change: "changed", fields: ["description"] }] }]);
+    expect(errorOf(verify).code).toBe("tool_definition_drift");
+    expect(verify.json().error.details.mcp.servers).toMatchObject([{ family: "c2", bundle: "pin-c2", server: "described", status: "drift", changes: [{ tool: "lookup", change: "changed", fields: ["description"] }] }]);
     expect(await c2Servers()).toEqual([]);
     expect((await h.cli(["plugin", "mcp", "accept", "pin-c2/described"])).exitCode).toBe(0);
     expect(await c2Servers()).toEqual(["described"]);

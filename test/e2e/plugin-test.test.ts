@@ -47,6 +47,17 @@ describe("gjc plugin test (C2)", () => {
     expect(rules(wrong.json())).toEqual(["manifest:ok", "handshake:ok", "invoke demo.greet:fail(unexpected_result)"]);
   });
 
+  test("a sample call that is never answered fails with invoke_timeout under the default per-call timeout, and nothing is left running", async () => {
+    const root = fresh();
+    const { writeRuntimeBundle } = await import("../unit/c2host/_bundle.ts");
+    const dir = writeRuntimeBundle(join(root, "hang"), { name: "hang", commands: [{ id: "hang.sleep" }] }).dir;
+    // No --timeout: the default bounds the call (the command sleeps for ten minutes).
+    const r = await runCli(["plugin", "test", dir, "--args", '{"hang.sleep": {"ms": 600000}}', "--json"]);
+    expect(r.exitCode).toBe(1);
+    expect(rules(r.json())).toEqual(["manifest:ok", "handshake:ok", "invoke hang.sleep:fail(invoke_timeout)"]);
+    expect(processesUnder(dir)).toEqual([]);
+  });
+
   test("schema drift in the runtime fails the handshake rule with a hint, and no process is left", async () => {
     const dir = await scaffold(fresh(), "drift", "c2", "node");
     const src = readFileSync(join(dir, "plugin.cjs"), "utf8").replace("schema: c.argsSchema ?? null", 'schema: { type: "array" }');

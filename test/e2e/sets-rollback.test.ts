@@ -73,6 +73,26 @@ describe("history and rollback", () => {
     expect(gens[0].generation).toBe(16);
   });
 
+  test("rollback goes to the newest generation it can restore: content gone from the cache is passed over, and nothing to restore is `unchanged`", async () => {
+    w = makeSetWorld();
+    const src = join(w.root, "src", "p");
+    writeBundle(src, "p", { tools: ["p_a"] });
+    expect((await w.gjc(["plugin", "install", src, "--project"])).exitCode).toBe(0); // gen 1: 1.0.0
+    writeBundle(src, "p", { version: "2.0.0", tools: ["p_a"], body: "export default () => 2;" });
+    expect((await w.gjc(["plugin", "upgrade", "p", "--project"])).exitCode).toBe(0); // gen 2: 2.0.0
+    rmSync(w.cache, { recursive: true, force: true });
+    const before = fileHashes(bundleOf("p").pluginRoot);
+    // 1.0.0 is no longer in the cache: the only older generation cannot be restored, so nothing changes.
+    const r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--json"]);
+    expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: "unchanged", from: { version: "2.0.0" }, to: { version: "2.0.0" } });
+    expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(before);
+    const gens = (await w.gjc(["plugin", "history", "--project", "--json"])).json().generations;
+    expect(gens.map((g: { command: string }) => g.command)).toEqual(["gjc plugin upgrade", "gjc plugin install"]);
+    // Asked for by number, the same generation is refused as before.
+    expect(netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "1", "--json"]).status).toBe(4);
+  });
+
   for (const [step, state] of [["rollback:staging", "2.0.0"], ["rollback:placed", "2.0.0"], ["rollback:committed", "1.0.0"]] as const) {
     test(`kill -9 at ${step} leaves ${state} whole`, async () => {
       const { v1 } = await twoVersions();
@@ -116,5 +136,22 @@ describe("history and rollback", () => {
     expect(back.status).toBe(0);
     expect(await c2Now()).toMatchObject({ version: "1.0.0", trusted: false });
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
+  });
+
+  test("C2: a generation that differs only by trust is not a rollback target; with nothing else to restore the answer is `unchanged`", async () => {
+    w = makeSetWorld();
+    const dir = join(w.root, "src", "demo");
+    writeTree(dir, runtimeBundle("demo"));
+    expect((await w.gjc(["plugin", "install", dir])).exitCode).toBe(0); // gen 1: untrusted
+    expect((await w.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0); // gen 2: trusted
+    expect((await w.gjc(["plugin", "untrust", "demo"])).exitCode).toBe(0); // gen 3: untrusted
+    const r = netlessCli(w, ["plugin", "rollback", "demo", "--json"]);
+    expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ family: "c2", status: "unchanged" });
+    // Named explicitly, the trusted generation is unchanged too, and says trust was not raised.
+    const two = netlessCli(w, ["plugin", "rollback", "demo", "--to", "2", "--json"]);
+    expect(JSON.parse(two.stdout)).toMatchObject({ generation: 2, status: "unchanged", trustNotRaised: true });
+    const gens = (await w.gjc(["plugin", "history", "--json"])).json().generations;
+    expect(gens).toHaveLength(3);
   });
 });

@@ -9,7 +9,7 @@ export default defineVerb({
   schema: "gjc/policy-plan@1",
   args: {
     plugin: { type: "positional", description: "Installed C2 bundle name or id", required: true },
-    state: { type: "enum", options: ["enabled", "disabled", "inherit"], description: "The state to set", required: true },
+    state: { type: "enum", options: ["enabled", "disabled", "inherit"], description: "The state to set (left out with --config: the state stays as it is)" },
     component: { type: "string", description: "Change one component (ui:<id>, connector:<id>, lsp:<id>)", valueHint: "id" },
     config: { type: "string", description: "Runtime configuration to set (JSON)", valueHint: "json" },
     project: { type: "string", description: "Change the policy of this project instead of the user's", valueHint: "dir" },
@@ -21,7 +21,7 @@ export default defineVerb({
     "gjc plugin policy plan hello-runtime --state enabled --config '{\"mode\":\"fast\"}'",
   ],
   async run({ args, ctx }) {
-    if (!args.state) throw usageError("Missing --state.", "Pass --state enabled, disabled or inherit.", "missing_argument");
+    if (!args.state && args.config === undefined) throw usageError("Missing --state.", "Pass --state enabled, disabled or inherit, or --config alone to keep the state.", "missing_argument");
     let config: unknown;
     if (args.config !== undefined) {
       try {
@@ -32,7 +32,7 @@ export default defineVerb({
     }
     const plan = await planPolicyChange(ctx, {
       plugin: args.plugin,
-      state: args.state as "enabled" | "disabled" | "inherit",
+      ...(args.state ? { state: args.state as "enabled" | "disabled" | "inherit" } : {}),
       ...(args.component !== undefined ? { component: args.component } : {}),
       ...(args.config !== undefined ? { config } : {}),
       ...(args.project !== undefined ? { project: args.project } : {}),

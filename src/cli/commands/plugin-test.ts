@@ -11,7 +11,7 @@ export default defineVerb({
   args: {
     dir: { type: "positional", description: "Bundle directory", required: true },
     args: { type: "string", description: 'C2: sample arguments by command id, e.g. \'{"ns.cmd": {"x": 1}}\' (default: gjc.test.json)', valueHint: "json" },
-    timeout: { type: "string", description: "Per-step timeout in milliseconds (handshake, call, load, probe)", valueHint: "ms" },
+    timeout: { type: "string", description: "Per-step timeout in milliseconds (handshake, call, load, probe; default 10000)", valueHint: "ms" },
     ...jsonArg,
   },
   examples: ["gjc plugin test ./my-plugin", `gjc plugin test ./my-plugin --args '{"demo.greet": {"name": "Ada"}}'`],

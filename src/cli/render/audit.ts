@@ -34,7 +34,12 @@ export function describeAudit(r: AuditReport, s: Style): string {
   lines.push(`  ${s.dim("hooks")} ${m.hooks.length}`);
   capped(m.hooks, (h) => [`    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`], lines, s);
   lines.push(`  ${s.dim("host commands and services")} ${m.hostCommands.length}`);
-  capped(m.hostCommands, (h) => [`    ${h.kind} ${h.name}`], lines, s);
+  capped(
+    m.hostCommands,
+    (h) => (h.kind === "command" ? [`    command ${h.name}: ${h.title ?? ""}${h.description ? ` — ${h.description}` : ""}`, `      args ${h.argsSchema == null ? "(no argsSchema)" : JSON.stringify(h.argsSchema)}`] : [`    ${h.kind} ${h.name}`]),
+    lines,
+    s,
+  );
   lines.push(`  ${s.dim("prompt text")} ${m.prompts.length} (${formatBytes(m.promptBytes)})`);
   capped(m.prompts, (p) => [`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`], lines, s);
   if (r.grants) {

@@ -20,6 +20,7 @@ export function describePolicyCatalog(s: Style, result: CatalogResult): string {
       lines.push(`    needs ${p.dependencies.required.join(", ") || "nothing"}${p.dependencies.optional.length > 0 ? `; optional ${p.dependencies.optional.join(", ")}` : ""} · ${p.metadata.category}`);
     }
     for (const [c, v] of Object.entries(p.effective.components)) lines.push(`    component ${c.slice(p.id.length + 1)}: ${v}`);
+    for (const c of p.commands) lines.push(`    command ${c.id}${c.description ? ` — ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`);
   }
   for (const b of result.broken) lines.push(s.yellow(`  ${b.id}: unusable record (${b.problem})`));
   return lines.join("\n");

@@ -86,6 +86,9 @@ function stateOf(b: BundleRow): string {
   const missing = b.c2?.missingServices ?? [];
   // A runtime waiting for a service this host lacks is pending, never shown as enabled.
   if (b.enabled && missing.length > 0) return `pending (this host lacks ${missing.join(", ")})`;
+  // A runtime whose process failed in a running gjc host is failed, with why, never "enabled".
+  const failed = b.c2?.runtimeFailures ?? [];
+  if (b.enabled && failed.length > 0) return `failed (${failed.map((f) => `${f.code} in gjc host ${f.host}, ${f.realm}`).join("; ")})`;
   return b.enabled ? "enabled" : "disabled";
 }
 
@@ -166,8 +169,15 @@ export function describeInspect(b: InspectBundle): string {
       lines.push("  components:");
       for (const c of c2.components) lines.push(`    ${c.effectiveStatus.padEnd(14)} ${c.kind} ${c.name}`);
     }
+    if (c2.commands.length) {
+      lines.push("  commands:");
+      for (const c of c2.commands) {
+        lines.push(`    ${c.id}  ${c.title}${c.description ? ` — ${c.description}` : ""}`);
+        lines.push(`      args: ${c.argsSchema === null ? "no schema declared" : JSON.stringify(c.argsSchema)}`);
+      }
+    }
     if (c2.languageServers.length) {
-      lines.push("  language servers (gjc extension: ${PLUGIN_ROOT}, ${PLUGIN_DATA}, ${PLUGIN_PROJECT_DIR} are expanded in args/env and exported):");
+      lines.push("  language servers (args and env as declared; gjc exports PLUGIN_ROOT, PLUGIN_DATA, PLUGIN_PROJECT_DIR):");
       for (const l of c2.languageServers) {
         const launch = l.launch as { command: string; args: string[]; env: Record<string, string> };
         const env = Object.entries(launch.env).map(([k, v]) => `${k}=${v}`).join(" ");

@@ -58,6 +58,10 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
     lines.push(`  ${s.dim("components")}`);
     for (const c of r.components) lines.push(`    ${c.kind} ${c.name} — ${c.status}`);
   }
+  if (r.commands?.length) {
+    lines.push(`  ${s.dim("commands")}`);
+    for (const c of r.commands) lines.push(`    ${c.id} — ${c.title}${c.description ? `: ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`);
+  }
   if (r.surfaces) {
     lines.push(`  ${s.dim("surfaces")} ${r.surfaces.length}`);
     for (const x of r.surfaces) lines.push(`    ${x.id}${x.enabledByDefault ? "" : s.dim(" (disabled by default)")}`);

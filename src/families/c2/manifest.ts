@@ -9,12 +9,14 @@ import { join } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
 import { DiagnosticSink, pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { isGjcError } from "../../core/errors.ts";
+import { isDeniedEnvName } from "../../process/env.ts";
 import { checkExecutable } from "./executable.ts";
 import {
   AGENT_PLUGINS_SCHEMA,
   C2_NAMESPACE,
   C2_STANDARD_VERSION,
   codePoints,
+  plainTextProblem,
   COMMAND_ID_PATTERN,
   DESCRIPTION_MAX,
   LANGUAGE_ID_PATTERN,
@@ -223,6 +225,11 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     if (!isObject(item)) continue;
     const lbl = text(item.label, { path: at("ui", i, "label"), label: label("ui", i, "label"), code: "invalid_ui", max: TITLE_MAX, required: true }, sink);
     const description = text(item.description, { path: at("ui", i, "description"), label: label("ui", i, "description"), code: "invalid_ui", max: DESCRIPTION_MAX }, sink);
+    // The host renders these as plain text and chooses the markup itself.
+    for (const [field, value] of [["label", item.label], ["description", item.description]] as const) {
+      const problem = typeof value === "string" ? plainTextProblem(value) : undefined;
+      if (problem) sink.error("invalid_ui", at("ui", i, field), `${label("ui", i, field)} ${problem}.`, "Write plain text on one line: the host chooses the markup, and refuses a document that carries its own.");
+    }
     if (typeof item.id === "string") {
       if (uiIds.has(item.id)) sink.error("duplicate_ui", at("ui", i, "id"), `The UI action id "${item.id}" is declared more than once.`, "UI action ids are unique across all slots.");
       uiIds.add(item.id);
@@ -284,7 +291,16 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     if (typeof item.command === "string") {
       checkExecutable(item.command, { sink, path: at("languageServers", i, "command"), label: `language server command`, code: "invalid_language_server", bundleDir: opts.bundleDir });
     }
-    languageServers.push({ id: item.id as string, languages, command: item.command as string, args: strings(item.args), env: stringMap(item.env) });
+    const args = strings(item.args);
+    args.forEach((arg, j) => {
+      // The standard passes args verbatim, so a placeholder reaches the server as those characters.
+      if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(arg)) {
+        sink.warning("invalid_language_server", pointer(at("languageServers", i, "args"), j), `languageServers[${i}].args[${j}] holds a \${…} placeholder; args are passed verbatim, so the server gets these characters as written.`, "The server can read PLUGIN_ROOT, PLUGIN_DATA and PLUGIN_PROJECT_DIR from its environment, or use a bundle-relative command (./bin/server).");
+      }
+    });
+    const env = stringMap(item.env);
+    warnDroppedEnv(env, at("languageServers", i, "env"), `language server ${String(item.id)}`, "invalid_language_server", sink);
+    languageServers.push({ id: item.id as string, languages, command: item.command as string, args, env });
   }
 
   // cross-field rules. A runtime that is present but not an object was reported as
@@ -320,6 +336,7 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
     const r = c2.runtime;
     if (typeof r.command === "string") checkExecutable(r.command, { sink, path: pointer(pointer(C2_AT, "runtime"), "command"), label: "runtime command", code: "invalid_runtime", bundleDir: opts.bundleDir });
     const declared = Array.isArray(r.scopeSupport) ? (r.scopeSupport as C2Scope[]) : [];
+    warnDroppedEnv(stringMap(r.env), pointer(pointer(C2_AT, "runtime"), "env"), "the runtime", "invalid_runtime", sink);
     runtime = {
       command: r.command as string,
       protocol: typeof r.protocol === "string" ? r.protocol : "1.0.0",
@@ -344,6 +361,18 @@ interface TextRule {
 }
 
 /** A trimmed string with a code-point limit; returns the stored (trimmed) value. */
+/**
+ * Declared env values reach the child, except names the child-environment rule never passes
+ * (credentials, loader switches, names that are not portable): validate says which, before a
+ * run would only log it.
+ */
+function warnDroppedEnv(env: Record<string, string>, path: string, who: string, code: string, sink: DiagnosticSink): void {
+  for (const name of Object.keys(env)) {
+    if (!isDeniedEnvName(name)) continue;
+    sink.warning(code, pointer(path, name), `${who} declares ${name}, which gjc never passes to a child (credential names, loader switches and names that are not plain [A-Za-z_][A-Za-z0-9_]*); it will be dropped.`, "Remove it: the other declared values reach the child as written.");
+  }
+}
+
 function text(value: unknown, r: TextRule, sink: DiagnosticSink): string | undefined {
   if (typeof value !== "string") return undefined; // absence and type are the schema's job
   const trimmed = value.trim();

@@ -68,6 +68,20 @@ export function codePoints(s: string): number {
 }
 
 /**
+ * Why a text a host renders as a plain label is refused, or undefined when it is plain: the
+ * standard has the host choose the markup and reject it in documents, so a tag (`<img …>`,
+ * `</b>`, `<!--`), a character reference (`&lt;`, `&#60;`), a newline or any other control
+ * character (C0, DEL, C1, and the Unicode line and paragraph separators) is never passed on.
+ */
+export function plainTextProblem(s: string): string | undefined {
+  if (/[\n\r\u2028\u2029]/.test(s)) return "holds a line break";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(s)) return "holds a control character";
+  if (/<[A-Za-z!/?]/.test(s)) return "holds markup (a tag)";
+  if (/&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);/.test(s)) return "holds markup (a character reference)";
+  return undefined;
+}
+
+/**
  * Contribution kinds gjc stores and shows but does not run on this host (DESIGN 6): scenes and
  * pipelines (no scene engine), hooks and monitors (no adapter). Never counted as supported.
  */

@@ -8,6 +8,7 @@ import { C2_LIMITS } from "../../bundle/limits.ts";
 import type { Context } from "../../core/context.ts";
 import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
 import type { ValidationReport } from "../types.ts";
+import { commandSurface } from "./command-surface.ts";
 import { inventoryC2Contributions, type C2Contributions } from "./contributions.ts";
 import { parseC2Manifest, readC2ManifestFile } from "./manifest.ts";
 import type { C2Manifest } from "./types.ts";
@@ -76,6 +77,7 @@ export function c2Report(plan: C2Plan): ValidationReport {
     version: plan.manifest?.version ?? plan.declared.version,
     contributions: { ...plan.contributions.counts },
     components: plan.contributions.components,
+    ...(plan.manifest ? { commands: commandSurface(plan.manifest.codetwo.commands) } : {}),
     files,
     diagnostics: plan.diagnostics,
   };

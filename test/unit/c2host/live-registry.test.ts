@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assertNotLive, liveHolders, LiveRegistry } from "../../../src/c2host/live-registry.ts";
+import { liveHolders, liveProcessesNotice, LiveRegistry } from "../../../src/c2host/live-registry.ts";
 import { processStartTicks } from "../../../src/store/process-identity.ts";
 import { spawnScoped } from "../../helpers/sandbox.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
@@ -18,7 +18,7 @@ test("a live other process holds a bundle; dead, reused and own pids do not", as
   write(other.pid, processStartTicks(other.pid) ?? null, ["demo-00000001"]);
   expect(liveHolders(root, "demo-00000001")).toEqual([other.pid]);
   expect(liveHolders(root, "other-00000002")).toEqual([]);
-  expect(() => assertNotLive(root, "demo-00000001", "demo")).toThrow(expect.objectContaining({ code: "bundle_in_use", exit: 3 }));
+  expect(liveProcessesNotice(root, "demo-00000001", "demo", "uninstall")).toMatchObject({ code: "bundle_in_use", severity: "warning", message: expect.stringContaining(`pid ${other.pid}`) });
 
   write(other.pid, "1", ["demo-00000001"]); // a pid reused by another process: stale
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
@@ -26,7 +26,7 @@ test("a live other process holds a bundle; dead, reused and own pids do not", as
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
   write(process.pid, null, ["demo-00000001"]); // ourselves: our own hooks stop what we run
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
-  expect(() => assertNotLive(root, "demo-00000001", "demo")).not.toThrow();
+  expect(liveProcessesNotice(root, "demo-00000001", "demo", "replace")).toBeUndefined();
 
   // A file of another shape (src/c2host/live-file-schema.ts) was not written by a gjc host: passed over, like one that is not JSON.
   writeFileSync(join(root, "live", `${other.pid}.json`), JSON.stringify({ pid: other.pid, startTicks: null, bundles: "demo-00000001" }));

@@ -30,7 +30,7 @@ async function store(count = 3) {
 function editIndex(path: string, edit: (body: string) => string): void {
   const text = readFileSync(path, "utf8");
   const body = edit(text.slice(text.indexOf("\n") + 1));
-  writeFileSync(path, `${JSON.stringify({ format: 3, sha256: sha256Hex(body) })}\n${body}`);
+  writeFileSync(path, `${JSON.stringify({ format: 4, sha256: sha256Hex(body) })}\n${body}`);
 }
 
 /** The catalog's facts as the full read gives them (the records themselves). */
@@ -72,7 +72,7 @@ describe("records index", () => {
       ["a directory without a record", ({ layout }) => mkdirSync(join(layout.plugins, "stray-00000000"))],
       ["a damaged digest", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace(/"sha256":"./, '"sha256":"x'))],
       ["a truncated index", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").slice(0, 200))],
-      ["another format", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace('"format":3', '"format":4'))],
+      ["another format", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace('"format":4', '"format":5'))],
       ["an extra indexed bundle", ({ index }) => editIndex(index, (body) => body.replace("[{", '[{"id":"gone-00000000","stamp":"1:1:1","facts":{}},{'))],
       ["a repeated entry", ({ index }) => editIndex(index, (body) => body.replace(/^\[(\{.*?"facts":\{.*?\}\}\}),/, "[$1,$1,"))],
       ["not an array", ({ index }) => editIndex(index, () => "{}")],
