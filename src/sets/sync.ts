@@ -17,13 +17,13 @@
  * raised: a C2 bundle the set expects trusted and that is not is reported as needs-trust (exit 3)
  * unless `--trust <name>` names it; one trusted here but untrusted in the set is untrusted.
  */
-import { readFileSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 import { toRegistrySource } from "../install/install.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
+import { readStateText } from "../store/state-file.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
@@ -34,7 +34,7 @@ import { recordGeneration } from "./history.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { rememberProject } from "./known-projects.ts";
 import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
-import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
+import { MAX_LOCK_BYTES, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 import type { SetReason } from "./reason.ts";
@@ -172,7 +172,10 @@ function frozenError(items: SyncItem[]): GjcError {
 }
 
 export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {}): Promise<SyncResult> {
-  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", () => applySet(ctx, scope, { ...o, policies: scope === "project", generation: true }));
+  const apply = () => applySet(ctx, scope, { ...o, policies: scope === "project", generation: true });
+  // A dry run finishes no interrupted change either: it changes nothing.
+  if (o.dryRun) return withSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", undefined, apply);
+  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", apply);
 }
 
 /**
@@ -362,7 +365,8 @@ async function undoNow(ctx: Context, scope: Scope): Promise<void> {
 
 function readLockText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    const read = readStateText(path, { owned: false, maxBytes: MAX_LOCK_BYTES });
+    return read.kind === "text" ? read.text : "";
   } catch {
     return "";
   }
