@@ -99,7 +99,7 @@ describe("the sets' on-disk documents", () => {
     ];
     for (const [doc, problem] of cases) {
       // Signed for this user, so the reader gets as far as the field (an unsigned one is foreign: below).
-      writeFileSync(path, typeof doc === "string" ? doc : signedStateText(ctx, "transaction:user", doc));
+      writeFileSync(path, typeof doc === "string" ? doc : signedStateText(ctx, "transaction:user", doc as object));
       let error: { code?: string; message?: string; details?: { problem?: string } } = {};
       try {
         readJournal(ctx, "user");
