@@ -1,0 +1,220 @@
+/**
+ * State gjc did not write is never acted on: each case builds the hostile state for real (a
+ * repository cloned with `git clone` that ships the planted file, a file another local user
+ * owns, a file signed with someone else's key) and shows the command ignores or refuses it
+ * with nothing changed.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { signedStateText } from "../../src/store/state-file.ts";
+import { git } from "../helpers/git.ts";
+import { snapshotTree, writeTree, type TreeSpec } from "../helpers/tmp.ts";
+import { runtimeBundle } from "../unit/c2store/_bundles.ts";
+import { writeBundle } from "./gjc-install-fixture.ts";
+import { errorOf, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
+
+let worlds: SetWorld[] = [];
+afterEach(() => {
+  for (const w of worlds) w.cleanup();
+  worlds = [];
+});
+const world = () => {
+  const w = makeSetWorld();
+  worlds.push(w);
+  return w;
+};
+const isRoot = process.getuid?.() === 0;
+
+/** A team repository holding `files`, cloned with git into a fresh directory of the world: the victim's checkout. */
+function clonedRepo(w: SetWorld, name: string, files: TreeSpec): string {
+  const origin = join(w.root, "origin", name);
+  mkdirSync(origin, { recursive: true });
+  writeTree(origin, files);
+  git(w.sandbox, origin, "init", "-q", "-b", "main");
+  git(w.sandbox, origin, "add", "-A");
+  git(w.sandbox, origin, "commit", "-q", "-m", "team setup");
+  const clone = join(w.root, "clones", name);
+  mkdirSync(join(w.root, "clones"), { recursive: true });
+  git(w.sandbox, w.root, "clone", "-q", "--", origin, clone);
+  return clone;
+}
+
+const c2Rows = async (w: SetWorld, cwd?: string) =>
+  ((await w.gjc(["plugin", "list", "--json"], { cwd })).json().bundles as { family: string; name: string; enabled: boolean; c2: { trusted: boolean } }[])
+    .filter((b) => b.family === "c2")
+    .map((b) => ({ name: b.name, enabled: b.enabled, trusted: b.c2.trusted }));
+
+const withoutGit = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([k]) => !k.startsWith(".git/") && k !== ".git"));
+
+/** A user with an untrusted C2 runtime bundle `demo`, and the lock entry that names it (what a planted journal would apply). */
+async function victimWithDemo() {
+  const w = world();
+  const demo = writeTree(join(w.root, "src", "demo"), runtimeBundle("demo"));
+  expect((await w.gjc(["plugin", "install", demo])).exitCode).toBe(0);
+  expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+  const entry = JSON.parse(readFileSync(join(w.home, ".gjc", "agent", "plugins.lock.json"), "utf8")).bundles.find((b: { name: string }) => b.name === "demo");
+  expect(entry).toBeDefined();
+  return { w, entry: { ...entry, c2: { trusted: true } } };
+}
+
+/** A journal that, if finished, would make `demo` trusted. */
+function trustingJournal(entry: unknown) {
+  return {
+    version: 1,
+    scope: "project",
+    command: "gjc plugin sync",
+    startedAt: "2026-01-01T00:00:00.000Z",
+    step: "sync",
+    forward: { bundles: [entry], only: ["c2:demo"], remove: [], trust: ["demo"] },
+    backward: { bundles: [], only: ["c2:demo"], remove: ["c2:demo"], trust: [] },
+  };
+}
+
+describe("a planted plugins-history/transaction.json", () => {
+  const variants: [string, (w: SetWorld, j: object) => string, boolean][] = [
+    ["unsigned", (_w, j) => JSON.stringify(j, null, 2), true],
+    ["signed with another user's key", (_w, j) => signedStateText(world().context(), "transaction:project", j, 2), true],
+  ];
+  for (const [what, text] of variants) {
+    test(`${what}: no command finishes it (not even sync --project --dry-run), it trusts nothing and blocks no --user install`, async () => {
+      const { w, entry } = await victimWithDemo();
+      const journalText = text(w, trustingJournal(entry));
+      const clone = clonedRepo(w, "team", {
+        ".gjc/plugins.lock.json": `${JSON.stringify({ lockfileVersion: 1, scope: "project", bundles: [] }, null, 2)}\n`,
+        ".gjc/plugins-history/transaction.json": journalText,
+      });
+      const journal = join(clone, ".gjc", "plugins-history", "transaction.json");
+      const before = { clone: withoutGit(snapshotTree(clone)), c2: snapshotTree(w.c2) };
+      expect(await c2Rows(w, clone)).toEqual([{ name: "demo", enabled: true, trusted: false }]);
+
+      const dry = await w.gjc(["plugin", "sync", "--project", "--dry-run", "--json"], { cwd: clone });
+      expect({ exit: dry.exitCode, warned: dry.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+      expect({ clone: withoutGit(snapshotTree(clone)), c2: snapshotTree(w.c2) }).toEqual(before);
+
+      // A --user install from inside the clone first finishes pending journals: not this one.
+      const gg = writeBundle(join(w.root, "src", "gg"), "gg");
+      const install = await w.gjc(["plugin", "install", gg, "--user", "--json"], { cwd: clone });
+      expect({ exit: install.exitCode, warned: install.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+      expect(readFileSync(journal, "utf8")).toBe(journalText);
+      expect(snapshotTree(w.c2)).toEqual(before.c2);
+
+      const doctor = await w.gjc(["plugin", "doctor", "--project", "--json"], { cwd: clone });
+      expect(doctor.json().findings.filter((f: { kind: string }) => f.kind === "foreign_state")).toEqual([expect.objectContaining({ path: journal, severity: "warning", fixable: false })]);
+      expect((await w.gjc(["plugin", "doctor", "--project", "--fix"], { cwd: clone })).exitCode).toBeOneOf([0, 1]);
+      expect(readFileSync(journal, "utf8")).toBe(journalText);
+
+      // A real sync of the project's (empty) lock leaves the user's C2 trust alone too.
+      expect((await w.gjc(["plugin", "sync", "--project"], { cwd: clone })).exitCode).toBe(0);
+      expect(await c2Rows(w, clone)).toEqual([{ name: "demo", enabled: true, trusted: false }]);
+    });
+  }
+
+  test.skipIf(!isRoot)("owned by another local user (uid 65534), even when signed with this user's key: ignored", async () => {
+    const { w, entry } = await victimWithDemo();
+    const clone = clonedRepo(w, "team", { ".gjc/plugins.lock.json": `${JSON.stringify({ lockfileVersion: 1, scope: "project", bundles: [] })}\n` });
+    const journal = join(clone, ".gjc", "plugins-history", "transaction.json");
+    mkdirSync(join(clone, ".gjc", "plugins-history"));
+    const text = signedStateText(w.context(), "transaction:project", trustingJournal(entry), 2);
+    writeFileSync(journal, text);
+    chownSync(journal, 65534, 65534);
+    const before = snapshotTree(w.c2);
+    const r = await w.gjc(["plugin", "sync", "--project", "--json"], { cwd: clone });
+    expect({ exit: r.exitCode, warned: r.stderr.includes("belongs to another user") }).toEqual({ exit: 0, warned: true });
+    expect(snapshotTree(w.c2)).toEqual(before);
+    expect(await c2Rows(w, clone)).toEqual([{ name: "demo", enabled: true, trusted: false }]);
+  });
+});
+
+describe("a planted plugins-history/generations.json", () => {
+  test("rollback does not use an unsigned history, nor one signed with another key: no_generation, nothing installed", async () => {
+    const w = world();
+    const src = join(w.root, "src", "gg");
+    // 2.0.0 is in the cache (installed user-wide); the project has 1.0.0. A planted generation names 2.0.0.
+    writeBundle(src, "gg", { version: "2.0.0", body: "export default () => 2;" });
+    expect((await w.gjc(["plugin", "install", src, "--user"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    const entry = JSON.parse(readFileSync(join(w.home, ".gjc", "agent", "plugins.lock.json"), "utf8")).bundles[0];
+    writeBundle(src, "gg", { version: "1.0.0" });
+    const history = { version: 1, scope: "project", generations: [{ generation: 1, at: "2026-01-01T00:00:00.000Z", command: "gjc plugin sync", bundles: [entry] }] };
+    for (const text of [JSON.stringify(history, null, 2), signedStateText(world().context(), "generations:project", history, 2)]) {
+      const clone = clonedRepo(w, `team-${Math.random().toString(36).slice(2, 8)}`, { ".gjc/plugins-history/generations.json": text });
+      // The install records its generation in a history of its own; the planted one is warned about, never merged.
+      const install = await w.gjc(["plugin", "install", src, "--project"], { cwd: clone });
+      expect({ exit: install.exitCode, warned: install.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+      const before = withoutGit(snapshotTree(clone));
+      const r = await w.gjc(["plugin", "rollback", "gg", "--project", "--json"], { cwd: clone });
+      expect({ exit: r.exitCode, code: errorOf(r).code }).toEqual({ exit: 1, code: "no_generation" });
+      expect(withoutGit(snapshotTree(clone))).toEqual(before);
+      const shown = await w.gjc(["plugin", "history", "--project", "--json"], { cwd: clone });
+      expect(shown.json().generations.map((g: { bundles: { version: string }[] }) => g.bundles.map((b) => b.version))).not.toContainEqual(["2.0.0"]);
+    }
+  });
+});
+
+describe("a clone shipping .gjc/gjc-plugins/runtime-verdicts.json", () => {
+  test("sync --project installs the locked bundle but session start does not believe the shipped verdict: the tool is checked (loaded) again", async () => {
+    const team = world();
+    const sentinel = join(team.root, "loads");
+    const body = `require("node:fs").appendFileSync(${JSON.stringify(sentinel)}, "load\\n");\nexport default () => ({ name: "t_note", execute() {} });`;
+    const repo = team.repo("t", { tools: ["t_note"], body });
+    const installed = await team.gjc(["plugin", "install", `${repo.url}#main`, "--project"]);
+    expect({ exit: installed.exitCode, err: installed.stderr }).toMatchObject({ exit: 0 });
+    expect((await team.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect(readFileSync(sentinel, "utf8")).toBe("load\n");
+    expect((await team.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    const verdicts = JSON.parse(readFileSync(join(team.projectScope, "runtime-verdicts.json"), "utf8"));
+    expect(Object.values(verdicts.verdicts)).toEqual([expect.objectContaining({ failed: {} })]);
+
+    for (const shipped of [{ ...verdicts, mac: undefined }, verdicts]) {
+      rmSync(sentinel, { force: true });
+      const victim = world();
+      const clone = clonedRepo(victim, "team", {
+        ".gjc/plugins.lock.json": readFileSync(team.lock, "utf8"),
+        ".gjc/gjc-plugins/runtime-verdicts.json": `${JSON.stringify(shipped)}\n`,
+      });
+      const sync = await victim.gjc(["plugin", "sync", "--project", "--json"], { cwd: clone });
+      expect({ exit: sync.exitCode, err: sync.stderr }).toMatchObject({ exit: 0 });
+      expect(existsSync(sentinel)).toBe(false);
+      const session = await victim.gjc(["plugin", "session", "--json"], { cwd: clone });
+      expect({ exit: session.exitCode, warned: session.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+      expect(readFileSync(sentinel, "utf8")).toBe("load\n");
+      // What session start keeps now is its own verdict, signed for this user: the next start believes it.
+      expect((await victim.gjc(["plugin", "session", "--json"], { cwd: clone })).stderr).not.toContain("foreign_state");
+      expect(readFileSync(sentinel, "utf8")).toBe("load\n");
+    }
+  });
+});
+
+describe("state files too large or too deep", () => {
+  test("a 300 MiB plugins.lock.json is refused at once (invalid_lock, exit 1), never read; nothing changes", async () => {
+    const w = world();
+    mkdirSync(join(w.project, ".gjc"), { recursive: true });
+    writeFileSync(w.lock, "{");
+    truncateSync(w.lock, 300 * 1024 * 1024); // sparse: no disk, but 300 MiB to read
+    const before = snapshotTree(w.root);
+    for (const args of [["sync", "--project", "--json"], ["lock", "--project", "--check", "--json"], ["sync", "--project", "--dry-run", "--json"]]) {
+      const r = await w.gjc(["plugin", ...args]);
+      expect({ args, exit: r.exitCode, code: errorOf(r).code, message: errorOf(r).message }).toEqual({ args, exit: 1, code: "invalid_lock", message: expect.stringContaining("larger than a lock may be") });
+    }
+    expect(snapshotTree(w.root)).toEqual(before);
+  });
+
+  test("a registry.json of 200,000 nested brackets: list and session fail cleanly with registry_corrupt (exit 3), not exit 70", async () => {
+    const w = world();
+    mkdirSync(w.user, { recursive: true });
+    for (const text of [`{"version":1,"scope":"user","plugins":${"[".repeat(200000)}${"]".repeat(200000)}}`, `{"version":1,"scope":"user","plugins":[{"name":${'{"a":'.repeat(200000)}1${"}".repeat(200000)}}]}`]) {
+      writeFileSync(join(w.user, "registry.json"), text);
+      const before = snapshotTree(w.root);
+      const list = await w.gjc(["plugin", "list", "--json"]);
+      expect({ exit: list.exitCode, problems: list.json().problems }).toEqual({ exit: 3, problems: [expect.objectContaining({ scope: "user", problem: expect.stringContaining("nested deeper than") })] });
+      const session = await w.gjc(["plugin", "session", "--json"]);
+      expect(session.exitCode).toBe(3);
+      expect(session.json().diagnostics).toContainEqual(expect.objectContaining({ code: "registry_corrupt", hint: expect.stringContaining("doctor") }));
+      const human = await w.gjc(["plugin", "session"]);
+      expect({ exit: human.exitCode, out: human.stdout + human.stderr }).toEqual({ exit: 3, out: expect.stringContaining("[registry_corrupt]") });
+      expect(`${list.stderr}${session.stderr}${human.stderr}`).not.toContain("call stack");
+      expect(snapshotTree(w.root)).toEqual(before);
+    }
+  });
+});
