@@ -218,3 +218,40 @@ describe("state files too large or too deep", () => {
     }
   });
 });
+
+describe("a planted .<target>.scaffold-*/journal.json beside a scaffold target", () => {
+  test("scaffold apply (and its dry run) never replays or sweeps it: units with .. move nothing out of the home, the stage stays", async () => {
+    const w = world();
+    const src = writeTree(join(w.root, "src", "office"), {
+      "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "office", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+      "scaffolds/report/scaffold.json": { name: "Status report", description: "A weekly report." },
+      "scaffolds/report/README.md": "# Report\n",
+    });
+    expect((await w.gjc(["plugin", "install", src])).exitCode).toBe(0);
+    writeFileSync(join(w.home, "secret.txt"), "mine\n");
+    // The attacker knows where clones land (or guesses): the units climb from <clone>/site to ~/secret.txt.
+    const cloneDir = join(w.root, "clones", "team");
+    const stageName = ".site.scaffold-999999-deadbeef";
+    const planted = (signedBy?: ReturnType<SetWorld["context"]>) => {
+      const journal = { pid: 999999, target: join(cloneDir, "site"), units: ["../../../home/secret.txt", "README.md"] };
+      return signedBy ? signedStateText(signedBy, "scaffold-journal", journal) : JSON.stringify(journal);
+    };
+    const clone = clonedRepo(w, "team", { "site/keep.md": "team\n", [`${stageName}/journal.json`]: planted(), [`${stageName}/tree/keep`]: "x\n" });
+    expect(clone).toBe(cloneDir);
+    // Unsigned, signed with another user's key, and signed with this user's own key: its units are still judged.
+    for (const text of [planted(), planted(world().context()), planted(w.context())]) {
+      writeFileSync(join(clone, stageName, "journal.json"), text);
+      const before = { clone: withoutGit(snapshotTree(clone)), home: readFileSync(join(w.home, "secret.txt"), "utf8") };
+      const dry = await w.gjc(["plugin", "scaffold", "apply", "office/report", "site", "--dry-run", "--json"], { cwd: clone });
+      expect(dry.exitCode).toBe(0);
+      expect({ clone: withoutGit(snapshotTree(clone)), home: readFileSync(join(w.home, "secret.txt"), "utf8") }).toEqual(before);
+      const real = await w.gjc(["plugin", "scaffold", "apply", "office/report", "site", "--json"], { cwd: clone });
+      expect({ exit: real.exitCode, warned: real.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+      expect(readFileSync(join(w.home, "secret.txt"), "utf8")).toBe("mine\n");
+      expect(readFileSync(join(clone, stageName, "journal.json"), "utf8")).toBe(text);
+      expect(readFileSync(join(clone, stageName, "tree", "keep"), "utf8")).toBe("x\n");
+      expect(readFileSync(join(clone, "site", "README.md"), "utf8")).toBe("# Report\n");
+      rmSync(join(clone, "site", "README.md"));
+    }
+  });
+});
