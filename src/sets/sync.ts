@@ -118,7 +118,10 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
       const reasons = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
       out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
     } else {
-      const fields = entryDifferences(want, b.entry).filter((f) => f === "enabled" || f === "disabledSurfaces" || f === "c2");
+      // A C2 bundle's enablement and trust are this user's, for every folder: a project lock
+      // (a repository file) does not compare them, so it never flips them either way.
+      const userWide = lock.scope === "project" && want.family === "c2";
+      const fields = entryDifferences(want, b.entry).filter((f) => !userWide && (f === "enabled" || f === "disabledSurfaces" || f === "c2"));
       out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", reasons: differsFromLock(fields) }, want, have: b });
     }
   }
@@ -240,6 +243,11 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const unknownTrust = [...allowed].filter((n) => !lock.bundles.some((e) => e.family === "c2" && e.name === n && e.c2?.trusted));
   if (unknownTrust.length > 0) {
     throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
+  }
+  // A project lock does not compare user-wide trust (plan), but --trust is the user's own word.
+  for (const p of planned) {
+    if (lock.scope !== "project" || p.item.action !== "unchanged" || p.want?.family !== "c2" || p.want.c2?.trusted !== true) continue;
+    if (p.have?.c2?.trusted !== true && allowed.has(p.want.name)) Object.assign(p.item, { action: "choices", reasons: differsFromLock(["c2"]) });
   }
 
   // Acquire and judge everything before any write.
@@ -393,8 +401,15 @@ async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: 
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
     if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(ctx, p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
-    if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const trusted = now?.c2?.trusted === true;
+    if (scope === "project") {
+      // User-wide enable and trust never follow from a repository file: a project sync enables
+      // or disables nothing, trusts only what --trust names, and untrusts only content it replaced.
+      if (trusted && p.item.action === "replace" && !allowed.has(want.name)) await setC2Trusted(ctx, want.name, false);
+      if (!trusted && now && want.c2?.trusted === true && allowed.has(want.name)) await setC2Trusted(ctx, want.name, true);
+      continue;
+    }
+    if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const wantTrusted = want.c2?.trusted === true;
     // The C2 store keeps trust across a content change; sync does not (new content, new decision).
     // Finishing a journal, the trust decision was made by the interrupted command: exactly `allowed`.

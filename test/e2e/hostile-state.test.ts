@@ -255,3 +255,26 @@ describe("a planted .<target>.scaffold-*/journal.json beside a scaffold target",
     }
   });
 });
+
+describe("a project lock never changes user-wide C2 choices", () => {
+  const cases: [string, string[], { enabled: boolean; trusted: boolean }][] = [
+    ["a bundle the user disabled is not re-enabled (nor trusted)", ["disable", "demo"], { enabled: true, trusted: true }],
+    ["a bundle the user enabled and trusted is not disabled nor untrusted", ["trust", "demo"], { enabled: false, trusted: false }],
+  ];
+  for (const [what, choice, locked] of cases) {
+    test(`sync --project from a cloned lock: ${what}`, async () => {
+      const { w, entry } = await victimWithDemo();
+      expect((await w.gjc(["plugin", ...choice])).exitCode).toBe(0);
+      const mine = await c2Rows(w);
+      const clone = clonedRepo(w, "team", {
+        ".gjc/plugins.lock.json": `${JSON.stringify({ lockfileVersion: 1, scope: "project", bundles: [{ ...entry, enabled: locked.enabled, c2: { trusted: locked.trusted } }] }, null, 2)}\n`,
+      });
+      for (const args of [["sync", "--project", "--json"], ["sync", "--project", "--frozen", "--json"]]) {
+        const r = await w.gjc(["plugin", ...args], { cwd: clone });
+        expect({ args, exit: r.exitCode === 0 || r.exitCode === 3 }).toEqual({ args, exit: true });
+        expect(await c2Rows(w, clone)).toEqual(mine);
+        expect(await c2Rows(w)).toEqual(mine);
+      }
+    });
+  }
+});
