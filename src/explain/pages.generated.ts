@@ -53,172 +53,174 @@ import p49 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
 import p50 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
 import p51 from "../../docs/errors/host_closed.md" with { type: "text" };
 import p52 from "../../docs/errors/identity_changed.md" with { type: "text" };
-import p53 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
-import p54 from "../../docs/errors/internal_error.md" with { type: "text" };
-import p55 from "../../docs/errors/invalid_agent.md" with { type: "text" };
-import p56 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
-import p57 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
-import p58 from "../../docs/errors/invalid_archive.md" with { type: "text" };
-import p59 from "../../docs/errors/invalid_args.md" with { type: "text" };
-import p60 from "../../docs/errors/invalid_argument.md" with { type: "text" };
-import p61 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
-import p62 from "../../docs/errors/invalid_command.md" with { type: "text" };
-import p63 from "../../docs/errors/invalid_connector.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_hook.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_json.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_kind.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_lock.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p82 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p83 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p84 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p85 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p86 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p87 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p88 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p89 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p90 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
-import p91 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p92 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p93 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p94 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p95 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p96 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p97 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p98 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p99 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p102 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p103 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p104 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p105 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p106 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p107 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p108 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p109 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p110 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p111 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p113 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p114 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p115 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p116 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p117 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p118 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p119 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p120 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p121 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p122 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p123 from "../../docs/errors/no_components.md" with { type: "text" };
-import p124 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p125 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p126 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p127 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p128 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p129 from "../../docs/errors/not_available.md" with { type: "text" };
-import p130 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p131 from "../../docs/errors/not_found.md" with { type: "text" };
-import p132 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p133 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p134 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p135 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p136 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p137 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p138 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p139 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p140 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p141 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p142 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p143 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p144 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p145 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p146 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p147 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p148 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p149 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p150 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p151 from "../../docs/errors/read_only.md" with { type: "text" };
-import p152 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p153 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p154 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p155 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p159 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p160 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p161 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p162 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p164 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p165 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p166 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p167 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p168 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p169 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p170 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p171 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p172 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p173 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p174 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p175 from "../../docs/errors/special_file.md" with { type: "text" };
-import p176 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p177 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p178 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p179 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p180 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p181 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p184 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p185 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p186 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p187 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p188 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p189 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p190 from "../../docs/errors/trusted.md" with { type: "text" };
-import p191 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p192 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p193 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p204 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p205 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p206 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p207 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p208 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p209 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p210 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p211 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p215 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p216 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p217 from "../../docs/errors/usage.md" with { type: "text" };
-import p218 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p53 from "../../docs/errors/identity_collision.md" with { type: "text" };
+import p54 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
+import p55 from "../../docs/errors/integrity_mismatch.md" with { type: "text" };
+import p56 from "../../docs/errors/internal_error.md" with { type: "text" };
+import p57 from "../../docs/errors/invalid_agent.md" with { type: "text" };
+import p58 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
+import p59 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
+import p60 from "../../docs/errors/invalid_archive.md" with { type: "text" };
+import p61 from "../../docs/errors/invalid_args.md" with { type: "text" };
+import p62 from "../../docs/errors/invalid_argument.md" with { type: "text" };
+import p63 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_command.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_connector.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_hook.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_json.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_kind.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p83 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p85 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p86 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p87 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p88 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p89 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p90 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p91 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p92 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
+import p93 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p94 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p95 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p96 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p97 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p98 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p99 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p100 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p101 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p102 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p103 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p104 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p105 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p107 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p108 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p109 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p110 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p111 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p112 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p113 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p114 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p115 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p116 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p117 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p118 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p119 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p120 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p121 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p122 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p123 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p124 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p125 from "../../docs/errors/no_components.md" with { type: "text" };
+import p126 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p127 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p128 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p129 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p130 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p131 from "../../docs/errors/not_available.md" with { type: "text" };
+import p132 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p133 from "../../docs/errors/not_found.md" with { type: "text" };
+import p134 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p135 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p136 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p137 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p138 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p139 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p140 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p141 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p142 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p143 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p144 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p145 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p146 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p147 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p148 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p149 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p150 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p151 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p152 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p153 from "../../docs/errors/read_only.md" with { type: "text" };
+import p154 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p155 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p156 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p157 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p160 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p161 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p162 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p163 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p165 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p166 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p167 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p168 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p169 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p170 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p171 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p172 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p173 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p174 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p175 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p176 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p177 from "../../docs/errors/special_file.md" with { type: "text" };
+import p178 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p179 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p180 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p181 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p182 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p183 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p184 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p185 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p186 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p187 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p188 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p189 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p190 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p191 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p192 from "../../docs/errors/trusted.md" with { type: "text" };
+import p193 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p194 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p195 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p198 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p199 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p200 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p201 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p207 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p208 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p209 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p210 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p211 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p212 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p213 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p214 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p215 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p216 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p217 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p218 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p219 from "../../docs/errors/usage.md" with { type: "text" };
+import p220 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -275,170 +277,172 @@ export const PAGES: Record<string, string> = {
   "hash_mismatch": p50,
   "host_closed": p51,
   "identity_changed": p52,
-  "identity_mismatch": p53,
-  "internal_error": p54,
-  "invalid_agent": p55,
-  "invalid_agent_skill": p56,
-  "invalid_appendix": p57,
-  "invalid_archive": p58,
-  "invalid_args": p59,
-  "invalid_argument": p60,
-  "invalid_catalog": p61,
-  "invalid_command": p62,
-  "invalid_connector": p63,
-  "invalid_frontmatter": p64,
-  "invalid_hook": p65,
-  "invalid_host_actions": p66,
-  "invalid_json": p67,
-  "invalid_kind": p68,
-  "invalid_language_server": p69,
-  "invalid_lock": p70,
-  "invalid_manifest": p71,
-  "invalid_mcp": p72,
-  "invalid_name": p73,
-  "invalid_operation": p74,
-  "invalid_option_value": p75,
-  "invalid_params": p76,
-  "invalid_parent": p77,
-  "invalid_phase": p78,
-  "invalid_plan_token": p79,
-  "invalid_plugin_entry": p80,
-  "invalid_prompt_command": p81,
-  "invalid_runtime": p82,
-  "invalid_scaffold": p83,
-  "invalid_scene": p84,
-  "invalid_source": p85,
-  "invalid_test_file": p86,
-  "invalid_ui": p87,
-  "invalid_version": p88,
-  "invoke_timeout": p89,
-  "journal_corrupt": p90,
-  "lock_busy": p91,
-  "lock_failed": p92,
-  "lock_mismatch": p93,
-  "lock_missing": p94,
-  "lock_unsettled": p95,
-  "lsp_conflict": p96,
-  "lsp_failed": p97,
-  "lsp_stopped": p98,
-  "lsp_timeout": p99,
-  "mcp_closed": p100,
-  "mcp_error": p101,
-  "mcp_failed": p102,
-  "mcp_frame_too_large": p103,
-  "mcp_http_status": p104,
-  "mcp_launcher_missing": p105,
-  "mcp_protocol": p106,
-  "mcp_server_exited": p107,
-  "mcp_spawn_failed": p108,
-  "mcp_timeout": p109,
-  "mcp_unreachable": p110,
-  "message_too_large": p111,
-  "missing_argument": p112,
-  "missing_catalog": p113,
-  "missing_codetwo": p114,
-  "missing_commands": p115,
-  "missing_directory": p116,
-  "missing_file": p117,
-  "missing_manifest": p118,
-  "missing_option_value": p119,
-  "missing_runtime": p120,
-  "missing_service": p121,
-  "name_collision": p122,
-  "no_components": p123,
-  "no_generation": p124,
-  "no_manifest": p125,
-  "no_provider": p126,
-  "no_runtime": p127,
-  "not_a_directory": p128,
-  "not_available": p129,
-  "not_checkable": p130,
-  "not_found": p131,
-  "not_host_actions": p132,
-  "not_in_catalog": p133,
-  "not_installed": p134,
-  "not_owner": p135,
-  "not_rendered": p136,
-  "offline_miss": p137,
-  "pack_output_inside_bundle": p138,
-  "pass_env": p139,
-  "path_too_long": p140,
-  "permission_denied": p141,
-  "pins_corrupt": p142,
-  "plan_not_found": p143,
-  "plugin_command_failed": p144,
-  "plugin_disabled": p145,
-  "policy_disabled": p146,
-  "policy_recovery": p147,
-  "policy_safe_mode": p148,
-  "quarantine_not_persisted": p149,
-  "quarantined": p150,
-  "read_only": p151,
-  "ref_not_found": p152,
-  "registry_corrupt": p153,
-  "replaced_source": p154,
-  "reserved_namespace": p155,
-  "runtime.requires_trust": p156,
-  "runtime_busy": p157,
-  "runtime_command_not_found": p158,
-  "runtime_exited": p159,
-  "runtime_failed": p160,
-  "runtime_mismatch": p161,
-  "runtime_protocol_error": p162,
-  "runtime_spawn_failed": p163,
-  "runtime_unloaded": p164,
-  "scaffold_conflict": p165,
-  "scaffold_failed": p166,
-  "scope_conflict": p167,
-  "scope_required": p168,
-  "security_policy": p169,
-  "session_collision": p170,
-  "set_incomplete": p171,
-  "set_integrity": p172,
-  "source_too_large": p173,
-  "source_unreachable": p174,
-  "special_file": p175,
-  "stale_baseline": p176,
-  "stale_plan": p177,
-  "surface_disabled": p178,
-  "surface_unknown": p179,
-  "too_many_commands": p180,
-  "too_many_components": p181,
-  "too_many_connectors": p182,
-  "too_many_language_servers": p183,
-  "too_many_ui": p184,
-  "tool_definition_drift": p185,
-  "transaction_pending": p186,
-  "transaction_unfinished": p187,
-  "trust_outdated": p188,
-  "trust_renewed": p189,
-  "trusted": p190,
-  "undeclared_command": p191,
-  "unexpected_argument": p192,
-  "unexpected_result": p193,
-  "unknown_action": p194,
-  "unknown_code": p195,
-  "unknown_command": p196,
-  "unknown_component": p197,
-  "unknown_contribution": p198,
-  "unknown_field": p199,
-  "unknown_option": p200,
-  "unknown_scaffold": p201,
-  "unknown_server": p202,
-  "unknown_shell": p203,
-  "unknown_target": p204,
-  "unreadable_directory": p205,
-  "unreadable_file": p206,
-  "unsafe_file_name": p207,
-  "unsafe_path": p208,
-  "unsafe_scope_path": p209,
-  "unsupported_operation": p210,
-  "unsupported_schema": p211,
-  "unsupported_scope": p212,
-  "unsupported_source": p213,
-  "unsupported_standard": p214,
-  "unsupported_surface": p215,
-  "untrusted": p216,
-  "usage": p217,
-  "wrong_target": p218,
+  "identity_collision": p53,
+  "identity_mismatch": p54,
+  "integrity_mismatch": p55,
+  "internal_error": p56,
+  "invalid_agent": p57,
+  "invalid_agent_skill": p58,
+  "invalid_appendix": p59,
+  "invalid_archive": p60,
+  "invalid_args": p61,
+  "invalid_argument": p62,
+  "invalid_catalog": p63,
+  "invalid_command": p64,
+  "invalid_connector": p65,
+  "invalid_frontmatter": p66,
+  "invalid_hook": p67,
+  "invalid_host_actions": p68,
+  "invalid_json": p69,
+  "invalid_kind": p70,
+  "invalid_language_server": p71,
+  "invalid_lock": p72,
+  "invalid_manifest": p73,
+  "invalid_mcp": p74,
+  "invalid_name": p75,
+  "invalid_operation": p76,
+  "invalid_option_value": p77,
+  "invalid_params": p78,
+  "invalid_parent": p79,
+  "invalid_phase": p80,
+  "invalid_plan_token": p81,
+  "invalid_plugin_entry": p82,
+  "invalid_prompt_command": p83,
+  "invalid_runtime": p84,
+  "invalid_scaffold": p85,
+  "invalid_scene": p86,
+  "invalid_source": p87,
+  "invalid_test_file": p88,
+  "invalid_ui": p89,
+  "invalid_version": p90,
+  "invoke_timeout": p91,
+  "journal_corrupt": p92,
+  "lock_busy": p93,
+  "lock_failed": p94,
+  "lock_mismatch": p95,
+  "lock_missing": p96,
+  "lock_unsettled": p97,
+  "lsp_conflict": p98,
+  "lsp_failed": p99,
+  "lsp_stopped": p100,
+  "lsp_timeout": p101,
+  "mcp_closed": p102,
+  "mcp_error": p103,
+  "mcp_failed": p104,
+  "mcp_frame_too_large": p105,
+  "mcp_http_status": p106,
+  "mcp_launcher_missing": p107,
+  "mcp_protocol": p108,
+  "mcp_server_exited": p109,
+  "mcp_spawn_failed": p110,
+  "mcp_timeout": p111,
+  "mcp_unreachable": p112,
+  "message_too_large": p113,
+  "missing_argument": p114,
+  "missing_catalog": p115,
+  "missing_codetwo": p116,
+  "missing_commands": p117,
+  "missing_directory": p118,
+  "missing_file": p119,
+  "missing_manifest": p120,
+  "missing_option_value": p121,
+  "missing_runtime": p122,
+  "missing_service": p123,
+  "name_collision": p124,
+  "no_components": p125,
+  "no_generation": p126,
+  "no_manifest": p127,
+  "no_provider": p128,
+  "no_runtime": p129,
+  "not_a_directory": p130,
+  "not_available": p131,
+  "not_checkable": p132,
+  "not_found": p133,
+  "not_host_actions": p134,
+  "not_in_catalog": p135,
+  "not_installed": p136,
+  "not_owner": p137,
+  "not_rendered": p138,
+  "offline_miss": p139,
+  "pack_output_inside_bundle": p140,
+  "pass_env": p141,
+  "path_too_long": p142,
+  "permission_denied": p143,
+  "pins_corrupt": p144,
+  "plan_not_found": p145,
+  "plugin_command_failed": p146,
+  "plugin_disabled": p147,
+  "policy_disabled": p148,
+  "policy_recovery": p149,
+  "policy_safe_mode": p150,
+  "quarantine_not_persisted": p151,
+  "quarantined": p152,
+  "read_only": p153,
+  "ref_not_found": p154,
+  "registry_corrupt": p155,
+  "replaced_source": p156,
+  "reserved_namespace": p157,
+  "runtime.requires_trust": p158,
+  "runtime_busy": p159,
+  "runtime_command_not_found": p160,
+  "runtime_exited": p161,
+  "runtime_failed": p162,
+  "runtime_mismatch": p163,
+  "runtime_protocol_error": p164,
+  "runtime_spawn_failed": p165,
+  "runtime_unloaded": p166,
+  "scaffold_conflict": p167,
+  "scaffold_failed": p168,
+  "scope_conflict": p169,
+  "scope_required": p170,
+  "security_policy": p171,
+  "session_collision": p172,
+  "set_incomplete": p173,
+  "set_integrity": p174,
+  "source_too_large": p175,
+  "source_unreachable": p176,
+  "special_file": p177,
+  "stale_baseline": p178,
+  "stale_plan": p179,
+  "surface_disabled": p180,
+  "surface_unknown": p181,
+  "too_many_commands": p182,
+  "too_many_components": p183,
+  "too_many_connectors": p184,
+  "too_many_language_servers": p185,
+  "too_many_ui": p186,
+  "tool_definition_drift": p187,
+  "transaction_pending": p188,
+  "transaction_unfinished": p189,
+  "trust_outdated": p190,
+  "trust_renewed": p191,
+  "trusted": p192,
+  "undeclared_command": p193,
+  "unexpected_argument": p194,
+  "unexpected_result": p195,
+  "unknown_action": p196,
+  "unknown_code": p197,
+  "unknown_command": p198,
+  "unknown_component": p199,
+  "unknown_contribution": p200,
+  "unknown_field": p201,
+  "unknown_option": p202,
+  "unknown_scaffold": p203,
+  "unknown_server": p204,
+  "unknown_shell": p205,
+  "unknown_target": p206,
+  "unreadable_directory": p207,
+  "unreadable_file": p208,
+  "unsafe_file_name": p209,
+  "unsafe_path": p210,
+  "unsafe_scope_path": p211,
+  "unsupported_operation": p212,
+  "unsupported_schema": p213,
+  "unsupported_scope": p214,
+  "unsupported_source": p215,
+  "unsupported_standard": p216,
+  "unsupported_surface": p217,
+  "untrusted": p218,
+  "usage": p219,
+  "wrong_target": p220,
 };

@@ -399,7 +399,8 @@ async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: 
     // The C2 store reinstalls identical content only over a quarantined record: its verify
     // quarantines the drifted copy first (the same thing a user would run).
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
-    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(ctx, p.have?.c2, want) });
+    // expectFiles: what the install writes is what was judged and hashed here, or nothing.
+    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, expectFiles: c.files, ...sameInstall(ctx, p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
     const trusted = now?.c2?.trusted === true;
     if (scope === "project") {

@@ -5,12 +5,13 @@
  * with nothing changed.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fnv1a32Hex } from "../../src/bundle/hash.ts";
 import { signedStateText } from "../../src/store/state-file.ts";
 import { git } from "../helpers/git.ts";
 import { snapshotTree, writeTree, type TreeSpec } from "../helpers/tmp.ts";
-import { runtimeBundle } from "../unit/c2store/_bundles.ts";
+import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
 import { errorOf, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
 
@@ -277,4 +278,64 @@ describe("a project lock never changes user-wide C2 choices", () => {
       }
     });
   }
+});
+
+describe("the content cache in a place another user controls", () => {
+  const cases: [string, (dir: string) => void, boolean][] = [
+    ["writable by every user (a shared folder)", (dir) => chmodSync(dir, 0o777), true],
+    ["owned by another user (uid 65534)", (dir) => chownSync(dir, 65534, 65534), isRoot],
+  ];
+  for (const [what, make, run] of cases) {
+    test.skipIf(!run)(`a cache root ${what} is refused like the private scratch (security_policy, exit 3): sync reads nothing from it, nothing changes`, async () => {
+      const w = world();
+      const notes = writeTree(join(w.root, "src", "notes"), skillsBundle("notes"));
+      expect((await w.gjc(["plugin", "install", notes])).exitCode).toBe(0);
+      expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+      expect((await w.gjc(["plugin", "uninstall", "notes"])).exitCode).toBe(0);
+      rmSync(notes, { recursive: true }); // only the cache still has it
+      make(w.cache);
+      const before = snapshotTree(w.root);
+      for (const args of [["sync", "--user", "--json"], ["cache", "list", "--json"], ["cache", "verify", "--json"]]) {
+        const r = await w.gjc(["plugin", ...args]);
+        expect({ args, exit: r.exitCode, code: errorOf(r).code }).toEqual({ args, exit: 3, code: "security_policy" });
+      }
+      expect(snapshotTree(w.root)).toEqual(before);
+      expect(await c2Rows(w)).toEqual([]);
+    });
+  }
+});
+
+describe("a C2 installed id that collides with another source's", () => {
+  /** Two local directories named demo whose source identities hash (FNV-1a 32) to the same installed id. */
+  function collidingSources(root: string): [string, string] {
+    mkdirSync(root, { recursive: true });
+    const real = realpathSync(root);
+    const seen = new Map<string, string>();
+    for (let n = 0; ; n++) {
+      const dir = join(real, `p${n}`, "demo");
+      const h = fnv1a32Hex(`local/source-${fnv1a32Hex(dir)}:demo`);
+      const other = seen.get(h);
+      if (other !== undefined) return [other, dir];
+      seen.set(h, dir);
+    }
+  }
+
+  test("the second source is another bundle: identity_collision (exit 3), with or without --force; trust and data stay with the first", async () => {
+    const w = world();
+    const [first, second] = collidingSources(join(w.root, "srcs"));
+    writeTree(first, runtimeBundle("demo"));
+    writeTree(second, runtimeBundle("demo", "6.6.6"));
+    const installed = await w.gjc(["plugin", "install", first, "--json"]);
+    expect(installed.exitCode).toBe(0);
+    const id = installed.json().c2.id;
+    expect((await w.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0);
+    const before = snapshotTree(w.c2);
+    for (const force of [[], ["--force"]]) {
+      const r = await w.gjc(["plugin", "install", second, ...force, "--json"]);
+      expect({ force, exit: r.exitCode, code: errorOf(r).code }).toEqual({ force, exit: 3, code: "identity_collision" });
+      expect(snapshotTree(w.c2)).toEqual(before);
+    }
+    const rows = (await w.gjc(["plugin", "list", "--json"])).json().bundles.filter((b: { family: string }) => b.family === "c2");
+    expect(rows.map((b: { version: string; c2: { id: string; trusted: boolean } }) => [b.version, b.c2.id, b.c2.trusted])).toEqual([["1.0.0", id, true]]);
+  });
 });
