@@ -239,7 +239,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       quarantine: null,
       manifest,
       // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
-      capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest })),
+      capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest }), files),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);
