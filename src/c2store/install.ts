@@ -68,6 +68,8 @@ export interface InstallOptions {
    * earlier judgement cannot be installed under it.
    */
   expectFiles?: readonly { path: string; sha256: string; mode: number }[];
+  /** `install --integrity`: the content integrity (src/bundle/content-integrity.ts) the bundle must have. */
+  expectIntegrity?: string;
 }
 
 type Decision = "install" | "update" | "repair" | "unchanged";
@@ -200,6 +202,10 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   if (opts.expectFiles !== undefined) {
     const { sameFiles, contentChanged } = await import("./expect-files.ts");
     if (!sameFiles(files, opts.expectFiles)) throw contentChanged(manifest.name, fetched.display);
+  }
+  if (opts.expectIntegrity !== undefined) {
+    const { assertIntegrity } = await import("../bundle/content-integrity.ts");
+    assertIntegrity(files, opts.expectIntegrity, manifest.name, fetched.display);
   }
   const manifestJson = JSON.stringify(manifest);
   const work = async (): Promise<C2InstallResult> => {

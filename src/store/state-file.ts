@@ -149,7 +149,8 @@ export function signedStateText(ctx: Context, purpose: string, doc: object, inde
   return `${JSON.stringify({ ...plain, mac: stateMac(key, purpose, plain) }, null, indent)}\n`;
 }
 
-/** The warning for a foreign state file that is being ignored (never acted on). */
+/** The warning for a foreign state file that is being ignored (never acted on); its code ends the line. */
 export function warnForeignState(ctx: Context, what: string, path: string, problem: string): void {
-  ctx.log.warn(`ignored ${what} ${path}: ${problem}; gjc acts only on state it wrote for you (foreign_state)`);
+  const code = "foreign_state";
+  ctx.log.warn(`ignored ${what} ${path}: ${problem}; gjc acts only on state it wrote for you (${code})`);
 }

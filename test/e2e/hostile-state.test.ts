@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fnv1a32Hex } from "../../src/bundle/hash.ts";
 import { signedStateText } from "../../src/store/state-file.ts";
 import { git } from "../helpers/git.ts";
+import { gzip, tar } from "../helpers/tar.ts";
 import { snapshotTree, writeTree, type TreeSpec } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
@@ -390,5 +391,50 @@ describe("trust binds every file the runtime can load", () => {
     const up = await w.gjc(["plugin", "install", src, "--force", "--json"]);
     expect({ exit: up.exitCode, err: up.stderr }).toMatchObject({ exit: 0 });
     expect(await trustState(w)).toBe("needs-retrust");
+  });
+});
+
+describe("audit, then install exactly what was audited", () => {
+  test("audit --json reports the commit and content integrity; install --integrity installs that content from a dir, git, a tarball or a catalog, and refuses any other (integrity_mismatch, exit 3, nothing written)", async () => {
+    const w = world();
+    const repo = w.repo("gg", { tools: ["g_a"] });
+    const audit = await w.gjc(["plugin", "audit", `${repo.url}#main`, "--json"]);
+    expect(audit.exitCode).toBe(0);
+    const subject = audit.json().subject;
+    expect({ ...subject }).toMatchObject({ kind: "source", family: "gjc", name: "gg", commit: repo.head() });
+    expect(subject.integrity).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // The remote moves after the audit: installing the audited integrity refuses what it serves now.
+    repo.commit({ "tools/g_a.ts": "export default () => 'moved';\n" });
+    const before = snapshotTree(w.root);
+    const moved = await w.gjc(["plugin", "install", `${repo.url}#main`, "--user", "--integrity", subject.integrity, "--json"]);
+    expect({ exit: moved.exitCode, code: errorOf(moved).code }).toEqual({ exit: 3, code: "integrity_mismatch" });
+    expect(Object.keys(snapshotTree(w.root)).filter((k) => k.includes("gjc-plugins") || k.includes(".codetwo"))).toEqual(Object.keys(before).filter((k) => k.includes("gjc-plugins") || k.includes(".codetwo")));
+    expect(existsSync(join(w.user, "registry.json"))).toBe(false);
+    // Pinned to the audited commit, the same integrity installs; the installed bundle audits to it too.
+    const pinned = await w.gjc(["plugin", "install", `${repo.url}#${subject.commit}`, "--user", "--integrity", subject.integrity, "--json"]);
+    expect({ exit: pinned.exitCode, err: pinned.stderr }).toMatchObject({ exit: 0 });
+    expect((await w.gjc(["plugin", "audit", "gg", "--user", "--json"])).json().subject).toMatchObject({ kind: "installed", commit: subject.commit, integrity: subject.integrity });
+
+    // A directory and a tarball (C2), and a catalog entry: the audited integrity installs, another is refused.
+    const notes = writeTree(join(w.root, "src", "notes"), skillsBundle("notes"));
+    const dirIntegrity = (await w.gjc(["plugin", "audit", notes, "--json"])).json().subject.integrity;
+    const wrong = `sha256:${"0".repeat(64)}`;
+    const tarball = join(w.root, "notes.tgz");
+    writeFileSync(tarball, gzip(tar([...new Bun.Glob("**/*").scanSync({ cwd: notes, dot: true })].sort().map((name) => ({ name: `notes/${name}`, data: readFileSync(join(notes, name)) })))));
+    const cat = join(w.root, "cat");
+    writeTree(join(cat, "notes"), skillsBundle("notes"));
+    writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "notes", version: "1.0.0", source: { kind: "local", path: "./notes" } }] }));
+    for (const source of [notes, tarball, `notes@${cat}`]) {
+      const c2Before = snapshotTree(w.c2);
+      const refused = await w.gjc(["plugin", "install", source, "--integrity", wrong, "--json"]);
+      expect({ source, exit: refused.exitCode, code: errorOf(refused).code }).toEqual({ source, exit: 3, code: "integrity_mismatch" });
+      expect(snapshotTree(w.c2)).toEqual(c2Before);
+      const ok = await w.gjc(["plugin", "install", source, "--integrity", dirIntegrity, "--dry-run", "--json"]);
+      expect({ source, exit: ok.exitCode, err: ok.stderr }).toMatchObject({ source, exit: 0 });
+    }
+    const bad = await w.gjc(["plugin", "install", notes, "--integrity", "md5:x", "--json"]);
+    expect({ exit: bad.exitCode, code: errorOf(bad).code }).toEqual({ exit: 2, code: "invalid_option_value" });
+    expect((await w.gjc(["plugin", "install", notes, "--integrity", dirIntegrity])).exitCode).toBe(0);
   });
 });
