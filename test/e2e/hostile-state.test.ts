@@ -14,7 +14,8 @@ import { gzip, tar } from "../helpers/tar.ts";
 import { snapshotTree, writeTree, type TreeSpec } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
-import { errorOf, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
+import { spawnScoped } from "../helpers/sandbox.ts";
+import { errorOf, fileHashes, makeSetWorld, type SetWorld } from "./sets-fixture.ts";
 
 let worlds: SetWorld[] = [];
 afterEach(() => {
@@ -436,5 +437,44 @@ describe("audit, then install exactly what was audited", () => {
     const bad = await w.gjc(["plugin", "install", notes, "--integrity", "md5:x", "--json"]);
     expect({ exit: bad.exitCode, code: errorOf(bad).code }).toEqual({ exit: 2, code: "invalid_option_value" });
     expect((await w.gjc(["plugin", "install", notes, "--integrity", dirIntegrity])).exitCode).toBe(0);
+  });
+});
+
+describe("what was checked is what is written", () => {
+  test("C2 sync from the cache while another process keeps swapping a cached file: it installs the locked content or nothing, and verify agrees", async () => {
+    const w = world();
+    const notes = writeTree(join(w.root, "src", "notes"), skillsBundle("notes"));
+    const installed = await w.gjc(["plugin", "install", notes, "--json"]);
+    const id = installed.json().c2.id;
+    expect((await w.gjc(["plugin", "lock", "--user"])).exitCode).toBe(0);
+    const integrity = JSON.parse(readFileSync(join(w.home, ".gjc", "agent", "plugins.lock.json"), "utf8")).bundles[0].integrity;
+    const bundleDir = join(w.c2, "plugins", id, "bundle");
+    const locked = fileHashes(bundleDir);
+    expect((await w.gjc(["plugin", "uninstall", "notes"])).exitCode).toBe(0);
+    rmSync(notes, { recursive: true }); // only the cache holds it now
+    const cached = join(w.cache, "content", integrity.slice("sha256:".length), "files", "plugin.json");
+    const good = readFileSync(cached, "utf8");
+    const evil = good.replace("notes skills", "swapped in after the hash");
+    expect(evil).not.toBe(good);
+    const swapper = `const fs = require("node:fs"); const [file, a, b] = process.argv.slice(1);
+for (let i = 0; ; i++) { const tmp = file + ".swap"; fs.writeFileSync(tmp, i % 2 ? a : b); fs.renameSync(tmp, file); }`;
+    await using _swap = spawnScoped([process.execPath, "-e", swapper, cached, good, evil]);
+    const outcomes = new Set<string>();
+    // Each round reads the file three times (cache re-hash, judge, install); the swapper flips it
+    // far faster, so across the rounds every order of good and swapped bytes comes up.
+    for (let round = 0; round < 16; round++) {
+      const r = await w.gjc(["plugin", "sync", "--user", "--json"]);
+      if (r.exitCode === 0) {
+        outcomes.add("installed");
+        expect(fileHashes(bundleDir)).toEqual(locked);
+        expect((await w.gjc(["plugin", "verify", "notes"])).exitCode).toBe(0);
+        expect((await w.gjc(["plugin", "uninstall", "notes"])).exitCode).toBe(0);
+      } else {
+        outcomes.add(errorOf(r).code);
+        expect(["integrity_mismatch", "lock_mismatch", "offline_miss", "source_unreachable", "missing_directory", "invalid_source"]).toContain(errorOf(r).code);
+        expect(existsSync(join(w.c2, "plugins", id))).toBe(false);
+      }
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
   });
 });
