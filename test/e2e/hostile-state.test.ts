@@ -478,3 +478,30 @@ for (let i = 0; ; i++) { const tmp = file + ".swap"; fs.writeFileSync(tmp, i % 2
     expect(outcomes.size).toBeGreaterThan(0);
   });
 });
+
+describe("a dry run acts on nothing", () => {
+  test("sync --project --dry-run after a sync killed mid-way leaves this user's own journal alone; the next real sync finishes it", async () => {
+    const w = world();
+    const src = join(w.root, "src", "gg");
+    writeBundle(src, "gg");
+    expect((await w.gjc(["plugin", "install", src, "--project"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    writeBundle(src, "gg", { version: "2.0.0", body: "export default () => 2;" });
+    expect((await w.gjc(["plugin", "install", src, "--project", "--force"])).exitCode).toBe(0);
+    const crash = await w.gjc(["plugin", "sync", "--project"], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
+    expect(crash.exitCode).toBe(137);
+    const journal = join(w.project, ".gjc", "plugins-history", "transaction.json");
+    const text = readFileSync(journal, "utf8");
+    // (The killed sync's set lock is stale; taking it over is the lock's own housekeeping.)
+    const state = () => Object.fromEntries(Object.entries(snapshotTree(w.project)).filter(([k]) => k !== ".gjc/plugins-set.lock"));
+    const before = state();
+    const dry = await w.gjc(["plugin", "sync", "--project", "--dry-run", "--json"]);
+    expect({ exit: dry.exitCode, said: dry.stderr.includes("a dry run changes nothing") }).toEqual({ exit: 0, said: true });
+    expect(state()).toEqual(before);
+    expect(readFileSync(journal, "utf8")).toBe(text);
+    const real = await w.gjc(["plugin", "sync", "--project"]);
+    expect({ exit: real.exitCode, finished: real.stderr.includes("interrupted") }).toEqual({ exit: 0, finished: true });
+    expect(existsSync(journal)).toBe(false);
+    expect((await w.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
+  });
+});
