@@ -21,7 +21,9 @@ import { sameMac, stateKey } from "./state-mac.ts";
  *
  * A file that fails the second or third is foreign: the caller warns and goes on as if it were
  * absent; it is never finished, applied, swept or believed. One that fails the first is
- * damaged, and each caller names it with its own code (invalid_lock, journal_corrupt, …).
+ * damaged, and each caller names it with its own code (invalid_lock, registry_corrupt, …),
+ * except state that must carry a MAC: what does not parse carries none of ours, so it is
+ * foreign too (a planted file never blocks a command as "damaged").
  */
 
 /** The largest state document gjc writes is a registry of 8,192-file bundles; 64 MiB is far above any. */
@@ -105,7 +107,9 @@ export function readStateJson(ctx: Context, path: string, o: StateReadOptions & 
   const read = readStateText(path, o);
   if (read.kind !== "text") return read;
   const parsed = parseStateJson(read.text);
-  if (!parsed.ok) return { kind: "invalid", problem: parsed.problem };
+  // gjc writes its signed state whole (atomically): one that does not even parse carries no
+  // signature of ours, so it is foreign, never "damaged state of ours" that blocks a command.
+  if (!parsed.ok) return o.purpose === undefined ? { kind: "invalid", problem: parsed.problem } : { kind: "foreign", problem: parsed.problem };
   if (o.purpose === undefined) return { kind: "ok", value: parsed.value };
   const problem = macProblem(ctx, o.purpose, parsed.value);
   if (problem !== undefined) return { kind: "foreign", problem };

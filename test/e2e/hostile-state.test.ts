@@ -78,6 +78,7 @@ describe("a planted plugins-history/transaction.json", () => {
   const variants: [string, (w: SetWorld, j: object) => string, boolean][] = [
     ["unsigned", (_w, j) => JSON.stringify(j, null, 2), true],
     ["signed with another user's key", (_w, j) => signedStateText(world().context(), "transaction:project", j, 2), true],
+    ["not even JSON (200,000 nested brackets)", () => `${"[".repeat(200000)}${"]".repeat(200000)}`, true],
   ];
   for (const [what, text] of variants) {
     test(`${what}: no command finishes it (not even sync --project --dry-run), it trusts nothing and blocks no --user install`, async () => {

@@ -83,6 +83,7 @@ describe("readStateJson", () => {
       [signedStateText(ctx, "transaction:project", doc), "not this user's"],
       [signedStateText(other.context(), "transaction:user", doc), "not this user's"],
       ["[1]", "not a JSON object"],
+      ["{", "not valid JSON"],
     ];
     for (const [text, problem] of cases) {
       writeFileSync(path, text);
