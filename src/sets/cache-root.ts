@@ -8,9 +8,8 @@ import { cacheRoot } from "./paths.ts";
  * The content cache holds judged bytes that sync installs and rollback restores without
  * fetching again, so it is judged like the private scratch inside it (src/sources/scratch.ts):
  * the cache directory (`GJC_CACHE_DIR`, `$XDG_CACHE_HOME/gjc`, `~/.cache/gjc`) and its
- * `content/` must be real directories owned by this user and not writable by every user (a
- * group-writable one passes, as scope directories do: with user private groups the group is
- * the user alone; gjc makes both 0700 anyway). Links
+ * `content/` must be real directories owned by this user that neither group nor others may
+ * write, the rule the scratch applies to the same directory (gjc makes both 0700). Links
  * up to the cache directory are the user's own and followed; `content/` is never a link. A
  * cache in a shared folder, or one another user made first, is refused: whoever could write it
  * could swap what gjc installs.
@@ -23,7 +22,7 @@ export function cacheRootProblem(ctx: Context): string | undefined {
     if (st.isSymbolicLink()) return `${path} is a symbolic link`;
     if (!st.isDirectory()) return `${path} is not a directory`;
     if (uid !== undefined && st.uid !== uid) return `${path} belongs to another user (uid ${st.uid})`;
-    if ((st.mode & 0o002) !== 0) return `every user may write ${path} (mode ${(st.mode & 0o777).toString(8)})`;
+    if ((st.mode & 0o022) !== 0) return `other users may write ${path} (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   };
   return judge(root, tryStat(() => statSync(root))) ?? judge(`${root}/content`, tryStat(() => lstatSync(`${root}/content`)));
