@@ -7,9 +7,11 @@
  *
  * The code a process runs is more than its first argument: a runtime imports other modules of
  * its bundle and reads its data files, and an entry may be spelt `lib/../plugin.js`. So trust
- * also binds `code`: the integrity of every installed file that is not prompt text (Markdown:
- * skills, commands, agents, docs), by path, mode and sha256. Editing any module, data file or
- * script needs re-trust; editing prompt text does not.
+ * also binds `code`: the integrity of every installed file but prompt text (Markdown: skills,
+ * commands, agents, docs) and the root `plugin.json` (its process-relevant fields are the
+ * capabilities above, field by field; its version and descriptions change at every release),
+ * by path, mode and sha256. Editing any module, data file or script needs re-trust; editing
+ * prompt text or bumping the version does not.
  *
  * The installer records the digest of these capabilities in the C2 record (`capabilities`), and
  * trust copies it (`trusted_capabilities`); the bundle needs re-trust exactly when the two
@@ -40,13 +42,13 @@ export interface CodeFile {
   mode: number;
 }
 
-/** Prompt text, which trust does not cover: Markdown, whatever directory it is in. */
-export const isPromptText = (path: string) => /\.md$/i.test(path);
+/** What `code` leaves out: Markdown prompt text anywhere, and the manifest the capabilities describe. */
+export const outsideCode = (path: string) => path === "plugin.json" || /\.md$/i.test(path);
 
-/** The integrity of the files a process of the bundle can load: every file but prompt text. */
+/** The integrity of the files a process of the bundle can load, but for what `outsideCode` leaves out. */
 export function codeIntegrity(files: readonly CodeFile[]): string {
   const lines = files
-    .filter((f) => !isPromptText(f.path))
+    .filter((f) => !outsideCode(f.path))
     .map((f) => `${f.path}\u0000${(f.mode & 0o777).toString(8)}\u0000${f.sha256}\n`)
     .sort();
   return `sha256:${sha256Hex(lines.join(""))}`;
