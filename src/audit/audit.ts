@@ -17,6 +17,7 @@ import { RECORD_FILE } from "../c2store/paths.ts";
 import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
 import { planAuditRoot, type Planned } from "./plan-root.ts";
+import { integrityOf } from "../bundle/content-integrity.ts";
 
 export interface LocatedFinding extends AuditFinding {
   /** Where `at.pointer` starts in `at.file` (line 1 column 1 when the file has no such value). */
@@ -32,6 +33,10 @@ export interface AuditSubject {
   version: string;
   /** GJC scope of an installed bundle; C2 bundles are user-wide. */
   scope: Scope | null;
+  /** The commit audited (git and GitHub sources, and bundles installed from them); null otherwise. */
+  commit: string | null;
+  /** The content integrity audited: what `install --integrity` and a lock entry name. */
+  integrity: string;
 }
 
 export interface AuditReport {
@@ -76,12 +81,12 @@ function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding
   });
 }
 
-function report(subject: Omit<AuditSubject, "family" | "name" | "version">, planned: Planned): AuditReport {
+function report(subject: Omit<AuditSubject, "family" | "name" | "version" | "integrity">, planned: Planned): AuditReport {
   const findings = locate(auditFindings(planned.model), planned.text);
   const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
   for (const f of findings) counts[f.level]++;
   const m = planned.model;
-  return { subject: { ...subject, family: m.family, name: m.name, version: m.version }, capabilities: m, findings, counts };
+  return { subject: { ...subject, family: m.family, name: m.name, version: m.version, integrity: integrityOf(planned.files) }, capabilities: m, findings, counts };
 }
 
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
@@ -100,7 +105,7 @@ export async function auditGated(ctx: Context, req: AuditRequest): Promise<Gated
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
   // Loaded only when a scope flag was given (the resolver module brings the store with it).
   const scope = req.user || req.project ? (await import("../store/resolve.ts")).scopeFromFlags(req) : undefined;
-  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
+  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display, commit) => report({ kind: "source", display, scope: null, commit }, planned));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([import("./diff.ts"), import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
@@ -111,19 +116,19 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
-async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string) => T): Promise<T> {
+async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string, commit: string | null) => T): Promise<T> {
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
   const catalogs = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
   const entry = !catalogs ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : catalogs.isCatalogSpec(ctx, req.target);
   if (catalogs && entry) {
     const { withCatalogEntry } = catalogs;
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
-    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`, commitOf(fetched.record)));
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
   try {
-    return use(await planAuditRoot(fetched.dir), fetched.display);
+    return use(await planAuditRoot(fetched.dir), fetched.display, commitOf(fetched.record));
   } finally {
     await fetched.cleanup();
   }
@@ -133,7 +138,7 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
   const planned = await planAuditRoot(found.dir);
-  const audited = report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+  const audited = report({ kind: "installed", display: found.display, scope: found.scope, commit: found.commit }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
   return withGrants(ctx, audited);
 }
 
@@ -167,6 +172,14 @@ export interface InstalledRoot {
   passEnv: string[];
   display: string;
   scope: Scope | null;
+  /** The commit it was installed from (git and GitHub sources). */
+  commit: string | null;
+}
+
+/** The commit a source record names (git and GitHub), else null. */
+function commitOf(record: object): string | null {
+  const sha = (record as { sha?: unknown }).sha;
+  return typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
 /** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
@@ -180,13 +193,13 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
       const { notInstalled } = await import("../install/not-installed.ts");
       throw notInstalled(name, scope);
     }
-    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope };
+    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope, commit: commitOf(entry.source) };
   }
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
   const layout = c2Layout(ctx);
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
-  if (record) return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
+  if (record) return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, commit: commitOf(record.source.resolved) };
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);

@@ -96,6 +96,8 @@ export interface TrustDiff {
   endpoints: DiffSection<TrustedCapabilities["endpoints"][number]>;
   env: DiffSection<TrustedCapabilities["env"][number]>;
   hostCommands: DiffSection<TrustedCapabilities["hostCommands"][number]>;
+  /** The bundle's non-prompt files differ from those trusted (or were not bound then). */
+  codeChanged: boolean;
 }
 
 /** What changed between the capabilities that were trusted and the installed ones. */
@@ -104,7 +106,8 @@ export function diffTrusted(before: TrustedCapabilities, after: TrustedCapabilit
   const endpoints = diffSection(before.endpoints, after.endpoints, (e) => e.id);
   const env = diffSection(before.env, after.env, (v) => `${v.owner}:${v.name}`);
   const hostCommands = diffSection(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
-  return { empty: sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hostCommands) === 0, processes, endpoints, env, hostCommands };
+  const codeChanged = before.code !== after.code;
+  return { empty: !codeChanged && sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hostCommands) === 0, processes, endpoints, env, hostCommands, codeChanged };
 }
 
 /** One line for an error message: `+ process x; ~ process y (args); - endpoint z`. */
@@ -119,6 +122,7 @@ export function summarizeTrustDiff(d: TrustDiff): string {
   add("endpoint", d.endpoints, (e) => `${e.id} ${e.url}`);
   add("env", d.env, (v) => `${v.owner}:${v.name}`);
   add("host", d.hostCommands, (h) => `${h.kind} ${h.name}`);
+  if (d.codeChanged) parts.push("~ code (a module, script or data file the runtime can load)");
   return parts.length ? parts.join("; ") : "no capability changes";
 }
 

@@ -116,7 +116,18 @@ export const AuditDocumentSchema = Type.Object(
     schema: Type.Literal("gjc/audit@1"),
     ok: Type.Boolean(),
     subject: Type.Object(
-      { kind: Type.Enum(["source", "installed"]), display: str, scope: nullable(Type.Enum(["user", "project"])), family: Type.Enum(["gjc", "c2"]), name: str, version: str },
+      {
+        kind: Type.Enum(["source", "installed"]),
+        display: str,
+        scope: nullable(Type.Enum(["user", "project"])),
+        family: Type.Enum(["gjc", "c2"]),
+        name: str,
+        version: str,
+        /** The commit audited (git and GitHub sources); null for directories and archives. */
+        commit: nullable(str),
+        /** The content integrity audited: `gjc plugin install <source> --integrity <this>` installs exactly it. */
+        integrity: Type.String({ pattern: "^sha256:[0-9a-f]{64}$" }),
+      },
       closed,
     ),
     capabilities: CapabilityModelSchema,

@@ -4,11 +4,14 @@ import { readRegularFile } from "../bundle/read-file.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "../families/detect.ts";
+import type { ContentFile } from "../bundle/content-integrity.ts";
 import type { CapabilityModel } from "./model.ts";
 
 /** A bundle audited from a directory: its model and the manifest bytes findings point into. */
 export interface Planned {
   model: CapabilityModel;
+  /** Every file as it would be installed: the content integrity (src/bundle/content-integrity.ts) is of these. */
+  files: ContentFile[];
   /** The bytes of a bundle file as planned (manifests, for finding locations). */
   text(file: string): Uint8Array | undefined;
 }
@@ -31,7 +34,9 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
       return manifest;
     };
     const model = gjcModelOf(bundle, manifestBytes());
-    return { model, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
+    const { installedMode } = await import("../install/fingerprint.ts");
+    const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 }));
+    return { model, files, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
   }
   if (entryExists(resolve(dir, C2_MANIFEST))) {
     const { planC2Bundle } = await import("../families/c2/validate.ts");
@@ -40,7 +45,8 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
     const plan = planC2Bundle(dir, { keepContents: true });
     if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
     const contents = plan.collection.contents ?? new Map<string, Uint8Array>();
-    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), text: (file) => contents.get(file) };
+    const files = plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256 }));
+    return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), files, text: (file) => contents.get(file) };
   }
   throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
 }

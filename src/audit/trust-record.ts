@@ -19,9 +19,10 @@ export interface TrustBinding {
 
 /** The capabilities of the installed copy: from the record, or planned from the bundle directory. */
 export async function currentCapabilities(layout: C2Layout, record: InstalledRecord): Promise<TrustedCapabilities> {
-  if (record.capabilities) return record.capabilities;
+  if (record.capabilities?.code !== undefined) return record.capabilities;
+  // A record made before code (or capabilities) were bound: its files are the installed ones.
   const { planAuditRoot } = await import("./plan-root.ts");
-  return trustedCapabilities((await planAuditRoot(bundleDir(layout, record.id))).model);
+  return trustedCapabilities((await planAuditRoot(bundleDir(layout, record.id))).model, record.files);
 }
 
 export async function bindTrust(layout: C2Layout, record: InstalledRecord, trusted: boolean): Promise<TrustBinding> {

@@ -6,7 +6,7 @@
  * host will stop the bundle's processes. A file whose process is gone, or whose pid was reused
  * (different start time), is stale and ignored.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -14,6 +14,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { LiveFile as LiveFileCheck } from "../store/disk-schemas.generated.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "../store/process-identity.ts";
 import type { LiveFileSchema } from "./live-file-schema.ts";
+import { parseStateJson, readStateText } from "../store/state-file.ts";
 
 type LiveFile = Static<typeof LiveFileSchema>;
 /** A runtime whose process failed in a host, in one realm, with the refusal's code and message. */
@@ -67,7 +68,10 @@ function liveFiles(dataRoot: string): { path: string; doc: LiveFile; alive: bool
     const path = join(liveDir(dataRoot), name);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(path, "utf8"));
+      const read = readStateText(path, { maxBytes: 64 * 1024 });
+      const json = read.kind === "text" ? parseStateJson(read.text) : undefined;
+      if (!json?.ok) continue;
+      parsed = json.value;
     } catch {
       continue;
     }

@@ -19,7 +19,7 @@ const DiffSectionSchema = Type.Object(
   closed,
 );
 const TrustDiffSchema = Type.Object(
-  { empty: Type.Boolean(), processes: DiffSectionSchema, endpoints: DiffSectionSchema, env: DiffSectionSchema, hostCommands: DiffSectionSchema },
+  { empty: Type.Boolean(), processes: DiffSectionSchema, endpoints: DiffSectionSchema, env: DiffSectionSchema, hostCommands: DiffSectionSchema, codeChanged: Type.Boolean() },
   closed,
 );
 

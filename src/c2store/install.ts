@@ -62,6 +62,15 @@ export interface InstallOptions {
   /** Upgrades: the id the bundle must keep (a renamed bundle is refused, not installed beside). */
   expectId?: string;
   catalog?: { path: string; name: string; displayName: string; entry: string; identity?: string; defaultEnabled: boolean; expectVersion: string };
+  /**
+   * The files judged before (a sync's content from the cache, an `--integrity` install): the
+   * collection this install writes must be exactly these, or nothing is written. The bytes
+   * staged are the bytes this install's own collection hashed, so a file swapped after the
+   * earlier judgement cannot be installed under it.
+   */
+  expectFiles?: readonly { path: string; sha256: string; mode: number }[];
+  /** `install --integrity`: the content integrity (src/bundle/content-integrity.ts) the bundle must have. */
+  expectIntegrity?: string;
 }
 
 type Decision = "install" | "update" | "repair" | "unchanged";
@@ -191,6 +200,14 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   }
   const layout = c2Layout(ctx);
   const files = plan.collection.files.map((f) => ({ path: f.path, size: f.size, mode: f.mode, sha256: f.sha256 }));
+  if (opts.expectFiles !== undefined) {
+    const { sameFiles, contentChanged } = await import("./expect-files.ts");
+    if (!sameFiles(files, opts.expectFiles)) throw contentChanged(manifest.name, fetched.display);
+  }
+  if (opts.expectIntegrity !== undefined) {
+    const { assertIntegrity } = await import("../bundle/content-integrity.ts");
+    assertIntegrity(files, opts.expectIntegrity, manifest.name, fetched.display);
+  }
   const manifestJson = JSON.stringify(manifest);
   const work = async (): Promise<C2InstallResult> => {
     if (!opts.dryRun) cleanLeftovers(layout);
@@ -198,6 +215,12 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     // The C2 app's bundle from the same source has the same id: gjc never replaces it.
     if (previous !== undefined && "foreign" in previous && previous.foreign !== undefined) throw foreignRecordError(previous.foreign);
     const prior = previous && !("problem" in previous) ? previous : undefined;
+    // The id's hash part is short: another source whose identity collides is another bundle.
+    // Matched by the stored identity string, it inherits neither trust nor the data directory.
+    if (prior && prior.source.identity !== source.identity) {
+      const { identityCollision } = await import("./expect-files.ts");
+      throw identityCollision(id, prior.source.identity, source.identity, manifest.name);
+    }
     const installed = scanRecords(layout).records;
     // The same name from another source (another id): refused unless --force replaces it.
     const sameName = opts.expectId !== undefined ? [] : installed.filter((r) => r.name === manifest.name && r.id !== id);
@@ -225,7 +248,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       quarantine: null,
       manifest,
       // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
-      capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest })),
+      capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest }), files),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);

@@ -37,7 +37,7 @@ export { installC2FromCatalog } from "./catalog-install.ts";
 export { upgradeC2 } from "./upgrade.ts";
 
 /** `gjc plugin install <source>` for a C2 bundle the sources layer has fetched. */
-export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean }): Promise<C2InstallResult> {
+export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean; expectIntegrity?: string }): Promise<C2InstallResult> {
   return installFetched(ctx, opts);
 }
 

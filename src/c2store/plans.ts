@@ -15,6 +15,7 @@ import type * as Schema from "./plan-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
+import { parseStateJson } from "../store/state-file.ts";
 
 export const PLAN_TTL_MS = 15 * 60 * 1000;
 const TOKEN = new RegExp(PLAN_TOKEN_PATTERN);
@@ -72,12 +73,9 @@ export function claimPlan(layout: C2Layout, token: string): StoredPlan {
 
 /** Why a stored plan's text is not a plan made for `token` (plan-schema.ts), or undefined. */
 export function storedPlanProblem(text: string, token: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return "it is not valid JSON";
-  }
+  const json = parseStateJson(text);
+  if (!json.ok) return json.problem;
+  const value = json.value;
   const problem = documentProblem(Plan, value);
   if (problem !== undefined) return problem;
   return (value as StoredPlan).token === token ? undefined : `it was made for another token (at /token)`;

@@ -13,6 +13,7 @@ import type { Static } from "typebox";
 import { Policy as PolicyDocument } from "../store/disk-schemas.generated.ts";
 import type * as Schema from "./policy-doc-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
+import { parseStateJson } from "../store/state-file.ts";
 
 export const POLICY_SCHEMA_VERSION = 1;
 
@@ -31,12 +32,10 @@ export type ParseResult = { ok: true; doc: PolicyDocument } | { ok: false; error
 
 /** Parses and checks a policy document; never throws. */
 export function parsePolicyDocument(text: string): ParseResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `not valid JSON (${(error as Error).message})` };
-  }
+  // Bounded like bundle JSON (src/store/state-file.ts): a policy nested thousands deep is damaged, not a crash.
+  const json = parseStateJson(text);
+  if (!json.ok) return { ok: false, error: json.problem.replace(/^it is /, "") };
+  const raw = json.value;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, error: "the document must be a JSON object" };
   const doc = raw as Partial<PolicyDocument>;
   // A newer gjc's policy is named as such rather than field by field.

@@ -5,6 +5,7 @@ import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
 import { emptyPolicy, parsePolicyDocument, samePolicyContent, serializePolicy, type PolicyDocument } from "./policy-doc.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { readStateText } from "../store/state-file.ts";
 
 /** How the store was opened (c2-notes §7.2); reported by every catalog. */
 export type Recovery =
@@ -21,12 +22,10 @@ export interface PolicyView {
 const POLICY_MODE = 0o600;
 
 function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const read = readStateText(path);
+  if (read.kind === "missing") return undefined;
+  // Another user's file, or a link, is damage of the policy file: its recovery path handles it.
+  return read.kind === "text" ? read.text : "";
 }
 
 /**

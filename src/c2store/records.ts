@@ -1,5 +1,5 @@
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
-import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";
 import { componentsOf } from "./record-components.ts";
@@ -14,6 +14,7 @@ import { bundleDir, C2_LOCK_FILE, c2Layout, idFromPolicyKey, recordPath, userDat
 import { recordProblem, serializeRecord, type InstalledRecord, type Quarantine, type RecordSource } from "./record.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { foreignRecordError, foreignRecordOf, type ForeignRecord } from "./foreign-record.ts";
+import { parseStateJson, readStateText, type StateText } from "../store/state-file.ts";
 
 /** An installed C2 bundle as other parts of gjc (runtime, session, policy) see it. */
 export interface InstalledC2 {
@@ -76,20 +77,18 @@ export function toInstalled(layout: C2Layout, record: InstalledRecord): Installe
 
 /** Reads one record; undefined when the directory has none, a problem string when unusable. */
 export function readRecord(layout: C2Layout, id: string): RecordRead {
-  let text: string;
+  // The one state reader (src/store/state-file.ts): this user's regular file, bounded like bundle JSON.
+  let read: StateText;
   try {
-    text = readFileSync(recordPath(layout, id), "utf8");
+    read = readStateText(recordPath(layout, id));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    return { problem: `the record could not be read (${code ?? "error"})` };
+    return { problem: `the record could not be read (${error instanceof Error ? error.message : "error"})` };
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { problem: "the record is not valid JSON" };
-  }
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "foreign") return { problem: `the record is not this user's: ${read.problem}` };
+  const json = parseStateJson(read.text);
+  if (!json.ok) return { problem: `the record ${json.problem}` };
+  const parsed = json.value;
   // Another program's record (the C2 app's own format) is unusable to gjc but is not damage.
   const foreign = foreignRecordOf(parsed, id);
   if (foreign !== undefined) return { problem: foreign.problem, foreign };

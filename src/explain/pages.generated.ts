@@ -45,199 +45,202 @@ import p41 from "../../docs/errors/file_too_large.md" with { type: "text" };
 import p42 from "../../docs/errors/forbidden_surface.md" with { type: "text" };
 import p43 from "../../docs/errors/foreign_record.md" with { type: "text" };
 import p44 from "../../docs/errors/foreign_scope.md" with { type: "text" };
-import p45 from "../../docs/errors/git_not_found.md" with { type: "text" };
-import p46 from "../../docs/errors/grant_too_broad.md" with { type: "text" };
-import p47 from "../../docs/errors/grants_foreign.md" with { type: "text" };
-import p48 from "../../docs/errors/handshake_failed.md" with { type: "text" };
-import p49 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
-import p50 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
-import p51 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
-import p52 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
-import p53 from "../../docs/errors/host_closed.md" with { type: "text" };
-import p54 from "../../docs/errors/identity_changed.md" with { type: "text" };
-import p55 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
-import p56 from "../../docs/errors/internal_error.md" with { type: "text" };
-import p57 from "../../docs/errors/invalid_agent.md" with { type: "text" };
-import p58 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
-import p59 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
-import p60 from "../../docs/errors/invalid_archive.md" with { type: "text" };
-import p61 from "../../docs/errors/invalid_args.md" with { type: "text" };
-import p62 from "../../docs/errors/invalid_argument.md" with { type: "text" };
-import p63 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
-import p64 from "../../docs/errors/invalid_command.md" with { type: "text" };
-import p65 from "../../docs/errors/invalid_connector.md" with { type: "text" };
-import p66 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
-import p67 from "../../docs/errors/invalid_hook.md" with { type: "text" };
-import p68 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
-import p69 from "../../docs/errors/invalid_json.md" with { type: "text" };
-import p70 from "../../docs/errors/invalid_kind.md" with { type: "text" };
-import p71 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
-import p72 from "../../docs/errors/invalid_lock.md" with { type: "text" };
-import p73 from "../../docs/errors/invalid_log.md" with { type: "text" };
-import p74 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
-import p75 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
-import p76 from "../../docs/errors/invalid_name.md" with { type: "text" };
-import p77 from "../../docs/errors/invalid_net_grant.md" with { type: "text" };
-import p78 from "../../docs/errors/invalid_operation.md" with { type: "text" };
-import p79 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
-import p80 from "../../docs/errors/invalid_params.md" with { type: "text" };
-import p81 from "../../docs/errors/invalid_parent.md" with { type: "text" };
-import p82 from "../../docs/errors/invalid_path_grant.md" with { type: "text" };
-import p83 from "../../docs/errors/invalid_phase.md" with { type: "text" };
-import p84 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
-import p85 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
-import p86 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
-import p87 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
-import p88 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
-import p89 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p90 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p91 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p92 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p93 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p94 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p95 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
-import p96 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p97 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p98 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p99 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p100 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p101 from "../../docs/errors/log_exists.md" with { type: "text" };
-import p102 from "../../docs/errors/log_inconsistent.md" with { type: "text" };
-import p103 from "../../docs/errors/log_key_mismatch.md" with { type: "text" };
-import p104 from "../../docs/errors/log_missing.md" with { type: "text" };
-import p105 from "../../docs/errors/log_signature_invalid.md" with { type: "text" };
-import p106 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
-import p107 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p108 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p109 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p110 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p111 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p112 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p113 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p114 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p115 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p116 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p117 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p118 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p119 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p120 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p121 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p122 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p123 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p124 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p125 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p126 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p127 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p128 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p129 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p130 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p131 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p132 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p133 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p134 from "../../docs/errors/nested_manifest.md" with { type: "text" };
-import p135 from "../../docs/errors/no_components.md" with { type: "text" };
-import p136 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p137 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p138 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p139 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p140 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p141 from "../../docs/errors/not_available.md" with { type: "text" };
-import p142 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p143 from "../../docs/errors/not_found.md" with { type: "text" };
-import p144 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p145 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p146 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p147 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p148 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p149 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p150 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p151 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p152 from "../../docs/errors/path_missing.md" with { type: "text" };
-import p153 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p154 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p155 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p156 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p157 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p158 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p159 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p160 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p161 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p162 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p163 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p164 from "../../docs/errors/read_only.md" with { type: "text" };
-import p165 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p166 from "../../docs/errors/reference_registry.md" with { type: "text" };
-import p167 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p168 from "../../docs/errors/release_exists.md" with { type: "text" };
-import p169 from "../../docs/errors/release_not_logged.md" with { type: "text" };
-import p170 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p171 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p172 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p173 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p174 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p175 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p176 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p177 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p178 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p179 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p180 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p181 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p182 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p183 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p184 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p185 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p186 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
-import p187 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p188 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p189 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p190 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p191 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p192 from "../../docs/errors/special_file.md" with { type: "text" };
-import p193 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p194 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p195 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p196 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p197 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p198 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p199 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p200 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p201 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p202 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p203 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p204 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p205 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p206 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p207 from "../../docs/errors/trusted.md" with { type: "text" };
-import p208 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p209 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p210 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p211 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p212 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p213 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p214 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p215 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p216 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p217 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
-import p218 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p219 from "../../docs/errors/unknown_process.md" with { type: "text" };
-import p220 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p221 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p222 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p223 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p224 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p225 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p226 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p227 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p228 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p229 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p230 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p231 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p232 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p233 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p234 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p235 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p236 from "../../docs/errors/usage.md" with { type: "text" };
-import p237 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p45 from "../../docs/errors/foreign_state.md" with { type: "text" };
+import p46 from "../../docs/errors/git_not_found.md" with { type: "text" };
+import p47 from "../../docs/errors/grant_too_broad.md" with { type: "text" };
+import p48 from "../../docs/errors/grants_foreign.md" with { type: "text" };
+import p49 from "../../docs/errors/handshake_failed.md" with { type: "text" };
+import p50 from "../../docs/errors/handshake_mismatch.md" with { type: "text" };
+import p51 from "../../docs/errors/handshake_protocol.md" with { type: "text" };
+import p52 from "../../docs/errors/handshake_timeout.md" with { type: "text" };
+import p53 from "../../docs/errors/hash_mismatch.md" with { type: "text" };
+import p54 from "../../docs/errors/host_closed.md" with { type: "text" };
+import p55 from "../../docs/errors/identity_changed.md" with { type: "text" };
+import p56 from "../../docs/errors/identity_collision.md" with { type: "text" };
+import p57 from "../../docs/errors/identity_mismatch.md" with { type: "text" };
+import p58 from "../../docs/errors/integrity_mismatch.md" with { type: "text" };
+import p59 from "../../docs/errors/internal_error.md" with { type: "text" };
+import p60 from "../../docs/errors/invalid_agent.md" with { type: "text" };
+import p61 from "../../docs/errors/invalid_agent_skill.md" with { type: "text" };
+import p62 from "../../docs/errors/invalid_appendix.md" with { type: "text" };
+import p63 from "../../docs/errors/invalid_archive.md" with { type: "text" };
+import p64 from "../../docs/errors/invalid_args.md" with { type: "text" };
+import p65 from "../../docs/errors/invalid_argument.md" with { type: "text" };
+import p66 from "../../docs/errors/invalid_catalog.md" with { type: "text" };
+import p67 from "../../docs/errors/invalid_command.md" with { type: "text" };
+import p68 from "../../docs/errors/invalid_connector.md" with { type: "text" };
+import p69 from "../../docs/errors/invalid_frontmatter.md" with { type: "text" };
+import p70 from "../../docs/errors/invalid_hook.md" with { type: "text" };
+import p71 from "../../docs/errors/invalid_host_actions.md" with { type: "text" };
+import p72 from "../../docs/errors/invalid_json.md" with { type: "text" };
+import p73 from "../../docs/errors/invalid_kind.md" with { type: "text" };
+import p74 from "../../docs/errors/invalid_language_server.md" with { type: "text" };
+import p75 from "../../docs/errors/invalid_lock.md" with { type: "text" };
+import p76 from "../../docs/errors/invalid_log.md" with { type: "text" };
+import p77 from "../../docs/errors/invalid_manifest.md" with { type: "text" };
+import p78 from "../../docs/errors/invalid_mcp.md" with { type: "text" };
+import p79 from "../../docs/errors/invalid_name.md" with { type: "text" };
+import p80 from "../../docs/errors/invalid_net_grant.md" with { type: "text" };
+import p81 from "../../docs/errors/invalid_operation.md" with { type: "text" };
+import p82 from "../../docs/errors/invalid_option_value.md" with { type: "text" };
+import p83 from "../../docs/errors/invalid_params.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_parent.md" with { type: "text" };
+import p85 from "../../docs/errors/invalid_path_grant.md" with { type: "text" };
+import p86 from "../../docs/errors/invalid_phase.md" with { type: "text" };
+import p87 from "../../docs/errors/invalid_plan_token.md" with { type: "text" };
+import p88 from "../../docs/errors/invalid_plugin_entry.md" with { type: "text" };
+import p89 from "../../docs/errors/invalid_prompt_command.md" with { type: "text" };
+import p90 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
+import p91 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
+import p92 from "../../docs/errors/invalid_scene.md" with { type: "text" };
+import p93 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p94 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p95 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p96 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p97 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p98 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
+import p99 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p100 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p101 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p102 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p103 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p104 from "../../docs/errors/log_exists.md" with { type: "text" };
+import p105 from "../../docs/errors/log_inconsistent.md" with { type: "text" };
+import p106 from "../../docs/errors/log_key_mismatch.md" with { type: "text" };
+import p107 from "../../docs/errors/log_missing.md" with { type: "text" };
+import p108 from "../../docs/errors/log_signature_invalid.md" with { type: "text" };
+import p109 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
+import p110 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p111 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p112 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p113 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p114 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p115 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p116 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p117 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p118 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p119 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p120 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p121 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p122 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p123 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p124 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p125 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p126 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p127 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p128 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p129 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p130 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p131 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p132 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p133 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p134 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p135 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p136 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p137 from "../../docs/errors/nested_manifest.md" with { type: "text" };
+import p138 from "../../docs/errors/no_components.md" with { type: "text" };
+import p139 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p140 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p141 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p142 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p143 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p144 from "../../docs/errors/not_available.md" with { type: "text" };
+import p145 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p146 from "../../docs/errors/not_found.md" with { type: "text" };
+import p147 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p148 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p149 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p150 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p151 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p152 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p153 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p154 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p155 from "../../docs/errors/path_missing.md" with { type: "text" };
+import p156 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p157 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p158 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p159 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p160 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p161 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p162 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p163 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p164 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p165 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p166 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p167 from "../../docs/errors/read_only.md" with { type: "text" };
+import p168 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p169 from "../../docs/errors/reference_registry.md" with { type: "text" };
+import p170 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p171 from "../../docs/errors/release_exists.md" with { type: "text" };
+import p172 from "../../docs/errors/release_not_logged.md" with { type: "text" };
+import p173 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p174 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p175 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p176 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p177 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p178 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p179 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p180 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p181 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p182 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p183 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p184 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p185 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p186 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p187 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p188 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p189 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
+import p190 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p191 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p192 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p193 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p194 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p195 from "../../docs/errors/special_file.md" with { type: "text" };
+import p196 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p197 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p198 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p199 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p200 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p201 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p202 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p203 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p204 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p205 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p206 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p207 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p208 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p209 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p210 from "../../docs/errors/trusted.md" with { type: "text" };
+import p211 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p212 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p213 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p214 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p215 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p216 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p217 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p218 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p219 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p220 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
+import p221 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p222 from "../../docs/errors/unknown_process.md" with { type: "text" };
+import p223 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p224 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p225 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p226 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p227 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p228 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p229 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p230 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p231 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p232 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p233 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p234 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p235 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p236 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p237 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p238 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p239 from "../../docs/errors/usage.md" with { type: "text" };
+import p240 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -286,197 +289,200 @@ export const PAGES: Record<string, string> = {
   "forbidden_surface": p42,
   "foreign_record": p43,
   "foreign_scope": p44,
-  "git_not_found": p45,
-  "grant_too_broad": p46,
-  "grants_foreign": p47,
-  "handshake_failed": p48,
-  "handshake_mismatch": p49,
-  "handshake_protocol": p50,
-  "handshake_timeout": p51,
-  "hash_mismatch": p52,
-  "host_closed": p53,
-  "identity_changed": p54,
-  "identity_mismatch": p55,
-  "internal_error": p56,
-  "invalid_agent": p57,
-  "invalid_agent_skill": p58,
-  "invalid_appendix": p59,
-  "invalid_archive": p60,
-  "invalid_args": p61,
-  "invalid_argument": p62,
-  "invalid_catalog": p63,
-  "invalid_command": p64,
-  "invalid_connector": p65,
-  "invalid_frontmatter": p66,
-  "invalid_hook": p67,
-  "invalid_host_actions": p68,
-  "invalid_json": p69,
-  "invalid_kind": p70,
-  "invalid_language_server": p71,
-  "invalid_lock": p72,
-  "invalid_log": p73,
-  "invalid_manifest": p74,
-  "invalid_mcp": p75,
-  "invalid_name": p76,
-  "invalid_net_grant": p77,
-  "invalid_operation": p78,
-  "invalid_option_value": p79,
-  "invalid_params": p80,
-  "invalid_parent": p81,
-  "invalid_path_grant": p82,
-  "invalid_phase": p83,
-  "invalid_plan_token": p84,
-  "invalid_plugin_entry": p85,
-  "invalid_prompt_command": p86,
-  "invalid_runtime": p87,
-  "invalid_scaffold": p88,
-  "invalid_scene": p89,
-  "invalid_source": p90,
-  "invalid_test_file": p91,
-  "invalid_ui": p92,
-  "invalid_version": p93,
-  "invoke_timeout": p94,
-  "journal_corrupt": p95,
-  "lock_busy": p96,
-  "lock_failed": p97,
-  "lock_mismatch": p98,
-  "lock_missing": p99,
-  "lock_unsettled": p100,
-  "log_exists": p101,
-  "log_inconsistent": p102,
-  "log_key_mismatch": p103,
-  "log_missing": p104,
-  "log_signature_invalid": p105,
-  "log_state_foreign": p106,
-  "lsp_conflict": p107,
-  "lsp_failed": p108,
-  "lsp_stopped": p109,
-  "lsp_timeout": p110,
-  "mcp_closed": p111,
-  "mcp_error": p112,
-  "mcp_failed": p113,
-  "mcp_frame_too_large": p114,
-  "mcp_http_status": p115,
-  "mcp_launcher_missing": p116,
-  "mcp_protocol": p117,
-  "mcp_server_exited": p118,
-  "mcp_spawn_failed": p119,
-  "mcp_timeout": p120,
-  "mcp_unreachable": p121,
-  "message_too_large": p122,
-  "missing_argument": p123,
-  "missing_catalog": p124,
-  "missing_codetwo": p125,
-  "missing_commands": p126,
-  "missing_directory": p127,
-  "missing_file": p128,
-  "missing_manifest": p129,
-  "missing_option_value": p130,
-  "missing_runtime": p131,
-  "missing_service": p132,
-  "name_collision": p133,
-  "nested_manifest": p134,
-  "no_components": p135,
-  "no_generation": p136,
-  "no_manifest": p137,
-  "no_provider": p138,
-  "no_runtime": p139,
-  "not_a_directory": p140,
-  "not_available": p141,
-  "not_checkable": p142,
-  "not_found": p143,
-  "not_host_actions": p144,
-  "not_in_catalog": p145,
-  "not_installed": p146,
-  "not_owner": p147,
-  "not_rendered": p148,
-  "offline_miss": p149,
-  "pack_output_inside_bundle": p150,
-  "pass_env": p151,
-  "path_missing": p152,
-  "path_too_long": p153,
-  "permission_denied": p154,
-  "pins_corrupt": p155,
-  "plan_not_found": p156,
-  "plugin_command_failed": p157,
-  "plugin_disabled": p158,
-  "policy_disabled": p159,
-  "policy_recovery": p160,
-  "policy_safe_mode": p161,
-  "quarantine_not_persisted": p162,
-  "quarantined": p163,
-  "read_only": p164,
-  "ref_not_found": p165,
-  "reference_registry": p166,
-  "registry_corrupt": p167,
-  "release_exists": p168,
-  "release_not_logged": p169,
-  "replaced_source": p170,
-  "reserved_namespace": p171,
-  "runtime.requires_trust": p172,
-  "runtime_busy": p173,
-  "runtime_command_not_found": p174,
-  "runtime_exited": p175,
-  "runtime_failed": p176,
-  "runtime_mismatch": p177,
-  "runtime_protocol_error": p178,
-  "runtime_spawn_failed": p179,
-  "runtime_unloaded": p180,
-  "scaffold_conflict": p181,
-  "scaffold_failed": p182,
-  "scope_conflict": p183,
-  "scope_required": p184,
-  "security_policy": p185,
-  "sensitive_grant": p186,
-  "session_collision": p187,
-  "set_incomplete": p188,
-  "set_integrity": p189,
-  "source_too_large": p190,
-  "source_unreachable": p191,
-  "special_file": p192,
-  "stale_baseline": p193,
-  "stale_plan": p194,
-  "surface_disabled": p195,
-  "surface_unknown": p196,
-  "too_many_commands": p197,
-  "too_many_components": p198,
-  "too_many_connectors": p199,
-  "too_many_language_servers": p200,
-  "too_many_ui": p201,
-  "tool_definition_drift": p202,
-  "transaction_pending": p203,
-  "transaction_unfinished": p204,
-  "trust_outdated": p205,
-  "trust_renewed": p206,
-  "trusted": p207,
-  "undeclared_command": p208,
-  "unexpected_argument": p209,
-  "unexpected_result": p210,
-  "unknown_action": p211,
-  "unknown_code": p212,
-  "unknown_command": p213,
-  "unknown_component": p214,
-  "unknown_contribution": p215,
-  "unknown_field": p216,
-  "unknown_hook_event": p217,
-  "unknown_option": p218,
-  "unknown_process": p219,
-  "unknown_scaffold": p220,
-  "unknown_server": p221,
-  "unknown_shell": p222,
-  "unknown_target": p223,
-  "unreadable_directory": p224,
-  "unreadable_file": p225,
-  "unsafe_file_name": p226,
-  "unsafe_path": p227,
-  "unsafe_scope_path": p228,
-  "unsupported_operation": p229,
-  "unsupported_schema": p230,
-  "unsupported_scope": p231,
-  "unsupported_source": p232,
-  "unsupported_standard": p233,
-  "unsupported_surface": p234,
-  "untrusted": p235,
-  "usage": p236,
-  "wrong_target": p237,
+  "foreign_state": p45,
+  "git_not_found": p46,
+  "grant_too_broad": p47,
+  "grants_foreign": p48,
+  "handshake_failed": p49,
+  "handshake_mismatch": p50,
+  "handshake_protocol": p51,
+  "handshake_timeout": p52,
+  "hash_mismatch": p53,
+  "host_closed": p54,
+  "identity_changed": p55,
+  "identity_collision": p56,
+  "identity_mismatch": p57,
+  "integrity_mismatch": p58,
+  "internal_error": p59,
+  "invalid_agent": p60,
+  "invalid_agent_skill": p61,
+  "invalid_appendix": p62,
+  "invalid_archive": p63,
+  "invalid_args": p64,
+  "invalid_argument": p65,
+  "invalid_catalog": p66,
+  "invalid_command": p67,
+  "invalid_connector": p68,
+  "invalid_frontmatter": p69,
+  "invalid_hook": p70,
+  "invalid_host_actions": p71,
+  "invalid_json": p72,
+  "invalid_kind": p73,
+  "invalid_language_server": p74,
+  "invalid_lock": p75,
+  "invalid_log": p76,
+  "invalid_manifest": p77,
+  "invalid_mcp": p78,
+  "invalid_name": p79,
+  "invalid_net_grant": p80,
+  "invalid_operation": p81,
+  "invalid_option_value": p82,
+  "invalid_params": p83,
+  "invalid_parent": p84,
+  "invalid_path_grant": p85,
+  "invalid_phase": p86,
+  "invalid_plan_token": p87,
+  "invalid_plugin_entry": p88,
+  "invalid_prompt_command": p89,
+  "invalid_runtime": p90,
+  "invalid_scaffold": p91,
+  "invalid_scene": p92,
+  "invalid_source": p93,
+  "invalid_test_file": p94,
+  "invalid_ui": p95,
+  "invalid_version": p96,
+  "invoke_timeout": p97,
+  "journal_corrupt": p98,
+  "lock_busy": p99,
+  "lock_failed": p100,
+  "lock_mismatch": p101,
+  "lock_missing": p102,
+  "lock_unsettled": p103,
+  "log_exists": p104,
+  "log_inconsistent": p105,
+  "log_key_mismatch": p106,
+  "log_missing": p107,
+  "log_signature_invalid": p108,
+  "log_state_foreign": p109,
+  "lsp_conflict": p110,
+  "lsp_failed": p111,
+  "lsp_stopped": p112,
+  "lsp_timeout": p113,
+  "mcp_closed": p114,
+  "mcp_error": p115,
+  "mcp_failed": p116,
+  "mcp_frame_too_large": p117,
+  "mcp_http_status": p118,
+  "mcp_launcher_missing": p119,
+  "mcp_protocol": p120,
+  "mcp_server_exited": p121,
+  "mcp_spawn_failed": p122,
+  "mcp_timeout": p123,
+  "mcp_unreachable": p124,
+  "message_too_large": p125,
+  "missing_argument": p126,
+  "missing_catalog": p127,
+  "missing_codetwo": p128,
+  "missing_commands": p129,
+  "missing_directory": p130,
+  "missing_file": p131,
+  "missing_manifest": p132,
+  "missing_option_value": p133,
+  "missing_runtime": p134,
+  "missing_service": p135,
+  "name_collision": p136,
+  "nested_manifest": p137,
+  "no_components": p138,
+  "no_generation": p139,
+  "no_manifest": p140,
+  "no_provider": p141,
+  "no_runtime": p142,
+  "not_a_directory": p143,
+  "not_available": p144,
+  "not_checkable": p145,
+  "not_found": p146,
+  "not_host_actions": p147,
+  "not_in_catalog": p148,
+  "not_installed": p149,
+  "not_owner": p150,
+  "not_rendered": p151,
+  "offline_miss": p152,
+  "pack_output_inside_bundle": p153,
+  "pass_env": p154,
+  "path_missing": p155,
+  "path_too_long": p156,
+  "permission_denied": p157,
+  "pins_corrupt": p158,
+  "plan_not_found": p159,
+  "plugin_command_failed": p160,
+  "plugin_disabled": p161,
+  "policy_disabled": p162,
+  "policy_recovery": p163,
+  "policy_safe_mode": p164,
+  "quarantine_not_persisted": p165,
+  "quarantined": p166,
+  "read_only": p167,
+  "ref_not_found": p168,
+  "reference_registry": p169,
+  "registry_corrupt": p170,
+  "release_exists": p171,
+  "release_not_logged": p172,
+  "replaced_source": p173,
+  "reserved_namespace": p174,
+  "runtime.requires_trust": p175,
+  "runtime_busy": p176,
+  "runtime_command_not_found": p177,
+  "runtime_exited": p178,
+  "runtime_failed": p179,
+  "runtime_mismatch": p180,
+  "runtime_protocol_error": p181,
+  "runtime_spawn_failed": p182,
+  "runtime_unloaded": p183,
+  "scaffold_conflict": p184,
+  "scaffold_failed": p185,
+  "scope_conflict": p186,
+  "scope_required": p187,
+  "security_policy": p188,
+  "sensitive_grant": p189,
+  "session_collision": p190,
+  "set_incomplete": p191,
+  "set_integrity": p192,
+  "source_too_large": p193,
+  "source_unreachable": p194,
+  "special_file": p195,
+  "stale_baseline": p196,
+  "stale_plan": p197,
+  "surface_disabled": p198,
+  "surface_unknown": p199,
+  "too_many_commands": p200,
+  "too_many_components": p201,
+  "too_many_connectors": p202,
+  "too_many_language_servers": p203,
+  "too_many_ui": p204,
+  "tool_definition_drift": p205,
+  "transaction_pending": p206,
+  "transaction_unfinished": p207,
+  "trust_outdated": p208,
+  "trust_renewed": p209,
+  "trusted": p210,
+  "undeclared_command": p211,
+  "unexpected_argument": p212,
+  "unexpected_result": p213,
+  "unknown_action": p214,
+  "unknown_code": p215,
+  "unknown_command": p216,
+  "unknown_component": p217,
+  "unknown_contribution": p218,
+  "unknown_field": p219,
+  "unknown_hook_event": p220,
+  "unknown_option": p221,
+  "unknown_process": p222,
+  "unknown_scaffold": p223,
+  "unknown_server": p224,
+  "unknown_shell": p225,
+  "unknown_target": p226,
+  "unreadable_directory": p227,
+  "unreadable_file": p228,
+  "unsafe_file_name": p229,
+  "unsafe_path": p230,
+  "unsafe_scope_path": p231,
+  "unsupported_operation": p232,
+  "unsupported_schema": p233,
+  "unsupported_scope": p234,
+  "unsupported_source": p235,
+  "unsupported_standard": p236,
+  "unsupported_surface": p237,
+  "untrusted": p238,
+  "usage": p239,
+  "wrong_target": p240,
 };

@@ -14,13 +14,14 @@
  * file, or one in the format of an older gjc (per surface), is simply ignored and rebuilt,
  * costing one more check.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
-import type { RegistryEntry } from "../install/registry-types.ts";
+import type { Context } from "../core/context.ts";
+import type { RegistryEntry, Scope } from "../install/registry-types.ts";
 import { RuntimeVerdicts } from "../store/disk-schemas.generated.ts";
+import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
 import type { RuntimeCheckResult, RuntimeTarget } from "./runtime-check.ts";
 import type * as Schema from "./verdicts-schema.ts";
 
@@ -53,13 +54,25 @@ export class VerdictStore {
   private readonly verdicts = new Map<string, Verdict>();
   private dirty = false;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly ctx: Context,
+    private readonly root: string,
+    private readonly scope: Scope,
+  ) {
+    // A verdict lets session start skip a check, so only one signed for this user counts: a
+    // clone shipping runtime-verdicts.json beside its registry gets every tool checked again.
+    const path = join(root, FILE);
     try {
-      const doc: unknown = JSON.parse(readFileSync(join(root, FILE), "utf8"));
-      if (RuntimeVerdicts.check(doc)) for (const [k, v] of Object.entries((doc as VerdictsFile).verdicts)) this.verdicts.set(k, v);
+      const read = readStateJson(ctx, path, { purpose: this.purpose });
+      if (read.kind === "foreign") warnForeignState(ctx, "the runtime-check verdicts", path, read.problem);
+      if (read.kind === "ok" && RuntimeVerdicts.check(read.value)) for (const [k, v] of Object.entries((read.value as VerdictsFile).verdicts)) this.verdicts.set(k, v);
     } catch {
-      // missing or damaged: every target is checked again
+      // unreadable or damaged: every target is checked again
     }
+  }
+
+  private get purpose(): string {
+    return `runtime-verdicts:${this.scope}`;
   }
 
   get(digest: string): Verdict | undefined {
@@ -81,7 +94,7 @@ export class VerdictStore {
     while (this.verdicts.size > MAX_ENTRIES) this.verdicts.delete(this.verdicts.keys().next().value as string);
     try {
       const doc: VerdictsFile = { format: 2, verdicts: Object.fromEntries(this.verdicts) };
-      writeFileAtomic(join(this.root, FILE), `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
+      writeFileAtomic(join(this.root, FILE), signedStateText(this.ctx, this.purpose, doc), { mode: 0o600, durable: false });
       this.dirty = false;
     } catch {
       // the scope root is read-only or gone; the next session start checks again

@@ -128,7 +128,7 @@ async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean
   const { VerdictStore, bundleDigest, resultsOf } = await import("./runtime-verdicts.ts");
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
   const stores: Partial<Record<Scope, InstanceType<typeof VerdictStore>>> = {};
-  const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(roots[scope]));
+  const storeOf = (scope: Scope) => (stores[scope] ??= new VerdictStore(ctx, roots[scope], scope));
   // Each bundle's results, from its verdict or (below) from the children, kept in bundle and
   // target order so the document is the same at the first session start and at every later one.
   const checks = bundles.map(({ entry, targets }) => {

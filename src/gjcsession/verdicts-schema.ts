@@ -23,4 +23,8 @@ export const Verdict = Type.Object(
   closed,
 );
 
-export const RuntimeVerdictsSchema = Type.Object({ format: Type.Literal(2), verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed) }, closed);
+/** `mac`: the state-key MAC (src/store/state-file.ts); a file without this user's is ignored. */
+export const RuntimeVerdictsSchema = Type.Object(
+  { format: Type.Literal(2), verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed), mac: Type.Optional(Type.String({ pattern: "^hmac-sha256:[0-9a-f]{64}$" })) },
+  closed,
+);

@@ -7,6 +7,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { collisionError, findCollisions } from "./collisions.ts";
 import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import { installedMode } from "./fingerprint.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
 import { scopeFlag, scopeRoot } from "./layout.ts";
 import { readRegistry } from "./registry.ts";
@@ -32,6 +33,8 @@ export interface GjcInstallOptions {
   command?: string;
   /** Upgrade: the entry as it was when the upgrade was previewed (stale check under the lock). */
   baseline?: RegistryEntry;
+  /** `install --integrity`: the content integrity the compiled bundle must have (its bytes are the ones copied). */
+  expectIntegrity?: string;
 }
 
 export function toRegistrySource(ctx: Context, record: FetchedBundle["record"]): RegistrySource {
@@ -134,5 +137,9 @@ function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined,
 /** Compile then install: the GJC half of `gjc plugin install`. */
 export async function installGjcBundle(ctx: Context, fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
   const { bundle, warnings } = await compileForInstall(fetched.dir);
+  if (opts.expectIntegrity !== undefined) {
+    const { assertIntegrity } = await import("../bundle/content-integrity.ts");
+    assertIntegrity(bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 })), opts.expectIntegrity, bundle.name, fetched.display);
+  }
   return installCompiled(ctx, bundle, warnings, fetched, opts);
 }

@@ -1,3 +1,4 @@
+import { parseStateJson } from "../store/state-file.ts";
 import { unsafeGjcScope, unsafeScopePath } from "../store/scope-path.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
 import type { Context } from "../core/context.ts";
@@ -76,12 +77,10 @@ function signedText(text: string, scope: Scope): string | undefined {
 
 /** Parses and checks registry text; never throws. */
 export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: string | undefined } | { problem: string; reference?: { plugins: unknown[] } } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { problem: "it is not valid JSON" };
-  }
+  // Bounded like bundle JSON (src/store/state-file.ts): a registry nested 200,000 deep is damaged, not a crash.
+  const json = parseStateJson(text);
+  if (!json.ok) return { problem: json.problem };
+  const raw = json.value;
   if (!isObject(raw)) return { problem: "it is not a JSON object" };
   // A newer gjc's registry, or another scope's, is named as such rather than field by field.
   if (raw.version !== 1) return { problem: `its version is ${JSON.stringify(raw.version)}, not 1` };

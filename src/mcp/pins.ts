@@ -9,7 +9,6 @@
  * reinstall clears the pins of changed servers only. Drift found by a probe or `verify --mcp` is
  * recorded on the pin (`drift`) until `gjc plugin mcp accept` re-pins.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -22,6 +21,7 @@ import type * as Schema from "./pins-schema.ts";
 
 export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
 import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
+import { parseStateJson, readStateText, type StateText } from "../store/state-file.ts";
 /** What is hashed of a tool: everything a model or a user reads about it (the tool as listed; protocol.ts McpTool is the same shape). */
 export type ToolDefinition = Static<typeof Schema.ToolDefinition>;
 export type ToolChange = Static<typeof Schema.ToolChange>;
@@ -102,19 +102,17 @@ export function diffTools(pinned: ServerPin["tools"], now: ServerPin["tools"]): 
  */
 export function readPins(root: string): PinFile {
   const path = join(root, PINS_FILE);
-  let text: string;
+  let read: StateText;
   try {
-    text = readFileSync(path, "utf8");
+    read = readStateText(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
     throw pinsCorrupt(path, (error as Error).message);
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw pinsCorrupt(path, "it is not valid JSON");
-  }
+  if (read.kind === "missing") return { version: 1, servers: {} };
+  if (read.kind === "foreign") throw pinsCorrupt(path, read.problem);
+  const json = parseStateJson(read.text);
+  if (!json.ok) throw pinsCorrupt(path, json.problem);
+  const doc = json.value;
   const problem = pinFileProblem(doc);
   if (problem) throw pinsCorrupt(path, problem);
   return doc as PinFile;

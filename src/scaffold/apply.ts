@@ -12,9 +12,9 @@
  * before anything is judged). Files are linked in (link(2) never replaces a file), never
  * renamed over one, so nothing is ever overwritten, even by a racing writer.
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fsyncDir } from "../bundle/atomic-fs.ts";
+import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { collisionKey, findCollision, hasControlChars } from "../bundle/names.ts";
@@ -25,6 +25,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { processAlive } from "../store/process-identity.ts";
+import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
 import { writeFiles, type StoredFile } from "../store/files.ts";
 import { findScaffold, type ScaffoldEntry } from "./catalog.ts";
 
@@ -179,8 +180,39 @@ function undoMoves(stage: string, journal: Journal): void {
   fsyncDir(journal.target);
 }
 
-/** Leftover stages beside `target` from applies that were killed; each is undone. */
-export function sweepScaffoldLeftovers(target: string): string[] {
+const JOURNAL_PURPOSE = "scaffold-journal";
+
+/**
+ * The journal of a stage, when gjc wrote it for this user and every unit it names is a plain
+ * relative path (so undoing it renames nothing outside the target); undefined otherwise.
+ */
+function readStageJournal(ctx: Context, stage: string, target: string): { journal: Journal } | { problem: string } {
+  let st;
+  try {
+    st = lstatSync(stage);
+  } catch {
+    return { problem: "it is gone" };
+  }
+  if (!st.isDirectory()) return { problem: "it is not a directory" };
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  if (uid !== undefined && st.uid !== uid) return { problem: `it belongs to another user (uid ${st.uid})` };
+  const read = readStateJson(ctx, join(stage, "journal.json"), { purpose: JOURNAL_PURPOSE, maxBytes: 1024 * 1024 });
+  if (read.kind !== "ok") return { problem: read.kind === "missing" ? "it holds no journal" : read.problem };
+  const j = read.value as Partial<Journal>;
+  if (typeof j.pid !== "number" || j.target !== target || !Array.isArray(j.units)) return { problem: "its journal is for another target" };
+  for (const unit of j.units) {
+    if (typeof unit !== "string" || relativePathProblem(unit) !== undefined || hasControlChars(unit)) return { problem: `its journal names ${JSON.stringify(String(unit).slice(0, 100))}, which is not a path inside the target` };
+  }
+  return { journal: j as Journal };
+}
+
+/**
+ * Leftover stages beside `target` from applies that were killed; each one gjc wrote for this
+ * user is undone. A directory with the stage prefix that is not provably ours (no journal
+ * signed for this user, another user's, units that leave the target) may have come with a
+ * clone or another user: it is warned about and left alone, never replayed or removed.
+ */
+export function sweepScaffoldLeftovers(ctx: Context, target: string): string[] {
   const parent = dirname(target);
   const prefix = stagePrefix(target);
   let names: string[];
@@ -193,19 +225,32 @@ export function sweepScaffoldLeftovers(target: string): string[] {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const stage = join(parent, name);
-    let journal: Journal | undefined;
-    try {
-      journal = JSON.parse(readFileSync(join(stage, "journal.json"), "utf8")) as Journal;
-    } catch {
-      journal = undefined;
+    const read = readStageJournal(ctx, stage, target);
+    if ("problem" in read) {
+      // Killed between making the stage and writing its journal: empty, so rmdir is all there is to undo.
+      if (read.problem === "it holds no journal" && tryRmdir(stage)) swept.push(stage);
+      else warnForeignState(ctx, "the scaffold stage", stage, read.problem);
+      continue;
     }
-    const pid = journal?.pid ?? Number(name.slice(prefix.length).split("-")[0]);
-    if (pid !== process.pid && processAlive(pid)) continue; // another apply is running
-    if (journal && journal.target === target) undoMoves(stage, journal);
-    else rmSync(stage, { recursive: true, force: true });
+    const { journal } = read;
+    if (journal.pid !== process.pid && processAlive(journal.pid)) continue; // another apply is running
+    undoMoves(stage, journal);
     swept.push(stage);
   }
   return swept;
+}
+
+function tryRmdir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function writeStageJournal(ctx: Context, stage: string, journal: Journal): void {
+  writeFileAtomic(join(stage, "journal.json"), signedStateText(ctx, JOURNAL_PURPOSE, journal), { mode: 0o600 });
 }
 
 function refuse(target: string, conflicts: ScaffoldConflict[]): GjcError {
@@ -274,7 +319,8 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
     throw new GjcError({ code: "missing_directory", message: `The parent of the target, ${parent}, is not an existing directory.`, hint: "Create it first; a scaffold creates at most the target directory itself.", exit: ExitCode.failed });
   }
 
-  sweepScaffoldLeftovers(target);
+  // A dry run changes nothing, leftovers included; the conflicts it reports show them.
+  if (!o.dryRun) sweepScaffoldLeftovers(ctx, target);
   const rels = scaffold.files.map((f) => f.rel);
   const conflicts = judgeTarget(target, rels);
   if (conflicts.length > 0) throw refuse(target, conflicts);
@@ -298,6 +344,8 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
   mkdirSync(stage, { mode: 0o700 });
   let journal: Journal | undefined;
   try {
+    // Signed before anything is staged, so a later sweep can tell this stage from a planted one.
+    writeStageJournal(ctx, stage, { pid: process.pid, target, units: [] });
     writeFiles(tree, files, contents, () => crashPoint(ctx, "scaffold:staging-half"));
     fsyncDir(stage);
     if (createdTarget) {
@@ -308,8 +356,7 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
       fsyncDir(parent);
     } else {
       journal = { pid: process.pid, target, units: unitsOf(target, rels) };
-      writeFileSync(join(stage, "journal.json"), JSON.stringify(journal));
-      fsyncDir(stage);
+      writeStageJournal(ctx, stage, journal);
       for (let i = 0; i < journal.units.length; i++) {
         const unit = journal.units[i];
         const from = join(tree, unit);

@@ -11,7 +11,7 @@
  * the integrity of exactly those files, so a reader checks one digest to trust a whole entry.
  * Entries are never modified in place; `verify` re-hashes them, `prune` removes unnamed ones.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -23,6 +23,8 @@ import { randomHex } from "../install/layout.ts";
 import { CacheEntry as CacheEntryCheck } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { writeFiles } from "../store/files.ts";
+import { readStateJson } from "../store/state-file.ts";
+import { assertCacheRoot } from "./cache-root.ts";
 import { diskProblems } from "./disk-check.ts";
 import { integrityHex, integrityOf } from "./integrity.ts";
 import { cacheRoot } from "./paths.ts";
@@ -43,6 +45,7 @@ export const entryFilesDir = (ctx: Context, integrity: string) => join(entryDir(
 
 /** Creates the cache directories private to the user (0700), also when they existed wider. */
 function ensureRoot(ctx: Context): string {
+  assertCacheRoot(ctx);
   const root = cacheRoot(ctx);
   const content = contentRoot(ctx);
   mkdirSync(content, { recursive: true, mode: 0o700 });
@@ -73,11 +76,15 @@ export function entryProblem(entry: unknown): string | undefined {
 
 /** The entry's record, or why it cannot be used (absent, unreadable, malformed, not its digest's). */
 function loadCacheEntry(ctx: Context, integrity: string): { entry: CacheEntry } | { problem: string } {
+  assertCacheRoot(ctx);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(join(entryDir(ctx, integrity), "entry.json"), "utf8"));
-  } catch (error) {
-    return { problem: error instanceof SyntaxError ? "entry.json is not valid JSON" : "entry.json is missing or unreadable" };
+    const read = readStateJson(ctx, join(entryDir(ctx, integrity), "entry.json"));
+    if (read.kind === "missing") return { problem: "entry.json is missing or unreadable" };
+    if (read.kind !== "ok") return { problem: `entry.json: ${read.problem}` };
+    raw = read.value;
+  } catch {
+    return { problem: "entry.json is missing or unreadable" };
   }
   const problem = entryProblem(raw);
   if (problem !== undefined) return { problem: `entry.json: ${problem}` };
@@ -144,6 +151,7 @@ export function listCacheEntries(ctx: Context): { entries: CacheEntry[]; broken:
 }
 
 function scanCache(ctx: Context): { entries: CacheEntry[]; broken: { integrity: string; problem: string }[] } {
+  assertCacheRoot(ctx);
   let names: string[];
   try {
     names = readdirSync(contentRoot(ctx)).sort();
@@ -196,6 +204,7 @@ export interface CachePruneResult {
 
 /** Removes every entry (and leftover) whose integrity is not in `keep`. */
 export function pruneCache(ctx: Context, keep: Set<string>, dryRun = false): CachePruneResult {
+  assertCacheRoot(ctx);
   let names: string[];
   try {
     names = readdirSync(contentRoot(ctx)).sort();

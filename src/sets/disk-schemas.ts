@@ -52,8 +52,14 @@ export const GenerationSchema = Type.Object(
   closed,
 );
 
+/**
+ * The state-key MAC of a document gjc acts on later (src/store/state-file.ts); written last by
+ * every gjc that signs, absent in files of an older gjc (which are then foreign: ignored).
+ */
+const StateMacSchema = Type.String({ pattern: "^hmac-sha256:[0-9a-f]{64}$" });
+
 /** `plugins-history/generations.json`: the last generations of one scope's set, oldest first. */
-export const HistorySchema = Type.Object({ version: Type.Literal(1), scope: ScopeSchema, generations: Type.Array(GenerationSchema) }, closed);
+export const HistorySchema = Type.Object({ version: Type.Literal(1), scope: ScopeSchema, generations: Type.Array(GenerationSchema), mac: Type.Optional(StateMacSchema) }, closed);
 
 /** One direction of a journaled change: make the bundles named by `only` exactly `bundles`. */
 export const JournalTargetSchema = Type.Object(
@@ -82,6 +88,7 @@ export const JournalSchema = Type.Object(
     step: Type.String(),
     forward: JournalTargetSchema,
     backward: JournalTargetSchema,
+    mac: Type.Optional(StateMacSchema),
   },
   closed,
 );

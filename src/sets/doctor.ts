@@ -4,7 +4,8 @@
  * until the next sets verb or store command finishes it. Doctor shows it, with what `--fix`
  * does: finish it (or undo it when its content is gone from the cache) through the same
  * finisher those commands use. A damaged journal is shown and left alone (journal_corrupt: it
- * is never guessed at). The journal sits beside the GJC scope (plugins-history/ of the scope's
+ * is never guessed at), a foreign one (not signed for this user) is shown as foreign_state and
+ * never acted on. The journal sits beside the GJC scope (plugins-history/ of the scope's
  * set home), so its finding is the GJC store's of that scope, though the change may span both
  * families.
  */
@@ -28,7 +29,11 @@ export async function setDoctor(ctx: Context, scopes: Scope[], fix: boolean): Pr
       out.push({ family: "gjc", scope, kind: "journal_corrupt", severity: "error", path, message: error.message, fix: `nothing: a damaged journal is never guessed at. ${error.hint ?? ""}`.trim(), fixable: false });
       continue;
     }
-    if (!j) continue;
+    if (!j) {
+      // Not signed for this user (a clone shipped it, or another user or tool wrote it): shown, never finished or removed.
+      out.push({ family: "gjc", scope, kind: "foreign_state", severity: "warning", path, message: `${path} was not written by gjc for you; it is ignored, never finished or undone`, fix: "nothing: gjc acts only on state it wrote for you. Remove the file if you do not know where it came from.", fixable: false });
+      continue;
+    }
     const finding: DoctorFinding = {
       family: "gjc",
       scope,

@@ -4,13 +4,14 @@
  * 10 are kept in `plugins-history/generations.json` beside the lock (machine-local), written
  * atomically; their content stays in the content cache, which prune keeps for them.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { SetHistory } from "../store/disk-schemas.generated.ts";
+import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
 import type { GenerationSchema, HistorySchema } from "./disk-schemas.ts";
 import { orderedEntry } from "./lock-file.ts";
 import type { LockEntry } from "./lock-schema.ts";
@@ -25,12 +26,16 @@ export const historyFile = (ctx: Context, scope: Scope) => join(historyDir(ctx, 
 
 /**
  * The scope's history; a missing, unreadable or malformed file (its schema: src/sets/disk-schemas.ts)
- * is an empty history (it is a convenience, not a commit point).
+ * is an empty history (it is a convenience, not a commit point). Rollback installs what a
+ * generation names, so only a history signed for this user counts (src/store/state-file.ts):
+ * one that came with a clone, or that an older gjc wrote unsigned, is ignored with a warning.
  */
 export function readHistory(ctx: Context, scope: Scope): History {
+  const path = historyFile(ctx, scope);
   try {
-    const h: unknown = JSON.parse(readFileSync(historyFile(ctx, scope), "utf8"));
-    if (SetHistory.check(h) && (h as History).scope === scope) return h as History;
+    const read = readStateJson(ctx, path, { purpose: `generations:${scope}` });
+    if (read.kind === "foreign") warnForeignState(ctx, "the history", path, read.problem);
+    if (read.kind === "ok" && SetHistory.check(read.value) && (read.value as History).scope === scope) return read.value as History;
   } catch {}
   return { version: 1, scope, generations: [] };
 }
@@ -46,6 +51,6 @@ export function recordGeneration(ctx: Context, scope: Scope, command: string, bu
   const g: Generation = { generation: (last?.generation ?? 0) + 1, at: ctx.now().toISOString(), command, bundles: bundles.map(orderedEntry) };
   const generations = [...h.generations, g].slice(-KEEP_GENERATIONS);
   mkdirSync(historyDir(ctx, scope), { recursive: true, mode: 0o755 });
-  writeFileAtomic(historyFile(ctx, scope), `${JSON.stringify({ version: 1, scope, generations }, null, 2)}\n`);
+  writeFileAtomic(historyFile(ctx, scope), signedStateText(ctx, `generations:${scope}`, { version: 1, scope, generations }, 2));
   return g;
 }

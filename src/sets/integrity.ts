@@ -12,25 +12,9 @@
  * accepts (control characters are refused), so the encoding is unambiguous. Both families
  * use it: GJC over the registry's copiedFiles, C2 over the installed record's files.
  */
-import { sha256Hex } from "../bundle/hash.ts";
-
-export interface ContentFile {
-  path: string;
-  mode: number;
-  sha256: string;
-}
-
-const byPathBytes = (a: ContentFile, b: ContentFile) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path));
-
-export function canonicalFileList(files: readonly ContentFile[]): string {
-  let out = "";
-  for (const f of [...files].sort(byPathBytes)) out += `${f.path}\0${(f.mode & 0o7777).toString(8).padStart(4, "0")}\0${f.sha256}\n`;
-  return out;
-}
-
-export function integrityOf(files: readonly ContentFile[]): string {
-  return `sha256:${sha256Hex(canonicalFileList(files))}`;
-}
+// The encoding lives with the other bundle primitives (src/bundle/content-integrity.ts): the
+// stores, audit and install check the same digest without importing the sets layer.
+export { canonicalFileList, integrityOf, type ContentFile } from "../bundle/content-integrity.ts";
 
 export const INTEGRITY_PATTERN = "^sha256:[0-9a-f]{64}$";
 

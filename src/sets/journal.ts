@@ -19,7 +19,7 @@
  * the scope is the old set or the new one before anything else looks at it. `lock --check`
  * changes nothing and answers exit 1 while a journal is pending.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Static } from "typebox";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
@@ -30,6 +30,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { lockTimeout, withLock } from "../store/lock.ts";
 import { SetJournal } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
+import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
 import type { JournalSchema, JournalTargetSchema } from "./disk-schemas.ts";
 import { historyDir, setHome } from "./paths.ts";
 
@@ -47,18 +48,16 @@ export const bundleKey = (e: { family: string; name: string }) => `${e.family}:$
  */
 export function readJournal(ctx: Context, scope: Scope): Journal | undefined {
   const path = journalPath(ctx, scope);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
+  // A journal is acted on (finished, undone, its trust list applied): only one gjc signed for
+  // this user counts. A clone can ship .gjc/plugins-history/transaction.json; that one is foreign.
+  const read = readStateJson(ctx, path, { purpose: `transaction:${scope}` });
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "foreign") {
+    warnForeignState(ctx, "the transaction journal", path, read.problem);
     return undefined;
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw journalCorrupt(path, scope, "it is not valid JSON");
-  }
+  if (read.kind === "invalid") throw journalCorrupt(path, scope, read.problem);
+  const raw = read.value;
   const problem = documentProblem(SetJournal, raw);
   if (problem !== undefined) throw journalCorrupt(path, scope, problem);
   const j = raw as Journal;
@@ -79,7 +78,7 @@ function journalCorrupt(path: string, scope: Scope, problem: string): GjcError {
 export function writeJournal(ctx: Context, j: Journal): void {
   const path = journalPath(ctx, j.scope);
   mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
-  writeFileAtomic(path, `${JSON.stringify(j, null, 2)}\n`);
+  writeFileAtomic(path, signedStateText(ctx, `transaction:${j.scope}`, j, 2));
 }
 
 export function clearJournal(ctx: Context, scope: Scope): void {
@@ -101,11 +100,14 @@ export function pendingJournal(scope: Scope, j: Journal): GjcError {
   });
 }
 
+/** Applies one direction of a journal (sync does, offline, from the cache). */
+export type JournalFinisher = (j: Journal, dir: "forward" | "backward") => Promise<void>;
+
 /**
- * Runs `fn` under the scope's set lock, after finishing a journal a dead command left.
- * `finish` applies one direction of a journal (sync does, offline, from the cache).
+ * Runs `fn` under the scope's set lock, after finishing a journal a dead command left; without
+ * `finish` (a dry run) a pending journal is only reported.
  */
-export async function withSetTransaction<T>(ctx: Context, scope: Scope, command: string, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>, fn: () => Promise<T>): Promise<T> {
+export async function withSetTransaction<T>(ctx: Context, scope: Scope, command: string, finish: JournalFinisher | undefined, fn: () => Promise<T>): Promise<T> {
   return withLock(setHome(ctx, scope), { command, file: SET_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: `the ${scope} plugin set` }, async () => {
     inTransaction++;
     try {
@@ -130,7 +132,8 @@ export const inSetTransactionNow = () => inTransaction > 0;
  */
 export async function finishPendingSets(ctx: Context): Promise<void> {
   if (inTransaction > 0) return;
-  for (const scope of ["user", "project"] as const) if (existsSync(journalPath(ctx, scope))) await finishPendingSet(ctx, scope);
+  // A foreign journal (not signed for this user) is warned about and left alone: it never blocks a command.
+  for (const scope of ["user", "project"] as const) if (existsSync(journalPath(ctx, scope)) && readJournal(ctx, scope) !== undefined) await finishPendingSet(ctx, scope);
 }
 
 /**
@@ -143,9 +146,13 @@ export async function finishPendingSet(ctx: Context, scope: Scope, command = "gj
   await inSetTransaction(ctx, scope, command, async () => {});
 }
 
-async function finishInterrupted(ctx: Context, scope: Scope, finish: (j: Journal, dir: "forward" | "backward") => Promise<void>): Promise<void> {
+async function finishInterrupted(ctx: Context, scope: Scope, finish: JournalFinisher | undefined): Promise<void> {
   const j = readJournal(ctx, scope);
   if (!j) return;
+  if (finish === undefined) {
+    ctx.log.warn(`"${j.command}" on the ${scope} scope (${j.startedAt}) did not finish; a dry run changes nothing, so it is left for the next real command to finish or undo`);
+    return;
+  }
   let forwardError: unknown;
   try {
     await finish(j, "forward");

@@ -3,19 +3,21 @@
  * locks and histories name even when run elsewhere. `<cache>/projects.json`, a sorted list of
  * project directories; one that no longer exists is dropped when read.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { KnownProjects } from "../store/disk-schemas.generated.ts";
 import { cacheRoot } from "./paths.ts";
+import { readStateJson } from "../store/state-file.ts";
 
 const file = (ctx: Context) => join(cacheRoot(ctx), "projects.json");
 
 export function knownProjects(ctx: Context): string[] {
   try {
     // A malformed file (its schema: src/sets/disk-schemas.ts) names no project; the next sync rewrites it.
-    const list: unknown = JSON.parse(readFileSync(file(ctx), "utf8"));
+    const read = readStateJson(ctx, file(ctx));
+    const list = read.kind === "ok" ? read.value : undefined;
     return KnownProjects.check(list) ? (list as string[]).filter((p) => existsSync(p)) : [];
   } catch {
     return [];

@@ -1,9 +1,11 @@
 /** Reading and writing `plugins.lock.json`: closed schema on read, one stable byte form on write. */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { DuplicateKeyError, parseBoundedJson } from "../bundle/json.ts";
+import { GJC_LIMITS } from "../bundle/limits.ts";
+import { readStateText, type StateText } from "../store/state-file.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { PluginsLock } from "../store/disk-schemas.generated.ts";
@@ -64,16 +66,25 @@ function invalidLock(path: string, problem: string): GjcError {
   });
 }
 
+/**
+ * A lock names sources, pins and digests, about a kilobyte a bundle: one larger than a bundle's
+ * JSON file may be (GJC_LIMITS.maxFileBytes) was not written by gjc and is refused before it is read.
+ */
+export const MAX_LOCK_BYTES = GJC_LIMITS.maxFileBytes;
+
 /** Reads and checks a lock; undefined when there is none. */
 export function readLockFile(path: string, scope?: Scope): LockFile | undefined {
-  let text: string;
+  let read: StateText;
   try {
-    text = readFileSync(path, "utf8");
+    // A project lock arrives with the repository, so it is judged by its content, not its owner.
+    read = readStateText(path, { owned: false, maxBytes: MAX_LOCK_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw invalidLock(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    if (isGjcError(error) && error.code === "file_too_large") throw invalidLock(path, `it is larger than a lock may be (${MAX_LOCK_BYTES} bytes)`);
+    throw invalidLock(path, `it cannot be read (${isGjcError(error) ? error.message : "error"})`);
   }
-  return parseLock(text, path, scope);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "foreign") throw invalidLock(path, read.problem);
+  return parseLock(read.text, path, scope);
 }
 
 export function parseLock(text: string, path: string, scope?: Scope): LockFile {

@@ -30,6 +30,7 @@ import { parseLock, readLockFile, serializeLock } from "./lock-file.ts";
 import type { LockFile } from "./lock-schema.ts";
 import { LOCK_NAME, lockPath } from "./paths.ts";
 import type { SyncOptions, SyncResult } from "./sync.ts";
+import { readStateJson } from "../store/state-file.ts";
 
 const GZIP_OS_UNIX = 3;
 const MiB = 1024 * 1024;
@@ -134,12 +135,11 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
     const checked = new Map<string, string>();
     for (const e of lock.bundles) {
       const base = join(got.dir, "content", integrityHex(e.integrity));
-      let raw: unknown;
-      try {
-        raw = JSON.parse(readFileSync(join(base, "entry.json"), "utf8"));
-      } catch {
-        throw setError(archive, `has no content for ${e.name} (${e.integrity})`, { missing: e.name, integrity: e.integrity });
-      }
+      // Bounded like bundle JSON (src/store/state-file.ts): a set archive is a repository file.
+      const read = readStateJson(ctx, join(base, "entry.json"));
+      if (read.kind === "missing" || read.kind === "foreign") throw setError(archive, `has no content for ${e.name} (${e.integrity})`, { missing: e.name, integrity: e.integrity });
+      if (read.kind === "invalid") throw setError(archive, `holds a malformed entry.json for ${e.name} (${read.problem})`, { name: e.name, integrity: e.integrity, problem: read.problem });
+      const raw = read.value;
       const problem = entryProblem(raw);
       if (problem) throw setError(archive, `holds a malformed entry.json for ${e.name} (${problem})`, { name: e.name, integrity: e.integrity, problem });
       const meta = raw as CacheEntry;

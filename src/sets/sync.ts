@@ -17,13 +17,13 @@
  * raised: a C2 bundle the set expects trusted and that is not is reported as needs-trust (exit 3)
  * unless `--trust <name>` names it; one trusted here but untrusted in the set is untrusted.
  */
-import { readFileSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 import { toRegistrySource } from "../install/install.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
+import { readStateText } from "../store/state-file.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
@@ -36,7 +36,7 @@ import { recordGeneration } from "./history.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { rememberProject } from "./known-projects.ts";
 import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
-import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
+import { MAX_LOCK_BYTES, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 import type { SetReason } from "./reason.ts";
@@ -126,7 +126,10 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
       const reasons = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
       out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
     } else {
-      const fields = entryDifferences(want, b.entry).filter((f) => f === "enabled" || f === "disabledSurfaces" || f === "c2");
+      // A C2 bundle's enablement and trust are this user's, for every folder: a project lock
+      // (a repository file) does not compare them, so it never flips them either way.
+      const userWide = lock.scope === "project" && want.family === "c2";
+      const fields = entryDifferences(want, b.entry).filter((f) => !userWide && (f === "enabled" || f === "disabledSurfaces" || f === "c2"));
       out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", reasons: differsFromLock(fields) }, want, have: b });
     }
   }
@@ -180,7 +183,8 @@ function frozenError(items: SyncItem[]): GjcError {
 }
 
 export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {}): Promise<SyncResult> {
-  return inSetTransaction(ctx, scope, o.command ?? "gjc plugin sync", async () => {
+  const command = o.command ?? "gjc plugin sync";
+  const body = async () => {
     const lock = o.lock ?? readLockFile(lockPath(ctx, scope), scope);
     if (!lock) throw noLock(lockPath(ctx, scope), scope);
     const { checkGrantConfirmations, syncGrants } = await import("./grants.ts");
@@ -196,7 +200,10 @@ export async function syncScope(ctx: Context, scope: Scope, o: SyncOptions = {})
     }
     const ok = result.ok && needsGrants.length === 0;
     return { ...result, needsGrants, ok, exit: ok ? result.exit : ExitCode.refused };
-  });
+  };
+  // A dry run finishes no interrupted change either: it changes nothing.
+  if (o.dryRun) return withSetTransaction(ctx, scope, command, undefined, body);
+  return inSetTransaction(ctx, scope, command, body);
 }
 
 /**
@@ -263,6 +270,11 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const unknownTrust = [...allowed].filter((n) => !lock.bundles.some((e) => e.family === "c2" && e.name === n && e.c2?.trusted));
   if (unknownTrust.length > 0) {
     throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
+  }
+  // A project lock does not compare user-wide trust (plan), but --trust is the user's own word.
+  for (const p of planned) {
+    if (lock.scope !== "project" || p.item.action !== "unchanged" || p.want?.family !== "c2" || p.want.c2?.trusted !== true) continue;
+    if (p.have?.c2?.trusted !== true && allowed.has(p.want.name)) Object.assign(p.item, { action: "choices", reasons: differsFromLock(["c2"]) });
   }
 
   // Acquire and judge everything before any write.
@@ -394,7 +406,8 @@ async function undoNow(ctx: Context, scope: Scope): Promise<void> {
 
 function readLockText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    const read = readStateText(path, { owned: false, maxBytes: MAX_LOCK_BYTES });
+    return read.kind === "text" ? read.text : "";
   } catch {
     return "";
   }
@@ -419,10 +432,18 @@ async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: 
     // The C2 store reinstalls identical content only over a quarantined record: its verify
     // quarantines the drifted copy first (the same thing a user would run).
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
-    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, ...sameInstall(ctx, p.have?.c2, want) });
+    // expectFiles: what the install writes is what was judged and hashed here, or nothing.
+    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, expectFiles: c.files, ...sameInstall(ctx, p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
-    if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const trusted = now?.c2?.trusted === true;
+    if (scope === "project") {
+      // User-wide enable and trust never follow from a repository file: a project sync enables
+      // or disables nothing, trusts only what --trust names, and untrusts only content it replaced.
+      if (trusted && p.item.action === "replace" && !allowed.has(want.name)) await setC2Trusted(ctx, want.name, false);
+      if (!trusted && now && want.c2?.trusted === true && allowed.has(want.name)) await setC2Trusted(ctx, want.name, true);
+      continue;
+    }
+    if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
     const wantTrusted = want.c2?.trusted === true;
     // The C2 store keeps trust across a content change; sync does not (new content, new decision).
     // Finishing a journal, the trust decision was made by the interrupted command: exactly `allowed`.

@@ -389,7 +389,7 @@ export const DoctorFindingSchema = Type.Object(
   {
     family: FamilySchema,
     scope: ScopeSchema,
-    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "missing_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope", "transaction_pending", "journal_corrupt", "foreign_grants"]),
+    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "missing_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope", "transaction_pending", "journal_corrupt", "foreign_grants", "foreign_state"]),
     severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
     path: str,
     message: str,

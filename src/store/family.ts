@@ -15,7 +15,8 @@ export interface FamilyAdapter {
   /** The manifest file that marks a fetched root as this family's (detect). */
   manifest: string;
   /** Plans the fetched bundle (the pipeline validate runs) and commits it into `scope`. */
-  install(ctx: Context, fetched: FetchedSource, opts: { scope: Scope; force?: boolean; dryRun?: boolean }): Promise<InstallResult>;
+  /** `expectIntegrity`: the content integrity the bundle must have (`install --integrity`), else nothing is written. */
+  install(ctx: Context, fetched: FetchedSource, opts: { scope: Scope; force?: boolean; dryRun?: boolean; expectIntegrity?: string }): Promise<InstallResult>;
   /** Whether `name` is installed in `scope`; a scope that cannot be read says so in `problem`. */
   holds(ctx: Context, name: string, scope: Scope): { found: boolean; problem?: Error };
   /** `foreign`: bundles another program installed in this family's store (shown, never acted on). */

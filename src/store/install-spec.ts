@@ -16,6 +16,8 @@ export interface InstallRequest {
   catalog?: string;
   /** Archive sources: the SHA-256 the archive must have. */
   sha256?: string;
+  /** Any source: the content integrity (`sha256:<hex>`, as audit and locks report it) the bundle must have. */
+  integrity?: string;
 }
 
 export function c2ProjectScope(): GjcError {
@@ -33,6 +35,9 @@ export function c2ProjectScope(): GjcError {
  */
 export async function installSpec(ctx: Context, req: InstallRequest): Promise<InstallResult> {
   selectedScopes(req); // refuses --user with --project
+  if (req.integrity !== undefined && !/^sha256:[0-9a-f]{64}$/.test(req.integrity)) {
+    throw usageError(`--integrity ${JSON.stringify(req.integrity.slice(0, 80))} is not sha256:<64 lowercase hex>.`, "Copy content.integrity from gjc plugin audit <source> --json (or a lock entry's integrity).", "invalid_option_value");
+  }
   // A sync or rollback killed half-way is finished first; the generation is recorded after (src/sets/remember.ts).
   const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin install", req.dryRun, () => install(ctx, req));
@@ -48,7 +53,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
   if (catalog && entry) {
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or install the archive file directly.", "invalid_option_value");
     if (scope === "project") throw c2ProjectScope();
-    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun });
+    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity });
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
@@ -58,7 +63,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target = scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));
     const { withReleaseLog } = await import("../sets/release-log-hook.ts");
-    return await withReleaseLog(ctx, fetched, req.dryRun, () => adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun }));
+    return await withReleaseLog(ctx, fetched, req.dryRun, () => adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity }));
   } finally {
     await fetched.cleanup();
   }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import type { Static } from "typebox";
@@ -10,6 +10,7 @@ import { LockHolder as LockHolderCheck } from "./disk-schemas.generated.ts";
 import type { LockHolderSchema } from "./lock-schema.ts";
 import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
 import { scopePathProblem, unsafeScopePath } from "./scope-path.ts";
+import { parseStateJson, readStateText, type StateText } from "./state-file.ts";
 
 /** What a lock file records about its holder (lock-schema.ts); gjc always writes every field. */
 export type LockHolder = Static<typeof LockHolderSchema>;
@@ -56,22 +57,24 @@ export type LockInspection =
 const randomToken = () => `${process.pid}-${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 
 function parseHolder(text: string): LockHolder | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return LockHolderCheck.check(v) ? (v as LockHolder) : undefined;
-  } catch {
-    return undefined;
-  }
+  const json = parseStateJson(text);
+  return json.ok && LockHolderCheck.check(json.value) ? (json.value as LockHolder) : undefined;
 }
 
+/** A holder record is a few hundred bytes; one far larger is not a gjc lock (read as unreadable: never evicted). */
+const MAX_HOLDER_BYTES = 64 * 1024;
+
 function readHolder(path: string): LockHolder | "missing" | "unreadable" {
-  let text: string;
+  let read: StateText;
   try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable";
+    // Any owner: another user's lock is still a lock (never taken over on its word alone).
+    read = readStateText(path, { owned: false, maxBytes: MAX_HOLDER_BYTES });
+  } catch {
+    return "unreadable";
   }
-  return parseHolder(text) ?? "unreadable";
+  if (read.kind === "missing") return "missing";
+  if (read.kind !== "text") return "unreadable";
+  return parseHolder(read.text) ?? "unreadable";
 }
 
 /**

@@ -2,7 +2,7 @@
  * `gjc plugin scaffold list|apply` through the real CLI: an explicit target, every conflict
  * listed before anything is written, never an overwrite, bytes copied as installed (nothing
  * runs), a stage beside the target moved in by rename, and a kill at any point leaving the
- * target as before once the next apply has swept the leftovers.
+ * target as before once the next (real, not dry-run) apply has swept the leftovers.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -137,13 +137,16 @@ describe("gjc plugin scaffold", () => {
     writeTree(target, { "docs/old.md": "old\n" });
     const before = snapshotTree(target);
     expect((await kill("scaffold:moved-one", "existing")).exitCode).not.toBe(0);
-    expect(snapshotTree(target)).not.toEqual(before); // partial until swept
-    const dry = await run("plugin", "scaffold", "apply", "office/report", "existing", "--dry-run");
-    expect(dry.exitCode).toBe(0);
-    expect(snapshotTree(target)).toEqual(before);
-    // Only the stage of the other target is left; this target's stage was undone and removed.
-    expect(readdirSync(h.root).filter((n) => n.startsWith(".existing.scaffold-"))).toEqual([]);
+    const partial = snapshotTree(target);
+    expect(partial).not.toEqual(before); // partial until swept
+    // A dry run changes nothing, not even a leftover: the unit moved in shows as a conflict.
+    const dry = await run("plugin", "scaffold", "apply", "office/report", "existing", "--dry-run", "--json");
+    expect({ exit: dry.exitCode, code: errorOf(dry).code }).toEqual({ exit: 1, code: "scaffold_conflict" });
+    expect(snapshotTree(target)).toEqual(partial);
+    expect(readdirSync(h.root).filter((n) => n.startsWith(".existing.scaffold-"))).toHaveLength(1);
+    // The next real apply undoes the killed one first (its stage is removed), then applies.
     expect((await run("plugin", "scaffold", "apply", "office/report", "existing")).exitCode).toBe(0);
+    expect(readdirSync(h.root).filter((n) => n.startsWith(".existing.scaffold-"))).toEqual([]);
     expect(readdirSync(join(target, "docs")).sort()).toEqual(["guide.md", "old.md"]);
     expect((await run("plugin", "scaffold", "apply", "office/report", "new")).exitCode).toBe(0);
     expect(readdirSync(h.root).filter((n) => n.includes(".scaffold-"))).toEqual([]);

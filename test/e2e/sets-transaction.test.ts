@@ -272,19 +272,20 @@ describe("doctor shows a pending set transaction and --fix finishes it", () => {
     expect(gens[0].command).toBe("gjc plugin sync (finished after an interruption)"); // newest first
   });
 
-  test("a damaged journal is shown (journal_corrupt, the field named) and left alone by --fix", async () => {
+  test("an edited journal is foreign (its signature no longer matches): shown as foreign_state and left alone by --fix", async () => {
     const { newState } = await twoSets();
     const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
     expect(crash.exitCode).toBe(137);
     const journal = join(w.home, ".gjc", "agent", "plugins-history", "transaction.json");
-    const j = JSON.parse(readFileSync(journal, "utf8"));
-    writeFileSync(journal, JSON.stringify({ ...j, forward: { ...j.forward, trust: "demo" } }));
+    const original = readFileSync(journal, "utf8");
+    const j = JSON.parse(original);
+    writeFileSync(journal, JSON.stringify({ ...j, forward: { ...j.forward, trust: [...j.forward.trust, "notes"] } }));
     const fix = await w.gjc(["plugin", "doctor", "--user", "--fix", "--json"]);
-    expect(fix.exitCode).toBe(1);
-    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "journal_corrupt")).toMatchObject({ severity: "error", path: journal, fixable: false, message: expect.stringContaining("(at /forward/trust)") });
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "foreign_state")).toMatchObject({ severity: "warning", path: journal, fixable: false });
+    expect(fix.stderr).toContain("foreign_state");
     expect(existsSync(journal)).toBe(true);
-    // Once the journal is repaired, --fix finishes the change.
-    writeFileSync(journal, JSON.stringify(j));
+    // Once the journal is what gjc wrote again, --fix finishes the change.
+    writeFileSync(journal, original);
     expect((await w.gjc(["plugin", "doctor", "--user", "--fix"])).exitCode).toBe(0);
     expect(await stateOf()).toEqual(newState);
   });

@@ -20,6 +20,7 @@ export function describeAudit(r: AuditReport, s: Style): string {
   const lines: string[] = [];
   const where = r.subject.kind === "source" ? `from ${r.subject.display} (not installed)` : `installed: ${r.subject.display}`;
   lines.push(`${s.bold(`${m.name} ${m.version}`)} [${m.family}] ${where}`);
+  lines.push(`  ${s.dim("content")} ${r.subject.integrity}${r.subject.commit ? ` ${s.dim("commit")} ${r.subject.commit}` : ""}`);
   lines.push(`  ${s.dim("files")} ${m.files.count} (${formatBytes(m.files.bytes)})`);
   lines.push(`  ${s.dim("processes")} ${m.processes.length}`);
   // Started processes first: they are what trust is about; modules the agent loads after.

@@ -46,5 +46,6 @@ export function describeTrustDiff(d: TrustDiff, indent = "  "): string[] {
   lines(d.endpoints, (e) => `endpoint ${e.id}: ${e.transport} ${e.url} (host ${e.host})`, out, inner);
   lines(d.env, (v) => `env ${v.owner}: ${v.name}${v.mode === "passes" ? ` <- $${v.from}` : ""}`, out, inner);
   lines(d.hostCommands, (h) => `${h.kind} ${h.name}`, out, inner);
+  if (d.codeChanged) out.push(`${inner}~ code: a module, script or data file the runtime can load`);
   return out;
 }

@@ -3,7 +3,7 @@
  * them pass their generated checks (so they are read back), TypeBox agrees with those checks,
  * and a file changed in one field is refused the way each reader fails closed: a cache entry is
  * a miss (and a set archive's entry is named with the bad field), a history is empty, a journal
- * is journal_corrupt naming the field, a known-projects list names no project.
+ * signed for this user is journal_corrupt naming the field (unsigned, it is foreign and ignored), a known-projects list names no project.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,6 +17,7 @@ import { cacheRoot } from "../../../src/sets/paths.ts";
 import * as generated from "../../../src/store/disk-schemas.generated.ts";
 import { diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
 import { installSpec } from "../../../src/store/install-spec.ts";
+import { signedStateText } from "../../../src/store/state-file.ts";
 import { setBundleEnabled } from "../../../src/store/verbs.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
@@ -94,10 +95,10 @@ describe("the sets' on-disk documents", () => {
       [{ ...j, forward: { ...j.forward, trust: "cc" } }, "forward.trust must be an array, not a string (at /forward/trust)"],
       [{ ...j, backward: { ...j.backward, bundles: [{ ...bundles[0], files: 0 }] } }, "(at /backward/bundles/0/files)"],
       [{ ...j, scope: "project" }, "it belongs to the project scope (at /scope)"],
-      ["{", "it is not valid JSON"],
     ];
     for (const [doc, problem] of cases) {
-      writeFileSync(path, typeof doc === "string" ? doc : JSON.stringify(doc));
+      // Signed for this user, so the reader gets as far as the field (an unsigned one is foreign: below).
+      writeFileSync(path, typeof doc === "string" ? doc : signedStateText(ctx, "transaction:user", doc as object));
       let error: { code?: string; message?: string; details?: { problem?: string } } = {};
       try {
         readJournal(ctx, "user");
@@ -106,6 +107,11 @@ describe("the sets' on-disk documents", () => {
       }
       expect({ code: error.code, problem: error.details?.problem }).toEqual({ code: "journal_corrupt", problem: expect.stringContaining(problem) });
       expect(error.message).toContain(problem);
+    }
+    // The same journal without this user's signature, or signed for another purpose, is foreign: ignored, never refused over.
+    for (const text of [JSON.stringify(j), signedStateText(ctx, "transaction:project", j), signedStateText(ctx, "generations:user", j), "{", `${"[".repeat(100000)}${"]".repeat(100000)}`]) {
+      writeFileSync(path, text);
+      expect(readJournal(ctx, "user")).toBeUndefined();
     }
   });
 
