@@ -131,7 +131,7 @@ describe("a planted plugins-history/transaction.json", () => {
 });
 
 describe("a planted plugins-history/generations.json", () => {
-  test("rollback does not use an unsigned history, nor one signed with another key: no_generation, nothing installed", async () => {
+  test("rollback does not use an unsigned history, nor one signed with another key: only its own generation, unchanged, nothing installed", async () => {
     const w = world();
     const src = join(w.root, "src", "gg");
     // 2.0.0 is in the cache (installed user-wide); the project has 1.0.0. A planted generation names 2.0.0.
@@ -148,7 +148,8 @@ describe("a planted plugins-history/generations.json", () => {
       expect({ exit: install.exitCode, warned: install.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
       const before = withoutGit(snapshotTree(clone));
       const r = await w.gjc(["plugin", "rollback", "gg", "--project", "--json"], { cwd: clone });
-      expect({ exit: r.exitCode, code: errorOf(r).code }).toEqual({ exit: 1, code: "no_generation" });
+      // Its own generation is the installed 1.0.0 itself, so there is nothing to go back to.
+      expect({ exit: r.exitCode, status: r.json().status, to: r.json().to?.version }).toEqual({ exit: 0, status: "unchanged", to: "1.0.0" });
       expect(withoutGit(snapshotTree(clone))).toEqual(before);
       const shown = await w.gjc(["plugin", "history", "--project", "--json"], { cwd: clone });
       expect(shown.json().generations.map((g: { bundles: { version: string }[] }) => g.bundles.map((b) => b.version))).not.toContainEqual(["2.0.0"]);
@@ -423,7 +424,7 @@ describe("audit, then install exactly what was audited", () => {
     const dirIntegrity = (await w.gjc(["plugin", "audit", notes, "--json"])).json().subject.integrity;
     const wrong = `sha256:${"0".repeat(64)}`;
     const tarball = join(w.root, "notes.tgz");
-    writeFileSync(tarball, gzip(tar([...new Bun.Glob("**/*").scanSync({ cwd: notes, dot: true })].sort().map((name) => ({ name: `notes/${name}`, data: readFileSync(join(notes, name)) })))));
+    writeFileSync(tarball, gzip(tar([...new Bun.Glob("**/*").scanSync({ cwd: notes, dot: true })].sort().map((name) => ({ name, data: readFileSync(join(notes, name)) })))));
     const cat = join(w.root, "cat");
     writeTree(join(cat, "notes"), skillsBundle("notes"));
     writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", plugins: [{ name: "notes", version: "1.0.0", source: { kind: "local", path: "./notes" } }] }));
