@@ -156,7 +156,9 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
   const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.expanded });
-  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore" });
+  const subject = { bundle: bundle.name, process: { kind: "lsp" as const, id: serverId } };
+  const profile = await host.sandboxProfile(subject, { read: [bundle.bundleDir], write: [bundle.dataDir], net: [] });
+  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore", sandbox: { subject, profile, hostEnv: opts.env } });
   const { proc } = child;
   const reader = new LspFrameReader();
   const waiters = new Map<number, (m: any) => void>();

@@ -1,5 +1,6 @@
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
+import type { SandboxRequest } from "../process/sandbox/confine.ts";
 import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
@@ -13,6 +14,8 @@ export interface SpawnRuntimeOptions {
   limits?: Partial<PeerLimits>;
   /** One line of the runtime's stderr (its log channel). */
   onStderr(line: string): void;
+  /** The sandbox the runtime starts in (every runtime has one). */
+  sandbox: SandboxRequest;
 }
 
 /**
@@ -31,7 +34,7 @@ export class RuntimeProcess {
   private readonly outputDone: Promise<void>;
 
   constructor(options: SpawnRuntimeOptions) {
-    this.child = launch({ argv: options.argv, cwd: options.cwd, env: options.env });
+    this.child = launch({ argv: options.argv, cwd: options.cwd, env: options.env, sandbox: options.sandbox });
     this.pid = this.child.pid;
     const stdin = this.child.proc.stdin;
     this.peer = new ProtocolPeer(

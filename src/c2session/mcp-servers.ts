@@ -204,7 +204,9 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   if (entry.transport === "stdio") {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
     const raw = readMcp(v)!.raw[serverName];
-    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env });
+    const { serverSandbox } = await import("../mcp/server-sandbox.ts");
+    const sandbox = await serverSandbox(ctx, v.bundle.name, serverName, [v.bundle.bundleDir], [v.bundle.dataDir]);
+    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env, sandbox });
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");

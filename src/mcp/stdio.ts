@@ -1,4 +1,5 @@
 import type { StdioLaunch } from "../policy/launcher.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { type McpConnection, connectOver, withDetails } from "./connection.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
 import { Deadline, type Handshake, type McpTool } from "./protocol.ts";
@@ -19,6 +20,8 @@ export interface StdioServerOptions {
   /** Variables set on top of the allow-list (C2 mcp.json servers). */
   extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;
+  /** Who the server is and its profile (base plus grants); the launcher confines it. */
+  sandbox: { subject: SandboxSubject; profile: SandboxProfile };
 }
 
 export interface StdioConnection extends McpConnection {
@@ -39,7 +42,7 @@ export async function connectStdioServer(opts: StdioServerOptions): Promise<Stdi
   let channel: StdioChannel | undefined;
   try {
     const conn = await connectOver(label, deadline, (client) => {
-      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn }, client);
+      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn, sandbox: opts.sandbox }, client);
       return channel;
     });
     const ch = channel as StdioChannel;

@@ -1,0 +1,23 @@
+/**
+ * What the parent hands the launcher stage (one JSON argument): the rules to apply to itself
+ * before it execs the real command. Paths are absolute; the parent resolved them.
+ */
+export interface StageSpec {
+  /** Read and execute beneath these. */
+  read: string[];
+  /** Read, but not execute (the kernel's /proc and /sys views). */
+  readNoExec: string[];
+  /** Read and write regular files (device files such as /dev/null), nothing else. */
+  devices: string[];
+  /** Everything beneath these (data and temporary directories, write grants). */
+  write: string[];
+  /** TCP ports the process may connect to; null leaves TCP to the network namespace. */
+  connectPorts: number[] | null;
+  /** Apply the seccomp filter. */
+  seccomp: boolean;
+  /** Variables set for the command only (never for the stage itself, e.g. BUN_BE_BUN). */
+  setEnv: Record<string, string>;
+}
+
+/** The argument that marks a re-exec of gjc as the launcher stage (cli.ts answers it first). */
+export const STAGE_ARGUMENT = "__sandbox-stage";

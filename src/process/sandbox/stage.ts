@@ -1,0 +1,50 @@
+import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
+import { cStringArray, cString, openLibc } from "./libc.ts";
+import { installFilter, seccompArch } from "./seccomp.ts";
+import type { StageSpec } from "./stage-spec.ts";
+
+const WRITE_RIGHTS = (1n << 16n) - 1n;
+const DEVICE_RIGHTS = FS.readFile | FS.writeFile | FS.truncate | FS.ioctlDev;
+
+/**
+ * The launcher stage: gjc re-executed (Bun.spawn has no pre-exec hook) inside the network
+ * namespace the parent chose, restricting itself and then exec'ing the real command. Landlock
+ * and seccomp bind the calling thread, and execve keeps that thread's domain and filter while
+ * discarding the rest of this (multithreaded) process, so the command starts confined and
+ * everything it forks stays so. Returns a message only on failure (the caller prints it and
+ * exits 126, as a shell does for a command it cannot run); on success it never returns.
+ */
+export function runStage(args: string[]): string {
+  const split = args.indexOf("--");
+  if (split !== 1 || args.length < 3) return "usage: gjc __sandbox-stage <spec> -- <command> [args…]";
+  let spec: StageSpec;
+  try {
+    spec = JSON.parse(args[0] as string) as StageSpec;
+  } catch {
+    return "the sandbox stage got an unreadable spec";
+  }
+  const argv = args.slice(2);
+  const c = openLibc();
+  if (c === null) return "the sandbox stage cannot reach libc";
+  try {
+    restrictSelf(c, {
+      paths: [
+        ...spec.read.map((path) => ({ path, rights: READ_RIGHTS })),
+        ...spec.readNoExec.map((path) => ({ path, rights: FS.readFile | FS.readDir })),
+        ...spec.devices.map((path) => ({ path, rights: DEVICE_RIGHTS })),
+        ...spec.write.map((path) => ({ path, rights: WRITE_RIGHTS })),
+      ],
+      connectPorts: spec.connectPorts ?? undefined,
+    });
+    const arch = seccompArch();
+    if (spec.seccomp && arch) installFilter(c, arch);
+  } catch (e) {
+    return `the sandbox could not be applied: ${(e as Error).message}`;
+  }
+  const env = { ...process.env, ...spec.setEnv };
+  const keep: Uint8Array[] = [];
+  const envp = cStringArray(c, Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`), keep);
+  const argvp = cStringArray(c, argv, keep);
+  c.execve(cString(argv[0] as string), argvp, envp);
+  return `cannot run ${argv[0]}: errno ${c.errno()}`;
+}
