@@ -24,6 +24,9 @@ const group = (description: string, subCommands: GroupCommand["subCommands"]): G
 export const gjc: GroupCommand = {
   meta: { name: "gjc", description: "Validate, install, verify and run C2 and GJC agent plugin bundles" },
   subCommands: {
+    sandbox: group("Run commands in a bundle's sandbox", {
+      exec: verb("Run a command in an installed bundle's sandbox, with gjc's standard streams (what session plans hand to hosts)", () => import("./commands/sandbox-exec.ts")),
+    }),
     plugin: group("Validate, install and manage C2 and GJC plugin bundles", {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
       audit: verb("Show what a bundle can run, reach and inject, with findings (SARIF with --sarif)", () => import("./commands/plugin-audit.ts")),

@@ -5,7 +5,7 @@ import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, re
 import { confine, type SandboxRequest } from "./sandbox/confine.ts";
 import { becomeSubreaper, reap } from "./subreaper.ts";
 
-type Pipe = "pipe" | "ignore";
+type Pipe = "pipe" | "ignore" | "inherit";
 
 export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pipe> {
   argv: string[];

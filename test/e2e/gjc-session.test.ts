@@ -28,7 +28,10 @@ describe("gjc plugin session", () => {
     expect(doc.systemAppendix.indexOf('plugin="six"')).toBeLessThan(doc.systemAppendix.indexOf('plugin="proj"'));
     expect(doc.agentAppendices.executor).toContain("Executor appendix.");
     expect(doc.advertisements.skills.ralplan).toContain('activation_arg="design"');
-    expect(doc.mcpServers[0]).toMatchObject({ name: "docs", transport: "stdio", command: "bun", cwd: contentDir("user", "six") });
+    expect(doc.mcpServers[0]).toMatchObject({ name: "docs", transport: "stdio", cwd: contentDir("user", "six"), bunFlags: [] });
+    // Started through gjc, in the bundle's sandbox: the real command (with bun's isolating flags) follows the "--".
+    const args: string[] = doc.mcpServers[0].args;
+    expect(args.slice(args.indexOf("sandbox"))).toEqual(["sandbox", "exec", "--bundle", "six", "--server", "docs", "--", "bun", "--no-env-file", "--no-install", "--config=/dev/null", "mcp/server.ts"]);
     expect(r.stderr).toBe("");
   });
 

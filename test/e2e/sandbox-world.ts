@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Socket, UDPSocket } from "bun";
+import type { Socket, udp } from "bun";
 
 /**
  * What the sandbox probe (fixtures/sandbox/probe-checks.mjs) tries, planted in a test home:
@@ -34,8 +34,8 @@ export async function probeWorld(s: { home: string; project: string; root: strin
   const sharedTmp = join("/tmp", `gjc-probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
   let accepted = 0;
   let received = 0;
-  const tcp = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (sock: Socket) => (accepted++, sock.end()), data() {} } });
-  const udp: UDPSocket = await Bun.udpSocket({ hostname: "127.0.0.1", port: 0, socket: { data: () => void received++ } });
+  const tcp = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(sock: Socket) { accepted++; sock.end(); }, data() {} } });
+  const udp: udp.Socket<"buffer"> = await Bun.udpSocket({ hostname: "127.0.0.1", port: 0, socket: { data: () => void received++ } });
   return {
     targets: (own, extra = {}) => ({
       read: { ssh: join(s.home, ".ssh", "id_ed25519"), stateKey, otherBundle: otherBundleFile, project: join(s.project, "README.md"), own, ...extra.read },
