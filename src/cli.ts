@@ -10,7 +10,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // gjc re-executed as the sandbox's launcher stage (src/process/sandbox/stage.ts): it
   // confines itself and execs the command, returning only to report why it could not.
   const failure = (await import("./process/sandbox/stage.ts")).runStage(argv.slice(1));
-  console.error(`gjc: ${failure}`);
+  console.error("gjc:", failure);
   process.exit(126);
 } else {
   // Hosts run `gjc plugin session --json` at every session start: its plain form is answered

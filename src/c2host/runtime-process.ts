@@ -1,6 +1,7 @@
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
 import type { SandboxRequest } from "../process/sandbox/confine.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
 import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
@@ -51,7 +52,12 @@ export class RuntimeProcess {
       if (!this.stopRequested) void this.child.stop();
     });
     this.exited = this.child.exited;
-    this.outputDone = Promise.all([this.pumpStdout(), this.pumpStderr(options.onStderr)]).then(() => {});
+    // A connection the sandbox refused, as the runtime logged it, names the grant to allow it.
+    const onStderr = (line: string) => {
+      reportDenials(options.sandbox.subject, line);
+      options.onStderr(line);
+    };
+    this.outputDone = Promise.all([this.pumpStdout(), this.pumpStderr(onStderr)]).then(() => {});
   }
 
   /** Kills the group (SIGTERM, a short grace, then SIGKILL) and waits until the child is reaped. */

@@ -164,60 +164,63 @@ import p160 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
 import p161 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
 import p162 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
 import p163 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p164 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p165 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p166 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p167 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p168 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p169 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p170 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p171 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p172 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p173 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p174 from "../../docs/errors/special_file.md" with { type: "text" };
-import p175 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p176 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p177 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p178 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p179 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p180 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p181 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p184 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p185 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p186 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p187 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p188 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p189 from "../../docs/errors/trusted.md" with { type: "text" };
-import p190 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p191 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p192 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p204 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p205 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p206 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p207 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p208 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p209 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p210 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p211 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p215 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p216 from "../../docs/errors/usage.md" with { type: "text" };
-import p217 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p164 from "../../docs/errors/sandbox_denied.md" with { type: "text" };
+import p165 from "../../docs/errors/sandbox_off.md" with { type: "text" };
+import p166 from "../../docs/errors/sandbox_unavailable.md" with { type: "text" };
+import p167 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p168 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p169 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p170 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p171 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p172 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p173 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p174 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p175 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p176 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p177 from "../../docs/errors/special_file.md" with { type: "text" };
+import p178 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p179 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p180 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p181 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p182 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p183 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p184 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p185 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p186 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p187 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p188 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p189 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p190 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p191 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p192 from "../../docs/errors/trusted.md" with { type: "text" };
+import p193 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p194 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p195 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p196 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p197 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p198 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p199 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p200 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p201 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p207 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p208 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p209 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p210 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p211 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p212 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p213 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p214 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p215 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p216 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p217 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p218 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p219 from "../../docs/errors/usage.md" with { type: "text" };
+import p220 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -385,58 +388,61 @@ export const PAGES: Record<string, string> = {
   "runtime_protocol_error": p161,
   "runtime_spawn_failed": p162,
   "runtime_unloaded": p163,
-  "scaffold_conflict": p164,
-  "scaffold_failed": p165,
-  "scope_conflict": p166,
-  "scope_required": p167,
-  "security_policy": p168,
-  "session_collision": p169,
-  "set_incomplete": p170,
-  "set_integrity": p171,
-  "source_too_large": p172,
-  "source_unreachable": p173,
-  "special_file": p174,
-  "stale_baseline": p175,
-  "stale_plan": p176,
-  "surface_disabled": p177,
-  "surface_unknown": p178,
-  "too_many_commands": p179,
-  "too_many_components": p180,
-  "too_many_connectors": p181,
-  "too_many_language_servers": p182,
-  "too_many_ui": p183,
-  "tool_definition_drift": p184,
-  "transaction_pending": p185,
-  "transaction_unfinished": p186,
-  "trust_outdated": p187,
-  "trust_renewed": p188,
-  "trusted": p189,
-  "undeclared_command": p190,
-  "unexpected_argument": p191,
-  "unexpected_result": p192,
-  "unknown_action": p193,
-  "unknown_code": p194,
-  "unknown_command": p195,
-  "unknown_component": p196,
-  "unknown_contribution": p197,
-  "unknown_field": p198,
-  "unknown_option": p199,
-  "unknown_scaffold": p200,
-  "unknown_server": p201,
-  "unknown_shell": p202,
-  "unknown_target": p203,
-  "unreadable_directory": p204,
-  "unreadable_file": p205,
-  "unsafe_file_name": p206,
-  "unsafe_path": p207,
-  "unsafe_scope_path": p208,
-  "unsupported_operation": p209,
-  "unsupported_schema": p210,
-  "unsupported_scope": p211,
-  "unsupported_source": p212,
-  "unsupported_standard": p213,
-  "unsupported_surface": p214,
-  "untrusted": p215,
-  "usage": p216,
-  "wrong_target": p217,
+  "sandbox_denied": p164,
+  "sandbox_off": p165,
+  "sandbox_unavailable": p166,
+  "scaffold_conflict": p167,
+  "scaffold_failed": p168,
+  "scope_conflict": p169,
+  "scope_required": p170,
+  "security_policy": p171,
+  "session_collision": p172,
+  "set_incomplete": p173,
+  "set_integrity": p174,
+  "source_too_large": p175,
+  "source_unreachable": p176,
+  "special_file": p177,
+  "stale_baseline": p178,
+  "stale_plan": p179,
+  "surface_disabled": p180,
+  "surface_unknown": p181,
+  "too_many_commands": p182,
+  "too_many_components": p183,
+  "too_many_connectors": p184,
+  "too_many_language_servers": p185,
+  "too_many_ui": p186,
+  "tool_definition_drift": p187,
+  "transaction_pending": p188,
+  "transaction_unfinished": p189,
+  "trust_outdated": p190,
+  "trust_renewed": p191,
+  "trusted": p192,
+  "undeclared_command": p193,
+  "unexpected_argument": p194,
+  "unexpected_result": p195,
+  "unknown_action": p196,
+  "unknown_code": p197,
+  "unknown_command": p198,
+  "unknown_component": p199,
+  "unknown_contribution": p200,
+  "unknown_field": p201,
+  "unknown_option": p202,
+  "unknown_scaffold": p203,
+  "unknown_server": p204,
+  "unknown_shell": p205,
+  "unknown_target": p206,
+  "unreadable_directory": p207,
+  "unreadable_file": p208,
+  "unsafe_file_name": p209,
+  "unsafe_path": p210,
+  "unsafe_scope_path": p211,
+  "unsupported_operation": p212,
+  "unsupported_schema": p213,
+  "unsupported_scope": p214,
+  "unsupported_source": p215,
+  "unsupported_standard": p216,
+  "unsupported_surface": p217,
+  "untrusted": p218,
+  "usage": p219,
+  "wrong_target": p220,
 };

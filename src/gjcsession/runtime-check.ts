@@ -3,6 +3,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { readLines } from "../core/line-splitter.ts";
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { CHECK_MEMORY_LIMIT_MIB, launch } from "../process/launch.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
 import { profileFor } from "../store/sandbox-profile.ts";
 import { bunArgv, childEnv, makeScratch, type Scratch } from "./isolated-bun.ts";
 
@@ -142,6 +143,7 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   // still hold the pipe), so the end of the pipe comes at once or not at all.
   await settleWithin(stderrDone, 1000);
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
+  if (log !== undefined) reportDenials(subject, log);
   if (child.memoryExceeded) {
     return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory while loading; it was stopped.`, log };
   }

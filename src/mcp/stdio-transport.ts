@@ -7,6 +7,7 @@ import { isolatingBunFlags } from "../policy/child-process.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { makeScratch } from "../sources/scratch.ts";
 import { CHECK_MEMORY_LIMIT_MIB, launch, type LaunchedProcess } from "../process/launch.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
 import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
@@ -104,6 +105,8 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     } catch {
       // The pipe closing under us at kill time is expected.
     }
+    // A connection the sandbox refused, as the server reported it, names the grant to allow it.
+    reportDenials(opts.sandbox.subject, stderr.text());
   })();
 
   const stdoutDone = (async () => {

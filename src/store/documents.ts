@@ -242,8 +242,16 @@ export const VerifiedBundleSchema = Type.Object(
 
 const RuntimeCheckSchema = Type.Object({}, { additionalProperties: true });
 
+/**
+ * What the sandbox had to say while a verb ran its plugin processes (src/process/sandbox/notices.ts):
+ * it could not be enforced here, it was switched off, or it refused a connection (with the grant
+ * that would allow it in `hint`).
+ */
+export const SandboxWarningSchema = Type.Object({ code: Type.Enum(["sandbox_unavailable", "sandbox_off", "sandbox_denied"]), message: str, hint: str }, closed);
+export const sandboxWarningsField = { warnings: opt(Type.Array(SandboxWarningSchema)) };
+
 export const VerifyDocumentSchema = Type.Object(
-  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema) },
+  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema), ...sandboxWarningsField },
   closed,
 );
 
@@ -325,6 +333,7 @@ export const DoctorDocumentSchema = Type.Object(
   { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema) },
   closed,
 );
+
 
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
 export const errorDocument = (verb: string) =>
