@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bundleDir, c2Layout } from "../../src/c2store/paths.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 import { expectDefaultDenials, probeWorld, type ProbeWorld } from "./sandbox-world.ts";
@@ -46,5 +47,69 @@ describe("a C2 runtime runs in the default sandbox", () => {
     // The probe can tell: unconfined, the same attempts succeed.
     const open = (await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX: "off" })).json().result;
     expect([open["read ssh"], open["write home"], open.tcp, open.udp, open.daemon["read stateKey"]]).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+  });
+});
+
+/** A C2 runtime bundle whose `prober.probe` command runs the probe, installed beside another bundle. */
+async function installProber(h: C2Home): Promise<ProbeWorld> {
+  const w = await probeWorld(h, await otherBundle(h));
+  const b = writeRuntimeBundle(join(h.root, "probe-src"), {
+    name: "prober",
+    commands: [{ id: "prober.probe" }],
+    extraFiles: { "probe-checks.mjs": PROBE_CHECKS, "probe-targets.json": JSON.stringify(w.targets("plugin.json")) },
+  });
+  await installBundle(h, b.dir);
+  return w;
+}
+
+describe("denials and platforms", () => {
+  test("a refused connection names the grant that would allow it, in the --json warnings and once on stderr", async () => {
+    const h = home();
+    world = await installProber(h);
+    const port = world.targets("plugin.json").tcp.port;
+    const r = await run(h, ["plugin", "run", "prober.probe", "--json"]);
+    expect(r.exitCode).toBe(0);
+    const allow = `gjc plugin allow prober --runtime --net 127.0.0.1:${port}`;
+    expect(r.json().warnings).toContainEqual({ code: "sandbox_denied", message: `prober (runtime) tried to connect to 127.0.0.1:${port}, which its sandbox does not allow`, hint: `if it should: ${allow}` });
+    expect(r.stderr.split(allow).length - 1).toBe(1);
+  });
+
+  test("without a network namespace (no unshare), Landlock TCP rules and seccomp still deny every attempt, and nothing is warned", async () => {
+    const h = home();
+    world = await installProber(h);
+    const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "netns" });
+    expect(r.exitCode).toBe(0);
+    expect(expectDefaultDenials(r.json().result, ["read own", "write tmpdir", "write data"])).toEqual({ leaks: [], blocked: [] });
+    expect(r.stderr).not.toContain("sandbox_unavailable");
+    expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
+  });
+
+  test("where Landlock is missing: sandbox_unavailable once and the process runs unconfined; GJC_SANDBOX=require refuses (exit 3) and starts nothing", async () => {
+    const h = home();
+    world = await installProber(h);
+    const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "landlock" });
+    expect(r.exitCode).toBe(0);
+    expect(r.json().result["read ssh"]).toBe("ok");
+    expect(r.json().warnings.map((w: { code: string }) => w.code)).toContain("sandbox_unavailable");
+    expect(r.stderr.split("warning[sandbox_unavailable]").length - 1).toBe(1);
+    expect(r.stderr).toContain("missing Landlock");
+
+    for (const role of ["main", "fork", "daemon"]) rmSync(join(h.home, `written.${role}`));
+    const before = snapshotTree(h.home);
+    const refused = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "landlock", GJC_SANDBOX: "require" });
+    expect([refused.exitCode, refused.json().error.code]).toEqual([3, "sandbox_unavailable"]);
+    expect(refused.json().error.message).toContain("GJC_SANDBOX=require");
+    // Nothing ran: the probe's own writes (it could have made them unconfined) are not there.
+    expect(snapshotTree(h.home)).toEqual(before);
+  });
+
+  test("GJC_SANDBOX=off runs unconfined and says so", async () => {
+    const h = home();
+    world = await installProber(h);
+    const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX: "off" });
+    expect(r.exitCode).toBe(0);
+    expect(r.json().result["read stateKey"]).toBe("ok");
+    expect(r.json().warnings[0]).toMatchObject({ code: "sandbox_off" });
+    expect(r.stderr).toContain("warning[sandbox_off]: GJC_SANDBOX=off: plugin processes run unconfined");
   });
 });
