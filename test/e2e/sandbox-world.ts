@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Socket, udp } from "bun";
 
@@ -29,7 +29,8 @@ export async function probeWorld(s: { home: string; project: string; root: strin
   writeFileSync(join(s.home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nplanted\n", { mode: 0o600 });
   mkdirSync(join(s.home, ".gjc"), { recursive: true, mode: 0o700 });
   const stateKey = join(s.home, ".gjc", "state.key");
-  writeFileSync(stateKey, `${"ab".repeat(32)}\n`, { flag: "a", mode: 0o600 });
+  // gjc may have made the key already (an install signs the registry): then that one is the secret.
+  if (!existsSync(stateKey)) writeFileSync(stateKey, `${"ab".repeat(32)}\n`, { mode: 0o600 });
   writeFileSync(join(s.project, "README.md"), "the project\n");
   const sharedTmp = join("/tmp", `gjc-probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
   let accepted = 0;

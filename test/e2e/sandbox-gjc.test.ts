@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { fixturesDir } from "../helpers/cli.ts";
+import { sandboxPerTest, spawnScoped, type Sandbox } from "../helpers/sandbox.ts";
+import { writeTree } from "../helpers/tmp.ts";
+import { expectDefaultDenials, probeWorld, type ProbeTargets, type ProbeWorld } from "./sandbox-world.ts";
+
+const sandbox = sandboxPerTest("gjc-sbx-gjc-");
+let world: ProbeWorld | undefined;
+afterEach(() => {
+  world?.close();
+  world = undefined;
+});
+
+/** One file (a GJC bundle holds only its declared files) with the probe and its targets built in. */
+async function built(entry: string, define: Record<string, unknown>): Promise<string> {
+  const out = await Bun.build({ entrypoints: [join(fixturesDir, "sandbox", entry)], target: "node", define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])) });
+  if (!out.success) throw new Error(out.logs.map(String).join("\n"));
+  return out.outputs[0]!.text();
+}
+
+const ALLOWED = ["read own", "write tmpdir"];
+
+/** Installs `other` (to be another bundle's files) and `prober` (a stdio MCP server and a tool that run the probe). */
+async function installProber(s: Sandbox): Promise<{ world: ProbeWorld; targets: ProbeTargets }> {
+  const other = writeTree(join(s.root, "other-src"), {
+    "gajae-plugin.json": JSON.stringify({ kind: "gajae-code-plugin", name: "other", version: "1.0.0", tools: [{ name: "other_tool", path: "tools/t.ts", description: "x" }] }),
+    "tools/t.ts": "export default () => ({ name: 'other_tool', execute() {} });\n",
+  });
+  expect((await s.gjc(["plugin", "install", other, "--user", "--json"])).exitCode).toBe(0);
+  const otherRoot = (await s.gjc(["plugin", "inspect", "other", "--json"])).json().bundle.root as string;
+  const w = await probeWorld(s, join(otherRoot, "gajae-plugin.json"));
+  const targets = w.targets("gajae-plugin.json");
+  const dir = writeTree(join(s.root, "prober-src"), {
+    "gajae-plugin.json": JSON.stringify({
+      kind: "gajae-code-plugin",
+      name: "prober",
+      version: "1.0.0",
+      tools: [{ name: "probe_report", path: "tools/probe.ts", description: "sandbox probe" }],
+      mcps: [{ name: "probe", transport: "stdio", command: "node", args: ["mcp/probe.mjs"] }],
+    }),
+    "mcp/probe.mjs": await built("probe-mcp.mjs", { PROBE_TARGETS: targets }),
+    "tools/probe.ts": await built("probe-tool.mjs", { PROBE_TARGETS: targets, PROBE_ALLOWED: ALLOWED }),
+  });
+  // Installing checks the tool at once: it loads (in its sandbox) only if the probe held.
+  const installed = await s.gjc(["plugin", "install", dir, "--user", "--json"]);
+  expect(installed.exitCode).toBe(0);
+  return { world: w, targets };
+}
+
+const reportOf = (doc: { tools: { name: string; description: string }[] }) => JSON.parse(doc.tools.find((t) => t.name === "report")!.description);
+
+describe("a GJC stdio MCP server and a runtime-checked tool run in the default sandbox", () => {
+  test("under mcp probe, verify --mcp and plugin test; the runtime check of its tool; denials reported with the grant", async () => {
+    const s = sandbox();
+    const p = await installProber(s);
+    world = p.world;
+
+    const probe = await s.gjc(["plugin", "mcp", "probe", "prober/probe", "--json"]);
+    expect(probe.exitCode).toBe(0);
+    expect(expectDefaultDenials(reportOf(probe.json()), ALLOWED)).toEqual({ leaks: [], blocked: [] });
+    expect(probe.json().warnings).toContainEqual(expect.objectContaining({ code: "sandbox_denied", hint: `if it should: gjc plugin allow prober --server probe --net 127.0.0.1:${p.targets.tcp.port}` }));
+
+    // verify --mcp probes the pinned server again, in the same sandbox (its report is its tool definition: unchanged).
+    const verify = await s.gjc(["plugin", "verify", "--mcp", "--json"]);
+    expect(verify.exitCode).toBe(0);
+    expect(verify.json().mcp).toMatchObject({ ok: true, servers: [{ server: "probe", status: "verified" }] });
+    expect(verify.json().warnings.map((w: { code: string }) => w.code)).toContain("sandbox_denied");
+
+    // plugin test on the source folder: the same server, confined to that folder.
+    const t = await s.gjc(["plugin", "test", join(s.root, "prober-src"), "--json"]);
+    expect(t.json().checks.find((c: { rule: string }) => c.rule === "mcp probe")).toMatchObject({ ok: true });
+
+    // The runtime check (session start) loads the tool in its sandbox: it loads only if the probe held.
+    const session = await s.gjc(["plugin", "session", "--check-runtime", "--json"]);
+    expect(session.json().runtimeCheck).toMatchObject({ failed: 0 });
+    const open = await s.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_SANDBOX: "off" } });
+    expect(open.json().runtimeCheck.failed).toBe(1);
+    expect([world.tcpAccepted() > 0, world.udpReceived() > 0]).toEqual([true, true]);
+  });
+
+  test("launched from the session plan exactly as a host would, the server is confined the same way", async () => {
+    const s = sandbox();
+    const p = await installProber(s);
+    world = p.world;
+    const plan = (await s.gjc(["plugin", "session", "--json"])).json();
+    const server = plan.mcpServers.find((m: { name: string }) => m.name === "probe");
+    expect(server.args).toContain("sandbox");
+    const env: Record<string, string | undefined> = {};
+    for (const name of server.envAllowList as string[]) env[name] = s.env[name] ?? process.env[name];
+    await using child = spawnScoped([server.command, ...server.args], { cwd: server.cwd, env, stdin: "pipe" });
+    const stdin = child.proc.stdin as import("bun").FileSink;
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "host", version: "1" } } })}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })}\n`);
+    stdin.flush();
+    let out = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.proc.stdout) {
+      out += decoder.decode(chunk);
+      if (out.split("\n").some((l) => l.includes('"id":2'))) break;
+    }
+    const answer = JSON.parse(out.split("\n").find((l) => l.includes('"id":2'))!);
+    expect(expectDefaultDenials(JSON.parse(answer.result.tools[0].description), ALLOWED)).toEqual({ leaks: [], blocked: [] });
+    expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
+  });
+});
