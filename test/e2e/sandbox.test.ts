@@ -113,3 +113,28 @@ describe("denials and platforms", () => {
     expect(r.stderr).toContain("warning[sandbox_off]: GJC_SANDBOX=off: plugin processes run unconfined");
   });
 });
+
+describe("a C2 language server runs in the default sandbox", () => {
+  test("under lsp probe, the same attempts fail and its own bundle reads", async () => {
+    const h = home();
+    world = await probeWorld(h, await otherBundle(h));
+    const b = writeRuntimeBundle(join(h.root, "lsp-src"), {
+      name: "lsp-prober",
+      commands: [{ id: "lspprober.echo" }],
+      languageServers: [{ id: "probe", languages: ["zig"], command: "node", args: ["${PLUGIN_ROOT}/probe-lsp.mjs"] }],
+      extraFiles: {
+        "probe-lsp.mjs": readFileSync(join(fixturesDir, "sandbox", "probe-lsp.mjs"), "utf8"),
+        "probe-checks.mjs": PROBE_CHECKS,
+        "probe-targets.json": JSON.stringify(world.targets("$PLUGIN_ROOT/plugin.json")),
+      },
+    });
+    await installBundle(h, b.dir);
+    const project = join(h.root, "proj");
+    await Bun.write(join(project, "x.zig"), "");
+    const r = await run(h, ["plugin", "lsp", "probe", "lsp-prober/probe", "--project", project, "--json"]);
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.json().serverInfo.version);
+    expect(expectDefaultDenials(report)).toEqual({ leaks: [], blocked: [] });
+    expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
+  });
+});
