@@ -233,7 +233,7 @@ function reapOrphans(table: ProcEntry[], tracked: Set<number>): void {
 }
 
 /** Runs a short probe to completion (the sandbox asks whether `unshare` works here). */
-function runsCleanly(argv: string[]): boolean {
+export function runsCleanly(argv: string[]): boolean {
   try {
     return Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: {} }).exitCode === 0;
   } catch {

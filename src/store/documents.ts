@@ -329,8 +329,23 @@ export const DoctorStoreSchema = Type.Object(
   closed,
 );
 
+/** Which mechanisms confine plugin processes on this machine (src/process/sandbox/status.ts). */
+export const SandboxStatusSchema = Type.Object(
+  {
+    mode: Type.Enum(["default", "require", "off"]),
+    enforced: Type.Boolean(),
+    landlock: Type.Object({ active: Type.Boolean(), abi: Type.Integer({ minimum: 0 }), tcp: Type.Boolean(), scoped: Type.Boolean() }, closed),
+    seccomp: Type.Object({ active: Type.Boolean() }, closed),
+    namespaces: Type.Object({ active: Type.Boolean(), unshare: Type.Union([str, Type.Null()]) }, closed),
+    network: Type.Enum(["namespace", "landlock-tcp", "none"]),
+    missing: strs,
+    fallbacks: strs,
+  },
+  closed,
+);
+
 export const DoctorDocumentSchema = Type.Object(
-  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema) },
+  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema), sandbox: opt(SandboxStatusSchema) },
   closed,
 );
 

@@ -124,5 +124,7 @@ export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boole
     out.findings.push(...r.findings.map((f) => (f.command === undefined && f.fixable ? { ...f, command: `gjc plugin doctor --fix${t.adapter.scopes.length > 1 ? ` --${f.scope}` : ""}` } : f)));
   }
   out.ok = out.findings.every((f) => f.severity === "info" || f.fixed === true);
+  // Which mechanisms confine plugin processes here (src/process/sandbox/).
+  out.sandbox = (await import("../process/sandbox/status.ts")).sandboxStatus(ctx.env);
   return out;
 }

@@ -138,3 +138,18 @@ describe("a C2 language server runs in the default sandbox", () => {
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
   });
 });
+
+describe("gjc plugin doctor", () => {
+  test("reports which mechanisms are active, and what a machine without one falls back to or misses", async () => {
+    const h = home();
+    const full = (await run(h, ["plugin", "doctor", "--json"])).json().sandbox;
+    expect(full).toMatchObject({ mode: "default", enforced: true, landlock: { active: true, tcp: true, scoped: true }, seccomp: { active: true }, namespaces: { active: true }, network: "namespace", missing: [], fallbacks: [] });
+    const noNetns = (await run(h, ["plugin", "doctor", "--json"], { GJC_SANDBOX_WITHOUT: "netns" })).json().sandbox;
+    expect(noNetns).toMatchObject({ enforced: true, namespaces: { active: false, unshare: null }, network: "landlock-tcp", missing: [] });
+    expect(noNetns.fallbacks[0]).toContain("Landlock port rules");
+    const human = await run(h, ["plugin", "doctor"], { GJC_SANDBOX_WITHOUT: "landlock,seccomp" });
+    expect(human.stdout).toContain("Plugin sandbox: not available: plugin processes run unconfined");
+    expect(human.stdout).toContain("missing: Landlock (files are not confined)");
+    expect((await run(h, ["plugin", "doctor"], { GJC_SANDBOX: "off" })).stdout).toContain("Plugin sandbox: OFF");
+  });
+});
