@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { fixturesDir } from "../helpers/cli.ts";
-import { sandboxPerTest, spawnScoped, type Sandbox } from "../helpers/sandbox.ts";
-import { writeTree } from "../helpers/tmp.ts";
-import { expectDefaultDenials, probeWorld, type ProbeTargets, type ProbeWorld } from "./sandbox-world.ts";
+import { sandboxPerTest, spawnScoped } from "../helpers/sandbox.ts";
+import { expectDefaultDenials, GJC_ALLOWED as ALLOWED, installGjcProber, type ProbeWorld } from "./sandbox-world.ts";
 
 const sandbox = sandboxPerTest("gjc-sbx-gjc-");
 let world: ProbeWorld | undefined;
@@ -12,48 +10,12 @@ afterEach(() => {
   world = undefined;
 });
 
-/** One file (a GJC bundle holds only its declared files) with the probe and its targets built in. */
-async function built(entry: string, define: Record<string, unknown>): Promise<string> {
-  const out = await Bun.build({ entrypoints: [join(fixturesDir, "sandbox", entry)], target: "node", define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])) });
-  if (!out.success) throw new Error(out.logs.map(String).join("\n"));
-  return out.outputs[0]!.text();
-}
-
-const ALLOWED = ["read own", "write tmpdir"];
-
-/** Installs `other` (to be another bundle's files) and `prober` (a stdio MCP server and a tool that run the probe). */
-async function installProber(s: Sandbox): Promise<{ world: ProbeWorld; targets: ProbeTargets }> {
-  const other = writeTree(join(s.root, "other-src"), {
-    "gajae-plugin.json": JSON.stringify({ kind: "gajae-code-plugin", name: "other", version: "1.0.0", tools: [{ name: "other_tool", path: "tools/t.ts", description: "x" }] }),
-    "tools/t.ts": "export default () => ({ name: 'other_tool', execute() {} });\n",
-  });
-  expect((await s.gjc(["plugin", "install", other, "--user", "--json"])).exitCode).toBe(0);
-  const otherRoot = (await s.gjc(["plugin", "inspect", "other", "--json"])).json().bundle.root as string;
-  const w = await probeWorld(s, join(otherRoot, "gajae-plugin.json"));
-  const targets = w.targets("gajae-plugin.json");
-  const dir = writeTree(join(s.root, "prober-src"), {
-    "gajae-plugin.json": JSON.stringify({
-      kind: "gajae-code-plugin",
-      name: "prober",
-      version: "1.0.0",
-      tools: [{ name: "probe_report", path: "tools/probe.ts", description: "sandbox probe" }],
-      mcps: [{ name: "probe", transport: "stdio", command: "node", args: ["mcp/probe.mjs"] }],
-    }),
-    "mcp/probe.mjs": await built("probe-mcp.mjs", { PROBE_TARGETS: targets }),
-    "tools/probe.ts": await built("probe-tool.mjs", { PROBE_TARGETS: targets, PROBE_ALLOWED: ALLOWED }),
-  });
-  // Installing checks the tool at once: it loads (in its sandbox) only if the probe held.
-  const installed = await s.gjc(["plugin", "install", dir, "--user", "--json"]);
-  expect(installed.exitCode).toBe(0);
-  return { world: w, targets };
-}
-
 const reportOf = (doc: { tools: { name: string; description: string }[] }) => JSON.parse(doc.tools.find((t) => t.name === "report")!.description);
 
 describe("a GJC stdio MCP server and a runtime-checked tool run in the default sandbox", () => {
   test("under mcp probe, verify --mcp and plugin test; the runtime check of its tool; denials reported with the grant", async () => {
     const s = sandbox();
-    const p = await installProber(s);
+    const p = await installGjcProber(s);
     world = p.world;
 
     const probe = await s.gjc(["plugin", "mcp", "probe", "prober/probe", "--json"]);
@@ -81,7 +43,7 @@ describe("a GJC stdio MCP server and a runtime-checked tool run in the default s
 
   test("launched from the session plan exactly as a host would, the server is confined the same way", async () => {
     const s = sandbox();
-    const p = await installProber(s);
+    const p = await installGjcProber(s);
     world = p.world;
     const plan = (await s.gjc(["plugin", "session", "--json"])).json();
     const server = plan.mcpServers.find((m: { name: string }) => m.name === "probe");

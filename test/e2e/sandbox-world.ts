@@ -1,6 +1,13 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "bun:test";
 import type { Socket, udp } from "bun";
+import { fixturesDir } from "../helpers/cli.ts";
+import type { Sandbox } from "../helpers/sandbox.ts";
+import { writeTree } from "../helpers/tmp.ts";
+import { bundleDir, c2Layout } from "../../src/c2store/paths.ts";
+import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
+import { installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
 /**
  * What the sandbox probe (fixtures/sandbox/probe-checks.mjs) tries, planted in a test home:
@@ -74,3 +81,63 @@ export function expectDefaultDenials(report: Record<string, unknown>, allowed: s
   }
   return { leaks, blocked };
 }
+
+/** One file (a GJC bundle holds only its declared files) with the probe and its targets built in. */
+async function built(entry: string, define: Record<string, unknown>): Promise<string> {
+  const out = await Bun.build({ entrypoints: [join(fixturesDir, "sandbox", entry)], target: "node", define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])) });
+  if (!out.success) throw new Error(out.logs.map(String).join("\n"));
+  return out.outputs[0]!.text();
+}
+
+/** What a GJC probe may do: read its bundle, write its temporary directory. */
+export const GJC_ALLOWED = ["read own", "write tmpdir"];
+
+/** Installs `other` (to be another bundle's files) and `prober` (a stdio MCP server and a tool that run the probe). */
+export async function installGjcProber(s: Pick<Sandbox, "root" | "home" | "project" | "gjc">): Promise<{ world: ProbeWorld; targets: ProbeTargets }> {
+  const other = writeTree(join(s.root, "other-src"), {
+    "gajae-plugin.json": JSON.stringify({ kind: "gajae-code-plugin", name: "other", version: "1.0.0", tools: [{ name: "other_tool", path: "tools/t.ts", description: "x" }] }),
+    "tools/t.ts": "export default () => ({ name: 'other_tool', execute() {} });\n",
+  });
+  expect((await s.gjc(["plugin", "install", other, "--user", "--json"])).exitCode).toBe(0);
+  const otherRoot = (await s.gjc(["plugin", "inspect", "other", "--json"])).json().bundle.root as string;
+  const w = await probeWorld(s, join(otherRoot, "gajae-plugin.json"));
+  const targets = w.targets("gajae-plugin.json");
+  const dir = writeTree(join(s.root, "prober-src"), {
+    "gajae-plugin.json": JSON.stringify({
+      kind: "gajae-code-plugin",
+      name: "prober",
+      version: "1.0.0",
+      tools: [{ name: "probe_report", path: "tools/probe.ts", description: "sandbox probe" }],
+      mcps: [{ name: "probe", transport: "stdio", command: "node", args: ["mcp/probe.mjs"] }],
+    }),
+    "mcp/probe.mjs": await built("probe-mcp.mjs", { PROBE_TARGETS: targets }),
+    "tools/probe.ts": await built("probe-tool.mjs", { PROBE_TARGETS: targets, PROBE_ALLOWED: GJC_ALLOWED }),
+  });
+  // Installing checks the tool at once: it loads (in its sandbox) only if the probe held.
+  const installed = await s.gjc(["plugin", "install", dir, "--user", "--json"]);
+  expect(installed.exitCode).toBe(0);
+  return { world: w, targets };
+}
+
+
+export const PROBE_CHECKS = readFileSync(join(fixturesDir, "sandbox", "probe-checks.mjs"), "utf8");
+
+/** Installs a bundle to be "another bundle's files" and returns one of its installed files. */
+export async function otherC2Bundle(h: C2Home): Promise<string> {
+  const other = writeRuntimeBundle(join(h.root, "other-src"), { name: "other-one", commands: [{ id: "other.echo" }] });
+  const { id } = await installBundle(h, other.dir);
+  return join(bundleDir(c2Layout(h.ctx), id), "plugin.json");
+}
+
+/** A C2 runtime bundle whose `prober.probe` command runs the probe, installed beside another bundle. */
+export async function installC2Prober(h: C2Home): Promise<ProbeWorld> {
+  const w = await probeWorld(h, await otherC2Bundle(h));
+  const b = writeRuntimeBundle(join(h.root, "probe-src"), {
+    name: "prober",
+    commands: [{ id: "prober.probe" }],
+    extraFiles: { "probe-checks.mjs": PROBE_CHECKS, "probe-targets.json": JSON.stringify(w.targets("plugin.json")) },
+  });
+  await installBundle(h, b.dir);
+  return w;
+}
+

@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { bundleDir, c2Layout } from "../../src/c2store/paths.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
-import { expectDefaultDenials, probeWorld, type ProbeWorld } from "./sandbox-world.ts";
+import { expectDefaultDenials, installC2Prober, otherC2Bundle, PROBE_CHECKS, probeWorld, type ProbeWorld } from "./sandbox-world.ts";
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
-const PROBE_CHECKS = readFileSync(join(fixturesDir, "sandbox", "probe-checks.mjs"), "utf8");
 
 let world: ProbeWorld | undefined;
 afterEach(() => {
@@ -18,17 +16,10 @@ afterEach(() => {
   world = undefined;
 });
 
-/** Installs a bundle to be "another bundle's files" and returns one of its installed files. */
-async function otherBundle(h: C2Home): Promise<string> {
-  const other = writeRuntimeBundle(join(h.root, "other-src"), { name: "other-one", commands: [{ id: "other.echo" }] });
-  const { id } = await installBundle(h, other.dir);
-  return join(bundleDir(c2Layout(h.ctx), id), "plugin.json");
-}
-
 describe("a C2 runtime runs in the default sandbox", () => {
   test("it reads its bundle and writes its data and temp dirs; secrets, home, project, shared /tmp, TCP, UDP and DNS are denied, to its forked child and setsid daemon too", async () => {
     const h = home();
-    world = await probeWorld(h, await otherBundle(h));
+    world = await probeWorld(h, await otherC2Bundle(h));
     const targets = world.targets("plugin.json");
     const b = writeRuntimeBundle(join(h.root, "probe-src"), {
       name: "prober",
@@ -50,22 +41,10 @@ describe("a C2 runtime runs in the default sandbox", () => {
   });
 });
 
-/** A C2 runtime bundle whose `prober.probe` command runs the probe, installed beside another bundle. */
-async function installProber(h: C2Home): Promise<ProbeWorld> {
-  const w = await probeWorld(h, await otherBundle(h));
-  const b = writeRuntimeBundle(join(h.root, "probe-src"), {
-    name: "prober",
-    commands: [{ id: "prober.probe" }],
-    extraFiles: { "probe-checks.mjs": PROBE_CHECKS, "probe-targets.json": JSON.stringify(w.targets("plugin.json")) },
-  });
-  await installBundle(h, b.dir);
-  return w;
-}
-
 describe("denials and platforms", () => {
   test("a refused connection names the grant that would allow it, in the --json warnings and once on stderr", async () => {
     const h = home();
-    world = await installProber(h);
+    world = await installC2Prober(h);
     const port = world.targets("plugin.json").tcp.port;
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"]);
     expect(r.exitCode).toBe(0);
@@ -76,7 +55,7 @@ describe("denials and platforms", () => {
 
   test("without a network namespace (no unshare), Landlock TCP rules and seccomp still deny every attempt, and nothing is warned", async () => {
     const h = home();
-    world = await installProber(h);
+    world = await installC2Prober(h);
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "netns" });
     expect(r.exitCode).toBe(0);
     expect(expectDefaultDenials(r.json().result, ["read own", "write tmpdir", "write data"])).toEqual({ leaks: [], blocked: [] });
@@ -86,7 +65,7 @@ describe("denials and platforms", () => {
 
   test("where Landlock is missing: sandbox_unavailable once and the process runs unconfined; GJC_SANDBOX=require refuses (exit 3) and starts nothing", async () => {
     const h = home();
-    world = await installProber(h);
+    world = await installC2Prober(h);
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "landlock" });
     expect(r.exitCode).toBe(0);
     expect(r.json().result["read ssh"]).toBe("ok");
@@ -105,7 +84,7 @@ describe("denials and platforms", () => {
 
   test("GJC_SANDBOX=off runs unconfined and says so", async () => {
     const h = home();
-    world = await installProber(h);
+    world = await installC2Prober(h);
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX: "off" });
     expect(r.exitCode).toBe(0);
     expect(r.json().result["read stateKey"]).toBe("ok");
@@ -117,7 +96,7 @@ describe("denials and platforms", () => {
 describe("a C2 language server runs in the default sandbox", () => {
   test("under lsp probe, the same attempts fail and its own bundle reads", async () => {
     const h = home();
-    world = await probeWorld(h, await otherBundle(h));
+    world = await probeWorld(h, await otherC2Bundle(h));
     const b = writeRuntimeBundle(join(h.root, "lsp-src"), {
       name: "lsp-prober",
       commands: [{ id: "lspprober.echo" }],
