@@ -105,9 +105,16 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
   try {
     return await runVerb(argv, io);
   } finally {
-    // Once per command, however many processes it started (src/process/sandbox/notices.ts).
-    for (const n of drainSandboxNotices()) io.stderr(terminalSafe(`warning[${n.code}]: ${n.message}\n  hint: ${n.hint}\n`));
+    printSandboxNotices(io);
   }
+}
+
+/**
+ * What the sandbox had to say, once per command however many processes it started
+ * (src/process/sandbox/notices.ts); before an error envelope, which stays the last line.
+ */
+function printSandboxNotices(io: MainIO): void {
+  for (const n of drainSandboxNotices()) io.stderr(terminalSafe(`warning[${n.code}]: ${n.message}\n  hint: ${n.hint}\n`));
 }
 
 async function runVerb(argv: string[], io: MainIO): Promise<number> {
@@ -150,6 +157,7 @@ async function runVerb(argv: string[], io: MainIO): Promise<number> {
     }
     return outcome.exit ?? ExitCode.ok;
   } catch (error) {
+    printSandboxNotices(io);
     return reportError(error, { json, schema, io, ctx });
   }
 }
