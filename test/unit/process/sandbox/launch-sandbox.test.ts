@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launch } from "../../../../src/process/launch.ts";
+import { allowCommand, denialsIn } from "../../../../src/process/sandbox/denials.ts";
+import type { SandboxProfile } from "../../../../src/process/sandbox/profile.ts";
+import { buildFilter, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
+import { tempDir } from "../../../helpers/tmp.ts";
+
+const tmp = tempDir("gjc-launch-sandbox-");
+afterAll(() => tmp.cleanup());
+
+/** Runs `node script` through the launcher with `profile`; resolves with its stdout. */
+async function confined(script: string, profile: SandboxProfile, hostEnv: Record<string, string | undefined> = process.env): Promise<string> {
+  const dir = join(tmp.path, `s${Math.random().toString(36).slice(2)}`);
+  require("node:fs").mkdirSync(dir);
+  writeFileSync(join(dir, "probe.cjs"), script);
+  const child = launch({ argv: ["node", join(dir, "probe.cjs")], cwd: dir, env: { PATH: process.env.PATH ?? "" }, sandbox: { subject: { bundle: "unit", process: { kind: "runtime" } }, profile: { ...profile, read: [dir, ...profile.read] }, hostEnv } });
+  const out = await new Response(child.proc.stdout).text();
+  await child.stop();
+  return out.trim();
+}
+
+const connect = (port: number, host = "127.0.0.1") =>
+  `new Promise((r) => { const s = require("net").connect(${port}, ${JSON.stringify(host)}); s.on("connect", () => { s.end(); r("ok"); }); s.on("error", (e) => r(e.code)); })`;
+
+describe("the launcher's sandbox", () => {
+  test("a TCP grant opens exactly its port (Landlock restricts TCP by port); every other port stays closed", async () => {
+    const a = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.end(); }, data() {} } });
+    const b = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.end(); }, data() {} } });
+    try {
+      const script = `Promise.all([${connect(a.port)}, ${connect(b.port)}]).then((r) => console.log(r.join(" ")));`;
+      expect(await confined(script, { read: [], write: [], net: [{ host: "127.0.0.1", port: a.port }] })).toBe("ok EACCES");
+      expect(await confined(script, { read: [], write: [], net: [] })).toBe("EACCES EACCES");
+    } finally {
+      a.stop(true);
+      b.stop(true);
+    }
+  });
+
+  test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
+    const out = await confined(`const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`, { read: [], write: [], net: [] }, { ...process.env, TMPDIR: tmp.path });
+    expect(out.startsWith(join(tmp.path, "gjc-sandbox-"))).toBe(true);
+    expect(require("node:fs").existsSync(out)).toBe(false);
+  });
+});
+
+describe("sandbox pieces", () => {
+  test("the seccomp filter assembles for each supported architecture", () => {
+    const arch = seccompArch();
+    expect(arch).toBeDefined();
+    const filter = buildFilter(arch!);
+    expect(filter.length % 8).toBe(0);
+    expect(filter.length / 8).toBeGreaterThan(40);
+  });
+
+  test("refused connections and lookups are read from what Node and Bun print, and name the grant", () => {
+    const text = "Error: connect EACCES 127.0.0.1:5432\n    at …\nError: getaddrinfo EAI_AGAIN api.example.com\nconnect ECONNREFUSED 127.0.0.1:9";
+    expect(denialsIn(text)).toEqual([{ host: "127.0.0.1", port: 5432 }, { host: "api.example.com" }]);
+    expect(allowCommand({ bundle: "docs", process: { kind: "server", id: "s" } }, { host: "127.0.0.1", port: 5432 })).toBe("gjc plugin allow docs --server s --net 127.0.0.1:5432");
+    expect(allowCommand({ bundle: "r", process: { kind: "runtime" } }, { host: "api.example.com" })).toBe("gjc plugin allow r --runtime --net api.example.com");
+    expect(allowCommand({ bundle: "l", process: { kind: "lsp", id: "zls" } }, { host: "h", port: 1 })).toBe("gjc plugin allow l --lsp zls --net h:1");
+  });
+});
