@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
+import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 import { expectDefaultDenials, installC2Prober, otherC2Bundle, PROBE_CHECKS, probeWorld, type ProbeWorld } from "./sandbox-world.ts";
 
@@ -130,5 +131,18 @@ describe("gjc plugin doctor", () => {
     expect(human.stdout).toContain("Plugin sandbox: not available: plugin processes run unconfined");
     expect(human.stdout).toContain("missing: Landlock (files are not confined)");
     expect((await run(h, ["plugin", "doctor"], { GJC_SANDBOX: "off" })).stdout).toContain("Plugin sandbox: OFF");
+  });
+});
+
+describe("gjc host --stdio", () => {
+  test("a connection its runtime was refused reaches the client as a plugins.sandbox_notice notification naming the grant", async () => {
+    const h = home();
+    world = await installC2Prober(h);
+    const port = world.targets("plugin.json").tcp.port;
+    await using c = spawnHost(h);
+    const result = await c.result("plugins.invoke", { command: "prober.probe" });
+    expect(result.result.tcp).toBe("EACCES");
+    const notice = await c.waitFor((m) => m.method === "plugins.sandbox_notice" && m.params.code === "sandbox_denied");
+    expect(notice.params.hint).toBe(`if it should: gjc plugin allow prober --runtime --net 127.0.0.1:${port}`);
   });
 });

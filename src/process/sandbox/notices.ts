@@ -12,10 +12,19 @@ export interface SandboxNotice {
 }
 
 const notices = new Map<string, SandboxNotice>();
+const listeners = new Set<(notice: SandboxNotice) => void>();
 
 export function recordSandboxNotice(notice: SandboxNotice): void {
   const key = `${notice.code}\0${notice.message}`;
-  if (!notices.has(key)) notices.set(key, notice);
+  if (notices.has(key)) return;
+  notices.set(key, notice);
+  for (const listener of listeners) listener(notice);
+}
+
+/** Calls `listener` with each new notice (the long-running `gjc host --stdio` sends them on); returns the unsubscribe. */
+export function onSandboxNotice(listener: (notice: SandboxNotice) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Every notice since the last drain, in the order they were first recorded. */
