@@ -115,6 +115,7 @@ describe("a C2 language server runs in the default sandbox", () => {
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.json().serverInfo.version);
     expect(expectDefaultDenials(report)).toEqual({ leaks: [], blocked: [] });
+    expect(r.json().warnings).toContainEqual(expect.objectContaining({ code: "sandbox_denied", hint: `if it should: gjc plugin allow lsp-prober --lsp probe --net 127.0.0.1:${world.targets("x").tcp.port}` }));
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
   });
 });
