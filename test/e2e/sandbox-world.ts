@@ -20,6 +20,8 @@ export interface ProbeWorld {
   udpReceived(): number;
   /** Connections the TCP listener accepted. */
   tcpAccepted(): number;
+  /** Connections the UNIX socket listeners (an agent in the home, one in /tmp) accepted. */
+  unixAccepted(): number;
   close(): void;
 }
 
@@ -28,6 +30,7 @@ export interface ProbeTargets {
   write: Record<string, string>;
   tcp: { host: string; port: number };
   udp: { host: string; port: number };
+  unix: Record<string, string>;
   dns: string;
 }
 
@@ -42,6 +45,11 @@ export async function probeWorld(s: { home: string; project: string; root: strin
   const sharedTmp = join("/tmp", `gjc-probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
   let accepted = 0;
   let received = 0;
+  let unixAccepted = 0;
+  // Agent-like sockets at paths: one in the home (as gpg-agent keeps it), one in the shared /tmp.
+  mkdirSync(join(s.home, ".gnupg"), { recursive: true, mode: 0o700 });
+  const unixPaths = { home: join(s.home, ".gnupg", "S.gpg-agent"), tmp: `${sharedTmp}.sock` };
+  const unixListeners = Object.values(unixPaths).map((path) => Bun.listen({ unix: path, socket: { open(sock: Socket) { unixAccepted++; sock.end(); }, data() {} } }));
   const tcp = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(sock: Socket) { accepted++; sock.end(); }, data() {} } });
   const udp: udp.Socket<"buffer"> = await Bun.udpSocket({ hostname: "127.0.0.1", port: 0, socket: { data: () => void received++ } });
   return {
@@ -50,12 +58,16 @@ export async function probeWorld(s: { home: string; project: string; root: strin
       write: { home: join(s.home, "written"), project: join(s.project, "written"), sharedTmp, ...extra.write },
       tcp: { host: "127.0.0.1", port: tcp.port },
       udp: { host: "127.0.0.1", port: udp.port },
+      unix: unixPaths,
       dns: "example.com",
     }),
     udpReceived: () => received,
     tcpAccepted: () => accepted,
+    unixAccepted: () => unixAccepted,
     close() {
       tcp.stop(true);
+      for (const l of unixListeners) l.stop(true);
+      rmSync(unixPaths.tmp, { force: true });
       udp.close();
       for (const role of ["main", "fork", "daemon"]) rmSync(`${sharedTmp}.${role}`, { force: true });
     },

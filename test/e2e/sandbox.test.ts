@@ -32,8 +32,12 @@ describe("a C2 runtime runs in the default sandbox", () => {
     expect(r.exitCode).toBe(0);
     const report = r.json().result;
     expect(expectDefaultDenials(report, ["read own", "write tmpdir", "write data"])).toEqual({ leaks: [], blocked: [] });
-    expect(report["read ssh"]).toBe("EACCES");
-    expect(report["write home"]).toBe("EACCES");
+    // Denied by Landlock, or not there at all: the home is an empty tmpfs in the sandbox's mount namespace.
+    expect(["EACCES", "ENOENT"]).toContain(report["read ssh"]);
+    expect(["EACCES", "ENOENT"]).toContain(report["write home"]);
+    // A UNIX socket at a path (an ssh or gpg agent, docker.sock) cannot be reached: it is not there.
+    expect([report["unix home"], report["unix tmp"]]).toEqual(["ENOENT", "ENOENT"]);
+    expect(world.unixAccepted()).toBe(0);
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
 
     // The probe can tell: unconfined, the same attempts succeed.
@@ -59,7 +63,11 @@ describe("denials and platforms", () => {
     world = await installC2Prober(h);
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "netns" });
     expect(r.exitCode).toBe(0);
-    expect(expectDefaultDenials(r.json().result, ["read own", "write tmpdir", "write data"])).toEqual({ leaks: [], blocked: [] });
+    // Without a mount namespace a UNIX socket at a path stays reachable (Landlock up to ABI 7 does
+    // not restrict connect on one): the gap the README and doctor name, and nothing else.
+    const { leaks, blocked } = expectDefaultDenials(r.json().result, ["read own", "write tmpdir", "write data"]);
+    expect(blocked).toEqual([]);
+    expect(leaks.filter((l) => !/ unix (home|tmp)$/.test(l))).toEqual([]);
     expect(r.stderr).not.toContain("sandbox_unavailable");
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
   });

@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { GjcError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
-import { hasGap, sandboxMechanisms, UNSHARE_FLAGS, type SandboxMechanisms } from "./mechanisms.ts";
+import { hasGap, sandboxMechanisms, UNSHARE_FLAGS, UNSHARE_NET, type SandboxMechanisms } from "./mechanisms.ts";
 import { recordSandboxNotice } from "./notices.ts";
 import type { SandboxProfile, SandboxSubject } from "./profile.ts";
 import { selfArgv } from "./self.ts";
@@ -89,19 +89,49 @@ function stageLaunch(argv: string[], env: Record<string, string>, request: Sandb
     connectPorts: anyPort ? null : [...new Set(profile.net.map((g) => g.port as number))],
     seccomp: m.seccomp,
     setEnv: {},
+    hide: [],
+    keep: [],
   };
+  if (m.unshare !== null) Object.assign(spec, hidePlan(spec, request.hostEnv, temp));
   const stageEnv: Record<string, string> = { ...env, TMPDIR: temp, TMP: temp, TEMP: temp };
   // The stage is gjc itself: a variable meant for the command must not change what the stage is.
   if (stageEnv.BUN_BE_BUN !== undefined) {
     spec.setEnv.BUN_BE_BUN = stageEnv.BUN_BE_BUN;
     delete stageEnv.BUN_BE_BUN;
   }
-  const namespace = noNetwork && m.unshare !== null ? [m.unshare, ...UNSHARE_FLAGS, "--"] : [];
+  const namespace = m.unshare !== null ? [m.unshare, ...UNSHARE_FLAGS, ...(noNetwork ? [UNSHARE_NET] : []), "--"] : [];
   return {
     argv: [...namespace, ...selfArgv(), STAGE_ARGUMENT, JSON.stringify(spec), "--", command, ...argv.slice(1)],
     env: stageEnv,
     dispose: () => rmSync(temp, { recursive: true, force: true }),
   };
+}
+
+/** Where other programs keep sockets and secrets: covered in the sandbox's mount namespace (src/process/sandbox/hide.ts). */
+const HIDDEN_DIRS = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
+
+function hidePlan(spec: StageSpec, hostEnv: Record<string, string | undefined>, temp: string): { hide: string[]; keep: string[] } {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const kept = [...spec.read, ...spec.readNoExec, ...spec.devices, ...spec.write, temp].map(real).filter((p): p is string => p !== undefined);
+  const candidates = [hostEnv.HOME, hostEnv.TMPDIR, ...HIDDEN_DIRS].filter((p): p is string => typeof p === "string" && isAbsolute(p)).map(real);
+  // A grant of a hidden folder itself (or of one holding it) keeps that folder as it is.
+  const hide = topmost(candidates.filter((p): p is string => p !== undefined && p !== "/" && !kept.some((k) => within(p, k))));
+  const keep = topmost(kept.filter((k) => hide.some((h) => within(k, h) && k !== h)));
+  return { hide, keep };
+}
+
+const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+
+/** The paths that are not beneath another one of the list, each once. */
+function topmost(paths: string[]): string[] {
+  const unique = [...new Set(paths)].sort((a, b) => a.length - b.length);
+  return unique.filter((p, i) => !unique.slice(0, i).some((q) => within(p, q)));
 }
 
 /** The program the stage execs must be a path: a bare name is looked up on the child's PATH now. */

@@ -11,6 +11,7 @@ export interface Libc {
   open(path: Uint8Array, flags: number): number;
   close(fd: number): number;
   execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
+  mount(source: Uint8Array, target: Uint8Array, fstype: Uint8Array | null, flags: number, data: Uint8Array | null): number;
   /** The errno of the last failed call on this thread. */
   errno(): number;
   /** The address of a buffer, for structures passed by pointer. */
@@ -31,6 +32,7 @@ export function openLibc(): Libc | null {
       open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
       execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+      mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
       __errno_location: { args: [], returns: FFIType.ptr },
     });
     const s = lib.symbols;
@@ -40,6 +42,7 @@ export function openLibc(): Libc | null {
       open: (path, flags) => s.open(ptr(path), flags) as number,
       close: (fd) => s.close(fd) as number,
       execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
+      mount: (source, target, fstype, flags, data) => s.mount(ptr(source), ptr(target), fstype ? ptr(fstype) : null, flags, data ? ptr(data) : null) as number,
       errno: () => read.i32(s.__errno_location() as any, 0),
       address: (buffer) => BigInt(ptr(buffer as DataView)),
     };

@@ -29,8 +29,13 @@ export const MECHANISM_NAMES = ["landlock", "seccomp", "netns"] as const;
 
 /** The util-linux unshare, looked for only where the base system installs it. */
 const UNSHARE_PATHS = ["/usr/bin/unshare", "/bin/unshare"];
-/** The user-namespace form that keeps our own uid, so files the process writes stay ours. */
-export const UNSHARE_FLAGS = ["--user", "--map-current-user", "--net"];
+/**
+ * A user namespace that keeps our own uid (files the process writes stay ours) with a mount
+ * namespace of its own; the stage keeps the namespace's capabilities (`--keep-caps`) only to
+ * make its mounts, and the command gets none. `--net` is added when the process has no network.
+ */
+export const UNSHARE_FLAGS = ["--user", "--map-current-user", "--mount", "--keep-caps"];
+export const UNSHARE_NET = "--net";
 
 const cache = new Map<string, SandboxMechanisms>();
 
@@ -58,10 +63,10 @@ function detect(without: Set<string>, canRun: (argv: string[]) => boolean): Sand
   let unshare: string | null = null;
   if (!without.has("netns")) {
     const found = UNSHARE_PATHS.find((p) => existsSync(p));
-    if (found && canRun([found, ...UNSHARE_FLAGS, "--", "/bin/true"])) unshare = found;
+    if (found && canRun([found, ...UNSHARE_FLAGS, UNSHARE_NET, "--", "/bin/true"])) unshare = found;
   }
   const network = unshare !== null ? "namespace" : abi >= 4 ? "landlock-tcp" : "none";
-  if (network === "landlock-tcp") fallbacks.push("user and network namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead");
+  if (network === "landlock-tcp") fallbacks.push("user, network and mount namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead; UNIX sockets at paths (agents, docker.sock) stay reachable");
   if (network === "none") missing.push("user and network namespaces, and Landlock TCP rules (ABI 4): the network is open");
   if (unshare !== null && abi > 0 && abi < 6) missing.push(`Landlock ABI 6 scoping (this kernel has ABI ${abi}: abstract sockets and signals outside are not scoped)`);
   return { landlockAbi: abi, seccomp, unshare, missing, fallbacks, enforced: abi > 0, network };

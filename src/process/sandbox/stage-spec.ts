@@ -17,6 +17,9 @@ export interface StageSpec {
   seccomp: boolean;
   /** Variables set for the command only (never for the stage itself, e.g. BUN_BE_BUN). */
   setEnv: Record<string, string>;
+  /** In the sandbox's mount namespace: directories covered by an empty tmpfs, and the paths beneath them kept visible. */
+  hide: string[];
+  keep: string[];
 }
 
 /** The argument that marks a re-exec of gjc as the launcher stage (cli.ts answers it first). */

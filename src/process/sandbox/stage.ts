@@ -1,8 +1,11 @@
+import { hideAndKeep } from "./hide.ts";
 import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
 import { cStringArray, cString, openLibc } from "./libc.ts";
 import { installFilter, seccompArch } from "./seccomp.ts";
 import type { StageSpec } from "./stage-spec.ts";
 
+const PR_CAP_AMBIENT = 47;
+const PR_CAP_AMBIENT_CLEAR_ALL = 4;
 const WRITE_RIGHTS = (1n << 16n) - 1n;
 const DEVICE_RIGHTS = FS.readFile | FS.writeFile | FS.truncate | FS.ioctlDev;
 
@@ -27,6 +30,10 @@ export function runStage(args: string[]): string {
   const c = openLibc();
   if (c === null) return "the sandbox stage cannot reach libc";
   try {
+    if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
+    // unshare --keep-caps gave the stage the namespace's capabilities for the mounts above; the
+    // command gets none of them.
+    c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     restrictSelf(c, {
       paths: [
         ...spec.read.map((path) => ({ path, rights: READ_RIGHTS })),
