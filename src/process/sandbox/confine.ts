@@ -5,8 +5,9 @@ import { ExitCode } from "../../core/exit-codes.ts";
 import { hasGap, sandboxMechanisms, UNSHARE_FLAGS, UNSHARE_NET, type SandboxMechanisms } from "./mechanisms.ts";
 import { recordSandboxNotice } from "./notices.ts";
 import type { SandboxProfile, SandboxSubject } from "./profile.ts";
+import type { Relay } from "./relay.ts";
 import { selfArgv } from "./self.ts";
-import { STAGE_ARGUMENT, type StageSpec } from "./stage-spec.ts";
+import { FORWARDER_ARGUMENT, STAGE_ARGUMENT, type ForwarderSpec, type StageSpec } from "./stage-spec.ts";
 import { commandPaths, SYSTEM_DEVICES, SYSTEM_READ, SYSTEM_READ_NO_EXEC } from "./system-paths.ts";
 
 /** What a caller asks of the launcher for a process that runs bundle code. */
@@ -91,19 +92,49 @@ function stageLaunch(argv: string[], env: Record<string, string>, request: Sandb
     setEnv: {},
     hide: [],
     keep: [],
+    forwarder: null,
   };
   if (m.unshare !== null) Object.assign(spec, hidePlan(spec, request.hostEnv, temp));
+  // With a namespace, granted destinations are reached only through the relay, which checks the
+  // host as well as the port (Landlock alone knows ports).
+  let relay: Relay | undefined;
+  if (!noNetwork && m.unshare !== null) {
+    const net = relayedNetwork(profile, join(temp, "net.sock"));
+    // node:net only for processes with network grants.
+    relay = (require("./relay.ts") as typeof import("./relay.ts")).startRelay(net.forwarder.socket, profile.net, request.subject);
+    spec.forwarder = [...selfArgv(), FORWARDER_ARGUMENT, JSON.stringify(net.forwarder)];
+    spec.connectPorts = net.connectPorts;
+    Object.assign(spec.setEnv, net.env);
+  }
   const stageEnv: Record<string, string> = { ...env, TMPDIR: temp, TMP: temp, TEMP: temp };
   // The stage is gjc itself: a variable meant for the command must not change what the stage is.
   if (stageEnv.BUN_BE_BUN !== undefined) {
     spec.setEnv.BUN_BE_BUN = stageEnv.BUN_BE_BUN;
     delete stageEnv.BUN_BE_BUN;
   }
-  const namespace = m.unshare !== null ? [m.unshare, ...UNSHARE_FLAGS, ...(noNetwork ? [UNSHARE_NET] : []), "--"] : [];
+  const namespace = m.unshare !== null ? [m.unshare, ...UNSHARE_FLAGS, UNSHARE_NET, "--"] : [];
   return {
     argv: [...namespace, ...selfArgv(), STAGE_ARGUMENT, JSON.stringify(spec), "--", command, ...argv.slice(1)],
     env: stageEnv,
-    dispose: () => rmSync(temp, { recursive: true, force: true }),
+    dispose: () => {
+      relay?.close();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The port of the relay's HTTP proxy inside a namespace (nothing else listens there), unless a grant takes it. */
+const PROXY_PORTS = [3128, 3129, 8118, 18080];
+
+/** Loopback grants are listened on at their own address; the rest goes through the proxy. */
+function relayedNetwork(profile: SandboxProfile, socket: string): { forwarder: ForwarderSpec; connectPorts: number[]; env: Record<string, string> } {
+  const listen = profile.net.filter((g): g is { host: string; port: number } => g.port !== undefined && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(g.host)).map((g) => ({ host: g.host, port: g.port }));
+  const proxyPort = PROXY_PORTS.find((p) => !listen.some((l) => l.port === p)) as number;
+  const proxy = `http://127.0.0.1:${proxyPort}`;
+  return {
+    forwarder: { socket, listen, proxyPort },
+    connectPorts: [proxyPort, ...new Set(listen.map((l) => l.port))],
+    env: { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: "", no_proxy: "" },
   };
 }
 

@@ -12,6 +12,8 @@ export interface Libc {
   close(fd: number): number;
   execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
   mount(source: Uint8Array, target: Uint8Array, fstype: Uint8Array | null, flags: number, data: Uint8Array | null): number;
+  socket(domain: number, type: number, protocol: number): number;
+  ioctl(fd: number, request: number, arg: Uint8Array): number;
   /** The errno of the last failed call on this thread. */
   errno(): number;
   /** The address of a buffer, for structures passed by pointer. */
@@ -33,6 +35,8 @@ export function openLibc(): Libc | null {
       close: { args: [FFIType.i32], returns: FFIType.i32 },
       execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
       mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+      socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
       __errno_location: { args: [], returns: FFIType.ptr },
     });
     const s = lib.symbols;
@@ -42,6 +46,8 @@ export function openLibc(): Libc | null {
       open: (path, flags) => s.open(ptr(path), flags) as number,
       close: (fd) => s.close(fd) as number,
       execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
+      socket: (domain, type, protocol) => s.socket(domain, type, protocol) as number,
+      ioctl: (fd, request, arg) => s.ioctl(fd, request, ptr(arg)) as number,
       mount: (source, target, fstype, flags, data) => s.mount(ptr(source), ptr(target), fstype ? ptr(fstype) : null, flags, data ? ptr(data) : null) as number,
       errno: () => read.i32(s.__errno_location() as any, 0),
       address: (buffer) => BigInt(ptr(buffer as DataView)),

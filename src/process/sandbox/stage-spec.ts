@@ -20,7 +20,21 @@ export interface StageSpec {
   /** In the sandbox's mount namespace: directories covered by an empty tmpfs, and the paths beneath them kept visible. */
   hide: string[];
   keep: string[];
+  /** For a process with network grants in its own namespace: the forwarder to start there first (its argv). */
+  forwarder: string[] | null;
 }
 
 /** The argument that marks a re-exec of gjc as the launcher stage (cli.ts answers it first). */
 export const STAGE_ARGUMENT = "__sandbox-stage";
+
+/** What the forwarder inside a namespace listens on and where it hands connections (src/process/sandbox/forwarder.ts). */
+export interface ForwarderSpec {
+  /** The relay's UNIX socket (in the process's private temporary directory). */
+  socket: string;
+  /** Granted loopback endpoints, listened on at the same address and port. */
+  listen: { host: string; port: number }[];
+  /** The port of the HTTP proxy (HTTP_PROXY / HTTPS_PROXY point here). */
+  proxyPort: number;
+}
+
+export const FORWARDER_ARGUMENT = "__sandbox-forwarder";

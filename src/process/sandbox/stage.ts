@@ -1,4 +1,5 @@
 import { hideAndKeep } from "./hide.ts";
+import { loopbackUp } from "./loopback.ts";
 import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
 import { cStringArray, cString, openLibc } from "./libc.ts";
 import { installFilter, seccompArch } from "./seccomp.ts";
@@ -17,7 +18,7 @@ const DEVICE_RIGHTS = FS.readFile | FS.writeFile | FS.truncate | FS.ioctlDev;
  * everything it forks stays so. Returns a message only on failure (the caller prints it and
  * exits 126, as a shell does for a command it cannot run); on success it never returns.
  */
-export function runStage(args: string[]): string {
+export async function runStage(args: string[]): Promise<string> {
   const split = args.indexOf("--");
   if (split !== 1 || args.length < 3) return "usage: gjc __sandbox-stage <spec> -- <command> [args…]";
   let spec: StageSpec;
@@ -31,9 +32,11 @@ export function runStage(args: string[]): string {
   if (c === null) return "the sandbox stage cannot reach libc";
   try {
     if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
+    if (spec.forwarder) loopbackUp(c);
     // unshare --keep-caps gave the stage the namespace's capabilities for the mounts above; the
-    // command gets none of them.
+    // command (and the forwarder) get none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    if (spec.forwarder) await startForwarder(spec.forwarder);
     restrictSelf(c, {
       paths: [
         ...spec.read.map((path) => ({ path, rights: READ_RIGHTS })),
@@ -54,4 +57,22 @@ export function runStage(args: string[]): string {
   const argvp = cStringArray(c, argv, keep);
   c.execve(cString(argv[0] as string), argvp, envp);
   return `cannot run ${argv[0]}: errno ${c.errno()}`;
+}
+
+/**
+ * Starts the forwarder (src/process/sandbox/forwarder.ts) in this namespace, outside the
+ * command's Landlock domain (so the command can neither signal nor trace it), and waits until it
+ * listens. It is a child of this process, so of the command after execve: it ends with the tree.
+ */
+async function startForwarder(argv: string[]): Promise<void> {
+  const child = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error("the network forwarder did not start");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  if (!text.startsWith("ready")) throw new Error(`the network forwarder did not start: ${text.trim()}`);
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "../../../../src/process/launch.ts";
 import { allowCommand, denialsIn } from "../../../../src/process/sandbox/denials.ts";
+import { drainSandboxNotices } from "../../../../src/process/sandbox/notices.ts";
 import type { SandboxProfile } from "../../../../src/process/sandbox/profile.ts";
 import { buildFilter, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
 import { tempDir } from "../../../helpers/tmp.ts";
@@ -25,16 +26,37 @@ const connect = (port: number, host = "127.0.0.1") =>
   `new Promise((r) => { const s = require("net").connect(${port}, ${JSON.stringify(host)}); s.on("connect", () => { s.end(); r("ok"); }); s.on("error", (e) => r(e.code)); })`;
 
 describe("the launcher's sandbox", () => {
-  test("a TCP grant opens exactly its port (Landlock restricts TCP by port); every other port stays closed", async () => {
-    const a = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.end(); }, data() {} } });
+  test("a grant of 127.0.0.1:<port> reaches exactly that listener: not the same port on 127.0.0.2, not another port", async () => {
+    const a = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.write("A"); s.end(); }, data() {} } });
+    const twin = Bun.listen({ hostname: "127.0.0.2", port: a.port, socket: { open(s) { s.end(); }, data() {} } });
     const b = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.end(); }, data() {} } });
     try {
-      const script = `Promise.all([${connect(a.port)}, ${connect(b.port)}]).then((r) => console.log(r.join(" ")));`;
-      expect(await confined(script, { read: [], write: [], net: [{ host: "127.0.0.1", port: a.port }] })).toBe("ok EACCES");
-      expect(await confined(script, { read: [], write: [], net: [] })).toBe("EACCES EACCES");
+      const script = `Promise.all([${connect(a.port)}, ${connect(a.port, "127.0.0.2")}, ${connect(b.port)}]).then((r) => console.log(r.join(" ")));`;
+      const granted = { read: [], write: [], net: [{ host: "127.0.0.1", port: a.port }] };
+      // Through the namespace's relay (the host is checked too) ...
+      expect(await confined(script, granted)).toBe("ok ECONNREFUSED EACCES");
+      // ... and, without a namespace, by Landlock's port rule alone: the host is not checked (documented).
+      expect(await confined(script, granted, { ...process.env, GJC_SANDBOX_WITHOUT: "netns" })).toBe("ok ok EACCES");
+      expect(await confined(script, { read: [], write: [], net: [] })).toBe("EACCES EACCES EACCES");
     } finally {
       a.stop(true);
+      twin.stop(true);
       b.stop(true);
+    }
+  });
+
+  test("a grant by host name is reached through the relay's HTTP proxy, which refuses other hosts and names the grant", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello from the granted host") });
+    try {
+      // An HTTP client that honours HTTP_PROXY (as curl, Python and Go ones do); "localhost" is resolved by the relay.
+      const get = (host: string) =>
+        `new Promise((r) => { const s = require("net").connect(Number(new URL(process.env.HTTP_PROXY).port), "127.0.0.1"); let out = ""; s.on("connect", () => s.write("GET http://${host}:${server.port}/ HTTP/1.1\\r\\nHost: ${host}\\r\\nConnection: close\\r\\n\\r\\n")); s.on("data", (d) => (out += d)); s.on("end", () => r(out.split("\\r\\n")[0] + (out.includes("hello from the granted host") ? " body" : ""))); s.on("error", (e) => r(e.code)); })`;
+      const script = `Promise.all([${get("localhost")}, ${get("127.0.0.1")}]).then((r) => console.log(r.join(" | ")));`;
+      const out = await confined(script, { read: [], write: [], net: [{ host: "localhost", port: server.port }] });
+      expect(out).toBe("HTTP/1.1 200 OK body | HTTP/1.1 403 Forbidden");
+      expect(drainSandboxNotices()).toContainEqual({ code: "sandbox_denied", message: `unit (runtime) tried to connect to 127.0.0.1:${server.port}, which its sandbox does not allow`, hint: `if it should: gjc plugin allow unit --runtime --net 127.0.0.1:${server.port}` });
+    } finally {
+      server.stop(true);
     }
   });
 
