@@ -66,7 +66,7 @@ function detect(without: Set<string>, canRun: (argv: string[]) => boolean): Sand
     if (found && canRun([found, ...UNSHARE_FLAGS, UNSHARE_NET, "--", "/bin/true"])) unshare = found;
   }
   const network = unshare !== null ? "namespace" : abi >= 4 ? "landlock-tcp" : "none";
-  if (network === "landlock-tcp") fallbacks.push("user, network and mount namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead; UNIX sockets at paths (agents, docker.sock) stay reachable");
+  if (network === "landlock-tcp") fallbacks.push("user, network and mount namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead; UNIX sockets at paths (agents, docker.sock) stay reachable, and a network grant opens its port on any host");
   if (network === "none") missing.push("user and network namespaces, and Landlock TCP rules (ABI 4): the network is open");
   if (unshare !== null && abi > 0 && abi < 6) missing.push(`Landlock ABI 6 scoping (this kernel has ABI ${abi}: abstract sockets and signals outside are not scoped)`);
   return { landlockAbi: abi, seccomp, unshare, missing, fallbacks, enforced: abi > 0, network };
