@@ -1,13 +1,15 @@
-import { chmodSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { GjcError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { hasGap, sandboxMechanisms, UNSHARE_FLAGS, UNSHARE_NET, type SandboxMechanisms } from "./mechanisms.ts";
 import { recordSandboxNotice } from "./notices.ts";
 import type { SandboxProfile, SandboxSubject } from "./profile.ts";
+import { hidePlan } from "./hide-plan.ts";
 import type { Relay } from "./relay.ts";
+import { relayedNetwork } from "./relay-plan.ts";
 import { selfArgv } from "./self.ts";
-import { FORWARDER_ARGUMENT, STAGE_ARGUMENT, type ForwarderSpec, type StageSpec } from "./stage-spec.ts";
+import { FORWARDER_ARGUMENT, STAGE_ARGUMENT, type StageSpec } from "./stage-spec.ts";
 import { commandPaths, SYSTEM_DEVICES, SYSTEM_READ, SYSTEM_READ_NO_EXEC } from "./system-paths.ts";
 
 /** What a caller asks of the launcher for a process that runs bundle code. */
@@ -22,7 +24,7 @@ export interface SandboxRequest {
 export interface Confined {
   argv: string[];
   env: Record<string, string>;
-  /** Removes the private temporary directory (after the whole tree is gone). */
+  /** Closes the network relay and removes the private temporary directory (after the whole tree is gone). */
   dispose(): void;
 }
 
@@ -37,11 +39,12 @@ export function sandboxMode(env: Record<string, string | undefined>): SandboxMod
 const unconfined = (argv: string[], env: Record<string, string>): Confined => ({ argv, env, dispose() {} });
 
 /**
- * Rewrites a launch so the command starts confined: `[unshare --user --map-current-user --net
- * --] gjc __sandbox-stage <spec> -- <command…>`. The stage applies Landlock and seccomp to
- * itself and execs the command; the namespace (when the process has no network grant) leaves
- * it no network at all. Where the machine cannot confine, says so once (or refuses, with
- * `GJC_SANDBOX=require`) and runs the command as it is.
+ * Rewrites a launch so the command starts confined: `[unshare --user --map-current-user --mount
+ * --keep-caps --net --] gjc __sandbox-stage <spec> -- <command…>`. In the namespaces (when
+ * util-linux unshare works here) the stage hides the home, /tmp and /run but for the profile's
+ * paths, starts the network forwarder when the process has network grants, then applies Landlock
+ * and seccomp to itself and execs the command. Where the machine cannot confine, says so once
+ * (or refuses, with `GJC_SANDBOX=require`) and runs the command as it is.
  */
 export function confine(argv: string[], env: Record<string, string>, request: SandboxRequest, canRun: (argv: string[]) => boolean): Confined {
   const mode = sandboxMode(request.hostEnv);
@@ -121,48 +124,6 @@ function stageLaunch(argv: string[], env: Record<string, string>, request: Sandb
       rmSync(temp, { recursive: true, force: true });
     },
   };
-}
-
-/** The port of the relay's HTTP proxy inside a namespace (nothing else listens there), unless a grant takes it. */
-const PROXY_PORTS = [3128, 3129, 8118, 18080];
-
-/** Loopback grants are listened on at their own address; the rest goes through the proxy. */
-function relayedNetwork(profile: SandboxProfile, socket: string): { forwarder: ForwarderSpec; connectPorts: number[]; env: Record<string, string> } {
-  const listen = profile.net.filter((g): g is { host: string; port: number } => g.port !== undefined && /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(g.host)).map((g) => ({ host: g.host, port: g.port }));
-  const proxyPort = PROXY_PORTS.find((p) => !listen.some((l) => l.port === p)) as number;
-  const proxy = `http://127.0.0.1:${proxyPort}`;
-  return {
-    forwarder: { socket, listen, proxyPort },
-    connectPorts: [proxyPort, ...new Set(listen.map((l) => l.port))],
-    env: { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: "", no_proxy: "" },
-  };
-}
-
-/** Where other programs keep sockets and secrets: covered in the sandbox's mount namespace (src/process/sandbox/hide.ts). */
-const HIDDEN_DIRS = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
-
-function hidePlan(spec: StageSpec, hostEnv: Record<string, string | undefined>, temp: string): { hide: string[]; keep: string[] } {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return undefined;
-    }
-  };
-  const kept = [...spec.read, ...spec.readNoExec, ...spec.devices, ...spec.write, temp].map(real).filter((p): p is string => p !== undefined);
-  const candidates = [hostEnv.HOME, hostEnv.TMPDIR, ...HIDDEN_DIRS].filter((p): p is string => typeof p === "string" && isAbsolute(p)).map(real);
-  // A grant of a hidden folder itself (or of one holding it) keeps that folder as it is.
-  const hide = topmost(candidates.filter((p): p is string => p !== undefined && p !== "/" && !kept.some((k) => within(p, k))));
-  const keep = topmost(kept.filter((k) => hide.some((h) => within(k, h) && k !== h)));
-  return { hide, keep };
-}
-
-const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
-
-/** The paths that are not beneath another one of the list, each once. */
-function topmost(paths: string[]): string[] {
-  const unique = [...new Set(paths)].sort((a, b) => a.length - b.length);
-  return unique.filter((p, i) => !unique.slice(0, i).some((q) => within(p, q)));
 }
 
 /** The program the stage execs must be a path: a bare name is looked up on the child's PATH now. */
