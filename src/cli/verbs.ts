@@ -24,9 +24,6 @@ const group = (description: string, subCommands: GroupCommand["subCommands"]): G
 export const gjc: GroupCommand = {
   meta: { name: "gjc", description: "Validate, install, verify and run C2 and GJC agent plugin bundles" },
   subCommands: {
-    sandbox: group("Run commands in a bundle's sandbox", {
-      exec: verb("Run a command in an installed bundle's sandbox, with gjc's standard streams (what session plans hand to hosts)", () => import("./commands/sandbox-exec.ts")),
-    }),
     plugin: group("Validate, install and manage C2 and GJC plugin bundles", {
       validate: verb("Check a bundle or a marketplace.json and report every problem", () => import("./commands/plugin-validate.ts")),
       audit: verb("Show what a bundle can run, reach and inject, with findings (SARIF with --sarif)", () => import("./commands/plugin-audit.ts")),
@@ -87,6 +84,9 @@ export const gjc: GroupCommand = {
     marketplace: group("Work with C2 marketplace catalogs", {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
       list: verb("List a catalog's entries and which are installed", () => import("./commands/marketplace-list.ts")),
+    }),
+    sandbox: group("Run commands in a bundle's sandbox", {
+      exec: verb("Run a command in an installed bundle's sandbox, with gjc's standard streams (what session plans hand to hosts)", () => import("./commands/sandbox-exec.ts")),
     }),
     host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
     completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),
