@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { snapshotTree } from "../helpers/tmp.ts";
 import { sandboxPerTest, spawnScoped } from "../helpers/sandbox.ts";
 import { expectDefaultDenials, GJC_ALLOWED as ALLOWED, installGjcProber, type ProbeWorld } from "./sandbox-world.ts";
 
@@ -64,5 +66,30 @@ describe("a GJC stdio MCP server and a runtime-checked tool run in the default s
     const answer = JSON.parse(out.split("\n").find((l) => l.includes('"id":2'))!);
     expect(expectDefaultDenials(JSON.parse(answer.result.tools[0].description), ALLOWED)).toEqual({ leaks: [], blocked: [] });
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
+  });
+});
+
+describe("gjc sandbox exec", () => {
+  test("runs the command in the named bundle's sandbox with gjc's streams and passes its status on; refuses what it cannot place", async () => {
+    const s = sandbox();
+    writeFileSync(join(s.home, "secret.txt"), "s3cret");
+    const dir = join(s.root, "b");
+    mkdirSync(join(dir, "mcp"), { recursive: true });
+    writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name: "execy", version: "1.0.0", mcps: [{ name: "srv", transport: "stdio", command: "node", args: ["mcp/s.mjs"] }] }));
+    writeFileSync(join(dir, "mcp", "s.mjs"), "// server\n");
+    expect((await s.gjc(["plugin", "install", dir, "--project", "--json"])).exitCode).toBe(0);
+    const script = `const fs = require("fs"); let home; try { fs.readFileSync(${JSON.stringify(join(s.home, "secret.txt"))}); home = "read"; } catch (e) { home = e.code; } process.stdout.write(JSON.stringify({ home, own: fs.existsSync("gajae-plugin.json"), input: fs.readFileSync(0, "utf8") })); process.exit(7);`;
+    const root = (await s.gjc(["plugin", "inspect", "execy", "--json"])).json().bundle.root as string;
+    const r = await s.gjc(["sandbox", "exec", "--bundle", "execy", "--server", "srv", "--project", s.project, "--", "node", "-e", script], { cwd: root, stdin: "hello" });
+    expect(r.exitCode).toBe(7);
+    expect(JSON.parse(r.stdout)).toMatchObject({ own: true, input: "hello" });
+    expect(["EACCES", "ENOENT"]).toContain(JSON.parse(r.stdout).home);
+
+    const before = snapshotTree(s.root);
+    const missing = await s.gjc(["sandbox", "exec", "--bundle", "nope", "--", "node", "-e", "require('fs').writeFileSync('ran', '1')"]);
+    expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining("not_installed")]);
+    const noCommand = await s.gjc(["sandbox", "exec", "--bundle", "execy", "--project", s.project]);
+    expect([noCommand.exitCode, noCommand.stderr]).toEqual([2, expect.stringContaining("missing_argument")]);
+    expect(snapshotTree(s.root)).toEqual(before);
   });
 });
