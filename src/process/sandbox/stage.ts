@@ -5,7 +5,11 @@ import { cStringArray, cString, openLibc } from "./libc.ts";
 import { installFilter, seccompArch } from "./seccomp.ts";
 import type { StageSpec } from "./stage-spec.ts";
 
+const PR_CAPBSET_DROP = 24;
 const PR_CAP_AMBIENT = 47;
+/** Above every capability number Linux has (CAP_LAST_CAP is 40 in 6.x); a drop past the last fails harmlessly. */
+const CAPABILITY_COUNT = 64;
+const LINUX_CAPABILITY_VERSION_3 = 0x20080522;
 const PR_CAP_AMBIENT_CLEAR_ALL = 4;
 const WRITE_RIGHTS = (1n << 16n) - 1n;
 const DEVICE_RIGHTS = FS.readFile | FS.writeFile | FS.truncate | FS.ioctlDev;
@@ -37,6 +41,7 @@ export async function runStage(args: string[]): Promise<string> {
     // command (and the forwarder) get none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     if (spec.forwarder) await startForwarder(spec.forwarder);
+    dropCapabilities(c);
     restrictSelf(c, {
       paths: [
         ...spec.read.map((path) => ({ path, rights: READ_RIGHTS })),
@@ -75,4 +80,20 @@ async function startForwarder(argv: string[]): Promise<void> {
   }
   reader.releaseLock();
   if (!text.startsWith("ready")) throw new Error(`the network forwarder did not start: ${text.trim()}`);
+}
+
+/**
+ * Empties the capability bounding set, so the command gets no capability at exec even where it
+ * runs as uid 0 (gjc run by root, or root in the namespace): a uid 0 process otherwise gains
+ * every capability the bounding set allows. Needs CAP_SETPCAP, which root and the stage in its
+ * user namespace have; where it is missing there is nothing to drop.
+ */
+function dropCapabilities(c: NonNullable<ReturnType<typeof openLibc>>): void {
+  for (let cap = 0; cap < CAPABILITY_COUNT; cap++) c.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  // And the inheritable set, which a uid 0 exec adds to the new permitted set; the effective
+  // and permitted sets go too (the stage needs none of them any more).
+  const header = new Uint32Array([LINUX_CAPABILITY_VERSION_3, 0]);
+  const data = new Uint32Array(6);
+  const nr = process.arch === "arm64" ? 91 : 126;
+  c.syscall(nr, c.address(header), c.address(data), 0, 0);
 }

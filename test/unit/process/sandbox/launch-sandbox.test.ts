@@ -60,6 +60,12 @@ describe("the launcher's sandbox", () => {
     }
   });
 
+  test("the command holds no capability, even when gjc runs as root", async () => {
+    const fields = `const lines = require("fs").readFileSync("/proc/self/status", "utf8").split("\\n"); console.log(["CapEff", "CapPrm", "CapBnd", "CapAmb", "NoNewPrivs"].map((k) => lines.find((l) => l.startsWith(k + ":")).slice(k.length + 1).trim()).join(" "));`;
+    const out = await confined(fields, { read: [], write: [], net: [] });
+    expect(out).toBe("0000000000000000 0000000000000000 0000000000000000 0000000000000000 1");
+  });
+
   test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
     const out = await confined(`const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`, { read: [], write: [], net: [] }, { ...process.env, TMPDIR: tmp.path });
     expect(out.startsWith(join(tmp.path, "gjc-sandbox-"))).toBe(true);
