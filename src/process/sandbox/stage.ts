@@ -36,11 +36,14 @@ export async function runStage(args: string[]): Promise<string> {
   if (c === null) return "the sandbox stage cannot reach libc";
   try {
     if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
-    if (spec.forwarder) loopbackUp(c);
-    // unshare --keep-caps gave the stage the namespace's capabilities for the mounts above; the
-    // command (and the forwarder) get none of them.
+    if (spec.forwarder) {
+      loopbackUp(c);
+      // Still with the namespace's capabilities (unshare --keep-caps): a granted port below 1024
+      // needs CAP_NET_BIND_SERVICE there to be listened on.
+      await startForwarder(spec.forwarder);
+    }
+    // The capabilities the stage kept for the mounts above: the command gets none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-    if (spec.forwarder) await startForwarder(spec.forwarder);
     dropCapabilities(c);
     restrictSelf(c, {
       paths: [
