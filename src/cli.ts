@@ -6,6 +6,19 @@ import pkg from "../package.json" with { type: "json" };
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   console.log(`gjc ${pkg.version}`);
+} else if (argv[0] === "__sandbox-stage") {
+  // gjc re-executed as the sandbox's launcher stage (src/process/sandbox/stage.ts): it
+  // confines itself and execs the command, returning only to report why it could not.
+  const failure = await (await import("./process/sandbox/stage.ts")).runStage(argv.slice(1));
+  console.error("gjc:", failure);
+  process.exit(126);
+} else if (argv[0] === "__sandbox-forwarder") {
+  // The sandbox's network forwarder inside a process's namespace (src/process/sandbox/forwarder.ts).
+  const failure = await (await import("./process/sandbox/forwarder.ts")).runForwarder(argv.slice(1));
+  if (failure !== undefined) {
+    console.error("gjc:", failure);
+    process.exit(126);
+  }
 } else {
   // Hosts run `gjc plugin session --json` at every session start: its plain form is answered
   // without loading the CLI (src/gjcsession/fast-start.ts); anything else falls through.

@@ -3,7 +3,9 @@
 //     first stdout line (target ≤1.5x);
 //  2. sequential command/invoke round trip vs the same JSON line echoed by `cat` (≤2x);
 //  3. pipelined throughput (64 in flight) vs the same with `cat` (≥0.7x, i.e. time ≤1.43x);
-//  4. `gjc plugin run` (compiled) end to end vs the compiled hello program plus a bare runtime start.
+//  1b. the same start in the plugin sandbox vs GJC_SANDBOX=off (from source: the stage is `bun src/cli.ts`);
+//  4. `gjc plugin run` (compiled) end to end vs the compiled hello program plus a bare runtime start;
+//  5. the sandbox's cost there: the same command vs GJC_SANDBOX=off, both less hello (≤1.25x).
 //
 // The runtime is fixtures/runtimes/echo-runtime.mjs under bun: an event-loop runtime that reads
 // stdin with Bun.stdin.stream() and answers with one fs.writeSync(1) per batch (its header says
@@ -77,7 +79,7 @@ function lineChild(cmd: string[], cwd: string) {
 interface BenchBundle {
   work: string;
   bundleDir: string;
-  newInstance(i: number): RuntimeInstance;
+  newInstance(i: number, env?: Record<string, string | undefined>): RuntimeInstance;
   initLine: string;
 }
 
@@ -97,10 +99,10 @@ function benchBundle(): BenchBundle {
   const { manifest } = parseC2Manifest(pluginJson);
   if (!manifest) throw new Error("the bench bundle does not validate");
   const hostCommands = publicHostCommands({ env: process.env, listPlugins: async () => [] });
-  const newInstance = (i: number) =>
+  const newInstance = (i: number, env: Record<string, string | undefined> = process.env) =>
     new RuntimeInstance(
       { bundleId: "bench-runtime-00000000", name: "bench-runtime", version: "1.0.0", bundleDir, dataDir: join(work, "data", String(i)), manifest: manifest as C2Manifest, config: null, visibleCommands: [...hostCommands.keys()] },
-      { env: process.env, hostCommands, log() {}, onEvent() {}, onConnectorEvent() {}, termGraceMs: 0 },
+      { env, hostCommands, log() {}, onEvent() {}, onConnectorEvent() {}, termGraceMs: 0 },
     );
   const initLine = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1.0.0", host: { name: "gjc", version: "0", commands: [] }, config: null, dataDir: join(work, "data", "base") } });
   return { work, bundleDir, newInstance, initLine };
@@ -191,8 +193,10 @@ async function main(): Promise<void> {
     // 1. Handshake vs spawn-to-first-line, alternated run by run.
     const handshake: number[] = [];
     const firstLine: number[] = [];
+    // The protocol's own cost, unconfined: what the sandbox adds to a start is row 1b.
+    const unsandboxed = { ...process.env, GJC_SANDBOX: "off" };
     for (let i = 0; i < runs + 2; i++) {
-      const inst = b.newInstance(i);
+      const inst = b.newInstance(i, unsandboxed);
       const t0 = now();
       await inst.start();
       const h = now() - t0;
@@ -208,11 +212,28 @@ async function main(): Promise<void> {
       }
     }
 
+    // 1b. The same start in its sandbox vs unconfined (GJC_SANDBOX=off), alternated. From source
+    // the launcher stage is `bun src/cli.ts` (a transpiled start); row 5 times the compiled one.
+    const confined: number[] = [];
+    const unconfined: number[] = [];
+    const off = { ...process.env, GJC_SANDBOX: "off" };
+    for (let i = 0; i < runs + 2; i++) {
+      for (const [env, into] of [[process.env, confined], [off, unconfined]] as const) {
+        const inst = b.newInstance(i, env);
+        const t0 = now();
+        await inst.start();
+        const t = now() - t0;
+        await inst.unload();
+        if (i >= 2) into.push(t);
+      }
+    }
+
     // 2 + 3.
     const { samples: x, placement } = await exchangeSamples(b);
     const tpRatio = median(x.tpCat) / median(x.tpOurs);
     const ok = printTable(`C2 runtime (median; round trips and throughput on ${placement})`, [
-      { name: "spawn + initialize handshake (bun runtime)", oursMs: median(handshake), baselineMs: median(firstLine), baseline: "spawn same script until first stdout line", limit: 1.5 },
+      { name: "spawn + initialize handshake (bun runtime, unconfined)", oursMs: median(handshake), baselineMs: median(firstLine), baseline: "spawn same script until first stdout line", limit: 1.5 },
+      { name: "  the same start, sandboxed (from source)", oursMs: median(confined), baselineMs: median(unconfined), baseline: "same start, GJC_SANDBOX=off", note: `min ${Math.min(...confined).toFixed(1)} / ${Math.min(...unconfined).toFixed(1)} ms` },
       { name: "1000 sequential command/invoke round trips", oursMs: median(x.rtOurs), baselineMs: median(x.rtCat), baseline: "same JSON line through cat", limit: 2 },
       { name: "  the same, host overhead only", oursMs: median(x.rtOurs), baselineMs: median(x.rtBare), baseline: "bare line client, same runtime" },
       {
@@ -251,9 +272,14 @@ p.kill("SIGKILL"); await p.exited;
     );
     const bare = await timeIt([bun, firstLineScript], { runs, cwd: work });
 
-    printTable("gjc plugin run end to end (median)", [
+    // 5. The sandbox's cost from the compiled binary (its launcher stage is the binary itself).
+    const cliOff = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], { runs, env: { ...env, GJC_SANDBOX: "off" }, cwd: work, okExit: [0] });
+
+    const endToEnd = printTable("gjc plugin run end to end (median)", [
       { name: "gjc plugin run (compiled, end to end)", oursMs: cli.medianMs, baselineMs: helloT.medianMs + bare.medianMs, baseline: `hello ${helloT.medianMs.toFixed(1)} + bare runtime start ${bare.medianMs.toFixed(1)}` },
+      { name: "  sandboxed runtime start until initialize, compiled", oursMs: cli.medianMs - helloT.medianMs, baselineMs: cliOff.medianMs - helloT.medianMs, baseline: "the same with GJC_SANDBOX=off (both less hello)", limit: 1.25, note: `min ${(cli.minMs - helloT.minMs).toFixed(1)} / ${(cliOff.minMs - helloT.minMs).toFixed(1)} ms` },
     ]);
+    if (!endToEnd) process.exitCode = 1;
   } finally {
     rmSync(b.work, { recursive: true, force: true });
   }

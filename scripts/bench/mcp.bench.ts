@@ -48,7 +48,7 @@ try {
   const spawnMs: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const t0 = Bun.nanoseconds();
-    const r = await probeStdioServer({ root: bundle, launch, hostEnv: process.env, scratchParent: join(bundle, ".scratch") });
+    const r = await probeStdioServer({ root: bundle, launch, hostEnv: process.env, scratchParent: join(bundle, ".scratch"), sandbox: { subject: { bundle: "bench", process: { kind: "server", id: "s" } }, profile: { read: [bundle], write: [], net: [] } } });
     if (r.tools.length !== 3) throw new Error("probe returned the wrong tools");
     const p = (Bun.nanoseconds() - t0) / 1e6;
     const s = await spawnUntilFirstLine(script);

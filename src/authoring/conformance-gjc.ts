@@ -52,6 +52,7 @@ export async function testGjcBundle(ctx: Context, dir: string, opts: { timeoutMs
   const stdio = bundle.surfaces.filter((s): s is GjcMcpSurface => s.kind === "mcp" && s.transport === "stdio");
   if (stdio.length > 0) {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
+    const { serverSandbox } = await import("../mcp/server-sandbox.ts");
     for (const server of stdio) {
       const started = performance.now();
       try {
@@ -61,6 +62,7 @@ export async function testGjcBundle(ctx: Context, dir: string, opts: { timeoutMs
           label: `MCP server "${server.name}"`,
           hostEnv: ctx.env,
           scratchParent: scratchParent(ctx),
+          sandbox: await serverSandbox(ctx, compiled.partial.name ?? dir, server.name, [dir], []),
           ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
         });
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;

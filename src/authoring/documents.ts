@@ -4,7 +4,7 @@
  * (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked against them.
  */
 import Type from "typebox";
-import { errorDocument, FamilySchema } from "../store/documents.ts";
+import { errorDocument, FamilySchema, sandboxWarningsField } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -55,6 +55,7 @@ export const TestDocumentSchema = Type.Object(
         closed,
       ),
     ),
+    ...sandboxWarningsField,
   },
   closed,
 );

@@ -1,5 +1,6 @@
 import type { Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
+import { profileFor } from "../store/sandbox-profile.ts";
 import { storeDirectory } from "./bundle-directory.ts";
 import { RuntimeHost, type RuntimeHostOptions } from "./runtime-host.ts";
 
@@ -31,6 +32,7 @@ export async function createCliHost(ctx: Context, extra: Partial<RuntimeHostOpti
     env: ctx.env,
     log: runtimeLogger(ctx),
     handshakeTimeoutMs: handshakeTimeoutFromEnv(ctx.env),
+    sandboxProfile: (subject, base) => profileFor(ctx, subject, base),
     ...extra,
   });
 }

@@ -6,7 +6,7 @@
  * stays unknown, and so does a host action's input.
  */
 import Type from "typebox";
-import { errorDocument } from "../store/documents.ts";
+import { errorDocument, sandboxWarningsField } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -19,7 +19,7 @@ const base = { ok: Type.Literal(true), plugin: PluginRefSchema, realm: RealmSche
 const AvailabilitySchema = Type.Enum(["ready", "disabled", "untrusted", "quarantined", "pending", "unavailable"]);
 const ReasonsSchema = Type.Array(Type.Object({ code: str, message: str }, closed));
 
-export const RunDocumentSchema = Type.Object({ schema: Type.Literal("gjc/plugin-run@1"), ...base, command: str, result: Type.Unknown() }, closed);
+export const RunDocumentSchema = Type.Object({ schema: Type.Literal("gjc/plugin-run@1"), ...base, command: str, result: Type.Unknown(), ...sandboxWarningsField }, closed);
 
 export const ConnectorInvokeDocumentSchema = Type.Object(
   { schema: Type.Literal("gjc/plugin-connector-invoke@1"), ...base, connector: str, provider: str, operation: str, capability: str, result: Type.Unknown() },
@@ -80,6 +80,7 @@ export const LspProbeDocumentSchema = Type.Object(
     cwd: str,
     serverInfo: Type.Unknown(),
     capabilities: Type.Unknown(),
+    ...sandboxWarningsField,
     pid: Type.Integer({ minimum: 0 }),
     launch: Type.Object({ command: str, args: Type.Array(str), env: Type.Record(str, str), cwd: str, exported: Type.Record(str, str) }, closed),
   },

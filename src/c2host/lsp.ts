@@ -2,6 +2,10 @@ import { GjcError } from "../core/errors.ts";
 import { TIMED_OUT, within } from "../core/timeout.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { launch } from "../process/launch.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
+
+/** How much of a line of a language server's stderr is kept while looking for refused connections. */
+const LSP_STDERR_TAIL = 64 * 1024;
 import { ExitCode } from "../core/exit-codes.ts";
 import { availabilityOf, type Availability, type AvailabilityReason } from "./availability.ts";
 import type { HostedBundle } from "./bundle-directory.ts";
@@ -158,8 +162,28 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
   const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.exported });
-  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "ignore" });
+  const subject = { bundle: bundle.name, process: { kind: "lsp" as const, id: serverId } };
+  const profile = await host.sandboxProfile(subject, { read: [bundle.bundleDir], write: [bundle.dataDir], net: [] });
+  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "pipe", sandbox: { subject, profile, hostEnv: opts.env } });
   const { proc } = child;
+  // stderr is read only for connections the sandbox refused (they name the grant that would allow them).
+  const stderrDone = (async () => {
+    const decoder = new TextDecoder();
+    let tail = "";
+    try {
+      for await (const chunk of proc.stderr) {
+        tail = (tail + decoder.decode(chunk, { stream: true })).slice(-LSP_STDERR_TAIL);
+        const lastLine = tail.lastIndexOf("\n");
+        if (lastLine >= 0) {
+          reportDenials(subject, tail.slice(0, lastLine));
+          tail = tail.slice(lastLine + 1);
+        }
+      }
+    } catch {
+      // closed under us at kill time
+    }
+    reportDenials(subject, tail);
+  })();
   const peer = new LspPeer((frame) => {
     proc.stdin.write(frame);
     proc.stdin.flush();
@@ -206,6 +230,7 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
       await within(child.exited, 500);
       await child.stop();
       await pump;
+      await within(stderrDone, 1000);
     })());
   try {
     const timeout = opts.timeoutMs ?? 10_000;

@@ -7,11 +7,12 @@ import type { BundleDirectory, HostedBundle, RealmPolicy } from "./bundle-direct
 import { publicHostCommands, type HostCommand } from "./host-commands.ts";
 import { HOST_NAME, missingServices } from "./host-identity.ts";
 import { PROJECT_IDLE_MS } from "./limits.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
 import { processRefusal } from "./process-refusal.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { wireCommands } from "./wire-names.ts";
-import { RuntimeInstance, type InvokeOptions, type RuntimePhase } from "./runtime-instance.ts";
+import { RuntimeInstance, type InvokeOptions, type RuntimePhase, type SandboxProfileSource } from "./runtime-instance.ts";
 
 export interface RuntimeHostOptions {
   directory: BundleDirectory;
@@ -32,6 +33,8 @@ export interface RuntimeHostOptions {
   clock?: () => number;
   /** An instance was created or dropped (the live-process registry follows it). */
   onInstancesChanged?(): void;
+  /** Base profile plus grants for each process (profileFor); without it, the base alone. */
+  sandboxProfile?: SandboxProfileSource;
 }
 
 export interface RealmTarget {
@@ -203,6 +206,7 @@ export class RuntimeHost {
         termGraceMs: this.o.termGraceMs,
         limits: this.o.limits,
         onFailed: () => this.o.onInstancesChanged?.(),
+        sandboxProfile: this.o.sandboxProfile,
       },
       this.clock,
     );
@@ -275,6 +279,11 @@ export class RuntimeHost {
   }
 
   /** The bundle's installed files are unchanged, or `runtime_mismatch` (before any process of it starts). */
+  /** The sandbox profile of one of this host's processes: its base plus the user's grants. */
+  sandboxProfile(subject: SandboxSubject, base: SandboxProfile): Promise<SandboxProfile> {
+    return this.o.sandboxProfile ? this.o.sandboxProfile(subject, base) : Promise.resolve(base);
+  }
+
   async checkFiles(bundle: HostedBundle): Promise<void> {
     await this.o.directory.checkFiles?.(bundle);
   }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { RepeatLimiter } from "../core/repeat-limiter.ts";
 import { buildChildEnv } from "../process/env.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { checkConnectorEvent } from "./connector-event.ts";
@@ -46,7 +47,12 @@ export interface InstanceBindings {
   limits?: Partial<PeerLimits>;
   /** The runtime's process failed (phase `failed`): the host's documents and live file follow. */
   onFailed?(): void;
+  /** The sandbox profile of a process: its base plus the user's grants (profileFor); the base alone when absent. */
+  sandboxProfile?: SandboxProfileSource;
 }
+
+export type SandboxProfileSource = (subject: SandboxSubject, base: SandboxProfile) => Promise<SandboxProfile>;
+const baseProfile: SandboxProfileSource = async (_subject, base) => base;
 
 export type RuntimePhase = "dormant" | "starting" | "running" | "failed" | "stopped";
 
@@ -156,9 +162,12 @@ export class RuntimeInstance {
       const { env, dropped } = buildChildEnv(this.bindings.env, { declared: runtime.env, passEnv: spec.passEnv });
       if (dropped.length > 0) this.bindings.log(spec.name, "warn", `not passed to the runtime (credentials and loader switches never are): ${dropped.join(", ")}`);
       if (this.phase !== "starting") throw unloadedError(spec.name);
+      const subject = { bundle: spec.name, process: { kind: "runtime" as const } };
+      const profile = await (this.bindings.sandboxProfile ?? baseProfile)(subject, { read: [spec.bundleDir], write: [spec.dataDir], net: [] });
       let proc: RuntimeProcess;
       try {
         proc = new RuntimeProcess({
+          sandbox: { subject, profile, hostEnv: this.bindings.env },
           argv: [exe, ...runtime.args],
           cwd: spec.bundleDir,
           env,
@@ -171,6 +180,7 @@ export class RuntimeInstance {
           onStderr: (line) => this.noisy("stderr lines", "info", line),
         });
       } catch (e) {
+        if (isGjcError(e)) throw e;
         throw runtimeError("runtime_spawn_failed", `Could not start the runtime of ${spec.name}: ${e instanceof Error ? e.message : String(e)}`, "Check the runtime command of the plugin.");
       }
       this.process = proc;

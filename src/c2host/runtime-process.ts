@@ -1,5 +1,7 @@
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
+import type { SandboxRequest } from "../process/sandbox/confine.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
 import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { TERM_GRACE_MS } from "./limits.ts";
 import { PeerError } from "./peer-errors.ts";
@@ -13,6 +15,8 @@ export interface SpawnRuntimeOptions {
   limits?: Partial<PeerLimits>;
   /** One line of the runtime's stderr (its log channel). */
   onStderr(line: string): void;
+  /** The sandbox the runtime starts in (every runtime has one). */
+  sandbox: SandboxRequest;
 }
 
 /**
@@ -31,7 +35,7 @@ export class RuntimeProcess {
   private readonly outputDone: Promise<void>;
 
   constructor(options: SpawnRuntimeOptions) {
-    this.child = launch({ argv: options.argv, cwd: options.cwd, env: options.env });
+    this.child = launch({ argv: options.argv, cwd: options.cwd, env: options.env, sandbox: options.sandbox });
     this.pid = this.child.pid;
     const stdin = this.child.proc.stdin;
     this.peer = new ProtocolPeer(
@@ -48,7 +52,12 @@ export class RuntimeProcess {
       if (!this.stopRequested) void this.child.stop();
     });
     this.exited = this.child.exited;
-    this.outputDone = Promise.all([this.pumpStdout(), this.pumpStderr(options.onStderr)]).then(() => {});
+    // A connection the sandbox refused, as the runtime logged it, names the grant to allow it.
+    const onStderr = (line: string) => {
+      reportDenials(options.sandbox.subject, line);
+      options.onStderr(line);
+    };
+    this.outputDone = Promise.all([this.pumpStdout(), this.pumpStderr(onStderr)]).then(() => {});
   }
 
   /** Kills the group (SIGTERM, a short grace, then SIGKILL) and waits until the child is reaped. */

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { c2DataDir } from "../core/context.ts";
+import { onSandboxNotice } from "../process/sandbox/notices.ts";
 import { createCliHost } from "./cli-host.ts";
 import type { ResourceSelection } from "../c2store/hooks.ts";
 import { C2_LOCK_FILE } from "../c2store/paths.ts";
@@ -74,10 +75,14 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   c2StoreHooks.beforeUninstall.push(beforeUninstall);
   c2StoreHooks.settle.push(settle);
   c2StoreHooks.activeResources.push(activeResources);
+  // What the sandbox says about the processes this plane runs (a refused connection with the
+  // grant that would allow it, a sandbox that cannot be enforced here) reaches the client.
+  const stopNotices = onSandboxNotice((n) => write(JSON.stringify({ jsonrpc: "2.0", method: "plugins.sandbox_notice", params: { code: n.code, message: n.message, hint: n.hint } })));
   try {
     const busy = () => lockHeld(dataRoot, C2_LOCK_FILE);
     return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision, busy } });
   } finally {
+    stopNotices();
     registry.clear();
     c2StoreHooks.beforeUninstall.splice(c2StoreHooks.beforeUninstall.indexOf(beforeUninstall), 1);
     c2StoreHooks.settle.splice(c2StoreHooks.settle.indexOf(settle), 1);

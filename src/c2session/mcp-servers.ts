@@ -26,6 +26,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { slugHash } from "../families/c2/ids.ts";
 import { checkMcpConfig, MCP_FILE, remoteUrlProblem } from "../families/c2/mcp.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
+import { selfArgv } from "../process/sandbox/self.ts";
 import { isIP } from "node:net";
 import { systemResolver } from "../policy/dns.ts";
 import type { UrlVerdict } from "../policy/url.ts";
@@ -146,7 +147,10 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
         reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${trustChangeSummary(bundle.record)}), so its stdio MCP server does not start until it is trusted again.` });
       }
       const verdict = checkStdioLauncher(launcherForm(s), bundle.bundleDir);
-      out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason }, launch });
+      // A host that starts what the document says gets the sandbox: the server starts through gjc.
+      const [gjc, ...self] = selfArgv();
+      const sandboxed = { ...launch, command: gjc as string, args: [...self, "sandbox", "exec", "--bundle", bundle.name, "--server", name, "--", launch.command, ...launch.args] };
+      out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason }, launch: sandboxed });
     } else {
       const url = String(s.url);
       const verdict = c2UrlVerdict(url);
@@ -205,7 +209,9 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   if (entry.transport === "stdio") {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
     const raw = readMcp(v)!.raw[serverName];
-    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env });
+    const { serverSandbox } = await import("../mcp/server-sandbox.ts");
+    const sandbox = await serverSandbox(ctx, v.bundle.name, serverName, [v.bundle.bundleDir], [v.bundle.dataDir]);
+    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env, sandbox });
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");

@@ -8,6 +8,7 @@ import { didYouMean } from "../core/suggest.ts";
 import { screenVerbArgs } from "./args.ts";
 import type { VerbData, VerbOutcome } from "./define-verb.ts";
 import { groupHelp, verbHelp } from "./help.ts";
+import { drainSandboxNotices } from "../process/sandbox/notices.ts";
 import { jsonText, terminalSafe } from "./render/terminal-safe.ts";
 import { gjc, isGroup, subCommand, type GjcCommand } from "./verbs.ts";
 
@@ -101,6 +102,22 @@ function wantsJson(argv: string[]): boolean {
 }
 
 async function runMain(argv: string[], io: MainIO): Promise<number> {
+  try {
+    return await runVerb(argv, io);
+  } finally {
+    printSandboxNotices(io);
+  }
+}
+
+/**
+ * What the sandbox had to say, once per command however many processes it started
+ * (src/process/sandbox/notices.ts); before an error envelope, which stays the last line.
+ */
+function printSandboxNotices(io: MainIO): void {
+  for (const n of drainSandboxNotices()) io.stderr(terminalSafe(`warning[${n.code}]: ${n.message}\n  hint: ${n.hint}\n`));
+}
+
+async function runVerb(argv: string[], io: MainIO): Promise<number> {
   const json = wantsJson(argv);
   let schema = "gjc/error@1";
   const ctx =
@@ -140,6 +157,7 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
     }
     return outcome.exit ?? ExitCode.ok;
   } catch (error) {
+    printSandboxNotices(io);
     return reportError(error, { json, schema, io, ctx });
   }
 }

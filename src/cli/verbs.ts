@@ -93,6 +93,9 @@ export const gjc: GroupCommand = {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
       list: verb("List a catalog's entries and which are installed", () => import("./commands/marketplace-list.ts")),
     }),
+    sandbox: group("Run commands in a bundle's sandbox", {
+      exec: verb("Run a command in an installed bundle's sandbox, with gjc's standard streams (what session plans hand to hosts)", () => import("./commands/sandbox-exec.ts")),
+    }),
     host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
     completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),
     explain: verb("Explain an error or diagnostic code: what it means, an example, how to fix it", () => import("./commands/explain.ts")),

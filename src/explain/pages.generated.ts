@@ -184,63 +184,66 @@ import p180 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
 import p181 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
 import p182 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
 import p183 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p184 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p185 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p186 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p187 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p188 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p189 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
-import p190 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p191 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p192 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p193 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p194 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p195 from "../../docs/errors/special_file.md" with { type: "text" };
-import p196 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p197 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p198 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p199 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p200 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p201 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p202 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p203 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p204 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p205 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p206 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p207 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p208 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p209 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p210 from "../../docs/errors/trusted.md" with { type: "text" };
-import p211 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p212 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p213 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p214 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p215 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p216 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p217 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p218 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p219 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p220 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
-import p221 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p222 from "../../docs/errors/unknown_process.md" with { type: "text" };
-import p223 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p224 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p225 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p226 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p227 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p228 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p229 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p230 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p231 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p232 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p233 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p234 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p235 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p236 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p237 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p238 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p239 from "../../docs/errors/usage.md" with { type: "text" };
-import p240 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p184 from "../../docs/errors/sandbox_denied.md" with { type: "text" };
+import p185 from "../../docs/errors/sandbox_off.md" with { type: "text" };
+import p186 from "../../docs/errors/sandbox_unavailable.md" with { type: "text" };
+import p187 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p188 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p189 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p190 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p191 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p192 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
+import p193 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p194 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p195 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p196 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p197 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p198 from "../../docs/errors/special_file.md" with { type: "text" };
+import p199 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p200 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p201 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p202 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p203 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p204 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p205 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p206 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p207 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p208 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p209 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p210 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p211 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p212 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p213 from "../../docs/errors/trusted.md" with { type: "text" };
+import p214 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p215 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p216 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p217 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p218 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p219 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p220 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p221 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p222 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p223 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
+import p224 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p225 from "../../docs/errors/unknown_process.md" with { type: "text" };
+import p226 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p227 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p228 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p229 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p230 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p231 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p232 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p233 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p234 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p235 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p236 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p237 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p238 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p239 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p240 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p241 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p242 from "../../docs/errors/usage.md" with { type: "text" };
+import p243 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -428,61 +431,64 @@ export const PAGES: Record<string, string> = {
   "runtime_protocol_error": p181,
   "runtime_spawn_failed": p182,
   "runtime_unloaded": p183,
-  "scaffold_conflict": p184,
-  "scaffold_failed": p185,
-  "scope_conflict": p186,
-  "scope_required": p187,
-  "security_policy": p188,
-  "sensitive_grant": p189,
-  "session_collision": p190,
-  "set_incomplete": p191,
-  "set_integrity": p192,
-  "source_too_large": p193,
-  "source_unreachable": p194,
-  "special_file": p195,
-  "stale_baseline": p196,
-  "stale_plan": p197,
-  "surface_disabled": p198,
-  "surface_unknown": p199,
-  "too_many_commands": p200,
-  "too_many_components": p201,
-  "too_many_connectors": p202,
-  "too_many_language_servers": p203,
-  "too_many_ui": p204,
-  "tool_definition_drift": p205,
-  "transaction_pending": p206,
-  "transaction_unfinished": p207,
-  "trust_outdated": p208,
-  "trust_renewed": p209,
-  "trusted": p210,
-  "undeclared_command": p211,
-  "unexpected_argument": p212,
-  "unexpected_result": p213,
-  "unknown_action": p214,
-  "unknown_code": p215,
-  "unknown_command": p216,
-  "unknown_component": p217,
-  "unknown_contribution": p218,
-  "unknown_field": p219,
-  "unknown_hook_event": p220,
-  "unknown_option": p221,
-  "unknown_process": p222,
-  "unknown_scaffold": p223,
-  "unknown_server": p224,
-  "unknown_shell": p225,
-  "unknown_target": p226,
-  "unreadable_directory": p227,
-  "unreadable_file": p228,
-  "unsafe_file_name": p229,
-  "unsafe_path": p230,
-  "unsafe_scope_path": p231,
-  "unsupported_operation": p232,
-  "unsupported_schema": p233,
-  "unsupported_scope": p234,
-  "unsupported_source": p235,
-  "unsupported_standard": p236,
-  "unsupported_surface": p237,
-  "untrusted": p238,
-  "usage": p239,
-  "wrong_target": p240,
+  "sandbox_denied": p184,
+  "sandbox_off": p185,
+  "sandbox_unavailable": p186,
+  "scaffold_conflict": p187,
+  "scaffold_failed": p188,
+  "scope_conflict": p189,
+  "scope_required": p190,
+  "security_policy": p191,
+  "sensitive_grant": p192,
+  "session_collision": p193,
+  "set_incomplete": p194,
+  "set_integrity": p195,
+  "source_too_large": p196,
+  "source_unreachable": p197,
+  "special_file": p198,
+  "stale_baseline": p199,
+  "stale_plan": p200,
+  "surface_disabled": p201,
+  "surface_unknown": p202,
+  "too_many_commands": p203,
+  "too_many_components": p204,
+  "too_many_connectors": p205,
+  "too_many_language_servers": p206,
+  "too_many_ui": p207,
+  "tool_definition_drift": p208,
+  "transaction_pending": p209,
+  "transaction_unfinished": p210,
+  "trust_outdated": p211,
+  "trust_renewed": p212,
+  "trusted": p213,
+  "undeclared_command": p214,
+  "unexpected_argument": p215,
+  "unexpected_result": p216,
+  "unknown_action": p217,
+  "unknown_code": p218,
+  "unknown_command": p219,
+  "unknown_component": p220,
+  "unknown_contribution": p221,
+  "unknown_field": p222,
+  "unknown_hook_event": p223,
+  "unknown_option": p224,
+  "unknown_process": p225,
+  "unknown_scaffold": p226,
+  "unknown_server": p227,
+  "unknown_shell": p228,
+  "unknown_target": p229,
+  "unreadable_directory": p230,
+  "unreadable_file": p231,
+  "unsafe_file_name": p232,
+  "unsafe_path": p233,
+  "unsafe_scope_path": p234,
+  "unsupported_operation": p235,
+  "unsupported_schema": p236,
+  "unsupported_scope": p237,
+  "unsupported_source": p238,
+  "unsupported_standard": p239,
+  "unsupported_surface": p240,
+  "untrusted": p241,
+  "usage": p242,
+  "wrong_target": p243,
 };

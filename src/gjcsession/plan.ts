@@ -113,11 +113,12 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
  * no longer passes is quarantined for this session with `security_policy`.
  */
 type Policy = typeof import("../policy/launcher.ts") &
+  Pick<typeof import("../process/sandbox/self.ts"), "selfArgv"> &
   typeof import("../policy/url.ts") &
   Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion" | "pinDigestOf"> &
   Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
-function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
+function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[], projectDir: string): McpServerConfig | undefined {
   const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
   const ident = { family: "gjc" as const, scope: b.entry.scope, bundle: b.entry.name, server: s.name };
@@ -136,14 +137,19 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
       return undefined;
     }
     const command = verdict.kind === "bundled" && verdict.executable ? join(root, verdict.executable) : (s.command as string);
+    const bunFlags = verdict.kind === "bun" ? isolatingBunFlags(EMPTY_CONFIG_DEVICE) : [];
+    // A host that starts what the plan says gets the sandbox: the server starts through gjc.
+    const [gjc, ...self] = policy.selfArgv();
+    const scope = b.entry.scope === "project" ? ["--project", projectDir] : [];
     return {
       ...owner,
       transport: "stdio",
-      command,
-      args: s.args ?? [],
+      command: gjc as string,
+      args: [...self, "sandbox", "exec", "--bundle", b.entry.name, "--server", s.name, ...scope, "--", command, ...bunFlags, ...(s.args ?? [])],
       cwd: verdict.cwd ? join(root, verdict.cwd) : root,
       envAllowList: CHILD_ENV_ALLOW_LIST,
-      bunFlags: verdict.kind === "bun" ? isolatingBunFlags(EMPTY_CONFIG_DEVICE) : [],
+      // Already in args, after the command they belong to.
+      bunFlags: [],
     };
   }
   const verdict = classifyMcpUrl(s.url ?? "");
@@ -199,7 +205,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
   const policy: Policy | undefined = hasMcp
-    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")) }
+    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")), ...(await import("../process/sandbox/self.ts")) }
     : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];
@@ -237,7 +243,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
       } else if (isHook(s)) {
         hooks.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: `${entry.pluginRoot}/${s.path}` });
       } else if (isMcp(s)) {
-        const config = mcpConfig(policy as Policy, b, s, diagnostics);
+        const config = mcpConfig(policy as Policy, b, s, diagnostics, state.projectDir);
         if (config) mcpServers.push(config);
       }
     }

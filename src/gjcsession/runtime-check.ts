@@ -3,6 +3,8 @@ import type { Scope } from "../install/registry-types.ts";
 import { readLines } from "../core/line-splitter.ts";
 import { settleWithin, TIMED_OUT, within } from "../core/timeout.ts";
 import { CHECK_MEMORY_LIMIT_MIB, launch } from "../process/launch.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
+import { profileFor } from "../store/sandbox-profile.ts";
 import { bunArgv, childEnv, makeScratch, type Scratch } from "./isolated-bun.ts";
 
 /** One tool or hook module of an installed, verified bundle, with what its manifest declares. */
@@ -120,7 +122,10 @@ async function readReport(stdout: ReadableStream<Uint8Array>, nonce: string): Pr
 
 async function checkOne(ctx: Context, scratch: Scratch, harness: string, target: RuntimeTarget, timeoutMs: number): Promise<RuntimeCheckResult> {
   const nonce = crypto.randomUUID();
-  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx), memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB });
+  // Confined like every bundle process; it also reads the harness and empty bunfig in our scratch.
+  const subject = { bundle: target.bundle };
+  const profile = await profileFor(ctx, subject, { read: [target.pluginRoot, scratch.dir], write: [], net: [] });
+  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx), memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB, sandbox: { subject, profile, hostEnv: ctx.env } });
   const { proc } = child;
   const stderrReader = proc.stderr.getReader();
   const stderr = { text: "" };
@@ -138,6 +143,7 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   // still hold the pipe), so the end of the pipe comes at once or not at all.
   await settleWithin(stderrDone, 1000);
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
+  if (log !== undefined) reportDenials(subject, log);
   if (child.memoryExceeded) {
     return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory while loading; it was stopped.`, log };
   }

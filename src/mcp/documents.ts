@@ -6,7 +6,7 @@
  */
 import Type from "typebox";
 import { C2McpEntrySchema } from "../c2session/documents.ts";
-import { errorDocument, ScopeSchema } from "../store/documents.ts";
+import { errorDocument, sandboxWarningsField, ScopeSchema } from "../store/documents.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();
@@ -80,6 +80,7 @@ const probeDocument = (verb: "mcp-probe" | "mcp-accept") =>
       resources: opt(Type.Array(Type.Record(str, Type.Unknown()))),
       stderr: opt(str),
       pin: PinSchema,
+      ...sandboxWarningsField,
     },
     closed,
   );

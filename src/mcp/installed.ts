@@ -11,6 +11,7 @@ import { classifyMcpUrl } from "../policy/url.ts";
 import { probeHttpServer } from "./http.ts";
 import type { Handshake, McpTool } from "./protocol.ts";
 import { probeStdioServer } from "./stdio.ts";
+import { serverSandbox } from "./server-sandbox.ts";
 
 /** A declared server as `mcp list` shows it: where it comes from, its state, its policy verdict. */
 export interface DeclaredServer {
@@ -151,6 +152,7 @@ export async function probeInstalledServer(ctx: Context, spec: string, options: 
       label,
       hostEnv: ctx.env,
       scratchParent: scratchParent(ctx),
+      sandbox: await serverSandbox(ctx, bundleName, serverName, [b.entry.pluginRoot], []),
     });
     return { ...base, ...r };
   }

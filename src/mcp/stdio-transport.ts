@@ -7,6 +7,8 @@ import { isolatingBunFlags } from "../policy/child-process.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { makeScratch } from "../sources/scratch.ts";
 import { CHECK_MEMORY_LIMIT_MIB, launch, type LaunchedProcess } from "../process/launch.ts";
+import { reportDenials } from "../process/sandbox/denials.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_FRAME_BYTES, MAX_STDERR_BYTES } from "./limits.ts";
 import { readLines } from "./line-reader.ts";
@@ -25,6 +27,7 @@ export interface StdioStartOptions {
   /** Variables set on top of the allow-list (C2 mcp.json servers: their env, PLUGIN_ROOT, PLUGIN_DATA). */
   extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;
+  sandbox: { subject: SandboxSubject; profile: SandboxProfile };
 }
 
 export interface StdioChannel extends Channel {
@@ -83,7 +86,10 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     const { argv, cwd, env } = buildArgv(opts, emptyConfig);
     // The one launcher: its own process group and session, so close() ends every descendant;
     // gjc starts a server only to check it (probe, verify --mcp, plugin test), so with a cap.
-    child = launch({ argv, cwd, env, memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB });
+    // Confined like every bundle process; a bun server also reads our empty bunfig.
+    const { subject, profile } = opts.sandbox;
+    const read = configDir === undefined ? profile.read : [...profile.read, configDir];
+    child = launch({ argv, cwd, env, memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB, sandbox: { subject, profile: { ...profile, read }, hostEnv: opts.hostEnv } });
   } catch (e) {
     removeConfig();
     if (e instanceof GjcError) throw e;
@@ -99,6 +105,8 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     } catch {
       // The pipe closing under us at kill time is expected.
     }
+    // A connection the sandbox refused, as the server reported it, names the grant to allow it.
+    reportDenials(opts.sandbox.subject, stderr.text());
   })();
 
   const stdoutDone = (async () => {

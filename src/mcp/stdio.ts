@@ -1,4 +1,5 @@
 import type { StdioLaunch } from "../policy/launcher.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { type McpConnection, connectOver, withDetails } from "./connection.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
 import { listedBesideTools } from "./listed.ts";
@@ -20,6 +21,8 @@ export interface StdioServerOptions {
   /** Variables set on top of the allow-list (C2 mcp.json servers). */
   extraEnv?: Record<string, string>;
   onSpawn?(pid: number): void;
+  /** Who the server is and its profile (base plus grants); the launcher confines it. */
+  sandbox: { subject: SandboxSubject; profile: SandboxProfile };
 }
 
 export interface StdioConnection extends McpConnection {
@@ -43,7 +46,7 @@ export async function connectStdioServer(opts: StdioServerOptions): Promise<Stdi
   let channel: StdioChannel | undefined;
   try {
     const conn = await connectOver(label, deadline, (client) => {
-      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn }, client);
+      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn, sandbox: opts.sandbox }, client);
       return channel;
     });
     const ch = channel as StdioChannel;

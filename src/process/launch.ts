@@ -2,9 +2,10 @@ import type { Subprocess } from "bun";
 import { readFileSync } from "node:fs";
 import { settleWithin } from "../core/timeout.ts";
 import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, readProc, residentKiB, signalGroup, signalProcess, type ProcEntry } from "./proc-table.ts";
+import { confine, type SandboxRequest } from "./sandbox/confine.ts";
 import { becomeSubreaper, reap } from "./subreaper.ts";
 
-type Pipe = "pipe" | "ignore";
+type Pipe = "pipe" | "ignore" | "inherit";
 
 export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pipe> {
   argv: string[];
@@ -25,6 +26,11 @@ export interface LaunchOptions<In extends Pipe, Out extends Pipe, Err extends Pi
    * enforced (the README says so).
    */
   memoryLimitMiB?: number;
+  /**
+   * Confine the child (src/process/sandbox/): every process that runs bundle code sets this,
+   * nothing else does (git, the user's own tools).
+   */
+  sandbox?: SandboxRequest;
 }
 
 /**
@@ -71,16 +77,26 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
   /** Every process seen alive as part of this launch's tree (so its zombie may be reaped). */
   private readonly tracked = new Set<number>();
 
+  /** Removes what the sandbox made for this launch (its private temporary directory). */
+  readonly disposeSandbox: () => void;
+
   constructor(options: LaunchOptions<In, Out, Err>) {
     this.marker = `${process.pid}.${++sequence}`;
-    this.proc = Bun.spawn(options.argv, {
-      cwd: options.cwd,
-      env: { ...options.env, [TREE_MARKER]: this.marker },
-      stdin: options.input !== undefined ? new Blob([options.input]) : (options.stdin ?? "pipe"),
-      stdout: options.stdout ?? ("pipe" as Out),
-      stderr: options.stderr ?? ("pipe" as Err),
-      detached: true,
-    });
+    const confined = options.sandbox ? confine(options.argv, options.env, options.sandbox, runsCleanly) : { argv: options.argv, env: options.env, dispose() {} };
+    this.disposeSandbox = confined.dispose;
+    try {
+      this.proc = Bun.spawn(confined.argv, {
+        cwd: options.cwd,
+        env: { ...confined.env, [TREE_MARKER]: this.marker },
+        stdin: options.input !== undefined ? new Blob([options.input]) : (options.stdin ?? "pipe"),
+        stdout: options.stdout ?? ("pipe" as Out),
+        stderr: options.stderr ?? ("pipe" as Err),
+        detached: true,
+      });
+    } catch (e) {
+      confined.dispose();
+      throw e;
+    }
     this.pid = this.proc.pid;
     this.tracked.add(this.pid);
     running.add(this);
@@ -125,6 +141,7 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
       await this.exited;
       running.delete(this);
       await this.killTree();
+      this.disposeSandbox();
     })();
     return this.stopping;
   }
@@ -215,6 +232,15 @@ function reapOrphans(table: ProcEntry[], tracked: Set<number>): void {
   for (const p of table) if (p.ppid === process.pid && p.state === "Z" && tracked.has(p.pid) && !isLaunched(p.pid)) reap(p.pid);
 }
 
+/** Runs a short probe to completion (the sandbox asks whether `unshare` works here). */
+export function runsCleanly(argv: string[]): boolean {
+  try {
+    return Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore", env: {} }).exitCode === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** If gjc exits while children run (an uncaught error, a signal handler), their trees go first. */
 function installExitHook(): void {
   if (exitHookInstalled) return;
@@ -222,5 +248,6 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const r of running) signalGroup(r.pid, "SIGKILL");
     for (const p of procTable()) if (p.ppid === process.pid && isLive(p)) signalProcess(p.pid, "SIGKILL");
+    for (const r of running) r.disposeSandbox();
   });
 }

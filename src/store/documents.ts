@@ -289,8 +289,16 @@ export const VerifiedBundleSchema = Type.Object(
 
 const RuntimeCheckSchema = Type.Object({}, { additionalProperties: true });
 
+/**
+ * What the sandbox had to say while a verb ran its plugin processes (src/process/sandbox/notices.ts):
+ * it could not be enforced here, it was switched off, or it refused a connection (with the grant
+ * that would allow it in `hint`).
+ */
+export const SandboxWarningSchema = Type.Object({ code: Type.Enum(["sandbox_unavailable", "sandbox_off", "sandbox_denied"]), message: str, hint: str }, closed);
+export const sandboxWarningsField = { warnings: opt(Type.Array(SandboxWarningSchema)) };
+
 export const VerifyDocumentSchema = Type.Object(
-  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema) },
+  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema), ...sandboxWarningsField },
   closed,
 );
 
@@ -416,10 +424,26 @@ export const DoctorStoreSchema = Type.Object(
   closed,
 );
 
-export const DoctorDocumentSchema = Type.Object(
-  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema) },
+/** Which mechanisms confine plugin processes on this machine (src/process/sandbox/status.ts). */
+export const SandboxStatusSchema = Type.Object(
+  {
+    mode: Type.Enum(["default", "require", "off"]),
+    enforced: Type.Boolean(),
+    landlock: Type.Object({ active: Type.Boolean(), abi: Type.Integer({ minimum: 0 }), tcp: Type.Boolean(), scoped: Type.Boolean() }, closed),
+    seccomp: Type.Object({ active: Type.Boolean() }, closed),
+    namespaces: Type.Object({ active: Type.Boolean(), unshare: Type.Union([str, Type.Null()]) }, closed),
+    network: Type.Enum(["namespace", "landlock-tcp", "none"]),
+    missing: strs,
+    fallbacks: strs,
+  },
   closed,
 );
+
+export const DoctorDocumentSchema = Type.Object(
+  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema), sandbox: opt(SandboxStatusSchema) },
+  closed,
+);
+
 
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
 export const errorDocument = (verb: string) =>

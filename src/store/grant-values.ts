@@ -51,10 +51,7 @@ export function parseNetGrant(value: string): NetGrant {
 }
 
 /** `host`, `host:port`, `[v6]:port`: how a net grant is written on the command line. */
-export function formatNetGrant(g: NetGrant): string {
-  const host = g.host.includes(":") ? `[${g.host}]` : g.host;
-  return g.port === undefined ? host : `${host}:${g.port}`;
-}
+export { formatNetGrant } from "../process/sandbox/allow-command.ts";
 
 export type PathClass = "ordinary" | "too-broad" | "sensitive";
 

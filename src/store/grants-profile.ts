@@ -6,8 +6,7 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
-import type { NetGrant, SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
-import { formatNetGrant } from "./grant-values.ts";
+import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { bundleKey, emptyGrantSet, grantStore, mergeGrantSets, processKey, readGrants, type GrantFamily, type GrantScope, type GrantSet } from "./grants.ts";
 
 export interface GrantLookup {
@@ -76,23 +75,4 @@ export async function grantedProfileAdditions(ctx: Context, subject: SandboxSubj
   return profileOfGrants(await grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd, ctx.home);
 }
 
-/** A word for a shell: kept as is when it has no special characters, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** The process selector flags of a subject: `--server <id>`, `--runtime`, `--lsp <id>`, or none. */
-export function processFlags(p: SandboxSubject["process"]): string[] {
-  if (!p) return [];
-  if (p.kind === "runtime") return ["--runtime"];
-  return [p.kind === "server" ? "--server" : "--lsp", p.id ?? ""];
-}
-
-/** The exact `gjc plugin allow …` that grants `want` to the subject (what a denial message shows). */
-export function allowCommand(subject: SandboxSubject, want: { read?: string; write?: string; net?: NetGrant }): string {
-  const words = ["gjc", "plugin", "allow", subject.bundle, ...processFlags(subject.process)];
-  if (want.read !== undefined) words.push("--read", want.read);
-  if (want.write !== undefined) words.push("--write", want.write);
-  if (want.net !== undefined) words.push("--net", formatNetGrant(want.net));
-  return words.map(shellWord).join(" ");
-}
+export { allowCommand, processFlags, shellWord } from "../process/sandbox/allow-command.ts";

@@ -138,5 +138,7 @@ export async function doctorStores(ctx: Context, sel: StoreSelection, fix: boole
     if (grants) out.findings.push(grants);
   }
   out.ok = out.findings.every((f) => f.severity === "info" || f.fixed === true);
+  // Which mechanisms confine plugin processes here (src/process/sandbox/).
+  out.sandbox = (await import("../process/sandbox/status.ts")).sandboxStatus(ctx.env);
   return out;
 }

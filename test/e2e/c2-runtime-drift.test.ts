@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { listInstalledC2 } from "../../src/c2store/records.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, installBundle, type C2Home, unconfined } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[]) => runCli(args, { env: h.env, cwd: h.root });
@@ -18,7 +18,7 @@ const installedDir = (h: C2Home, name: string) => listInstalledC2(h.ctx).find((b
 
 describe("runtime files are checked before a process starts", () => {
   test("gjc plugin run: a changed runtime script is refused, nothing starts, the bundle is quarantined", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "src"), { name: "drifty", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }], env: { GJC_TEST_SENTINEL: sentinel } });
     await installBundle(h, b.dir);
@@ -53,7 +53,7 @@ describe("runtime files are checked before a process starts", () => {
   });
 
   test("gjc plugin lsp probe: a changed language server file is refused before the server starts", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "src"), {
       name: "zig-one",

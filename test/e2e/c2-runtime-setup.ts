@@ -12,6 +12,16 @@ export interface C2Home extends Sandbox {
   dataDir: string;
 }
 
+/**
+ * For tests whose fixture processes report by writing a sentinel outside their sandbox (that
+ * they started, their pid): gjc runs them unconfined (GJC_SANDBOX=off), so "no sentinel" still
+ * proves "never started". The sandbox itself is tested in test/e2e/sandbox.test.ts.
+ */
+export function unconfined(h: C2Home): C2Home {
+  (h.env as Record<string, string | undefined>).GJC_SANDBOX = "off";
+  return h;
+}
+
 export function c2Home(): C2Home {
   const s = sandbox("gjc-c2e2e-");
   const ctx = createContext({ env: { ...process.env, ...s.env }, cwd: s.root, quiet: true });

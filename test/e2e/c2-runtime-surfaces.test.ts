@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { liveGroupMembers, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, installBundle, type C2Home, unconfined } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[]) => runCli(args, { env: h.env, cwd: h.root });
@@ -26,7 +26,7 @@ describe("UI actions", () => {
   });
 
   test("a disabled UI component and an untrusted bundle are refused before any start", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "uiy",
@@ -100,7 +100,7 @@ describe("UI actions", () => {
 
 describe("connectors", () => {
   test("the capability gate runs before the process; allowed operations get {operation, input}", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "chatty",
@@ -151,7 +151,7 @@ describe("language servers", () => {
   });
 
   test("probe runs initialize over Content-Length framing, prints capabilities, and stops the server", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     await installBundle(h, lspBundle(h, "a", "zig-one", [{ id: "zls", languages: ["zig"] }], sentinel).dir);
     const project = join(h.root, "proj");

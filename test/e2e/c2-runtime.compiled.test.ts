@@ -24,17 +24,20 @@ describe("plugin run from the compiled binary", () => {
     expect(ok.exitCode).toBe(0);
     expect(ok.json().result).toEqual({ isRepo: true, branch: "main", changed: 2 });
 
+    // From here the fixtures report through a sentinel outside their sandbox: unconfined (the
+    // sandbox from the compiled binary is tested in sandbox.compiled.test.ts).
+    const unconfined = { GJC_SANDBOX: "off" };
     const sentinel = join(h.root, "sentinel");
     const untrusted = writeRuntimeBundle(join(h.root, "u"), { name: "untrusted-one", commands: [{ id: "u.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
     await installBundle(h, untrusted.dir, { trust: false });
-    const refused = await run(["plugin", "run", "u.echo", "--json"]);
+    const refused = await run(["plugin", "run", "u.echo", "--json"], unconfined);
     expect(refused.exitCode).toBe(3);
     expect(JSON.parse(refused.stdout).error.code).toBe("untrusted");
     expect(existsSync(sentinel)).toBe(false);
 
     const drift = writeRuntimeBundle(join(h.root, "d"), { name: "drifty", mode: "drift", commands: [{ id: "d.echo", argsSchema: { type: "object" } }], env: { GJC_TEST_SENTINEL: sentinel } });
     await installBundle(h, drift.dir);
-    const failed = await run(["plugin", "run", "d.echo", "--json"]);
+    const failed = await run(["plugin", "run", "d.echo", "--json"], unconfined);
     expect(failed.exitCode).toBe(1);
     expect(JSON.parse(failed.stdout).error.code).toBe("handshake_mismatch");
     const pid = Number(readFileSync(sentinel, "utf8").split(" ")[1]);

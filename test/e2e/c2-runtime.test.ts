@@ -5,7 +5,7 @@ import { projectHash } from "../../src/c2store/project-key.ts";
 import { fixturesDir, runCli } from "../helpers/cli.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { liveGroupMembers, processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
-import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
+import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home, unconfined } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
@@ -47,7 +47,7 @@ describe("gjc plugin run", () => {
   });
 
   test("an untrusted runtime is never spawned (sentinel), exit 3, nothing written", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "src"), { name: "untrusted-one", commands: [{ id: "demo.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
     await installBundle(h, b.dir, { trust: false });
@@ -61,7 +61,7 @@ describe("gjc plugin run", () => {
   });
 
   test("disabled, unknown and missing-service refusals have distinct codes and start nothing", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const disabled = writeRuntimeBundle(join(h.root, "d"), { name: "off-one", commands: [{ id: "off.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
     const pending = writeRuntimeBundle(join(h.root, "p"), { name: "needs-service", commands: [{ id: "needs.echo" }], inject: ["desktop-host-actions"], env: { GJC_TEST_SENTINEL: sentinel } });
@@ -86,7 +86,7 @@ describe("gjc plugin run", () => {
   });
 
   test("handshake failures (drift, protocol 2.0.0, timeout) fail with their code and leave no process", async () => {
-    const h = home();
+    const h = unconfined(home());
     const cases: [string, string, Record<string, string>][] = [
       ["drift", "handshake_mismatch", {}],
       ["protocol2", "handshake_protocol", {}],
@@ -106,7 +106,7 @@ describe("gjc plugin run", () => {
   });
 
   test("--timeout stops a runtime that does not answer, and the plugin's own errors are passed through", async () => {
-    const h = home();
+    const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
     const b = writeRuntimeBundle(join(h.root, "s"), { name: "slow-one", commands: [{ id: "slow.sleep" }, { id: "slow.fail" }], env: { GJC_TEST_SENTINEL: sentinel } });
     await installBundle(h, b.dir);

@@ -86,7 +86,9 @@ describe("C2 session content", () => {
     expect(doc.mcpServers[0].id).toMatch(new RegExp(`^${id}:mcp:local-[0-9a-f]{8}$`));
     expect(doc.mcpServers[0].launch.env).toMatchObject({ KIT_MODE: "test", PLUGIN_ROOT: expect.stringContaining(`/plugins/${id}/bundle`) });
     const root = String(r.json().mcpServers[0].launch.env.PLUGIN_ROOT);
-    expect(doc.mcpServers[0].launch.args[0]).toBe(join(root, "server.mjs"));
+    // Started through gjc, in the bundle's sandbox: the real command follows the "--".
+    const args: string[] = doc.mcpServers[0].launch.args;
+    expect(args.slice(args.indexOf("sandbox"), args.indexOf("--") + 3)).toEqual(["sandbox", "exec", "--bundle", doc.mcpServers[0].bundle, "--server", "local", "--", "bun", join(root, "server.mjs")]);
   });
 
   test("mcp list and probe include C2 servers: trust gates stdio, gjc's launcher and URL rules decide what starts", async () => {

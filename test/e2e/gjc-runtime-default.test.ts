@@ -36,20 +36,24 @@ describe("runtime check by default", () => {
     expect(w.registry("user").plugins.find((p: any) => p.name === "late").quarantine[0]).toMatchObject({ code: "security_policy" });
   });
 
+  // These tools count their loads in a file outside their sandbox: they run unconfined (the
+  // sandbox of a runtime-checked tool is tested in test/e2e/sandbox.test.ts).
+  const unconfined = { env: { GJC_SANDBOX: "off" } };
+
   test("verdicts are kept per content digest: same content is not loaded again, changed content is", async () => {
     w = sessionWorld();
     const sentinel = join(w.root, "loads");
     const src = (marker: string) => `require("node:fs").appendFileSync(${JSON.stringify(sentinel)}, "${marker}\\n");\nexport default () => ({ name: "v_note", execute() {} });\n`;
     await w.install({ name: "v", tool: "v_note", toolSource: src("one") });
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("one\n");
     expect(existsSync(join(w.user, "runtime-verdicts.json"))).toBe(true);
     // New content (an upgrade with --force): checked once more, then cached again.
     const fresh = writeBundle(w.root, { name: "v", version: "1.0.1", tool: "v_note", toolSource: src("two") });
     expect((await w.gjc(["plugin", "install", fresh, "--user", "--force", "--json"])).exitCode).toBe(0);
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("one\ntwo\n");
   });
 
@@ -57,19 +61,19 @@ describe("runtime check by default", () => {
     w = sessionWorld();
     const sentinel = join(w.root, "loads");
     await w.install({ name: "v", tool: "v_note", toolSource: `require("node:fs").appendFileSync(${JSON.stringify(sentinel)}, "load\\n");\nexport default () => ({ name: "v_note", execute() {} });\n` });
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
     const file = join(w.user, "runtime-verdicts.json");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     const [digest] = Object.keys(doc.verdicts);
     expect(doc).toMatchObject({ format: 2, verdicts: { [digest]: { failed: {} } } });
     // A verdict that is not one (src/gjcsession/verdicts-schema.ts) is never taken as a pass.
     writeFileSync(file, JSON.stringify({ format: 2, verdicts: { [digest]: { failed: "none", checkedAt: "x" } } }));
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("load\nload\n");
     expect(JSON.parse(readFileSync(file, "utf8")).verdicts[digest]).toMatchObject({ failed: {} });
     // The per-surface file of an older gjc is not read as a pass either: checked once more.
     writeFileSync(file, JSON.stringify({ format: 1, verdicts: { [digest]: { ok: true, checkedAt: "x" } } }));
-    expect((await w.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--json"], unconfined)).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("load\nload\nload\n");
   });
 

@@ -19,7 +19,9 @@ afterAll(() => w.cleanup());
 
 // The compiled gjc runs the runtime-check harness with itself as the bun runtime (BUN_BE_BUN=1).
 test("the compiled binary checks modules in isolated children and quarantines a mismatch", async () => {
-  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "compiled-secret-42" } });
+  // The tool reports what it saw in a file outside its sandbox: unconfined here (the sandbox from
+  // the compiled binary is tested in sandbox.compiled.test.ts).
+  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "compiled-secret-42", GJC_SANDBOX: "off" } });
   expect(r.exitCode).toBe(3);
   const doc = r.json();
   expect(doc.runtimeCheck.results.map((x: any) => [x.surfaceId, x.ok, x.code ?? null])).toEqual([

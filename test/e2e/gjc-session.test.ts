@@ -28,7 +28,10 @@ describe("gjc plugin session", () => {
     expect(doc.systemAppendix.indexOf('plugin="six"')).toBeLessThan(doc.systemAppendix.indexOf('plugin="proj"'));
     expect(doc.agentAppendices.executor).toContain("Executor appendix.");
     expect(doc.advertisements.skills.ralplan).toContain('activation_arg="design"');
-    expect(doc.mcpServers[0]).toMatchObject({ name: "docs", transport: "stdio", command: "bun", cwd: contentDir("user", "six") });
+    expect(doc.mcpServers[0]).toMatchObject({ name: "docs", transport: "stdio", cwd: contentDir("user", "six"), bunFlags: [] });
+    // Started through gjc, in the bundle's sandbox: the real command (with bun's isolating flags) follows the "--".
+    const args: string[] = doc.mcpServers[0].args;
+    expect(args.slice(args.indexOf("sandbox"))).toEqual(["sandbox", "exec", "--bundle", "six", "--server", "docs", "--", "bun", "--no-env-file", "--no-install", "--config=/dev/null", "mcp/server.ts"]);
     expect(r.stderr).toBe("");
   });
 
@@ -81,7 +84,8 @@ describe("gjc plugin session", () => {
   test("the runtime-check child never sees a secret of the host", async () => {
     const seen = join(w.root, "seen.json");
     await w.install({ ...sixSurfaces, toolSource: `require("node:fs").writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ secret: process.env.GJC_E2E_SECRET ?? null, home: process.env.HOME ?? null }));\nexport default () => ({ name: "six_note", execute() {} });\n` });
-    const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "hunter2-secret" } });
+    // The module reports what it saw in a file outside its sandbox: it runs unconfined here.
+    const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "hunter2-secret", GJC_SANDBOX: "off" } });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(seen, "utf8"))).toEqual({ secret: null, home: w.env.HOME });
     expect(r.stdout).not.toContain("hunter2-secret");
@@ -138,24 +142,26 @@ describe("gjc plugin verify --runtime", () => {
 
   test("plugin code runs only in the isolated check, once per content; --no-check-runtime runs none", async () => {
     const sentinel = join(w.root, "ran");
+    // The module marks that it ran in a file outside its sandbox: it runs unconfined here.
+    const unconfined = { env: { GJC_SANDBOX: "off" } };
     await w.install({ ...sixSurfaces, toolSource: `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "x");\nexport default () => ({ name: "six_note", execute() {} });\n` });
-    expect((await w.gjc(["plugin", "verify", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "verify", "--json"], unconfined)).exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(false);
-    expect((await w.gjc(["plugin", "session", "--no-check-runtime", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--no-check-runtime", "--json"], unconfined)).exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(false);
     // First session start: the module is loaded once, in the isolated child.
-    const first = await w.gjc(["plugin", "session", "--json"]);
+    const first = await w.gjc(["plugin", "session", "--json"], unconfined);
     expect(first.exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(true);
     rmSync(sentinel);
     // Later session starts reuse the verdict for the same content: no child, same document.
-    const second = await w.gjc(["plugin", "session", "--json"]);
+    const second = await w.gjc(["plugin", "session", "--json"], unconfined);
     expect(second.exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(false);
     expect(second.json().runtimeCheck).toEqual(first.json().runtimeCheck);
-    expect((await w.gjc(["plugin", "session"])).stdout).toContain("by earlier verdicts for the same content");
+    expect((await w.gjc(["plugin", "session"], unconfined)).stdout).toContain("by earlier verdicts for the same content");
     // --check-runtime forces a fresh check.
-    expect((await w.gjc(["plugin", "session", "--check-runtime", "--json"])).exitCode).toBe(0);
+    expect((await w.gjc(["plugin", "session", "--check-runtime", "--json"], unconfined)).exitCode).toBe(0);
     expect(existsSync(sentinel)).toBe(true);
   });
 });

@@ -53,7 +53,9 @@ export async function pinHome(box: Sandbox, binary?: string) {
   mkdirSync(join(src, "tools"), { recursive: true });
   writeFileSync(join(src, "tools/t.ts"), 'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n');
   writeFileSync(join(src, "gajae-plugin.json"), manifest());
-  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => box.gjc(args, { binary, env: extraEnv });
+  // The pin servers keep their state outside their bundle (and outside their sandbox): they run
+  // unconfined here; what a confined server may touch is tested in test/e2e/sandbox*.test.ts.
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => box.gjc(args, { binary, env: { GJC_SANDBOX: "off", ...extraEnv } });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   // The same described server in a C2 bundle's mcp.json (trusted, so its stdio server may start).

@@ -21,8 +21,10 @@ afterEach(() => w?.cleanup());
 const c2Data = () => w.env.GJC_C2_DATA_DIR;
 const out = () => join(w.root, "out");
 
+// The one plugin process here (a pin server) keeps its state outside the world and its sandbox:
+// unconfined; what a confined one may touch is tested in test/e2e/sandbox*.test.ts.
 async function gjc(args: string[], wrap?: string[]): Promise<CliResult> {
-  return runCli([...args, "--json"], { cwd: w.project, env: { ...w.env, GJC_LOCK_TIMEOUT_MS: "60000" }, wrap });
+  return runCli([...args, "--json"], { cwd: w.project, env: { ...w.env, GJC_LOCK_TIMEOUT_MS: "60000", GJC_SANDBOX: "off" }, wrap });
 }
 
 async function ok(...args: string[]): Promise<CliResult> {

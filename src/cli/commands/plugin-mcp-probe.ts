@@ -3,6 +3,7 @@ import { scopeFromFlags } from "../../store/resolve.ts";
 import { probeAndPin } from "../../mcp/pins-probe.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeMcpProbe } from "../render/mcp-pins.ts";
+import { sandboxWarnings } from "../sandbox-warnings.ts";
 
 export default defineVerb({
   name: "plugin mcp probe",
@@ -20,6 +21,6 @@ export default defineVerb({
     const scope = scopeFromFlags(args);
     // The probe pins the server's tool definitions on first success and holds it to them after (src/mcp/pins-probe.ts).
     const r = await probeAndPin(ctx, args.target, { scope, timeoutMs });
-    return { json: { schema: "gjc/mcp-probe@1", ok: true, ...r }, human: describeMcpProbe(r, ctx.out) };
+    return { json: { schema: "gjc/mcp-probe@1", ok: true, ...r, ...sandboxWarnings() }, human: describeMcpProbe(r, ctx.out) };
   },
 });

@@ -2,6 +2,7 @@ import { withCliHost } from "../../c2host/cli-host.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { jsonOption, projectArg, timeoutOption } from "./plugin-run-options.ts";
 import { describeRunProgress, pretty } from "../render/c2-runtime.ts";
+import { sandboxWarnings } from "../sandbox-warnings.ts";
 
 export default defineVerb({
   name: "plugin run",
@@ -20,6 +21,6 @@ export default defineVerb({
     const timeoutMs = timeoutOption(args.timeout);
     const r = await withCliHost(ctx, (host) => host.invoke(args.command, callArgs, { project: args.project, timeoutMs }));
     ctx.log.progress(describeRunProgress(r));
-    return { json: { schema: "gjc/plugin-run@1", ok: true, command: r.command, plugin: r.plugin, realm: r.realm, result: r.result }, human: pretty(r.result) };
+    return { json: { schema: "gjc/plugin-run@1", ok: true, command: r.command, plugin: r.plugin, realm: r.realm, result: r.result, ...sandboxWarnings() }, human: pretty(r.result) };
   },
 });

@@ -3,6 +3,7 @@ import { ExitCode } from "../../core/exit-codes.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { timeoutOption } from "../options.ts";
 import { describeConformance } from "../render/authoring.ts";
+import { sandboxWarnings } from "../sandbox-warnings.ts";
 
 export default defineVerb({
   name: "plugin test",
@@ -18,6 +19,6 @@ export default defineVerb({
   async run({ args, ctx }) {
     const timeoutMs = timeoutOption(args.timeout);
     const r = await testBundle(ctx, args.dir, { args: args.args, timeoutMs });
-    return { json: { schema: "gjc/test@1", ...r }, human: describeConformance(r, ctx.out), exit: r.ok ? ExitCode.ok : ExitCode.failed };
+    return { json: { schema: "gjc/test@1", ...r, ...sandboxWarnings() }, human: describeConformance(r, ctx.out), exit: r.ok ? ExitCode.ok : ExitCode.failed };
   },
 });

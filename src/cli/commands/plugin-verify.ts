@@ -1,6 +1,7 @@
 import { verifyBundles } from "../../store/verbs.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeVerify } from "../render/store.ts";
+import { sandboxWarnings } from "../sandbox-warnings.ts";
 
 export default defineVerb({
   name: "plugin verify",
@@ -17,6 +18,6 @@ export default defineVerb({
   examples: ["gjc plugin verify", "gjc plugin verify my-bundle --json", "gjc plugin verify --project"],
   async run({ args, ctx }) {
     const r = await verifyBundles(ctx, args.name, args);
-    return { json: { schema: "gjc/verify@1", ...r }, human: describeVerify(r), exit: r.ok ? 0 : 3 };
+    return { json: { schema: "gjc/verify@1", ...r, ...sandboxWarnings() }, human: describeVerify(r), exit: r.ok ? 0 : 3 };
   },
 });

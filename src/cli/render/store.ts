@@ -236,6 +236,7 @@ export function describeDoctor(r: DoctorResult): string {
       if (!f.fixed) lines.push(`          ${r.fix || !f.fixable ? "" : "--fix would "}${f.fix}${f.command && f.command !== "gjc plugin doctor --fix" ? ` (${f.command})` : ""}`);
     }
   }
+  if (r.sandbox) lines.push(...describeSandbox(r.sandbox));
   lines.push(r.ok ? "No problems found." : r.fix ? "Some problems need you (see above)." : 'Run "gjc plugin doctor --fix" to repair what can be repaired safely.');
   return lines.join("\n");
 }
@@ -245,5 +246,19 @@ function grantLines(g: NonNullable<InspectBundle["grants"]>): string[] {
   if (g.state === "foreign") return ["  grants:    none apply (its grants file was not written by gjc for you; gjc plugin permissions shows it)"];
   const lines = [`  grants:    ${describeGrantSet(g.bundle)}${g.processes.length ? "" : " (default sandbox profile otherwise)"}`];
   for (const p of g.processes) lines.push(`    ${processLabel(p.process)}: ${describeGrantSet(p.grants)}`);
+  return lines;
+}
+
+function describeSandbox(s: NonNullable<DoctorResult["sandbox"]>): string[] {
+  const on = (b: boolean) => (b ? "active" : "missing");
+  const lines = [
+    `Plugin sandbox: ${s.mode === "off" ? "OFF (GJC_SANDBOX=off: plugin processes run unconfined)" : s.enforced ? `enforced${s.mode === "require" ? " (GJC_SANDBOX=require)" : ""}` : s.mode === "require" ? "not available: plugin processes are refused (GJC_SANDBOX=require)" : "not available: plugin processes run unconfined"}`,
+    `  Landlock   ${on(s.landlock.active)}${s.landlock.active ? ` (ABI ${s.landlock.abi}: files${s.landlock.tcp ? ", TCP ports" : ""}${s.landlock.scoped ? ", abstract sockets and signals" : ""})` : ""}`,
+    `  seccomp    ${on(s.seccomp.active)}${s.seccomp.active ? " (no UDP or raw sockets, namespaces, mounts, ptrace, io_uring)" : ""}`,
+    `  namespaces ${on(s.namespaces.active)}${s.namespaces.unshare ? ` (user + network, via ${s.namespaces.unshare})` : ""}`,
+    `  network    ${s.network === "namespace" ? "none (a network namespace with no route out)" : s.network === "landlock-tcp" ? "none (Landlock TCP rules; UDP refused by seccomp)" : "NOT confined"}`,
+  ];
+  for (const m of s.missing) lines.push(`  missing: ${m}`);
+  for (const f of s.fallbacks) lines.push(`  instead: ${f}`);
   return lines;
 }

@@ -19,6 +19,10 @@ function target(kind: "tool" | "hook", source: string, declared: { name: string;
 
 const ctx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" }, cwd: process.cwd(), quiet: true });
 const check = (targets: RuntimeTarget[], timeoutMs = 5000) => checkRuntimeSurfaces(ctx, targets, { timeoutMs });
+// For modules that report by writing outside their sandbox (a pid, what they saw): the sandbox
+// of a runtime-checked module is tested in test/e2e/sandbox.test.ts.
+const unconfinedCtx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value", GJC_SANDBOX: "off" }, cwd: process.cwd(), quiet: true });
+const checkUnconfined = (targets: RuntimeTarget[], timeoutMs = 5000) => checkRuntimeSurfaces(unconfinedCtx, targets, { timeoutMs });
 
 const goodTool = (name: string) => `export default () => ({ name: ${JSON.stringify(name)}, description: "d", parameters: {}, execute: async () => ({}) });`;
 
@@ -135,7 +139,7 @@ describe("isolation", () => {
       const child = Bun.spawn(["sh", "-c", "trap '' TERM; while :; do sleep 1; done"], { stdio: ["ignore", "inherit", "inherit"] });
       writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
       export default () => new Promise(() => {});`;
-    const [r] = await check([target("tool", src, { name: "t" })], 1500);
+    const [r] = await checkUnconfined([target("tool", src, { name: "t" })], 1500);
     expect(r).toMatchObject({ ok: false, code: "runtime_mismatch" });
     expect(r.message).toContain("did not finish loading within 1500 ms");
     const pid = Number(readFileSync(pidFile, "utf8"));
@@ -163,7 +167,7 @@ describe("isolation", () => {
       "bunfig.toml": `preload = ["./preload.ts"]\n`,
       "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");`,
     });
-    const [r] = await check([t]);
+    const [r] = await checkUnconfined([t]);
     expect(r.ok).toBe(true);
     const seen = JSON.parse(readFileSync(out, "utf8"));
     expect(seen).toEqual({ secret: null, dotenv: null, cwd: t.pluginRoot });

@@ -63,7 +63,10 @@ describe("session plan", () => {
     expect(plan.bundles).toMatchObject([{ name: "six", scope: "user", status: "active", root: entry.pluginRoot }]);
     expect(plan.tools).toEqual([{ scope: "user", bundle: "six", surfaceId: "tool:six_note", name: "six_note", description: "Writes a six note", module: join(entry.pluginRoot, "tools/note.ts") }]);
     expect(plan.hooks).toMatchObject([{ surfaceId: "hook:tool_call:before:read:audit", event: "tool_call", target: "read", phase: "before", module: join(entry.pluginRoot, "hooks/audit.ts") }]);
-    expect(plan.mcpServers).toMatchObject([{ surfaceId: "mcp:docs", transport: "stdio", command: "bun", args: ["mcp/server.ts"], cwd: entry.pluginRoot }]);
+    expect(plan.mcpServers).toMatchObject([{ surfaceId: "mcp:docs", transport: "stdio", cwd: entry.pluginRoot }]);
+    // Started through gjc, in the bundle's sandbox: the real command follows the "--".
+    const args = (plan.mcpServers[0] as { args: string[] }).args;
+    expect(args.slice(args.indexOf("sandbox"))).toEqual(["sandbox", "exec", "--bundle", entry.name, "--server", "docs", "--", "bun", "--no-env-file", "--no-install", "--config=/dev/null", "mcp/server.ts"]);
     expect(plan.systemAppendix).toContain("Follow the domain policy.");
     expect(plan.systemAppendix).toStartWith('<gjc-plugin-system-appendix plugin="six" name="policy"');
     expect(plan.agentAppendices.executor).toContain("Executor: cite the domain docs.");

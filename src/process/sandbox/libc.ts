@@ -1,0 +1,78 @@
+/**
+ * The few libc entry points the sandbox stage needs, through bun:ffi (no compiler, also inside
+ * a `bun build --compile` binary). Opened on first use; Linux with glibc only, null elsewhere.
+ * Kernel calls without a libc wrapper (Landlock) go through `syscall(2)`: on x86_64 and
+ * aarch64 Linux its integer arguments travel in registers as for any other call.
+ */
+
+export interface Libc {
+  syscall(nr: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint): number;
+  prctl(option: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint): number;
+  open(path: Uint8Array, flags: number): number;
+  close(fd: number): number;
+  execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
+  mount(source: Uint8Array, target: Uint8Array, fstype: Uint8Array | null, flags: number, data: Uint8Array | null): number;
+  socket(domain: number, type: number, protocol: number): number;
+  ioctl(fd: number, request: number, arg: Uint8Array): number;
+  /** The errno of the last failed call on this thread. */
+  errno(): number;
+  /** The address of a buffer, for structures passed by pointer. */
+  address(buffer: ArrayBufferView): bigint;
+}
+
+let libc: Libc | null | undefined;
+
+export function openLibc(): Libc | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (process.platform !== "linux") return libc;
+  try {
+    const { dlopen, FFIType, ptr, read } = require("bun:ffi") as typeof import("bun:ffi");
+    const lib = dlopen("libc.so.6", {
+      syscall: { args: [FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64], returns: FFIType.i64 },
+      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+      open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      close: { args: [FFIType.i32], returns: FFIType.i32 },
+      execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+      mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+      socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+      __errno_location: { args: [], returns: FFIType.ptr },
+    });
+    const s = lib.symbols;
+    libc = {
+      syscall: (nr, a, b, c, d) => Number(s.syscall(nr, a, b, c, d)),
+      prctl: (o, a, b, c, d) => s.prctl(o, a, b, c, d) as number,
+      open: (path, flags) => s.open(ptr(path), flags) as number,
+      close: (fd) => s.close(fd) as number,
+      execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
+      socket: (domain, type, protocol) => s.socket(domain, type, protocol) as number,
+      ioctl: (fd, request, arg) => s.ioctl(fd, request, ptr(arg)) as number,
+      mount: (source, target, fstype, flags, data) => s.mount(ptr(source), ptr(target), fstype ? ptr(fstype) : null, flags, data ? ptr(data) : null) as number,
+      errno: () => read.i32(s.__errno_location() as any, 0),
+      address: (buffer) => BigInt(ptr(buffer as DataView)),
+    };
+  } catch {
+    // musl or an unusual libc name: the sandbox reports itself unavailable.
+  }
+  return libc;
+}
+
+/** A NUL-terminated copy of a string, as C wants it. */
+export function cString(s: string): Uint8Array {
+  const bytes = new TextEncoder().encode(s);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+}
+
+/** A NULL-terminated array of pointers to C strings; `keep` holds the strings alive. */
+export function cStringArray(c: Libc, items: readonly string[], keep: Uint8Array[]): BigUint64Array {
+  const array = new BigUint64Array(items.length + 1);
+  items.forEach((item, i) => {
+    const s = cString(item);
+    keep.push(s);
+    array[i] = c.address(s);
+  });
+  return array;
+}
