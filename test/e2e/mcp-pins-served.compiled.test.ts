@@ -27,6 +27,8 @@ test("instructions, prompts and resources are pinned; a change to one is drift; 
   writeFileSync(join(src, "mcp/served.mjs"), await pinServerScript(state, "served"));
   writeFileSync(join(src, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name: "served", version: "1.0.0", mcps: [{ name: "docs", transport: "stdio", command: "bun", args: ["mcp/served.mjs"] }] }));
   expect((await run("plugin", "install", src, "--user", "--json")).exitCode).toBe(0);
+  // The server serves what the test edits in a folder outside its bundle: the sandbox must let it read there.
+  expect((await run("plugin", "allow", "served", "--read", state, "--json")).exitCode).toBe(0);
 
   const first = await run("plugin", "mcp", "probe", "served/docs", "--json");
   expect(first.exitCode).toBe(0);

@@ -109,9 +109,10 @@ describe("a C2 language server runs in the default sandbox", () => {
     const b = writeRuntimeBundle(join(h.root, "lsp-src"), {
       name: "lsp-prober",
       commands: [{ id: "lspprober.echo" }],
-      languageServers: [{ id: "probe", languages: ["zig"], command: "node", args: ["${PLUGIN_ROOT}/probe-lsp.mjs"] }],
+      // Language server args are passed verbatim (no ${PLUGIN_ROOT}): the bundled script is the command.
+      languageServers: [{ id: "probe", languages: ["zig"], command: "./probe-lsp.mjs", args: [] }],
       extraFiles: {
-        "probe-lsp.mjs": readFileSync(join(fixturesDir, "sandbox", "probe-lsp.mjs"), "utf8"),
+        "probe-lsp.mjs": `#!/usr/bin/env node\n${readFileSync(join(fixturesDir, "sandbox", "probe-lsp.mjs"), "utf8")}`,
         "probe-checks.mjs": PROBE_CHECKS,
         "probe-targets.json": JSON.stringify(world.targets("$PLUGIN_ROOT/plugin.json")),
       },
