@@ -39,6 +39,8 @@ export const gjc: GroupCommand = {
       init: verb("Scaffold a new bundle that validates as written", () => import("./commands/plugin-init.ts")),
       test: verb("Run conformance checks on a bundle folder without installing it", () => import("./commands/plugin-test.ts")),
       pack: verb("Make a reproducible .tgz of exactly what install would copy", () => import("./commands/plugin-pack.ts")),
+      digest: verb("Print a bundle's digest: exactly the message its signature signs", () => import("./commands/plugin-digest.ts")),
+      sign: verb("Sign a bundle's digest with an SSH key (SSHSIG, namespace gjc-plugin)", () => import("./commands/plugin-sign.ts")),
       trust: verb("Allow a C2 bundle's processes to run (separate from enable)", () => import("./commands/plugin-trust.ts")),
       untrust: verb("Stop a C2 bundle's processes from running", () => import("./commands/plugin-untrust.ts")),
       policy: group("C2 runtime policy: catalog, plan a change, apply it, reset", {
@@ -84,6 +86,12 @@ export const gjc: GroupCommand = {
     marketplace: group("Work with C2 marketplace catalogs", {
       validate: verb("Check a marketplace.json catalog", () => import("./commands/marketplace-validate.ts")),
       list: verb("List a catalog's entries and which are installed", () => import("./commands/marketplace-list.ts")),
+    }),
+    signers: group("Publishers you trust to sign bundles (allowed_signers) and keys you revoked", {
+      add: verb("Trust a publisher's key", () => import("./commands/signers-add.ts")),
+      list: verb("List trusted publishers and revoked keys", () => import("./commands/signers-list.ts")),
+      remove: verb("Stop trusting a publisher", () => import("./commands/signers-remove.ts")),
+      revoke: verb("Revoke a key for good", () => import("./commands/signers-revoke.ts")),
     }),
     host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
     completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),

@@ -8,9 +8,10 @@ import { isAbsolute, resolve } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
-import { compileForInstall, type CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../install/compile-for-install.ts";
+import { GjcError } from "../core/errors.ts";
+import { judgeBundle } from "./bundle-digest.ts";
 import { scratchParent } from "../sources/scratch.ts";
-import { installedMode } from "../install/fingerprint.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
 import { usableCacheEntry } from "./cache.ts";
@@ -119,17 +120,14 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
 
 /** Judges a bundle root as its family does and recomputes its integrity. */
 async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
-  if (e.family === "gjc") {
-    const { bundle } = await compileForInstall(dir);
-    return { files: bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes })), name: bundle.name, version: bundle.version, gjc: bundle };
+  try {
+    return await judgeBundle(dir, e.family);
+  } catch (error) {
+    if (e.family === "c2" && (error as { code?: string }).code === "invalid_manifest") {
+      throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
+    }
+    throw error;
   }
-  const { planC2Bundle } = await import("../families/c2/validate.ts");
-  const plan = planC2Bundle(dir, { keepContents: false });
-  if (!plan.ok || plan.collection.aborted) {
-    const { GjcError } = await import("../core/errors.ts");
-    throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
-  }
-  return { files: plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size })), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
 }
 
 const noCleanup = async () => {};

@@ -1,0 +1,42 @@
+/**
+ * A bundle root judged as install judges it (GJC compile, C2 plan) and its digest: the
+ * `sha256:<hex>` integrity a lock records and a signature signs. Install, sync, `gjc plugin
+ * digest` and `gjc plugin sign` all use this, so the three can never disagree.
+ */
+import { join } from "node:path";
+import { GjcError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { entryExists, GJC_MANIFEST, C2_MANIFEST, noManifestError } from "../families/detect.ts";
+import { compileForInstall, type CompiledBundle } from "../install/compile-for-install.ts";
+import { installedMode } from "../install/fingerprint.ts";
+import { integrityOf, type ContentFile } from "./integrity.ts";
+
+export interface JudgedBundle {
+  family: "gjc" | "c2";
+  name: string;
+  version: string;
+  files: (ContentFile & { bytes: number })[];
+  integrity: string;
+  gjc?: CompiledBundle;
+}
+
+export function familyOf(dir: string, label = dir): "gjc" | "c2" {
+  if (entryExists(join(dir, GJC_MANIFEST))) return "gjc";
+  if (entryExists(join(dir, C2_MANIFEST))) return "c2";
+  throw noManifestError(label, [GJC_MANIFEST, C2_MANIFEST]);
+}
+
+export async function judgeBundle(dir: string, family: "gjc" | "c2" = familyOf(dir)): Promise<JudgedBundle> {
+  if (family === "gjc") {
+    const { bundle } = await compileForInstall(dir);
+    const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes }));
+    return { family, files, name: bundle.name, version: bundle.version, integrity: integrityOf(files), gjc: bundle };
+  }
+  const { planC2Bundle } = await import("../families/c2/validate.ts");
+  const plan = planC2Bundle(dir, { keepContents: false });
+  if (!plan.ok || plan.collection.aborted) {
+    throw new GjcError({ code: "invalid_manifest", message: `The C2 bundle at ${dir} does not validate.`, hint: "Run gjc plugin validate on it.", exit: ExitCode.failed });
+  }
+  const files = plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size }));
+  return { family, files, name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "", integrity: integrityOf(files) };
+}
