@@ -13,6 +13,8 @@ import { readRegistry } from "./registry.ts";
 import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
 import { commitInstall } from "./transaction.ts";
+import { assertSameSigner, type SignaturePolicy } from "../signing/check.ts";
+import { gjcSignature, signerWarning } from "./signature.ts";
 
 /** A fetched source as the sources layer hands it over. */
 export interface FetchedBundle {
@@ -24,7 +26,7 @@ export interface FetchedBundle {
 /** The GJC half of the shared install/upgrade document (src/store/documents.ts). */
 export type GjcInstallResult = InstallResult & { family: "gjc"; gjc: { surfaces: SurfaceDelta } };
 
-export interface GjcInstallOptions {
+export interface GjcInstallOptions extends SignaturePolicy {
   scope: Scope;
   force?: boolean;
   dryRun?: boolean;
@@ -60,6 +62,10 @@ const doneStatus: Record<string, InstallStatus> = { install: "installed", update
  */
 export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
   const { scope } = opts;
+  // The signature is judged before anything else: a bad one refuses even a dry run.
+  const signature = gjcSignature(ctx, bundle, fetched, scope, opts);
+  const signed = signerWarning(bundle.name, signature);
+  if (signed) warnings = [...warnings, signed];
   const result = (status: InstallStatus, previous: RegistryEntry | undefined): GjcInstallResult => ({
     family: "gjc",
     status,
@@ -72,11 +78,13 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
     enabled: previous?.enabled ?? true,
     source: docSource(toRegistrySource(ctx, fetched.record)),
     warnings,
+    signature,
     gjc: { surfaces: surfaceDelta(previous, bundle) },
   });
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);
     if (d.action === "update" && existing && !opts.force && !opts.baseline) throw alreadyInstalled(bundle, existing, scope);
+    if (d.action !== "unchanged") assertSameSigner(bundle.name, existing?.signer, signature, opts.acceptSigner);
     return d;
   };
 
@@ -110,6 +118,7 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
       enabled: existing?.enabled ?? true,
       disabledSurfaceIds: reconcileDisabled(existing, bundle),
       installedAt: existing?.installedAt ?? ctx.now().toISOString(),
+      signer: signature.signer,
     });
     return result(doneStatus[decision.action], existing);
   });

@@ -20,6 +20,12 @@ export interface JudgedBundle {
   gjc?: CompiledBundle;
 }
 
+/** A compiled GJC bundle's files as installed (modes normalized) and their integrity. */
+export function gjcContent(bundle: CompiledBundle): { files: JudgedBundle["files"]; integrity: string } {
+  const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes }));
+  return { files, integrity: integrityOf(files) };
+}
+
 export function familyOf(dir: string, label = dir): "gjc" | "c2" {
   if (entryExists(join(dir, GJC_MANIFEST))) return "gjc";
   if (entryExists(join(dir, C2_MANIFEST))) return "c2";
@@ -29,8 +35,7 @@ export function familyOf(dir: string, label = dir): "gjc" | "c2" {
 export async function judgeBundle(dir: string, family: "gjc" | "c2" = familyOf(dir)): Promise<JudgedBundle> {
   if (family === "gjc") {
     const { bundle } = await compileForInstall(dir);
-    const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes }));
-    return { family, files, name: bundle.name, version: bundle.version, integrity: integrityOf(files), gjc: bundle };
+    return { family, ...gjcContent(bundle), name: bundle.name, version: bundle.version, gjc: bundle };
   }
   const { planC2Bundle } = await import("../families/c2/validate.ts");
   const plan = planC2Bundle(dir, { keepContents: false });

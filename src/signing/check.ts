@@ -27,6 +27,12 @@ export interface SignatureCheck {
   signer?: BundleSigner;
 }
 
+/** What the caller asks of signatures: refuse unsigned content; accept a changed signer. */
+export interface SignaturePolicy {
+  requireSigned?: boolean;
+  acceptSigner?: boolean;
+}
+
 export const digestMessage = (integrity: string): Uint8Array => new TextEncoder().encode(`${integrity}\n`);
 
 export interface SignedBundle {

@@ -16,6 +16,10 @@ export interface InstallRequest {
   catalog?: string;
   /** Archive sources: the SHA-256 the archive must have. */
   sha256?: string;
+  /** Refuse an unsigned bundle (unsigned_bundle). */
+  requireSigned?: boolean;
+  /** Accept content signed by another key than the installed one's. */
+  acceptSigner?: boolean;
 }
 
 export function c2ProjectScope(): GjcError {
@@ -57,7 +61,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
     if (!adapter) throw noManifestError(fetched.display, adapters.map((a) => a.manifest));
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target = scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));
-    return await adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun });
+    return await adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun, requireSigned: req.requireSigned, acceptSigner: req.acceptSigner });
   } finally {
     await fetched.cleanup();
   }
