@@ -133,7 +133,7 @@ export async function withCatalogEntry<T>(
 
 export async function installC2FromCatalog(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides },
+  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; net?: NetworkOverrides; requireSigned?: boolean; acceptSigner?: boolean },
 ): Promise<C2InstallResult> {
-  return withCatalogEntry(ctx, opts, (fetched, catalog) => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog }));
+  return withCatalogEntry(ctx, opts, (fetched, catalog) => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, catalog, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner }));
 }

@@ -31,6 +31,10 @@ import { componentsOf, storedComponents } from "./record-components.ts";
 import { readRecord, scanRecords } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
+import { c2Content } from "../sets/bundle-digest.ts";
+import { assertSameSigner, checkBundleSignature, type BundleSigner, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
+import { locateSignature } from "../signing/locate.ts";
+import { signerWarning } from "../install/signature.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
 
@@ -53,7 +57,7 @@ export function c2DocSource(source: RecordSource): DocSource {
   };
 }
 
-export interface InstallOptions {
+export interface InstallOptions extends SignaturePolicy {
   fetched: FetchedSource;
   force?: boolean;
   dryRun?: boolean;
@@ -159,6 +163,18 @@ function describeSource(fetched: FetchedSource, catalog: InstallOptions["catalog
   };
 }
 
+/** The signature of a planned C2 bundle, over the integrity of the collected files. */
+function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, name: string, policy: SignaturePolicy): SignatureCheck {
+  const signature = locateSignature(fetched);
+  if (!signature && !policy.requireSigned) return { status: "unsigned" };
+  return checkBundleSignature(ctx, { name, integrity: c2Content(plan.collection.files).integrity, signature, scope: "user", requireSigned: policy.requireSigned });
+}
+
+/** The record keeps the snake_case spelling of its format. */
+type RecordSigner = NonNullable<InstalledRecord["signer"]>;
+const recordSigner = (s: BundleSigner): RecordSigner => ({ fingerprint: s.fingerprint, key_type: s.keyType, ...(s.identity !== undefined ? { identity: s.identity } : {}) });
+export const signerOfRecord = (s: RecordSigner): BundleSigner => ({ fingerprint: s.fingerprint, keyType: s.key_type, ...(s.identity !== undefined ? { identity: s.identity } : {}) });
+
 /**
  * Installs (or, with `force`, replaces) a C2 bundle from a fetched source. The same id
  * with identical content is a no-op (`unchanged`); different content needs `force`. An update
@@ -178,6 +194,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw new GjcError({ code: "catalog_mismatch", message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`, hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.", exit: ExitCode.refused });
     }
   }
+  const signature = c2Signature(ctx, fetched, plan, manifest.name, opts);
   const source = describeSource(fetched, opts.catalog);
   const id = installedId(manifest.name, source.identity);
   if (opts.expectId !== undefined && id !== opts.expectId) {
@@ -224,6 +241,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
       capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest })),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
+      ...(signature.signer ? { signer: recordSigner(signature.signer) } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);
     if (decision === "update" && !opts.force) {
@@ -235,8 +253,11 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         exit: ExitCode.failed,
       });
     }
+    if (decision !== "unchanged") assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
     const status = (opts.dryRun ? WOULD : DONE)[decision];
     const warnings: Diagnostic[] = [];
+    const signed = signerWarning(manifest.name, signature);
+    if (signed) warnings.push(signed);
     if (!record.trusted && (manifest.codetwo.runtime !== null || manifest.codetwo.languageServers.length > 0)) {
       warnings.push({ code: "runtime.requires_trust", severity: "warning", path: "plugin.json", message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).` });
     }
@@ -253,6 +274,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       enabled: record.enabled,
       source: c2DocSource(source),
       warnings,
+      signature,
       c2: {
         id,
         bundleDir: bundleDir(layout, id),

@@ -84,140 +84,150 @@ import p80 from "../../docs/errors/invalid_prompt_command.md" with { type: "text
 import p81 from "../../docs/errors/invalid_runtime.md" with { type: "text" };
 import p82 from "../../docs/errors/invalid_scaffold.md" with { type: "text" };
 import p83 from "../../docs/errors/invalid_scene.md" with { type: "text" };
-import p84 from "../../docs/errors/invalid_source.md" with { type: "text" };
-import p85 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
-import p86 from "../../docs/errors/invalid_ui.md" with { type: "text" };
-import p87 from "../../docs/errors/invalid_version.md" with { type: "text" };
-import p88 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
-import p89 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
-import p90 from "../../docs/errors/lock_busy.md" with { type: "text" };
-import p91 from "../../docs/errors/lock_failed.md" with { type: "text" };
-import p92 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
-import p93 from "../../docs/errors/lock_missing.md" with { type: "text" };
-import p94 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
-import p95 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p96 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p97 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p98 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p99 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p100 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p101 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p102 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p103 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p104 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p105 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p106 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p107 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p108 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p109 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p110 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p111 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p112 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p113 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p114 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p115 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p116 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p117 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p118 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p119 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p120 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p121 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p122 from "../../docs/errors/no_components.md" with { type: "text" };
-import p123 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p124 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p125 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p126 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p127 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p128 from "../../docs/errors/not_available.md" with { type: "text" };
-import p129 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p130 from "../../docs/errors/not_found.md" with { type: "text" };
-import p131 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p132 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p133 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p134 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p135 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p136 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p137 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p138 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p139 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p140 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p141 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p142 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p143 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p144 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p145 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p146 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p147 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p148 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p149 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p150 from "../../docs/errors/read_only.md" with { type: "text" };
-import p151 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p152 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p153 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p154 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p155 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p156 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p157 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p158 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p159 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p160 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p161 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p162 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p163 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p164 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p165 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p166 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p167 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p168 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p169 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p170 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p171 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p172 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p173 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p174 from "../../docs/errors/special_file.md" with { type: "text" };
-import p175 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p176 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p177 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p178 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p179 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p180 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p181 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p182 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p183 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p184 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p185 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p186 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p187 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p188 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p189 from "../../docs/errors/trusted.md" with { type: "text" };
-import p190 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p191 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p192 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p193 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p194 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p195 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p196 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p197 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p198 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p199 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p200 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p201 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p202 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p203 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p204 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p205 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p206 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p207 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p208 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p209 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p210 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p211 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p212 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p213 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p214 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p215 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p216 from "../../docs/errors/usage.md" with { type: "text" };
-import p217 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p84 from "../../docs/errors/invalid_signer_key.md" with { type: "text" };
+import p85 from "../../docs/errors/invalid_source.md" with { type: "text" };
+import p86 from "../../docs/errors/invalid_test_file.md" with { type: "text" };
+import p87 from "../../docs/errors/invalid_ui.md" with { type: "text" };
+import p88 from "../../docs/errors/invalid_version.md" with { type: "text" };
+import p89 from "../../docs/errors/invoke_timeout.md" with { type: "text" };
+import p90 from "../../docs/errors/journal_corrupt.md" with { type: "text" };
+import p91 from "../../docs/errors/lock_busy.md" with { type: "text" };
+import p92 from "../../docs/errors/lock_failed.md" with { type: "text" };
+import p93 from "../../docs/errors/lock_mismatch.md" with { type: "text" };
+import p94 from "../../docs/errors/lock_missing.md" with { type: "text" };
+import p95 from "../../docs/errors/lock_unsettled.md" with { type: "text" };
+import p96 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p97 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p98 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p99 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p100 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p101 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p102 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p103 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p104 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p105 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p106 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p107 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p108 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p109 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p110 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p111 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p112 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p113 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p114 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p115 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p116 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p117 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p118 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p119 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p120 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p121 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p122 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p123 from "../../docs/errors/no_components.md" with { type: "text" };
+import p124 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p125 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p126 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p127 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p128 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p129 from "../../docs/errors/not_available.md" with { type: "text" };
+import p130 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p131 from "../../docs/errors/not_found.md" with { type: "text" };
+import p132 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p133 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p134 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p135 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p136 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p137 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p138 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p139 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p140 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p141 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p142 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p143 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p144 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p145 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p146 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p147 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p148 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p149 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p150 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p151 from "../../docs/errors/read_only.md" with { type: "text" };
+import p152 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p153 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p154 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p155 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p156 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p157 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p158 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p159 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p160 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p161 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p162 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p163 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p164 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p165 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p166 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p167 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p168 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p169 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p170 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p171 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p172 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p173 from "../../docs/errors/signature_invalid.md" with { type: "text" };
+import p174 from "../../docs/errors/signer_changed.md" with { type: "text" };
+import p175 from "../../docs/errors/signer_not_allowed.md" with { type: "text" };
+import p176 from "../../docs/errors/signer_not_found.md" with { type: "text" };
+import p177 from "../../docs/errors/signer_revoked.md" with { type: "text" };
+import p178 from "../../docs/errors/signers_unreadable.md" with { type: "text" };
+import p179 from "../../docs/errors/signing_key_unusable.md" with { type: "text" };
+import p180 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p181 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p182 from "../../docs/errors/special_file.md" with { type: "text" };
+import p183 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p184 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p185 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p186 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p187 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p188 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p189 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p190 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p191 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p192 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p193 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p194 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p195 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p196 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p197 from "../../docs/errors/trusted.md" with { type: "text" };
+import p198 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p199 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p200 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p201 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p202 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p203 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p204 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p205 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p206 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p207 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p208 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p209 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p210 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p211 from "../../docs/errors/unknown_signer.md" with { type: "text" };
+import p212 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p213 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p214 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p215 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p216 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p217 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p218 from "../../docs/errors/unsigned_bundle.md" with { type: "text" };
+import p219 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p220 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p221 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p222 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p223 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p224 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p225 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p226 from "../../docs/errors/usage.md" with { type: "text" };
+import p227 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -305,138 +315,148 @@ export const PAGES: Record<string, string> = {
   "invalid_runtime": p81,
   "invalid_scaffold": p82,
   "invalid_scene": p83,
-  "invalid_source": p84,
-  "invalid_test_file": p85,
-  "invalid_ui": p86,
-  "invalid_version": p87,
-  "invoke_timeout": p88,
-  "journal_corrupt": p89,
-  "lock_busy": p90,
-  "lock_failed": p91,
-  "lock_mismatch": p92,
-  "lock_missing": p93,
-  "lock_unsettled": p94,
-  "lsp_conflict": p95,
-  "lsp_failed": p96,
-  "lsp_stopped": p97,
-  "lsp_timeout": p98,
-  "mcp_closed": p99,
-  "mcp_error": p100,
-  "mcp_failed": p101,
-  "mcp_frame_too_large": p102,
-  "mcp_http_status": p103,
-  "mcp_launcher_missing": p104,
-  "mcp_protocol": p105,
-  "mcp_server_exited": p106,
-  "mcp_spawn_failed": p107,
-  "mcp_timeout": p108,
-  "mcp_unreachable": p109,
-  "message_too_large": p110,
-  "missing_argument": p111,
-  "missing_catalog": p112,
-  "missing_codetwo": p113,
-  "missing_commands": p114,
-  "missing_directory": p115,
-  "missing_file": p116,
-  "missing_manifest": p117,
-  "missing_option_value": p118,
-  "missing_runtime": p119,
-  "missing_service": p120,
-  "name_collision": p121,
-  "no_components": p122,
-  "no_generation": p123,
-  "no_manifest": p124,
-  "no_provider": p125,
-  "no_runtime": p126,
-  "not_a_directory": p127,
-  "not_available": p128,
-  "not_checkable": p129,
-  "not_found": p130,
-  "not_host_actions": p131,
-  "not_in_catalog": p132,
-  "not_installed": p133,
-  "not_owner": p134,
-  "not_rendered": p135,
-  "offline_miss": p136,
-  "pack_output_inside_bundle": p137,
-  "pass_env": p138,
-  "path_too_long": p139,
-  "permission_denied": p140,
-  "pins_corrupt": p141,
-  "plan_not_found": p142,
-  "plugin_command_failed": p143,
-  "plugin_disabled": p144,
-  "policy_disabled": p145,
-  "policy_recovery": p146,
-  "policy_safe_mode": p147,
-  "quarantine_not_persisted": p148,
-  "quarantined": p149,
-  "read_only": p150,
-  "ref_not_found": p151,
-  "registry_corrupt": p152,
-  "replaced_source": p153,
-  "reserved_namespace": p154,
-  "runtime.requires_trust": p155,
-  "runtime_busy": p156,
-  "runtime_command_not_found": p157,
-  "runtime_exited": p158,
-  "runtime_failed": p159,
-  "runtime_mismatch": p160,
-  "runtime_protocol_error": p161,
-  "runtime_spawn_failed": p162,
-  "runtime_unloaded": p163,
-  "scaffold_conflict": p164,
-  "scaffold_failed": p165,
-  "scope_conflict": p166,
-  "scope_required": p167,
-  "security_policy": p168,
-  "session_collision": p169,
-  "set_incomplete": p170,
-  "set_integrity": p171,
-  "source_too_large": p172,
-  "source_unreachable": p173,
-  "special_file": p174,
-  "stale_baseline": p175,
-  "stale_plan": p176,
-  "surface_disabled": p177,
-  "surface_unknown": p178,
-  "too_many_commands": p179,
-  "too_many_components": p180,
-  "too_many_connectors": p181,
-  "too_many_language_servers": p182,
-  "too_many_ui": p183,
-  "tool_definition_drift": p184,
-  "transaction_pending": p185,
-  "transaction_unfinished": p186,
-  "trust_outdated": p187,
-  "trust_renewed": p188,
-  "trusted": p189,
-  "undeclared_command": p190,
-  "unexpected_argument": p191,
-  "unexpected_result": p192,
-  "unknown_action": p193,
-  "unknown_code": p194,
-  "unknown_command": p195,
-  "unknown_component": p196,
-  "unknown_contribution": p197,
-  "unknown_field": p198,
-  "unknown_option": p199,
-  "unknown_scaffold": p200,
-  "unknown_server": p201,
-  "unknown_shell": p202,
-  "unknown_target": p203,
-  "unreadable_directory": p204,
-  "unreadable_file": p205,
-  "unsafe_file_name": p206,
-  "unsafe_path": p207,
-  "unsafe_scope_path": p208,
-  "unsupported_operation": p209,
-  "unsupported_schema": p210,
-  "unsupported_scope": p211,
-  "unsupported_source": p212,
-  "unsupported_standard": p213,
-  "unsupported_surface": p214,
-  "untrusted": p215,
-  "usage": p216,
-  "wrong_target": p217,
+  "invalid_signer_key": p84,
+  "invalid_source": p85,
+  "invalid_test_file": p86,
+  "invalid_ui": p87,
+  "invalid_version": p88,
+  "invoke_timeout": p89,
+  "journal_corrupt": p90,
+  "lock_busy": p91,
+  "lock_failed": p92,
+  "lock_mismatch": p93,
+  "lock_missing": p94,
+  "lock_unsettled": p95,
+  "lsp_conflict": p96,
+  "lsp_failed": p97,
+  "lsp_stopped": p98,
+  "lsp_timeout": p99,
+  "mcp_closed": p100,
+  "mcp_error": p101,
+  "mcp_failed": p102,
+  "mcp_frame_too_large": p103,
+  "mcp_http_status": p104,
+  "mcp_launcher_missing": p105,
+  "mcp_protocol": p106,
+  "mcp_server_exited": p107,
+  "mcp_spawn_failed": p108,
+  "mcp_timeout": p109,
+  "mcp_unreachable": p110,
+  "message_too_large": p111,
+  "missing_argument": p112,
+  "missing_catalog": p113,
+  "missing_codetwo": p114,
+  "missing_commands": p115,
+  "missing_directory": p116,
+  "missing_file": p117,
+  "missing_manifest": p118,
+  "missing_option_value": p119,
+  "missing_runtime": p120,
+  "missing_service": p121,
+  "name_collision": p122,
+  "no_components": p123,
+  "no_generation": p124,
+  "no_manifest": p125,
+  "no_provider": p126,
+  "no_runtime": p127,
+  "not_a_directory": p128,
+  "not_available": p129,
+  "not_checkable": p130,
+  "not_found": p131,
+  "not_host_actions": p132,
+  "not_in_catalog": p133,
+  "not_installed": p134,
+  "not_owner": p135,
+  "not_rendered": p136,
+  "offline_miss": p137,
+  "pack_output_inside_bundle": p138,
+  "pass_env": p139,
+  "path_too_long": p140,
+  "permission_denied": p141,
+  "pins_corrupt": p142,
+  "plan_not_found": p143,
+  "plugin_command_failed": p144,
+  "plugin_disabled": p145,
+  "policy_disabled": p146,
+  "policy_recovery": p147,
+  "policy_safe_mode": p148,
+  "quarantine_not_persisted": p149,
+  "quarantined": p150,
+  "read_only": p151,
+  "ref_not_found": p152,
+  "registry_corrupt": p153,
+  "replaced_source": p154,
+  "reserved_namespace": p155,
+  "runtime.requires_trust": p156,
+  "runtime_busy": p157,
+  "runtime_command_not_found": p158,
+  "runtime_exited": p159,
+  "runtime_failed": p160,
+  "runtime_mismatch": p161,
+  "runtime_protocol_error": p162,
+  "runtime_spawn_failed": p163,
+  "runtime_unloaded": p164,
+  "scaffold_conflict": p165,
+  "scaffold_failed": p166,
+  "scope_conflict": p167,
+  "scope_required": p168,
+  "security_policy": p169,
+  "session_collision": p170,
+  "set_incomplete": p171,
+  "set_integrity": p172,
+  "signature_invalid": p173,
+  "signer_changed": p174,
+  "signer_not_allowed": p175,
+  "signer_not_found": p176,
+  "signer_revoked": p177,
+  "signers_unreadable": p178,
+  "signing_key_unusable": p179,
+  "source_too_large": p180,
+  "source_unreachable": p181,
+  "special_file": p182,
+  "stale_baseline": p183,
+  "stale_plan": p184,
+  "surface_disabled": p185,
+  "surface_unknown": p186,
+  "too_many_commands": p187,
+  "too_many_components": p188,
+  "too_many_connectors": p189,
+  "too_many_language_servers": p190,
+  "too_many_ui": p191,
+  "tool_definition_drift": p192,
+  "transaction_pending": p193,
+  "transaction_unfinished": p194,
+  "trust_outdated": p195,
+  "trust_renewed": p196,
+  "trusted": p197,
+  "undeclared_command": p198,
+  "unexpected_argument": p199,
+  "unexpected_result": p200,
+  "unknown_action": p201,
+  "unknown_code": p202,
+  "unknown_command": p203,
+  "unknown_component": p204,
+  "unknown_contribution": p205,
+  "unknown_field": p206,
+  "unknown_option": p207,
+  "unknown_scaffold": p208,
+  "unknown_server": p209,
+  "unknown_shell": p210,
+  "unknown_signer": p211,
+  "unknown_target": p212,
+  "unreadable_directory": p213,
+  "unreadable_file": p214,
+  "unsafe_file_name": p215,
+  "unsafe_path": p216,
+  "unsafe_scope_path": p217,
+  "unsigned_bundle": p218,
+  "unsupported_operation": p219,
+  "unsupported_schema": p220,
+  "unsupported_scope": p221,
+  "unsupported_source": p222,
+  "unsupported_standard": p223,
+  "unsupported_surface": p224,
+  "untrusted": p225,
+  "usage": p226,
+  "wrong_target": p227,
 };

@@ -26,6 +26,12 @@ export function gjcContent(bundle: CompiledBundle): { files: JudgedBundle["files
   return { files, integrity: integrityOf(files) };
 }
 
+/** A C2 collection's files as the lock and signatures see them (modes as collected) and their integrity. */
+export function c2Content(collected: readonly { path: string; mode: number; sha256: string; size: number }[]): { files: JudgedBundle["files"]; integrity: string } {
+  const files = collected.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size }));
+  return { files, integrity: integrityOf(files) };
+}
+
 export function familyOf(dir: string, label = dir): "gjc" | "c2" {
   if (entryExists(join(dir, GJC_MANIFEST))) return "gjc";
   if (entryExists(join(dir, C2_MANIFEST))) return "c2";
@@ -42,6 +48,5 @@ export async function judgeBundle(dir: string, family: "gjc" | "c2" = familyOf(d
   if (!plan.ok || plan.collection.aborted) {
     throw new GjcError({ code: "invalid_manifest", message: `The C2 bundle at ${dir} does not validate.`, hint: "Run gjc plugin validate on it.", exit: ExitCode.failed });
   }
-  const files = plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size }));
-  return { family, files, name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "", integrity: integrityOf(files) };
+  return { family, ...c2Content(plan.collection.files), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
 }

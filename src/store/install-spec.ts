@@ -52,7 +52,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
   if (catalog && entry) {
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or install the archive file directly.", "invalid_option_value");
     if (scope === "project") throw c2ProjectScope();
-    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun });
+    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun, requireSigned: req.requireSigned, acceptSigner: req.acceptSigner });
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
