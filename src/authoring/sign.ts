@@ -15,6 +15,7 @@ import { judgeBundle, type JudgedBundle } from "../sets/bundle-digest.ts";
 import { digestMessage } from "../signing/check.ts";
 import { formatAllowedSigner } from "../signing/allowed-signers.ts";
 import { loadSigner } from "../signing/load-signer.ts";
+import type { SshSigner } from "../signing/private-key.ts";
 import { archiveSignaturePath } from "../signing/locate.ts";
 import { fingerprint, publicKeyLine } from "../signing/ssh-keys.ts";
 import { armorSignature, SIGNATURE_NAMESPACE, signMessage } from "../signing/sshsig.ts";
@@ -68,11 +69,16 @@ export async function signBundle(ctx: Context, target: string, o: { key: string;
   const { kind, path } = kindOf(ctx, target);
   // The key first: a key that cannot sign must not cost a full judgement of the bundle.
   const signer = await loadSigner(ctx, o.key);
+  const result = await signWithSigner(ctx, path, kind, signer);
+  if (o.identity !== undefined) result.allowedSignersLine = formatAllowedSigner({ identity: o.identity, namespaces: SIGNATURE_NAMESPACE, keyText: publicKeyLine(signer.publicKey) });
+  return result;
+}
+
+/** Judges the bundle at `path` (a directory or an archive) and writes its signature. */
+export async function signWithSigner(ctx: Context, path: string, kind: "dir" | "archive", signer: SshSigner): Promise<SignResult> {
   const digest = await digestSource(ctx, path);
   const sig = await signMessage(signer, new TextEncoder().encode(digest.message), SIGNATURE_NAMESPACE);
   const file = kind === "archive" ? archiveSignaturePath(path) : join(path, SIGNATURE_FILE);
   writeFileAtomic(file, armorSignature(sig), 0o644);
-  const result: SignResult = { ...digest, file, namespace: SIGNATURE_NAMESPACE, keyType: signer.publicKey.type, fingerprint: fingerprint(signer.publicKey.blob) };
-  if (o.identity !== undefined) result.allowedSignersLine = formatAllowedSigner({ identity: o.identity, namespaces: SIGNATURE_NAMESPACE, keyText: publicKeyLine(signer.publicKey) });
-  return result;
+  return { ...digest, file, namespace: SIGNATURE_NAMESPACE, keyType: signer.publicKey.type, fingerprint: fingerprint(signer.publicKey.blob) };
 }

@@ -22,9 +22,6 @@ export const SignDocumentSchema = Type.Object(
   closed,
 );
 
-/** What pack --sign adds to gjc/pack@1. */
-export const PackSignatureSchema = Type.Object({ file: str, integrity, fingerprint, keyType: str }, closed);
-
 export const SignerRowSchema = Type.Object(
   {
     scope: SignersScope,
