@@ -58,6 +58,8 @@ export function c2DocSource(source: RecordSource): DocSource {
 }
 
 export interface InstallOptions extends SignaturePolicy {
+  /** The signature as the caller already checked it (sync): used as is, no second check. */
+  signature?: SignatureCheck;
   fetched: FetchedSource;
   force?: boolean;
   dryRun?: boolean;
@@ -194,7 +196,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw new GjcError({ code: "catalog_mismatch", message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`, hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.", exit: ExitCode.refused });
     }
   }
-  const signature = c2Signature(ctx, fetched, plan, manifest.name, opts);
+  const signature = opts.signature ?? c2Signature(ctx, fetched, plan, manifest.name, opts);
   const source = describeSource(fetched, opts.catalog);
   const id = installedId(manifest.name, source.identity);
   if (opts.expectId !== undefined && id !== opts.expectId) {
@@ -253,7 +255,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         exit: ExitCode.failed,
       });
     }
-    if (decision !== "unchanged") assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
+    if (decision !== "unchanged" && !opts.signature) assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
     const status = (opts.dryRun ? WOULD : DONE)[decision];
     const warnings: Diagnostic[] = [];
     const signed = signerWarning(manifest.name, signature);

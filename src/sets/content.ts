@@ -134,7 +134,7 @@ const noCleanup = async () => {};
 
 export type Acquired = { ok: true; content: JudgedContent } | { ok: false; reason: "offline_miss" };
 
-export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined }): Promise<Acquired> {
+export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined; fromSource?: boolean }): Promise<Acquired> {
   const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>): Promise<Acquired> => {
     try {
       const judged = await judge(dir, e);
@@ -149,7 +149,8 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
     const record = recordOf(ctx, e);
     return make(fromSet, "set", record, identityOf(record), describeSource(e), noCleanup);
   }
-  const cached = usableCacheEntry(ctx, e.integrity);
+  // Signed entries come from their source when it can be reached: the signature lives there.
+  const cached = o.fromSource && !o.offline ? undefined : usableCacheEntry(ctx, e.integrity);
   if (cached) {
     const record = recordOf(ctx, e);
     return make(cached.dir, "cache", record, identityOf(record), describeSource(e), noCleanup);

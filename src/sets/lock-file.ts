@@ -32,6 +32,7 @@ export function orderedEntry(e: LockEntry): LockEntry {
     disabledSurfaces: [...e.disabledSurfaces].sort(),
   };
   if (e.c2) out.c2 = { trusted: e.c2.trusted };
+  if (e.signer !== undefined) out.signer = e.signer;
   return out;
 }
 

@@ -240,3 +240,41 @@ describe("gjc signers", () => {
     await refused(["signers", "add", "x@y", join(w.root, "junk.pub")], "invalid_signer_key", 2);
   });
 });
+
+describe("sync and the lock", () => {
+  const lockFile = () => join(w.user, "..", "plugins.lock.json");
+  const readLock = () => JSON.parse(readFileSync(lockFile(), "utf8"));
+
+  test("the lock records the signer; sync --frozen refuses content signed by another key, with nothing written", async () => {
+    const { src, keyFile } = setup();
+    const a = await ok(["plugin", "sign", src, "--key", keyFile]);
+    await ok(["plugin", "install", src, "--user"]);
+    await ok(["plugin", "lock", "--user"]);
+    expect(readLock().bundles[0].signer).toBe(a.fingerprint);
+    expect((await ok(["plugin", "lock", "--user", "--check"])).ok).toBe(true);
+    await ok(["plugin", "uninstall", "demo", "--user"]);
+    // The same bytes, signed by someone else: the digest (and the lock's integrity) is unchanged.
+    const other = makeKey("ecdsa", "intruder@example").write(w.root, "intruder");
+    const b = await ok(["plugin", "sign", src, "--key", other]);
+    expect(b.integrity).toBe(a.integrity);
+    const e = await refused(["plugin", "sync", "--user", "--frozen"], "signer_changed");
+    expect(e.message).toContain(a.fingerprint);
+    expect(e.message).toContain(b.fingerprint);
+    // Even a trusted key is not the lock's key under --frozen.
+    await ok(["signers", "add", "intruder@example", `${other}.pub`]);
+    await refused(["plugin", "sync", "--user", "--frozen"], "signer_changed");
+    await ok(["plugin", "sign", src, "--key", keyFile]);
+    await ok(["plugin", "sync", "--user", "--frozen"]);
+    expect(registry(w.user).plugins[0].signer.fingerprint).toBe(a.fingerprint);
+  });
+
+  test("requireSigned: true in the lock refuses an unsigned bundle with unsigned_bundle", async () => {
+    const { src } = setup();
+    await ok(["plugin", "install", src, "--user"]);
+    await ok(["plugin", "lock", "--user"]);
+    await ok(["plugin", "uninstall", "demo", "--user"]);
+    writeFileSync(lockFile(), JSON.stringify({ ...readLock(), requireSigned: true }, null, 2));
+    await refused(["plugin", "sync", "--user"], "unsigned_bundle");
+    await refused(["plugin", "sync", "--user", "--offline"], "unsigned_bundle");
+  });
+});
