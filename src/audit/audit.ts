@@ -17,6 +17,7 @@ import { RECORD_FILE } from "../c2store/paths.ts";
 import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
 import { planAuditRoot, type Planned } from "./plan-root.ts";
+import type { BundleSigner, SignatureCheck } from "../signing/check.ts";
 
 export interface LocatedFinding extends AuditFinding {
   /** Where `at.pointer` starts in `at.file` (line 1 column 1 when the file has no such value). */
@@ -39,6 +40,8 @@ export interface AuditReport {
   capabilities: CapabilityModel;
   findings: LocatedFinding[];
   counts: Record<AuditLevel, number>;
+  /** Who signed it: a source's signature checked as install checks it; an installed bundle's recorded signer. */
+  signature: SignatureCheck;
   /** With `against`: the installed bundle's capabilities → this one's. */
   capabilityDiff?: import("./diff.ts").CapabilityDiff;
   against?: { name: string; display: string };
@@ -74,12 +77,12 @@ function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding
   });
 }
 
-function report(subject: Omit<AuditSubject, "family" | "name" | "version">, planned: Planned): AuditReport {
+function report(subject: Omit<AuditSubject, "family" | "name" | "version">, planned: Planned, signature: SignatureCheck): AuditReport {
   const findings = locate(auditFindings(planned.model), planned.text);
   const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
   for (const f of findings) counts[f.level]++;
   const m = planned.model;
-  return { subject: { ...subject, family: m.family, name: m.name, version: m.version }, capabilities: m, findings, counts };
+  return { subject: { ...subject, family: m.family, name: m.name, version: m.version }, capabilities: m, findings, counts, signature };
 }
 
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
@@ -98,7 +101,7 @@ export async function auditGated(ctx: Context, req: AuditRequest): Promise<Gated
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
   // Loaded only when a scope flag was given (the resolver module brings the store with it).
   const scope = req.user || req.project ? (await import("../store/resolve.ts")).scopeFromFlags(req) : undefined;
-  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display) => report({ kind: "source", display, scope: null }, planned));
+  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display, signature) => report({ kind: "source", display, scope: null }, planned, signature));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const { diffCapabilities } = await import("./diff.ts");
@@ -106,19 +109,19 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
-async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string) => T): Promise<T> {
+async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string, signature: SignatureCheck) => T): Promise<T> {
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
   const catalogs = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
   const entry = !catalogs ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : catalogs.isCatalogSpec(ctx, req.target);
   if (catalogs && entry) {
     const { withCatalogEntry } = catalogs;
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
-    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`));
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`, await sourceSignature(ctx, fetched)));
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
   try {
-    return use(await planAuditRoot(fetched.dir), fetched.display);
+    return use(await planAuditRoot(fetched.dir), fetched.display, await sourceSignature(ctx, fetched));
   } finally {
     await fetched.cleanup();
   }
@@ -128,7 +131,8 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
   const planned = await planAuditRoot(found.dir);
-  return report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+  const signature: SignatureCheck = found.signer ? { status: found.signer.identity !== undefined ? "trusted" : "unknown-signer", signer: found.signer } : { status: "unsigned" };
+  return report({ kind: "installed", display: found.display, scope: found.scope }, { ...planned, model: withPassEnv(planned.model, found.passEnv) }, signature);
 }
 
 /**
@@ -151,6 +155,19 @@ export interface InstalledRoot {
   passEnv: string[];
   display: string;
   scope: Scope | null;
+  /** The key that signed the installed content, as recorded at install. */
+  signer?: BundleSigner;
+}
+
+/** A fetched source's signature, judged as install judges it (a bad one is refused the same way). */
+async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<SignatureCheck> {
+  const { locateSignature } = await import("../signing/locate.ts");
+  const signature = locateSignature(fetched);
+  if (!signature) return { status: "unsigned" };
+  const { judgeBundle } = await import("../sets/bundle-digest.ts");
+  const { checkBundleSignature } = await import("../signing/check.ts");
+  const judged = await judgeBundle(fetched.dir);
+  return checkBundleSignature(ctx, { name: judged.name, integrity: judged.integrity, signature, scope: "user" });
 }
 
 /** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
@@ -164,13 +181,16 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
       const { notInstalled } = await import("../install/not-installed.ts");
       throw notInstalled(name, scope);
     }
-    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope };
+    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope, ...(entry.signer ? { signer: entry.signer } : {}) };
   }
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
   const layout = c2Layout(ctx);
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
-  if (record) return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null };
+  if (record) {
+    const { signerOfRecord } = await import("../c2store/install.ts");
+    return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}) };
+  }
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);

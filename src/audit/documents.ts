@@ -5,6 +5,7 @@
  * (`bun scripts/gen-audit-schemas.ts`) and every e2e test document is checked against them
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
+import { SignatureSchema } from "../store/documents.ts";
 import Type from "typebox";
 
 const closed = { additionalProperties: false } as const;
@@ -98,6 +99,7 @@ export const AuditDocumentSchema = Type.Object(
     capabilities: CapabilityModelSchema,
     findings: Type.Array(FindingSchema),
     counts: Type.Object({ error: Type.Integer({ minimum: 0 }), warning: Type.Integer({ minimum: 0 }), note: Type.Integer({ minimum: 0 }) }, closed),
+    signature: SignatureSchema,
     capabilityDiff: opt(CapabilityDiffSchema),
     against: opt(Type.Object({ name: str, display: str }, closed)),
     failOn: nullable(str),

@@ -278,3 +278,19 @@ describe("sync and the lock", () => {
     await refused(["plugin", "sync", "--user", "--offline"], "unsigned_bundle");
   });
 });
+
+describe("audit", () => {
+  test("audit of a source checks its signature; audit of an installed bundle shows the recorded signer", async () => {
+    const { src, keyFile } = setup();
+    await ok(["signers", "add", "publisher@acme.example", `${keyFile}.pub`]);
+    const s = await ok(["plugin", "sign", src, "--key", keyFile]);
+    const a = await ok(["plugin", "audit", src]);
+    expect(a.signature).toEqual({ status: "trusted", signer: { fingerprint: s.fingerprint, keyType: "ssh-ed25519", identity: "publisher@acme.example" } });
+    const human = await w.gjc(["plugin", "audit", src]);
+    expect(human.stdout).toContain(`signed publisher@acme.example ${s.fingerprint}`);
+    await ok(["plugin", "install", src, "--user"]);
+    expect((await ok(["plugin", "audit", "demo", "--user"])).signature.signer.identity).toBe("publisher@acme.example");
+    writeFileSync(join(src, "tools", "demo_tool.ts"), "export default 3;\n");
+    await refused(["plugin", "audit", src], "signature_invalid");
+  });
+});
