@@ -166,7 +166,7 @@ function describeSource(fetched: FetchedSource, catalog: InstallOptions["catalog
 }
 
 /** The signature of a planned C2 bundle, over the integrity of the collected files. */
-function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, name: string, policy: SignaturePolicy): SignatureCheck {
+async function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, name: string, policy: SignaturePolicy): Promise<SignatureCheck> {
   const signature = locateSignature(fetched);
   if (!signature && !policy.requireSigned) return { status: "unsigned" };
   return checkBundleSignature(ctx, { name, integrity: c2Content(plan.collection.files).integrity, signature, scope: "user", requireSigned: policy.requireSigned });
@@ -196,7 +196,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw new GjcError({ code: "catalog_mismatch", message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`, hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.", exit: ExitCode.refused });
     }
   }
-  const signature = opts.signature ?? c2Signature(ctx, fetched, plan, manifest.name, opts);
+  const signature = opts.signature ?? (await c2Signature(ctx, fetched, plan, manifest.name, opts));
   const source = describeSource(fetched, opts.catalog);
   const id = installedId(manifest.name, source.identity);
   if (opts.expectId !== undefined && id !== opts.expectId) {

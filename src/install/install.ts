@@ -63,7 +63,7 @@ const doneStatus: Record<string, InstallStatus> = { install: "installed", update
 export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
   const { scope } = opts;
   // The signature is judged before anything else: a bad one refuses even a dry run.
-  const signature = gjcSignature(ctx, bundle, fetched, scope, opts);
+  const signature = await gjcSignature(ctx, bundle, fetched, scope, opts);
   const signed = signerWarning(bundle.name, signature);
   if (signed) warnings = [...warnings, signed];
   const result = (status: InstallStatus, previous: RegistryEntry | undefined): GjcInstallResult => ({

@@ -28,7 +28,7 @@ const installedSigner = (b: InstalledBundle | undefined): BundleSigner | undefin
   return s ? { ...s } : undefined;
 };
 
-export function syncSignature(ctx: Context, scope: Scope, want: LockEntry, c: JudgedContent, have: InstalledBundle | undefined, o: SyncSignaturePolicy): SignatureCheck {
+export async function syncSignature(ctx: Context, scope: Scope, want: LockEntry, c: JudgedContent, have: InstalledBundle | undefined, o: SyncSignaturePolicy): Promise<SignatureCheck> {
   if (c.origin !== "source") {
     if (!needsSignatureCheck(want, o.requireSigned)) return { status: "unsigned" };
     throw new GjcError({
@@ -40,7 +40,7 @@ export function syncSignature(ctx: Context, scope: Scope, want: LockEntry, c: Ju
     });
   }
   const signature = locateSignature({ dir: c.dir, record: c.record as { kind: string; uri?: string } });
-  const check = signature ? checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, signature, scope: want.family === "c2" ? "user" : scope, requireSigned: o.requireSigned }) : checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, scope, requireSigned: o.requireSigned });
+  const check = signature ? await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, signature, scope: want.family === "c2" ? "user" : scope, requireSigned: o.requireSigned }) : await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, scope, requireSigned: o.requireSigned });
   if (want.signer !== undefined) {
     const lockSigner: BundleSigner = { fingerprint: want.signer, keyType: "" };
     // --frozen: the lock's key exactly, whoever else the user trusts.

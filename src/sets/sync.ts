@@ -272,7 +272,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
         // The digest covers the manifest, but a lock entry must also name what it holds.
         else if (got.content.name !== want.name || got.content.version !== want.version) bad.push({ entry: want, what: "identity", expected: `${want.name}@${want.version}`, actual: `${got.content.name}@${got.content.version}`, origin: got.content.origin });
-        else signatures.set(`${want.family}:${want.name}`, syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen }));
+        else signatures.set(`${want.family}:${want.name}`, await syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen }));
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);

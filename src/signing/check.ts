@@ -60,7 +60,7 @@ function parseSignature(b: SignedBundle): SshSignature {
   }
 }
 
-export function checkBundleSignature(ctx: Context, b: SignedBundle): SignatureCheck {
+export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promise<SignatureCheck> {
   if (!b.signature) {
     if (b.requireSigned) throw unsignedBundle(b.name, "--require-signed");
     return { status: "unsigned" };
@@ -71,7 +71,7 @@ export function checkBundleSignature(ctx: Context, b: SignedBundle): SignatureCh
   if (sig.namespace !== SIGNATURE_NAMESPACE) {
     throw refused("signature_invalid", `The signature of ${b.name} was made for the namespace "${sig.namespace}", not "${SIGNATURE_NAMESPACE}".`, `Sign it with gjc plugin sign, or ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE}.`, details);
   }
-  if (!signatureMatches(sig, digestMessage(b.integrity))) {
+  if (!(await signatureMatches(sig, digestMessage(b.integrity)))) {
     throw refused("signature_invalid", `The signature of ${b.name} (key ${fp}) does not match its content (${b.integrity}): a file changed after it was signed, or the signature belongs to something else.`, "Do not install it; ask the publisher for a correctly signed release.", details);
   }
   if (revokedFingerprints(ctx).has(fp)) {

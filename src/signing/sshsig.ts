@@ -4,7 +4,6 @@
  * string, the hash algorithm and the signature; what the key signs is the magic, namespace,
  * reserved, hash algorithm and H(message). Armored like ssh-keygen: 70 base64 columns.
  */
-import { createHash } from "node:crypto";
 import type { SshSigner } from "./private-key.ts";
 import { KeyFormatError, parsePublicKeyBlob, verifySshSignature, type SshPublicKey } from "./ssh-keys.ts";
 import { WireFormatError, WireReader, WireWriter } from "./ssh-wire.ts";
@@ -29,7 +28,7 @@ export interface SshSignature {
 export class SignatureFormatError extends Error {}
 
 function signedData(namespace: string, hash: HashName, message: Uint8Array): Uint8Array {
-  const digest = new Uint8Array(createHash(hash).update(message).digest());
+  const digest = new Uint8Array(new Bun.CryptoHasher(hash).update(message).digest());
   return new WireWriter().raw(MAGIC).string(namespace).string("").string(hash).string(digest).bytes();
 }
 
@@ -40,7 +39,7 @@ export async function signMessage(signer: SshSigner, message: Uint8Array, namesp
 }
 
 /** True when the signature's own key signed `message` under the signature's namespace. */
-export function signatureMatches(sig: SshSignature, message: Uint8Array): boolean {
+export function signatureMatches(sig: SshSignature, message: Uint8Array): Promise<boolean> {
   return verifySshSignature(sig.publicKey, sig.signature, signedData(sig.namespace, sig.hashAlgorithm, message));
 }
 
