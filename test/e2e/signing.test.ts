@@ -294,3 +294,18 @@ describe("audit", () => {
     await refused(["plugin", "audit", src], "signature_invalid");
   });
 });
+
+describe("the signature file is never bundle content", () => {
+  test("a GJC manifest that declares gjc-signature.sshsig is refused by validate and install", async () => {
+    w = makeWorld();
+    const src = writeBundle(join(w.root, "src", "demo"), "demo", { tools: ["t"] });
+    const manifest = JSON.parse(readFileSync(join(src, "gajae-plugin.json"), "utf8"));
+    manifest.tools[0].path = "gjc-signature.sshsig";
+    writeFileSync(join(src, "gajae-plugin.json"), JSON.stringify(manifest));
+    writeFileSync(join(src, "gjc-signature.sshsig"), "export default 1;\n");
+    const v = await w.gjc(["plugin", "validate", src, "--json"]);
+    expect(v.exitCode).toBe(1);
+    expect(JSON.stringify(v.json())).toContain("detached signature");
+    await refused(["plugin", "install", src, "--user"], "missing_file", 1);
+  });
+});
