@@ -309,3 +309,16 @@ describe("the signature file is never bundle content", () => {
     await refused(["plugin", "install", src, "--user"], "missing_file", 1);
   });
 });
+
+describe("signer files are read without trusting links", () => {
+  test("an allowed_signers that is a symbolic link is refused (signers_unreadable), by list and by install", async () => {
+    const { src, key, keyFile } = setup();
+    await ok(["plugin", "sign", src, "--key", keyFile]);
+    const elsewhere = join(w.root, "elsewhere");
+    writeFileSync(elsewhere, `publisher@acme.example ${keyText(key)}\n`);
+    require("node:fs").mkdirSync(join(w.home, ".config", "gjc"), { recursive: true });
+    require("node:fs").symlinkSync(elsewhere, join(w.home, ".config", "gjc", "allowed_signers"));
+    await refused(["signers", "list"], "signers_unreadable");
+    await refused(["plugin", "install", src, "--user"], "signers_unreadable");
+  });
+});
