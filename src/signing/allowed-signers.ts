@@ -9,6 +9,7 @@
  * refuses an option it does not know, so gjc's own restriction (which bundle names a key may
  * sign) lives in the free comment as `gjc-for=<pattern list>`, where ssh-keygen ignores it.
  */
+import { certificateProblem, type SshCertificate } from "./certificate.ts";
 import { isCertificateType, KeyFormatError, parsePublicKeyLine, type SshPublicKey } from "./ssh-keys.ts";
 
 export interface AllowedSigner {
@@ -141,8 +142,8 @@ export function parseAllowedSigners(text: string): { signers: AllowedSigner[]; p
       entry.comment = line.slice(data.next).trim();
       const forName = /(?:^|\s)gjc-for=(\S+)/.exec(entry.comment);
       if (forName) entry.forNames = unquote(forName[1]);
-      if (entry.certAuthority || isCertificateType(type)) {
-        entry.unusable = "certificate authorities and certificates are not supported by gjc yet; list the publisher's plain key";
+      if (isCertificateType(type)) {
+        entry.unusable = "a certificate cannot be listed; list its CA's key with cert-authority, or the plain key";
       } else {
         try {
           entry.key = parsePublicKeyLine(entry.keyText).key;
@@ -168,6 +169,15 @@ export function formatAllowedSigner(o: { identity: string; namespaces?: string; 
   return `${principals}${options} ${o.keyText}${comment !== "" ? ` ${comment}` : ""}`;
 }
 
+/** A certificate under a cert-authority line: the principal it is trusted as, or why it is not. */
+function certificateVerdict(cert: SshCertificate, line: AllowedSigner, now: Date): { principal?: string; reason?: string } {
+  const problem = certificateProblem(cert, now);
+  if (problem !== undefined) return { reason: `its certificate cannot be used: ${problem}` };
+  const principal = cert.principals.find((p) => matchPatternList(p, line.principals));
+  if (principal === undefined) return { reason: `no principal of its certificate (${cert.principals.join(", ") || "none"}) matches line ${line.line}'s "${line.principals}"` };
+  return { principal };
+}
+
 export type SignerVerdict =
   | { kind: "allowed"; entry: AllowedSigner; identity: string }
   | { kind: "restricted"; entry: AllowedSigner; reason: string }
@@ -178,12 +188,16 @@ export type SignerVerdict =
  * names the key and allows all three wins; else a line that names the key but restricts it
  * (another namespace, outside its validity, another bundle name) explains the refusal.
  */
-export function judgeSigner(signers: readonly AllowedSigner[], key: SshPublicKey, namespace: string, bundleName: string, now: Date): SignerVerdict {
+export function judgeSigner(signers: readonly AllowedSigner[], key: SshPublicKey, namespace: string, bundleName: string, now: Date, certificate?: SshCertificate): SignerVerdict {
   let restricted: SignerVerdict | undefined;
   for (const s of signers) {
-    if (!s.key || Buffer.compare(s.key.blob, key.blob) !== 0) continue;
+    // A plain line names the signing key itself; a cert-authority line the CA of the signature's certificate.
+    const named = s.certAuthority ? certificate?.ca : certificate ? undefined : key;
+    if (!s.key || !named || Buffer.compare(s.key.blob, named.blob) !== 0) continue;
+    const cert = certificate ? certificateVerdict(certificate, s, now) : undefined;
     const reason =
-      s.namespaces !== undefined && !matchPatternList(namespace, s.namespaces)
+      cert?.reason ??
+      (s.namespaces !== undefined && !matchPatternList(namespace, s.namespaces)
         ? `its line ${s.line} allows only the namespaces "${s.namespaces}"`
         : s.validAfter && now < s.validAfter
           ? `its line ${s.line} is valid only after ${s.validAfter.toISOString()}`
@@ -191,8 +205,9 @@ export function judgeSigner(signers: readonly AllowedSigner[], key: SshPublicKey
             ? `its line ${s.line} expired at ${s.validBefore.toISOString()} (valid-before)`
             : s.forNames !== undefined && !matchPatternList(bundleName, s.forNames)
               ? `its line ${s.line} allows it to sign only bundles named "${s.forNames}"`
-              : undefined;
-    if (reason === undefined) return { kind: "allowed", entry: s, identity: s.principals };
+              : undefined);
+    const identity = cert?.principal ?? s.principals;
+    if (reason === undefined) return { kind: "allowed", entry: s, identity };
     restricted ??= { kind: "restricted", entry: s, reason };
   }
   return restricted ?? { kind: "unknown" };

@@ -10,7 +10,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { judgeSigner } from "./allowed-signers.ts";
 import { loadSigners, revokedFingerprints, type SignersScope } from "./signer-files.ts";
-import { fingerprint } from "./ssh-keys.ts";
+import { fingerprint, verifySshSignature } from "./ssh-keys.ts";
 import { parseArmoredSignature, SIGNATURE_NAMESPACE, signatureMatches, SignatureFormatError, type SshSignature } from "./sshsig.ts";
 
 /** The publisher a bundle was signed by, as records keep it; `identity` only when the key is a trusted publisher's. */
@@ -74,14 +74,21 @@ export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promi
   if (!(await signatureMatches(sig, digestMessage(b.integrity)))) {
     throw refused("signature_invalid", `The signature of ${b.name} (key ${fp}) does not match its content (${b.integrity}): a file changed after it was signed, or the signature belongs to something else.`, "Do not install it; ask the publisher for a correctly signed release.", details);
   }
-  if (revokedFingerprints(ctx).has(fp)) {
+  if (sig.certificate && !(await verifySshSignature(sig.certificate.ca, sig.certificate.signature, sig.certificate.signedPart))) {
+    throw refused("signature_invalid", `The certificate in the signature of ${b.name} is not signed by the CA it names (${fingerprint(sig.certificate.ca.blob)}).`, "Ask the publisher for a signature made with a valid certificate.", details);
+  }
+  const revoked = revokedFingerprints(ctx);
+  if (sig.certificate && revoked.has(fingerprint(sig.certificate.ca.blob))) {
+    throw refused("signer_revoked", `${b.name} is signed with a certificate from the CA ${fingerprint(sig.certificate.ca.blob)}, a key you revoked.`, "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.", details);
+  }
+  if (revoked.has(fp)) {
     throw refused("signer_revoked", `${b.name} is signed by ${fp}, a key you revoked.`, "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.", details);
   }
   const scopes: SignersScope[] = b.scope === "project" ? ["user", "project"] : ["user"];
   let restriction: string | undefined;
   for (const scope of scopes) {
     const loaded = loadSigners(ctx, scope);
-    const verdict = judgeSigner(loaded.signers, sig.publicKey, sig.namespace, b.name, ctx.now());
+    const verdict = judgeSigner(loaded.signers, sig.publicKey, sig.namespace, b.name, ctx.now(), sig.certificate);
     if (verdict.kind === "allowed") return { status: "trusted", signer: { fingerprint: fp, keyType: sig.publicKey.type, identity: verdict.identity } };
     if (verdict.kind === "restricted") restriction ??= `${loaded.path}: ${verdict.reason}`;
   }

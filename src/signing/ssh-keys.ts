@@ -55,7 +55,7 @@ export function parsePublicKeyBlob(blob: Uint8Array): SshPublicKey {
   try {
     const r = new WireReader(blob);
     const type = r.text();
-    if (isCertificateType(type)) throw new KeyFormatError(`OpenSSH certificates (${type}) are not supported; use the plain public key`);
+    if (isCertificateType(type)) throw new KeyFormatError(`${type} is a certificate, not a plain public key`);
     if (type.startsWith("sk-")) throw new KeyFormatError(`security-key signatures (${type}) are not supported`);
     if (type === "ssh-ed25519") {
       const pk = r.string();

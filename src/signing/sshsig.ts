@@ -5,7 +5,8 @@
  * reserved, hash algorithm and H(message). Armored like ssh-keygen: 70 base64 columns.
  */
 import type { SshSigner } from "./private-key.ts";
-import { KeyFormatError, parsePublicKeyBlob, verifySshSignature, type SshPublicKey } from "./ssh-keys.ts";
+import { parseCertificateBlob, type SshCertificate } from "./certificate.ts";
+import { isCertificateType, KeyFormatError, parsePublicKeyBlob, verifySshSignature, type SshPublicKey } from "./ssh-keys.ts";
 import { WireFormatError, WireReader, WireWriter } from "./ssh-wire.ts";
 
 export const SIGNATURE_NAMESPACE = "gjc-plugin";
@@ -18,7 +19,10 @@ const HASHES = ["sha512", "sha256"] as const;
 type HashName = (typeof HASHES)[number];
 
 export interface SshSignature {
+  /** The key that signed (a certificate's certified key). */
   publicKey: SshPublicKey;
+  /** Present when the signature carries an OpenSSH user certificate instead of a plain key. */
+  certificate?: SshCertificate;
   namespace: string;
   hashAlgorithm: HashName;
   /** The key type's SSH signature blob. */
@@ -44,7 +48,7 @@ export function signatureMatches(sig: SshSignature, message: Uint8Array): Promis
 }
 
 export function encodeSignature(sig: SshSignature): Uint8Array {
-  return new WireWriter().raw(MAGIC).uint32(VERSION).string(sig.publicKey.blob).string(sig.namespace).string("").string(sig.hashAlgorithm).string(sig.signature).bytes();
+  return new WireWriter().raw(MAGIC).uint32(VERSION).string(sig.certificate?.blob ?? sig.publicKey.blob).string(sig.namespace).string("").string(sig.hashAlgorithm).string(sig.signature).bytes();
 }
 
 export function decodeSignature(blob: Uint8Array): SshSignature {
@@ -53,7 +57,9 @@ export function decodeSignature(blob: Uint8Array): SshSignature {
     const r = new WireReader(blob.subarray(MAGIC.length));
     const version = r.uint32();
     if (version !== VERSION) throw new SignatureFormatError(`SSH signature version ${version} is not supported`);
-    const publicKey = parsePublicKeyBlob(r.string());
+    const keyBlob = r.string();
+    const certificate = isCertificateType(new WireReader(keyBlob).text()) ? parseCertificateBlob(keyBlob) : undefined;
+    const publicKey = certificate?.key ?? parsePublicKeyBlob(keyBlob);
     const namespace = r.text();
     r.string(); // reserved: ignored, as the format says
     const hash = r.text();
@@ -61,7 +67,7 @@ export function decodeSignature(blob: Uint8Array): SshSignature {
     r.end();
     if (namespace === "") throw new SignatureFormatError("the signature has an empty namespace");
     if (!(HASHES as readonly string[]).includes(hash)) throw new SignatureFormatError(`hash algorithm ${JSON.stringify(hash)} is not supported`);
-    return { publicKey, namespace, hashAlgorithm: hash as HashName, signature };
+    return { publicKey, ...(certificate ? { certificate } : {}), namespace, hashAlgorithm: hash as HashName, signature };
   } catch (error) {
     if (error instanceof SignatureFormatError) throw error;
     if (error instanceof WireFormatError || error instanceof KeyFormatError) throw new SignatureFormatError(error.message);

@@ -71,3 +71,29 @@ export function makeKey(type: TestKeyType = "ed25519", comment = "test@example")
     },
   };
 }
+
+/** An OpenSSH user certificate for `subject`'s key, signed by `ca` (PROTOCOL.certkeys layout). */
+export async function makeCertificate(ca: TestKey, subject: TestKey, o: { principals: string[]; validAfter?: bigint; validBefore?: bigint; certType?: number; criticalOptions?: string[] }): Promise<string> {
+  const { parsePrivateKey } = await import("../../src/signing/private-key.ts");
+  const { parsePublicKeyLine } = await import("../../src/signing/ssh-keys.ts");
+  const { WireReader } = await import("../../src/signing/ssh-wire.ts");
+  const key = parsePublicKeyLine(subject.publicLine).key;
+  const caKey = parsePrivateKey(ca.privatePem);
+  const fields = new WireReader(key.blob);
+  const plain = fields.text();
+  const u64 = (w: WireWriter, v: bigint) => w.uint32(Number(v >> 32n)).uint32(Number(v & 0xffffffffn));
+  const w = new WireWriter().string(`${plain}-cert-v01@openssh.com`).string(new Uint8Array(32).fill(7));
+  w.raw(key.blob.subarray(4 + plain.length));
+  u64(w, 1n).uint32(o.certType ?? 1).string("test-cert");
+  const principals = new WireWriter();
+  for (const p of o.principals) principals.string(p);
+  w.string(principals.bytes());
+  u64(w, o.validAfter ?? 0n);
+  u64(w, o.validBefore ?? 0xffffffffffffffffn);
+  const critical = new WireWriter();
+  for (const c of o.criticalOptions ?? []) critical.string(c).string(new WireWriter().string("x").bytes());
+  w.string(critical.bytes()).string(new Uint8Array(0)).string(new Uint8Array(0)).string(caKey.publicKey.blob);
+  const signed = w.bytes();
+  const signature = await caKey.sign(signed);
+  return `${plain}-cert-v01@openssh.com ${Buffer.from(new WireWriter().raw(signed).string(signature).bytes()).toString("base64")}`;
+}

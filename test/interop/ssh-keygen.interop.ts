@@ -5,7 +5,7 @@
  * openssh-client first when ssh-keygen is missing.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compiledBinary } from "../helpers/binary.ts";
 import { spawnScoped } from "../helpers/sandbox.ts";
@@ -138,6 +138,38 @@ for (const target of ["source", "compiled"] as const) {
       await ok(["plugin", "sign", src, "--key", second]);
       await ok(["plugin", "uninstall", "demo", "--user"]);
       await refused(["plugin", "sync", "--user", "--frozen"], "signer_changed");
+    });
+
+    test("a signature made with an ssh-keygen user certificate is trusted through a cert-authority line, for its principals and validity", async () => {
+      w = makeWorld();
+      const ca = keygen("ca", "ed25519");
+      const user = keygen("user", "ecdsa");
+      const src = writeBundle(join(w.root, "src", "demo"), "demo");
+      const digest = (await gjc(["plugin", "digest", src])).stdout;
+      writeFileSync(join(w.root, "msg"), digest);
+      const allowed = join(w.home, ".config", "gjc", "allowed_signers");
+      mkdirSync(join(w.home, ".config", "gjc"), { recursive: true });
+      const caPub = readFileSync(`${ca}.pub`, "utf8").trim().split(" ").slice(0, 2).join(" ");
+      writeFileSync(allowed, `*@acme.example cert-authority,namespaces="gjc-plugin" ${caPub}\n`);
+      const certify = (principals: string, validity: string) => {
+        const made = run([SSH_KEYGEN!, "-q", "-s", ca, "-I", "release", "-n", principals, "-V", validity, `${user}.pub`]);
+        expect(made.stderr).toBe("");
+        expect(made.code).toBe(0);
+        rmSync(join(w.root, "msg.sig"), { force: true });
+        expect(run([SSH_KEYGEN!, "-Y", "sign", "-n", "gjc-plugin", "-f", `${user}-cert.pub`, join(w.root, "msg")]).code).toBe(0);
+        writeFileSync(join(src, "gjc-signature.sshsig"), readFileSync(join(w.root, "msg.sig")));
+        return run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", principals.split(",")[0], "-s", join(src, "gjc-signature.sshsig")], { stdin: digest }).code;
+      };
+      expect(certify("release@acme.example", "-1d:+1d")).toBe(0);
+      const installed = await ok(["plugin", "install", src, "--user", "--dry-run"]);
+      expect(installed.signature).toMatchObject({ status: "trusted", signer: { identity: "release@acme.example" } });
+      expect(certify("release@elsewhere.example", "-1d:+1d")).not.toBe(0);
+      await refused(["plugin", "install", src, "--user"], "signer_not_allowed");
+      expect(certify("release@acme.example", "20200101:20200102")).not.toBe(0);
+      await refused(["plugin", "install", src, "--user"], "signer_not_allowed");
+      await ok(["signers", "revoke", `${ca}.pub`]);
+      certify("release@acme.example", "-1d:+1d");
+      await refused(["plugin", "install", src, "--user"], "signer_revoked");
     });
 
     test("an encrypted key signs through ssh-agent (--key naming it or its .pub); without the agent gjc says why", async () => {

@@ -39,11 +39,12 @@ describe("allowed_signers parsing", () => {
     expect(signers.map((s) => s.principals)).toEqual(["ok"]);
   });
 
-  test("cert-authority lines and certificates are kept but marked unusable with a reason", () => {
-    const { signers } = parseAllowedSigners(`*@acme.example cert-authority ${keyText(a)}`);
+  test("cert-authority lines keep the CA key; a listed certificate is marked unusable with a reason", () => {
+    const { signers } = parseAllowedSigners(`*@acme.example cert-authority ${keyText(a)}\nx ssh-ed25519-cert-v01@openssh.com AAAA`);
     expect(signers[0].certAuthority).toBe(true);
-    expect(signers[0].key).toBeUndefined();
-    expect(signers[0].unusable).toContain("certificate");
+    expect(signers[0].key?.blob).toEqual(keyA.blob);
+    expect(signers[1].unusable).toContain("certificate");
+    // A CA line does not vouch for a plain signature by the CA key itself.
     expect(judgeSigner(signers, keyA, "gjc-plugin", "x", now).kind).toBe("unknown");
   });
 
