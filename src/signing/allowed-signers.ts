@@ -162,9 +162,10 @@ export function parseAllowedSigners(text: string): { signers: AllowedSigner[]; p
 }
 
 /** The line as ssh-keygen would read it, with gjc's name restriction in the comment. */
-export function formatAllowedSigner(o: { identity: string; namespaces?: string; keyText: string; forNames?: string; comment?: string }): string {
+export function formatAllowedSigner(o: { identity: string; certAuthority?: boolean; namespaces?: string; keyText: string; forNames?: string; comment?: string }): string {
   const principals = /[\s"]/.test(o.identity) ? `"${o.identity.replace(/"/g, "")}"` : o.identity;
-  const options = o.namespaces !== undefined ? ` namespaces="${o.namespaces}"` : "";
+  const list = [...(o.certAuthority ? ["cert-authority"] : []), ...(o.namespaces !== undefined ? [`namespaces="${o.namespaces}"`] : [])];
+  const options = list.length > 0 ? ` ${list.join(",")}` : "";
   const comment = [o.forNames !== undefined ? `gjc-for=${o.forNames}` : "", o.comment ?? ""].filter((s) => s !== "").join(" ");
   return `${principals}${options} ${o.keyText}${comment !== "" ? ` ${comment}` : ""}`;
 }

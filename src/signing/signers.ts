@@ -107,7 +107,7 @@ export interface AddResult {
   forNames: string | null;
 }
 
-export function addSigner(ctx: Context, o: { identity: string; key: string; forNames?: string; project?: boolean }): AddResult {
+export function addSigner(ctx: Context, o: { identity: string; key: string; forNames?: string; project?: boolean; certAuthority?: boolean }): AddResult {
   checkIdentity(o.identity);
   if (o.forNames !== undefined && (o.forNames === "" || /[\s"]/.test(o.forNames))) {
     throw usageError(`--for ${JSON.stringify(o.forNames)} must be a comma-separated list of bundle name patterns without spaces.`, "For example --for 'acme-*'.", "invalid_option_value");
@@ -121,9 +121,9 @@ export function addSigner(ctx: Context, o: { identity: string; key: string; forN
   const file = allowedSignersPath(ctx, scope);
   const text = readSignerFile(file);
   const result: AddResult = { status: "added", scope, file, identity: o.identity, fingerprint: fp, keyType: key.type, forNames: o.forNames ?? null };
-  const same = parseAllowedSigners(text).signers.some((s) => s.principals === o.identity && s.key && fingerprint(s.key.blob) === fp && s.forNames === o.forNames && s.namespaces === SIGNATURE_NAMESPACE);
+  const same = parseAllowedSigners(text).signers.some((s) => s.principals === o.identity && s.key && fingerprint(s.key.blob) === fp && s.forNames === o.forNames && s.namespaces === SIGNATURE_NAMESPACE && s.certAuthority === (o.certAuthority === true));
   if (same) return { ...result, status: "unchanged" };
-  const line = formatAllowedSigner({ identity: o.identity, namespaces: SIGNATURE_NAMESPACE, keyText: publicKeyLine(key), forNames: o.forNames });
+  const line = formatAllowedSigner({ identity: o.identity, certAuthority: o.certAuthority, namespaces: SIGNATURE_NAMESPACE, keyText: publicKeyLine(key), forNames: o.forNames });
   writeSignerFile(file, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${line}\n`);
   return result;
 }

@@ -150,7 +150,8 @@ for (const target of ["source", "compiled"] as const) {
       const allowed = join(w.home, ".config", "gjc", "allowed_signers");
       mkdirSync(join(w.home, ".config", "gjc"), { recursive: true });
       const caPub = readFileSync(`${ca}.pub`, "utf8").trim().split(" ").slice(0, 2).join(" ");
-      writeFileSync(allowed, `*@acme.example cert-authority,namespaces="gjc-plugin" ${caPub}\n`);
+      await ok(["signers", "add", "*@acme.example", `${ca}.pub`, "--cert-authority"]);
+      expect(readFileSync(allowed, "utf8")).toBe(`*@acme.example cert-authority,namespaces="gjc-plugin" ${caPub}\n`);
       const certify = (principals: string, validity: string) => {
         const made = run([SSH_KEYGEN!, "-q", "-s", ca, "-I", "release", "-n", principals, "-V", validity, `${user}.pub`]);
         expect(made.stderr).toBe("");
