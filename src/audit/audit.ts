@@ -188,7 +188,7 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
   const layout = c2Layout(ctx);
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
   if (record) {
-    const { signerOfRecord } = await import("../c2store/install.ts");
+    const { signerOfRecord } = await import("../c2store/record-signer.ts");
     return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}) };
   }
   const scopes = (["user", "project"] as Scope[]).filter((s) => {

@@ -32,9 +32,10 @@ import { readRecord, scanRecords } from "./records.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
 import { c2Content } from "../sets/bundle-digest.ts";
-import { assertSameSigner, checkBundleSignature, type BundleSigner, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
+import { assertSameSigner, checkBundleSignature, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
 import { signerWarning } from "../install/signature.ts";
+import { recordSigner, signerOfRecord } from "./record-signer.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
 
@@ -172,10 +173,6 @@ async function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, n
   return checkBundleSignature(ctx, { name, integrity: c2Content(plan.collection.files).integrity, signature, scope: "user", requireSigned: policy.requireSigned });
 }
 
-/** The record keeps the snake_case spelling of its format. */
-type RecordSigner = NonNullable<InstalledRecord["signer"]>;
-const recordSigner = (s: BundleSigner): RecordSigner => ({ fingerprint: s.fingerprint, key_type: s.keyType, ...(s.identity !== undefined ? { identity: s.identity } : {}) });
-export const signerOfRecord = (s: RecordSigner): BundleSigner => ({ fingerprint: s.fingerprint, keyType: s.key_type, ...(s.identity !== undefined ? { identity: s.identity } : {}) });
 
 /**
  * Installs (or, with `force`, replaces) a C2 bundle from a fetched source. The same id

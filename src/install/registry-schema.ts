@@ -61,7 +61,7 @@ export const Surfaces = Type.Object(
  * (this MAC-signed registry): a later content signed by another key is refused (signer_changed).
  * `identity` only when the key was a trusted publisher's at install time.
  */
-export const Signer = Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), keyType: Type.String(), identity: Type.Optional(Type.String()) }, closed);
+export const Signer = Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed);
 
 /** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
 export const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);

@@ -88,6 +88,8 @@ interface ApplyOptions extends SyncOptions {
   resume?: Journal;
   /** Record a generation (and, not frozen, write the lock) afterwards. */
   generation?: boolean;
+  /** The lock is gjc's own record (rollback, journal recovery): signers are kept as recorded, not re-verified. */
+  recorded?: boolean;
 }
 
 export interface SyncResult {
@@ -203,6 +205,7 @@ async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backwar
     policies: t.policies !== undefined,
     step: j.step,
     resume: j,
+    recorded: true,
     generation: true,
     command: `${j.command} (${dir === "forward" ? "finished" : "undone"} after an interruption)`,
   });
@@ -257,7 +260,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       const want = p.want as LockEntry;
       let got;
       try {
-        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir, fromSource: needsSignatureCheck(want, requireSigned) });
+        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir, fromSource: !o.recorded && needsSignatureCheck(want, requireSigned) });
       } catch (error) {
         // The sources layer checks the pin itself (commit checked out, archive bytes) first.
         if (!isGjcError(error) || error.code !== "hash_mismatch") throw error;
@@ -272,7 +275,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
         // The digest covers the manifest, but a lock entry must also name what it holds.
         else if (got.content.name !== want.name || got.content.version !== want.version) bad.push({ entry: want, what: "identity", expected: `${want.name}@${want.version}`, actual: `${got.content.name}@${got.content.version}`, origin: got.content.origin });
-        else signatures.set(`${want.family}:${want.name}`, await syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen }));
+        else signatures.set(`${want.family}:${want.name}`, await syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen, recorded: o.recorded }));
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);

@@ -16,7 +16,8 @@ import { parseArmoredSignature, SIGNATURE_NAMESPACE, signatureMatches, Signature
 /** The publisher a bundle was signed by, as records keep it; `identity` only when the key is a trusted publisher's. */
 export interface BundleSigner {
   fingerprint: string;
-  keyType: string;
+  /** Absent when only the fingerprint is known (a rollback to content the lock history names). */
+  keyType?: string;
   identity?: string;
 }
 

@@ -48,7 +48,7 @@ const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupporte
 const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
 // The same facts as a GJC surface quarantine (code, detectedAt); the C2 record keeps them as reason and at.
 /** The key that signed an installed bundle (identity only for a trusted publisher's key). */
-export const SignerSchema = Type.Object({ fingerprint: str, keyType: str, identity: opt(str) }, closed);
+export const SignerSchema = Type.Object({ fingerprint: str, keyType: opt(str), identity: opt(str) }, closed);
 /** What install found about the candidate's signature (src/signing/check.ts). */
 export const SignatureSchema = Type.Object({ status: Type.Enum(["unsigned", "trusted", "unknown-signer"]), signer: opt(SignerSchema) }, closed);
 

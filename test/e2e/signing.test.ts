@@ -322,3 +322,18 @@ describe("signer files are read without trusting links", () => {
     await refused(["plugin", "install", src, "--user"], "signers_unreadable");
   });
 });
+
+describe("rollback keeps what gjc recorded", () => {
+  test("rolling a signed bundle back (offline, from the cache) keeps its recorded signer", async () => {
+    const { src, keyFile } = setup();
+    const s = await ok(["plugin", "sign", src, "--key", keyFile]);
+    await ok(["plugin", "install", src, "--user"]);
+    await ok(["plugin", "lock", "--user"]);
+    writeBundle(src, "demo", { version: "1.1.0" });
+    await ok(["plugin", "sign", src, "--key", keyFile]);
+    await ok(["plugin", "upgrade", "demo", "--user"]);
+    const back = await ok(["plugin", "rollback", "demo", "--user"]);
+    expect(back.to.version).toBe("1.0.0");
+    expect(registry(w.user).plugins[0]).toMatchObject({ version: "1.0.0", signer: { fingerprint: s.fingerprint } });
+  });
+});

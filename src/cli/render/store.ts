@@ -87,7 +87,7 @@ function stateOf(b: BundleRow): string {
 }
 
 /** `identity (SHA256:…)` for a trusted publisher, `SHA256:… (unknown key)` otherwise. */
-const signerLine = (s: { fingerprint: string; keyType: string; identity?: string }) => (s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`);
+const signerLine = (s: { fingerprint: string; identity?: string }) => (s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`);
 
 export function describeList(r: Omit<ListDocument, "schema">): string {
   const lines: string[] = [];
