@@ -21,6 +21,8 @@ export interface FetchedBundle {
   dir: string;
   record: object & { kind: string };
   display: string;
+  /** A detached signature the sources layer fetched beside the source. */
+  signature?: { text: string; label: string };
 }
 
 /** The GJC half of the shared install/upgrade document (src/store/documents.ts). */

@@ -9,7 +9,7 @@ import type { Scope } from "./registry-types.ts";
 
 /** The signature of a compiled GJC bundle, over the integrity its installed files will have. */
 export async function gjcSignature(ctx: Context, bundle: CompiledBundle, fetched: FetchedBundle, scope: Scope, policy: SignaturePolicy): Promise<SignatureCheck> {
-  const signature = locateSignature({ dir: fetched.dir, record: fetched.record as { kind: string; uri?: string } });
+  const signature = locateSignature({ dir: fetched.dir, record: fetched.record as { kind: string; uri?: string }, signature: fetched.signature });
   if (!signature && !policy.requireSigned) return { status: "unsigned" };
   return checkBundleSignature(ctx, { name: bundle.name, integrity: gjcContent(bundle).integrity, signature, scope, requireSigned: policy.requireSigned });
 }

@@ -37,6 +37,8 @@ export interface JudgedContent {
   version: string;
   files: (ContentFile & { bytes: number })[];
   gjc?: CompiledBundle;
+  /** A detached signature fetched beside the source. */
+  signature?: { text: string; label: string };
   cleanup(): Promise<void>;
 }
 
@@ -135,10 +137,10 @@ const noCleanup = async () => {};
 export type Acquired = { ok: true; content: JudgedContent } | { ok: false; reason: "offline_miss" };
 
 export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined; fromSource?: boolean }): Promise<Acquired> {
-  const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>): Promise<Acquired> => {
+  const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>, signature?: JudgedContent["signature"]): Promise<Acquired> => {
     try {
       const judged = await judge(dir, e);
-      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, cleanup } };
+      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, ...(signature ? { signature } : {}), cleanup } };
     } catch (error) {
       await cleanup();
       throw error;
@@ -165,5 +167,5 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
     manifestNames: [GJC_MANIFEST, C2_MANIFEST],
     onProgress: (m) => ctx.log.progress(m),
   });
-  return make(fetched.dir, "source", fetched.record, fetched.identity, fetched.display, () => fetched.cleanup());
+  return make(fetched.dir, "source", fetched.record, fetched.identity, fetched.display, () => fetched.cleanup(), fetched.signature);
 }

@@ -48,7 +48,7 @@ export async function syncSignature(ctx: Context, scope: Scope, want: LockEntry,
       exit: ExitCode.refused,
     });
   }
-  const signature = locateSignature({ dir: c.dir, record: c.record as { kind: string; uri?: string } });
+  const signature = locateSignature({ dir: c.dir, record: c.record as { kind: string; uri?: string }, signature: c.signature });
   const check = signature ? await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, signature, scope: want.family === "c2" ? "user" : scope, requireSigned: o.requireSigned }) : await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, scope, requireSigned: o.requireSigned });
   if (want.signer !== undefined) {
     const lockSigner: BundleSigner = { fingerprint: want.signer };
