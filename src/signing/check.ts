@@ -48,8 +48,8 @@ export interface SignedBundle {
 
 const refused = (code: string, message: string, hint: string, details?: unknown) => new GjcError({ code, message, hint, details, exit: ExitCode.refused });
 
-export function unsignedBundle(name: string, why: string): GjcError {
-  return refused("unsigned_bundle", `${name} is not signed, and ${why} requires signed bundles.`, `Ask the publisher for a signed release (gjc plugin sign), or drop the requirement.`, { name });
+function unsignedBundle(name: string): GjcError {
+  return refused("unsigned_bundle", `${name} is not signed, and signed bundles are required (--require-signed, or requireSigned: true in the lock).`, "Ask the publisher for a signed release (gjc plugin sign), or drop the requirement.", { name });
 }
 
 function parseSignature(b: SignedBundle): SshSignature {
@@ -63,7 +63,7 @@ function parseSignature(b: SignedBundle): SshSignature {
 
 export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promise<SignatureCheck> {
   if (!b.signature) {
-    if (b.requireSigned) throw unsignedBundle(b.name, "--require-signed");
+    if (b.requireSigned) throw unsignedBundle(b.name);
     return { status: "unsigned" };
   }
   const sig = parseSignature(b);
