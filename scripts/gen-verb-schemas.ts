@@ -14,9 +14,10 @@ import { FAMILY_DOCUMENTS } from "../src/families/documents.ts";
 import { SESSION_DOCUMENTS } from "../src/gjcsession/documents.ts";
 import { MCP_DOCUMENTS } from "../src/mcp/documents.ts";
 import { SCAFFOLD_DOCUMENTS } from "../src/scaffold/documents.ts";
+import { SIGNING_DOCUMENTS } from "../src/signing/documents.ts";
 import { writeGenerated } from "./write-generated.ts";
 
-export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS, ...C2HOST_DOCUMENTS, ...COMPLETION_DOCUMENTS, ...CLI_DOCUMENTS };
+export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS, ...C2HOST_DOCUMENTS, ...COMPLETION_DOCUMENTS, ...CLI_DOCUMENTS, ...SIGNING_DOCUMENTS };
 
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });

@@ -18,6 +18,7 @@ import type { CapabilityModel } from "./model.ts";
 import type { AuditLevel } from "./rules.ts";
 import { planAuditRoot, type Planned } from "./plan-root.ts";
 import { integrityOf } from "../bundle/content-integrity.ts";
+import type { BundleSigner, SignatureCheck } from "../signing/check.ts";
 
 export interface LocatedFinding extends AuditFinding {
   /** Where `at.pointer` starts in `at.file` (line 1 column 1 when the file has no such value). */
@@ -44,6 +45,8 @@ export interface AuditReport {
   capabilities: CapabilityModel;
   findings: LocatedFinding[];
   counts: Record<AuditLevel, number>;
+  /** Who signed it: a source's signature checked as install checks it; an installed bundle's recorded signer. */
+  signature: SignatureCheck;
   /** With `against`: the installed bundle's capabilities → this one's. */
   capabilityDiff?: import("./diff.ts").CapabilityDiff;
   against?: { name: string; display: string };
@@ -81,12 +84,12 @@ function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding
   });
 }
 
-function report(subject: Omit<AuditSubject, "family" | "name" | "version" | "integrity">, planned: Planned): AuditReport {
+function report(subject: Omit<AuditSubject, "family" | "name" | "version" | "integrity">, planned: Planned, signature: SignatureCheck): AuditReport {
   const findings = locate(auditFindings(planned.model), planned.text);
   const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
   for (const f of findings) counts[f.level]++;
   const m = planned.model;
-  return { subject: { ...subject, family: m.family, name: m.name, version: m.version, integrity: integrityOf(planned.files) }, capabilities: m, findings, counts };
+  return { subject: { ...subject, family: m.family, name: m.name, version: m.version, integrity: integrityOf(planned.files) }, capabilities: m, findings, counts, signature };
 }
 
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
@@ -105,7 +108,7 @@ export async function auditGated(ctx: Context, req: AuditRequest): Promise<Gated
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
   // Loaded only when a scope flag was given (the resolver module brings the store with it).
   const scope = req.user || req.project ? (await import("../store/resolve.ts")).scopeFromFlags(req) : undefined;
-  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display, commit) => report({ kind: "source", display, scope: null, commit }, planned));
+  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display, commit, signature) => report({ kind: "source", display, scope: null, commit }, planned, signature));
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([import("./diff.ts"), import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
@@ -116,19 +119,19 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
-async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string, commit: string | null) => T): Promise<T> {
+async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string, commit: string | null, signature: SignatureCheck) => T): Promise<T> {
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
   const catalogs = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
   const entry = !catalogs ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : catalogs.isCatalogSpec(ctx, req.target);
   if (catalogs && entry) {
     const { withCatalogEntry } = catalogs;
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
-    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`, commitOf(fetched.record)));
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`, commitOf(fetched.record), await sourceSignature(ctx, fetched)));
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
   try {
-    return use(await planAuditRoot(fetched.dir), fetched.display, commitOf(fetched.record));
+    return use(await planAuditRoot(fetched.dir), fetched.display, commitOf(fetched.record), await sourceSignature(ctx, fetched));
   } finally {
     await fetched.cleanup();
   }
@@ -138,7 +141,8 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
   const planned = await planAuditRoot(found.dir);
-  const audited = report({ kind: "installed", display: found.display, scope: found.scope, commit: found.commit }, { ...planned, model: withPassEnv(planned.model, found.passEnv) });
+  const signature: SignatureCheck = found.signer ? { status: found.signer.identity !== undefined ? "trusted" : "unknown-signer", signer: found.signer } : { status: "unsigned" };
+  const audited = report({ kind: "installed", display: found.display, scope: found.scope, commit: found.commit }, { ...planned, model: withPassEnv(planned.model, found.passEnv) }, signature);
   return withGrants(ctx, audited);
 }
 
@@ -174,12 +178,25 @@ export interface InstalledRoot {
   scope: Scope | null;
   /** The commit it was installed from (git and GitHub sources). */
   commit: string | null;
+  /** The key that signed the installed content, as recorded at install. */
+  signer?: BundleSigner;
 }
 
 /** The commit a source record names (git and GitHub), else null. */
 function commitOf(record: object): string | null {
   const sha = (record as { sha?: unknown }).sha;
   return typeof sha === "string" && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+
+/** A fetched source's signature, judged as install judges it (a bad one is refused the same way). */
+async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<SignatureCheck> {
+  const { locateSignature } = await import("../signing/locate.ts");
+  const signature = locateSignature(fetched);
+  if (!signature) return { status: "unsigned" };
+  const { judgeBundle } = await import("../sets/bundle-digest.ts");
+  const { checkBundleSignature } = await import("../signing/check.ts");
+  const judged = await judgeBundle(fetched.dir);
+  return checkBundleSignature(ctx, { name: judged.name, integrity: judged.integrity, signature, scope: "user" });
 }
 
 /** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
@@ -193,13 +210,16 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
       const { notInstalled } = await import("../install/not-installed.ts");
       throw notInstalled(name, scope);
     }
-    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope, commit: commitOf(entry.source) };
+    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope, commit: commitOf(entry.source), ...(entry.signer ? { signer: entry.signer } : {}) };
   }
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
   const layout = c2Layout(ctx);
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
-  if (record) return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, commit: commitOf(record.source.resolved) };
+  if (record) {
+    const { signerOfRecord } = await import("../c2store/record-signer.ts");
+    return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, commit: commitOf(record.source.resolved), ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}) };
+  }
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);

@@ -5,6 +5,7 @@
  * (`bun scripts/gen-audit-schemas.ts`) and every e2e test document is checked against them
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
+import { SignatureSchema } from "../store/documents.ts";
 import Type from "typebox";
 import { BundleGrantsSchema, GrantProcessSchema, GrantSetSchema } from "../store/documents.ts";
 
@@ -133,6 +134,7 @@ export const AuditDocumentSchema = Type.Object(
     capabilities: CapabilityModelSchema,
     findings: Type.Array(FindingSchema),
     counts: Type.Object({ error: Type.Integer({ minimum: 0 }), warning: Type.Integer({ minimum: 0 }), note: Type.Integer({ minimum: 0 }) }, closed),
+    signature: SignatureSchema,
     capabilityDiff: opt(CapabilityDiffSchema),
     against: opt(Type.Object({ name: str, display: str }, closed)),
     /** Installed bundles: the sandbox grants recorded for it (gjc plugin allow). */

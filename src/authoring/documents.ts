@@ -22,6 +22,7 @@ export const PackDocumentSchema = Type.Object(
     name: str,
     version: str,
     entries: Type.Array(Type.Object({ path: str, sha256: hex64, bytes: count, mode: count }, closed)),
+    signature: Type.Optional(Type.Object({ file: str, integrity: Type.String({ pattern: "^sha256:[0-9a-f]{64}$" }), fingerprint: str, keyType: str }, closed)),
   },
   closed,
 );

@@ -17,6 +17,8 @@ export interface PackResult {
   name: string;
   version: string;
   entries: { path: string; sha256: string; bytes: number; mode: number }[];
+  /** pack --sign: the signature written beside the archive. */
+  signature?: { file: string; integrity: string; fingerprint: string; keyType: string };
 }
 
 /** gzip's OS byte is whatever zlib was built for; pin it to "Unix" so every platform packs the same bytes. */
@@ -26,7 +28,7 @@ const GZIP_OS_UNIX = 3;
  * Packs exactly the files install would copy (the same validation pipeline, the same bytes)
  * into a reproducible .tgz: sorted entries, fixed time and owner, normalized modes.
  */
-export async function packBundle(ctx: Context, input: string, output?: string): Promise<PackResult> {
+export async function packBundle(ctx: Context, input: string, output?: string, o: { signWith?: string } = {}): Promise<PackResult> {
   const target = detectTarget(input, ctx.cwd);
   if (target.kind === "catalog") {
     throw new GjcError({ code: "wrong_target", message: `${input} is a catalog; pack takes a bundle directory.`, hint: "Pack each bundle of the catalog on its own.", exit: ExitCode.usage });
@@ -47,9 +49,13 @@ export async function packBundle(ctx: Context, input: string, output?: string): 
       exit: ExitCode.usage,
     });
   }
+  // The key is checked before the archive is written, so a key that cannot sign leaves nothing.
+  const signer = o.signWith !== undefined ? await (await import("../signing/load-signer.ts")).loadSigner(ctx, o.signWith) : undefined;
   mkdirSync(dirname(file), { recursive: true });
   writeFileAtomic(file, gz);
+  const signature = signer ? await (await import("./sign.ts")).signWithSigner(ctx, file, "archive", signer) : undefined;
   return {
+    ...(signature ? { signature: { file: signature.file, integrity: signature.integrity, fingerprint: signature.fingerprint, keyType: signature.keyType } } : {}),
     file,
     sha256: sha256Hex(gz),
     bytes: gz.length,

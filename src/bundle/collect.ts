@@ -3,7 +3,7 @@ import { DiagnosticSink, type Diagnostic } from "../core/diagnostics.ts";
 import { isGjcError } from "../core/errors.ts";
 import { sha256Hex } from "./hash.ts";
 import type { BundleLimits } from "./limits.ts";
-import { collisionKey, hasControlChars, isGitMarker } from "./names.ts";
+import { collisionKey, hasControlChars, isGitMarker, SIGNATURE_FILE } from "./names.ts";
 import { closeDir, openChildDir, openRootDir, readFileIn, type DirHandle } from "./read-file.ts";
 
 export interface CollectedFile {
@@ -64,6 +64,7 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
     for (const entry of entries) {
       const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
       if ((entry.isDirectory() && limits.skipDirs.has(entry.name)) || isGitMarker(entry.name)) continue;
+      if (relDir === "" && entry.name === SIGNATURE_FILE) continue;
       if (hasControlChars(entry.name)) {
         sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} contains a control character.`, "Rename the file; control characters are refused in bundle paths.");
         continue;

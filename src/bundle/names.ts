@@ -35,3 +35,9 @@ export function findCollision(names: Iterable<string>): [string, string] | undef
 export function isGitMarker(segment: string): boolean {
   return segment.length === 4 && segment.toLowerCase() === ".git";
 }
+
+/**
+ * The detached SSH signature a directory bundle carries at its root. It signs the bundle's
+ * digest, so it cannot be part of it: collectors skip it and it is never installed.
+ */
+export const SIGNATURE_FILE = "gjc-signature.sshsig";

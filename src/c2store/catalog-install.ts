@@ -133,7 +133,7 @@ export async function withCatalogEntry<T>(
 
 export async function installC2FromCatalog(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; expectIntegrity?: string; net?: NetworkOverrides },
+  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; expectIntegrity?: string; net?: NetworkOverrides; requireSigned?: boolean; acceptSigner?: boolean },
 ): Promise<C2InstallResult> {
   const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-hook.ts"), import("../tlog/layout.ts")]);
   return withCatalogEntry(ctx, opts, (fetched, catalog) =>
@@ -141,7 +141,7 @@ export async function installC2FromCatalog(
       ctx,
       { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` },
       opts.dryRun,
-      () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, expectIntegrity: opts.expectIntegrity, catalog }),
+      () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, expectIntegrity: opts.expectIntegrity, catalog, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner }),
       // A catalog's release log sits beside its marketplace.json.
       [join(dirname(catalog.path), LOG_DIR)],
     ),

@@ -29,7 +29,7 @@ export const c2Family: FamilyAdapter = {
   family: "c2",
   scopes: ["user"],
   manifest: C2_MANIFEST,
-  install: async (ctx, fetched, opts) => (await lifecycle()).installC2(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectIntegrity: opts.expectIntegrity }),
+  install: async (ctx, fetched, opts) => (await lifecycle()).installC2(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectIntegrity: opts.expectIntegrity, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner }),
   holds(ctx, name) {
     const layout = c2Layout(ctx);
     if (!existsSync(layout.plugins)) return { found: false };

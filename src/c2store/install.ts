@@ -32,6 +32,11 @@ import { readRecord, scanRecords } from "./records.ts";
 import { foreignRecordError } from "./foreign-record.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
+import { c2Content } from "../sets/bundle-digest.ts";
+import { assertSameSigner, checkBundleSignature, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
+import { locateSignature } from "../signing/locate.ts";
+import { signerWarning } from "../install/signature.ts";
+import { recordSigner, signerOfRecord } from "./record-signer.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
 
@@ -54,7 +59,9 @@ export function c2DocSource(source: RecordSource): DocSource {
   };
 }
 
-export interface InstallOptions {
+export interface InstallOptions extends SignaturePolicy {
+  /** The signature as the caller already checked it (sync): used as is, no second check. */
+  signature?: SignatureCheck;
   fetched: FetchedSource;
   force?: boolean;
   dryRun?: boolean;
@@ -169,6 +176,14 @@ function describeSource(fetched: FetchedSource, catalog: InstallOptions["catalog
   };
 }
 
+/** The signature of a planned C2 bundle, over the integrity of the collected files. */
+async function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, name: string, policy: SignaturePolicy): Promise<SignatureCheck> {
+  const signature = locateSignature(fetched);
+  if (!signature && !policy.requireSigned) return { status: "unsigned" };
+  return checkBundleSignature(ctx, { name, integrity: c2Content(plan.collection.files).integrity, signature, scope: "user", requireSigned: policy.requireSigned });
+}
+
+
 /**
  * Installs (or, with `force`, replaces) a C2 bundle from a fetched source. The same id
  * with identical content is a no-op (`unchanged`); different content needs `force`. An update
@@ -188,6 +203,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw new GjcError({ code: "catalog_mismatch", message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`, hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.", exit: ExitCode.refused });
     }
   }
+  const signature = opts.signature ?? (await c2Signature(ctx, fetched, plan, manifest.name, opts));
   const source = describeSource(fetched, opts.catalog);
   const id = installedId(manifest.name, source.identity);
   if (opts.expectId !== undefined && id !== opts.expectId) {
@@ -250,6 +266,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
       capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest }), files),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
+      ...(signature.signer ? { signer: recordSigner(signature.signer) } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);
     if (decision === "update" && !opts.force) {
@@ -261,8 +278,11 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         exit: ExitCode.failed,
       });
     }
+    if (decision !== "unchanged" && !opts.signature) assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
     const status = (opts.dryRun ? WOULD : DONE)[decision];
     const warnings: Diagnostic[] = [];
+    const signed = signerWarning(manifest.name, signature);
+    if (signed) warnings.push(signed);
     if (!record.trusted && (manifest.codetwo.runtime !== null || manifest.codetwo.languageServers.length > 0)) {
       warnings.push({ code: "runtime.requires_trust", severity: "warning", path: "plugin.json", message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).` });
     }
@@ -279,6 +299,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       enabled: record.enabled,
       source: c2DocSource(source),
       warnings,
+      signature,
       c2: {
         id,
         bundleDir: bundleDir(layout, id),

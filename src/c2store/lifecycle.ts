@@ -17,6 +17,7 @@ import { isDeniedEnvName } from "../process/env.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { runRecordChanging } from "./hooks.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
+import { signerOfRecord } from "./record-signer.ts";
 import { retireC2Bundle } from "./retire.ts";
 import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
@@ -37,7 +38,7 @@ export { installC2FromCatalog } from "./catalog-install.ts";
 export { upgradeC2 } from "./upgrade.ts";
 
 /** `gjc plugin install <source>` for a C2 bundle the sources layer has fetched. */
-export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean; expectIntegrity?: string }): Promise<C2InstallResult> {
+export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean; expectIntegrity?: string; requireSigned?: boolean; acceptSigner?: boolean }): Promise<C2InstallResult> {
   return installFetched(ctx, opts);
 }
 
@@ -192,6 +193,7 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
     source: c2DocSource(record.source),
     installedAt: record.installed_at,
     updatedAt: record.updated_at,
+    ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}),
     c2: {
       id: record.id,
       trusted: record.trusted,

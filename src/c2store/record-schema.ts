@@ -85,6 +85,9 @@ export const InstalledRecordSchema = Type.Object(
     capabilities: Type.Optional(Capabilities),
     // What `gjc plugin trust` approved; trust is outdated when its digest differs from `capabilities`.
     trusted_capabilities: Type.Optional(Capabilities),
+    // The key that signed the installed content (src/signing/check.ts); later content signed
+    // by another key is refused (signer_changed). Absent: installed unsigned.
+    signer: Type.Optional(Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), key_type: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed)),
   },
   closed,
 );

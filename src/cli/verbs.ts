@@ -39,6 +39,8 @@ export const gjc: GroupCommand = {
       init: verb("Scaffold a new bundle that validates as written", () => import("./commands/plugin-init.ts")),
       test: verb("Run conformance checks on a bundle folder without installing it", () => import("./commands/plugin-test.ts")),
       pack: verb("Make a reproducible .tgz of exactly what install would copy", () => import("./commands/plugin-pack.ts")),
+      digest: verb("Print a bundle's digest: exactly the message its signature signs", () => import("./commands/plugin-digest.ts")),
+      sign: verb("Sign a bundle's digest with an SSH key (SSHSIG, namespace gjc-plugin)", () => import("./commands/plugin-sign.ts")),
       trust: verb("Allow a C2 bundle's processes to run (separate from enable)", () => import("./commands/plugin-trust.ts")),
       untrust: verb("Stop a C2 bundle's processes from running", () => import("./commands/plugin-untrust.ts")),
       allow: verb("Let a bundle's sandboxed processes read, write or connect beyond the default profile", () => import("./commands/plugin-allow.ts")),
@@ -95,6 +97,12 @@ export const gjc: GroupCommand = {
     }),
     sandbox: group("Run commands in a bundle's sandbox", {
       exec: verb("Run a command in an installed bundle's sandbox, with gjc's standard streams (what session plans hand to hosts)", () => import("./commands/sandbox-exec.ts")),
+    }),
+    signers: group("Publishers you trust to sign bundles (allowed_signers) and keys you revoked", {
+      add: verb("Trust a publisher's key", () => import("./commands/signers-add.ts")),
+      list: verb("List trusted publishers and revoked keys", () => import("./commands/signers-list.ts")),
+      remove: verb("Stop trusting a publisher", () => import("./commands/signers-remove.ts")),
+      revoke: verb("Revoke a key for good", () => import("./commands/signers-revoke.ts")),
     }),
     host: verb("Serve the C2 management plane over stdio (gjc host --stdio)", () => import("./commands/host-stdio.ts")),
     completion: verb("Print a shell completion script (bash, zsh, fish)", () => import("./commands/completion.ts")),

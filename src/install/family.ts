@@ -26,6 +26,7 @@ export function gjcRow(b: BundleSummary): BundleRow {
     source: { kind: b.source.kind as BundleRow["source"]["kind"], display: b.source.display, ...(b.source.ref ? { ref: b.source.ref } : {}), ...(b.source.sha ? { sha: b.source.sha } : {}), resolvedAt: b.source.resolvedAt },
     installedAt: b.installedAt,
     updatedAt: b.updatedAt,
+    ...(b.signer ? { signer: b.signer } : {}),
     gjc: { counts: b.counts, manifestHash: b.manifestHash, quarantine: b.quarantine },
   };
 }
@@ -72,7 +73,7 @@ export const gjcFamily: FamilyAdapter = {
     const r = await (await import("./enablement.ts")).setGjcEnabled(ctx, name, scope, enabled, surface);
     return { family: "gjc", name: r.name, scope: r.scope, ...(r.surface ? { surface: r.surface } : {}), enabled: r.enabled, changed: r.changed, warnings: [] };
   },
-  upgrade: async (ctx, name, scope, opts) => (await import("./upgrade.ts")).upgradeGjc(ctx, name, scope, { dryRun: opts.dryRun, onProgress: (m) => ctx.log.progress(m) }),
+  upgrade: async (ctx, name, scope, opts) => (await import("./upgrade.ts")).upgradeGjc(ctx, name, scope, { ...opts, onProgress: (m) => ctx.log.progress(m) }),
   async verify(ctx, scope, name) {
     const r = await (await import("./verify-scopes.ts")).verifyGjc(ctx, name, [scope]).catch((error) => {
       // A name checked in one scope at a time: absent here is not an error of the whole verb.

@@ -14,18 +14,22 @@ import { readRegistry } from "./registry.ts";
 import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
 import { commitInstall } from "./transaction.ts";
+import { assertSameSigner, type SignaturePolicy } from "../signing/check.ts";
+import { gjcSignature, signerWarning } from "./signature.ts";
 
 /** A fetched source as the sources layer hands it over. */
 export interface FetchedBundle {
   dir: string;
   record: object & { kind: string };
   display: string;
+  /** A detached signature the sources layer fetched beside the source. */
+  signature?: { text: string; label: string };
 }
 
 /** The GJC half of the shared install/upgrade document (src/store/documents.ts). */
 export type GjcInstallResult = InstallResult & { family: "gjc"; gjc: { surfaces: SurfaceDelta } };
 
-export interface GjcInstallOptions {
+export interface GjcInstallOptions extends SignaturePolicy {
   scope: Scope;
   force?: boolean;
   dryRun?: boolean;
@@ -63,6 +67,10 @@ const doneStatus: Record<string, InstallStatus> = { install: "installed", update
  */
 export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
   const { scope } = opts;
+  // The signature is judged before anything else: a bad one refuses even a dry run.
+  const signature = await gjcSignature(ctx, bundle, fetched, scope, opts);
+  const signed = signerWarning(bundle.name, signature);
+  if (signed) warnings = [...warnings, signed];
   const result = (status: InstallStatus, previous: RegistryEntry | undefined): GjcInstallResult => ({
     family: "gjc",
     status,
@@ -75,11 +83,13 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
     enabled: previous?.enabled ?? true,
     source: docSource(toRegistrySource(ctx, fetched.record)),
     warnings,
+    signature,
     gjc: { surfaces: surfaceDelta(previous, bundle) },
   });
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);
     if (d.action === "update" && existing && !opts.force && !opts.baseline) throw alreadyInstalled(bundle, existing, scope);
+    if (d.action !== "unchanged") assertSameSigner(bundle.name, existing?.signer, signature, opts.acceptSigner);
     return d;
   };
 
@@ -113,6 +123,7 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
       enabled: existing?.enabled ?? true,
       disabledSurfaceIds: reconcileDisabled(existing, bundle),
       installedAt: existing?.installedAt ?? ctx.now().toISOString(),
+      signer: signature.signer,
     });
     return result(doneStatus[decision.action], existing);
   });

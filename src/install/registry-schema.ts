@@ -56,6 +56,13 @@ export const Surfaces = Type.Object(
   closed,
 );
 
+/**
+ * The key that signed the installed content (src/signing/check.ts), kept where only gjc writes
+ * (this MAC-signed registry): a later content signed by another key is refused (signer_changed).
+ * `identity` only when the key was a trusted publisher's at install time.
+ */
+export const Signer = Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed);
+
 /** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
 export const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
 
@@ -80,6 +87,7 @@ export const Entry = Type.Object(
     surfaces: Surfaces,
     disabledSurfaceIds: Type.Array(Type.String()),
     quarantine: Type.Optional(Type.Array(Quarantine)),
+    signer: Type.Optional(Signer),
   },
   closed,
 );

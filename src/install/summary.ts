@@ -52,5 +52,6 @@ export function summarize(e: RegistryEntry): BundleSummary {
     updatedAt: e.updatedAt,
     manifestHash: e.manifestHash,
     quarantine: (e.quarantine ?? []).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, detectedAt: q.detectedAt })),
+    ...(e.signer ? { signer: { ...e.signer } } : {}),
   };
 }

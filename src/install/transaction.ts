@@ -11,6 +11,7 @@ import { writeRegistry } from "./registry.ts";
 import { emptySurfaces, storedFiles, SURFACE_GROUPS, type RegistryEntry, type RegistrySource, type RegistrySurfaces } from "./registry-types.ts";
 import type { LockedScope } from "./scope-session.ts";
 import { writeStaging } from "./stage.ts";
+import type { BundleSigner } from "../signing/check.ts";
 
 export interface CommitPlan {
   bundle: CompiledBundle;
@@ -20,6 +21,8 @@ export interface CommitPlan {
   enabled: boolean;
   disabledSurfaceIds: string[];
   installedAt: string;
+  /** The key that signed this content (absent: unsigned). */
+  signer?: BundleSigner;
 }
 
 /** The compiler's surfaces in the registry's grouped form (`id` becomes `extensionId`). */
@@ -76,6 +79,7 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
       copiedFiles,
       surfaces: registrySurfaces(bundle),
       disabledSurfaceIds: plan.disabledSurfaceIds,
+      ...(plan.signer ? { signer: { ...plan.signer } } : {}),
     };
     const plugins = scope.registry.plugins.filter((p) => p.name !== bundle.name);
     plugins.push(entry);

@@ -8,9 +8,10 @@ import { isAbsolute, resolve } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
-import { compileForInstall, type CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../install/compile-for-install.ts";
+import { GjcError } from "../core/errors.ts";
+import { judgeBundle } from "./bundle-digest.ts";
 import { scratchParent } from "../sources/scratch.ts";
-import { installedMode } from "../install/fingerprint.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
 import { usableCacheEntry } from "./cache.ts";
@@ -36,6 +37,8 @@ export interface JudgedContent {
   version: string;
   files: (ContentFile & { bytes: number })[];
   gjc?: CompiledBundle;
+  /** A detached signature fetched beside the source. */
+  signature?: { text: string; label: string };
   cleanup(): Promise<void>;
 }
 
@@ -119,28 +122,25 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
 
 /** Judges a bundle root as its family does and recomputes its integrity. */
 async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
-  if (e.family === "gjc") {
-    const { bundle } = await compileForInstall(dir);
-    return { files: bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes })), name: bundle.name, version: bundle.version, gjc: bundle };
+  try {
+    return await judgeBundle(dir, e.family);
+  } catch (error) {
+    if (e.family === "c2" && (error as { code?: string }).code === "invalid_manifest") {
+      throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
+    }
+    throw error;
   }
-  const { planC2Bundle } = await import("../families/c2/validate.ts");
-  const plan = planC2Bundle(dir, { keepContents: false });
-  if (!plan.ok || plan.collection.aborted) {
-    const { GjcError } = await import("../core/errors.ts");
-    throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
-  }
-  return { files: plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size })), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
 }
 
 const noCleanup = async () => {};
 
 export type Acquired = { ok: true; content: JudgedContent } | { ok: false; reason: "offline_miss" };
 
-export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined }): Promise<Acquired> {
-  const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>): Promise<Acquired> => {
+export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined; fromSource?: boolean }): Promise<Acquired> {
+  const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>, signature?: JudgedContent["signature"]): Promise<Acquired> => {
     try {
       const judged = await judge(dir, e);
-      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, cleanup } };
+      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, ...(signature ? { signature } : {}), cleanup } };
     } catch (error) {
       await cleanup();
       throw error;
@@ -151,7 +151,8 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
     const record = recordOf(ctx, e);
     return make(fromSet, "set", record, identityOf(record), describeSource(e), noCleanup);
   }
-  const cached = usableCacheEntry(ctx, e.integrity);
+  // Signed entries come from their source when it can be reached: the signature lives there.
+  const cached = o.fromSource && !o.offline ? undefined : usableCacheEntry(ctx, e.integrity);
   if (cached) {
     const record = recordOf(ctx, e);
     return make(cached.dir, "cache", record, identityOf(record), describeSource(e), noCleanup);
@@ -166,5 +167,5 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
     manifestNames: [GJC_MANIFEST, C2_MANIFEST],
     onProgress: (m) => ctx.log.progress(m),
   });
-  return make(fetched.dir, "source", fetched.record, fetched.identity, fetched.display, () => fetched.cleanup());
+  return make(fetched.dir, "source", fetched.record, fetched.identity, fetched.display, () => fetched.cleanup(), fetched.signature);
 }

@@ -6,6 +6,7 @@
  * leaves the old set (the new directories are orphans the next command sweeps); after it,
  * the new set.
  */
+import type { BundleSigner } from "../signing/check.ts";
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
@@ -28,6 +29,8 @@ export interface GjcPut {
   source: RegistrySource;
   enabled: boolean;
   disabledSurfaceIds: string[];
+  /** The key that signed this content (checked by the caller); absent: unsigned. */
+  signer?: BundleSigner;
 }
 
 export interface GjcChoice {
@@ -96,6 +99,7 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
           copiedFiles,
           surfaces: registrySurfaces(p.bundle),
           disabledSurfaceIds: [...p.disabledSurfaceIds].sort(),
+          ...(p.signer ? { signer: { ...p.signer } } : {}),
         });
       }
       fsyncDir(s.target.root);

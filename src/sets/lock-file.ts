@@ -37,6 +37,7 @@ export function orderedEntry(e: LockEntry): LockEntry {
   if (e.log) out.log = { origin: e.log.origin, key: e.log.key, checkpoint: e.log.checkpoint, index: e.log.index, leaf: e.log.leaf, proof: [...e.log.proof] };
   if (e.c2) out.c2 = { trusted: e.c2.trusted };
   if (e.grants) out.grants = orderedGrants(e.grants);
+  if (e.signer !== undefined) out.signer = e.signer;
   return out;
 }
 

@@ -105,6 +105,8 @@ export const LockEntrySchema = Type.Object(
     c2: Type.Optional(Type.Object({ trusted: Type.Boolean() }, closed)),
     /** The sandbox grants the set expects (sync asks before it raises any: --grant <name>). */
     grants: Type.Optional(LockGrantsSchema),
+    /** The fingerprint of the key that signed this content (SHA256:…); sync --frozen refuses another. */
+    signer: Type.Optional(Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" })),
   },
   closed,
 );
@@ -133,6 +135,8 @@ export const LockFileSchema = Type.Object(
     bundles: Type.Array(LockEntrySchema),
     /** Project locks only, when the project has explicit C2 policy. */
     c2Policy: Type.Optional(Type.Array(LockPolicySchema)),
+    /** Refuse unsigned bundles when syncing this set (unsigned_bundle). */
+    requireSigned: Type.Optional(Type.Boolean()),
   },
   // Unknown top-level keys are kept when gjc rewrites a lock (a newer tool's additions survive).
   {

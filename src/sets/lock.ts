@@ -62,7 +62,7 @@ async function writeLockNow(ctx: Context, scope: Scope): Promise<LockWriteResult
   return { scope, path, bundles: next.bundles.map(orderedEntry), changed };
 }
 
-const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "disabledSurfaces", "c2"] as const;
+const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "disabledSurfaces", "c2", "signer"] as const;
 
 /** The fields where two entries of the same bundle differ. */
 export function entryDifferences(want: LockEntry, have: LockEntry): string[] {

@@ -122,6 +122,7 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
       offline: true,
       frozen: true,
       step: "rollback",
+      recorded: true,
       generation: true,
       command: `gjc plugin rollback ${name} --to ${g.generation}`,
     }).catch((error) => {

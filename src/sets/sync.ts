@@ -26,6 +26,8 @@ import { putCacheEntry } from "./cache.ts";
 import { readStateText } from "../store/state-file.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import type { SignatureCheck } from "../signing/check.ts";
+import { needsSignatureCheck, syncSignature } from "./sync-signature.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
 import type { CheckedRelease } from "./release-log-check.ts";
 import { checkFetchedRelease, rememberSynced, verifyLockedReleases } from "./release-log-hook.ts";
@@ -72,6 +74,10 @@ export interface SyncOptions {
   /** `--from`: the lock comes from the archive instead of the scope. */
   lock?: LockFile;
   command?: string;
+  /** Refuse unsigned content (also when the lock says `requireSigned: true`). */
+  requireSigned?: boolean;
+  /** Accept content signed by another key than the lock's or the installed copy's (not with --frozen). */
+  acceptSigner?: boolean;
 }
 
 /** What rollback and the journal's recovery add: a change limited to some bundles. */
@@ -88,6 +94,8 @@ interface ApplyOptions extends SyncOptions {
   resume?: Journal;
   /** Record a generation (and, not frozen, write the lock) afterwards. */
   generation?: boolean;
+  /** The lock is gjc's own record (rollback, journal recovery): signers are kept as recorded, not re-verified. */
+  recorded?: boolean;
 }
 
 export interface SyncResult {
@@ -228,6 +236,7 @@ async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backwar
     policies: t.policies !== undefined,
     step: j.step,
     resume: j,
+    recorded: true,
     generation: true,
     command: `${j.command} (${dir === "forward" ? "finished" : "undone"} after an interruption)`,
   });
@@ -280,6 +289,8 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   // Acquire and judge everything before any write.
   const needed = planned.filter((p) => p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace");
   const acquired: JudgedContent[] = [];
+  const signatures = new Map<string, SignatureCheck>();
+  const requireSigned = o.requireSigned === true || lock.requireSigned === true;
   const misses: LockEntry[] = [];
   const bad: Mismatch[] = [];
   const logged: CheckedRelease[] = [];
@@ -288,7 +299,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       const want = p.want as LockEntry;
       let got;
       try {
-        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir });
+        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir, fromSource: !o.recorded && needsSignatureCheck(want, requireSigned) });
       } catch (error) {
         // The sources layer checks the pin itself (commit checked out, archive bytes) first.
         if (!isGjcError(error) || error.code !== "hash_mismatch") throw error;
@@ -307,6 +318,7 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
         // The digest covers the manifest, but a lock entry must also name what it holds.
         else if (got.content.name !== want.name || got.content.version !== want.version) bad.push({ entry: want, what: "identity", expected: `${want.name}@${want.version}`, actual: `${got.content.name}@${got.content.version}`, origin: got.content.origin });
+        else signatures.set(`${want.family}:${want.name}`, await syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen, recorded: o.recorded }));
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);
@@ -353,12 +365,12 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         else if (want && p.item.action === "choices") changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
         else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
           const c = byName.get(`gjc:${want.name}`) as JudgedContent;
-          changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+          changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces, signer: signatures.get(`gjc:${want.name}`)?.signer });
         }
       }
       if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
       crashPoint(ctx, `${step}:gjc-done`);
-      await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined);
+      await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined, signatures);
       crashPoint(ctx, `${step}:c2-done`);
       // Planned again now that the lock's C2 bundles are installed (their policy keys need the id).
       if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
@@ -414,7 +426,7 @@ function readLockText(path: string): string {
 }
 
 /** The C2 bundles of the user set, through the C2 store (its own lock and commit per bundle). */
-async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean): Promise<void> {
+async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean, signatures: Map<string, SignatureCheck>): Promise<void> {
   const c2 = planned.filter((p) => p.item.family === "c2");
   if (c2.length === 0) return;
   const { installFetched } = await import("../c2store/install.ts");
@@ -433,7 +445,7 @@ async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: 
     // quarantines the drifted copy first (the same thing a user would run).
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
     // expectFiles: what the install writes is what was judged and hashed here, or nothing.
-    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, expectFiles: c.files, ...sameInstall(ctx, p.have?.c2, want) });
+    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, expectFiles: c.files, signature: signatures.get(`c2:${want.name}`) ?? { status: "unsigned" }, ...sameInstall(ctx, p.have?.c2, want) });
     const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
     const trusted = now?.c2?.trusted === true;
     if (scope === "project") {

@@ -48,6 +48,19 @@ export async function downloadArchive(rawUrl: string, maxBytes: number, opts: Fe
   }
 }
 
+/**
+ * A file that may be published beside an archive (`<url>.sig`): fetched under the same rules,
+ * undefined when the server answers 404.
+ */
+export async function downloadOptional(rawUrl: string, maxBytes: number, opts: FetchOptions): Promise<Uint8Array | undefined> {
+  try {
+    return await downloadArchive(rawUrl, maxBytes, opts);
+  } catch (error) {
+    if ((error as { details?: { status?: number } }).details?.status === 404) return undefined;
+    throw error;
+  }
+}
+
 /** Tries each checked address in turn; the URL carries the address, the name goes in Host and SNI. */
 async function connect(url: URL, addresses: string[], net: NetworkOverrides | undefined, signal: AbortSignal, display: string): Promise<Response> {
   let lastError: unknown;

@@ -31,7 +31,9 @@ export async function fetchSource(ctx: Context, spec: SourceSpec, opts: FetchOpt
       }
       const got = await fetchTarball({ url: spec.url }, opts);
       const uri = storableUrl(spec.url);
-      return scratchResult(got.scratch, got.dir, { kind: "tarball", uri, sha256: got.sha256 }, `tarball:${uri}`, redactUrl(spec.url));
+      const fetched = scratchResult(got.scratch, got.dir, { kind: "tarball", uri, sha256: got.sha256 }, `tarball:${uri}`, redactUrl(spec.url));
+      if (got.signature !== undefined) fetched.signature = { text: got.signature, label: `${redactUrl(spec.url)}.sig` };
+      return fetched;
     }
     case "git": {
       const uri = storableUrl(spec.url);

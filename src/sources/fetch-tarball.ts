@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { sourceError } from "./errors.ts";
-import { downloadArchive } from "./download.ts";
+import { downloadArchive, downloadOptional } from "./download.ts";
 import { makeScratch } from "./scratch.ts";
 import { archiveByteBudget, judgeArchive } from "./tar/read-archive.ts";
 import { writeEntries } from "./tar/write-entries.ts";
@@ -11,7 +11,12 @@ export interface ExtractedTarball {
   scratch: string;
   dir: string;
   sha256: string;
+  /** https archives: the detached signature published beside it (`<url>.sig`), if any. */
+  signature?: string;
 }
+
+/** An armored SSHSIG is well under 2 KiB; a larger answer is not a signature. */
+const MAX_SIGNATURE_BYTES = 64 * 1024;
 
 /** Reads the archive bytes (local file or https), judges every entry, and only then writes. */
 export async function fetchTarball(location: { file: string } | { url: string }, opts: FetchOptions): Promise<ExtractedTarball> {
@@ -19,6 +24,7 @@ export async function fetchTarball(location: { file: string } | { url: string },
   const budget = archiveByteBudget(opts.limits);
   const bytes = "file" in location ? readLocalArchive(location.file, budget) : await downloadArchive(location.url, budget, opts);
   const judged = await judgeArchive(bytes, opts.limits, opts.manifestNames, opts.expectedSha256);
+  const signature = "url" in location ? await downloadOptional(`${location.url}.sig`, MAX_SIGNATURE_BYTES, opts) : undefined;
   const scratch = makeScratch(opts.scratchRoot);
   try {
     writeEntries(scratch, judged.entries);
@@ -26,7 +32,7 @@ export async function fetchTarball(location: { file: string } | { url: string },
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
-  return { scratch, dir: judged.root === "" ? scratch : join(scratch, judged.root), sha256: judged.sha256 };
+  return { scratch, dir: judged.root === "" ? scratch : join(scratch, judged.root), sha256: judged.sha256, ...(signature ? { signature: new TextDecoder().decode(signature) } : {}) };
 }
 
 /** The absolute path a local archive is recorded under (links resolved, so the identity is stable). */

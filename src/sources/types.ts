@@ -95,6 +95,8 @@ export interface FetchedSource {
   identity: string;
   /** For humans, credentials redacted. */
   display: string;
+  /** A detached signature fetched beside the source (`<url>.sig` of an https archive). */
+  signature?: { text: string; label: string };
   /** Removes the scratch dir this fetch made (nothing for "path"). Idempotent. */
   cleanup(): Promise<void>;
 }

@@ -47,6 +47,11 @@ const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupporte
 // effectiveStatus: the status after trust and component policy (`disabled` by policy).
 const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
 // The same facts as a GJC surface quarantine (code, detectedAt); the C2 record keeps them as reason and at.
+/** The key that signed an installed bundle (identity only for a trusted publisher's key). */
+export const SignerSchema = Type.Object({ fingerprint: str, keyType: opt(str), identity: opt(str) }, closed);
+/** What install found about the candidate's signature (src/signing/check.ts). */
+export const SignatureSchema = Type.Object({ status: Type.Enum(["unsigned", "trusted", "unknown-signer"]), signer: opt(SignerSchema) }, closed);
+
 const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
 const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
@@ -69,6 +74,7 @@ export const BundleRowSchema = Type.Object(
     source: SourceSchema,
     installedAt: str,
     updatedAt: str,
+    signer: opt(SignerSchema),
     gjc: opt(
       Type.Object(
         {
@@ -179,6 +185,7 @@ const installDocument = (verb: string) =>
       enabled: Type.Boolean(),
       source: SourceSchema,
       warnings: Type.Array(DiagnosticSchema),
+      signature: opt(SignatureSchema),
       /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
       capabilityDiff: opt(Type.Object({}, { additionalProperties: true })),
       /** Sources with a release log: the log, the tree size checked, and the release's leaf index (src/sets/release-log-hook.ts). */

@@ -71,6 +71,7 @@ export const BundleSummarySchema = Type.Object(
     updatedAt: Type.String(),
     manifestHash: Type.String(),
     quarantine: Type.Array(Quarantine),
+    signer: Type.Optional(Type.Object({ fingerprint: Type.String(), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed)),
   },
   closed,
 );

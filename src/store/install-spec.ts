@@ -18,6 +18,10 @@ export interface InstallRequest {
   sha256?: string;
   /** Any source: the content integrity (`sha256:<hex>`, as audit and locks report it) the bundle must have. */
   integrity?: string;
+  /** Refuse an unsigned bundle (unsigned_bundle). */
+  requireSigned?: boolean;
+  /** Accept content signed by another key than the installed one's. */
+  acceptSigner?: boolean;
 }
 
 export function c2ProjectScope(): GjcError {
@@ -53,7 +57,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
   if (catalog && entry) {
     if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or install the archive file directly.", "invalid_option_value");
     if (scope === "project") throw c2ProjectScope();
-    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity });
+    return catalog.installC2FromCatalog(ctx, { ...entry, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity, requireSigned: req.requireSigned, acceptSigner: req.acceptSigner });
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.spec, (m) => ctx.log.progress(m), req.sha256);
@@ -63,7 +67,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target = scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));
     const { withReleaseLog } = await import("../sets/release-log-hook.ts");
-    return await withReleaseLog(ctx, fetched, req.dryRun, () => adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity }));
+    return await withReleaseLog(ctx, fetched, req.dryRun, () => adapter.install(ctx, fetched, { scope: target, force: req.force, dryRun: req.dryRun, expectIntegrity: req.integrity, requireSigned: req.requireSigned, acceptSigner: req.acceptSigner }));
   } finally {
     await fetched.cleanup();
   }

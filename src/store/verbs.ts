@@ -4,6 +4,7 @@
  * `schema`). Commands parse, call one of these, and render. Hosts and other modules use them
  * as the store's public entry points.
  */
+import type { SignaturePolicy } from "../signing/check.ts";
 import type { Context } from "../core/context.ts";
 import type { DoctorResult, EnablementResult, ForeignBundle, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
@@ -70,7 +71,7 @@ export async function setBundleTrusted(ctx: Context, name: string, trusted: bool
 }
 
 /** `gjc plugin upgrade <name>`: re-fetch the recorded source and install it over the bundle. */
-export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean } = {}): Promise<InstallResult> {
+export async function upgradeBundle(ctx: Context, name: string, sel: StoreSelection, opts: { dryRun?: boolean } & SignaturePolicy = {}): Promise<InstallResult> {
   const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, "gjc plugin upgrade", opts.dryRun, async () => {
     const t = await resolveInstalled(ctx, name, sel);

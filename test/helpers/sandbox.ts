@@ -68,6 +68,7 @@ export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
     GJC_C2_DATA_DIR: c2,
     GJC_CACHE_DIR: undefined,
     XDG_CACHE_HOME: undefined,
+    XDG_CONFIG_HOME: undefined,
     TMPDIR: tmp,
     // bun would otherwise keep its transpiler cache under $HOME, inside the tree tests snapshot
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",

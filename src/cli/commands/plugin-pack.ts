@@ -9,11 +9,12 @@ export default defineVerb({
   args: {
     dir: { type: "positional", description: "Bundle directory", required: true },
     output: { type: "string", alias: "o", description: "Archive to write (default: <name>-<version>.tgz next to the bundle)", valueHint: "file.tgz" },
+    sign: { type: "string", description: "Also sign the archive with this SSH key (writes <archive>.sig)", valueHint: "key" },
     ...jsonArg,
   },
   examples: ["gjc plugin pack ./my-bundle", "gjc plugin pack . -o ../my-bundle.tgz"],
   async run({ args, ctx }) {
-    const r = await packBundle(ctx, args.dir, args.output);
+    const r = await packBundle(ctx, args.dir, args.output, { signWith: args.sign });
     return { json: { schema: "gjc/pack@1", ok: true, ...r }, human: describePack(r, ctx.out) };
   },
 });

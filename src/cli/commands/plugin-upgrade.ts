@@ -13,6 +13,8 @@ export default defineVerb({
     all: { type: "boolean", description: "Every installed bundle of the scope (both scopes and C2 without a flag), one outcome each; the lock is updated when one exists" },
     ...scopeArgs,
     ...familyArg,
+    "require-signed": { type: "boolean", description: "Refuse content without a valid gjc-plugin signature" },
+    "accept-signer": { type: "boolean", description: "Accept content signed by another key than the installed copy's" },
     "dry-run": { type: "boolean", description: "Show added, removed and kept surfaces without changing anything" },
     ...jsonArg,
   },
@@ -26,7 +28,7 @@ export default defineVerb({
       return { json: { schema: "gjc/upgrade@1", ...r }, human: (await import("../render/sets.ts")).describeUpgradeAll(r), exit: r.ok ? 0 : 1 };
     }
     if (args.name === undefined) throw usageError("gjc plugin upgrade needs a bundle name, or --all.", "Run gjc plugin list to see the installed bundles.");
-    const r = await upgradeBundle(ctx, args.name, args, { dryRun: args["dry-run"] });
+    const r = await upgradeBundle(ctx, args.name, args, { dryRun: args["dry-run"], requireSigned: args["require-signed"], acceptSigner: args["accept-signer"] });
     return { json: { schema: "gjc/upgrade@1", ok: true, ...r }, human: describeInstall(ctx, r, "upgrade") };
   },
 });

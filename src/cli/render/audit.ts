@@ -21,6 +21,8 @@ export function describeAudit(r: AuditReport, s: Style): string {
   const where = r.subject.kind === "source" ? `from ${r.subject.display} (not installed)` : `installed: ${r.subject.display}`;
   lines.push(`${s.bold(`${m.name} ${m.version}`)} [${m.family}] ${where}`);
   lines.push(`  ${s.dim("content")} ${r.subject.integrity}${r.subject.commit ? ` ${s.dim("commit")} ${r.subject.commit}` : ""}`);
+  const signer = r.signature.signer;
+  lines.push(`  ${s.dim("signed")} ${signer ? `${signer.identity !== undefined ? `${signer.identity} ` : ""}${signer.fingerprint}${r.signature.status === "unknown-signer" ? " (unknown key)" : ""}` : "no"}`);
   lines.push(`  ${s.dim("files")} ${m.files.count} (${formatBytes(m.files.bytes)})`);
   lines.push(`  ${s.dim("processes")} ${m.processes.length}`);
   // Started processes first: they are what trust is about; modules the agent loads after.

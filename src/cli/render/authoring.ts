@@ -21,6 +21,7 @@ export function describePack(r: PackResult, s: Style): string {
     `Packed ${r.family === "c2" ? "C2" : "GJC"} bundle ${s.bold(`${r.name} ${r.version}`)}: ${r.entries.length} files, ${r.bytes} bytes`,
     `  ${r.file}`,
     `  sha256 ${r.sha256}`,
+    ...(r.signature ? [`  signed by ${r.signature.fingerprint} (${r.signature.keyType}): ${r.signature.file}`] : []),
     "",
     `Install it with: gjc plugin install ${r.file} --sha256 ${r.sha256}${r.family === "gjc" ? " --user" : ""}`,
   ].join("\n");

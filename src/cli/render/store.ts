@@ -53,6 +53,7 @@ export function describeInstall(ctx: Context, r: InstallResult, verb = "install"
     lines.push(`  enabled: ${r.enabled ? "yes" : "no"}, trusted: ${r.c2.trusted ? "yes" : "no"}`);
     for (const d of r.c2.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust")) lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
   }
+  if (r.signature?.signer) lines.push(`  signed by:     ${signerLine(r.signature.signer)}`);
   if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff as unknown as InstallCapabilityDiff));
   if (r.releaseLog) lines.push(`  release log:   ${r.releaseLog.origin}, release ${r.releaseLog.index + 1} of ${r.releaseLog.size}${r.releaseLog.firstSeen ? " (first checkpoint seen from this log: remembered from now on)" : ", consistent with the checkpoint seen before"}`);
   return lines.join("\n");
@@ -92,6 +93,9 @@ function stateOf(b: BundleRow): string {
   return b.enabled ? "enabled" : "disabled";
 }
 
+/** `identity (SHA256:…)` for a trusted publisher, `SHA256:… (unknown key)` otherwise. */
+const signerLine = (s: { fingerprint: string; identity?: string }) => (s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`);
+
 export function describeList(r: Omit<ListDocument, "schema">): string {
   const lines: string[] = [];
   for (const family of ["gjc", "c2"] as const) {
@@ -103,6 +107,7 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
         const c = b.gjc.counts;
         lines.push(`  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}${b.gjc.writer === "gjc-agent" ? "  (the GJC agent's registry: read-only)" : ""}`);
       }
+      if (b.signer) lines.push(`    signed by ${signerLine(b.signer)}`);
       if (b.c2) {
         const c2 = b.c2;
         lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
@@ -146,6 +151,7 @@ export function describeInspect(b: InspectBundle): string {
   if (b.source.sha) lines.push(`  commit:    ${b.source.sha}`);
   if (b.source.sha256) lines.push(`  archive:   sha256 ${b.source.sha256}`);
   lines.push(`  installed: ${b.installedAt} (updated ${b.updatedAt})`);
+  if (b.signer) lines.push(`  signed by: ${signerLine(b.signer)}`);
   lines.push(`  location:  ${b.root} (${counted(b.files.length, "file")}, ${formatBytes(b.bytes)})`);
   if (b.grants) lines.push(...grantLines(b.grants));
   if (b.gjc) {

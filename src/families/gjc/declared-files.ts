@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
-import { isGitMarker } from "../../bundle/names.ts";
+import { isGitMarker, SIGNATURE_FILE } from "../../bundle/names.ts";
 import { isGjcError, type GjcError } from "../../core/errors.ts";
 import { GJC_LIMITS, type BundleLimits } from "../../bundle/limits.ts";
 import { relativePathProblem, walkInside, type WalkResult } from "../../bundle/path-safety.ts";
@@ -90,7 +90,11 @@ export class DeclaredFileReader implements Disposable {
     if (known !== undefined) return known;
     if (this.exhausted || this.refused.has(rel)) return undefined;
     const gitMarker = rel.split("/").find(isGitMarker);
-    const lexical = relativePathProblem(rel) ?? (gitMarker !== undefined ? `has a "${gitMarker}" segment (git's repository marker is never installed)` : undefined);
+    const lexical =
+      relativePathProblem(rel) ??
+      (gitMarker !== undefined ? `has a "${gitMarker}" segment (git's repository marker is never installed)` : undefined) ??
+      // The signature signs the bundle's digest, so it can never be one of the files digested.
+      (rel === SIGNATURE_FILE ? "is the bundle's detached signature, which is never part of the bundle" : undefined);
     if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);

@@ -41,6 +41,16 @@ beforeAll(() => {
           return Response.redirect(`https://tarballs.test:${port + 1}/b.tgz`, 301);
         case "/loop.tgz":
           return Response.redirect("/loop.tgz", 302);
+        case "/signed.tgz":
+        case "/huge-sig.tgz":
+        case "/away-sig.tgz":
+          return new Response(archive);
+        case "/signed.tgz.sig":
+          return new Response("-----BEGIN SSH SIGNATURE-----\n");
+        case "/huge-sig.tgz.sig":
+          return new Response(new Uint8Array(65 * 1024));
+        case "/away-sig.tgz.sig":
+          return Response.redirect(`https://other.test:${port}/signed.tgz.sig`, 302);
         default:
           return new Response("no", { status: 404 });
       }
@@ -83,7 +93,9 @@ describe("https tarballs", () => {
     expect(JSON.parse(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).name).toBe("remote");
     expect(got.record).toEqual({ kind: "tarball", uri: at("/b.tgz"), sha256: sha256(archive) });
     expect(got.identity).toBe(`tarball:${at("/b.tgz")}`);
-    expect(hits.at(-1)).toBe(`tarballs.test:${server.port}/b.tgz`);
+    // The archive, then the detached signature a publisher may put beside it (404 here: none).
+    expect(hits.slice(-2)).toEqual([`tarballs.test:${server.port}/b.tgz`, `tarballs.test:${server.port}/b.tgz.sig`]);
+    expect(got.signature).toBeUndefined();
     await got.cleanup();
     expectEmpty(a.scratch);
   });
@@ -101,9 +113,22 @@ describe("https tarballs", () => {
     }
   });
 
+  test("a signature published beside the archive (<url>.sig) comes with it, under the same rules and a small budget", async () => {
+    const got = await download(at("/signed.tgz"));
+    expect(got.signature).toEqual({ text: "-----BEGIN SSH SIGNATURE-----\n", label: `${at("/signed.tgz")}.sig` });
+    await got.cleanup();
+    a = area();
+    const ctx = quietContext(a.root);
+    await expect(fetchSource(ctx, parseSourceSpec(at("/huge-sig.tgz"), ctx), opts())).rejects.toThrow();
+    expectEmpty(a.scratch);
+    a.cleanup();
+    a = area();
+    await refusal(fetchSource(ctx, parseSourceSpec(at("/away-sig.tgz"), ctx), opts()), "security_policy", 3);
+  });
+
   test("same-origin redirects are followed", async () => {
     const got = await download(at("/same.tgz"));
-    expect(hits.slice(-2)).toEqual([`tarballs.test:${server.port}/same.tgz`, `tarballs.test:${server.port}/b.tgz`]);
+    expect(hits.slice(-3)).toEqual([`tarballs.test:${server.port}/same.tgz`, `tarballs.test:${server.port}/b.tgz`, `tarballs.test:${server.port}/same.tgz.sig`]);
     await got.cleanup();
   });
 
