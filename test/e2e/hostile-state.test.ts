@@ -157,6 +157,9 @@ describe("a planted plugins-history/generations.json", () => {
   });
 });
 
+// The tool proves it was loaded by writing a file outside its bundle, which its sandbox forbids.
+const UNSANDBOXED = { GJC_SANDBOX: "off" };
+
 describe("a clone shipping .gjc/gjc-plugins/runtime-verdicts.json", () => {
   test("sync --project installs the locked bundle but session start does not believe the shipped verdict: the tool is checked (loaded) again", async () => {
     const team = world();
@@ -165,7 +168,7 @@ describe("a clone shipping .gjc/gjc-plugins/runtime-verdicts.json", () => {
     const repo = team.repo("t", { tools: ["t_note"], body });
     const installed = await team.gjc(["plugin", "install", `${repo.url}#main`, "--project"]);
     expect({ exit: installed.exitCode, err: installed.stderr }).toMatchObject({ exit: 0 });
-    expect((await team.gjc(["plugin", "session", "--json"])).exitCode).toBe(0);
+    expect((await team.gjc(["plugin", "session", "--json"], { env: UNSANDBOXED })).exitCode).toBe(0);
     expect(readFileSync(sentinel, "utf8")).toBe("load\n");
     expect((await team.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
     const verdicts = JSON.parse(readFileSync(join(team.projectScope, "runtime-verdicts.json"), "utf8"));
@@ -181,11 +184,11 @@ describe("a clone shipping .gjc/gjc-plugins/runtime-verdicts.json", () => {
       const sync = await victim.gjc(["plugin", "sync", "--project", "--json"], { cwd: clone });
       expect({ exit: sync.exitCode, err: sync.stderr }).toMatchObject({ exit: 0 });
       expect(existsSync(sentinel)).toBe(false);
-      const session = await victim.gjc(["plugin", "session", "--json"], { cwd: clone });
+      const session = await victim.gjc(["plugin", "session", "--json"], { cwd: clone, env: UNSANDBOXED });
       expect({ exit: session.exitCode, warned: session.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
       expect(readFileSync(sentinel, "utf8")).toBe("load\n");
       // What session start keeps now is its own verdict, signed for this user: the next start believes it.
-      expect((await victim.gjc(["plugin", "session", "--json"], { cwd: clone })).stderr).not.toContain("foreign_state");
+      expect((await victim.gjc(["plugin", "session", "--json"], { cwd: clone, env: UNSANDBOXED })).stderr).not.toContain("foreign_state");
       expect(readFileSync(sentinel, "utf8")).toBe("load\n");
     }
   });
