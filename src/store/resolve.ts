@@ -3,7 +3,7 @@ import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Family, Scope } from "./documents.ts";
 import type { FamilyAdapter } from "./family.ts";
-import { families } from "./families.ts";
+import { families } from "../app/families.ts";
 
 /** What `--user`, `--project` and `--family` select; nothing given means every store. */
 export interface StoreSelection {

@@ -16,8 +16,8 @@ import { knownProjects, rememberProject } from "../../../src/sets/known-projects
 import { cacheRoot } from "../../../src/sets/paths.ts";
 import * as generated from "../../../src/store/disk-schemas.generated.ts";
 import { diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
-import { installSpec } from "../../../src/store/install-spec.ts";
-import { setBundleEnabled } from "../../../src/store/verbs.ts";
+import { installSpec } from "../../../src/app/install.ts";
+import { setBundleEnabled } from "../../../src/app/verbs.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";

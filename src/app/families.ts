@@ -1,4 +1,4 @@
-import type { FamilyAdapter } from "./family.ts";
+import type { FamilyAdapter } from "../store/family.ts";
 
 /**
  * The registry of family adapters, apart from the interface they implement: adapters import

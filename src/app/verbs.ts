@@ -5,16 +5,16 @@
  * as the store's public entry points.
  */
 import type { Context } from "../core/context.ts";
-import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "./documents.ts";
+import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, ListDocument, UninstallResult, VerifyResult } from "../store/documents.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
 import type { C2FlagResult } from "../c2store/lifecycle.ts";
-import { resolveInstalled, selectedStores, type StoreSelection } from "./resolve.ts";
+import { resolveInstalled, selectedStores, type StoreSelection } from "../store/resolve.ts";
 
 // The mutating verbs load the plugin-set layer (sets/remember.ts: finish a pending set change,
 // then record a generation) only when they run, so list, inspect and verify never load it.
 
-export type { StoreSelection } from "./resolve.ts";
+export type { StoreSelection } from "../store/resolve.ts";
 
 /** `gjc plugin list`: every bundle of the selected stores as one array of rows of one shape. */
 export async function listBundles(ctx: Context, sel: StoreSelection = {}): Promise<Omit<ListDocument, "schema">> {

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { entryExists, noManifestError } from "../families/detect.ts";
-import type { InstallResult, Scope } from "./documents.ts";
+import type { InstallResult, Scope } from "../store/documents.ts";
 import { families } from "./families.ts";
-import { requireScope, selectedScopes } from "./resolve.ts";
+import { requireScope, selectedScopes } from "../store/resolve.ts";
 
 export interface InstallRequest {
   spec: string;
