@@ -9,7 +9,8 @@ import type { DoctorResult, EnablementResult, InspectBundle, InstallResult, List
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
 import type { PinCheck } from "../mcp/pins-probe.ts";
 import type { C2FlagResult } from "../c2store/lifecycle.ts";
-import { resolveInstalled, selectedStores, type StoreSelection } from "../store/resolve.ts";
+import type { StoreSelection } from "../store/resolve.ts";
+import { resolveInstalled, selectedStores } from "./stores.ts";
 
 // The mutating verbs load the plugin-set layer (sets/remember.ts: finish a pending set change,
 // then record a generation) only when they run, so list, inspect and verify never load it.
