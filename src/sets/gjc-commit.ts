@@ -21,6 +21,7 @@ import { writeStaging } from "../install/stage.ts";
 import { registrySurfaces, retireDir } from "../install/transaction.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import type { SetStep } from "../store/crash-points.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
 export interface GjcPut {
@@ -52,7 +53,7 @@ export const emptyChangeSet = (c: GjcChangeSet) => c.put.length === 0 && c.choic
  * name → dir, or undefined for absent): if another command changed the scope meanwhile the
  * transaction stops with stale_baseline rather than overwrite that change.
  */
-export async function commitGjcChanges(ctx: Context, scope: Scope, command: string, changes: GjcChangeSet, expect: Map<string, string | undefined>, step: string): Promise<void> {
+export async function commitGjcChanges(ctx: Context, scope: Scope, command: string, changes: GjcChangeSet, expect: Map<string, string | undefined>, step: SetStep): Promise<void> {
   await withScopes(ctx, scope, command, true, async (s) => {
     const now = ctx.now().toISOString();
     const current = new Map(s.target.registry.plugins.map((p) => [p.name, p]));

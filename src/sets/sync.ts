@@ -26,6 +26,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { putCacheEntry } from "./cache.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import type { SetStep } from "../store/crash-points.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
 import { diskProblems } from "./disk-check.ts";
 import { applyPolicies, planPolicies, projectPolicy } from "./c2-policy.ts";
@@ -77,7 +78,7 @@ interface ApplyOptions extends SyncOptions {
   /** Whether the project's C2 policy is made the lock's (project sync: yes; rollback: no). */
   policies?: boolean;
   /** Crash-point prefix of the GJC transaction (sync, rollback). */
-  step?: string;
+  step?: SetStep;
   /** Finishing this journal: it is on disk already; trust is exactly `trust`. */
   resume?: Journal;
   /** Record a generation (and, not frozen, write the lock) afterwards. */
@@ -195,7 +196,7 @@ async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backwar
     offline: true,
     frozen: true,
     policies: t.policies !== undefined,
-    step: j.step,
+    step: j.step === "rollback" ? "rollback" : "sync",
     resume: j,
     generation: true,
     command: `${j.command} (${dir === "forward" ? "finished" : "undone"} after an interruption)`,

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { crashPointsOf } from "../../src/store/crash-points.ts";
 import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle } from "../unit/c2store/_bundles.ts";
@@ -21,7 +22,7 @@ function setup() {
 
 const leftovers = (data: string) => readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
 
-for (const step of ["c2install:staged", "c2install:backed-up", "c2install:committed"]) {
+for (const step of crashPointsOf("c2-install")) {
   test(`an update killed at ${step} leaves 1.0.0 or 2.0.0, whole`, async () => {
     const s = setup();
     const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
