@@ -6,6 +6,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionError, findCollisions } from "./collisions.ts";
 import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
+import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
 import { scopeFlag, scopeRoot } from "./layout.ts";
@@ -40,16 +41,6 @@ export function toRegistrySource(ctx: Context, record: FetchedBundle["record"]):
   return { ...(out as unknown as RegistrySource), resolvedAt: ctx.now().toISOString() };
 }
 
-function alreadyInstalled(bundle: CompiledBundle, existing: RegistryEntry, scope: Scope): GjcError {
-  return new GjcError({
-    code: "already_installed",
-    message: `${bundle.name} ${existing.version} is already installed in the ${scope} scope with different content (new: ${bundle.version}).`,
-    hint: `Pass --force to replace it (its enabled state and per-surface choices are kept), or run "gjc plugin upgrade ${bundle.name} ${scopeFlag(scope)}" to update it from its recorded source.`,
-    details: { name: bundle.name, installedVersion: existing.version, candidateVersion: bundle.version },
-    exit: ExitCode.failed,
-  });
-}
-
 const wouldStatus: Record<string, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
 const doneStatus: Record<string, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
 
@@ -76,7 +67,9 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   });
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);
-    if (d.action === "update" && existing && !opts.force && !opts.baseline) throw alreadyInstalled(bundle, existing, scope);
+    if (existing) {
+      assertMayReplace(d.action, opts.force === true || opts.baseline !== undefined, () => ({ family: "gjc", held: "other-content", name: bundle.name, scope, installedVersion: existing.version, candidateVersion: bundle.version }));
+    }
     return d;
   };
 
