@@ -49,7 +49,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "c2store -> audit",
   "c2store -> c2host",
   "c2store -> sets",
-  "families -> store",
   "install -> audit",
   "mcp -> c2session",
   "mcp -> gjcsession",

@@ -6,12 +6,8 @@
  * (test/helpers/cli.ts). Core imports only the types, so TypeBox never loads in the verbs.
  */
 import Type from "typebox";
+import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(Type.String());
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const digest = Type.String({ pattern: "^sha256:[0-9a-f]{64}$" });
 
 const DeclaredAtSchema = Type.Object({ file: str, pointer: str }, closed);

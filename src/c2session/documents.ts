@@ -5,13 +5,9 @@
  * against it. Launch env and headers are the bundle's own maps, so they stay string records.
  */
 import Type from "typebox";
+import { closed, count, opt, str, strs } from "../core/schema-kit.ts";
 import { errorDocument } from "../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const count = Type.Integer({ minimum: 0 });
 const hex64 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const ReasonSchema = Type.Object({ code: str, message: str }, closed);
 

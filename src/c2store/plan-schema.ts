@@ -5,10 +5,10 @@
  * plans.ts derives its TypeScript types from these.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
 import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
-const closed = { additionalProperties: false } as const;
 
 export const PlanRequest = Type.Object(
   {

@@ -6,8 +6,8 @@
  * derives its TypeScript types from these.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
 export const State = Type.Enum(["enabled", "disabled"]);
 
 export const PluginPolicy = Type.Object(

@@ -5,8 +5,8 @@
  * src/store/disk-schemas.generated.ts, so session start never loads TypeBox for it.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
 
 /** Why one surface failed its check: the refusal code and message of the check. */
 export const Failure = Type.Object({ code: Type.String(), message: Type.String() }, closed);

@@ -8,12 +8,12 @@
  * (scripts/gen-disk-schemas.ts), so a valid registry never loads TypeBox.
  */
 import Type from "typebox";
+import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { CONTENT_DIR } from "./layout.ts";
 
-const closed = { additionalProperties: false } as const;
 const SHA256 = "^[0-9a-f]{64}$";
-export const ScopeName = Type.Enum(["user", "project"]);
+export const ScopeName = ScopeSchema;
 
 /** The on-disk spelling of the store's installed-file record (kept as written). */
 export const CopiedFile = Type.Object(

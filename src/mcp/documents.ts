@@ -5,14 +5,10 @@
  * MCP server itself answers (capabilities, tool input schemas, annotations) stays open.
  */
 import Type from "typebox";
+import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 import { C2McpEntrySchema } from "../c2session/documents.ts";
 import { errorDocument, ScopeSchema } from "../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const ReasonSchema = Type.Object({ code: str, message: str }, closed);
 
 const GjcServerSchema = Type.Object(

@@ -12,11 +12,10 @@
  * scope must be the scope it was read for, a listed project must still exist.
  */
 import Type from "typebox";
+import { closed, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
 import { INTEGRITY_PATTERN } from "./integrity.ts";
 import { LockEntrySchema, LockPolicySchema } from "./lock-schema.ts";
 
-const closed = { additionalProperties: false } as const;
-const ScopeSchema = Type.Union([Type.Literal("user"), Type.Literal("project")]);
 
 /** One file of a cache entry: the (path, mode, sha256) its integrity covers, and its size. */
 export const CachedFileSchema = Type.Object(
@@ -35,7 +34,7 @@ export const CacheEntrySchema = Type.Object(
   {
     integrity: Type.String({ pattern: INTEGRITY_PATTERN }),
     name: Type.String(),
-    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
+    family: FamilySchema,
     version: Type.String(),
     files: Type.Array(CachedFileSchema, { minItems: 1 }),
   },

@@ -5,9 +5,9 @@
  * valid lock never loads TypeBox.
  */
 import Type, { type Static } from "typebox";
+import { closed, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
 import { INTEGRITY_PATTERN } from "./integrity.ts";
 
-const closed = { additionalProperties: false } as const;
 const SHA1_OR_256 = "^(?:[0-9a-f]{40}|[0-9a-f]{64})$";
 
 export const LockSourceSchema = Type.Object(
@@ -45,7 +45,7 @@ export const LockPinSchema = Type.Object(
 export const LockEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
-    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
+    family: FamilySchema,
     version: Type.String({ minLength: 1 }),
     source: LockSourceSchema,
     pin: LockPinSchema,
@@ -80,7 +80,7 @@ export const LockFileSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
     lockfileVersion: Type.Literal(1),
-    scope: Type.Union([Type.Literal("user"), Type.Literal("project")]),
+    scope: ScopeSchema,
     bundles: Type.Array(LockEntrySchema),
     /** Project locks only, when the project has explicit C2 policy. */
     c2Policy: Type.Optional(Type.Array(LockPolicySchema)),

@@ -7,9 +7,9 @@
  * the readers' TypeScript types are `Static<>` of these (type-only imports).
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 import { Quarantine, ScopeName } from "../install/registry-schema.ts";
 
-const closed = { additionalProperties: false } as const;
 const Strings = Type.Array(Type.String());
 const IdList = Type.Array(Type.Object({ id: Type.String() }, closed));
 const Digest = Type.Optional(Type.Object({ digest: Type.String() }, closed));
