@@ -52,7 +52,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "install -> audit",
   "mcp -> c2session",
   "mcp -> gjcsession",
-  "sources -> sets",
   "store -> c2host",
   "store -> c2store",
   "store -> gjcsession",

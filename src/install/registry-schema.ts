@@ -10,6 +10,7 @@
 import Type from "typebox";
 import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
+import { GjcQuarantineSchema } from "../store/documents.ts";
 import { CONTENT_DIR } from "./layout.ts";
 
 const SHA256 = "^[0-9a-f]{64}$";
@@ -57,7 +58,7 @@ export const Surfaces = Type.Object(
 );
 
 /** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
-export const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
+export const Quarantine = GjcQuarantineSchema;
 
 export const Entry = Type.Object(
   {

@@ -1,7 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Context } from "../core/context.ts";
-import { cacheRoot } from "../sets/paths.ts";
+import { cacheRoot, type Context } from "../core/context.ts";
 import { sourceError } from "./errors.ts";
 
 /**

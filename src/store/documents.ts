@@ -38,7 +38,8 @@ const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupporte
 const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
 // The same facts as a GJC surface quarantine (code, detectedAt); the C2 record keeps them as reason and at.
 const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
-const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
+/** A GJC surface set aside by verify (registry.json, its list index and the documents alike). */
+export const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
 /** One installed bundle as `list` shows it; `inspect` adds to it. */
 export const BundleRowSchema = Type.Object(
