@@ -52,11 +52,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "install -> audit",
   "mcp -> c2session",
   "mcp -> gjcsession",
-  "store -> c2host",
-  "store -> c2store",
-  "store -> gjcsession",
-  "store -> install",
-  "store -> mcp",
   "store -> sets",
 ];
 

@@ -2,7 +2,7 @@
  * The closed TypeBox schema of `plugin-config.json` (policy-doc.ts, c2-notes §7.1): the one
  * definition of its shape. Anything it does not allow makes the document unusable, and the
  * store falls back to the last good copy. The JSON form is generated into
- * src/store/disk-schemas.generated.ts, so a valid policy never loads TypeBox; policy-doc.ts
+ * src/c2store/disk-schemas.generated.ts, so a valid policy never loads TypeBox; policy-doc.ts
  * derives its TypeScript types from these.
  */
 import Type from "typebox";

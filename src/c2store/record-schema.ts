@@ -5,7 +5,7 @@
  * the stored manifest matches the record, the runtime/commands contract, denied variable
  * names, capability digests) are the explicit checks in record.ts.
  *
- * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * Start-up: src/c2store/disk-schemas.generated.ts holds this schema as plain JSON
  * (scripts/gen-disk-schemas.ts), so checking valid records never loads TypeBox; only a failing
  * record loads this file. record.ts derives the record's TypeScript type from it.
  */

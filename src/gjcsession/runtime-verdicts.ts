@@ -20,7 +20,7 @@ import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import type { RegistryEntry } from "../install/registry-types.ts";
-import { RuntimeVerdicts } from "../store/disk-schemas.generated.ts";
+import { RuntimeVerdicts } from "./disk-schemas.generated.ts";
 import type { RuntimeCheckResult, RuntimeTarget } from "./runtime-check.ts";
 import type * as Schema from "./verdicts-schema.ts";
 

@@ -4,7 +4,7 @@
  * the entry scope equals the file's, `dir` belongs to `name`, every copied path passes the
  * path judge, no path twice, the manifest first, the byte total, unique names, the signature.
  *
- * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * Start-up: src/install/disk-schemas.generated.ts holds this schema as plain JSON
  * (scripts/gen-disk-schemas.ts), so a valid registry never loads TypeBox.
  */
 import Type from "typebox";

@@ -13,7 +13,7 @@ import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "./l
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { documentProblem } from "../store/document-problem.ts";
-import { Registry } from "../store/disk-schemas.generated.ts";
+import { Registry } from "./disk-schemas.generated.ts";
 import { type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
 

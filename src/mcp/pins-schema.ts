@@ -1,7 +1,7 @@
 /**
  * The closed TypeBox schema of `mcp-pins.json` (src/mcp/pins.ts): the one definition of its
  * shape, and of the types pins.ts uses. A file that does not match is never used or
- * overwritten (pins_corrupt). The JSON form is generated into src/store/disk-schemas.generated.ts,
+ * overwritten (pins_corrupt). The JSON form is generated into src/mcp/disk-schemas.generated.ts,
  * so reading valid pins (at session start) never loads TypeBox.
  */
 import Type from "typebox";

@@ -16,7 +16,7 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { canonicalDigest } from "../audit/canonical-json.ts";
-import { McpPins } from "../store/disk-schemas.generated.ts";
+import { McpPins } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import type * as Schema from "./pins-schema.ts";
 

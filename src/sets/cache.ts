@@ -20,7 +20,7 @@ import { relativePathProblem } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { randomHex } from "../install/layout.ts";
-import { CacheEntry as CacheEntryCheck } from "../store/disk-schemas.generated.ts";
+import { CacheEntry as CacheEntryCheck } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { writeFiles } from "../store/files.ts";
 import { diskProblems } from "./disk-check.ts";

@@ -3,7 +3,7 @@
  * item 8): a content cache entry's `entry.json` (also inside set archives), the generations
  * of a scope (`plugins-history/generations.json`), the transaction journal
  * (`plugins-history/transaction.json`) and the cache's list of known projects
- * (`projects.json`). Their checks are generated into src/store/disk-schemas.generated.ts
+ * (`projects.json`). Their checks are generated into src/sets/disk-schemas.generated.ts
  * (`bun scripts/gen-disk-schemas.ts`), so the readers never load TypeBox for a valid file;
  * docs/json/<name>.schema.json is generated from the same schemas.
  *

@@ -10,7 +10,7 @@ import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { SetHistory } from "../store/disk-schemas.generated.ts";
+import { SetHistory } from "./disk-schemas.generated.ts";
 import type { GenerationSchema, HistorySchema } from "./disk-schemas.ts";
 import { orderedEntry } from "./lock-file.ts";
 import type { LockEntry } from "./lock-schema.ts";

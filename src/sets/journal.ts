@@ -28,7 +28,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { lockTimeout, withLock } from "../store/lock.ts";
-import { SetJournal } from "../store/disk-schemas.generated.ts";
+import { SetJournal } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import type { JournalSchema, JournalTargetSchema } from "./disk-schemas.ts";
 import { historyDir, setHome } from "./paths.ts";

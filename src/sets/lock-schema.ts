@@ -1,6 +1,6 @@
 /**
  * The lock file format (`plugins.lock.json`, lockfileVersion 1) as closed TypeBox schemas. Its
- * check is generated into src/store/disk-schemas.generated.ts and the JSON Schema
+ * check is generated into src/sets/disk-schemas.generated.ts and the JSON Schema
  * docs/json/plugins-lock.schema.json with it (`bun scripts/gen-disk-schemas.ts`), so reading a
  * valid lock never loads TypeBox.
  */

@@ -1,5 +1,5 @@
 /**
- * The one reason an on-disk document fails its schema (src/store/disk-schemas.generated.ts),
+ * The one reason an on-disk document fails its schema (the disk-schemas.generated.ts files),
  * naming the field and its JSON pointer, e.g. `files[0].size must be a number, not a string
  * (at /files/0/size)`. The fast JSON walk answers valid documents; TypeBox explains the rest
  * (src/families/c2/schema-errors.ts, the same error walk as the bundle schemas).

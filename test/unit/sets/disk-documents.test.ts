@@ -14,13 +14,14 @@ import { historyFile, readHistory } from "../../../src/sets/history.ts";
 import { journalPath, readJournal, writeJournal, type Journal } from "../../../src/sets/journal.ts";
 import { knownProjects, rememberProject } from "../../../src/sets/known-projects.ts";
 import { cacheRoot } from "../../../src/sets/paths.ts";
-import * as generated from "../../../src/store/disk-schemas.generated.ts";
-import { diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
+import { diskTypeboxSchema, generatedChecks, type DiskSchemaName } from "../../../scripts/disk-schemas-source.ts";
 import { installSpec } from "../../../src/app/install.ts";
 import { setBundleEnabled } from "../../../src/app/verbs.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";
+
+const generated = await generatedChecks();
 
 const box = sandboxPerTest();
 
