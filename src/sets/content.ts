@@ -13,8 +13,8 @@ import { scratchParent } from "../sources/scratch.ts";
 import { installedMode } from "../install/fingerprint.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
-import { usableCacheEntry } from "./cache.ts";
-import { integrityOf, type ContentFile } from "./integrity.ts";
+import { usableCacheEntry } from "../store/cache.ts";
+import { integrityOf, type ContentFile } from "../store/integrity.ts";
 import type { LockEntry } from "./lock-schema.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 

@@ -13,7 +13,7 @@
  */
 import Type from "typebox";
 import { closed, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
-import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { INTEGRITY_PATTERN } from "../store/integrity.ts";
 import { LockEntrySchema, LockPolicySchema } from "./lock-schema.ts";
 
 

@@ -9,7 +9,7 @@
 import Type from "typebox";
 import { closed, opt, schemaField, str, strs } from "../core/schema-kit.ts";
 import { errorDocument, FamilySchema, ScopeSchema } from "../store/documents.ts";
-import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { INTEGRITY_PATTERN } from "../store/integrity.ts";
 import { LockEntrySchema } from "./lock-schema.ts";
 import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 

@@ -10,7 +10,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import type { Context } from "../core/context.ts";
 import { loadScopeRegistry, type RegistryEntry, type RegistrySource, type Scope } from "../install/api.ts";
 import type { InstalledRecord } from "../c2store/record.ts";
-import { integrityOf } from "./integrity.ts";
+import { integrityOf } from "../store/integrity.ts";
 import type { LockEntry, LockPin, LockSource } from "./lock-schema.ts";
 
 /** One installed bundle: its lock entry plus where its files are on this machine. */

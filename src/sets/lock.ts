@@ -7,7 +7,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FileProblemKind } from "../store/verify.ts";
-import { diskProblems } from "./disk-check.ts";
+import { diskProblems } from "../store/disk-check.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import { projectPolicy, samePolicy } from "./c2-policy.ts";

@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { hasCacheEntry } from "./cache.ts";
+import { hasCacheEntry } from "../store/cache.ts";
 import { readHistory, type Generation } from "./history.ts";
 import { installedBundles } from "./installed.ts";
 import type { LockEntry } from "./lock-schema.ts";

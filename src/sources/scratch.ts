@@ -50,7 +50,7 @@ export function checkPrivateParent(parent: string): void {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const outer = dirname(parent);
   try {
-    // The cache directory itself is made like sets/cache.ts makes it (0700); only what we
+    // The cache directory itself is made like store/cache.ts makes it (0700); only what we
     // create is tightened, an existing directory above is judged as it is.
     mkdirSync(outer, { recursive: true, mode: 0o700 });
   } catch (error) {

@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Value } from "typebox/value";
-import { entryDir, entryProblem, listCacheEntries, readCacheEntry } from "../../../src/sets/cache.ts";
+import { entryDir, entryProblem, listCacheEntries, readCacheEntry } from "../../../src/store/cache.ts";
 import { historyFile, readHistory } from "../../../src/sets/history.ts";
 import { journalPath, readJournal, writeJournal, type Journal } from "../../../src/sets/journal.ts";
 import { knownProjects, rememberProject } from "../../../src/sets/known-projects.ts";

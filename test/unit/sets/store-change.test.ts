@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { installSpec } from "../../../src/app/install.ts";
-import { listCacheEntries } from "../../../src/sets/cache.ts";
+import { listCacheEntries } from "../../../src/store/cache.ts";
 import { readHistory } from "../../../src/sets/history.ts";
 import { setBundleEnabled } from "../../../src/app/verbs.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";

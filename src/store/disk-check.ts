@@ -3,8 +3,8 @@
  * read-only, through the store's one file verifier (lstat semantics, no link followed, extra
  * files reported). It needs only the root and the recorded file list, so it serves both families.
  */
-import type { StoredFile } from "../store/files.ts";
-import { verifyFiles, type FileProblem } from "../store/verify.ts";
+import type { StoredFile } from "./files.ts";
+import { verifyFiles, type FileProblem } from "./verify.ts";
 
 export function diskProblems(b: { root: string; files: readonly StoredFile[] }): FileProblem[] {
   return verifyFiles(b.root, b.files).problems;
