@@ -52,7 +52,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "install -> audit",
   "mcp -> c2session",
   "mcp -> gjcsession",
-  "store -> sets",
 ];
 
 /** Folders whose files may not reach each other even inside one folder's row. */

@@ -38,7 +38,7 @@ import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
-import type { SetReason } from "./reason.ts";
+import type { SetReason } from "../core/reason.ts";
 
 export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
 

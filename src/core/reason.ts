@@ -3,7 +3,7 @@
  * outcomes), the way every gjc document says it (no prose-only fields): a stable code that
  * `gjc explain` knows, and a message for people.
  */
-import { isGjcError } from "../core/errors.ts";
+import { isGjcError } from "./errors.ts";
 
 export interface SetReason {
   code: string;
