@@ -137,7 +137,7 @@ export function setC2Enabled(ctx: Context, name: string, enabled: boolean): Prom
 
 /**
  * Whether a C2 bundle's processes may run at all. The store's change alone: the verb (`gjc
- * plugin trust|untrust`, setBundleTrusted in src/store/verbs.ts) wraps it as a recorded change.
+ * plugin trust|untrust`, setBundleTrusted in src/app/trust.ts) wraps it as a recorded change.
  */
 export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passEnv?: string[]): Promise<C2FlagResult> {
   const denied = passEnv?.filter(isDeniedEnvName) ?? [];

@@ -122,8 +122,8 @@ let inTransaction = 0;
 export const inSetTransactionNow = () => inTransaction > 0;
 
 /**
- * The store's mutating commands (install, uninstall, enable/disable, upgrade: src/store/verbs.ts
- * and install-spec.ts; C2 trust/untrust and policy apply/reset) call this first, so a change of
+ * The store's mutating commands (install, uninstall, enable/disable, upgrade: their use
+ * cases in src/app/; C2 trust/untrust and policy apply/reset) call this first, so a change of
  * theirs never lands on a half-changed set that a later recovery would then overwrite: a
  * pending journal of the user scope or of this project is finished before they start. Costs
  * two stat calls when there is none.

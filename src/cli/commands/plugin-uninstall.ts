@@ -1,4 +1,4 @@
-import { uninstallBundle } from "../../app/verbs.ts";
+import { uninstallBundle } from "../../app/uninstall.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeUninstall } from "../render/store.ts";
 

@@ -16,7 +16,7 @@ import { knownProjects, rememberProject } from "../../../src/sets/known-projects
 import { cacheRoot } from "../../../src/sets/paths.ts";
 import { diskTypeboxSchema, generatedChecks, type DiskSchemaName } from "../../../scripts/disk-schemas-source.ts";
 import { installSpec } from "../../../src/app/install.ts";
-import { setBundleEnabled } from "../../../src/app/verbs.ts";
+import { setBundleEnabled } from "../../../src/app/enable.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";

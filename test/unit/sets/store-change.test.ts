@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { installSpec } from "../../../src/app/install.ts";
 import { listCacheEntries } from "../../../src/store/cache.ts";
 import { readHistory } from "../../../src/sets/history.ts";
-import { setBundleEnabled } from "../../../src/app/verbs.ts";
+import { setBundleEnabled } from "../../../src/app/enable.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";
