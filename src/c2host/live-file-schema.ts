@@ -8,7 +8,7 @@ import Type from "typebox";
 export const LiveFileSchema = Type.Object(
   {
     pid: Type.Integer({ minimum: 1 }),
-    // The host's kernel start time (src/store/process-identity.ts), null when the OS does not say.
+    // The host's kernel start time (src/process/process-identity.ts), null when the OS does not say.
     startTicks: Type.Union([Type.String(), Type.Null()]),
     // Installed ids with a runtime instance or a language server in that host.
     bundles: Type.Array(Type.String()),

@@ -14,7 +14,7 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { LiveFile as LiveFileCheck } from "./disk-schemas.generated.ts";
-import { ownStartTicks, processAlive, processStartTicks } from "../store/process-identity.ts";
+import { ownStartTicks, processAlive, processStartTicks } from "../process/process-identity.ts";
 import type { LiveFileSchema } from "./live-file-schema.ts";
 
 type LiveFile = Static<typeof LiveFileSchema>;

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assertNotLive, liveHolders, LiveRegistry } from "../../../src/c2host/live-registry.ts";
-import { processStartTicks } from "../../../src/store/process-identity.ts";
+import { processStartTicks } from "../../../src/process/process-identity.ts";
 import { spawnScoped } from "../../helpers/sandbox.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
 
