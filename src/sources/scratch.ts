@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { cacheRoot, type Context } from "../core/context.ts";
+import { processAlive } from "../process/process-identity.ts";
 import { sourceError } from "./errors.ts";
 
 /**
@@ -96,7 +97,7 @@ function sweepStale(parent: string): void {
   const now = Date.now();
   for (const name of names) {
     const m = OURS.exec(name);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     const path = join(parent, name);
     try {
       // rmSync removes links as links: the parent is private, nothing in it is followed.
@@ -107,14 +108,6 @@ function sweepStale(parent: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function unsafe(root: string, why: string) {
   return sourceError(

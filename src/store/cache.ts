@@ -20,6 +20,7 @@ import { relativePathProblem } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { cacheRoot, type Context } from "../core/context.ts";
 import { randomHex } from "../core/random.ts";
+import { processAlive } from "../process/process-identity.ts";
 import { CacheEntry as CacheEntryCheck } from "./disk-schemas.generated.ts";
 import { documentProblem } from "./document-problem.ts";
 import { writeFiles } from "./files.ts";
@@ -207,7 +208,7 @@ export function pruneCache(ctx: Context, keep: Set<string>, dryRun = false): Cac
     const abs = join(contentRoot(ctx), name);
     if (TRANSIENT.test(name)) {
       const pid = Number(name.split("-")[1]);
-      if (!dryRun && !pidAlive(pid)) rmSync(abs, { recursive: true, force: true });
+      if (!dryRun && !processAlive(pid)) rmSync(abs, { recursive: true, force: true });
       continue;
     }
     if (!HEX.test(name)) continue; // not ours: never touched
@@ -225,12 +226,3 @@ export function pruneCache(ctx: Context, keep: Set<string>, dryRun = false): Cac
   return { kept, removed, dryRun };
 }
 
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
