@@ -1,3 +1,5 @@
+import { sha256Hex } from "../bundle/hash.ts";
+
 /** JSON with object keys sorted at every level (arrays keep their order): the bytes digests are taken over. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -10,5 +12,5 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256:<hex>` of the canonical JSON of a value. */
 export function canonicalDigest(value: unknown): string {
-  return `sha256:${new Bun.CryptoHasher("sha256").update(canonicalJson(value)).digest("hex")}`;
+  return `sha256:${sha256Hex(canonicalJson(value))}`;
 }

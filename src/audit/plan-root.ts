@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { sha256Hex } from "../bundle/hash.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { GjcError } from "../core/errors.ts";
@@ -26,7 +27,7 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
       if (manifest) return manifest;
       try {
         const bytes = readRegularFile(resolve(dir, GJC_MANIFEST), GJC_LIMITS.maxFileBytes, GJC_MANIFEST).bytes;
-        if (new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === bundle.manifestSha256) manifest = bytes;
+        if (sha256Hex(bytes) === bundle.manifestSha256) manifest = bytes;
       } catch {}
       return manifest;
     };

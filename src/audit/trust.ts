@@ -10,7 +10,7 @@
  * digests differ. Both carry the capabilities themselves, so the diff can be shown without
  * reading the bundle again. This module stays small: the records loader calls it per bundle.
  */
-import { canonicalJson } from "./canonical-json.ts";
+import { canonicalDigest, canonicalJson } from "./canonical-json.ts";
 import type { CapabilityModel } from "./model.ts";
 
 export { canonicalJson };
@@ -34,7 +34,7 @@ export function trustedCapabilities(model: CapabilityModel): TrustedCapabilities
     env: model.env.map((v) => ({ owner: v.owner, name: v.name, mode: v.mode, from: v.from })).sort(byKey((v) => `${v.owner}\0${v.name}`)),
     hostCommands: model.hostCommands.map((h) => ({ owner: h.owner, kind: h.kind, name: h.name })).sort(byKey((h) => `${h.owner}\0${h.kind}\0${h.name}`)),
   };
-  const digest = `sha256:${new Bun.CryptoHasher("sha256").update(canonicalJson(body)).digest("hex")}`;
+  const digest = canonicalDigest(body);
   return { digest, ...body };
 }
 
@@ -58,6 +58,6 @@ export function trustedCapabilitiesProblem(value: unknown, field: string): strin
   if (typeof v.digest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.digest)) return `${field}.digest must be sha256:<64 hex>`;
   for (const key of ["processes", "endpoints", "env", "hostCommands"]) if (!Array.isArray(v[key])) return `${field}.${key} must be a list`;
   const { digest, ...body } = v;
-  const recomputed = `sha256:${new Bun.CryptoHasher("sha256").update(canonicalJson(body)).digest("hex")}`;
+  const recomputed = canonicalDigest(body);
   return recomputed === digest ? undefined : `${field}.digest does not match its capabilities`;
 }

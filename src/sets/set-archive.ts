@@ -14,6 +14,7 @@
  */
 import { chmodSync, lstatSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { sha256Hex } from "../bundle/hash.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GJC_LIMITS, type BundleLimits } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
@@ -99,7 +100,7 @@ export async function exportSet(ctx: Context, scope: Scope, output: string): Pro
   gz[9] = GZIP_OS_UNIX;
   const out = resolve(ctx.cwd, output);
   writeFileAtomic(out, gz);
-  return { scope, path: out, sha256: new Bun.CryptoHasher("sha256").update(gz).digest("hex"), bytes: gz.length, bundles: lock.bundles.length, files };
+  return { scope, path: out, sha256: sha256Hex(gz), bytes: gz.length, bundles: lock.bundles.length, files };
 }
 
 export interface OpenedSet {
