@@ -110,11 +110,11 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
 
 /** Upgrade's stale check: the entry must be the one the preview was computed against. */
 function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined, scope: Scope): void {
-  const key = (e: RegistryEntry) => JSON.stringify([e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source]);
+  const key = (e: RegistryEntry) => [e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source];
   if (!now) {
     throw new GjcError({ code: "not_installed", message: `${baseline.name} was uninstalled from the ${scope} scope while the upgrade was prepared.`, hint: "Install it again with gjc plugin install.", exit: ExitCode.failed });
   }
-  if (key(now) !== key(baseline)) {
+  if (!Bun.deepEquals(key(now), key(baseline))) {
     throw new GjcError({
       code: "stale_baseline",
       message: `${baseline.name} in the ${scope} scope changed while the upgrade was prepared (another gjc command changed it).`,

@@ -35,7 +35,7 @@ export function readHistory(ctx: Context, scope: Scope): History {
   return { version: 1, scope, generations: [] };
 }
 
-const sameBundles = (a: LockEntry[], b: LockEntry[]) => JSON.stringify(a.map(orderedEntry)) === JSON.stringify(b.map(orderedEntry));
+const sameBundles = (a: LockEntry[], b: LockEntry[]) => Bun.deepEquals(a.map(orderedEntry), b.map(orderedEntry));
 
 /** Appends a generation when the set differs from the newest one; keeps the last 10. */
 export function recordGeneration(ctx: Context, scope: Scope, command: string, bundles: LockEntry[]): Generation | undefined {

@@ -67,7 +67,7 @@ const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "di
 export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
   const a = orderedEntry(want) as Record<string, unknown>;
   const b = orderedEntry(have) as Record<string, unknown>;
-  return FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+  return FIELDS.filter((f) => !Bun.deepEquals(a[f], b[f]));
 }
 
 /**

@@ -40,7 +40,7 @@ export interface RollbackResult {
   trustNotRaised?: boolean;
 }
 
-const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => Bun.deepEquals(a ?? null, b ?? null);
 
 function noGeneration(name: string, scope: Scope, to?: number): GjcError {
   return new GjcError({
