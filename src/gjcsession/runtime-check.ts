@@ -1,3 +1,4 @@
+import { flattenControlChars } from "../bundle/names.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { readLines } from "../core/line-splitter.ts";
@@ -57,7 +58,7 @@ let harnessSource: Promise<string> | undefined;
 /** The harness is embedded as text (so it travels inside the compiled binary) and written to scratch. */
 const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default));
 
-const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim().slice(0, 300);
+const clean = (s: string) => flattenControlChars(s).trim().slice(0, 300);
 
 /** Turns what the child saw into a verdict (gjc-notes §6.3-6.4). */
 export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: string; message: string } {
