@@ -1,5 +1,6 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { pathInside } from "../bundle/path-safety.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
@@ -22,8 +23,8 @@ export function resolveRuntimeCommand(command: string, bundleDir: string, env: R
         hint: "Reinstall the plugin; run `gjc plugin verify` to check the installed files.",
       });
     }
-    const rel = relative(root, real);
-    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel) || !statSync(real).isFile()) {
+    const rel = pathInside(root, real);
+    if (rel === undefined || rel === "" || !statSync(real).isFile()) {
       throw new GjcError({
         code: "runtime_command_not_found",
         message: `The runtime command ${command} is not a file inside the installed bundle.`,

@@ -1,5 +1,6 @@
 import { lstatSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
+import { pathInside } from "../bundle/path-safety.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
@@ -27,8 +28,8 @@ import { ExitCode } from "../core/exit-codes.ts";
  * every directory a clone creates group-writable, the group being the user alone).
  */
 export function scopePathProblem(trustedBase: string, target: string): string | undefined {
-  const rest = relative(trustedBase, target);
-  if (rest === "" || rest.startsWith("..")) return undefined;
+  const rest = pathInside(trustedBase, target);
+  if (rest === undefined || rest === "") return undefined;
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   let cur = trustedBase;
   for (const part of rest.split(sep)) {
