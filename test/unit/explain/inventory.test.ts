@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { DYNAMIC_CODES, INDIRECT_CODES, scanInventory } from "../../../src/explain/inventory.ts";
-import { tokenize } from "../../../src/explain/tokenize.ts";
+import { DYNAMIC_CODES, INDIRECT_CODES, scanInventory } from "../../helpers/code-inventory.ts";
+import { tokenize } from "../../helpers/tokenize.ts";
 import { repoRoot } from "../../helpers/cli.ts";
 import { tempDir, writeTree } from "../../helpers/tmp.ts";
 
