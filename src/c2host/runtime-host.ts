@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -69,7 +70,7 @@ export interface ProcessView {
   error: string | null;
 }
 
-const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+const refused = (code: Code, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
 
 /**
  * The runtime side of the host: resolves a command to its owning bundle and realm, applies

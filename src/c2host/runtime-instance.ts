@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { mkdirSync } from "node:fs";
 import { RepeatLimiter } from "../core/repeat-limiter.ts";
 import { buildChildEnv } from "../process/env.ts";
@@ -205,7 +206,7 @@ export class RuntimeInstance {
     }
   }
 
-  private activationError(code: string, reason: string): GjcError {
+  private activationError(code: Code, reason: string): GjcError {
     return runtimeError(code, `Plugin activation failed for ${this.spec.name} (${this.realm}): ${reason}.`, RELOAD_HINT, {
       plugin: this.spec.name,
       realm: this.realm,

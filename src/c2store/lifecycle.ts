@@ -3,6 +3,7 @@
  * inspect|verify` dispatch here for C2 bundles; `plugin trust|untrust` are C2-only. Every
  * function returns data or throws GjcError; none prints.
  */
+import type { Code } from "../core/codes.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
@@ -90,7 +91,7 @@ export interface C2FlagResult {
   trusted: boolean;
   /** Host variables the user passed to this plugin by name (trust --pass-env; untrust clears them). */
   passEnv: string[];
-  notices: { code: string; message: string }[];
+  notices: { code: Code; message: string }[];
   /** trust over a bundle that needed re-trust: what changed since the previous trust. */
   capabilityDiff?: import("../audit/diff.ts").TrustDiff;
 }

@@ -4,6 +4,7 @@
  * schema files import this, and code that runs imports their types alone.
  */
 import Type, { type Static, type TSchema } from "typebox";
+import type { Code } from "./codes.ts";
 import type { Scope } from "./scope.ts";
 
 /** Objects are closed: an unknown key is a different document. */
@@ -13,6 +14,9 @@ export const strs = Type.Array(Type.String());
 export const opt = Type.Optional;
 export const count = Type.Integer({ minimum: 0 });
 export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** An error or diagnostic code: a string on the wire, one of core/codes.ts in the types. */
+export const codeField = Type.Unsafe<Code>(Type.String());
 
 /** The `schema` field of a `--json` document: `gjc/<verb>@1`. */
 export const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
@@ -26,7 +30,7 @@ export type ScopeSchemaMatchesScope = Holds<Same<Static<typeof ScopeSchema>, Sco
 
 /** A validation finding (src/core/diagnostics.ts) as every document carries it. */
 export const DiagnosticSchema = Type.Object(
-  { code: str, severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]), path: str, message: str, hint: opt(str) },
+  { code: codeField, severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]), path: str, message: str, hint: opt(str) },
   closed,
 );
 
@@ -36,7 +40,7 @@ export const errorDocument = (verb: string) =>
     {
       schema: schemaField(verb),
       ok: Type.Literal(false),
-      error: Type.Object({ code: str, message: str, hint: opt(str), details: opt(Type.Unknown()) }, closed),
+      error: Type.Object({ code: codeField, message: str, hint: opt(str), details: opt(Type.Unknown()) }, closed),
     },
     closed,
   );

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { dirname, join } from "node:path";
 import type { Scope } from "../install/registry-types.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
@@ -91,7 +92,7 @@ export interface SessionPlan {
 
 const decoder = new TextDecoder();
 
-function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, message: string, diagnostics: SessionDiagnostic[]): void {
+function quarantineSurface(b: SessionBundle, surfaceId: string, code: Code, message: string, diagnostics: SessionDiagnostic[]): void {
   const s = b.surfaces.find((x) => x.surface.extensionId === surfaceId);
   if (!s) return;
   s.status = "quarantined";

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { flattenControlChars } from "../bundle/names.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
@@ -27,7 +28,7 @@ export interface RuntimeCheckResult {
   target: RuntimeTarget;
   ok: boolean;
   /** Quarantine code when not ok: runtime_mismatch, security_policy or invalid_hook. */
-  code?: string;
+  code?: Code;
   message?: string;
   /** The tail of the child's stderr, for diagnosis. */
   log?: string;
@@ -61,7 +62,7 @@ const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { w
 const clean = (s: string) => flattenControlChars(s).trim().slice(0, 300);
 
 /** Turns what the child saw into a verdict (gjc-notes §6.3-6.4). */
-export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: string; message: string } {
+export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: Code; message: string } {
   const what = target.kind === "tool" ? `Plugin tool "${target.name}"` : `Plugin hook "${target.name}"`;
   if (r.denied.length > 0) {
     return { ok: false, code: "security_policy", message: `${what} of ${target.bundle} attempted denied API: ${[...new Set(r.denied)].join(", ")}` };

@@ -14,6 +14,7 @@
  * file, or one in the format of an older gjc (per surface), is simply ignored and rebuilt,
  * costing one more check.
  */
+import { passCode } from "../core/codes.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
@@ -45,7 +46,7 @@ export function bundleDigest(entry: RegistryEntry, targets: readonly RuntimeTarg
 export function resultsOf(verdict: Verdict, targets: readonly RuntimeTarget[]): RuntimeCheckResult[] {
   return targets.map((target) => {
     const failure = verdict.failed[target.surfaceId];
-    return failure === undefined ? { target, ok: true } : { target, ok: false, code: failure.code, message: failure.message };
+    return failure === undefined ? { target, ok: true } : { target, ok: false, code: passCode(failure.code), message: failure.message };
   });
 }
 

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionKeys, type CollidableSurface } from "../families/gjc/ids.ts";
@@ -6,7 +7,7 @@ import { scopeFlag } from "./layout.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
 export interface Collision {
-  code: string;
+  code: Code;
   label: string;
   surfaceId: string;
   /** The installed bundle that already owns it. */

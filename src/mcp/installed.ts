@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import type { Context } from "../core/context.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import { GjcError, usageError } from "../core/errors.ts";
@@ -23,7 +24,7 @@ export interface DeclaredServer {
   target: string;
   /** The bundle's and the surface's state in the session (disabled, quarantined, active). */
   status: BundleStatus;
-  reasons: { code: string; message: string }[];
+  reasons: { code: Code; message: string }[];
   /** DESIGN items 10-11 judged now (stdio against the installed root; URLs up to stage c). */
   /** Whether gjc's security policy admits it; when not, the code probe refuses it with and why. */
   policy: { ok: true } | { ok: false; code: "security_policy"; message: string };
@@ -91,7 +92,7 @@ export async function listDeclaredServers(ctx: Context): Promise<{ servers: Decl
   };
 }
 
-function refused(code: string, message: string, hint: string): GjcError {
+function refused(code: Code, message: string, hint: string): GjcError {
   return new GjcError({ code, message, hint, exit: ExitCode.refused });
 }
 

@@ -1,7 +1,9 @@
 /**
  * The code inventory: every error and diagnostic code the code base can emit, found by reading
- * src/**\/*.ts (generated files excepted). Dev-time only (tests and scripts/gen-error-index.ts use it; the CLI never
- * imports it), so it may read the source tree.
+ * src/**\/*.ts (generated files excepted). The code table (src/core/codes.ts) is what GjcError and
+ * Diagnostic accept and what the explain index is generated from; this scan is the tests' cross-check
+ * of it beyond those two types (codes in other documents' fields) and against codes nothing emits
+ * any more. Test-only, so it may read the source tree.
  *
  * What counts as emitting a code (on tokens, so comments, strings and regexes never confuse it):
  * - a `code` property, variable or default parameter given a value: `code: "x"`,

@@ -121,7 +121,7 @@ describe("fixtures/gjc", () => {
   for (const [name, codes] of Object.entries(CASES)) {
     test(`${name} → ${codes.length ? codes.join(", ") : "valid"}`, () => {
       const result = compileGjcBundle(join(GJC, name));
-      expect(result.diagnostics.map((d) => d.code)).toEqual(codes);
+      expect(result.diagnostics.map((d): string => d.code)).toEqual(codes);
       expect(result.bundle !== undefined).toBe(codes.length === 0);
       for (const d of result.diagnostics) {
         expect(d.severity).toBe("error");
