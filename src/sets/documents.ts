@@ -15,7 +15,7 @@ import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 
 const int = Type.Integer({ minimum: 0 });
 const integrity = Type.String({ pattern: INTEGRITY_PATTERN });
-/** src/sets/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
+/** src/core/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
 export const SetReasonSchema = Type.Object({ code: str, message: str }, closed);
 const reasons = Type.Array(SetReasonSchema);
 

@@ -164,7 +164,7 @@ function scanCache(ctx: Context): { entries: CacheEntry[]; broken: { integrity: 
 export interface CacheVerifyResult {
   ok: boolean;
   checked: number;
-  /** Each damaged entry with why, as {code, message} (src/sets/reason.ts): cache_damaged, the file or entry.json named. */
+  /** Each damaged entry with why, as {code, message} (src/core/reason.ts): cache_damaged, the file or entry.json named. */
   damaged: { integrity: string; name?: string; reasons: SetReason[] }[];
 }
 

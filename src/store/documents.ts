@@ -162,7 +162,7 @@ export const UpgradeAllDocumentSchema = Type.Object(
     ok: Type.Boolean(),
     outcomes: Type.Array(
       Type.Object(
-        // reasons: why it failed, as src/sets/reason.ts says it ({code, message}); empty otherwise.
+        // reasons: why it failed, as src/core/reason.ts says it ({code, message}); empty otherwise.
         { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), reasons: Type.Array(Type.Object({ code: str, message: str }, closed)) },
         closed,
       ),
