@@ -57,6 +57,17 @@ for (const step of ["c2install:staged", "c2install:committed"]) {
   });
 }
 
+test("an uninstall killed after its policy was forgotten, before the bundle moved, leaves it installed; uninstalling again finishes", async () => {
+  const s = setup();
+  await s.run(["plugin", "install", s.dir]);
+  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:policy-forgotten" })).exitCode).toBe(137);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string }) => b.name)).toEqual(["demo"]);
+  expect((await s.run(["plugin", "verify", "demo"])).exitCode).toBe(0);
+  expect((await s.run(["plugin", "uninstall", "demo"])).exitCode).toBe(0);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles).toEqual([]);
+  expect(leftovers(s.data)).toEqual([]);
+});
+
 test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
   const s = setup();
   const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
