@@ -107,7 +107,7 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: Code, mess
  */
 type Policy = typeof import("../policy/launcher.ts") &
   typeof import("../policy/url.ts") &
-  Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion"> &
+  Pick<typeof import("../mcp/pins.ts"), "pinExclusion"> &
   Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
 function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[]): McpServerConfig | undefined {
@@ -190,7 +190,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
   const policy: Policy | undefined = hasMcp
-    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")) }
+    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins.ts")), ...(await import("../mcp/pins-binding.ts")) }
     : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];

@@ -223,23 +223,3 @@ export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: 
   // Drift and a damaged pin file fail the check; a server that could not be probed is reported only.
   return { ok: !servers.some((s) => s.status === "drift" || s.error?.code === "pins_corrupt"), servers };
 }
-
-/**
- * For session plans: why this server of this installed content stays out, if it does: drift
- * recorded against its pin, or a damaged pin file for its root (fail closed).
- */
-export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): { code: "tool_definition_drift" | "pins_corrupt"; message: string } | undefined {
-  let pins;
-  try {
-    pins = readPins(root);
-  } catch (error) {
-    if (!isGjcError(error) || error.code !== "pins_corrupt") throw error;
-    return { code: "pins_corrupt", message: `MCP server "${ident.server}" is left out: ${error.message}` };
-  }
-  const pin = pins.servers[pinKey(ident)];
-  if (!pin || pin.binding !== binding || !pin.drift) return undefined;
-  return {
-    code: "tool_definition_drift",
-    message: `MCP server "${ident.server}" is left out: its tool definitions changed since they were pinned (${describeToolChanges(pin.drift.changes)}); run "gjc plugin mcp accept ${ident.bundle}/${ident.server}" after review`,
-  };
-}

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { canonicalDigest } from "../audit/canonical-json.ts";
 import { McpPins } from "./disk-schemas.generated.ts";
@@ -107,4 +107,24 @@ export function writePins(root: string, pins: PinFile): void {
 /** One line per change, for messages: `changed echo (description)`, `added shell`. */
 export function describeToolChanges(changes: ToolChange[]): string {
   return changes.map((c) => (c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`)).join("; ");
+}
+
+/**
+ * For session plans: why this server of this installed content stays out, if it does: drift
+ * recorded against its pin, or a damaged pin file for its root (fail closed).
+ */
+export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): { code: "tool_definition_drift" | "pins_corrupt"; message: string } | undefined {
+  let pins;
+  try {
+    pins = readPins(root);
+  } catch (error) {
+    if (!isGjcError(error) || error.code !== "pins_corrupt") throw error;
+    return { code: "pins_corrupt", message: `MCP server "${ident.server}" is left out: ${error.message}` };
+  }
+  const pin = pins.servers[pinKey(ident)];
+  if (!pin || pin.binding !== binding || !pin.drift) return undefined;
+  return {
+    code: "tool_definition_drift",
+    message: `MCP server "${ident.server}" is left out: its tool definitions changed since they were pinned (${describeToolChanges(pin.drift.changes)}); run "gjc plugin mcp accept ${ident.bundle}/${ident.server}" after review`,
+  };
 }
