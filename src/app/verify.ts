@@ -1,6 +1,6 @@
 import type { Context } from "../core/context.ts";
 import type { RuntimeCheckSummary } from "../gjcsession/session.ts";
-import type { PinCheck } from "../mcp/pins-probe.ts";
+import type { PinCheck } from "./mcp-probe.ts";
 import type { VerifyResult } from "../store/documents.ts";
 import type { StoreSelection } from "../store/resolve.ts";
 import { resolveInstalled, selectedStores } from "./stores.ts";
@@ -24,7 +24,7 @@ export type VerifyReport = Omit<VerifyResult, "runtime" | "mcp"> & { runtime?: R
 export async function verifyBundles(ctx: Context, name: string | undefined, opts: VerifyOptions = {}): Promise<VerifyReport> {
   const files = await verifyFiles(ctx, name, opts);
   const runtime = opts.runtime ? await (await import("../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, name) : undefined;
-  const mcp = opts.mcp ? await (await import("../mcp/pins-probe.ts")).verifyMcpPins(ctx, name) : undefined;
+  const mcp = opts.mcp ? await (await import("./mcp-probe.ts")).verifyMcpPins(ctx, name) : undefined;
   const ok = files.ok && (runtime?.failed ?? 0) === 0 && (mcp?.ok ?? true);
   return { ...files, ok, ...(runtime ? { runtime } : {}), ...(mcp ? { mcp } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { Style } from "../../core/style.ts";
-import type { PinCheck, PinOutcome, ProbedServer } from "../../mcp/pins-probe.ts";
+import type { PinCheck, PinOutcome, ProbedServer } from "../../app/mcp-probe.ts";
 import type { ToolChange } from "../../mcp/pins.ts";
 
 const short = (text: string | undefined) => (text === undefined ? "(none)" : JSON.stringify(text.length > 120 ? `${text.slice(0, 117)}...` : text));

@@ -6,7 +6,7 @@
 import { listC2McpServers, type C2McpEntry } from "../c2session/mcp-servers.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { listDeclaredServers, type DeclaredServer } from "./installed.ts";
+import { listDeclaredServers, type DeclaredServer } from "./mcp-servers.ts";
 
 export type ListedMcpServer = ({ family: "gjc" } & DeclaredServer) | C2McpEntry;
 

@@ -2,7 +2,7 @@
  * Probes that pin: `gjc plugin mcp probe` pins a server's tool definitions on first success
  * and checks them on every later probe; `gjc plugin mcp accept` re-pins after drift; `gjc plugin
  * verify --mcp` probes every pinned server. The probes themselves are the existing ones
- * (src/mcp/installed.ts for GJC bundles, src/c2session/mcp-servers.ts for C2 bundles), with
+ * (src/app/mcp-servers.ts for GJC bundles, src/c2session/mcp-servers.ts for C2 bundles), with
  * every policy and state gate they apply.
  */
 import type { Context } from "../core/context.ts";
@@ -10,9 +10,9 @@ import { c2DataDir } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import type { McpTool } from "./protocol.ts";
-import { c2ServerBinding, gjcServerBinding } from "./pins-binding.ts";
-import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServerPin, type ToolChange } from "./pins.ts";
+import type { McpTool } from "../mcp/protocol.ts";
+import { c2ServerBinding, gjcServerBinding } from "../mcp/pins-binding.ts";
+import { describeToolChanges, diffTools, pinKey, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServerPin, type ToolChange } from "../mcp/pins.ts";
 
 export interface ProbedServer {
   bundle: string;
@@ -35,7 +35,7 @@ export interface PinOutcome {
 
 /** GJC bundles first (both scopes, or the one given); a C2 bundle of that name otherwise. */
 export async function probeServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer> {
-  const { probeInstalledServer } = await import("./installed.ts");
+  const { probeInstalledServer } = await import("./mcp-servers.ts");
   try {
     return (await probeInstalledServer(ctx, target, opts)) as unknown as ProbedServer;
   } catch (e) {

@@ -9,9 +9,9 @@ import { loadSession, type SessionBundle, type BundleStatus } from "../gjcsessio
 import { isMcp, type StoredMcp } from "../gjcsession/surfaces.ts";
 import { checkStdioLauncher } from "../policy/launcher.ts";
 import { classifyMcpUrl } from "../policy/url.ts";
-import { probeHttpServer } from "./http.ts";
-import type { Handshake, McpTool } from "./protocol.ts";
-import { probeStdioServer } from "./stdio.ts";
+import { probeHttpServer } from "../mcp/http.ts";
+import type { Handshake, McpTool } from "../mcp/protocol.ts";
+import { probeStdioServer } from "../mcp/stdio.ts";
 
 /** A declared server as `mcp list` shows it: where it comes from, its state, its policy verdict. */
 export interface DeclaredServer {
