@@ -50,8 +50,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "c2store -> c2host",
   "c2store -> sets",
   "install -> audit",
-  "mcp -> c2session",
-  "mcp -> gjcsession",
 ];
 
 /** Folders whose files may not reach each other even inside one folder's row. */
