@@ -3,10 +3,11 @@
  * outcomes), the way every gjc document says it (no prose-only fields): a stable code that
  * `gjc explain` knows, and a message for people.
  */
+import type { Code } from "./codes.ts";
 import { isGjcError } from "./errors.ts";
 
 export interface SetReason {
-  code: string;
+  code: Code;
   message: string;
 }
 

@@ -7,7 +7,7 @@
  * `upgrade --all` is documented with the store's upgrade document.
  */
 import Type from "typebox";
-import { closed, opt, schemaField, str, strs } from "../core/schema-kit.ts";
+import { closed, codeField, opt, schemaField, str, strs } from "../core/schema-kit.ts";
 import { errorDocument, FamilySchema, ScopeSchema } from "../store/documents.ts";
 import { INTEGRITY_PATTERN } from "../store/integrity.ts";
 import { LockEntrySchema } from "./lock-schema.ts";
@@ -16,7 +16,7 @@ import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 const int = Type.Integer({ minimum: 0 });
 const integrity = Type.String({ pattern: INTEGRITY_PATTERN });
 /** src/core/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
-export const SetReasonSchema = Type.Object({ code: str, message: str }, closed);
+export const SetReasonSchema = Type.Object({ code: codeField, message: str }, closed);
 const reasons = Type.Array(SetReasonSchema);
 
 const DifferenceSchema = Type.Object(

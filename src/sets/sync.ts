@@ -116,7 +116,7 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
     const quarantined = (b.gjc?.quarantine?.length ?? 0) > 0 || (b.c2?.quarantine ?? null) !== null;
     if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reasons: differsFromLock(entryDifferences(want, b.entry)) }, want, have: b });
     else if (problems.length > 0 || quarantined) {
-      const reasons = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
+      const reasons: SetReason[] = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
       out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
     } else {
       const fields = entryDifferences(want, b.entry).filter((f) => f === "enabled" || f === "disabledSurfaces" || f === "c2");
