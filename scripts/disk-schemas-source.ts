@@ -17,7 +17,7 @@ import * as indexes from "../src/store/index-schemas.ts";
 import * as lock from "../src/store/lock-schema.ts";
 import * as cacheEntry from "../src/store/cache-schema.ts";
 import * as verdicts from "../src/gjcsession/verdicts-schema.ts";
-import * as live from "../src/c2host/live-file-schema.ts";
+import * as live from "../src/store/live-file-schema.ts";
 import * as sets from "../src/sets/disk-schemas.ts";
 import * as setLock from "../src/sets/lock-schema.ts";
 
@@ -33,7 +33,7 @@ export const DISK_SCHEMAS = {
   McpPins: ["mcp/pins-schema.ts", "McpPinFileSchema", "mcp-pins.schema.json"],
   LockHolder: ["store/lock-schema.ts", "LockHolderSchema", "store-lock.schema.json"],
   RuntimeVerdicts: ["gjcsession/verdicts-schema.ts", "RuntimeVerdictsSchema", "runtime-verdicts.schema.json"],
-  LiveFile: ["c2host/live-file-schema.ts", "LiveFileSchema", "c2-live-host.schema.json"],
+  LiveFile: ["store/live-file-schema.ts", "LiveFileSchema", "c2-live-host.schema.json"],
   CacheEntry: ["store/cache-schema.ts", "CacheEntrySchema", "cache-entry.schema.json"],
   SetHistory: ["sets/disk-schemas.ts", "HistorySchema", "set-history.schema.json"],
   SetJournal: ["sets/disk-schemas.ts", "JournalSchema", "set-journal.schema.json"],
@@ -41,7 +41,7 @@ export const DISK_SCHEMAS = {
   PluginsLock: ["sets/lock-schema.ts", "LockFileSchema", "plugins-lock.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "c2store/record-schema.ts": record, "install/registry-schema.ts": registry, "c2store/policy-doc-schema.ts": policy, "c2store/plan-schema.ts": plan, "store/index-schemas.ts": indexes, "mcp/pins-schema.ts": pins, "store/lock-schema.ts": lock, "store/cache-schema.ts": cacheEntry, "gjcsession/verdicts-schema.ts": verdicts, "c2host/live-file-schema.ts": live, "sets/disk-schemas.ts": sets, "sets/lock-schema.ts": setLock };
+const MODULES: Record<string, Record<string, unknown>> = { "c2store/record-schema.ts": record, "install/registry-schema.ts": registry, "c2store/policy-doc-schema.ts": policy, "c2store/plan-schema.ts": plan, "store/index-schemas.ts": indexes, "mcp/pins-schema.ts": pins, "store/lock-schema.ts": lock, "store/cache-schema.ts": cacheEntry, "gjcsession/verdicts-schema.ts": verdicts, "store/live-file-schema.ts": live, "sets/disk-schemas.ts": sets, "sets/lock-schema.ts": setLock };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 

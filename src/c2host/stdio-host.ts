@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { c2DataDir } from "../core/context.ts";
 import { createCliHost } from "./cli-host.ts";
-import { LiveRegistry } from "./live-registry.ts";
+import { LiveRegistry } from "../store/live-registry.ts";
 import { LiveLanguageServers } from "./lsp-live.ts";
 import { serveManagementPlane } from "./management-plane.ts";
 

@@ -252,9 +252,9 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     };
     if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest });
     if (decision === "unchanged" || opts.dryRun) return result;
-    // Never under a live process of another gjc host (c2host/live-registry.ts): this bundle's
+    // Never under a live process of another gjc host (store/live-registry.ts): this bundle's
     // files are about to be replaced, a same-name bundle's removed. Checked before anything moves.
-    const { assertNotLive } = await import("../c2host/live-registry.ts");
+    const { assertNotLive } = await import("../store/live-registry.ts");
     if (previous !== undefined) assertNotLive(layout.root, id, manifest.name, "replace");
     for (const other of sameName) assertNotLive(layout.root, other.id, other.name, "uninstall");
 

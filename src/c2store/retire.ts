@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { assertNotLive } from "../c2host/live-registry.ts";
+import { assertNotLive } from "../store/live-registry.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
@@ -22,7 +22,7 @@ import { toInstalled } from "./records.ts";
  * Returns whether any policy was forgotten.
  */
 export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: InstalledRecord, opts: { keepData?: boolean; warnings?: Diagnostic[] } = {}): Promise<boolean> {
-  // Never under a live process of another gjc host (c2host/live-registry.ts).
+  // Never under a live process of another gjc host (store/live-registry.ts).
   assertNotLive(layout.root, record.id, record.name);
   await runBeforeUninstall(ctx, toInstalled(layout, record));
   const forgotten = forgetPolicy(ctx, layout, record.id, opts.warnings ?? []);

@@ -37,6 +37,13 @@ export const LockHolder: LazySchema = {
   load: () => (require("./lock-schema.ts") as typeof import("./lock-schema.ts")).LockHolderSchema,
 };
 
+export const LiveFile: LazySchema = {
+  check: ((Guard, External) => {
+    const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((("pid" in value && "startTicks" in value) && "bundles" in value) && Object.getOwnPropertyNames(value).length === 3) && (((Number.isInteger(value.pid) && (!((Number.isFinite(value.pid) || typeof value.pid === "bigint")) || value.pid >= 1)) && (typeof value.startTicks === "string" || value.startTicks === null)) && (Array.isArray(value.bundles) && value.bundles.every((unique_0, index) => (typeof unique_0 === "string"))))))); return (value) => { return check_0(value) }
+  })(Guard, []),
+  load: () => (require("./live-file-schema.ts") as typeof import("./live-file-schema.ts")).LiveFileSchema,
+};
+
 export const CacheEntry: LazySchema = {
   check: ((Guard, External) => {
     const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((((("integrity" in value && "name" in value) && "family" in value) && "version" in value) && "files" in value) && Object.getOwnPropertyNames(value).length === 5) && (((((typeof value.integrity === "string" && External[0].test(value.integrity)) && typeof value.name === "string") && ((typeof value.family === "string" && value.family === "gjc") || (typeof value.family === "string" && value.family === "c2"))) && typeof value.version === "string") && (Array.isArray(value.files) && (value.files.every((unique_0, index) => (((typeof unique_0 === "object" && unique_0 !== null && !(Array.isArray(unique_0))) && ((((("path" in unique_0 && "mode" in unique_0) && "sha256" in unique_0) && "bytes" in unique_0) && Object.getOwnPropertyNames(unique_0).length === 4) && ((((typeof unique_0.path === "string" && (unique_0.path.length >= 2 || (unique_0.path.length >= 1 && Guard.CodePointCount(unique_0.path) >= 1))) && (Number.isInteger(unique_0.mode) && (!((Number.isFinite(unique_0.mode) || typeof unique_0.mode === "bigint")) || (unique_0.mode >= 0 && unique_0.mode <= 511)))) && (typeof unique_0.sha256 === "string" && External[1].test(unique_0.sha256))) && (Number.isInteger(unique_0.bytes) && (!((Number.isFinite(unique_0.bytes) || typeof unique_0.bytes === "bigint")) || (unique_0.bytes >= 0 && unique_0.bytes <= 9007199254740991)))))))) && value.files.length >= 1)))))); return (value) => { return check_0(value) }

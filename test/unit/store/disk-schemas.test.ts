@@ -21,7 +21,7 @@ describe("the disk-schemas.generated.ts files and docs/json", () => {
   });
 
   test("the readers of these documents do not load TypeBox for valid documents (start-up), only the value tests its compiled checks call", () => {
-    const modules = ["src/c2store/records.ts", "src/c2store/records-index.ts", "src/c2store/files-stamp.ts", "src/install/registry.ts", "src/install/list-index.ts", "src/c2store/policy-doc.ts", "src/c2store/plans.ts", "src/mcp/pins.ts", "src/store/lock.ts", "src/gjcsession/runtime-verdicts.ts", "src/c2host/live-registry.ts", "src/store/cache.ts", "src/sets/history.ts", "src/sets/journal.ts", "src/sets/known-projects.ts", "src/sets/lock-file.ts"];
+    const modules = ["src/c2store/records.ts", "src/c2store/records-index.ts", "src/c2store/files-stamp.ts", "src/install/registry.ts", "src/install/list-index.ts", "src/c2store/policy-doc.ts", "src/c2store/plans.ts", "src/mcp/pins.ts", "src/store/lock.ts", "src/gjcsession/runtime-verdicts.ts", "src/store/live-registry.ts", "src/store/cache.ts", "src/sets/history.ts", "src/sets/journal.ts", "src/sets/known-projects.ts", "src/sets/lock-file.ts"];
     const script = `${modules.map((m) => `await import(${JSON.stringify(join(repoRoot, m))});`).join("")}console.log(Object.keys(require.cache).filter((k) => k.includes("node_modules/typebox") && !k.includes("node_modules/typebox/build/guard/")).length);`;
     const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
     expect([run.exitCode, run.stdout.toString().trim(), run.stderr.toString()]).toEqual([0, "0", ""]);

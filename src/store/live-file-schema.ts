@@ -1,7 +1,7 @@
 /**
  * The TypeBox schema of a host's live file `<c2 data>/live/<pid>.json` (live-registry.ts). A
  * file that does not match was not written by a gjc host and is passed over, like one that is
- * not JSON. The check is generated into src/c2host/disk-schemas.generated.ts (no TypeBox at run time).
+ * not JSON. The check is generated into src/store/disk-schemas.generated.ts (no TypeBox at run time).
  */
 import Type from "typebox";
 
