@@ -10,7 +10,7 @@ import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
 import { LspFrameReader, lspFrame } from "./lsp-framing.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
 import { runtimeError } from "./runtime-errors.ts";
-import { lspLaunchPlan, type LspLaunchPlan } from "./lsp-launch.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "../families/c2/lsp-launch.ts";
 import { processRefusal } from "./process-refusal.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 

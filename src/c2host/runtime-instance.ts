@@ -10,7 +10,7 @@ import { HANDSHAKE_TIMEOUT_MS, TERM_GRACE_MS } from "./limits.ts";
 import { isPeerError, PeerError } from "./peer-errors.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
 import { RELOAD_HINT, runtimeError, unloadedError } from "./runtime-errors.ts";
-import { resolveRuntimeCommand } from "./runtime-command.ts";
+import { resolveRuntimeCommand } from "../families/c2/runtime-command.ts";
 import { RuntimeProcess } from "./runtime-process.ts";
 
 /** Everything one runtime process needs: the bundle, its realm and the policy config there. */

@@ -6,7 +6,7 @@
 import type { Code } from "../core/codes.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
 import { missingServices } from "../c2host/host-identity.ts";
-import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "../families/c2/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";

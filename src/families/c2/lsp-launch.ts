@@ -1,5 +1,4 @@
-import type { C2LanguageServer } from "../families/c2/types.ts";
-import type { HostedBundle } from "./bundle-directory.ts";
+import type { C2LanguageServer } from "./types.ts";
 import { resolveRuntimeCommand } from "./runtime-command.ts";
 
 /** The exact argv and declared env a language server gets, after gjc's documented expansion. */
@@ -17,7 +16,7 @@ export interface LspLaunchPlan {
  * host does): `${PLUGIN_ROOT}`, `${PLUGIN_DATA}` and `${PLUGIN_PROJECT_DIR}` are expanded in
  * args and env values and exported as variables; nothing else is touched.
  */
-export function lspLaunchPlan(bundle: Pick<HostedBundle, "bundleDir" | "dataDir">, server: C2LanguageServer, cwd: string, env: Record<string, string | undefined>): LspLaunchPlan {
+export function lspLaunchPlan(bundle: { bundleDir: string; dataDir: string }, server: C2LanguageServer, cwd: string, env: Record<string, string | undefined>): LspLaunchPlan {
   const vars: Record<string, string> = { PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir, PLUGIN_PROJECT_DIR: cwd };
   const expand = (v: string) => v.replace(/\$\{(PLUGIN_ROOT|PLUGIN_DATA|PLUGIN_PROJECT_DIR)\}/g, (_, k: string) => vars[k]);
   return {

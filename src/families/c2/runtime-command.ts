@@ -1,8 +1,8 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathInside } from "../bundle/path-safety.ts";
-import { GjcError } from "../core/errors.ts";
-import { ExitCode } from "../core/exit-codes.ts";
+import { pathInside } from "../../bundle/path-safety.ts";
+import { GjcError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 
 /**
  * Resolves `runtime.command` (or a language server's command) to an executable path.
