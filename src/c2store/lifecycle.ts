@@ -5,7 +5,7 @@
  */
 import type { Code } from "../core/codes.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
-import { missingServices } from "../c2host/host-identity.ts";
+import { missingServices } from "../families/c2/host-services.ts";
 import { lspLaunchPlan, type LspLaunchPlan } from "../families/c2/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { join } from "node:path";

@@ -4,7 +4,7 @@
  *   → apply (refused when stale or used; rolled back when the requested state is not
  *   reached; only then last-known-good advances) — plus reset, the recovery operation.
  */
-import { missingServices } from "../c2host/host-identity.ts";
+import { missingServices } from "../families/c2/host-services.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
