@@ -47,7 +47,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "authoring -> gjcsession",
   "authoring -> mcp",
   "c2store -> audit",
-  "c2store -> c2host",
   "c2store -> sets",
   "install -> audit",
 ];
