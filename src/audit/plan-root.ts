@@ -17,7 +17,7 @@ export interface Planned {
 /** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
 export async function planAuditRoot(dir: string): Promise<Planned> {
   if (entryExists(resolve(dir, GJC_MANIFEST))) {
-    const { compileForInstall } = await import("../install/compile-for-install.ts");
+    const { compileForInstall } = await import("../families/gjc/compile-for-install.ts");
     const { gjcModelOf } = await import("./extract-gjc.ts");
     // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
     // are read again only to locate findings, and used only if they still hash to what was planned.

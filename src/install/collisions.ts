@@ -3,7 +3,7 @@ import type { Scope } from "../core/scope.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionKeys, type CollidableSurface } from "../families/gjc/ids.ts";
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { scopeFlag } from "./layout.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionError, findCollisions } from "./collisions.ts";
-import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
+import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";

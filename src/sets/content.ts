@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
-import { compileForInstall, type CompiledBundle } from "../install/compile-for-install.ts";
+import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import { installedMode } from "../install/fingerprint.ts";
 import type { Scope } from "../install/registry-types.ts";

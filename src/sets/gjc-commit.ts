@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { collisionError, findCollisions } from "../install/collisions.ts";
-import type { CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { candidateFingerprint } from "../install/fingerprint.ts";
 import { contentDirName, stagingDirName } from "../install/layout.ts";
 import { writeRegistry } from "../install/registry.ts";

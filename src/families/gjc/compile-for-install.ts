@@ -1,7 +1,7 @@
-import type { Diagnostic } from "../core/diagnostics.ts";
-import { GjcError } from "../core/errors.ts";
-import { ExitCode } from "../core/exit-codes.ts";
-import { invalidBundleError } from "../families/refusal.ts";
+import type { Diagnostic } from "../../core/diagnostics.ts";
+import { GjcError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
+import { invalidBundleError } from "../refusal.ts";
 
 /** What install needs from the GJC compiler: identity, surfaces, and the exact validated bytes. */
 export interface CompiledSurface {
@@ -35,7 +35,7 @@ export interface CompiledBundle {
  * refuses the whole bundle, with every diagnostic in `details`.
  */
 export async function compileForInstall(dir: string, opts: { keepContents?: boolean } = {}): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
-  const { compileGjcBundle } = await import("../families/gjc/compile.ts");
+  const { compileGjcBundle } = await import("./compile.ts");
   // keepContents: false is the audit's plan (nothing is copied, so no bytes are kept).
   const keepContents = opts.keepContents ?? true;
   const result = await compileGjcBundle(dir, { keepContents });
