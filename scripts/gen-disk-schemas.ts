@@ -1,12 +1,16 @@
-// Writes src/store/disk-schemas.generated.ts and docs/json/<document>.schema.json for the
-// documents gjc keeps on disk (see src/store/disk-schemas-source.ts). `--check` only compares.
+// Writes src/<folder>/disk-schemas.generated.ts (one beside each folder's schemas) and
+// docs/json/<document>.schema.json for the documents gjc keeps on disk (see
+// scripts/disk-schemas-source.ts). `--check` only compares.
 import { join } from "node:path";
-import { DISK_SCHEMAS, diskJsonSchema, diskSchemasModuleSource, type DiskSchemaName } from "../src/store/disk-schemas-source.ts";
+import { DISK_SCHEMAS, diskJsonSchema, diskSchemaFolders, diskSchemasModuleSource, type DiskSchemaName } from "./disk-schemas-source.ts";
 import { writeGenerated } from "./write-generated.ts";
 
 const root = join(import.meta.dir, "..");
 const regenerate = "bun scripts/gen-disk-schemas.ts";
-writeGenerated(join(root, "src", "store", "disk-schemas.generated.ts"), diskSchemasModuleSource(), { label: "src/store/disk-schemas.generated.ts", regenerate });
+for (const folder of diskSchemaFolders().keys()) {
+  const label = `src/${folder}/disk-schemas.generated.ts`;
+  writeGenerated(join(root, label), diskSchemasModuleSource(folder), { label, regenerate });
+}
 for (const [name, [, , file]] of Object.entries(DISK_SCHEMAS)) {
   writeGenerated(join(root, "docs", "json", file), diskJsonSchema(name as DiskSchemaName), { label: `docs/json/${file}`, regenerate });
 }

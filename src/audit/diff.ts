@@ -55,7 +55,7 @@ export function diffSection<T extends object>(before: T[], after: T[], key: (x: 
     }
     const a = facts(prev);
     const b = facts(x);
-    const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+    const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => !Bun.deepEquals(a[f], b[f]));
     if (fields.length) out.changed.push({ id: k, fields, before: prev, after: x });
   }
   for (const [k, x] of old) if (!now.has(k)) out.removed.push(x);

@@ -8,12 +8,8 @@
 import { SignatureSchema } from "../store/documents.ts";
 import Type from "typebox";
 import { BundleGrantsSchema, GrantProcessSchema, GrantSetSchema } from "../store/documents.ts";
+import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(Type.String());
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const digest = Type.String({ pattern: "^sha256:[0-9a-f]{64}$" });
 
 const DeclaredAtSchema = Type.Object({ file: str, pointer: str }, closed);

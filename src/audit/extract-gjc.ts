@@ -7,7 +7,7 @@
 import { pointer } from "../core/diagnostics.ts";
 import type { CompiledGjcBundle, GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcToolSurface } from "../families/gjc/compile.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
-import type { CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
 import { attachCodeDigests, describeUrl, emptyModel, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
 

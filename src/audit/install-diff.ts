@@ -3,7 +3,7 @@
  * installed copy's model against the candidate the installer already compiled or planned.
  * A damaged installed copy (it no longer plans) gives null and the reason, never a guess.
  */
-import type { CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import type { C2Plan } from "../families/c2/validate.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { planAuditRoot } from "./plan-root.ts";

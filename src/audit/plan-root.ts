@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { sha256Hex } from "../bundle/hash.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { GjcError } from "../core/errors.ts";
@@ -19,7 +20,7 @@ export interface Planned {
 /** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
 export async function planAuditRoot(dir: string): Promise<Planned> {
   if (entryExists(resolve(dir, GJC_MANIFEST))) {
-    const { compileForInstall } = await import("../install/compile-for-install.ts");
+    const { compileForInstall } = await import("../families/gjc/compile-for-install.ts");
     const { gjcModelOf } = await import("./extract-gjc.ts");
     // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
     // are read again only to locate findings, and used only if they still hash to what was planned.
@@ -29,7 +30,7 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
       if (manifest) return manifest;
       try {
         const bytes = readRegularFile(resolve(dir, GJC_MANIFEST), GJC_LIMITS.maxFileBytes, GJC_MANIFEST).bytes;
-        if (new Bun.CryptoHasher("sha256").update(bytes).digest("hex") === bundle.manifestSha256) manifest = bytes;
+        if (sha256Hex(bytes) === bundle.manifestSha256) manifest = bytes;
       } catch {}
       return manifest;
     };

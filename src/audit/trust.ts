@@ -19,7 +19,7 @@
  * reading the bundle again. This module stays small: the records loader calls it per bundle.
  */
 import { sha256Hex } from "../bundle/hash.ts";
-import { canonicalJson } from "./canonical-json.ts";
+import { canonicalJson, canonicalDigest } from "../bundle/canonical-json.ts";
 import type { CapabilityModel } from "./model.ts";
 
 export { canonicalJson };
@@ -65,7 +65,7 @@ export function trustedCapabilities(model: CapabilityModel, files?: readonly Cod
     hostCommands: model.hostCommands.map((h) => ({ owner: h.owner, kind: h.kind, name: h.name })).sort(byKey((h) => `${h.owner}\0${h.kind}\0${h.name}`)),
     ...(files !== undefined ? { code: codeIntegrity(files) } : {}),
   };
-  const digest = `sha256:${new Bun.CryptoHasher("sha256").update(canonicalJson(body)).digest("hex")}`;
+  const digest = canonicalDigest(body);
   return { digest, ...body };
 }
 
@@ -94,6 +94,6 @@ export function trustedCapabilitiesProblem(value: unknown, field: string): strin
   if (v.code !== undefined && (typeof v.code !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.code))) return `${field}.code must be sha256:<64 hex>`;
   for (const key of ["processes", "endpoints", "env", "hostCommands"]) if (!Array.isArray(v[key])) return `${field}.${key} must be a list`;
   const { digest, ...body } = v;
-  const recomputed = `sha256:${new Bun.CryptoHasher("sha256").update(canonicalJson(body)).digest("hex")}`;
+  const recomputed = canonicalDigest(body);
   return recomputed === digest ? undefined : `${field}.digest does not match its capabilities`;
 }

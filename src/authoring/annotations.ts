@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
+import { pathInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
@@ -49,6 +50,6 @@ export function locateDiagnostics(report: ValidationReport, cwd: string): Locate
 }
 
 function displayPath(abs: string, cwd: string): string {
-  const rel = relative(cwd, abs);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? abs : rel.split(sep).join("/");
+  const rel = pathInside(cwd, abs);
+  return rel === undefined || rel === "" ? abs : rel.split(sep).join("/");
 }

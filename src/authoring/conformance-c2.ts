@@ -1,7 +1,6 @@
 import { rmSync } from "node:fs";
 import { publicHostCommands } from "../c2host/host-commands.ts";
 import { HOST_NAME, missingServices } from "../c2host/host-identity.ts";
-import { jsonEqual } from "../c2host/json-equal.ts";
 import { RuntimeInstance } from "../c2host/runtime-instance.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
@@ -78,7 +77,7 @@ export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArg
       const t = performance.now();
       try {
         const result = await instance.invoke(command.id, sample.args, { timeoutMs: opts.timeoutMs ?? DEFAULT_TEST_CALL_TIMEOUT_MS });
-        if ("expect" in sample && !jsonEqual(result, sample.expect)) {
+        if ("expect" in sample && !Bun.deepEquals(result, sample.expect)) {
           checks.push({ rule: `invoke ${command.id}`, ok: false, latencyMs: ms(t), code: "unexpected_result", message: `Returned ${JSON.stringify(result)}, expected ${JSON.stringify(sample.expect)}.` });
         } else {
           checks.push({ rule: `invoke ${command.id}`, ok: true, latencyMs: ms(t), message: `Returned ${truncate(JSON.stringify(result) ?? "null")}.` });

@@ -5,10 +5,8 @@
  */
 import Type from "typebox";
 import { errorDocument, FamilySchema, sandboxWarningsField } from "../store/documents.ts";
+import { closed, count, str } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const count = Type.Integer({ minimum: 0 });
 const hex64 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 
 export const PackDocumentSchema = Type.Object(

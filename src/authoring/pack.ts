@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
+import { pathInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { detectTarget } from "../families/detect.ts";
@@ -40,8 +41,7 @@ export async function packBundle(ctx: Context, input: string, output?: string, o
   gz[9] = GZIP_OS_UNIX;
 
   const file = resolve(ctx.cwd, output ?? join(dirname(target.dir), `${name}-${version}.tgz`));
-  const rel = relative(target.dir, file);
-  if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) {
+  if (pathInside(target.dir, file) !== undefined) {
     throw new GjcError({
       code: "pack_output_inside_bundle",
       message: `The archive ${file} would be written inside the bundle, so the next pack would include it.`,

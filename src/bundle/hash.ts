@@ -4,6 +4,19 @@ export function sha256Hex(data: Uint8Array | string): string {
   return Bun.SHA256.hash(data, "hex") as string;
 }
 
+/** An incremental SHA-256, for a file read a chunk at a time. */
+export function sha256Hasher(): { update(data: Uint8Array): void; digestHex(): string } {
+  const h = new Bun.CryptoHasher("sha256");
+  return { update: (data) => void h.update(data), digestHex: () => h.digest("hex") };
+}
+
+/** HMAC-SHA256 of the parts in order, as hex (the state-key MAC). */
+export function hmacSha256Hex(key: Uint8Array, ...parts: string[]): string {
+  const h = new Bun.CryptoHasher("sha256", key);
+  for (const part of parts) h.update(part);
+  return h.digest("hex");
+}
+
 let blake3Loader: Promise<(data: Uint8Array | string) => Promise<string>> | undefined;
 
 /**

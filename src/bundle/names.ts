@@ -5,6 +5,11 @@ export function hasControlChars(s: string): boolean {
   return CONTROL_CHARS.test(s);
 }
 
+/** Text from outside (a server, a child, a bundle) on one line: each run of control characters becomes one space. */
+export function flattenControlChars(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+}
+
 /**
  * The key two names collide under: Unicode NFC, then case folding. macOS and Windows
  * treat such names as one file, so a bundle holding both would install differently there.

@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { hasControlChars } from "./names.ts";
 
 /**
@@ -26,6 +26,15 @@ export const isSafeRelativePath = (p: string): boolean => relativePathProblem(p)
 /** Strips one leading `./` (C2 manifests write bundle-relative commands as `./bin/x`). */
 export function stripDotSlash(p: string): string {
   return p.startsWith("./") ? p.slice(2) : p;
+}
+
+/**
+ * `path` relative to `root` when it is `root` or lies below it ("" for `root` itself), else
+ * undefined. Lexical only: whether a link on the way leads elsewhere is the caller's check.
+ */
+export function pathInside(root: string, path: string): string | undefined {
+  const rel = relative(root, path);
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel;
 }
 
 export type WalkResult =

@@ -7,10 +7,8 @@
  */
 import Type from "typebox";
 import { errorDocument, sandboxWarningsField } from "../store/documents.ts";
+import { closed, nullable, str } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const PluginRefSchema = Type.Object({ id: str, name: str, version: str }, closed);
 const RealmSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed)]);

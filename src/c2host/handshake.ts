@@ -1,6 +1,5 @@
 import type { C2Command } from "../families/c2/types.ts";
 import { HOST_NAME, HOST_VERSION } from "./host-identity.ts";
-import { jsonEqual } from "./json-equal.ts";
 import { PROTOCOL_VERSION } from "./limits.ts";
 
 export interface InitializeInput {
@@ -77,7 +76,7 @@ export function checkInitializeResult(result: unknown, declared: readonly C2Comm
     throw new HandshakeRefusal("mismatch", `initialize commands do not match the manifest (${parts.join("; ")})`);
   }
   for (const c of declared) {
-    if (!jsonEqual(returned.get(c.id), c.argsSchema ?? null)) {
+    if (!Bun.deepEquals(returned.get(c.id), c.argsSchema ?? null)) {
       throw new HandshakeRefusal("mismatch", `initialize schema for \`${c.id}\` does not match the manifest argsSchema`);
     }
   }

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { GjcError } from "../core/errors.ts";
 import { TIMED_OUT, within } from "../core/timeout.ts";
 import { buildChildEnv } from "../process/env.ts";
@@ -15,7 +16,7 @@ import { LspFrameReader } from "./lsp-framing.ts";
 import { LspPeer } from "./lsp-peer.ts";
 import { routeLanguages, type LspRoute } from "./lsp-routing.ts";
 import { runtimeError } from "./runtime-errors.ts";
-import { lspLaunchPlan, type LspLaunchPlan } from "./lsp-launch.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "../families/c2/lsp-launch.ts";
 import { processRefusal } from "./process-refusal.ts";
 import type { RuntimeHost } from "./runtime-host.ts";
 
@@ -37,7 +38,7 @@ export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${
  * Eligibility of every declared language server: the refusals every C2 process gets
  * (processRefusal: quarantine, trust, enablement), then the bundle's policy.
  */
-function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: string; reason: string | null; hint?: string; components: Record<string, string> } {
+function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: Code | "ready"; reason: string | null; hint?: string; components: Record<string, string> } {
   const refusal = processRefusal(bundle, "its language servers");
   if (refusal) return { status: refusal.code, reason: refusal.message, hint: refusal.hint, components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import type { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { HostedBundle } from "./bundle-directory.ts";
@@ -9,7 +10,7 @@ import { runtimeError } from "./runtime-errors.ts";
  * language servers alike. `what` names the process in the message ("its runtime").
  */
 export function processRefusal(bundle: HostedBundle, what: string): GjcError | undefined {
-  const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+  const refused = (code: Code, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
   if (bundle.quarantine) {
     return refused("quarantined", `${bundle.name} is quarantined (${bundle.quarantine.reason}); ${what} does not start.`, `Run "gjc plugin verify ${bundle.name}" or reinstall it.`);
   }

@@ -1,3 +1,4 @@
+import { flattenControlChars } from "../bundle/names.ts";
 import { JsonRpcPeer, PeerError } from "../core/jsonrpc-peer.ts";
 import { FrameTooLargeError, LineSplitter } from "../core/line-splitter.ts";
 import { MAX_FRAME_BYTES, MAX_HOST_CALLBACKS, MAX_PENDING_REQUESTS } from "./limits.ts";
@@ -129,6 +130,6 @@ export class ProtocolPeer extends JsonRpcPeer {
 }
 
 function preview(line: string): string {
-  const flat = line.replace(/[\x00-\x1f\x7f]/g, " ");
+  const flat = flattenControlChars(line);
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }

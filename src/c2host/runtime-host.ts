@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { join } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -86,7 +87,7 @@ export interface ProcessView {
   dropped_connector_events: number;
 }
 
-const refused = (code: string, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+const refused = (code: Code, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
 
 /**
  * The runtime side of the host: resolves a command to its owning bundle and realm, applies

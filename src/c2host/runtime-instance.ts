@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { mkdirSync } from "node:fs";
 import { RepeatLimiter } from "../core/repeat-limiter.ts";
 import { buildChildEnv } from "../process/env.ts";
@@ -11,7 +12,7 @@ import { HANDSHAKE_TIMEOUT_MS, TERM_GRACE_MS } from "./limits.ts";
 import { isPeerError, PeerError } from "./peer-errors.ts";
 import type { PeerLimits } from "./protocol-peer.ts";
 import { RELOAD_HINT, runtimeError, unloadedError } from "./runtime-errors.ts";
-import { resolveRuntimeCommand } from "./runtime-command.ts";
+import { resolveRuntimeCommand } from "../families/c2/runtime-command.ts";
 import { RuntimeProcess } from "./runtime-process.ts";
 
 /** Everything one runtime process needs: the bundle, its realm and the policy config there. */
@@ -221,7 +222,7 @@ export class RuntimeInstance {
     }
   }
 
-  private activationError(code: string, reason: string): GjcError {
+  private activationError(code: Code, reason: string): GjcError {
     return runtimeError(code, `Plugin activation failed for ${this.spec.name} (${this.realm}): ${reason}.`, RELOAD_HINT, {
       plugin: this.spec.name,
       realm: this.realm,

@@ -12,7 +12,7 @@ import { createCliHost } from "./cli-host.ts";
 import type { ResourceSelection } from "../c2store/hooks.ts";
 import { C2_LOCK_FILE } from "../c2store/paths.ts";
 import { lockHeld } from "../store/lock.ts";
-import { LiveRegistry } from "./live-registry.ts";
+import { LiveRegistry } from "../store/live-registry.ts";
 import { LiveLanguageServers } from "./lsp-live.ts";
 import { serveManagementPlane } from "./management-plane.ts";
 

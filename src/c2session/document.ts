@@ -139,7 +139,7 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
 }
 
 async function withoutDriftedServers(ctx: Context, verified: Awaited<ReturnType<typeof verifiedC2Bundles>>, servers: C2McpEntry[]): Promise<C2McpEntry[]> {
-  const [{ pinExclusion }, { c2ServerBinding }, { c2DataDir }] = await Promise.all([import("../mcp/pins-probe.ts"), import("../mcp/pins-binding.ts"), import("../core/context.ts")]);
+  const [{ pinExclusion }, { c2ServerBinding }, { c2DataDir }] = await Promise.all([import("../mcp/pins.ts"), import("../mcp/pins-binding.ts"), import("../core/context.ts")]);
   return servers.filter((s) => {
     const v = verified.find((b) => b.bundle.id === s.plugin);
     if (!v) return true;

@@ -1,39 +1,16 @@
 /**
- * `gjc plugin session --family c2 --json` (gjc/c2-session@1) as a closed TypeBox schema, and
- * the C2 MCP server entry it shares with `gjc plugin mcp list`. docs/json/c2-session.schema.json
+ * `gjc plugin session --family c2 --json` (gjc/c2-session@1) as a closed TypeBox schema; its
+ * C2 MCP server entries are the ones `gjc plugin mcp list` shows (mcp/documents.ts). docs/json/c2-session.schema.json
  * is generated from it (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked
  * against it. Launch env and headers are the bundle's own maps, so they stay string records.
  */
 import Type from "typebox";
+import { closed, count, opt, str, strs } from "../core/schema-kit.ts";
+import { C2McpEntrySchema } from "../mcp/documents.ts";
 import { errorDocument } from "../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const count = Type.Integer({ minimum: 0 });
 const hex64 = Type.String({ pattern: "^[0-9a-f]{64}$" });
 const ReasonSchema = Type.Object({ code: str, message: str }, closed);
-
-export const C2McpEntrySchema = Type.Object(
-  {
-    family: Type.Literal("c2"),
-    id: str,
-    plugin: str,
-    bundle: str,
-    server: str,
-    transport: Type.Enum(["stdio", "streamable-http", "sse"]),
-    target: str,
-    status: Type.Enum(["active", "disabled", "quarantined", "untrusted"]),
-    reasons: Type.Array(ReasonSchema),
-    probe: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
-    launch: opt(Type.Object({ command: str, args: strs, env: Type.Record(str, str), cwd: str }, closed)),
-    url: opt(str),
-    headers: opt(Type.Record(str, str)),
-    file: Type.Object({ path: str, sha256: hex64 }, closed),
-  },
-  closed,
-);
 
 const VerifiedFileSchema = Type.Object({ path: str, relativePath: str, sha256: hex64, bytes: count }, closed);
 const item = { id: str, plugin: str, bundle: str, name: str, description: str, file: VerifiedFileSchema };

@@ -13,6 +13,7 @@
  * loopback address), through src/mcp's transports with this family's URL judge.
  */
 import { trustChangeSummary } from "../audit/diff.ts";
+import type { Code } from "../core/codes.ts";
 import { join } from "node:path";
 import { scratchParent } from "../sources/scratch.ts";
 import { isDeniedEnvName } from "../process/env.ts";
@@ -45,7 +46,7 @@ export interface C2McpEntry {
   target: string;
   /** active only when the bundle is enabled, verified and (stdio) trusted. */
   status: C2BundleStatus | "untrusted";
-  reasons: { code: string; message: string }[];
+  reasons: { code: Code; message: string }[];
   /** Whether gjc's own launcher / URL policy lets it start or connect to this server. */
   probe: { ok: true } | { ok: false; code: "security_policy"; message: string };
   /** Expanded launch (stdio): absolute command when bundled, args, env (with PLUGIN_ROOT/PLUGIN_DATA), cwd. */
@@ -179,7 +180,7 @@ export async function isC2Bundle(ctx: Context, name: string): Promise<boolean> {
   }
 }
 
-const refused = (code: string, message: string, hint: string) => new GjcError({ code, message, hint, exit: ExitCode.refused });
+const refused = (code: Code, message: string, hint: string) => new GjcError({ code, message, hint, exit: ExitCode.refused });
 
 /**
  * `gjc plugin mcp probe <c2-bundle>/<server>`: initialize + tools/list through src/mcp's own

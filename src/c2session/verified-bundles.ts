@@ -4,6 +4,7 @@
  * verify, which persists it), then enablement and quarantine applied. The caller reads only
  * the files of `usable` bundles, through the hashes recorded here.
  */
+import type { Code } from "../core/codes.ts";
 import type { Context } from "../core/context.ts";
 import type { InstalledC2 } from "../c2store/records.ts";
 
@@ -12,7 +13,7 @@ export type C2BundleStatus = "active" | "disabled" | "quarantined";
 export interface VerifiedC2Bundle {
   bundle: InstalledC2;
   status: C2BundleStatus;
-  reasons: { code: string; message: string }[];
+  reasons: { code: Code; message: string }[];
   /** Recorded sha256 and size of every installed file, by bundle-relative path. */
   files: Map<string, { sha256: string; size: number; mode: number }>;
 }

@@ -6,13 +6,9 @@
  */
 import Type from "typebox";
 import { CommandSurfaceSchema, DiagnosticSchema, errorDocument } from "../store/documents.ts";
+import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 import { PlanRequest } from "./plan-schema.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const DiffSectionSchema = Type.Object(
   { added: Type.Array(Type.Object({})), removed: Type.Array(Type.Object({})), changed: Type.Array(Type.Object({ id: str, fields: strs })) },

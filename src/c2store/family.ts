@@ -2,6 +2,7 @@
  * The C2 family adapter of the store (src/store/family.ts): one user-wide store under the C2
  * data directory, `plugins/<id>/` holding the verbatim bundle and its installed-plugin.json.
  */
+import type { Code } from "../core/codes.ts";
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
@@ -23,7 +24,7 @@ const lifecycle = () => import("./lifecycle.ts");
 // The records reader (and the store lock, trust and leftover code it brings) loads only when a
 // C2 store exists: `list` and `verify` of a machine without C2 bundles never evaluate it.
 const records = () => require("./records.ts") as typeof import("./records.ts");
-const noticeWarnings = (notices: { code: string; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
+const noticeWarnings = (notices: { code: Code; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
 
 export const c2Family: FamilyAdapter = {
   family: "c2",

@@ -20,6 +20,7 @@ import type { DocSource, InstallResult, InstallStatus } from "../store/documents
 import { verifyFiles } from "../store/verify.ts";
 import type { FetchedSource } from "../sources/types.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
+import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { c2Capabilities } from "../audit/extract-c2.ts";
 import { trustedCapabilities } from "../audit/trust.ts";
@@ -94,17 +95,6 @@ function decide(layout: C2Layout, previous: ReturnType<typeof readRecord>, prior
   if (!prior || !sameContent(prior, files, manifestJson)) return prior ? "update" : "repair";
   if (prior.quarantine !== null) return "repair";
   return verifyFiles(bundleDir(layout, prior.id), storedFiles(prior)).ok ? "unchanged" : "repair";
-}
-
-/** The same name installed from another source: named, never silently replaced. */
-function nameTaken(name: string, existing: InstalledRecord, candidate: string): GjcError {
-  return new GjcError({
-    code: "already_installed",
-    message: `A C2 bundle named ${name} is already installed from ${existing.source.display} (${existing.id}); ${candidate} is another source.`,
-    hint: `Add --force to replace it with this source (its trust and policy do not carry over), or uninstall ${existing.id} first.`,
-    details: { name, installedId: existing.id, installedSource: existing.source.display, candidateSource: candidate },
-    exit: ExitCode.failed,
-  });
 }
 
 /** A command's namespace: the part of its id before the first dot (`hello` of `hello.greet`). */
@@ -240,7 +230,10 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     const installed = scanRecords(layout).records;
     // The same name from another source (another id): refused unless --force replaces it.
     const sameName = opts.expectId !== undefined ? [] : installed.filter((r) => r.name === manifest.name && r.id !== id);
-    if (sameName.length > 0 && !opts.force) throw nameTaken(manifest.name, sameName[0], source.display);
+    // The same name from another source is never silently replaced.
+    if (sameName.length > 0) {
+      assertMayReplace("other-source", opts.force === true, () => ({ family: "c2", held: "other-source", name: manifest.name, installedId: sameName[0].id, installedSource: sameName[0].source.display, candidateSource: source.display }));
+    }
     assertCommandNamespaces(manifest, installed.filter((r) => r.id !== id && !sameName.includes(r)));
     const now = ctx.now().toISOString();
     const record: InstalledRecord = {
@@ -269,15 +262,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       ...(signature.signer ? { signer: recordSigner(signature.signer) } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);
-    if (decision === "update" && !opts.force) {
-      throw new GjcError({
-        code: "already_installed",
-        message: `${manifest.name} is already installed from this source (${id}${prior ? `, version ${prior.version}` : ""}) with different content.`,
-        hint: "Add --force to replace it (enabled/trusted are kept), or run gjc plugin upgrade.",
-        details: { name: manifest.name, id, installedVersion: prior?.version, candidateVersion: manifest.version },
-        exit: ExitCode.failed,
-      });
-    }
+    assertMayReplace(decision, opts.force === true, () => ({ family: "c2", held: "other-content", name: manifest.name, id, installedVersion: prior?.version, candidateVersion: manifest.version }));
     if (decision !== "unchanged" && !opts.signature) assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
     const status = (opts.dryRun ? WOULD : DONE)[decision];
     const warnings: Diagnostic[] = [];
@@ -315,8 +300,8 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest }, { ctx, scope: "user" });
     if (decision === "unchanged" || opts.dryRun) return result;
     // Another gjc host running this bundle (or a same-name one about to be removed) stops its
-    // processes when it sees the change; the result says so (c2host/live-registry.ts).
-    const { liveProcessesNotice } = await import("../c2host/live-registry.ts");
+    // processes when it sees the change; the result says so (store/live-registry.ts).
+    const { liveProcessesNotice } = await import("../store/live-registry.ts");
     for (const notice of [previous !== undefined ? liveProcessesNotice(layout.root, id, manifest.name, "replace") : undefined, ...sameName.map((o) => liveProcessesNotice(layout.root, o.id, o.name, "uninstall"))]) {
       if (notice) warnings.push(notice);
     }

@@ -3,11 +3,12 @@
  * inspect|verify` dispatch here for C2 bundles; `plugin trust|untrust` are C2-only. Every
  * function returns data or throws GjcError; none prints.
  */
+import type { Code } from "../core/codes.ts";
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
-import { missingServices } from "../c2host/host-identity.ts";
-import { liveFailures } from "../c2host/live-registry.ts";
+import { liveFailures } from "../store/live-registry.ts";
 import { commandSurface } from "../families/c2/command-surface.ts";
-import { lspLaunchPlan, type LspLaunchPlan } from "../c2host/lsp-launch.ts";
+import { missingServices } from "../families/c2/host-services.ts";
+import { lspLaunchPlan, type LspLaunchPlan } from "../families/c2/lsp-launch.ts";
 import { supportedContributions } from "../families/c2/contributions.ts";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
@@ -94,7 +95,7 @@ export interface C2FlagResult {
   trusted: boolean;
   /** Host variables the user passed to this plugin by name (trust --pass-env; untrust clears them). */
   passEnv: string[];
-  notices: { code: string; message: string }[];
+  notices: { code: Code; message: string }[];
   /** trust over a bundle that needed re-trust: what changed since the previous trust. */
   capabilityDiff?: import("../audit/diff.ts").TrustDiff;
 }
@@ -141,7 +142,7 @@ export function setC2Enabled(ctx: Context, name: string, enabled: boolean): Prom
 
 /**
  * Whether a C2 bundle's processes may run at all. The store's change alone: the verb (`gjc
- * plugin trust|untrust`, setBundleTrusted in src/store/verbs.ts) wraps it as a recorded change.
+ * plugin trust|untrust`, setBundleTrusted in src/app/trust.ts) wraps it as a recorded change.
  */
 export function setC2Trusted(ctx: Context, name: string, trusted: boolean, passEnv?: string[]): Promise<C2FlagResult> {
   const denied = passEnv?.filter(isDeniedEnvName) ?? [];

@@ -1,14 +1,14 @@
 /**
  * The closed TypeBox schema of a stored policy plan `plugin-plans/<token>.json` (plans.ts):
  * the one definition of its shape. A plan that does not match it is never applied. The JSON
- * form is generated into src/store/disk-schemas.generated.ts, so a valid plan never loads TypeBox;
+ * form is generated into src/c2store/disk-schemas.generated.ts, so a valid plan never loads TypeBox;
  * plans.ts derives its TypeScript types from these.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
 import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
-const closed = { additionalProperties: false } as const;
 
 export const PlanRequest = Type.Object(
   {

@@ -10,7 +10,7 @@ import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
-import { Plan } from "../store/disk-schemas.generated.ts";
+import { Plan } from "./disk-schemas.generated.ts";
 import type * as Schema from "./plan-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { ExitCode } from "../core/exit-codes.ts";

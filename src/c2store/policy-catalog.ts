@@ -4,7 +4,7 @@
  * loads no lock, plan or hook code (it is the hot path of a host asking "what is on").
  */
 import { trustStateOf, type TrustState } from "../audit/trust.ts";
-import { missingServices } from "../c2host/host-identity.ts";
+import { missingServices } from "../families/c2/host-services.ts";
 import type { Context } from "../core/context.ts";
 import { commandSurface, type CommandSurface } from "../families/c2/command-surface.ts";
 import { graphRevision } from "./graph-revision.ts";

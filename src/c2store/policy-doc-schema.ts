@@ -2,12 +2,12 @@
  * The closed TypeBox schema of `plugin-config.json` (policy-doc.ts, c2-notes §7.1): the one
  * definition of its shape. Anything it does not allow makes the document unusable, and the
  * store falls back to the last good copy. The JSON form is generated into
- * src/store/disk-schemas.generated.ts, so a valid policy never loads TypeBox; policy-doc.ts
+ * src/c2store/disk-schemas.generated.ts, so a valid policy never loads TypeBox; policy-doc.ts
  * derives its TypeScript types from these.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
 export const State = Type.Enum(["enabled", "disabled"]);
 
 export const PluginPolicy = Type.Object(

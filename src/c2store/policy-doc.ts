@@ -10,7 +10,7 @@
  * must never be acted on).
  */
 import type { Static } from "typebox";
-import { Policy as PolicyDocument } from "../store/disk-schemas.generated.ts";
+import { Policy as PolicyDocument } from "./disk-schemas.generated.ts";
 import type * as Schema from "./policy-doc-schema.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { parseStateJson } from "../store/state-file.ts";

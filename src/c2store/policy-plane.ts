@@ -4,7 +4,7 @@
  *   → apply (refused when stale or used; rolled back when the requested state is not
  *   reached; only then last-known-good advances) — plus reset, the recovery operation.
  */
-import { missingServices } from "../c2host/host-identity.ts";
+import { missingServices } from "../families/c2/host-services.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -300,7 +300,7 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
   const now = resolvePolicy(reopened, record, project);
   const where = project === undefined ? "the user scope" : `project ${project}`;
   if (reopened.recovery.kind !== "normal") throw new Error(`the written policy could not be read back (${reopened.recovery.kind})`);
-  if (now.state !== expected.state || JSON.stringify(now.components) !== JSON.stringify(expected.components) || JSON.stringify(now.config) !== JSON.stringify(expected.config)) {
+  if (now.state !== expected.state || !Bun.deepEquals(now.components, expected.components) || !Bun.deepEquals(now.config, expected.config)) {
     throw new Error(`\`${request.plugin}\` in ${where} was expected to be ${expected.state}, but it is ${now.state}`);
   }
   const explicitEnable = "state" in request && request.state === "enabled" && request.component === null;

@@ -5,15 +5,15 @@
  * the stored manifest matches the record, the runtime/commands contract, denied variable
  * names, capability digests) are the explicit checks in record.ts.
  *
- * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * Start-up: src/c2store/disk-schemas.generated.ts holds this schema as plain JSON
  * (scripts/gen-disk-schemas.ts), so checking valid records never loads TypeBox; only a failing
  * record loads this file. record.ts derives the record's TypeScript type from it.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 import { ENV_NAME, MAX_PASS_ENV } from "../process/env.ts";
 
 export const INSTALLED_ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,60}-[0-9a-f]{8}$";
-const closed = { additionalProperties: false } as const;
 
 /** Set when the bundle came from a catalog entry. */
 const CatalogRef = Type.Object({ path: Type.String(), name: Type.String(), entry: Type.String() }, closed);

@@ -13,7 +13,7 @@ import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { isDeniedEnvName } from "../process/env.ts";
 import { documentProblem } from "../store/document-problem.ts";
-import { InstalledRecord } from "../store/disk-schemas.generated.ts";
+import { InstalledRecord } from "./disk-schemas.generated.ts";
 import type { StoredFile } from "../store/files.ts";
 
 export const RECORD_SCHEMA_VERSION = 1;

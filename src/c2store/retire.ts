@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { liveProcessesNotice } from "../c2host/live-registry.ts";
+import { liveProcessesNotice } from "../store/live-registry.ts";
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
@@ -22,7 +22,7 @@ import { toInstalled } from "./records.ts";
  * Returns whether any policy was forgotten.
  */
 export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: InstalledRecord, opts: { keepData?: boolean; warnings?: Diagnostic[] } = {}): Promise<boolean> {
-  // Another gjc host running it stops its processes when it sees the bundle go (c2host/live-registry.ts).
+  // Another gjc host running it stops its processes when it sees the bundle go (store/live-registry.ts).
   const notice = liveProcessesNotice(layout.root, record.id, record.name, "uninstall");
   if (notice) opts.warnings?.push(notice);
   await runBeforeUninstall(ctx, toInstalled(layout, record));

@@ -79,3 +79,10 @@ export function gjcProjectRoot(projectDir: string): string {
 export function c2DataDir(ctx: Context): string {
   return ctx.env.GJC_C2_DATA_DIR ? resolve(ctx.cwd, ctx.env.GJC_C2_DATA_DIR) : join(ctx.home, ".codetwo");
 }
+
+/** The content cache (and the fetch scratch inside it): `$GJC_CACHE_DIR`, else `$XDG_CACHE_HOME/gjc`, else `~/.cache/gjc`. */
+export function cacheRoot(ctx: Context): string {
+  if (ctx.env.GJC_CACHE_DIR) return resolve(ctx.cwd, ctx.env.GJC_CACHE_DIR);
+  if (ctx.env.XDG_CACHE_HOME) return join(resolve(ctx.cwd, ctx.env.XDG_CACHE_HOME), "gjc");
+  return join(ctx.home, ".cache", "gjc");
+}

@@ -2,10 +2,12 @@
  * Diagnostics are data: every rule that fires produces one of these, and the same
  * objects feed `validate`, install refusals and `--json` output.
  */
+import type { Code } from "./codes.ts";
+
 export type Severity = "error" | "warning";
 
 export interface Diagnostic {
-  code: string;
+  code: Code;
   severity: Severity;
   /** JSON pointer into the manifest (`plugin.json#/extensions/...`) or a bundle-relative file. */
   path: string;
@@ -17,11 +19,11 @@ export interface Diagnostic {
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
 
-  error(code: string, path: string, message: string, hint?: string): void {
+  error(code: Code, path: string, message: string, hint?: string): void {
     this.items.push(hint === undefined ? { code, severity: "error", path, message } : { code, severity: "error", path, message, hint });
   }
 
-  warning(code: string, path: string, message: string, hint?: string): void {
+  warning(code: Code, path: string, message: string, hint?: string): void {
     this.items.push(hint === undefined ? { code, severity: "warning", path, message } : { code, severity: "warning", path, message, hint });
   }
 

@@ -1,7 +1,8 @@
+import type { Code } from "./codes.ts";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 
 export interface GjcErrorInit {
-  code: string;
+  code: Code;
   message: string;
   hint?: string;
   details?: unknown;
@@ -15,7 +16,7 @@ export interface GjcErrorInit {
  * and documented (`gjc explain <code>`).
  */
 export class GjcError extends Error {
-  readonly code: string;
+  readonly code: Code;
   readonly hint?: string;
   readonly details?: unknown;
   readonly exit: ExitCodeValue;
@@ -29,8 +30,8 @@ export class GjcError extends Error {
     this.exit = init.exit ?? ExitCode.failed;
   }
 
-  toJSON(): { code: string; message: string; hint?: string; details?: unknown } {
-    const out: { code: string; message: string; hint?: string; details?: unknown } = {
+  toJSON(): { code: Code; message: string; hint?: string; details?: unknown } {
+    const out: { code: Code; message: string; hint?: string; details?: unknown } = {
       code: this.code,
       message: this.message,
     };
@@ -45,6 +46,6 @@ export function isGjcError(value: unknown): value is GjcError {
 }
 
 /** A usage error (exit 2): bad flags, missing arguments, unknown verbs. */
-export function usageError(message: string, hint?: string, code = "usage"): GjcError {
+export function usageError(message: string, hint?: string, code: Code = "usage"): GjcError {
   return new GjcError({ code, message, hint, exit: ExitCode.usage });
 }

@@ -4,10 +4,8 @@
  * (`bun scripts/gen-verb-schemas.ts`).
  */
 import Type from "typebox";
-import { errorDocument } from "../store/documents.ts";
+import { closed, errorDocument, str } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
 const schema = Type.Literal("gjc/explain@1");
 const ok = Type.Literal(true);
 

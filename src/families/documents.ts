@@ -5,13 +5,11 @@
  * against it (test/helpers/cli.ts). Core keeps its own interfaces (src/families/types.ts).
  */
 import Type from "typebox";
-import { CommandSurfaceSchema, DiagnosticSchema, errorDocument } from "../store/documents.ts";
+import { closed, count, DiagnosticSchema, errorDocument, nullable, opt, str } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const count = Type.Integer({ minimum: 0 });
+/** A declared runtime command as every listing shows it (families/c2/command-surface.ts). */
+export const CommandSurfaceSchema = Type.Object({ id: str, title: str, description: str, argsSchema: Type.Unknown() }, closed);
+
 
 const PlannedFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: count, mode: opt(count) }, closed);
 const SurfaceSchema = Type.Object({ id: str, kind: str, enabledByDefault: Type.Boolean() }, closed);

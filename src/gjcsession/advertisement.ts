@@ -1,3 +1,4 @@
+import { flattenControlChars } from "../bundle/names.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { attr, escapeAttr, truncate, utf8Bytes } from "./escape.ts";
@@ -30,7 +31,7 @@ export interface Advertisement {
 const CLOSE = "</gjc-plugin-subskill-advertisement>";
 
 function itemLine(s: SubskillInfo): { line: string; descriptionCut: boolean } {
-  const description = truncate(s.description.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " "), ADVERT_DESCRIPTION_MAX_CHARS);
+  const description = truncate(flattenControlChars(s.description), ADVERT_DESCRIPTION_MAX_CHARS);
   const line = `  - plugin="${attr(s.plugin, ADVERT_ATTR_MAX_CHARS)}" name="${attr(s.name, ADVERT_ATTR_MAX_CHARS)}" activation_arg="${attr(s.activationArg, ADVERT_ATTR_MAX_CHARS)}" phase="${attr(s.phase, ADVERT_ATTR_MAX_CHARS)}": ${escapeAttr(description.text)}`;
   return { line, descriptionCut: description.truncated };
 }

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../bundle/hash.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { attr, escapeBody, utf8Bytes } from "./escape.ts";
@@ -98,7 +99,7 @@ export function renderAppendices(inputs: AppendixInput[]): RenderedAppendices {
     system: system.join("\n\n"),
     byAgent: agentText,
     included,
-    digest: new Bun.CryptoHasher("sha256").update(digestParts.join("\0")).digest("hex"),
+    digest: sha256Hex(digestParts.join("\0")),
     totalBytes: total,
     diagnostics,
   };

@@ -5,14 +5,9 @@
  * host's skill and agent names and hold bundle text, so they stay string records.
  */
 import Type from "typebox";
+import { closed, count, nullable, opt, str, strs } from "../core/schema-kit.ts";
 import { errorDocument, ScopeSchema } from "../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const count = Type.Integer({ minimum: 0 });
 const status = Type.Enum(["active", "disabled", "quarantined", "excluded"]);
 const owner = { scope: ScopeSchema, bundle: str, surfaceId: str };
 

@@ -1,3 +1,4 @@
+import { passCode, type Code } from "../core/codes.ts";
 import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
 import { pluginId } from "../families/gjc/ids.ts";
 import { tryReadRegistry } from "../install/registry.ts";
@@ -20,7 +21,7 @@ export type BundleStatus = SurfaceStatus | "excluded";
 /** Why something is quarantined; `persisted` tells a registry record from a session-only finding. */
 export interface QuarantineReason {
   surfaceId: string;
-  code: string;
+  code: Code;
   message: string;
   persisted: boolean;
 }
@@ -204,7 +205,7 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   const whole = persisted.filter((q) => q.surfaceId === pluginId(entry.name));
   const disabled = new Set(entry.disabledSurfaceIds);
   const surfaces: SessionSurface[] = all.map((surface) => {
-    const reasons = persisted.length === 0 ? [] : persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    const reasons = persisted.length === 0 ? [] : persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: passCode(q.code), message: q.message, persisted: true }));
     const status: SurfaceStatus = disabled.has(surface.extensionId) ? "disabled" : reasons.length > 0 ? "quarantined" : "active";
     return { surface, status, reasons };
   });
@@ -212,12 +213,12 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   if (!entry.enabled) {
     bundle.status = "disabled";
     // Disabled and quarantined: both are shown (the quarantine still blocks enabling it).
-    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code as Code, message: q.message, persisted: true }));
     return bundle;
   }
   if (whole.length > 0) {
     bundle.status = "quarantined";
-    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, persisted: true }));
+    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: passCode(q.code), message: q.message, persisted: true }));
     return bundle;
   }
   // Only installed (and so verified) files may be loaded or rendered: a surface naming any
@@ -248,6 +249,6 @@ function applyCheck(bundle: SessionBundle, check: BundleCheck, texts: Set<string
     drift.push({ name: entry.name, pluginRoot: entry.pluginRoot, records });
     bundle.status = "quarantined";
     bundle.texts = new Map();
-    bundle.reasons = records.map((r) => ({ surfaceId: r.surfaceId, code: r.code, message: r.message, persisted: true }));
+    bundle.reasons = records.map((r) => ({ surfaceId: r.surfaceId, code: passCode(r.code), message: r.message, persisted: true }));
   }
 }

@@ -1,3 +1,4 @@
+import type { Code } from "../core/codes.ts";
 import { dirname, join } from "node:path";
 import type { Scope } from "../install/registry-types.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
@@ -99,7 +100,7 @@ export interface SessionPlan {
 
 const decoder = new TextDecoder();
 
-function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, message: string, diagnostics: SessionDiagnostic[]): void {
+function quarantineSurface(b: SessionBundle, surfaceId: string, code: Code, message: string, diagnostics: SessionDiagnostic[]): void {
   const s = b.surfaces.find((x) => x.surface.extensionId === surfaceId);
   if (!s) return;
   s.status = "quarantined";
@@ -115,7 +116,7 @@ function quarantineSurface(b: SessionBundle, surfaceId: string, code: string, me
 type Policy = typeof import("../policy/launcher.ts") &
   Pick<typeof import("../process/sandbox/self.ts"), "selfArgv"> &
   typeof import("../policy/url.ts") &
-  Pick<typeof import("../mcp/pins-probe.ts"), "pinExclusion" | "pinDigestOf"> &
+  Pick<typeof import("../mcp/pins.ts"), "pinExclusion" | "pinDigestOf"> &
   Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
 function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[], projectDir: string): McpServerConfig | undefined {
@@ -205,7 +206,7 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
   // The policy modules are loaded only when some active bundle declares an MCP server.
   const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
   const policy: Policy | undefined = hasMcp
-    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins-probe.ts")), ...(await import("../mcp/pins-binding.ts")), ...(await import("../process/sandbox/self.ts")) }
+    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins.ts")), ...(await import("../mcp/pins-binding.ts")), ...(await import("../process/sandbox/self.ts")) }
     : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];

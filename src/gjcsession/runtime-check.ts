@@ -1,3 +1,5 @@
+import type { Code } from "../core/codes.ts";
+import { flattenControlChars } from "../bundle/names.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { readLines } from "../core/line-splitter.ts";
@@ -28,7 +30,7 @@ export interface RuntimeCheckResult {
   target: RuntimeTarget;
   ok: boolean;
   /** Quarantine code when not ok: runtime_mismatch, security_policy or invalid_hook. */
-  code?: string;
+  code?: Code;
   message?: string;
   /** The tail of the child's stderr, for diagnosis. */
   log?: string;
@@ -59,10 +61,10 @@ let harnessSource: Promise<string> | undefined;
 /** The harness is embedded as text (so it travels inside the compiled binary) and written to scratch. */
 const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default));
 
-const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim().slice(0, 300);
+const clean = (s: string) => flattenControlChars(s).trim().slice(0, 300);
 
 /** Turns what the child saw into a verdict (gjc-notes §6.3-6.4). */
-export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: string; message: string } {
+export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: Code; message: string } {
   const what = target.kind === "tool" ? `Plugin tool "${target.name}"` : `Plugin hook "${target.name}"`;
   if (r.denied.length > 0) {
     return { ok: false, code: "security_policy", message: `${what} of ${target.bundle} attempted denied API: ${[...new Set(r.denied)].join(", ")}` };

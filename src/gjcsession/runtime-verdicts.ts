@@ -14,14 +14,15 @@
  * file, or one in the format of an older gjc (per surface), is simply ignored and rebuilt,
  * costing one more check.
  */
+import { passCode } from "../core/codes.ts";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
 import type { Context } from "../core/context.ts";
 import type { RegistryEntry, Scope } from "../install/registry-types.ts";
-import { RuntimeVerdicts } from "../store/disk-schemas.generated.ts";
 import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
+import { RuntimeVerdicts } from "./disk-schemas.generated.ts";
 import type { RuntimeCheckResult, RuntimeTarget } from "./runtime-check.ts";
 import type * as Schema from "./verdicts-schema.ts";
 
@@ -46,7 +47,7 @@ export function bundleDigest(entry: RegistryEntry, targets: readonly RuntimeTarg
 export function resultsOf(verdict: Verdict, targets: readonly RuntimeTarget[]): RuntimeCheckResult[] {
   return targets.map((target) => {
     const failure = verdict.failed[target.surfaceId];
-    return failure === undefined ? { target, ok: true } : { target, ok: false, code: failure.code, message: failure.message };
+    return failure === undefined ? { target, ok: true } : { target, ok: false, code: passCode(failure.code), message: failure.message };
   });
 }
 

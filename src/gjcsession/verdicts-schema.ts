@@ -2,11 +2,11 @@
  * The TypeBox schema of `<scope root>/runtime-verdicts.json` (runtime-verdicts.ts): runtime-check
  * verdicts by bundle digest. A file that does not match is ignored as a whole and rebuilt (it
  * is a cache: the cost is one more check of each target). The check is generated into
- * src/store/disk-schemas.generated.ts, so session start never loads TypeBox for it.
+ * src/gjcsession/disk-schemas.generated.ts, so session start never loads TypeBox for it.
  */
 import Type from "typebox";
+import { closed } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
 
 /** Why one surface failed its check: the refusal code and message of the check. */
 export const Failure = Type.Object({ code: Type.String(), message: Type.String() }, closed);

@@ -1,16 +1,18 @@
+import type { Code } from "../core/codes.ts";
+import type { Scope } from "../core/scope.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionKeys, type CollidableSurface } from "../families/gjc/ids.ts";
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { scopeFlag } from "./layout.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
 export interface Collision {
-  code: string;
+  code: Code;
   label: string;
   surfaceId: string;
   /** The installed bundle that already owns it. */
-  owner: { name: string; scope: string };
+  owner: { name: string; scope: Scope };
 }
 
 /** A registry surface in the shape the shared collision rules read (`id` instead of `extensionId`). */
@@ -46,7 +48,7 @@ export function collisionError(bundle: CompiledBundle, collisions: Collision[]):
   return new GjcError({
     code: c.code,
     message: `${bundle.name} cannot be installed: its ${c.label} (${c.surfaceId}) is already owned by ${c.owner.name} in the ${c.owner.scope} scope${more}.`,
-    hint: `Rename the surface in ${bundle.name}, or remove the other bundle first (gjc plugin uninstall ${c.owner.name} ${scopeFlag(c.owner.scope as "user" | "project")}).`,
+    hint: `Rename the surface in ${bundle.name}, or remove the other bundle first (gjc plugin uninstall ${c.owner.name} ${scopeFlag(c.owner.scope)}).`,
     details: { collisions },
     exit: ExitCode.failed,
   });

@@ -1,4 +1,4 @@
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { candidateFingerprint, entryFingerprint } from "./fingerprint.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 import { verifyInstalledBundle } from "./verify-entry.ts";

@@ -1,6 +1,5 @@
 import { gjcTrustedBase, unsafeGjcScope } from "../store/scope-path.ts";
 import { existsSync, readFileSync } from "node:fs";
-import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { DoctorFinding, DoctorStore } from "../store/documents.ts";
 import { acquireLock, inspectLock, type LockInspection } from "../store/lock.ts";
@@ -44,12 +43,12 @@ function leftoverFinding(scope: Scope, l: Leftover): GjcFinding {
 }
 
 /** A last good copy that itself parses and checks out, or undefined. */
-function usableLastGood(ctx: Context, root: string, scope: Scope): { text: string; registry: ScopeRegistry } | undefined {
+function usableLastGood(ctx: Context, root: string, scope: Scope): { registry: ScopeRegistry } | undefined {
   try {
     const text = new TextDecoder().decode(readRegularFile(lastGoodPath(root), MAX_REGISTRY_BYTES).bytes);
     const parsed = parseRegistry(text, root, scope);
     // A last good copy is restored only if we wrote it for this user too.
-    return "registry" in parsed && foreignProblem(ctx, parsed, scope) === undefined ? { text, registry: parsed.registry } : undefined;
+    return "registry" in parsed && foreignProblem(ctx, parsed, scope) === undefined ? { registry: parsed.registry } : undefined;
   } catch {
     return undefined;
   }
@@ -178,8 +177,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
         findings.push(...first.list);
         return out;
       }
-      if (good) writeFileAtomic(registryPath(root), good.text);
-      else writeRegistry(root, registry as ScopeRegistry, ctx);
+      writeRegistry(root, good?.registry ?? (registry as ScopeRegistry), ctx);
       foreign.fixed = true;
       findings.push(foreign);
       first = diagnose();
@@ -188,7 +186,7 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     if (corrupt?.fixable) {
       const good = usableLastGood(ctx, root, scope);
       if (good) {
-        writeFileAtomic(registryPath(root), good.text);
+        writeRegistry(root, good.registry, ctx);
         corrupt.fixed = true;
       }
     }

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../bundle/hash.ts";
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
 /**

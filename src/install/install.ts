@@ -5,7 +5,8 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionError, findCollisions } from "./collisions.ts";
-import { compileForInstall, type CompiledBundle } from "./compile-for-install.ts";
+import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
+import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { installedMode } from "./fingerprint.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
@@ -47,16 +48,6 @@ export function toRegistrySource(ctx: Context, record: FetchedBundle["record"]):
   return { ...(out as unknown as RegistrySource), resolvedAt: ctx.now().toISOString() };
 }
 
-function alreadyInstalled(bundle: CompiledBundle, existing: RegistryEntry, scope: Scope): GjcError {
-  return new GjcError({
-    code: "already_installed",
-    message: `${bundle.name} ${existing.version} is already installed in the ${scope} scope with different content (new: ${bundle.version}).`,
-    hint: `Pass --force to replace it (its enabled state and per-surface choices are kept), or run "gjc plugin upgrade ${bundle.name} ${scopeFlag(scope)}" to update it from its recorded source.`,
-    details: { name: bundle.name, installedVersion: existing.version, candidateVersion: bundle.version },
-    exit: ExitCode.failed,
-  });
-}
-
 const wouldStatus: Record<string, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
 const doneStatus: Record<string, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
 
@@ -88,7 +79,9 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   });
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);
-    if (d.action === "update" && existing && !opts.force && !opts.baseline) throw alreadyInstalled(bundle, existing, scope);
+    if (existing) {
+      assertMayReplace(d.action, opts.force === true || opts.baseline !== undefined, () => ({ family: "gjc", held: "other-content", name: bundle.name, scope, installedVersion: existing.version, candidateVersion: bundle.version }));
+    }
     if (d.action !== "unchanged") assertSameSigner(bundle.name, existing?.signer, signature, opts.acceptSigner);
     return d;
   };
@@ -131,11 +124,11 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
 
 /** Upgrade's stale check: the entry must be the one the preview was computed against. */
 function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined, scope: Scope): void {
-  const key = (e: RegistryEntry) => JSON.stringify([e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source]);
+  const key = (e: RegistryEntry) => [e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source];
   if (!now) {
     throw new GjcError({ code: "not_installed", message: `${baseline.name} was uninstalled from the ${scope} scope while the upgrade was prepared.`, hint: "Install it again with gjc plugin install.", exit: ExitCode.failed });
   }
-  if (key(now) !== key(baseline)) {
+  if (!Bun.deepEquals(key(now), key(baseline))) {
     throw new GjcError({
       code: "stale_baseline",
       message: `${baseline.name} in the ${scope} scope changed while the upgrade was prepared (another gjc command changed it).`,

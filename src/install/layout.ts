@@ -1,6 +1,7 @@
+import { randomHex } from "../core/random.ts";
 import { join } from "node:path";
 import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
-import type { Scope } from "./registry-types.ts";
+import type { Scope } from "../core/scope.ts";
 
 /**
  * What lives in a GJC scope root, and the names only gjc ever creates there:
@@ -43,10 +44,7 @@ export function scopeRoot(ctx: Context, scope: Scope): string {
 export const registryPath = (root: string) => join(root, REGISTRY_FILE);
 export const lastGoodPath = (root: string) => join(root, LAST_GOOD_FILE);
 
-export function randomHex(chars: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(chars / 2)));
-  return Buffer.from(bytes).toString("hex").slice(0, chars);
-}
+export { randomHex };
 
 /** A fresh content directory name: the content fingerprint's head, plus randomness so a repair never reuses a dir. */
 export function contentDirName(name: string, fingerprint: string): string {

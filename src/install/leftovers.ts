@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { sweep, type Leftover, type LeftoverKind } from "../store/leftovers.ts";
 import { join } from "node:path";
 import { CONTENT_DIR, INDEX_FILE, GRANTS_FILE, MCP_PINS_FILE, LAST_GOOD_FILE, LOCK_FILE, REGISTRY_FILE, STAGING_DIR, TEMP_FILE, TRASH_DIR } from "./layout.ts";
-import { processAlive } from "../store/process-identity.ts";
+import { processAlive } from "../process/process-identity.ts";
 import type { ScopeRegistry } from "./registry-types.ts";
 
 export type { Leftover, LeftoverKind };

@@ -69,7 +69,7 @@ function sourceOf(s: Record<string, unknown>): RegistrySource {
  * manifest are not the ones recorded, comes back quarantined as a whole (in memory only).
  */
 export async function readReferenceRegistry(ctx: Context, root: string, scope: Scope, raw: { plugins: unknown[] }): Promise<ScopeRegistry> {
-  const [{ compileForInstall }, { registrySurfaces }, { emptySurfaces }] = await Promise.all([import("./compile-for-install.ts"), import("./transaction.ts"), import("./registry-types.ts")]);
+  const [{ compileForInstall }, { registrySurfaces }, { emptySurfaces }] = await Promise.all([import("../families/gjc/compile-for-install.ts"), import("./transaction.ts"), import("./registry-types.ts")]);
   const plugins: RegistryEntry[] = [];
   const at = ctx.now().toISOString();
   for (const item of raw.plugins) {

@@ -4,16 +4,17 @@
  * the entry scope equals the file's, `dir` belongs to `name`, every copied path passes the
  * path judge, no path twice, the manifest first, the byte total, unique names, the signature.
  *
- * Start-up: src/store/disk-schemas.generated.ts holds this schema as plain JSON
+ * Start-up: src/install/disk-schemas.generated.ts holds this schema as plain JSON
  * (scripts/gen-disk-schemas.ts), so a valid registry never loads TypeBox.
  */
 import Type from "typebox";
+import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
+import { GjcQuarantineSchema } from "../store/documents.ts";
 import { CONTENT_DIR } from "./layout.ts";
 
-const closed = { additionalProperties: false } as const;
 const SHA256 = "^[0-9a-f]{64}$";
-export const ScopeName = Type.Enum(["user", "project"]);
+export const ScopeName = ScopeSchema;
 
 /** The on-disk spelling of the store's installed-file record (kept as written). */
 export const CopiedFile = Type.Object(
@@ -64,7 +65,7 @@ export const Surfaces = Type.Object(
 export const Signer = Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed);
 
 /** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
-export const Quarantine = Type.Object({ surfaceId: Type.String(), code: Type.String(), message: Type.String(), detectedAt: Type.String() }, closed);
+export const Quarantine = GjcQuarantineSchema;
 
 export const Entry = Type.Object(
   {

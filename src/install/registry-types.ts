@@ -8,7 +8,7 @@ import type { Static } from "typebox";
 import type * as Schema from "./registry-schema.ts";
 import type { StoredFile } from "../store/files.ts";
 
-export type Scope = Static<typeof Schema.ScopeName>;
+export type { Scope } from "../core/scope.ts";
 export type CopiedFile = Static<typeof Schema.CopiedFile>;
 export type QuarantineRecord = Static<typeof Schema.Quarantine>;
 export type RegistrySource = Static<typeof Schema.Source>;

@@ -15,7 +15,7 @@ import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { isReferenceRegistry } from "./reference-registry.ts";
-import { Registry } from "../store/disk-schemas.generated.ts";
+import { Registry } from "./disk-schemas.generated.ts";
 import { type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
 
@@ -219,7 +219,9 @@ export function serializeRegistry(registry: ScopeRegistry, ctx: Context): string
 }
 
 /**
- * Commits a registry: the atomic rename of registry.json (fsync'ed, then its directory) is the
+ * The one writer of registry.json (install, uninstall, enable, verify's quarantine, sync and
+ * rollback, doctor's restore of the last good copy all commit through it). Commits a
+ * registry: the atomic rename of registry.json (fsync'ed, then its directory) is the
  * single commit point of every change to a scope. The same bytes then become the last good
  * copy (not fsync'ed: it is a backup of what was just made durable), which doctor restores if
  * registry.json is later damaged (a crash between the two writes leaves a last good copy one

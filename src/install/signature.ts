@@ -3,7 +3,7 @@ import type { Diagnostic } from "../core/diagnostics.ts";
 import { gjcContent } from "../sets/bundle-digest.ts";
 import { checkBundleSignature, unknownSignerWarning, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import type { FetchedBundle } from "./install.ts";
 import type { Scope } from "./registry-types.ts";
 

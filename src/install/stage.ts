@@ -1,4 +1,4 @@
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { installedMode } from "./fingerprint.ts";
 import type { CopiedFile } from "./registry-types.ts";
 import { writeFiles } from "../store/files.ts";

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { placeStaged, retireDir as storeRetireDir } from "../store/commit.ts";
 import type { Context } from "../core/context.ts";
-import type { CompiledBundle } from "./compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { candidateFingerprint } from "./fingerprint.ts";

@@ -1,7 +1,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { compileForInstall } from "./compile-for-install.ts";
+import { compileForInstall } from "../families/gjc/compile-for-install.ts";
 import { fetchRecorded } from "./fetch-source.ts";
 import { installCompiled, type GjcInstallResult } from "./install.ts";
 import { scopeRoot } from "./layout.ts";

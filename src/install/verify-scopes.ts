@@ -40,7 +40,7 @@ function requarantine(entry: RegistryEntry, records: QuarantineRecord[]): Regist
   return next;
 }
 
-const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) => JSON.stringify(a.map((q) => q.message)) === JSON.stringify(b.map((q) => q.message));
+const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) => Bun.deepEquals(a.map((q) => q.message), b.map((q) => q.message));
 
 /**
  * `gjc plugin verify [<name>]`: re-hashes every installed file of every bundle (or the named

@@ -5,15 +5,32 @@
  * MCP server itself answers (capabilities, tool input schemas, annotations) stays open.
  */
 import Type from "typebox";
-import { C2McpEntrySchema } from "../c2session/documents.ts";
 import { errorDocument, sandboxWarningsField, ScopeSchema } from "../store/documents.ts";
+import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(str);
-const opt = Type.Optional;
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const ReasonSchema = Type.Object({ code: str, message: str }, closed);
+const hex64 = Type.String({ pattern: "^[0-9a-f]{64}$" });
+
+/** A C2 bundle's MCP server as `mcp list` and the C2 session document show it. Launch env and headers are the bundle's own maps. */
+export const C2McpEntrySchema = Type.Object(
+  {
+    family: Type.Literal("c2"),
+    id: str,
+    plugin: str,
+    bundle: str,
+    server: str,
+    transport: Type.Enum(["stdio", "streamable-http", "sse"]),
+    target: str,
+    status: Type.Enum(["active", "disabled", "quarantined", "untrusted"]),
+    reasons: Type.Array(ReasonSchema),
+    probe: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
+    launch: opt(Type.Object({ command: str, args: strs, env: Type.Record(str, str), cwd: str }, closed)),
+    url: opt(str),
+    headers: opt(Type.Record(str, str)),
+    file: Type.Object({ path: str, sha256: hex64 }, closed),
+  },
+  closed,
+);
 
 const GjcServerSchema = Type.Object(
   {

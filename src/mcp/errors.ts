@@ -1,3 +1,4 @@
+import { flattenControlChars } from "../bundle/names.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 
@@ -39,6 +40,6 @@ export function mcpError(code: McpErrorCode, message: string, hint: string, deta
 /** Server-supplied text shown in our messages: no control characters, bounded length. */
 export function sanitizeServerText(value: unknown, max = 300): string {
   const s = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+  const clean = flattenControlChars(s).trim();
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -1,15 +1,13 @@
 /**
  * The closed TypeBox schema of `mcp-pins.json` (src/mcp/pins.ts): the one definition of its
  * shape, and of the types pins.ts uses. A file that does not match is never used or
- * overwritten (pins_corrupt). The JSON form is generated into src/store/disk-schemas.generated.ts,
+ * overwritten (pins_corrupt). The JSON form is generated into src/mcp/disk-schemas.generated.ts,
  * so reading valid pins (at session start) never loads TypeBox.
  */
 import Type from "typebox";
+import { closed, nullable, str } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
 const digest = Type.String({ pattern: "^sha256:[0-9a-f]{64}$" });
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** What is hashed of a tool: everything a model or a user reads about it (the tool as listed). */
 export const ToolDefinition = Type.Object(

@@ -12,10 +12,10 @@
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
-import { GjcError } from "../core/errors.ts";
+import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { canonicalDigest } from "../audit/canonical-json.ts";
-import { McpPins } from "../store/disk-schemas.generated.ts";
+import { canonicalDigest } from "../bundle/canonical-json.ts";
+import { McpPins } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import type * as Schema from "./pins-schema.ts";
 
@@ -143,3 +143,38 @@ export function describeToolChanges(changes: ToolChange[], served: ServedChange[
   const rest = served.map((c) => (c.kind === "instructions" ? `${c.change} instructions` : `${c.change} ${c.kind} ${c.name}`));
   return [...tools, ...rest].join("; ");
 }
+
+/**
+ * For session plans: why this server of this installed content stays out, if it does: drift
+ * recorded against its pin, or a damaged pin file for its root (fail closed).
+ */
+export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): { code: "tool_definition_drift" | "pins_corrupt"; message: string } | undefined {
+  let pins;
+  try {
+    pins = readPins(root);
+  } catch (error) {
+    if (!isGjcError(error) || error.code !== "pins_corrupt") throw error;
+    return { code: "pins_corrupt", message: `MCP server "${ident.server}" is left out: ${error.message}` };
+  }
+  const pin = pins.servers[pinKey(ident)];
+  if (!pin || pin.binding !== binding || !pin.drift) return undefined;
+  return {
+    code: "tool_definition_drift",
+    message: `MCP server "${ident.server}" is left out: what it serves changed since it was pinned (${describeToolChanges(pin.drift.changes, pin.drift.servedChanges)}); run "gjc plugin mcp accept ${ident.bundle}/${ident.server}" after review`,
+  };
+}
+
+/** The pin digest of an installed server for a session plan (a host checks what it receives against it), or null when unpinned or stale. */
+export function pinDigestOf(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): string | null {
+  let pins;
+  try {
+    pins = readPins(root);
+  } catch {
+    return null;
+  }
+  const pin = pins.servers[pinKey(ident)];
+  return pin && pin.binding === binding ? pinDigest(pin) : null;
+}
+
+/** The digest a pin holds a server to: what it serves when that is pinned, else its tools. */
+export const pinDigest = (pin: ServerPin): string => pin.served?.digest ?? pin.toolsDigest;

@@ -1,3 +1,4 @@
+import { hasControlChars } from "../bundle/names.ts";
 import { classifyHost, normalizeHost } from "./host.ts";
 
 export { classifyHost } from "./host.ts";
@@ -17,7 +18,7 @@ export function classifyMcpUrl(raw: string): UrlVerdict {
   // spaces and reads "\" as "/", so the string a person reviews could name another host
   // than the one we connect to; refuse every such character instead of repairing it.
   if (typeof raw !== "string" || raw === "") return deny("raw", "the URL is empty");
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) return deny("raw", "the URL contains a control character");
+  if (hasControlChars(raw)) return deny("raw", "the URL contains a control character");
   if (/\s/.test(raw)) return deny("raw", "the URL contains a space or other whitespace");
   if (raw.includes("\\")) return deny("raw", "the URL contains a backslash");
   const literal = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(raw);

@@ -24,8 +24,8 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { processAlive } from "../store/process-identity.ts";
 import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
+import { processAlive } from "../process/process-identity.ts";
 import { writeFiles, type StoredFile } from "../store/files.ts";
 import { findScaffold, type ScaffoldEntry } from "./catalog.ts";
 

@@ -4,11 +4,9 @@
  * (`bun scripts/gen-verb-schemas.ts`) and every e2e document is checked against them.
  */
 import Type from "typebox";
+import { closed, count, str } from "../core/schema-kit.ts";
 import { errorDocument } from "../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const count = Type.Integer({ minimum: 0 });
 
 export const ScaffoldListDocumentSchema = Type.Object(
   {

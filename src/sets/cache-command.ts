@@ -1,7 +1,7 @@
 /** `gjc plugin cache list|verify|prune`: the content cache as a whole. */
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { listCacheEntries, pruneCache, verifyCache, type CachePruneResult } from "./cache.ts";
+import { listCacheEntries, pruneCache, verifyCache, type CachePruneResult } from "../store/cache.ts";
 import { readHistory } from "./history.ts";
 import { installedBundles } from "./installed.ts";
 import { readJournal } from "./journal.ts";

@@ -8,14 +8,14 @@ import { isAbsolute, resolve } from "node:path";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
-import type { CompiledBundle } from "../install/compile-for-install.ts";
 import { GjcError } from "../core/errors.ts";
 import { judgeBundle } from "./bundle-digest.ts";
+import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
-import { usableCacheEntry } from "./cache.ts";
-import { integrityOf, type ContentFile } from "./integrity.ts";
+import { usableCacheEntry } from "../store/cache.ts";
+import { integrityOf, type ContentFile } from "../store/integrity.ts";
 import type { LockEntry } from "./lock-schema.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 

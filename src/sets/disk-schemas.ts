@@ -1,9 +1,9 @@
 /**
- * The TypeBox schemas of what the plugin sets keep on this machine besides the lock (issue #11
- * item 8): a content cache entry's `entry.json` (also inside set archives), the generations
+ * The TypeBox schemas of what the plugin sets keep on this machine besides the lock and the
+ * content cache (whose `entry.json` is src/store/cache-schema.ts): the generations
  * of a scope (`plugins-history/generations.json`), the transaction journal
  * (`plugins-history/transaction.json`) and the cache's list of known projects
- * (`projects.json`). Their checks are generated into src/store/disk-schemas.generated.ts
+ * (`projects.json`). Their checks are generated into src/sets/disk-schemas.generated.ts
  * (`bun scripts/gen-disk-schemas.ts`), so the readers never load TypeBox for a valid file;
  * docs/json/<name>.schema.json is generated from the same schemas.
  *
@@ -12,35 +12,9 @@
  * scope must be the scope it was read for, a listed project must still exist.
  */
 import Type from "typebox";
-import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { LockEntrySchema, LockPolicySchema } from "./lock-schema.ts";
 
-const closed = { additionalProperties: false } as const;
-const ScopeSchema = Type.Union([Type.Literal("user"), Type.Literal("project")]);
-
-/** One file of a cache entry: the (path, mode, sha256) its integrity covers, and its size. */
-export const CachedFileSchema = Type.Object(
-  {
-    path: Type.String({ minLength: 1 }),
-    /** Permission bits as installed (tar keeps only the execute bit; this is the exact mode). */
-    mode: Type.Integer({ minimum: 0, maximum: 0o777 }),
-    sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
-    bytes: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
-  },
-  closed,
-);
-
-/** `content/<integrity hex>/entry.json`, in the cache and in a set archive. */
-export const CacheEntrySchema = Type.Object(
-  {
-    integrity: Type.String({ pattern: INTEGRITY_PATTERN }),
-    name: Type.String(),
-    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
-    version: Type.String(),
-    files: Type.Array(CachedFileSchema, { minItems: 1 }),
-  },
-  closed,
-);
 
 export const GenerationSchema = Type.Object(
   {

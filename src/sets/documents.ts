@@ -7,20 +7,16 @@
  * `upgrade --all` is documented with the store's upgrade document.
  */
 import Type from "typebox";
+import { closed, codeField, opt, schemaField, str, strs } from "../core/schema-kit.ts";
 import { errorDocument, FamilySchema, ScopeSchema } from "../store/documents.ts";
-import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { INTEGRITY_PATTERN } from "../store/integrity.ts";
 import { LockEntrySchema } from "./lock-schema.ts";
 import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(Type.String());
-const opt = Type.Optional;
 const int = Type.Integer({ minimum: 0 });
 const integrity = Type.String({ pattern: INTEGRITY_PATTERN });
-const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
-/** src/sets/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
-export const SetReasonSchema = Type.Object({ code: str, message: str }, closed);
+/** src/core/reason.ts: a code gjc explain knows and a message (no prose-only fields). */
+export const SetReasonSchema = Type.Object({ code: codeField, message: str }, closed);
 const reasons = Type.Array(SetReasonSchema);
 
 const DifferenceSchema = Type.Object(

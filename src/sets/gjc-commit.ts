@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fsyncDir } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { collisionError, findCollisions } from "../install/collisions.ts";
-import type { CompiledBundle } from "../install/compile-for-install.ts";
+import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { candidateFingerprint } from "../install/fingerprint.ts";
 import { contentDirName, stagingDirName } from "../install/layout.ts";
 import { writeRegistry } from "../install/registry.ts";
@@ -22,6 +22,7 @@ import { writeStaging } from "../install/stage.ts";
 import { registrySurfaces, retireDir } from "../install/transaction.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
+import type { SetStep } from "../store/crash-points.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
 export interface GjcPut {
@@ -55,7 +56,7 @@ export const emptyChangeSet = (c: GjcChangeSet) => c.put.length === 0 && c.choic
  * name → dir, or undefined for absent): if another command changed the scope meanwhile the
  * transaction stops with stale_baseline rather than overwrite that change.
  */
-export async function commitGjcChanges(ctx: Context, scope: Scope, command: string, changes: GjcChangeSet, expect: Map<string, string | undefined>, step: string): Promise<void> {
+export async function commitGjcChanges(ctx: Context, scope: Scope, command: string, changes: GjcChangeSet, expect: Map<string, string | undefined>, step: SetStep): Promise<void> {
   await withScopes(ctx, scope, command, true, async (s) => {
     const now = ctx.now().toISOString();
     const current = new Map(s.target.registry.plugins.map((p) => [p.name, p]));

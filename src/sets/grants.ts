@@ -128,7 +128,7 @@ export function checkGrantConfirmations(lock: LockFile, allowed: ReadonlySet<str
  * bundle); otherwise report the bundle as needing confirmation and leave its grants alone.
  */
 export async function syncGrants(ctx: Context, scope: Scope, lock: LockFile, allowed: ReadonlySet<string>, dryRun: boolean): Promise<GrantSyncItem[]> {
-  const { setBundleGrants } = await import("../store/grant-verbs.ts");
+  const { setBundleGrants } = await import("./grant-writes.ts");
   const out: GrantSyncItem[] = [];
   for (const e of lock.bundles) {
     if (e.family === "c2" && scope === "project") continue;

@@ -10,8 +10,8 @@ import type { Static } from "typebox";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { SetHistory } from "../store/disk-schemas.generated.ts";
 import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
+import { SetHistory } from "./disk-schemas.generated.ts";
 import type { GenerationSchema, HistorySchema } from "./disk-schemas.ts";
 import { orderedEntry } from "./lock-file.ts";
 import type { LockEntry } from "./lock-schema.ts";
@@ -40,7 +40,7 @@ export function readHistory(ctx: Context, scope: Scope): History {
   return { version: 1, scope, generations: [] };
 }
 
-const sameBundles = (a: LockEntry[], b: LockEntry[]) => JSON.stringify(a.map(orderedEntry)) === JSON.stringify(b.map(orderedEntry));
+const sameBundles = (a: LockEntry[], b: LockEntry[]) => Bun.deepEquals(a.map(orderedEntry), b.map(orderedEntry));
 
 /** Appends a generation when the set differs from the newest one; keeps the last 10. */
 export function recordGeneration(ctx: Context, scope: Scope, command: string, bundles: LockEntry[]): Generation | undefined {

@@ -6,11 +6,12 @@
  * policy for (its way of saying it uses them), so a team's project lock brings them along.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, sep } from "node:path";
+import { pathInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
 import { loadScopeRegistry, type RegistryEntry, type RegistrySource, type Scope } from "../install/api.ts";
 import type { InstalledRecord } from "../c2store/record.ts";
-import { integrityOf } from "./integrity.ts";
+import { integrityOf } from "../store/integrity.ts";
 import type { LockEntry, LockPin, LockSource } from "./lock-schema.ts";
 
 /** One installed bundle: its lock entry plus where its files are on this machine. */
@@ -28,9 +29,9 @@ export interface InstalledBundle {
 /** A local path as the lock stores it: relative (`./…`) when inside the project, else as recorded. */
 export function portablePath(ctx: Context, scope: Scope, path: string): string {
   if (scope !== "project" || !isAbsolute(path)) return path;
-  const rel = relative(ctx.cwd, path);
+  const rel = pathInside(ctx.cwd, path);
   if (rel === "") return ".";
-  if (rel.startsWith("..") || isAbsolute(rel)) return path;
+  if (rel === undefined) return path;
   return `./${rel.split(sep).join("/")}`;
 }
 

@@ -28,7 +28,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { lockTimeout, withLock } from "../store/lock.ts";
-import { SetJournal } from "../store/disk-schemas.generated.ts";
+import { SetJournal } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
 import type { JournalSchema, JournalTargetSchema } from "./disk-schemas.ts";
@@ -124,8 +124,8 @@ let inTransaction = 0;
 export const inSetTransactionNow = () => inTransaction > 0;
 
 /**
- * The store's mutating commands (install, uninstall, enable/disable, upgrade: src/store/verbs.ts
- * and install-spec.ts; C2 trust/untrust and policy apply/reset) call this first, so a change of
+ * The store's mutating commands (install, uninstall, enable/disable, upgrade: their use
+ * cases in src/app/; C2 trust/untrust and policy apply/reset) call this first, so a change of
  * theirs never lands on a half-changed set that a later recovery would then overwrite: a
  * pending journal of the user scope or of this project is finished before they start. Costs
  * two stat calls when there is none.

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
-import { KnownProjects } from "../store/disk-schemas.generated.ts";
+import { KnownProjects } from "./disk-schemas.generated.ts";
 import { cacheRoot } from "./paths.ts";
 import { readStateJson } from "../store/state-file.ts";
 

@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { PluginsLock } from "../store/disk-schemas.generated.ts";
+import { PluginsLock } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { byNameFamily } from "./installed.ts";
 import { lockGrantsProblem, orderedGrants } from "./grants.ts";
@@ -97,7 +97,7 @@ export function parseLock(text: string, path: string, scope?: Scope): LockFile {
   } catch (error) {
     throw invalidLock(path, error instanceof DuplicateKeyError ? error.message : "it is not valid JSON");
   }
-  // The generated check (src/store/disk-schemas.generated.ts): TypeBox is loaded only to name the bad field.
+  // The generated check (src/sets/disk-schemas.generated.ts): TypeBox is loaded only to name the bad field.
   const problem = documentProblem(PluginsLock, raw);
   if (problem !== undefined) throw invalidLock(path, problem);
   const lock = raw as LockFile;

@@ -1,13 +1,13 @@
 /**
  * The lock file format (`plugins.lock.json`, lockfileVersion 1) as closed TypeBox schemas. Its
- * check is generated into src/store/disk-schemas.generated.ts and the JSON Schema
+ * check is generated into src/sets/disk-schemas.generated.ts and the JSON Schema
  * docs/json/plugins-lock.schema.json with it (`bun scripts/gen-disk-schemas.ts`), so reading a
  * valid lock never loads TypeBox.
  */
 import Type, { type Static } from "typebox";
-import { INTEGRITY_PATTERN } from "./integrity.ts";
+import { closed, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
+import { INTEGRITY_PATTERN } from "../store/integrity.ts";
 
-const closed = { additionalProperties: false } as const;
 const SHA1_OR_256 = "^(?:[0-9a-f]{40}|[0-9a-f]{64})$";
 
 export const LockSourceSchema = Type.Object(
@@ -90,7 +90,7 @@ export const LockLogSchema = Type.Object(
 export const LockEntrySchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
-    family: Type.Union([Type.Literal("gjc"), Type.Literal("c2")]),
+    family: FamilySchema,
     version: Type.String({ minLength: 1 }),
     source: LockSourceSchema,
     pin: LockPinSchema,
@@ -131,7 +131,7 @@ export const LockFileSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
     lockfileVersion: Type.Literal(1),
-    scope: Type.Union([Type.Literal("user"), Type.Literal("project")]),
+    scope: ScopeSchema,
     bundles: Type.Array(LockEntrySchema),
     /** Project locks only, when the project has explicit C2 policy. */
     c2Policy: Type.Optional(Type.Array(LockPolicySchema)),

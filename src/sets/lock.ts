@@ -7,7 +7,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { FileProblemKind } from "../store/verify.ts";
-import { diskProblems } from "./disk-check.ts";
+import { diskProblems } from "../store/disk-check.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import { projectPolicy, samePolicy } from "./c2-policy.ts";
@@ -68,7 +68,7 @@ const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "di
 export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
   const a = orderedEntry(want) as Record<string, unknown>;
   const b = orderedEntry(have) as Record<string, unknown>;
-  return FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+  return FIELDS.filter((f) => !Bun.deepEquals(a[f], b[f]));
 }
 
 /**

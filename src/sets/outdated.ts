@@ -10,7 +10,7 @@
 import type { Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
-import { reasonOf, type SetReason } from "./reason.ts";
+import { reasonOf, type SetReason } from "../core/reason.ts";
 
 export type OutdatedStatus = "current" | "outdated" | "not-checkable" | "unreachable";
 

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { gjcUserRoot, type Context } from "../core/context.ts";
 import type { Scope } from "../install/registry-types.ts";
 
@@ -9,6 +9,8 @@ import type { Scope } from "../install/registry-types.ts";
  *   history        plugins-history/ beside the lock        (machine-local, never committed)
  *   content cache  $GJC_CACHE_DIR, else $XDG_CACHE_HOME/gjc, else ~/.cache/gjc
  */
+export { cacheRoot } from "../core/context.ts";
+
 export const LOCK_NAME = "plugins.lock.json";
 
 /** The directory that holds a scope's lock and history: `<project>/.gjc`, or the user scope root's parent. */
@@ -22,10 +24,4 @@ export function lockPath(ctx: Context, scope: Scope): string {
 
 export function historyDir(ctx: Context, scope: Scope): string {
   return join(setHome(ctx, scope), "plugins-history");
-}
-
-export function cacheRoot(ctx: Context): string {
-  if (ctx.env.GJC_CACHE_DIR) return resolve(ctx.cwd, ctx.env.GJC_CACHE_DIR);
-  if (ctx.env.XDG_CACHE_HOME) return join(resolve(ctx.cwd, ctx.env.XDG_CACHE_HOME), "gjc");
-  return join(ctx.home, ".cache", "gjc");
 }

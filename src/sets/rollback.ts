@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { hasCacheEntry } from "./cache.ts";
+import { hasCacheEntry } from "../store/cache.ts";
 import { readHistory, type Generation } from "./history.ts";
 import { installedBundles } from "./installed.ts";
 import type { LockEntry } from "./lock-schema.ts";
@@ -40,7 +40,7 @@ export interface RollbackResult {
   trustNotRaised?: boolean;
 }
 
-const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => Bun.deepEquals(a ?? null, b ?? null);
 
 function noGeneration(name: string, scope: Scope, to?: number): GjcError {
   return new GjcError({

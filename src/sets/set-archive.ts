@@ -14,6 +14,7 @@
  */
 import { chmodSync, lstatSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { sha256Hex } from "../bundle/hash.ts";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GJC_LIMITS, type BundleLimits } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
@@ -21,10 +22,10 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { entryProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "./cache.ts";
-import { diskProblems } from "./disk-check.ts";
+import { entryProblem, putCacheEntry, usableCacheEntry, type CacheEntry } from "../store/cache.ts";
+import { diskProblems } from "../store/disk-check.ts";
 import { installedBundles } from "./installed.ts";
-import { integrityHex, integrityOf } from "./integrity.ts";
+import { integrityHex, integrityOf } from "../store/integrity.ts";
 import { noLock } from "./lock.ts";
 import { parseLock, readLockFile, serializeLock } from "./lock-file.ts";
 import type { LockFile } from "./lock-schema.ts";
@@ -100,7 +101,7 @@ export async function exportSet(ctx: Context, scope: Scope, output: string): Pro
   gz[9] = GZIP_OS_UNIX;
   const out = resolve(ctx.cwd, output);
   writeFileAtomic(out, gz);
-  return { scope, path: out, sha256: new Bun.CryptoHasher("sha256").update(gz).digest("hex"), bytes: gz.length, bundles: lock.bundles.length, files };
+  return { scope, path: out, sha256: sha256Hex(gz), bytes: gz.length, bundles: lock.bundles.length, files };
 }
 
 export interface OpenedSet {

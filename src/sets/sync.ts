@@ -22,7 +22,6 @@ import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 import { toRegistrySource } from "../install/install.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { putCacheEntry } from "./cache.ts";
 import { readStateText } from "../store/state-file.ts";
 import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
@@ -31,7 +30,9 @@ import { needsSignatureCheck, syncSignature } from "./sync-signature.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
 import type { CheckedRelease } from "./release-log-check.ts";
 import { checkFetchedRelease, rememberSynced, verifyLockedReleases } from "./release-log-hook.ts";
-import { diskProblems } from "./disk-check.ts";
+import { putCacheEntry } from "../store/cache.ts";
+import type { SetStep } from "../store/crash-points.ts";
+import { diskProblems } from "../store/disk-check.ts";
 import { applyPolicies, planPolicies, projectPolicy } from "./c2-policy.ts";
 import { commitGjcChanges, emptyChangeSet, type GjcChangeSet } from "./gjc-commit.ts";
 import { recordGeneration } from "./history.ts";
@@ -41,7 +42,7 @@ import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { MAX_LOCK_BYTES, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
-import type { SetReason } from "./reason.ts";
+import type { SetReason } from "../core/reason.ts";
 
 export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
 
@@ -89,7 +90,7 @@ interface ApplyOptions extends SyncOptions {
   /** Whether the project's C2 policy is made the lock's (project sync: yes; rollback: no). */
   policies?: boolean;
   /** Crash-point prefix of the GJC transaction (sync, rollback). */
-  step?: string;
+  step?: SetStep;
   /** Finishing this journal: it is on disk already; trust is exactly `trust`. */
   resume?: Journal;
   /** Record a generation (and, not frozen, write the lock) afterwards. */
@@ -131,7 +132,7 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
     const quarantined = (b.gjc?.quarantine?.length ?? 0) > 0 || (b.c2?.quarantine ?? null) !== null;
     if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reasons: differsFromLock(entryDifferences(want, b.entry)) }, want, have: b });
     else if (problems.length > 0 || quarantined) {
-      const reasons = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
+      const reasons: SetReason[] = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
       out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
     } else {
       // A C2 bundle's enablement and trust are this user's, for every folder: a project lock
@@ -234,7 +235,7 @@ async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backwar
     offline: true,
     frozen: true,
     policies: t.policies !== undefined,
-    step: j.step,
+    step: j.step === "rollback" ? "rollback" : "sync",
     resume: j,
     recorded: true,
     generation: true,

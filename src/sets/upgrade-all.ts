@@ -11,7 +11,7 @@ import { installedBundles } from "./installed.ts";
 import { writeScopeLock } from "./lock.ts";
 import { lockPath } from "./paths.ts";
 import { rememberScope } from "./remember.ts";
-import { reasonOf, type SetReason } from "./reason.ts";
+import { reasonOf, type SetReason } from "../core/reason.ts";
 
 export interface UpgradeOutcome {
   name: string;

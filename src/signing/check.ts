@@ -7,6 +7,7 @@
  */
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
+import type { Code } from "../core/codes.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { judgeSigner } from "./allowed-signers.ts";
 import { loadSigners, revokedFingerprints, type SignersScope } from "./signer-files.ts";
@@ -46,7 +47,7 @@ export interface SignedBundle {
   requireSigned?: boolean;
 }
 
-const refused = (code: string, message: string, hint: string, details?: unknown) => new GjcError({ code, message, hint, details, exit: ExitCode.refused });
+const refused = (code: Code, message: string, hint: string, details?: unknown) => new GjcError({ code, message, hint, details, exit: ExitCode.refused });
 
 function unsignedBundle(name: string): GjcError {
   return refused("unsigned_bundle", `${name} is not signed, and signed bundles are required (--require-signed, or requireSigned: true in the lock).`, "Ask the publisher for a signed release (gjc plugin sign), or drop the requirement.", { name });

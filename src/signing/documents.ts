@@ -3,7 +3,7 @@
  * as closed TypeBox schemas; docs/json/ is generated from them (`bun scripts/gen-verb-schemas.ts`).
  */
 import Type from "typebox";
-import { errorDocument, FamilySchema } from "../store/documents.ts";
+import { errorDocument, FamilySchema } from "../core/schema-kit.ts";
 
 const closed = { additionalProperties: false } as const;
 const str = Type.String();

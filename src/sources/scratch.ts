@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Context } from "../core/context.ts";
-import { cacheRoot } from "../sets/paths.ts";
+import { cacheRoot, type Context } from "../core/context.ts";
+import { processAlive } from "../process/process-identity.ts";
 import { sourceError } from "./errors.ts";
 
 /**
@@ -51,7 +51,7 @@ export function checkPrivateParent(parent: string): void {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const outer = dirname(parent);
   try {
-    // The cache directory itself is made like sets/cache.ts makes it (0700); only what we
+    // The cache directory itself is made like store/cache.ts makes it (0700); only what we
     // create is tightened, an existing directory above is judged as it is.
     mkdirSync(outer, { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -97,7 +97,7 @@ function sweepStale(parent: string): void {
   const now = Date.now();
   for (const name of names) {
     const m = OURS.exec(name);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     const path = join(parent, name);
     try {
       // rmSync removes links as links: the parent is private, nothing in it is followed.
@@ -108,14 +108,6 @@ function sweepStale(parent: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function unsafe(root: string, why: string) {
   return sourceError(

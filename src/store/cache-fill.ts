@@ -9,7 +9,7 @@
  * offline sync or rollback has less to work from, which the warning says.
  */
 import type { Context } from "../core/context.ts";
-import { putCacheEntry, type CachedFile } from "../sets/cache.ts";
+import { putCacheEntry, type CachedFile } from "./cache.ts";
 
 export interface CommittedContent {
   name: string;

@@ -10,21 +10,11 @@
  * has sits under `gjc` or `c2` inside the row.
  */
 import Type, { type Static } from "typebox";
+import { closed, DiagnosticSchema, errorDocument, FamilySchema, opt, schemaField, ScopeSchema, str, strs } from "../core/schema-kit.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
-const strs = Type.Array(Type.String());
-const opt = Type.Optional;
-
-export const FamilySchema = Type.Union([Type.Literal("gjc"), Type.Literal("c2")]);
-export const ScopeSchema = Type.Union([Type.Literal("user"), Type.Literal("project")]);
+export { DiagnosticSchema, errorDocument, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
 /** How a source is spelled in every document (C2 records say local/archive on disk; documents say path/tarball). */
 export const SourceKindSchema = Type.Union([Type.Literal("path"), Type.Literal("tarball"), Type.Literal("git"), Type.Literal("github")]);
-
-export const DiagnosticSchema = Type.Object(
-  { code: str, severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]), path: str, message: str, hint: opt(str) },
-  closed,
-);
 
 export const StoredFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: Type.Integer({ minimum: 0 }), mode: Type.Integer({ minimum: 0 }) }, closed);
 
@@ -53,14 +43,16 @@ export const SignerSchema = Type.Object({ fingerprint: str, keyType: opt(str), i
 export const SignatureSchema = Type.Object({ status: Type.Enum(["unsigned", "trusted", "unknown-signer"]), signer: opt(SignerSchema) }, closed);
 
 const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
-const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
+/** A GJC surface set aside by verify (registry.json, its list index and the documents alike). */
+export const GjcQuarantineSchema = Type.Object({ surfaceId: str, code: str, message: str, detectedAt: str }, closed);
 
 /**
  * A C2 runtime command as hosts and authors read it: the standard calls `argsSchema`
  * "inspectable API metadata" and commands host-readable, so every document that lists commands
  * carries the same four fields. `argsSchema` is the bundle's JSON Schema verbatim, or null.
  */
-export const CommandSurfaceSchema = Type.Object({ id: str, title: str, description: str, argsSchema: Type.Unknown() }, closed);
+import { CommandSurfaceSchema } from "../families/documents.ts";
+export { CommandSurfaceSchema };
 
 /** One installed bundle as `list` shows it; `inspect` adds to it. */
 export const BundleRowSchema = Type.Object(
@@ -158,8 +150,6 @@ export const ForeignBundleSchema = Type.Object(
   closed,
 );
 
-const schemaField = (verb: string) => Type.Literal(`gjc/${verb}@1`);
-
 export const ListDocumentSchema = Type.Object(
   { schema: schemaField("list"), ok: Type.Boolean(), bundles: Type.Array(BundleRowSchema), problems: Type.Array(StoreProblemSchema), foreign: opt(Type.Array(ForeignBundleSchema)) },
   closed,
@@ -224,7 +214,7 @@ export const UpgradeAllDocumentSchema = Type.Object(
     ok: Type.Boolean(),
     outcomes: Type.Array(
       Type.Object(
-        // reasons: why it failed, as src/sets/reason.ts says it ({code, message}); empty otherwise.
+        // reasons: why it failed, as src/core/reason.ts says it ({code, message}); empty otherwise.
         { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), reasons: Type.Array(Type.Object({ code: str, message: str }, closed)) },
         closed,
       ),
@@ -453,16 +443,6 @@ export const DoctorDocumentSchema = Type.Object(
 
 
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
-export const errorDocument = (verb: string) =>
-  Type.Object(
-    {
-      schema: schemaField(verb),
-      ok: Type.Literal(false),
-      error: Type.Object({ code: str, message: str, hint: opt(str), details: opt(Type.Unknown()) }, closed),
-    },
-    closed,
-  );
-
 const orError = (verb: string, doc: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Union>) => Type.Union([doc, errorDocument(verb)]);
 
 /** Every document above (or its failure form) by its `schema` value; the generator writes one file per entry. */
@@ -481,7 +461,7 @@ export const STORE_DOCUMENTS = {
 };
 
 export type Family = Static<typeof FamilySchema>;
-export type Scope = Static<typeof ScopeSchema>;
+export type { Scope } from "../core/scope.ts";
 export type SourceKind = Static<typeof SourceKindSchema>;
 export type DocSource = Static<typeof SourceSchema>;
 export type BundleRow = Static<typeof BundleRowSchema>;

@@ -1,7 +1,7 @@
 /**
  * The one family interface the store verbs branch through. Each family supplies an adapter
  * (src/install/family.ts for GJC, src/c2store/family.ts for C2) for what really differs: its
- * layout, its record format, how it plans a bundle. The verbs (src/store/verbs.ts) never test
+ * layout, its record format, how it plans a bundle. The use cases (src/app/) never test
  * the family themselves.
  */
 import type { Context } from "../core/context.ts";

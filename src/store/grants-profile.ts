@@ -34,13 +34,9 @@ export async function grantsFor(ctx: Context, subject: SandboxSubject, lookup: G
   const found = STORES.filter((s) => (!lookup.family || lookup.family === s.family) && (!lookup.scope || lookup.scope === s.scope))
     .map((s) => ({ ...s, entry: readGrants(ctx, grantStore(ctx, s.family, s.scope)).bundles[bundleKey(s.family, subject.bundle)] }))
     .filter((s) => s.entry !== undefined);
-  let chosen = found.length === 1 ? found[0] : undefined;
-  if (found.length > 1) {
-    const { selectedStores } = await import("./resolve.ts");
-    const installed = (await selectedStores({})).filter((t) => t.adapter.holds(ctx, subject.bundle, t.scope).found);
-    const held = found.filter((s) => installed.some((t) => t.adapter.family === s.family && t.scope === s.scope));
-    chosen = held.length === 1 ? held[0] : undefined;
-  }
+  // Several stores hold grants for the name (both GJC scopes, or both families): only the
+  // caller's family and scope may pick one; gjc never guesses in the wider direction.
+  const chosen = found.length === 1 ? found[0] : undefined;
   if (!chosen?.entry) return emptyGrantSet();
   const key = processKey(subject.process);
   return mergeGrantSets(chosen.entry.bundle, key !== undefined ? chosen.entry.processes[key] ?? emptyGrantSet() : emptyGrantSet());

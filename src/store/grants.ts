@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
-import { canonicalJson } from "../audit/canonical-json.ts";
+import { canonicalJson } from "../bundle/canonical-json.ts";
 import { c2DataDir, type Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";

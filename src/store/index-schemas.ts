@@ -7,9 +7,9 @@
  * the readers' TypeScript types are `Static<>` of these (type-only imports).
  */
 import Type from "typebox";
-import { Quarantine, ScopeName } from "../install/registry-schema.ts";
+import { closed, ScopeSchema } from "../core/schema-kit.ts";
+import { GjcQuarantineSchema } from "./documents.ts";
 
-const closed = { additionalProperties: false } as const;
 const Strings = Type.Array(Type.String());
 const IdList = Type.Array(Type.Object({ id: Type.String() }, closed));
 const Digest = Type.Optional(Type.Object({ digest: Type.String() }, closed));
@@ -59,7 +59,7 @@ export const BundleSummarySchema = Type.Object(
     family: Type.Literal("gjc"),
     name: Type.String(),
     version: Type.String(),
-    scope: ScopeName,
+    scope: ScopeSchema,
     enabled: Type.Boolean(),
     quarantined: Type.Boolean(),
     counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
@@ -70,7 +70,7 @@ export const BundleSummarySchema = Type.Object(
     installedAt: Type.String(),
     updatedAt: Type.String(),
     manifestHash: Type.String(),
-    quarantine: Type.Array(Quarantine),
+    quarantine: Type.Array(GjcQuarantineSchema),
     signer: Type.Optional(Type.Object({ fingerprint: Type.String(), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed)),
   },
   closed,
@@ -81,7 +81,7 @@ export const BundleSummarySchema = Type.Object(
  * `mac`: this user's MAC over scope, stamp and bundles (src/store/state-mac.ts), so an index we
  * did not write is never used.
  */
-export const ListIndexSchema = Type.Object({ scope: ScopeName, registryStamp: Type.String(), bundles: Type.Array(BundleSummarySchema), mac: Type.String() }, closed);
+export const ListIndexSchema = Type.Object({ scope: ScopeSchema, registryStamp: Type.String(), bundles: Type.Array(BundleSummarySchema), mac: Type.String() }, closed);
 
 /** src/c2store/files-stamp.ts: the record's stamp and each file's stat stamp by path. */
 export const FilesStampSchema = Type.Object({ record: Type.String(), files: Type.Record(Type.String(), Type.String()) }, closed);

@@ -8,7 +8,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { osErrorFrom } from "../core/os-errors.ts";
 import { LockHolder as LockHolderCheck } from "./disk-schemas.generated.ts";
 import type { LockHolderSchema } from "./lock-schema.ts";
-import { ownStartTicks, processAlive, processStartTicks } from "./process-identity.ts";
+import { ownStartTicks, processAlive, processStartTicks } from "../process/process-identity.ts";
 import { scopePathProblem, unsafeScopePath } from "./scope-path.ts";
 import { parseStateJson, readStateText, type StateText } from "./state-file.ts";
 

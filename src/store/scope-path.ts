@@ -1,7 +1,9 @@
 import { lstatSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
+import { pathInside } from "../bundle/path-safety.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import type { Scope } from "../core/scope.ts";
 
 /**
  * Which links gjc follows on the way to a scope, and which directories it uses (issue #12, class 1).
@@ -27,8 +29,8 @@ import { ExitCode } from "../core/exit-codes.ts";
  * every directory a clone creates group-writable, the group being the user alone).
  */
 export function scopePathProblem(trustedBase: string, target: string): string | undefined {
-  const rest = relative(trustedBase, target);
-  if (rest === "" || rest.startsWith("..")) return undefined;
+  const rest = pathInside(trustedBase, target);
+  if (rest === undefined || rest === "") return undefined;
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   let cur = trustedBase;
   for (const part of rest.split(sep)) {
@@ -48,14 +50,14 @@ export function scopePathProblem(trustedBase: string, target: string): string | 
 }
 
 /** Where following stops for a GJC scope root: the root itself (user), the project directory (project). */
-export function gjcTrustedBase(root: string, scope: "user" | "project"): string {
+export function gjcTrustedBase(root: string, scope: Scope): string {
   return scope === "user" ? root : dirname(dirname(root));
 }
 
 const SCOPE_PATH_RULE = "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
 
 /** Why a GJC scope root may not be read (list, session, doctor): the problem and the rule, or undefined. */
-export function unsafeGjcScope(root: string, scope: "user" | "project"): string | undefined {
+export function unsafeGjcScope(root: string, scope: Scope): string | undefined {
   const problem = scopePathProblem(gjcTrustedBase(root, scope), root);
   return problem === undefined ? undefined : `${problem}; ${SCOPE_PATH_RULE}`;
 }

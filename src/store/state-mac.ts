@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { hmacSha256Hex } from "../bundle/hash.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -109,10 +110,7 @@ export function stateKey(ctx: Context, create: boolean): Uint8Array | undefined 
  * checking a signature never re-serialises what was parsed.
  */
 export function registryMac(key: Uint8Array, scope: string, signedText: string): string {
-  const h = new Bun.CryptoHasher("sha256", key);
-  h.update(`gjc-registry-v1\n${scope}\n`);
-  h.update(signedText);
-  return `hmac-sha256:${h.digest("hex")}`;
+  return `hmac-sha256:${hmacSha256Hex(key, `gjc-registry-v1\n${scope}\n`, signedText)}`;
 }
 
 /** Constant-time comparison of two MAC strings. */

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { sha256Hex } from "../bundle/hash.ts";
+import { sha256Hasher, sha256Hex } from "../bundle/hash.ts";
 import { statStamp } from "./derived-index.ts";
 import type { StoredFile } from "./files.ts";
 
@@ -71,7 +71,7 @@ function hashFile(abs: string, expectBytes: number, keep: boolean): Hashed {
     // is asked for, so a file that grew since fstat shows as changed.
     const whole = keep || expectBytes < CHUNK;
     const target = keep ? new Uint8Array(expectBytes + 1) : (buffer ??= new Uint8Array(CHUNK));
-    const hasher = whole ? undefined : new Bun.CryptoHasher("sha256");
+    const hasher = whole ? undefined : sha256Hasher();
     let total = 0;
     for (;;) {
       const offset = whole ? total : 0;
@@ -85,7 +85,7 @@ function hashFile(abs: string, expectBytes: number, keep: boolean): Hashed {
       if (total === expectBytes && n < room) break;
     }
     if (total !== expectBytes) return { kind: "size", size: total, mode };
-    if (hasher) return { kind: "file", sha256: hasher.digest("hex"), size: total, mode };
+    if (hasher) return { kind: "file", sha256: hasher.digestHex(), size: total, mode };
     const bytes = target.subarray(0, total);
     return { kind: "file", sha256: sha256Hex(bytes), size: total, mode, ...(keep ? { bytes } : {}) };
   } finally {

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { crashPointsOf } from "../../src/store/crash-points.ts";
 import { sandboxPerTest } from "../helpers/sandbox.ts";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle } from "../unit/c2store/_bundles.ts";
@@ -21,7 +22,7 @@ function setup() {
 
 const leftovers = (data: string) => readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
 
-for (const step of ["c2install:staged", "c2install:backed-up", "c2install:committed"]) {
+for (const step of crashPointsOf("c2-install")) {
   test(`an update killed at ${step} leaves 1.0.0 or 2.0.0, whole`, async () => {
     const s = setup();
     const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
@@ -55,6 +56,17 @@ for (const step of ["c2install:staged", "c2install:committed"]) {
     expect(readdirSync(s.data).filter((n) => n.includes("lock"))).toEqual([]);
   });
 }
+
+test("an uninstall killed after its policy was forgotten, before the bundle moved, leaves it installed; uninstalling again finishes", async () => {
+  const s = setup();
+  await s.run(["plugin", "install", s.dir]);
+  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:policy-forgotten" })).exitCode).toBe(137);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string }) => b.name)).toEqual(["demo"]);
+  expect((await s.run(["plugin", "verify", "demo"])).exitCode).toBe(0);
+  expect((await s.run(["plugin", "uninstall", "demo"])).exitCode).toBe(0);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles).toEqual([]);
+  expect(leftovers(s.data)).toEqual([]);
+});
 
 test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
   const s = setup();

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { crashPointsOf, type CrashPointOf } from "../../src/store/crash-points.ts";
 import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
 
 let w: World;
@@ -46,19 +47,21 @@ async function recoverAndCheck(other: string) {
   expectClean(w.user);
 }
 
-const UPDATE_STEPS: [string, "old" | "new"][] = [
-  ["install:compiled", "old"],
-  ["install:locked", "old"],
-  ["install:staging", "old"],
-  ["install:staged", "old"],
-  ["install:placed", "old"],
-  ["install:committed", "new"],
-  ["install:recorded", "new"],
-  ["install:retired", "new"],
-];
+// Every crash point of a GJC install, from the one table of them; the state a --force update killed there leaves.
+const UPDATE_STEPS = {
+  "install:compiled": "old",
+  "install:locked": "old",
+  "install:staging": "old",
+  "install:staged": "old",
+  "install:placed": "old",
+  "install:committed": "new",
+  "install:recorded": "new",
+  "install:retired": "new",
+} as const satisfies Record<CrashPointOf<"gjc-install">, "old" | "new">;
 
 describe("crash safety (kill -9)", () => {
-  for (const [step, expectState] of UPDATE_STEPS) {
+  for (const step of crashPointsOf("gjc-install")) {
+    const expectState = UPDATE_STEPS[step];
     test(`--force update killed at ${step} leaves the ${expectState} state`, async () => {
       w = makeWorld();
       const src = writeBundle(join(w.root, "src"), "crashy", { tools: ["c_a", "c_b", "c_c", "c_d"] });

@@ -339,7 +339,7 @@ describe("gjc plugin install (GJC)", () => {
   test("a busy scope lock ends in lock_busy (exit 5) naming the holder, and nothing changes", async () => {
     w = makeWorld();
     const src = writeBundle(join(w.root, "src"), "xi");
-    const { processStartTicks } = await import("../../src/store/process-identity.ts");
+    const { processStartTicks } = await import("../../src/process/process-identity.ts");
     {
       // The holder lives until this block ends.
       await using held = spawnScoped([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { integrityOf } from "../../src/sets/integrity.ts";
+import { integrityOf } from "../../src/store/integrity.ts";
 import { join } from "node:path";
 import { tar } from "../helpers/tar.ts";
 import { snapshotTree } from "../helpers/tmp.ts";

@@ -103,7 +103,7 @@ describe("gjc plugin lock", () => {
     expect(errorOf(foreign).message).toContain("not the project scope");
     writeFileSync(w.lock, JSON.stringify({ lockfileVersion: 1, scope: "project", bundles: [{ name: "x", family: "gjc", version: "1", source: { kind: "path", path: "." }, pin: {}, integrity: "md5:00", files: 1, enabled: true, disabledSurfaces: [] }] }));
     const badDigest = await w.gjc(["plugin", "lock", "--project", "--check", "--json"]);
-    // The bad field is named (the lock's generated check, src/store/disk-schemas.generated.ts).
+    // The bad field is named (the lock's generated check, src/sets/disk-schemas.generated.ts).
     expect(errorOf(badDigest)).toMatchObject({ code: "invalid_lock", message: expect.stringContaining("bundles[0].integrity \"md5:00\" is not valid") });
     expect(errorOf(badDigest).message).toContain("(at /bundles/0/integrity)");
   });

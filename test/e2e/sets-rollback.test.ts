@@ -10,6 +10,7 @@ import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle } from "../unit/c2store/_bundles.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
 import { errorOf, fileHashes, makeSetWorld, netlessCli, registry, type SetWorld } from "./sets-fixture.ts";
+import type { CrashPointOf } from "../../src/store/crash-points.ts";
 
 let w: SetWorld;
 afterEach(() => w?.cleanup());
@@ -93,7 +94,18 @@ describe("history and rollback", () => {
     expect(netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "1", "--json"]).status).toBe(4);
   });
 
-  for (const [step, state] of [["rollback:staging", "2.0.0"], ["rollback:placed", "2.0.0"], ["rollback:committed", "1.0.0"]] as const) {
+  // Every crash point of a rollback (the set change's points under its own step), from the one
+  // table of them: the version a kill there leaves, before the next command finishes the change.
+  const ROLLBACK_LEAVES = {
+    "rollback:planned": "2.0.0",
+    "rollback:journaled": "2.0.0",
+    "rollback:staging": "2.0.0",
+    "rollback:placed": "2.0.0",
+    "rollback:committed": "1.0.0",
+    "rollback:gjc-done": "1.0.0",
+    "rollback:c2-done": "1.0.0",
+  } as const satisfies Record<Extract<CrashPointOf<"set-change">, `rollback:${string}`>, string>;
+  for (const [step, state] of Object.entries(ROLLBACK_LEAVES)) {
     test(`kill -9 at ${step} leaves ${state} whole`, async () => {
       const { v1 } = await twoVersions();
       const r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "2"], { GJC_TEST_CRASH_AT: step });

@@ -189,7 +189,7 @@ describe("gjc plugin sync", () => {
     expect((await a.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
   });
 
-  for (const [step, state] of [["sync:staging", "old"], ["sync:placed", "old"], ["sync:committed", "new"]] as const) {
+  for (const [step, state] of [["sync:staging", "old"], ["sync:placed", "old"], ["sync:committed", "new"], ["sync:gjc-done", "new"]] as const) {
     test(`kill -9 at ${step} leaves the ${state} set whole; the next sync finishes it`, async () => {
       const a = world();
       const srcs = ["p1", "p2", "p3"].map((n) => writeBundle(join(a.root, "src", n), n));

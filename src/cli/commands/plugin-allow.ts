@@ -1,4 +1,4 @@
-import { allowGrants, type GrantProcess } from "../../store/grant-verbs.ts";
+import { allowGrants, type GrantProcess } from "../../app/grant-verbs.ts";
 import { usageError } from "../../core/errors.ts";
 import { defineVerb, familyArg, jsonArg } from "../define-verb.ts";
 import { describeAllow } from "../render/grants.ts";

@@ -1,4 +1,4 @@
-import { doctorStores } from "../../store/verbs.ts";
+import { doctorStores } from "../../app/doctor.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeDoctor } from "../render/store.ts";
 

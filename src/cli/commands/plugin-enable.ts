@@ -1,4 +1,4 @@
-import { setBundleEnabled } from "../../store/verbs.ts";
+import { setBundleEnabled } from "../../app/enable.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeEnablement } from "../render/store.ts";
 

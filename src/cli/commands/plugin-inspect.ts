@@ -1,4 +1,4 @@
-import { inspectBundle } from "../../store/verbs.ts";
+import { inspectBundle } from "../../app/inspect.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeForeign, describeInspect } from "../render/store.ts";
 

@@ -1,4 +1,4 @@
-import { installSpec } from "../../store/install-spec.ts";
+import { installSpec } from "../../app/install.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeInstall } from "../render/store.ts";
 

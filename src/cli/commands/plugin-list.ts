@@ -1,4 +1,4 @@
-import { listBundles } from "../../store/verbs.ts";
+import { listBundles } from "../../app/list.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeList } from "../render/store.ts";
 

@@ -1,5 +1,5 @@
 import { scopeFromFlags } from "../../store/resolve.ts";
-import { acceptServer } from "../../mcp/pins-probe.ts";
+import { acceptServer } from "../../app/mcp-probe.ts";
 import { timeoutOption } from "../options.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeMcpAccept } from "../render/mcp-pins.ts";

@@ -1,5 +1,5 @@
 import { ExitCode } from "../../core/exit-codes.ts";
-import { listMcpServers } from "../../mcp/list.ts";
+import { listMcpServers } from "../../app/mcp-list.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describeMcpServers } from "../render/mcp-list.ts";
 

@@ -1,6 +1,6 @@
 import { timeoutOption } from "../options.ts";
 import { scopeFromFlags } from "../../store/resolve.ts";
-import { probeAndPin } from "../../mcp/pins-probe.ts";
+import { probeAndPin } from "../../app/mcp-probe.ts";
 import { defineVerb, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeMcpProbe } from "../render/mcp-pins.ts";
 import { sandboxWarnings } from "../sandbox-warnings.ts";
@@ -19,7 +19,7 @@ export default defineVerb({
   async run({ args, ctx }) {
     const timeoutMs = timeoutOption(args.timeout);
     const scope = scopeFromFlags(args);
-    // The probe pins the server's tool definitions on first success and holds it to them after (src/mcp/pins-probe.ts).
+    // The probe pins the server's tool definitions on first success and holds it to them after (src/app/mcp-probe.ts).
     const r = await probeAndPin(ctx, args.target, { scope, timeoutMs });
     return { json: { schema: "gjc/mcp-probe@1", ok: true, ...r, ...sandboxWarnings() }, human: describeMcpProbe(r, ctx.out) };
   },

@@ -1,4 +1,4 @@
-import { bundlePermissions } from "../../store/grant-verbs.ts";
+import { bundlePermissions } from "../../app/grant-verbs.ts";
 import { defineVerb, familyArg, jsonArg } from "../define-verb.ts";
 import { describePermissions } from "../render/grants.ts";
 

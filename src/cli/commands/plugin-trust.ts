@@ -1,4 +1,4 @@
-import { setBundleTrusted } from "../../store/verbs.ts";
+import { setBundleTrusted } from "../../app/trust.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { passEnvOption } from "../options.ts";
 import { flagOutcome } from "../render/c2-flag.ts";

@@ -1,4 +1,4 @@
-import { uninstallBundle } from "../../store/verbs.ts";
+import { uninstallBundle } from "../../app/uninstall.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeUninstall } from "../render/store.ts";
 

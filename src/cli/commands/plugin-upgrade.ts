@@ -1,6 +1,6 @@
 import { usageError } from "../../core/errors.ts";
 import { scopeFromFlags } from "../../store/resolve.ts";
-import { upgradeBundle } from "../../store/verbs.ts";
+import { upgradeBundle } from "../../app/upgrade.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeInstall } from "../render/store.ts";
 

@@ -1,4 +1,4 @@
-import { verifyBundles } from "../../store/verbs.ts";
+import { verifyBundles } from "../../app/verify.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
 import { describeVerify } from "../render/store.ts";
 import { sandboxWarnings } from "../sandbox-warnings.ts";

@@ -1,5 +1,5 @@
 import type { ExitCodeValue } from "../../core/exit-codes.ts";
-import { startSandboxed } from "../../store/sandbox-exec.ts";
+import { startSandboxed } from "../../app/sandbox-exec.ts";
 import { defineVerb } from "../define-verb.ts";
 
 /** Signals a host sends to stop a server: passed on to the whole sandboxed tree. */

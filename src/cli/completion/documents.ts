@@ -3,10 +3,9 @@
  * schema; docs/json/completion.schema.json is generated from it (`bun scripts/gen-verb-schemas.ts`).
  */
 import Type from "typebox";
+import { closed, str } from "../../core/schema-kit.ts";
 import { errorDocument } from "../../store/documents.ts";
 
-const closed = { additionalProperties: false } as const;
-const str = Type.String();
 
 export const CompletionDocumentSchema = Type.Object(
   {

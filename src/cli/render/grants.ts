@@ -1,5 +1,5 @@
 import type { Context } from "../../core/context.ts";
-import type { AllowResult, GrantProcess, PermissionsResult } from "../../store/grant-verbs.ts";
+import type { AllowResult, GrantProcess, PermissionsResult } from "../../app/grant-verbs.ts";
 import { formatNetGrant } from "../../store/grant-values.ts";
 import type { GrantSet } from "../../store/grants.ts";
 import type { SandboxProfile } from "../../process/sandbox/profile.ts";

@@ -1,6 +1,6 @@
 /** Human text of `gjc plugin mcp list`: GJC bundles' declared servers, then C2 mcp.json servers. */
 import type { Style } from "../../core/style.ts";
-import type { McpListing } from "../../mcp/list.ts";
+import type { McpListing } from "../../app/mcp-list.ts";
 
 export function describeMcpServers(r: McpListing, s: Style): string {
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 import type { Style } from "../../core/style.ts";
-import type { PinCheck, PinOutcome, ProbedServer } from "../../mcp/pins-probe.ts";
+import type { PinCheck, PinOutcome, ProbedServer } from "../../app/mcp-probe.ts";
 import type { ServedChange, ToolChange } from "../../mcp/pins.ts";
 
 /** Changes to the instructions, prompts and resources, one line each. */

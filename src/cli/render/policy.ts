@@ -13,7 +13,7 @@ export function describePolicyPlan(plan: PlanImpact, s: Style): string {
     `Plan for ${s.bold(target)} in the ${scope}: state ${plan.request.state}${"config" in plan.request ? `, config ${JSON.stringify(plan.request.config)}` : ""}`,
     plan.noop ? "  This changes nothing (the policy already says so)." : `  state: ${plan.before.state} → ${plan.after.state}`,
   ];
-  if (JSON.stringify(plan.before.config) !== JSON.stringify(plan.after.config)) lines.push(`  config: ${JSON.stringify(plan.before.config)} → ${JSON.stringify(plan.after.config)}`);
+  if (!Bun.deepEquals(plan.before.config, plan.after.config)) lines.push(`  config: ${JSON.stringify(plan.before.config)} → ${JSON.stringify(plan.after.config)}`);
   for (const [c, v] of Object.entries(plan.after.components)) if (plan.before.components[c] !== v) lines.push(`  ${c}: ${plan.before.components[c] ?? "enabled"} → ${v}`);
   for (const r of plan.activeResources) lines.push(`  stops: ${r.label} (${r.kind} ${r.id})`);
   if (plan.trustBlock !== null) lines.push(`  cannot settle: the bundle ${plan.trustBlock === "untrusted" ? "is not trusted" : "needs re-trust (its capabilities changed since it was trusted)"}; applying rolls back`);

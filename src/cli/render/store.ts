@@ -9,7 +9,7 @@ import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
 import type { BundleRow, DoctorResult, EnablementResult, ForeignBundle, InspectBundle, InstallResult, ListDocument, UninstallResult } from "../../store/documents.ts";
-import type { VerifyReport } from "../../store/verbs.ts";
+import type { VerifyReport } from "../../app/verify.ts";
 import { describePinChecks } from "./mcp-pins.ts";
 
 const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

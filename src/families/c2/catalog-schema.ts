@@ -10,6 +10,7 @@
  *   archive  kind, url, sha256
  */
 import Type from "typebox";
+import { closed } from "../../core/schema-kit.ts";
 import { NAME_PATTERN, SEMVER_PATTERN } from "./rules.ts";
 
 export const CATALOG_STANDARD_VERSION = "1.0.0";
@@ -31,7 +32,6 @@ export const NPM_PACKAGE_PATTERN = "^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-
 /** A bundle-relative subdirectory inside a repository. */
 export const SUBPATH_PATTERN = "^(?!/)(?!.*(?:^|/)\\.\\.?(?:/|$))(?!.*//)[^\\\\:]+$";
 
-const closed = { additionalProperties: false } as const;
 const text = Type.Optional(Type.String());
 
 export const LocalSourceSchema = Type.Object({ kind: Type.Literal("local"), path: Type.String({ pattern: LOCAL_PATH_PATTERN }) }, closed);

@@ -5,6 +5,7 @@
  * entry's name and version. Per-entry problems are `invalid_plugin_entry` diagnostics (and
  * `duplicate_plugin`), so one run reports every entry; catalog-level problems stop parsing.
  */
+import type { Code } from "../../core/codes.ts";
 import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { dirname, join, relative } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
@@ -119,7 +120,7 @@ export function parseCatalog(raw: unknown): ParsedCatalog {
     );
     return { entries, diagnostics: sink.items };
   }
-  for (const d of schemaDiagnostics(CatalogSchema, raw, { at: AT, label: "", code: () => "invalid_catalog", patterns: PATTERNS })) sink.add(d);
+  for (const d of schemaDiagnostics(CatalogSchema, raw, { at: AT, label: "", code: (): Code => "invalid_catalog", patterns: PATTERNS })) sink.add(d);
   if (sink.hasErrors || !Array.isArray(raw.plugins)) return { entries, diagnostics: sink.items };
 
   const plugins: C2CatalogEntry[] = [];
@@ -158,7 +159,7 @@ function parseEntry(item: unknown, index: number, at: string, sink: DiagnosticSi
     return undefined;
   }
   const before = sink.items.length;
-  const entryMapping = { at, label: `plugins[${index}]`, code: () => "invalid_plugin_entry", patterns: PATTERNS };
+  const entryMapping = { at, label: `plugins[${index}]`, code: (): Code => "invalid_plugin_entry", patterns: PATTERNS };
   // Unknown keys are entry errors too; the message keeps its "did you mean".
   for (const d of schemaDiagnostics(EntrySchema, item, entryMapping)) sink.add({ ...d, code: "invalid_plugin_entry" });
   const source = item.source;
@@ -213,7 +214,7 @@ function localArchiveProblem(raw: string): string | undefined {
 }
 
 /** Resolves a catalog-relative archive (`./dist/x.tgz`): a regular file inside the catalog's folder, reached without symlinks. */
-export function resolveLocalArchive(catalogFile: string, url: string): { file: string } | { problem: string; code: string } {
+export function resolveLocalArchive(catalogFile: string, url: string): { file: string } | { problem: string; code: Code } {
   const lexical = localArchiveProblem(url);
   if (lexical) return { code: "unsafe_path", problem: lexical.replace(/\.$/, "") };
   const rel = stripDotSlash(url);
@@ -272,7 +273,7 @@ export function describeSource(s: Record<string, unknown>): string {
  * The bundle directory of a `local` source: under the catalog's directory, reached without
  * symlinks. Returns the absolute directory or the reason it is refused.
  */
-export function resolveLocalSource(catalogFile: string, path: string): { dir: string } | { problem: string; code: string } {
+export function resolveLocalSource(catalogFile: string, path: string): { dir: string } | { problem: string; code: Code } {
   const root = dirname(catalogFile);
   const rel = stripDotSlash(path === "." ? "./" : path).replace(/\/+$/, "");
   if (rel === "") return { dir: root };

@@ -1,6 +1,6 @@
 /**
  * The check of a TypeBox schema as source text, for the generated schema modules
- * (schemas.generated.ts, src/store/disk-schemas.generated.ts): TypeBox's own compiler
+ * (schemas.generated.ts, the disk-schemas.generated.ts files): TypeBox's own compiler
  * (typebox/compile) writes the function, so the generated check is TypeBox's verdict and there
  * is no second reading of the keywords to keep in step. It is compiled at build time, not at
  * start-up: the binary then runs plain code for a valid document and loads TypeBox only to

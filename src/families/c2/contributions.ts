@@ -8,6 +8,7 @@
  * mcp.json, hooks/hooks.json, monitors/monitors.json) is an error, because the contribution
  * would point through it (DESIGN §2 item 4); links elsewhere are simply not copied.
  */
+import type { Code } from "../../core/codes.ts";
 import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -136,7 +137,7 @@ function readText(dir: string, rel: string, sink: DiagnosticSink): string | unde
   }
 }
 
-function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: string): MarkdownDoc | undefined {
+function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: Code): MarkdownDoc | undefined {
   const text = readText(dir, rel, sink);
   if (text === undefined) return undefined;
   const parsed = parseFrontmatter(text);

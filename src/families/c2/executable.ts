@@ -3,6 +3,7 @@
  * looked up on PATH, or a path inside the bundle that exists as a regular file reached
  * without any symlink. `..` and `${` are never allowed.
  */
+import type { Code } from "../../core/codes.ts";
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { relativePathProblem, stripDotSlash, walkInside } from "../../bundle/path-safety.ts";
 
@@ -12,7 +13,7 @@ export interface ExecutableCheck {
   /** "runtime command" / "language server command", for messages. */
   label: string;
   /** Code for a malformed value (e.g. invalid_runtime). */
-  code: string;
+  code: Code;
   bundleDir?: string;
 }
 

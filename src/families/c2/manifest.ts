@@ -4,6 +4,7 @@
  * unknown keys, commands, ui, connectors, language servers, cross-field rules), then the
  * runtime. A foreign `standardVersion` stops the C2 checks: it is a different contract.
  */
+import type { Code } from "../../core/codes.ts";
 import { jsonErrorPath, parseBoundedJson } from "../../bundle/json.ts";
 import { join } from "node:path";
 import { readRegularFile } from "../../bundle/read-file.ts";
@@ -156,14 +157,14 @@ const rootMapping: ErrorMapping = {
   patterns: PATTERN_HELP,
 };
 
-const C2_CODES: Record<string, string> = {
+const C2_CODES: Record<string, Code> = {
   commands: "invalid_command",
   runtime: "invalid_runtime",
   ui: "invalid_ui",
   connectors: "invalid_connector",
   languageServers: "invalid_language_server",
 };
-const TOO_MANY: Record<string, string> = { commands: "too_many_commands", ui: "too_many_ui", connectors: "too_many_connectors", languageServers: "too_many_language_servers" };
+const TOO_MANY: Record<string, Code> = { commands: "too_many_commands", ui: "too_many_ui", connectors: "too_many_connectors", languageServers: "too_many_language_servers" };
 
 const c2Mapping: ErrorMapping = {
   at: C2_AT,
@@ -355,7 +356,7 @@ function checkCodetwo(c2: Record<string, unknown>, sink: DiagnosticSink, opts: P
 interface TextRule {
   path: string;
   label: string;
-  code: string;
+  code: Code;
   max: number;
   required?: boolean;
 }
@@ -366,7 +367,7 @@ interface TextRule {
  * (credentials, loader switches, names that are not portable): validate says which, before a
  * run would only log it.
  */
-function warnDroppedEnv(env: Record<string, string>, path: string, who: string, code: string, sink: DiagnosticSink): void {
+function warnDroppedEnv(env: Record<string, string>, path: string, who: string, code: Code, sink: DiagnosticSink): void {
   for (const name of Object.keys(env)) {
     if (!isDeniedEnvName(name)) continue;
     sink.warning(code, pointer(path, name), `${who} declares ${name}, which gjc never passes to a child (credential names, loader switches and names that are not plain [A-Za-z_][A-Za-z0-9_]*); it will be dropped.`, "Remove it: the other declared values reach the child as written.");

@@ -4,9 +4,9 @@
  * when a document fails the generated fast check (schemas.generated.ts).
  */
 import Type from "typebox";
+import { closed } from "../../core/schema-kit.ts";
 import { AGENT_PLUGINS_MCP_SCHEMA } from "./rules.ts";
 
-const closed = { additionalProperties: false } as const;
 const StringMap = Type.Record(Type.String(), Type.String());
 export const McpRootSchema = Type.Object({ $schema: Type.Literal(AGENT_PLUGINS_MCP_SCHEMA), mcpServers: Type.Record(Type.String(), Type.Object({})) }, closed);
 export const StdioServerSchema = Type.Object(

@@ -7,6 +7,7 @@
  * fails loads TypeBox (typebox-value.ts) and the TypeBox schema itself, so every message still
  * comes from TypeBox's own error walk.
  */
+import type { Code } from "../../core/codes.ts";
 import { pointer, type Diagnostic } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 
@@ -29,7 +30,7 @@ export interface ErrorMapping {
   /** Base name for values inside it (defaults to `label`); "" gives `commands[3].id`. */
   nestedLabel?: string;
   /** The diagnostic code for an error at these segments (relative to the value). */
-  code(segments: string[], keyword: string): string;
+  code(segments: string[], keyword: string): Code;
   /** Human description of a regex, by pattern source. */
   patterns?: Record<string, string>;
   /** Extra hint for an unknown field, by field name (e.g. fields of newer standards). */

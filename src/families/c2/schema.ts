@@ -5,6 +5,7 @@
  * point lengths, uniqueness, cross-field references, files on disk) live in manifest.ts.
  */
 import Type from "typebox";
+import { closed } from "../../core/schema-kit.ts";
 import {
   AGENT_PLUGINS_SCHEMA,
   COMMAND_ID_MAX,
@@ -26,7 +27,6 @@ import {
   UI_SLOTS,
 } from "./rules.ts";
 
-const closed = { additionalProperties: false } as const;
 const StringList = Type.Array(Type.String());
 const StringMap = Type.Record(Type.String(), Type.String());
 const CommandId = Type.String({ pattern: COMMAND_ID_PATTERN, maxLength: COMMAND_ID_MAX });

@@ -1,3 +1,4 @@
+import type { Code } from "../../core/codes.ts";
 import type { DiagnosticSink } from "../../core/diagnostics.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { GJC_MANIFEST } from "../detect.ts";
@@ -51,7 +52,7 @@ export type Label = string;
  * Reads a required non-empty string; reports `invalid_manifest` (or the given code) and
  * returns undefined when it is missing or not a string.
  */
-export function requiredString(sink: DiagnosticSink, obj: Record<string, unknown>, key: string, label: Label, at: string, code = "invalid_manifest"): string | undefined {
+export function requiredString(sink: DiagnosticSink, obj: Record<string, unknown>, key: string, label: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
   const v = obj[key];
   if (typeof v === "string" && v.trim() !== "") return v;
   const what = v === undefined ? "is missing" : `must be a non-empty string, not ${describeValue(v)}`;
@@ -66,7 +67,7 @@ export function optionalString(sink: DiagnosticSink, obj: Record<string, unknown
 }
 
 /** A safe name (names, events, targets, activation args). */
-export function checkSafeName(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code = "invalid_manifest"): string | undefined {
+export function checkSafeName(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
   if (value === undefined) return undefined;
   if (SAFE_NAME.test(value)) return value;
   sink.error(code, at, `${field} is ${quote(value)}; it must be ${SAFE_NAME_RULE}.`, "Names become parts of extension ids and file names, so they are kept to a safe alphabet.");
@@ -74,7 +75,7 @@ export function checkSafeName(sink: DiagnosticSink, value: string | undefined, f
 }
 
 /** Prose (descriptions) must not carry control characters that could rewrite a terminal or prompt. */
-export function checkProse(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code = "invalid_manifest"): string | undefined {
+export function checkProse(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
   if (value === undefined) return undefined;
   const m = CONTROL_CHARS.exec(value);
   if (!m) return value;

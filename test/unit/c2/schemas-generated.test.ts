@@ -4,6 +4,7 @@
  * the check must agree with TypeBox on every fixture, and a failing document must still be
  * explained by TypeBox (same diagnostics as passing the TypeBox schema itself).
  */
+import type { Code } from "../../../src/core/codes.ts";
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,7 +50,7 @@ function fixtureDocuments(): [Name, unknown][] {
   return out;
 }
 
-const mapping: ErrorMapping = { at: "doc#", label: "", code: (segments, keyword) => `${segments.join(".")}:${keyword}` };
+const mapping: ErrorMapping = { at: "doc#", label: "", code: (segments, keyword) => `${segments.join(".")}:${keyword}` as Code };
 
 describe("schemas.generated.ts", () => {
   test("the committed file is up to date (run bun run gen:schemas when this fails)", () => {

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { liveHolders, liveProcessesNotice, LiveRegistry } from "../../../src/c2host/live-registry.ts";
-import { processStartTicks } from "../../../src/store/process-identity.ts";
+import { liveHolders, liveProcessesNotice, LiveRegistry } from "../../../src/store/live-registry.ts";
+import { processStartTicks } from "../../../src/process/process-identity.ts";
 import { spawnScoped } from "../../helpers/sandbox.ts";
 import { tempDirsPerTest } from "../../helpers/tmp.ts";
 
@@ -28,7 +28,7 @@ test("a live other process holds a bundle; dead, reused and own pids do not", as
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
   expect(liveProcessesNotice(root, "demo-00000001", "demo", "replace")).toBeUndefined();
 
-  // A file of another shape (src/c2host/live-file-schema.ts) was not written by a gjc host: passed over, like one that is not JSON.
+  // A file of another shape (src/store/live-file-schema.ts) was not written by a gjc host: passed over, like one that is not JSON.
   writeFileSync(join(root, "live", `${other.pid}.json`), JSON.stringify({ pid: other.pid, startTicks: null, bundles: "demo-00000001" }));
   expect(liveHolders(root, "demo-00000001")).toEqual([]);
 });

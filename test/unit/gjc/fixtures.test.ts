@@ -123,7 +123,7 @@ describe("fixtures/gjc", () => {
     test(`${name} → ${codes.length ? codes.join(", ") : "valid"}`, () => {
       const result = compileGjcBundle(join(GJC, name));
       const errors = result.diagnostics.filter((d) => d.severity === "error");
-      expect(errors.map((d) => d.code)).toEqual(codes);
+      expect(errors.map((d): string => d.code)).toEqual(codes);
       expect(result.bundle !== undefined).toBe(codes.length === 0);
       expect(result.diagnostics.filter((d) => d.severity !== "error").map((d) => d.code)).toEqual(name === "hook-unknown-event" ? ["unknown_hook_event"] : []);
       for (const d of errors) {

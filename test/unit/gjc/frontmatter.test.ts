@@ -11,7 +11,7 @@ const good = { name: "design", description: "Design review", binds_to: "ralplan"
 function parse(text: string | Uint8Array) {
   const sink = new DiagnosticSink();
   const out = parseSubskillFile(sink, typeof text === "string" ? enc(text) : text, "s/SKILL.md");
-  return { ...out, diags: sink.items, codes: sink.items.map((d) => d.code) };
+  return { ...out, diags: sink.items, codes: sink.items.map((d): string => d.code) };
 }
 
 describe("splitFrontmatter", () => {

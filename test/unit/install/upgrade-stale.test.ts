@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { isGjcError } from "../../../src/core/errors.ts";
 import { loadScopeRegistry } from "../../../src/install/api.ts";
-import { compileForInstall } from "../../../src/install/compile-for-install.ts";
+import { compileForInstall } from "../../../src/families/gjc/compile-for-install.ts";
 import { setGjcEnabled } from "../../../src/install/enablement.ts";
 import { installCompiled, installGjcBundle } from "../../../src/install/install.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";

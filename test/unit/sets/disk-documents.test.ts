@@ -9,19 +9,20 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Value } from "typebox/value";
-import { entryDir, entryProblem, listCacheEntries, readCacheEntry } from "../../../src/sets/cache.ts";
+import { entryDir, entryProblem, listCacheEntries, readCacheEntry } from "../../../src/store/cache.ts";
 import { historyFile, readHistory } from "../../../src/sets/history.ts";
 import { journalPath, readJournal, writeJournal, type Journal } from "../../../src/sets/journal.ts";
 import { knownProjects, rememberProject } from "../../../src/sets/known-projects.ts";
 import { cacheRoot } from "../../../src/sets/paths.ts";
-import * as generated from "../../../src/store/disk-schemas.generated.ts";
-import { diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
-import { installSpec } from "../../../src/store/install-spec.ts";
 import { signedStateText } from "../../../src/store/state-file.ts";
-import { setBundleEnabled } from "../../../src/store/verbs.ts";
+import { diskTypeboxSchema, generatedChecks, type DiskSchemaName } from "../../../scripts/disk-schemas-source.ts";
+import { installSpec } from "../../../src/app/install.ts";
+import { setBundleEnabled } from "../../../src/app/enable.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";
+
+const generated = await generatedChecks();
 
 const box = sandboxPerTest();
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { repoRoot } from "../../helpers/cli.ts";
-import { canonicalFileList, integrityOf } from "../../../src/sets/integrity.ts";
+import { canonicalFileList, integrityOf } from "../../../src/store/integrity.ts";
 
 describe("integrity", () => {
   test("is the sha256 of the documented encoding, sorted by path bytes, whatever the input order", () => {

@@ -6,10 +6,10 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { installSpec } from "../../../src/store/install-spec.ts";
-import { listCacheEntries } from "../../../src/sets/cache.ts";
+import { installSpec } from "../../../src/app/install.ts";
+import { listCacheEntries } from "../../../src/store/cache.ts";
 import { readHistory } from "../../../src/sets/history.ts";
-import { setBundleEnabled } from "../../../src/store/verbs.ts";
+import { setBundleEnabled } from "../../../src/app/enable.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 import { writeBundle } from "../../e2e/gjc-install-fixture.ts";
 import { skillsBundle } from "../c2store/_bundles.ts";

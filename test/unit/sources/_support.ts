@@ -35,7 +35,7 @@ export async function refusal(p: Promise<unknown> | (() => unknown), code: strin
   }
   expect(error).toBeInstanceOf(GjcError);
   const g = error as GjcError;
-  expect({ code: g.code, exit: g.exit as number }).toEqual({ code, exit });
+  expect({ code: g.code as string, exit: g.exit as number }).toEqual({ code, exit });
   return g;
 }
 

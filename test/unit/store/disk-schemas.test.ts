@@ -1,5 +1,5 @@
 /**
- * src/store/disk-schemas.generated.ts and docs/json/<document>.schema.json come from the
+ * src/<folder>/disk-schemas.generated.ts and docs/json/<document>.schema.json come from the
  * TypeBox schemas of the on-disk documents: they must be up to date, and the generated check
  * (TypeBox's compiled code) must agree with TypeBox (the one definition) on valid and broken records.
  */
@@ -7,20 +7,21 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "typebox/value";
-import * as generated from "../../../src/store/disk-schemas.generated.ts";
-import { DISK_SCHEMAS, diskJsonSchema, diskSchemasModuleSource, diskTypeboxSchema, type DiskSchemaName } from "../../../src/store/disk-schemas-source.ts";
+import { DISK_SCHEMAS, diskJsonSchema, diskSchemaFolders, diskSchemasModuleSource, diskTypeboxSchema, generatedChecks, type DiskSchemaName } from "../../../scripts/disk-schemas-source.ts";
 import { repoRoot } from "../../helpers/cli.ts";
+
+const generated = await generatedChecks();
 
 const names = Object.keys(DISK_SCHEMAS) as DiskSchemaName[];
 
-describe("disk-schemas.generated.ts and docs/json", () => {
+describe("the disk-schemas.generated.ts files and docs/json", () => {
   test("the committed files are up to date (run bun scripts/gen-disk-schemas.ts when this fails)", () => {
-    expect(readFileSync(join(repoRoot, "src", "store", "disk-schemas.generated.ts"), "utf8")).toBe(diskSchemasModuleSource());
+    for (const folder of diskSchemaFolders().keys()) expect(readFileSync(join(repoRoot, "src", folder, "disk-schemas.generated.ts"), "utf8")).toBe(diskSchemasModuleSource(folder));
     for (const name of names) expect(readFileSync(join(repoRoot, "docs", "json", DISK_SCHEMAS[name][2]), "utf8")).toBe(diskJsonSchema(name));
   });
 
   test("the readers of these documents do not load TypeBox for valid documents (start-up), only the value tests its compiled checks call", () => {
-    const modules = ["src/c2store/records.ts", "src/c2store/records-index.ts", "src/c2store/files-stamp.ts", "src/install/registry.ts", "src/install/list-index.ts", "src/c2store/policy-doc.ts", "src/c2store/plans.ts", "src/mcp/pins.ts", "src/store/lock.ts", "src/gjcsession/runtime-verdicts.ts", "src/c2host/live-registry.ts", "src/sets/cache.ts", "src/sets/history.ts", "src/sets/journal.ts", "src/sets/known-projects.ts", "src/sets/lock-file.ts"];
+    const modules = ["src/c2store/records.ts", "src/c2store/records-index.ts", "src/c2store/files-stamp.ts", "src/install/registry.ts", "src/install/list-index.ts", "src/c2store/policy-doc.ts", "src/c2store/plans.ts", "src/mcp/pins.ts", "src/store/lock.ts", "src/gjcsession/runtime-verdicts.ts", "src/store/live-registry.ts", "src/store/cache.ts", "src/sets/history.ts", "src/sets/journal.ts", "src/sets/known-projects.ts", "src/sets/lock-file.ts"];
     const script = `${modules.map((m) => `await import(${JSON.stringify(join(repoRoot, m))});`).join("")}console.log(Object.keys(require.cache).filter((k) => k.includes("node_modules/typebox") && !k.includes("node_modules/typebox/build/guard/")).length);`;
     const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
     expect([run.exitCode, run.stdout.toString().trim(), run.stderr.toString()]).toEqual([0, "0", ""]);
