@@ -125,7 +125,8 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       commands: [{ id: "zigkit.echo" }],
       languageServers: [{ id: "ls", languages: ["zig"], command: "./lsp-server.mjs", args: ["--stdio"], ...server }],
       // The server's code stays the same (changed code would need re-trust first); a data file changes.
-      extraFiles: { "lsp-server.mjs": LSP_SERVER, "notes.txt": `version ${version}\n` },
+      // The versions differ in a Markdown file only, so the code (and its trust) stays the same.
+      extraFiles: { "lsp-server.mjs": LSP_SERVER, "notes.md": `version ${version}\n` },
     }).dir;
   }
 
@@ -152,7 +153,7 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(live.id).toBe(started.id);
       expect(live.pid).not.toBe(started.pid);
       expect((await hoverOf(c, started.id)).contents).toBe(`hover from ${live.pid}`);
-      expect(readFileSync(join(h.dataDir, "plugins", b.id, "bundle", "notes.txt"), "utf8")).toBe("version 1.1.0\n");
+      expect(readFileSync(join(h.dataDir, "plugins", b.id, "bundle", "notes.md"), "utf8")).toBe("version 1.1.0\n");
 
       seen = c.notifications.length;
       const removed = await runCli(["plugin", "uninstall", "zig-kit", "--json"], { binary: binary(), env: h.env, cwd: h.root });
@@ -202,10 +203,12 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       writeFileSync(join(project, "evil.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
       writeFileSync(join(project, "bunfig.toml"), 'preload = ["./evil.mjs"]\n');
       await installBundle(h, lspBundle(h, "1.0.0", { command: "bun", args: [join(fixturesDir, "runtimes", "lsp-server.mjs")] }));
-      const probe = await runCli(["plugin", "lsp", "probe", "zig-kit/ls", "--project", project, "--json"], { binary: binary(), env: h.env, cwd: h.root });
+      // The flags are what is tested: unsandboxed, so the project (and the fixture the server runs from) stay readable.
+      const unsandboxed = { GJC_SANDBOX: "off" };
+      const probe = await runCli(["plugin", "lsp", "probe", "zig-kit/ls", "--project", project, "--json"], { binary: binary(), env: { ...h.env, ...unsandboxed }, cwd: h.root });
       expect(probe.exitCode).toBe(0);
       expect(probe.json().launch.args).toEqual(["--no-env-file", "--no-install", "--config=/dev/null", join(fixturesDir, "runtimes", "lsp-server.mjs")]);
-      await using c = spawnHost(h, [], {}, binary());
+      await using c = spawnHost(h, [], unsandboxed, binary());
       const started = await c.result("lsp.start", { language: "zig", project_path: project });
       expect((await hoverOf(c, started.id)).env.LSP_MODE).toBeNull();
       expect(existsSync(sentinel)).toBe(false);
