@@ -41,7 +41,20 @@ export const DISK_SCHEMAS = {
   PluginsLock: ["sets/lock-schema.ts", "LockFileSchema", "plugins-lock.schema.json"],
 } as const;
 
-const MODULES: Record<string, Record<string, unknown>> = { "c2store/record-schema.ts": record, "install/registry-schema.ts": registry, "c2store/policy-doc-schema.ts": policy, "c2store/plan-schema.ts": plan, "store/index-schemas.ts": indexes, "mcp/pins-schema.ts": pins, "store/lock-schema.ts": lock, "store/cache-schema.ts": cacheEntry, "gjcsession/verdicts-schema.ts": verdicts, "store/live-file-schema.ts": live, "sets/disk-schemas.ts": sets, "sets/lock-schema.ts": setLock };
+const MODULES: Record<string, Record<string, unknown>> = {
+  "c2store/record-schema.ts": record,
+  "install/registry-schema.ts": registry,
+  "c2store/policy-doc-schema.ts": policy,
+  "c2store/plan-schema.ts": plan,
+  "store/index-schemas.ts": indexes,
+  "mcp/pins-schema.ts": pins,
+  "store/lock-schema.ts": lock,
+  "store/cache-schema.ts": cacheEntry,
+  "gjcsession/verdicts-schema.ts": verdicts,
+  "store/live-file-schema.ts": live,
+  "sets/disk-schemas.ts": sets,
+  "sets/lock-schema.ts": setLock,
+};
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;
 
@@ -55,14 +68,20 @@ export function diskTypeboxSchema(name: DiskSchemaName): unknown {
 /** docs/json/<file> for one on-disk document: its JSON Schema with an $id and a title. */
 export function diskJsonSchema(name: DiskSchemaName): string {
   const file = DISK_SCHEMAS[name][2];
-  const doc = { $schema: "https://json-schema.org/draft/2020-12/schema", $id: `gjc/disk/${file}`, title: `${name} (on disk)`, ...JSON.parse(JSON.stringify(diskTypeboxSchema(name))) };
+  const doc = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: `gjc/disk/${file}`,
+    title: `${name} (on disk)`,
+    ...JSON.parse(JSON.stringify(diskTypeboxSchema(name))),
+  };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 /** The folders under src/ that get a disk-schemas.generated.ts, each with its documents. */
 export function diskSchemaFolders(): Map<string, DiskSchemaName[]> {
   const out = new Map<string, DiskSchemaName[]>();
-  for (const [name, [mod]] of Object.entries(DISK_SCHEMAS)) out.set(folderOf(mod), [...(out.get(folderOf(mod)) ?? []), name as DiskSchemaName]);
+  for (const [name, [mod]] of Object.entries(DISK_SCHEMAS))
+    out.set(folderOf(mod), [...(out.get(folderOf(mod)) ?? []), name as DiskSchemaName]);
   return out;
 }
 
@@ -84,7 +103,13 @@ export function diskSchemasModuleSource(folder: string): string {
     const [mod, symbol] = DISK_SCHEMAS[name];
     const local = `./${mod.slice(folder.length + 1)}`;
     const check = compiledCheckSource(diskTypeboxSchema(name));
-    lines.push("", `export const ${name}: LazySchema = {`, `  check: ${check},`, `  load: () => (require("${local}") as typeof import("${local}")).${symbol},`, "};");
+    lines.push(
+      "",
+      `export const ${name}: LazySchema = {`,
+      `  check: ${check},`,
+      `  load: () => (require("${local}") as typeof import("${local}")).${symbol},`,
+      "};",
+    );
   }
   lines.push("");
   return lines.join("\n");

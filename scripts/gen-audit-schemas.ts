@@ -9,6 +9,14 @@ import { writeGenerated } from "./write-generated.ts";
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });
 for (const [id, { file, title, schema }] of Object.entries(AUDIT_DOCUMENTS)) {
-  const doc = { $schema: "https://json-schema.org/draft/2020-12/schema", $id: id, title, ...JSON.parse(JSON.stringify(schema)) };
-  writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, { label: `docs/json/${file}`, regenerate: "bun scripts/gen-audit-schemas.ts" });
+  const doc = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: id,
+    title,
+    ...JSON.parse(JSON.stringify(schema)),
+  };
+  writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, {
+    label: `docs/json/${file}`,
+    regenerate: "bun scripts/gen-audit-schemas.ts",
+  });
 }

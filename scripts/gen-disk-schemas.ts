@@ -2,7 +2,13 @@
 // docs/json/<document>.schema.json for the documents gjc keeps on disk (see
 // scripts/disk-schemas-source.ts). `--check` only compares.
 import { join } from "node:path";
-import { DISK_SCHEMAS, diskJsonSchema, diskSchemaFolders, diskSchemasModuleSource, type DiskSchemaName } from "./disk-schemas-source.ts";
+import {
+  DISK_SCHEMAS,
+  diskJsonSchema,
+  diskSchemaFolders,
+  diskSchemasModuleSource,
+  type DiskSchemaName,
+} from "./disk-schemas-source.ts";
 import { writeGenerated } from "./write-generated.ts";
 
 const root = join(import.meta.dir, "..");
@@ -12,5 +18,8 @@ for (const folder of diskSchemaFolders().keys()) {
   writeGenerated(join(root, label), diskSchemasModuleSource(folder), { label, regenerate });
 }
 for (const [name, [, , file]] of Object.entries(DISK_SCHEMAS)) {
-  writeGenerated(join(root, "docs", "json", file), diskJsonSchema(name as DiskSchemaName), { label: `docs/json/${file}`, regenerate });
+  writeGenerated(join(root, "docs", "json", file), diskJsonSchema(name as DiskSchemaName), {
+    label: `docs/json/${file}`,
+    regenerate,
+  });
 }

@@ -14,4 +14,7 @@ if (missing.length > 0) {
   process.exit(1);
 }
 const target = join(root, "src", "explain", "pages.generated.ts");
-writeGenerated(target, pagesModuleSource([...CODES]), { label: "src/explain/pages.generated.ts", regenerate: "bun scripts/gen-error-index.ts" });
+writeGenerated(target, pagesModuleSource([...CODES]), {
+  label: "src/explain/pages.generated.ts",
+  regenerate: "bun scripts/gen-error-index.ts",
+});

@@ -8,8 +8,17 @@ import { writeGenerated } from "./write-generated.ts";
 
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });
-const write = (file: string, doc: object) => writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, { label: `docs/json/${file}`, regenerate: "bun scripts/gen-sets-schemas.ts" });
+const write = (file: string, doc: object) =>
+  writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, {
+    label: `docs/json/${file}`,
+    regenerate: "bun scripts/gen-sets-schemas.ts",
+  });
 for (const [id, schema] of Object.entries(SET_DOCUMENTS)) {
   const verb = /^gjc\/(.+)@1$/.exec(id)![1];
-  write(`${verb}.schema.json`, { $schema: "https://json-schema.org/draft/2020-12/schema", $id: id, title: `gjc plugin ${verb.replace("-", " ")} --json (${id})`, ...JSON.parse(JSON.stringify(schema)) });
+  write(`${verb}.schema.json`, {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: id,
+    title: `gjc plugin ${verb.replace("-", " ")} --json (${id})`,
+    ...JSON.parse(JSON.stringify(schema)),
+  });
 }

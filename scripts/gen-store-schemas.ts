@@ -16,5 +16,8 @@ for (const [id, schema] of Object.entries(STORE_DOCUMENTS)) {
     title: `gjc plugin ${verb} --json (${id})`,
     ...JSON.parse(JSON.stringify(schema)),
   };
-  writeGenerated(join(dir, `${verb}.schema.json`), `${JSON.stringify(doc, null, 2)}\n`, { label: `docs/json/${verb}.schema.json`, regenerate: "bun scripts/gen-store-schemas.ts" });
+  writeGenerated(join(dir, `${verb}.schema.json`), `${JSON.stringify(doc, null, 2)}\n`, {
+    label: `docs/json/${verb}.schema.json`,
+    regenerate: "bun scripts/gen-store-schemas.ts",
+  });
 }

@@ -15,9 +15,26 @@ const dir = join(import.meta.dir, "..", "test", "fixtures", "tls");
 mkdirSync(dir, { recursive: true });
 for (const [name, sans] of Object.entries(TEST_CERTIFICATES)) {
   const r = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, `${name}.key.pem`), "-out", join(dir, `${name}.cert.pem`), "-days", "36500",
-      "-subj", `/CN=${sans[0]}`, "-addext", `subjectAltName=${sans.map((n) => `DNS:${n}`).join(",")}`],
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      join(dir, `${name}.key.pem`),
+      "-out",
+      join(dir, `${name}.cert.pem`),
+      "-days",
+      "36500",
+      "-subj",
+      `/CN=${sans[0]}`,
+      "-addext",
+      `subjectAltName=${sans.map((n) => `DNS:${n}`).join(",")}`,
+    ],
     { stdout: "pipe", stderr: "pipe" },
   );
   if (r.exitCode !== 0) throw new Error(`openssl failed for ${name}: ${r.stderr.toString()}`);

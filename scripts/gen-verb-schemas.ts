@@ -17,11 +17,32 @@ import { SCAFFOLD_DOCUMENTS } from "../src/scaffold/documents.ts";
 import { SIGNING_DOCUMENTS } from "../src/signing/documents.ts";
 import { writeGenerated } from "./write-generated.ts";
 
-export const VERB_DOCUMENTS = { ...FAMILY_DOCUMENTS, ...AUTHORING_DOCUMENTS, ...C2STORE_DOCUMENTS, ...SESSION_DOCUMENTS, ...C2SESSION_DOCUMENTS, ...MCP_DOCUMENTS, ...EXPLAIN_DOCUMENTS, ...SCAFFOLD_DOCUMENTS, ...C2HOST_DOCUMENTS, ...COMPLETION_DOCUMENTS, ...CLI_DOCUMENTS, ...SIGNING_DOCUMENTS };
+export const VERB_DOCUMENTS = {
+  ...FAMILY_DOCUMENTS,
+  ...AUTHORING_DOCUMENTS,
+  ...C2STORE_DOCUMENTS,
+  ...SESSION_DOCUMENTS,
+  ...C2SESSION_DOCUMENTS,
+  ...MCP_DOCUMENTS,
+  ...EXPLAIN_DOCUMENTS,
+  ...SCAFFOLD_DOCUMENTS,
+  ...C2HOST_DOCUMENTS,
+  ...COMPLETION_DOCUMENTS,
+  ...CLI_DOCUMENTS,
+  ...SIGNING_DOCUMENTS,
+};
 
 const dir = join(import.meta.dir, "..", "docs", "json");
 mkdirSync(dir, { recursive: true });
 for (const [id, { file, title, schema }] of Object.entries(VERB_DOCUMENTS)) {
-  const doc = { $schema: "https://json-schema.org/draft/2020-12/schema", $id: id, title, ...JSON.parse(JSON.stringify(schema)) };
-  writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, { label: `docs/json/${file}`, regenerate: "bun scripts/gen-verb-schemas.ts" });
+  const doc = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: id,
+    title,
+    ...JSON.parse(JSON.stringify(schema)),
+  };
+  writeGenerated(join(dir, file), `${JSON.stringify(doc, null, 2)}\n`, {
+    label: `docs/json/${file}`,
+    regenerate: "bun scripts/gen-verb-schemas.ts",
+  });
 }

@@ -70,8 +70,10 @@ export const PROCESS_GLOBALS_ALLOWED: Readonly<Record<string, string>> = {
   "src/core/logger.ts": "the stderr sink the CLI hands to the Context",
   "src/gjcsession/runtime-harness.mjs": "a program of its own, run in the isolated child that checks a GJC runtime",
   "src/authoring/templates.ts": "the text of a scaffolded bundle's runtime, not code gjc runs",
-  "src/process/sandbox/stage.ts": "the sandbox launcher stage: gjc run again as its own program, which confines itself and execs the command",
-  "src/process/sandbox/forwarder.ts": "the network forwarder the launcher stage runs inside the sandbox's namespace, a program of its own",
+  "src/process/sandbox/stage.ts":
+    "the sandbox launcher stage: gjc run again as its own program, which confines itself and execs the command",
+  "src/process/sandbox/forwarder.ts":
+    "the network forwarder the launcher stage runs inside the sandbox's namespace, a program of its own",
 };
 
 const SOURCE = "src/**/*.{ts,mts,mjs}";
@@ -109,7 +111,8 @@ export interface SourceFile {
 
 export async function sourceFiles(root: string): Promise<SourceFile[]> {
   const files: SourceFile[] = [];
-  for await (const path of new Glob(SOURCE).scan({ cwd: root })) files.push({ path, text: await Bun.file(join(root, path)).text() });
+  for await (const path of new Glob(SOURCE).scan({ cwd: root }))
+    files.push({ path, text: await Bun.file(join(root, path)).text() });
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -132,7 +135,10 @@ export function arrowsOf(files: SourceFile[]): { arrows: Arrow[]; imports: [stri
       byKey.set(key, arrow);
     }
   }
-  return { arrows: [...byKey.values()].sort((a, b) => `${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`)), imports };
+  return {
+    arrows: [...byKey.values()].sort((a, b) => `${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`)),
+    imports,
+  };
 }
 
 export function rowOf(folder: string): number {
@@ -192,11 +198,23 @@ export async function layerReport(root: string): Promise<LayerReport> {
   const { arrows, imports } = arrowsOf(files);
   const folders = new Set(files.map((f) => folderOf(f.path)));
   const apart = imports
-    .filter(([from, to]) => APART.some(([a, b]) => (from.startsWith(`src/${a}/`) && to.startsWith(`src/${b}/`)) || (from.startsWith(`src/${b}/`) && to.startsWith(`src/${a}/`))))
+    .filter(([from, to]) =>
+      APART.some(
+        ([a, b]) =>
+          (from.startsWith(`src/${a}/`) && to.startsWith(`src/${b}/`)) ||
+          (from.startsWith(`src/${b}/`) && to.startsWith(`src/${a}/`)),
+      ),
+    )
     .map(([from, to]) => `${from} -> ${to}`);
   const processGlobals = files
-    .filter((f) => folderOf(f.path) !== "cli" && !GENERATED_OR_TEMPLATE.test(f.path) && !(f.path in PROCESS_GLOBALS_ALLOWED))
-    .flatMap((f) => codeLines(f.text).filter((l) => PROCESS_GLOBALS.test(l.text)).map((l) => `${f.path}:${l.line}`));
+    .filter(
+      (f) => folderOf(f.path) !== "cli" && !GENERATED_OR_TEMPLATE.test(f.path) && !(f.path in PROCESS_GLOBALS_ALLOWED),
+    )
+    .flatMap((f) =>
+      codeLines(f.text)
+        .filter((l) => PROCESS_GLOBALS.test(l.text))
+        .map((l) => `${f.path}:${l.line}`),
+    );
   return {
     unplaced: [...folders].filter((f) => rowOf(f) < 0).sort(),
     upward: arrows.filter((a) => rowOf(a.from) >= 0 && rowOf(a.to) >= 0 && breaksLayers(a)),
@@ -217,7 +235,10 @@ function codeLines(text: string): { line: number; text: string }[] {
 if (import.meta.main) {
   const report = await layerReport(process.cwd());
   for (const f of report.unplaced) console.log(`unplaced folder: src/${f}/ (add it to a row of LAYERS)`);
-  for (const a of report.upward) console.log(`${KNOWN_UPWARD.includes(`${a.from} -> ${a.to}`) ? "known " : ""}upward: ${a.from} -> ${a.to}\n  ${a.via.join("\n  ")}`);
+  for (const a of report.upward)
+    console.log(
+      `${KNOWN_UPWARD.includes(`${a.from} -> ${a.to}`) ? "known " : ""}upward: ${a.from} -> ${a.to}\n  ${a.via.join("\n  ")}`,
+    );
   for (const c of report.cycles) console.log(`cycle: ${c.join(", ")}`);
   for (const a of report.apart) console.log(`families import each other: ${a}`);
   for (const p of report.processGlobals) console.log(`process global outside cli/: ${p}`);

@@ -44,7 +44,12 @@ function writeJson(path: string, value: unknown): void {
  * are in `outDir` (`gjc-<name><exe>`). The `gjc` package always lists every release platform, so
  * a partial local build (one platform, as the test makes) still yields the package to publish.
  */
-export function writeNpmPackages(repoRoot: string, outDir: string, built: readonly ReleaseTarget[], all: readonly ReleaseTarget[]): string[] {
+export function writeNpmPackages(
+  repoRoot: string,
+  outDir: string,
+  built: readonly ReleaseTarget[],
+  all: readonly ReleaseTarget[],
+): string[] {
   const root = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as RootManifest;
   const npmDir = join(outDir, "npm");
   const written: string[] = [];

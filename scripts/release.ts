@@ -30,7 +30,15 @@ for (const t of targets) {
   const file = `gjc-${t.name}${t.exe}`;
   const started = performance.now();
   const proc = Bun.spawnSync(
-    [process.execPath, "build", ...COMPILE_FLAGS, `--target=${t.bunTarget}`, join(root, "src", "cli.ts"), "--outfile", join(outDir, file)],
+    [
+      process.execPath,
+      "build",
+      ...COMPILE_FLAGS,
+      `--target=${t.bunTarget}`,
+      join(root, "src", "cli.ts"),
+      "--outfile",
+      join(outDir, file),
+    ],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );
   if (proc.exitCode !== 0) {

@@ -22,7 +22,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 } else {
   // Hosts run `gjc plugin session --json` at every session start: its plain form is answered
   // without loading the CLI (src/gjcsession/fast-start.ts); anything else falls through.
-  const fast = argv[0] === "plugin" && argv[1] === "session" ? await (await import("./gjcsession/fast-start.ts")).fastSession(argv.slice(2), process.env, process.cwd()) : undefined;
+  const fast =
+    argv[0] === "plugin" && argv[1] === "session"
+      ? await (await import("./gjcsession/fast-start.ts")).fastSession(argv.slice(2), process.env, process.cwd())
+      : undefined;
   if (fast !== undefined) {
     console.log(fast.text);
     process.exitCode = fast.exit;

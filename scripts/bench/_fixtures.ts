@@ -8,7 +8,13 @@ import { join } from "node:path";
 const MiB = 1024 * 1024;
 
 /** A GJC bundle whose manifest declares `files` tool modules, `bytes(i)` each, spread over `folders` folders. */
-export function toolBundle(dir: string, name: string, files: number, bytes: (i: number) => number, folders = 50): string {
+export function toolBundle(
+  dir: string,
+  name: string,
+  files: number,
+  bytes: (i: number) => number,
+  folders = 50,
+): string {
   const tools = [];
   for (let i = 0; i < files; i++) {
     const rel = `tools/d${i % folders}/${name}_t${i}.ts`;
@@ -18,22 +24,32 @@ export function toolBundle(dir: string, name: string, files: number, bytes: (i: 
     body.set(new TextEncoder().encode(`// ${name} ${i}\n`));
     writeFileSync(join(dir, rel), body);
   }
-  writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name, version: "1.0.0", tools }));
+  writeFileSync(
+    join(dir, "gajae-plugin.json"),
+    JSON.stringify({ kind: "gajae-code-plugin", name, version: "1.0.0", tools }),
+  );
   return dir;
 }
 
 /** The install row's bundle: 2,000 files (the manifest and 1,999 tools), 20 MiB. */
-export const bigToolBundle = (dir: string) => toolBundle(dir, "big", 1999, () => Math.floor((20 * MiB - 256 * 1024) / 1999));
+export const bigToolBundle = (dir: string) =>
+  toolBundle(dir, "big", 1999, () => Math.floor((20 * MiB - 256 * 1024) / 1999));
 
 /** The verify row's bundle `b` of 50: the manifest and 39 tools of 1-16 KiB. */
-export const verifyBundle = (dir: string, b: number) => toolBundle(dir, `b${b}`, 39, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)));
+export const verifyBundle = (dir: string, b: number) =>
+  toolBundle(dir, `b${b}`, 39, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)));
 
 /** A valid C2 bundle with exactly 5,000 files and just under 20 MiB, spread over 50 folders (the C2 limits). */
 export function limitBundle(dir: string): string {
   mkdirSync(join(dir, "skills", "bench"), { recursive: true });
   writeFileSync(
     join(dir, "plugin.json"),
-    JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "bench", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } }),
+    JSON.stringify({
+      $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+      name: "bench",
+      version: "1.0.0",
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+    }),
   );
   writeFileSync(join(dir, "skills", "bench", "SKILL.md"), "---\nname: bench\ndescription: Bench skill.\n---\nBody.\n");
   const dataFiles = 5000 - 2;
@@ -50,10 +66,17 @@ export function limitBundle(dir: string): string {
 
 // (parent, phase) slots a sub-skill may take; each may be bound once across everything installed.
 const SLOTS: [string, string][] = [
-  ...["intake", "research", "verdict", "complete", "failed", "cancelled", "handoff"].map((p): [string, string] => ["autoresearch", p]),
+  ...["intake", "research", "verdict", "complete", "failed", "cancelled", "handoff"].map((p): [string, string] => [
+    "autoresearch",
+    p,
+  ]),
   ...["interviewing", "handoff", "complete"].map((p): [string, string] => ["deep-interview", p]),
-  ...["planner", "architect", "critic", "disposition", "revision", "post-interview", "adr", "final", "handoff"].map((p): [string, string] => ["ralplan", p]),
-  ...["missing", "goal-planning", "pending", "active", "blocked", "failed", "complete", "handoff"].map((p): [string, string] => ["ultragoal", p]),
+  ...["planner", "architect", "critic", "disposition", "revision", "post-interview", "adr", "final", "handoff"].map(
+    (p): [string, string] => ["ralplan", p],
+  ),
+  ...["missing", "goal-planning", "pending", "active", "blocked", "failed", "complete", "handoff"].map(
+    (p): [string, string] => ["ultragoal", p],
+  ),
 ];
 
 /**
@@ -80,7 +103,7 @@ export function sessionBundle(dir: string, b: number): string {
     write(`tools/t${i}.ts`, filler(size(i), `export default () => ({ name: "${name}_t${i}", execute() {} }); //`));
     return { name: `${name}_t${i}`, path: `tools/t${i}.ts`, description: `tool ${i} of ${name}` };
   });
-  write("prompts/system.md", filler(size(100) % 2048 + 256, `# ${name} policy\n`));
+  write("prompts/system.md", filler((size(100) % 2048) + 256, `# ${name} policy\n`));
   manifest.system_appendix = [{ name: "policy", path: "prompts/system.md" }];
   if (slot) {
     const head = `---\nname: sk${b}\ndescription: Sub-skill ${b}\nbinds_to: ${slot[0]}\nphase: ${slot[1]}\nactivation_arg: sk${b}\n---\n`;
@@ -93,15 +116,21 @@ export function sessionBundle(dir: string, b: number): string {
 
 /** Runs `gjc <args>` for set-up, failing the bench when it fails. */
 export function setup(gjc: string, args: string[], o: { env: Record<string, string>; cwd: string }): void {
-  const p = Bun.spawnSync([gjc, ...args], { env: { ...process.env, ...o.env }, cwd: o.cwd, stdout: "ignore", stderr: "pipe" });
+  const p = Bun.spawnSync([gjc, ...args], {
+    env: { ...process.env, ...o.env },
+    cwd: o.cwd,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (p.exitCode !== 0) throw new Error(`set-up "gjc ${args.join(" ")}" failed: ${p.stderr.toString()}`);
 }
 
 /** The `sha256sum -c` list of every file a scope's registry records, and their byte total. */
 export function installedSums(scopeRoot: string): { lines: string[]; bytes: number } {
   const registry = JSON.parse(readFileSync(join(scopeRoot, "registry.json"), "utf8"));
-  const files: { path: string; sha256: string; bytes: number }[] = registry.plugins.flatMap((p: { pluginRoot: string; copiedFiles: { relativePath: string; sha256: string; bytes: number }[] }) =>
-    p.copiedFiles.map((f) => ({ path: join(p.pluginRoot, f.relativePath), sha256: f.sha256, bytes: f.bytes })),
+  const files: { path: string; sha256: string; bytes: number }[] = registry.plugins.flatMap(
+    (p: { pluginRoot: string; copiedFiles: { relativePath: string; sha256: string; bytes: number }[] }) =>
+      p.copiedFiles.map((f) => ({ path: join(p.pluginRoot, f.relativePath), sha256: f.sha256, bytes: f.bytes })),
   );
   return { lines: files.map((f) => `${f.sha256}  ${f.path}`), bytes: files.reduce((n, f) => n + f.bytes, 0) };
 }

@@ -39,11 +39,24 @@ function envOf(extra?: Record<string, string | undefined>): Record<string, strin
 
 async function runOnce(cmd: string[], o: TimeOptions): Promise<number> {
   if (o.before) {
-    const prep = Bun.spawnSync(o.before, { cwd: o.cwd ?? repoRoot, env: envOf(o.env), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-    if (prep.exitCode !== 0) throw new Error(`${o.before.join(" ")} exited ${prep.exitCode}\n${prep.stderr.toString()}`);
+    const prep = Bun.spawnSync(o.before, {
+      cwd: o.cwd ?? repoRoot,
+      env: envOf(o.env),
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    if (prep.exitCode !== 0)
+      throw new Error(`${o.before.join(" ")} exited ${prep.exitCode}\n${prep.stderr.toString()}`);
   }
   const start = Bun.nanoseconds();
-  const proc = Bun.spawn(cmd, { cwd: o.cwd ?? repoRoot, env: envOf(o.env), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(cmd, {
+    cwd: o.cwd ?? repoRoot,
+    env: envOf(o.env),
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   const ms = (Bun.nanoseconds() - start) / 1e6;
   if (!(o.okExit ?? [0]).includes(code)) throw new Error(`${cmd.join(" ")} exited ${code}\n${err}`);
@@ -63,7 +76,10 @@ function settlePageCache(program: string | undefined): void {
   const path = program === undefined ? undefined : program.includes("/") ? program : Bun.which(program);
   if (!path || !existsSync(path)) return;
   Bun.spawnSync(["sync"]);
-  Bun.spawnSync(["dd", `if=${path}`, "iflag=nocache", "count=0", "status=none"], { stdout: "ignore", stderr: "ignore" });
+  Bun.spawnSync(["dd", `if=${path}`, "iflag=nocache", "count=0", "status=none"], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   Bun.spawnSync(["cat", path], { stdout: "ignore", stderr: "ignore" });
 }
 
@@ -83,7 +99,11 @@ export async function timeIt(cmd: string[], o: TimeOptions = {}): Promise<Timing
  * Alternates ours and the baseline run by run, so both see the same machine load (the
  * machine is shared); returns both timings.
  */
-export async function timePair(ours: string[], baseline: string[], o: TimeOptions & { baselineOptions?: TimeOptions } = {}): Promise<[Timing, Timing]> {
+export async function timePair(
+  ours: string[],
+  baseline: string[],
+  o: TimeOptions & { baselineOptions?: TimeOptions } = {},
+): Promise<[Timing, Timing]> {
   const bo = { ...o, ...o.baselineOptions };
   settlePageCache(ours[0]);
   settlePageCache(baseline[0]);
@@ -116,7 +136,12 @@ export async function peakRssMiB(cmd: string[], o: TimeOptions = {}): Promise<nu
   if (existsSync("/usr/bin/time")) {
     const out = join(benchDir, `rss-${process.pid}.txt`);
     mkdirSync(benchDir, { recursive: true });
-    const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", out, ...cmd], { cwd: o.cwd ?? repoRoot, env: envOf(o.env), stdout: "ignore", stderr: "ignore" });
+    const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", out, ...cmd], {
+      cwd: o.cwd ?? repoRoot,
+      env: envOf(o.env),
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await proc.exited;
     const kib = Number((await Bun.file(out).text()).trim().split("\n").pop());
     return kib / 1024;
@@ -145,7 +170,11 @@ export async function helloBinary(): Promise<string> {
   mkdirSync(benchDir, { recursive: true });
   const src = join(benchDir, "hello.ts");
   writeFileSync(src, 'console.log("hi");\n');
-  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], { cwd: repoRoot, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], {
+    cwd: repoRoot,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`compiling the hello program failed:\n${proc.stderr.toString()}`);
   return out;
 }
@@ -164,7 +193,11 @@ export async function gjcBinary(): Promise<string> {
   const out = join(repoRoot, "dist", process.platform === "win32" ? "gjc.exe" : "gjc");
   const sourceTime = Math.max(newestMtime(join(repoRoot, "src")), statSync(join(repoRoot, "package.json")).mtimeMs);
   if (!existsSync(out) || statSync(out).mtimeMs < sourceTime) {
-    const proc = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build.ts")], { cwd: repoRoot, stdout: "ignore", stderr: "pipe" });
+    const proc = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build.ts")], {
+      cwd: repoRoot,
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (proc.exitCode !== 0) throw new Error(`bun run build failed:\n${proc.stderr.toString()}`);
   }
   return out;
@@ -188,11 +221,22 @@ export function printTable(title: string, rows: Row[]): boolean {
     const ratio = r.oursMs / r.baselineMs;
     const ok = r.limit === undefined || ratio <= r.limit;
     allOk &&= ok;
-    return [r.name, `${r.oursMs.toFixed(1)} ms`, `${r.baselineMs.toFixed(1)} ms (${r.baseline})`, `${ratio.toFixed(2)}x`, r.limit === undefined ? "" : `≤${r.limit}x ${ok ? "ok" : "MISSED"}`, r.note ?? ""];
+    return [
+      r.name,
+      `${r.oursMs.toFixed(1)} ms`,
+      `${r.baselineMs.toFixed(1)} ms (${r.baseline})`,
+      `${ratio.toFixed(2)}x`,
+      r.limit === undefined ? "" : `≤${r.limit}x ${ok ? "ok" : "MISSED"}`,
+      r.note ?? "",
+    ];
   });
   const header = ["case", "ours", "baseline", "ratio", "target", ""];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const fmt = (cols: string[]) =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   console.log(`\n${title}`);
   console.log(fmt(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));

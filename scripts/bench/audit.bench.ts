@@ -20,7 +20,13 @@ function c2Bundle(root: string): string {
       $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
       name: "bench-c2",
       version: "1.0.0",
-      extensions: { "dev.codetwo": { standardVersion: "1.2.0", commands: [{ id: "bench.run", title: "Run" }], runtime: { command: "node", args: ["runtime.js"], env: { MODE: "bench" } } } },
+      extensions: {
+        "dev.codetwo": {
+          standardVersion: "1.2.0",
+          commands: [{ id: "bench.run", title: "Run" }],
+          runtime: { command: "node", args: ["runtime.js"], env: { MODE: "bench" } },
+        },
+      },
     }),
   );
   writeFileSync(
@@ -28,7 +34,12 @@ function c2Bundle(root: string): string {
     JSON.stringify({
       $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
       mcpServers: {
-        github: { type: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } },
+        github: {
+          type: "stdio",
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-github"],
+          env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+        },
         local: { type: "stdio", command: "node", args: ["${PLUGIN_ROOT}/runtime.js"] },
         remote: { type: "streamable-http", url: "https://mcp.example.com/mcp" },
       },
@@ -77,11 +88,31 @@ let ok: boolean;
 try {
   const c2 = c2Bundle(root);
   const g = gjcBundle(root);
-  const [auditC2, validateC2] = await timePair([gjc, "plugin", "audit", c2, "--json"], [gjc, "plugin", "validate", c2, "--json"], { runs });
-  const [auditGjc, validateGjc] = await timePair([gjc, "plugin", "audit", g, "--json"], [gjc, "plugin", "validate", g, "--json"], { runs });
+  const [auditC2, validateC2] = await timePair(
+    [gjc, "plugin", "audit", c2, "--json"],
+    [gjc, "plugin", "validate", c2, "--json"],
+    { runs },
+  );
+  const [auditGjc, validateGjc] = await timePair(
+    [gjc, "plugin", "audit", g, "--json"],
+    [gjc, "plugin", "validate", g, "--json"],
+    { runs },
+  );
   ok = printTable("gjc plugin audit vs validate (median of alternating runs)", [
-    { name: `plugin audit (C2, ${FILES} files)`, oursMs: auditC2.medianMs, baselineMs: validateC2.medianMs, baseline: "plugin validate", limit: 1.5 },
-    { name: `plugin audit (GJC, ${FILES} declared files)`, oursMs: auditGjc.medianMs, baselineMs: validateGjc.medianMs, baseline: "plugin validate", limit: 1.5 },
+    {
+      name: `plugin audit (C2, ${FILES} files)`,
+      oursMs: auditC2.medianMs,
+      baselineMs: validateC2.medianMs,
+      baseline: "plugin validate",
+      limit: 1.5,
+    },
+    {
+      name: `plugin audit (GJC, ${FILES} declared files)`,
+      oursMs: auditGjc.medianMs,
+      baselineMs: validateGjc.medianMs,
+      baseline: "plugin validate",
+      limit: 1.5,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

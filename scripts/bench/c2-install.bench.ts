@@ -24,7 +24,10 @@ function writeManifest(dir: string, name: string, withRuntime: boolean): void {
     codetwo.ui = [{ id: "go", slot: "composer.toolbar", label: "Go", command }];
     writeFileSync(join(dir, "plugin.js"), "process.exit(0);\n");
   }
-  writeFileSync(join(dir, "plugin.json"), JSON.stringify({ $schema: SCHEMA, name, version: "1.0.0", extensions: { "dev.codetwo": codetwo } }));
+  writeFileSync(
+    join(dir, "plugin.json"),
+    JSON.stringify({ $schema: SCHEMA, name, version: "1.0.0", extensions: { "dev.codetwo": codetwo } }),
+  );
   writeFileSync(join(dir, "skills", "main", "SKILL.md"), `---\nname: main\ndescription: ${name} skill.\n---\nBody.\n`);
 }
 
@@ -53,7 +56,12 @@ try {
   const [install, baseline] = await timePair(
     [gjc, "plugin", "install", bundle],
     ["sh", "-c", `cp -r "${bundle}" "${copy}" && find "${copy}" -type f -print0 | xargs -0 sha256sum > /dev/null`],
-    { runs: Math.max(5, runs), env: { GJC_C2_DATA_DIR: data, HOME: root }, before: ["sh", "-c", `rm -rf "${data}" && sync`], baselineOptions: { before: ["sh", "-c", `rm -rf "${copy}" && sync`] } },
+    {
+      runs: Math.max(5, runs),
+      env: { GJC_C2_DATA_DIR: data, HOME: root },
+      before: ["sh", "-c", `rm -rf "${data}" && sync`],
+      baselineOptions: { before: ["sh", "-c", `rm -rf "${copy}" && sync`] },
+    },
   );
 
   // 50 installed bundles for the catalog, half of them with a runtime (installed untrusted, default policy).
@@ -62,16 +70,44 @@ try {
   for (let i = 0; i < 50; i++) {
     const dir = join(root, "many", `b${i}`);
     writeManifest(dir, `bundle-${i}`, i % 2 === 0);
-    const p = Bun.spawnSync([gjc, "plugin", "install", dir], { env: { ...process.env, ...env }, stdout: "ignore", stderr: "pipe" });
+    const p = Bun.spawnSync([gjc, "plugin", "install", dir], {
+      env: { ...process.env, ...env },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (p.exitCode !== 0) throw new Error(`install of ${dir} failed: ${p.stderr}`);
   }
-  const [catalog, helloRun] = await timePair([gjc, "plugin", "policy", "catalog"], [hello], { runs: Math.max(15, runs), env });
-  const [catalogJson] = await timePair([gjc, "plugin", "policy", "catalog", "--json"], [hello], { runs: Math.max(15, runs), env });
+  const [catalog, helloRun] = await timePair([gjc, "plugin", "policy", "catalog"], [hello], {
+    runs: Math.max(15, runs),
+    env,
+  });
+  const [catalogJson] = await timePair([gjc, "plugin", "policy", "catalog", "--json"], [hello], {
+    runs: Math.max(15, runs),
+    env,
+  });
 
   ok = printTable("C2 install and policy catalog (median of alternating runs)", [
-    { name: "plugin install (5,000 files, 20 MiB)", oursMs: install.medianMs, baselineMs: baseline.medianMs, baseline: "cp -r + sha256sum", limit: 1.5 },
-    { name: "plugin policy catalog (50 bundles)", oursMs: catalog.medianMs, baselineMs: helloRun.medianMs, baseline: "compiled hello", limit: 2 },
-    { name: "plugin policy catalog --json (50 bundles)", oursMs: catalogJson.medianMs, baselineMs: helloRun.medianMs, baseline: "compiled hello", limit: 2 },
+    {
+      name: "plugin install (5,000 files, 20 MiB)",
+      oursMs: install.medianMs,
+      baselineMs: baseline.medianMs,
+      baseline: "cp -r + sha256sum",
+      limit: 1.5,
+    },
+    {
+      name: "plugin policy catalog (50 bundles)",
+      oursMs: catalog.medianMs,
+      baselineMs: helloRun.medianMs,
+      baseline: "compiled hello",
+      limit: 2,
+    },
+    {
+      name: "plugin policy catalog --json (50 bundles)",
+      oursMs: catalogJson.medianMs,
+      baselineMs: helloRun.medianMs,
+      baseline: "compiled hello",
+      limit: 2,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

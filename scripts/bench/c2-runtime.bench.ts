@@ -93,7 +93,13 @@ function benchBundle(): BenchBundle {
     $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
     name: "bench-runtime",
     version: "1.0.0",
-    extensions: { "dev.codetwo": { standardVersion: "1.2.0", commands: [{ id: "bench.echo", title: "Echo", argsSchema: { type: "object" } }], runtime: { command: "bun", args: ["runtime.mjs"] } } },
+    extensions: {
+      "dev.codetwo": {
+        standardVersion: "1.2.0",
+        commands: [{ id: "bench.echo", title: "Echo", argsSchema: { type: "object" } }],
+        runtime: { command: "bun", args: ["runtime.mjs"] },
+      },
+    },
   };
   writeFileSync(join(bundleDir, "plugin.json"), JSON.stringify(pluginJson));
   const { manifest } = parseC2Manifest(pluginJson);
@@ -101,10 +107,29 @@ function benchBundle(): BenchBundle {
   const hostCommands = publicHostCommands({ env: process.env, listPlugins: async () => [] });
   const newInstance = (i: number, env: Record<string, string | undefined> = process.env) =>
     new RuntimeInstance(
-      { bundleId: "bench-runtime-00000000", name: "bench-runtime", version: "1.0.0", bundleDir, dataDir: join(work, "data", String(i)), manifest: manifest as C2Manifest, config: null, visibleCommands: [...hostCommands.keys()] },
+      {
+        bundleId: "bench-runtime-00000000",
+        name: "bench-runtime",
+        version: "1.0.0",
+        bundleDir,
+        dataDir: join(work, "data", String(i)),
+        manifest: manifest as C2Manifest,
+        config: null,
+        visibleCommands: [...hostCommands.keys()],
+      },
       { env, hostCommands, log() {}, onEvent() {}, onConnectorEvent() {}, termGraceMs: 0 },
     );
-  const initLine = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "1.0.0", host: { name: "gjc", version: "0", commands: [] }, config: null, dataDir: join(work, "data", "base") } });
+  const initLine = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "1.0.0",
+      host: { name: "gjc", version: "0", commands: [] },
+      config: null,
+      dataDir: join(work, "data", "base"),
+    },
+  });
   return { work, bundleDir, newInstance, initLine };
 }
 
@@ -127,7 +152,8 @@ async function measureExchange(b: BenchBundle): Promise<ExchangeSamples> {
   // Same runtime, driven by the bare line client: isolates what the host adds per call.
   const bareRuntime = lineChild([bun, "runtime.mjs"], b.bundleDir);
   await bareRuntime.send(b.initLine);
-  const request = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "command/invoke", params: { name: "bench.echo", args: { n: id } } });
+  const request = (id: number) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method: "command/invoke", params: { name: "bench.echo", args: { n: id } } });
   // Many short rounds, alternated: a burst of load from elsewhere on the shared machine then
   // spoils a few rounds of every side instead of all the rounds of one side.
   const rounds = 51;
@@ -181,7 +207,11 @@ function pinCpu(): string | undefined {
 async function exchangeSamples(b: BenchBundle): Promise<{ samples: ExchangeSamples; placement: string }> {
   const cpu = pinCpu();
   if (cpu === undefined) return { samples: await measureExchange(b), placement: "unpinned" };
-  const child = Bun.spawn(["taskset", "-c", cpu, bun, import.meta.path], { env: { ...process.env, [EXCHANGE_ONLY]: "1" }, stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(["taskset", "-c", cpu, bun, import.meta.path], {
+    env: { ...process.env, [EXCHANGE_ONLY]: "1" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const [text, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   if (code !== 0) throw new Error(`the pinned exchange bench exited with code ${code}`);
   return { samples: JSON.parse(text) as ExchangeSamples, placement: `one CPU (${cpu})` };
@@ -218,7 +248,10 @@ async function main(): Promise<void> {
     const unconfined: number[] = [];
     const off = { ...process.env, GJC_SANDBOX: "off" };
     for (let i = 0; i < runs + 2; i++) {
-      for (const [env, into] of [[process.env, confined], [off, unconfined]] as const) {
+      for (const [env, into] of [
+        [process.env, confined],
+        [off, unconfined],
+      ] as const) {
         const inst = b.newInstance(i, env);
         const t0 = now();
         await inst.start();
@@ -232,17 +265,40 @@ async function main(): Promise<void> {
     const { samples: x, placement } = await exchangeSamples(b);
     const tpRatio = median(x.tpCat) / median(x.tpOurs);
     const ok = printTable(`C2 runtime (median; round trips and throughput on ${placement})`, [
-      { name: "spawn + initialize handshake (bun runtime, unconfined)", oursMs: median(handshake), baselineMs: median(firstLine), baseline: "spawn same script until first stdout line", limit: 1.5 },
-      { name: "  the same start, sandboxed (from source)", oursMs: median(confined), baselineMs: median(unconfined), baseline: "same start, GJC_SANDBOX=off", note: `min ${Math.min(...confined).toFixed(1)} / ${Math.min(...unconfined).toFixed(1)} ms` },
-      { name: "1000 sequential command/invoke round trips", oursMs: median(x.rtOurs), baselineMs: median(x.rtCat), baseline: "same JSON line through cat", limit: 2 },
-      { name: "  the same, host overhead only", oursMs: median(x.rtOurs), baselineMs: median(x.rtBare), baseline: "bare line client, same runtime" },
+      {
+        name: "spawn + initialize handshake (bun runtime, unconfined)",
+        oursMs: median(handshake),
+        baselineMs: median(firstLine),
+        baseline: "spawn same script until first stdout line",
+        limit: 1.5,
+      },
+      {
+        name: "  the same start, sandboxed (from source)",
+        oursMs: median(confined),
+        baselineMs: median(unconfined),
+        baseline: "same start, GJC_SANDBOX=off",
+        note: `min ${Math.min(...confined).toFixed(1)} / ${Math.min(...unconfined).toFixed(1)} ms`,
+      },
+      {
+        name: "1000 sequential command/invoke round trips",
+        oursMs: median(x.rtOurs),
+        baselineMs: median(x.rtCat),
+        baseline: "same JSON line through cat",
+        limit: 2,
+      },
+      {
+        name: "  the same, host overhead only",
+        oursMs: median(x.rtOurs),
+        baselineMs: median(x.rtBare),
+        baseline: "bare line client, same runtime",
+      },
       {
         name: `pipelined, ${TOTAL_PIPELINED} calls, 64 in flight`,
         oursMs: median(x.tpOurs),
         baselineMs: median(x.tpCat),
         baseline: "same exchange through cat",
         limit: 1.43,
-        note: `throughput ${(TOTAL_PIPELINED / median(x.tpOurs) * 1000).toFixed(0)}/s vs ${(TOTAL_PIPELINED / median(x.tpCat) * 1000).toFixed(0)}/s = ${tpRatio.toFixed(2)}x (target ≥0.7x)`,
+        note: `throughput ${((TOTAL_PIPELINED / median(x.tpOurs)) * 1000).toFixed(0)}/s vs ${((TOTAL_PIPELINED / median(x.tpCat)) * 1000).toFixed(0)}/s = ${tpRatio.toFixed(2)}x (target ≥0.7x)`,
       },
     ]);
     if (!ok) process.exitCode = 1;
@@ -258,7 +314,11 @@ async function main(): Promise<void> {
     await setC2Trusted(ctx, installed.name, true);
     const gjc = await gjcBinary();
     const hello = await helloBinary();
-    const cli = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], { runs, env, cwd: work });
+    const cli = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], {
+      runs,
+      env,
+      cwd: work,
+    });
     const helloT = await timeIt([hello], { runs, cwd: work });
     const firstLineScript = join(work, "first-line.ts");
     writeFileSync(
@@ -273,11 +333,28 @@ p.kill("SIGKILL"); await p.exited;
     const bare = await timeIt([bun, firstLineScript], { runs, cwd: work });
 
     // 5. The sandbox's cost from the compiled binary (its launcher stage is the binary itself).
-    const cliOff = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], { runs, env: { ...env, GJC_SANDBOX: "off" }, cwd: work, okExit: [0] });
+    const cliOff = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], {
+      runs,
+      env: { ...env, GJC_SANDBOX: "off" },
+      cwd: work,
+      okExit: [0],
+    });
 
     const endToEnd = printTable("gjc plugin run end to end (median)", [
-      { name: "gjc plugin run (compiled, end to end)", oursMs: cli.medianMs, baselineMs: helloT.medianMs + bare.medianMs, baseline: `hello ${helloT.medianMs.toFixed(1)} + bare runtime start ${bare.medianMs.toFixed(1)}` },
-      { name: "  sandboxed runtime start until initialize, compiled", oursMs: cli.medianMs - helloT.medianMs, baselineMs: cliOff.medianMs - helloT.medianMs, baseline: "the same with GJC_SANDBOX=off (both less hello)", limit: 1.25, note: `min ${(cli.minMs - helloT.minMs).toFixed(1)} / ${(cliOff.minMs - helloT.minMs).toFixed(1)} ms` },
+      {
+        name: "gjc plugin run (compiled, end to end)",
+        oursMs: cli.medianMs,
+        baselineMs: helloT.medianMs + bare.medianMs,
+        baseline: `hello ${helloT.medianMs.toFixed(1)} + bare runtime start ${bare.medianMs.toFixed(1)}`,
+      },
+      {
+        name: "  sandboxed runtime start until initialize, compiled",
+        oursMs: cli.medianMs - helloT.medianMs,
+        baselineMs: cliOff.medianMs - helloT.medianMs,
+        baseline: "the same with GJC_SANDBOX=off (both less hello)",
+        limit: 1.25,
+        note: `min ${(cli.minMs - helloT.minMs).toFixed(1)} / ${(cliOff.minMs - helloT.minMs).toFixed(1)} ms`,
+      },
     ]);
     if (!endToEnd) process.exitCode = 1;
   } finally {

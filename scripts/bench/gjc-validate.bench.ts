@@ -24,8 +24,16 @@ import { gjcBinary, helloBinary, peakRssMiB, printTable, repoRoot, timePair } fr
 
 /** Every (parent, phase) a sub-skill may bind to, so ten sub-skills never collide. */
 const BINDINGS: [string, string][] = [
-  ["ralplan", "planner"], ["ralplan", "architect"], ["ralplan", "critic"], ["deep-interview", "interviewing"], ["ultragoal", "active"],
-  ["autoresearch", "research"], ["executor", "prompt"], ["architect", "prompt"], ["planner", "prompt"], ["critic", "prompt"],
+  ["ralplan", "planner"],
+  ["ralplan", "architect"],
+  ["ralplan", "critic"],
+  ["deep-interview", "interviewing"],
+  ["ultragoal", "active"],
+  ["autoresearch", "research"],
+  ["executor", "prompt"],
+  ["architect", "prompt"],
+  ["planner", "prompt"],
+  ["critic", "prompt"],
 ];
 
 function makeBundle(): { root: string; dir: string; declared: string[] } {
@@ -36,24 +44,70 @@ function makeBundle(): { root: string; dir: string; declared: string[] } {
     writeFileSync(join(dir, rel), text, { mode });
   };
   const body = (i: number) => `// module ${i}\n${"export const filler = 'x';\n".repeat(40)}`;
-  const tools = Array.from({ length: 120 }, (_, i) => ({ name: `tool_${i}`, path: `tools/t${i}.ts`, description: `Tool number ${i}` }));
+  const tools = Array.from({ length: 120 }, (_, i) => ({
+    name: `tool_${i}`,
+    path: `tools/t${i}.ts`,
+    description: `Tool number ${i}`,
+  }));
   const scoped = Array.from({ length: 15 }, (_, i) => `scoped/s${i}.ts`);
-  const hooks = Array.from({ length: 40 }, (_, i) => ({ name: `hook-${i}`, event: i % 2 ? "tool_call" : "tool_result", target: `tool${i}`, phase: i % 2 ? "before" : "after", path: `hooks/h${i}.ts` }));
+  const hooks = Array.from({ length: 40 }, (_, i) => ({
+    name: `hook-${i}`,
+    event: i % 2 ? "tool_call" : "tool_result",
+    target: `tool${i}`,
+    phase: i % 2 ? "before" : "after",
+    path: `hooks/h${i}.ts`,
+  }));
   const subskills = BINDINGS.map((_, i) => `subskills/s${i}/SKILL.md`);
   const appendices = Array.from({ length: 5 }, (_, i) => ({ name: `sys-${i}`, path: `prompts/sys${i}.md` }));
-  const agentAppendices = Array.from({ length: 5 }, (_, i) => ({ agent: ["executor", "architect", "planner", "critic", "executor"][i], name: `ag-${i}`, path: `prompts/agent${i}.md` }));
-  const mcps = Array.from({ length: 5 }, (_, i) => ({ name: `mcp_${i}`, transport: "stdio", command: "bun", args: [`mcp/server${i}.ts`] }));
+  const agentAppendices = Array.from({ length: 5 }, (_, i) => ({
+    agent: ["executor", "architect", "planner", "critic", "executor"][i],
+    name: `ag-${i}`,
+    path: `prompts/agent${i}.md`,
+  }));
+  const mcps = Array.from({ length: 5 }, (_, i) => ({
+    name: `mcp_${i}`,
+    transport: "stdio",
+    command: "bun",
+    args: [`mcp/server${i}.ts`],
+  }));
   for (const t of tools) put(t.path, body(1));
   for (const s of scoped) put(s, body(2));
   for (const h of hooks) put(h.path, body(3));
-  BINDINGS.forEach(([parent, phase], i) => put(subskills[i], `---\nname: sub-${i}\ndescription: Sub-skill ${i}\nbinds_to: ${parent}\nphase: ${phase}\nactivation_arg: arg${i}\n---\n${"Guidance line.\n".repeat(50)}`));
+  BINDINGS.forEach(([parent, phase], i) =>
+    put(
+      subskills[i],
+      `---\nname: sub-${i}\ndescription: Sub-skill ${i}\nbinds_to: ${parent}\nphase: ${phase}\nactivation_arg: arg${i}\n---\n${"Guidance line.\n".repeat(50)}`,
+    ),
+  );
   for (const a of [...appendices, ...agentAppendices]) put(a.path, "Appendix text.\n".repeat(100));
   for (const m of mcps) put(m.args[0], body(4));
   put(
     "gajae-plugin.json",
-    JSON.stringify({ kind: "gajae-code-plugin", name: "bench-bundle", version: "1.0.0", subskills, tools: [...tools, ...scoped], hooks, mcps, system_appendix: appendices, "agent-appendix": agentAppendices }, null, 2),
+    JSON.stringify(
+      {
+        kind: "gajae-code-plugin",
+        name: "bench-bundle",
+        version: "1.0.0",
+        subskills,
+        tools: [...tools, ...scoped],
+        hooks,
+        mcps,
+        system_appendix: appendices,
+        "agent-appendix": agentAppendices,
+      },
+      null,
+      2,
+    ),
   );
-  const declared = ["gajae-plugin.json", ...tools.map((t) => t.path), ...scoped, ...hooks.map((h) => h.path), ...subskills, ...[...appendices, ...agentAppendices].map((a) => a.path), ...mcps.map((m) => m.args[0])];
+  const declared = [
+    "gajae-plugin.json",
+    ...tools.map((t) => t.path),
+    ...scoped,
+    ...hooks.map((h) => h.path),
+    ...subskills,
+    ...[...appendices, ...agentAppendices].map((a) => a.path),
+    ...mcps.map((m) => m.args[0]),
+  ];
   return { root, dir, declared };
 }
 
@@ -90,7 +144,11 @@ async function readHashBinary(): Promise<string> {
   if (existsSync(out) && existsSync(src) && readFileSync(src, "utf8") === READ_HASH_SOURCE) return out;
   mkdirSync(benchDir, { recursive: true });
   writeFileSync(src, READ_HASH_SOURCE);
-  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], { cwd: repoRoot, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], {
+    cwd: repoRoot,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (proc.exitCode !== 0) throw new Error(`compiling the read+hash program failed:\n${proc.stderr.toString()}`);
   return out;
 }
@@ -106,11 +164,13 @@ try {
   // Fail loudly if the bundle is not valid: timing a refusal would measure the wrong thing.
   const check = Bun.spawnSync([gjc, "plugin", "validate", dir, "--json"], { stdout: "pipe", stderr: "pipe" });
   const report = JSON.parse(check.stdout.toString());
-  if (check.exitCode !== 0 || report.files.length !== declared.length) throw new Error(`bench bundle is not valid:\n${check.stdout.toString()}`);
+  if (check.exitCode !== 0 || report.files.length !== declared.length)
+    throw new Error(`bench bundle is not valid:\n${check.stdout.toString()}`);
   const list = join(root, "declared.txt");
   writeFileSync(list, `${declared.join("\n")}\n`);
   const floorCheck = Bun.spawnSync([readHash, dir, list], { stdout: "pipe", stderr: "pipe" });
-  if (floorCheck.exitCode !== 0 || Number(floorCheck.stdout.toString()) !== declared.length) throw new Error(`the read+hash program failed:\n${floorCheck.stderr.toString()}`);
+  if (floorCheck.exitCode !== 0 || Number(floorCheck.stdout.toString()) !== declared.length)
+    throw new Error(`the read+hash program failed:\n${floorCheck.stderr.toString()}`);
 
   const validateCmd = [gjc, "plugin", "validate", dir, "--json"];
   const [validate, helloA] = await timePair(validateCmd, [hello], { runs });
@@ -121,11 +181,30 @@ try {
   const n = declared.length - 1; // the manifest is read too, but is not "declared"
   ok = printTable("gjc plugin validate, GJC bundle (median of alternating runs)", [
     // The ratio the issue asks for.
-    { name: `validate GJC bundle (${n} declared files)`, oursMs: validate.medianMs, baselineMs: helloA.medianMs, baseline: "compiled hello", limit: 3, note: `peak ${rss.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)` },
+    {
+      name: `validate GJC bundle (${n} declared files)`,
+      oursMs: validate.medianMs,
+      baselineMs: helloA.medianMs,
+      baseline: "compiled hello",
+      limit: 3,
+      note: `peak ${rss.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)`,
+    },
     // The part of that no implementation can skip: open and hash every declared file.
-    { name: `read + hash the same ${n + 1} files only`, oursMs: ioOnly.medianMs, baselineMs: helloB.medianMs, baseline: "compiled hello", note: `reading and hashing alone: ${(ioOnly.medianMs - helloB.medianMs).toFixed(1)} ms over hello` },
+    {
+      name: `read + hash the same ${n + 1} files only`,
+      oursMs: ioOnly.medianMs,
+      baselineMs: helloB.medianMs,
+      baseline: "compiled hello",
+      note: `reading and hashing alone: ${(ioOnly.medianMs - helloB.medianMs).toFixed(1)} ms over hello`,
+    },
     // The verb's own start-up on a small bundle (the six surfaces, seven files), as the C2 small-bundle row.
-    { name: "validate small GJC bundle (valid-six-surfaces)", oursMs: validateSmall.medianMs, baselineMs: helloC.medianMs, baseline: "compiled hello", limit: 2 },
+    {
+      name: "validate small GJC bundle (valid-six-surfaces)",
+      oursMs: validateSmall.medianMs,
+      baselineMs: helloC.medianMs,
+      baseline: "compiled hello",
+      limit: 2,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

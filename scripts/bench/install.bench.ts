@@ -28,23 +28,55 @@ try {
   const [install, installBase] = await timePair(
     [gjc, "plugin", "install", big, "--user"],
     ["sh", "-c", `cp -r "${big}" "${copy}" && find "${copy}" -type f -print0 | xargs -0 sha256sum > /dev/null`],
-    { runs: Math.max(5, runs), env, cwd: root, before: ["sh", "-c", `rm -rf "${scope}" && sync`], baselineOptions: { before: ["sh", "-c", `rm -rf "${copy}" && sync`] } },
+    {
+      runs: Math.max(5, runs),
+      env,
+      cwd: root,
+      before: ["sh", "-c", `rm -rf "${scope}" && sync`],
+      baselineOptions: { before: ["sh", "-c", `rm -rf "${copy}" && sync`] },
+    },
   );
 
   // 2 and 3: 50 installed bundles of 40 files (1-16 KiB each).
   const many = join(root, "scope-many");
   const manyEnv = { HOME: root, GJC_USER_DIR: many, GJC_C2_DATA_DIR: join(root, "c2") };
-  for (let b = 0; b < 50; b++) setup(gjc, ["plugin", "install", verifyBundle(join(root, "src", `b${b}`), b), "--user"], { env: manyEnv, cwd: root });
+  for (let b = 0; b < 50; b++)
+    setup(gjc, ["plugin", "install", verifyBundle(join(root, "src", `b${b}`), b), "--user"], {
+      env: manyEnv,
+      cwd: root,
+    });
   const sums = installedSums(many).lines;
   const sumsFile = join(root, "SHA256SUMS");
   writeFileSync(sumsFile, `${sums.join("\n")}\n`);
-  const [verify, verifyBase] = await timePair([gjc, "plugin", "verify"], ["sha256sum", "-c", "--quiet", sumsFile], { runs, env: manyEnv, cwd: root });
+  const [verify, verifyBase] = await timePair([gjc, "plugin", "verify"], ["sha256sum", "-c", "--quiet", sumsFile], {
+    runs,
+    env: manyEnv,
+    cwd: root,
+  });
   const [list, listBase] = await timePair([gjc, "plugin", "list"], [hello], { runs, env: manyEnv, cwd: root });
 
   ok = printTable("GJC install lifecycle (compiled binary)", [
-    { name: "install 2,000 files / 20 MiB", oursMs: install.medianMs, baselineMs: installBase.medianMs, baseline: "cp -r + sha256sum", limit: 1.5 },
-    { name: `verify 50 bundles x 40 files (${sums.length} files)`, oursMs: verify.medianMs, baselineMs: verifyBase.medianMs, baseline: "sha256sum -c", limit: 1.1 },
-    { name: "list with 50 bundles", oursMs: list.medianMs, baselineMs: listBase.medianMs, baseline: "hello binary", limit: 2 },
+    {
+      name: "install 2,000 files / 20 MiB",
+      oursMs: install.medianMs,
+      baselineMs: installBase.medianMs,
+      baseline: "cp -r + sha256sum",
+      limit: 1.5,
+    },
+    {
+      name: `verify 50 bundles x 40 files (${sums.length} files)`,
+      oursMs: verify.medianMs,
+      baselineMs: verifyBase.medianMs,
+      baseline: "sha256sum -c",
+      limit: 1.1,
+    },
+    {
+      name: "list with 50 bundles",
+      oursMs: list.medianMs,
+      baselineMs: listBase.medianMs,
+      baseline: "hello binary",
+      limit: 2,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -15,7 +15,9 @@ const work = mkdtempSync(join(tmpdir(), "gjc-bench-mcp-"));
 async function spawnUntilFirstLine(script: string): Promise<number> {
   const start = Bun.nanoseconds();
   const proc = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
-  proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } })}\n`);
+  proc.stdin.write(
+    `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } })}\n`,
+  );
   await proc.stdin.flush();
   const reader = proc.stdout.getReader();
   let seen = "";
@@ -38,7 +40,12 @@ const median = (xs: number[]) => {
 try {
   const bundle = join(work, "bundle");
   mkdirSync(join(bundle, "mcp"), { recursive: true });
-  const built = await Bun.build({ entrypoints: [join(repoRoot, "fixtures/mcp/sdk-server/stdio-server.ts")], target: "node", outdir: join(bundle, "mcp"), naming: "server.mjs" });
+  const built = await Bun.build({
+    entrypoints: [join(repoRoot, "fixtures/mcp/sdk-server/stdio-server.ts")],
+    target: "node",
+    outdir: join(bundle, "mcp"),
+    naming: "server.mjs",
+  });
   if (!built.success) throw new Error(built.logs.map(String).join("\n"));
   const script = join(bundle, "mcp/server.mjs");
   const launch = { command: "bun", args: ["mcp/server.mjs"] };
@@ -48,7 +55,16 @@ try {
   const spawnMs: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const t0 = Bun.nanoseconds();
-    const r = await probeStdioServer({ root: bundle, launch, hostEnv: process.env, scratchParent: join(bundle, ".scratch"), sandbox: { subject: { bundle: "bench", process: { kind: "server", id: "s" } }, profile: { read: [bundle], write: [], net: [] } } });
+    const r = await probeStdioServer({
+      root: bundle,
+      launch,
+      hostEnv: process.env,
+      scratchParent: join(bundle, ".scratch"),
+      sandbox: {
+        subject: { bundle: "bench", process: { kind: "server", id: "s" } },
+        profile: { read: [bundle], write: [], net: [] },
+      },
+    });
     if (r.tools.length !== 3) throw new Error("probe returned the wrong tools");
     const p = (Bun.nanoseconds() - t0) / 1e6;
     const s = await spawnUntilFirstLine(script);
@@ -59,10 +75,23 @@ try {
   }
 
   // The CLI: install the bundle into a temporary home, then time the compiled probe.
-  writeFileSync(join(bundle, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name: "bench-mcp", version: "1.0.0", mcps: [{ name: "docs", transport: "stdio", ...launch }] }));
+  writeFileSync(
+    join(bundle, "gajae-plugin.json"),
+    JSON.stringify({
+      kind: "gajae-code-plugin",
+      name: "bench-mcp",
+      version: "1.0.0",
+      mcps: [{ name: "docs", transport: "stdio", ...launch }],
+    }),
+  );
   const gjc = await gjcBinary();
   const env = { HOME: join(work, "home"), GJC_USER_DIR: join(work, "user") };
-  const install = Bun.spawnSync([gjc, "plugin", "install", bundle, "--user", "--json"], { env: { ...process.env, ...env }, cwd: work, stdout: "pipe", stderr: "pipe" });
+  const install = Bun.spawnSync([gjc, "plugin", "install", bundle, "--user", "--json"], {
+    env: { ...process.env, ...env },
+    cwd: work,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}${install.stderr}`);
   const baselineScript = join(work, "first-line.ts");
   writeFileSync(
@@ -75,11 +104,25 @@ while (!s.includes("\\n")) { const { value, done } = await r.read(); if (done) p
 p.kill("SIGKILL"); await p.exited;
 `,
   );
-  const [cli, cliBase] = await timePair([gjc, "plugin", "mcp", "probe", "bench-mcp/docs", "--json"], [process.execPath, baselineScript], { runs, env, cwd: work });
+  const [cli, cliBase] = await timePair(
+    [gjc, "plugin", "mcp", "probe", "bench-mcp/docs", "--json"],
+    [process.execPath, baselineScript],
+    { runs, env, cwd: work },
+  );
 
   printTable("MCP probe of the SDK stdio server (median)", [
-    { name: "probeStdioServer (library, in-process)", oursMs: median(probeMs), baselineMs: median(spawnMs), baseline: "spawn server until first stdout line" },
-    { name: "gjc plugin mcp probe (compiled CLI)", oursMs: cli.medianMs, baselineMs: cliBase.medianMs, baseline: "bun script: spawn server until first line" },
+    {
+      name: "probeStdioServer (library, in-process)",
+      oursMs: median(probeMs),
+      baselineMs: median(spawnMs),
+      baseline: "spawn server until first stdout line",
+    },
+    {
+      name: "gjc plugin mcp probe (compiled CLI)",
+      oursMs: cli.medianMs,
+      baselineMs: cliBase.medianMs,
+      baseline: "bun script: spawn server until first line",
+    },
   ]);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -65,12 +65,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const oursMs = median(ours);
 const baseMs = median(base);
 const perSecond = (ms: number) => Math.round(total / (ms / 1000)).toLocaleString("en-US");
-printTable(`MCP URL classifier, ${total.toLocaleString("en-US")} URLs a run (${CORPUS.length} distinct), median of 5 alternating runs`, [
-  {
-    name: "classifyMcpUrl (stages a-c)",
-    oursMs,
-    baselineMs: baseMs,
-    baseline: "new URL() alone",
-    note: `${perSecond(oursMs)} URLs/s (parse alone ${perSecond(baseMs)} URLs/s)`,
-  },
-]);
+printTable(
+  `MCP URL classifier, ${total.toLocaleString("en-US")} URLs a run (${CORPUS.length} distinct), median of 5 alternating runs`,
+  [
+    {
+      name: "classifyMcpUrl (stages a-c)",
+      oursMs,
+      baselineMs: baseMs,
+      baseline: "new URL() alone",
+      note: `${perSecond(oursMs)} URLs/s (parse alone ${perSecond(baseMs)} URLs/s)`,
+    },
+  ],
+);

@@ -26,30 +26,50 @@ try {
   const logged = join(root, "logged");
   cpSync(plain, logged, { recursive: true });
   const { name, version, integrity } = await judgeBundle(logged);
-  const releases: Release[] = Array.from({ length: RELEASES - 1 }, (_, i) => ({ name: `other-${i}`, version: "1.0.0", digest: `sha256:${i.toString(16).padStart(64, "0")}` }));
+  const releases: Release[] = Array.from({ length: RELEASES - 1 }, (_, i) => ({
+    name: `other-${i}`,
+    version: "1.0.0",
+    digest: `sha256:${i.toString(16).padStart(64, "0")}`,
+  }));
   releases.push({ name, version, digest: integrity });
   const signer = generateSigner("bench.example/log");
   const log = join(logged, LOG_DIR);
   mkdirSync(log);
   writeFileSync(join(log, LOG_FILES.key), `${signer.text}\n`);
   writeFileSync(join(log, LOG_FILES.releases), releasesText(releases));
-  writeFileSync(join(log, LOG_FILES.checkpoint), signCheckpoint({ origin: signer.name, size: releases.length, root: treeRoot(releases.map(releaseLeaf)), extensions: [] }, signer));
+  writeFileSync(
+    join(log, LOG_FILES.checkpoint),
+    signCheckpoint(
+      { origin: signer.name, size: releases.length, root: treeRoot(releases.map(releaseLeaf)), extensions: [] },
+      signer,
+    ),
+  );
 
   const homeA = join(root, "home-a");
   const homeB = join(root, "home-b");
   const scopeA = join(root, "scope-a");
   const scopeB = join(root, "scope-b");
   const env = (home: string, scope: string) => ({ HOME: home, GJC_USER_DIR: scope, GJC_C2_DATA_DIR: join(home, "c2") });
-  const [ours, base] = await timePair([gjc, "plugin", "install", logged, "--user"], [gjc, "plugin", "install", plain, "--user"], {
-    runs,
-    env: env(homeA, scopeA),
-    cwd: root,
-    before: ["sh", "-c", `rm -rf "${scopeA}" "${homeA}/.gjc/release-logs.json" && sync`],
-    baselineOptions: { env: env(homeB, scopeB), before: ["sh", "-c", `rm -rf "${scopeB}" && sync`] },
-  });
+  const [ours, base] = await timePair(
+    [gjc, "plugin", "install", logged, "--user"],
+    [gjc, "plugin", "install", plain, "--user"],
+    {
+      runs,
+      env: env(homeA, scopeA),
+      cwd: root,
+      before: ["sh", "-c", `rm -rf "${scopeA}" "${homeA}/.gjc/release-logs.json" && sync`],
+      baselineOptions: { env: env(homeB, scopeB), before: ["sh", "-c", `rm -rf "${scopeB}" && sync`] },
+    },
+  );
   const addedMs = ours.medianMs - base.medianMs;
   ok = printTable("Release log (compiled binary)", [
-    { name: `install small bundle, logged (${RELEASES} releases)`, oursMs: ours.medianMs, baselineMs: base.medianMs, baseline: "no log", note: `${addedMs >= 0 ? "+" : ""}${addedMs.toFixed(2)} ms` },
+    {
+      name: `install small bundle, logged (${RELEASES} releases)`,
+      oursMs: ours.medianMs,
+      baselineMs: base.medianMs,
+      baseline: "no log",
+      note: `${addedMs >= 0 ? "+" : ""}${addedMs.toFixed(2)} ms`,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

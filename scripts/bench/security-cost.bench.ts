@@ -21,12 +21,23 @@ const root = mkdtempSync(join(tmpdir(), "gjc-security-cost-"));
 function buildDefencesOff(): string {
   const work = join(root, "source");
   mkdirSync(work);
-  for (const p of ["src", "docs", "package.json", "tsconfig.json"]) cpSync(join(repoRoot, p), join(work, p), { recursive: true });
+  for (const p of ["src", "docs", "package.json", "tsconfig.json"])
+    cpSync(join(repoRoot, p), join(work, p), { recursive: true });
   symlinkSync(join(repoRoot, "node_modules"), join(work, "node_modules"));
-  const patch = Bun.spawnSync(["git", "apply", join(import.meta.dir, "security-off.patch")], { cwd: work, stdout: "ignore", stderr: "pipe" });
-  if (patch.exitCode !== 0) throw new Error(`security-off.patch no longer applies to src/ (update it to switch the same checks off):\n${patch.stderr.toString()}`);
+  const patch = Bun.spawnSync(["git", "apply", join(import.meta.dir, "security-off.patch")], {
+    cwd: work,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  if (patch.exitCode !== 0)
+    throw new Error(
+      `security-off.patch no longer applies to src/ (update it to switch the same checks off):\n${patch.stderr.toString()}`,
+    );
   const out = join(root, "gjc-defences-off");
-  const build = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, join(work, "src", "cli.ts"), "--outfile", out], { cwd: work, stdout: "ignore", stderr: "pipe" });
+  const build = Bun.spawnSync(
+    [process.execPath, "build", ...COMPILE_FLAGS, join(work, "src", "cli.ts"), "--outfile", out],
+    { cwd: work, stdout: "ignore", stderr: "pipe" },
+  );
   if (build.exitCode !== 0) throw new Error(`building the defences-off binary failed:\n${build.stderr.toString()}`);
   return out;
 }
@@ -34,17 +45,28 @@ function buildDefencesOff(): string {
 let ok = false;
 try {
   const off = buildDefencesOff();
-  const pair = (args: string[], o: Parameters<typeof timePair>[2] = {}) => timePair([gjc, ...args], [off, ...args], { runs, ...o });
+  const pair = (args: string[], o: Parameters<typeof timePair>[2] = {}) =>
+    timePair([gjc, ...args], [off, ...args], { runs, ...o });
   const rows: { name: string; times: [Timing, Timing] }[] = [];
 
-  rows.push({ name: "validate small C2 bundle", times: await pair(["plugin", "validate", join(repoRoot, "fixtures", "examples", "notes-skills")]) });
+  rows.push({
+    name: "validate small C2 bundle",
+    times: await pair(["plugin", "validate", join(repoRoot, "fixtures", "examples", "notes-skills")]),
+  });
   const limits = limitBundle(join(root, "limits"));
-  rows.push({ name: "validate at the C2 limits (5,000 files)", times: await pair(["plugin", "validate", limits], { runs: Math.max(5, Math.ceil(runs / 2)) }) });
+  rows.push({
+    name: "validate at the C2 limits (5,000 files)",
+    times: await pair(["plugin", "validate", limits], { runs: Math.max(5, Math.ceil(runs / 2)) }),
+  });
 
   // Each install starts from an empty scope. The previous one is renamed away, not deleted, and
   // the disk flushed: an rm -rf right before would be paid by the next fsync (see sets.bench.ts).
   const big = bigToolBundle(join(root, "big"));
-  const fresh = (scope: string) => ["sh", "-c", `if [ -d "${scope}" ]; then mv "${scope}" "${scope}.$(date +%s%N)"; fi; sync`];
+  const fresh = (scope: string) => [
+    "sh",
+    "-c",
+    `if [ -d "${scope}" ]; then mv "${scope}" "${scope}.$(date +%s%N)"; fi; sync`,
+  ];
   const scopeOn = join(root, "install-on");
   const scopeOff = join(root, "install-off");
   const installEnv = (scope: string) => ({ HOME: root, GJC_USER_DIR: scope, GJC_C2_DATA_DIR: join(root, "c2") });
@@ -62,23 +84,31 @@ try {
   });
 
   const many = { env: installEnv(join(root, "verify-scope")), cwd: root };
-  for (let b = 0; b < 50; b++) setup(gjc, ["plugin", "install", verifyBundle(join(root, "verify-src", `b${b}`), b), "--user"], many);
+  for (let b = 0; b < 50; b++)
+    setup(gjc, ["plugin", "install", verifyBundle(join(root, "verify-src", `b${b}`), b), "--user"], many);
   rows.push({ name: "verify 50 bundles x 40 files", times: await pair(["plugin", "verify"], many) });
 
   const project = join(root, "project");
   mkdirSync(project);
   const session = { env: installEnv(join(root, "session-scope")), cwd: project };
-  for (let b = 0; b < 100; b++) setup(gjc, ["plugin", "install", sessionBundle(join(root, "session-src", `b${b}`), b), "--user"], session);
-  rows.push({ name: "session start, 100 bundles / 2,000 files", times: await pair(["plugin", "session", "--json"], session) });
+  for (let b = 0; b < 100; b++)
+    setup(gjc, ["plugin", "install", sessionBundle(join(root, "session-src", `b${b}`), b), "--user"], session);
+  rows.push({
+    name: "session start, 100 bundles / 2,000 files",
+    times: await pair(["plugin", "session", "--json"], session),
+  });
 
-  ok = printTable("Issue #12's defences: this build against the same source with them off (median of alternating runs)", rows.map(({ name, times: [on, offT] }) => ({
-    name,
-    oursMs: on.medianMs,
-    baselineMs: offT.medianMs,
-    baseline: "defences off",
-    limit: 1.1,
-    note: `min ${on.minMs.toFixed(1)} / ${offT.minMs.toFixed(1)} ms`,
-  })));
+  ok = printTable(
+    "Issue #12's defences: this build against the same source with them off (median of alternating runs)",
+    rows.map(({ name, times: [on, offT] }) => ({
+      name,
+      oursMs: on.medianMs,
+      baselineMs: offT.medianMs,
+      baseline: "defences off",
+      limit: 1.1,
+      note: `min ${on.minMs.toFixed(1)} / ${offT.minMs.toFixed(1)} ms`,
+    })),
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -22,27 +22,56 @@ try {
   const project = join(root, "project");
   mkdirSync(project, { recursive: true });
   const env = { HOME: root, GJC_USER_DIR: scope, GJC_C2_DATA_DIR: join(root, "c2") };
-  for (let b = 0; b < 100; b++) setup(gjc, ["plugin", "install", sessionBundle(join(root, "src", `b${b}`), b), "--user"], { env, cwd: project });
+  for (let b = 0; b < 100; b++)
+    setup(gjc, ["plugin", "install", sessionBundle(join(root, "src", `b${b}`), b), "--user"], { env, cwd: project });
   const { lines: sums, bytes } = installedSums(scope);
   if (sums.length !== 2000) throw new Error(`expected 2,000 installed files, found ${sums.length}`);
   const sumsFile = join(root, "SHA256SUMS");
   writeFileSync(sumsFile, `${sums.join("\n")}\n`);
 
   // A session that quarantined something would not be comparable: check the plan first.
-  const check = Bun.spawnSync([gjc, "plugin", "session", "--json"], { env: { ...process.env, ...env }, cwd: project, stdout: "pipe", stderr: "pipe" });
+  const check = Bun.spawnSync([gjc, "plugin", "session", "--json"], {
+    env: { ...process.env, ...env },
+    cwd: project,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const plan = JSON.parse(check.stdout.toString());
-  if (check.exitCode !== 0 || plan.bundles.some((x: { status: string }) => x.status !== "active")) throw new Error(`the session plan is not clean:\n${check.stdout}\n${check.stderr}`);
+  if (check.exitCode !== 0 || plan.bundles.some((x: { status: string }) => x.status !== "active"))
+    throw new Error(`the session plan is not clean:\n${check.stdout}\n${check.stderr}`);
 
-  const [full, fullBase] = await timePair([gjc, "plugin", "session", "--json"], ["sha256sum", "-c", "--quiet", sumsFile], { runs, env, cwd: project });
+  const [full, fullBase] = await timePair(
+    [gjc, "plugin", "session", "--json"],
+    ["sha256sum", "-c", "--quiet", sumsFile],
+    { runs, env, cwd: project },
+  );
 
   const emptyEnv = { HOME: root, GJC_USER_DIR: join(root, "empty-user"), GJC_C2_DATA_DIR: join(root, "c2") };
   const emptyProject = join(root, "empty-project");
   mkdirSync(emptyProject, { recursive: true });
-  const [empty, emptyBase] = await timePair([gjc, "plugin", "session", "--json"], [hello], { runs: Math.max(runs, 25), env: emptyEnv, cwd: emptyProject });
+  const [empty, emptyBase] = await timePair([gjc, "plugin", "session", "--json"], [hello], {
+    runs: Math.max(runs, 25),
+    env: emptyEnv,
+    cwd: emptyProject,
+  });
 
   ok = printTable("GJC session start (median of alternating runs)", [
-    { name: `session, 100 bundles / 2,000 files (${(bytes / 1048576).toFixed(1)} MiB)`, oursMs: full.medianMs, baselineMs: fullBase.medianMs, baseline: "sha256sum -c", limit: 1.2, note: `min ${full.minMs.toFixed(1)} / ${fullBase.minMs.toFixed(1)} ms` },
-    { name: "session, no bundle installed", oursMs: empty.medianMs, baselineMs: emptyBase.medianMs, baseline: "hello", limit: 1.3, note: `min ${empty.minMs.toFixed(1)} / ${emptyBase.minMs.toFixed(1)} ms` },
+    {
+      name: `session, 100 bundles / 2,000 files (${(bytes / 1048576).toFixed(1)} MiB)`,
+      oursMs: full.medianMs,
+      baselineMs: fullBase.medianMs,
+      baseline: "sha256sum -c",
+      limit: 1.2,
+      note: `min ${full.minMs.toFixed(1)} / ${fullBase.minMs.toFixed(1)} ms`,
+    },
+    {
+      name: "session, no bundle installed",
+      oursMs: empty.medianMs,
+      baselineMs: emptyBase.medianMs,
+      baseline: "hello",
+      limit: 1.3,
+      note: `min ${empty.minMs.toFixed(1)} / ${emptyBase.minMs.toFixed(1)} ms`,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

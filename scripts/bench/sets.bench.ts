@@ -18,7 +18,8 @@ const runs = Number(process.env.BENCH_RUNS ?? 9);
 const root = mkdtempSync(join(tmpdir(), "gjc-sets-bench-"));
 
 /** A GJC bundle of 99 tool modules (1-16 KiB) in 10 folders and its manifest: 100 files. */
-const bundle = (dir: string, name: string, b: number) => toolBundle(dir, name, 99, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)), 10);
+const bundle = (dir: string, name: string, b: number) =>
+  toolBundle(dir, name, 99, (i) => 1024 + ((i * 7919 + b * 104729) % (15 * 1024)), 10);
 
 let ok = false;
 try {
@@ -28,7 +29,12 @@ try {
   mkdirSync(project, { recursive: true });
   const env = { HOME: root, GJC_USER_DIR: join(root, "user"), GJC_C2_DATA_DIR: join(root, "c2"), GJC_CACHE_DIR: cache };
   const run = (args: string[]) => {
-    const p = Bun.spawnSync([gjc, ...args], { env: { ...process.env, ...env }, cwd: project, stdout: "ignore", stderr: "pipe" });
+    const p = Bun.spawnSync([gjc, ...args], {
+      env: { ...process.env, ...env },
+      cwd: project,
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if (p.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${p.stderr.toString()}`);
   };
   for (let b = 0; b < 20; b++) run(["plugin", "install", bundle(join(root, "src", `b${b}`), `b${b}`, b), "--project"]);
@@ -37,7 +43,11 @@ try {
   const copy = join(root, "copy");
   const [sync, syncBase] = await timePair(
     [gjc, "plugin", "sync", "--project", "--frozen", "--offline"],
-    ["sh", "-c", `cp -r "${join(cache, "content")}" "${copy}" && find "${copy}" -type f -path '*/files/*' -print0 | xargs -0 sha256sum > /dev/null`],
+    [
+      "sh",
+      "-c",
+      `cp -r "${join(cache, "content")}" "${copy}" && find "${copy}" -type f -path '*/files/*' -print0 | xargs -0 sha256sum > /dev/null`,
+    ],
     {
       runs: Math.max(5, runs),
       env,
@@ -50,11 +60,27 @@ try {
   const sums = installedSums(scope).lines;
   const sumsFile = join(root, "SHA256SUMS");
   writeFileSync(sumsFile, `${sums.join("\n")}\n`);
-  const [check, checkBase] = await timePair([gjc, "plugin", "lock", "--project", "--check"], ["sha256sum", "-c", "--quiet", sumsFile], { runs, env, cwd: project });
+  const [check, checkBase] = await timePair(
+    [gjc, "plugin", "lock", "--project", "--check"],
+    ["sha256sum", "-c", "--quiet", sumsFile],
+    { runs, env, cwd: project },
+  );
 
   ok = printTable("Plugin sets (compiled binary)", [
-    { name: `sync 20 bundles / ${sums.length} files from the cache`, oursMs: sync.medianMs, baselineMs: syncBase.medianMs, baseline: "cp -r + sha256sum", limit: 1.5 },
-    { name: `lock --check of the set (${sums.length} files)`, oursMs: check.medianMs, baselineMs: checkBase.medianMs, baseline: "sha256sum -c", limit: 1.2 },
+    {
+      name: `sync 20 bundles / ${sums.length} files from the cache`,
+      oursMs: sync.medianMs,
+      baselineMs: syncBase.medianMs,
+      baseline: "cp -r + sha256sum",
+      limit: 1.5,
+    },
+    {
+      name: `lock --check of the set (${sums.length} files)`,
+      oursMs: check.medianMs,
+      baselineMs: checkBase.medianMs,
+      baseline: "sha256sum -c",
+      limit: 1.2,
+    },
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -16,7 +16,10 @@ if (mode === "--extract" || mode === "--clone") {
   const { createContext } = await import("../../src/core/context.ts");
   const ctx = createContext({ env: process.env, cwd: process.cwd(), quiet: true });
   const [source, scratchRoot] = process.argv.slice(3);
-  const spec = mode === "--extract" ? ({ kind: "tarball", raw: source, location: "file", path: source } as const) : ({ kind: "git", raw: source, url: source } as const);
+  const spec =
+    mode === "--extract"
+      ? ({ kind: "tarball", raw: source, location: "file", path: source } as const)
+      : ({ kind: "git", raw: source, url: source } as const);
   const got = await fetchSource(ctx, spec, { scratchRoot, limits: GJC_LIMITS, manifestNames: ["gajae-plugin.json"] });
   await got.cleanup();
   process.exit(0);
@@ -42,7 +45,12 @@ Bun.spawnSync(["tar", "czf", tgz, "-C", join(work, "src"), "pkg"]);
 
 const repo = join(work, "repo");
 mkdirSync(repo);
-const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: repo, stdout: "ignore", stderr: "ignore" });
+const git = (...args: string[]) =>
+  Bun.spawnSync(["git", "-c", "user.name=b", "-c", "user.email=b@b", ...args], {
+    cwd: repo,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
 git("init", "-q", "-b", "main");
 for (let i = 0; i < 500; i++) writeFileSync(join(repo, `file${i}.md`), `# file ${i}\n${"text ".repeat(200)}\n`);
 writeFileSync(join(repo, "gajae-plugin.json"), "{}\n");
@@ -56,11 +64,29 @@ mkdirSync(scratch);
 const self = import.meta.path;
 const runs = Number(process.env.BENCH_RUNS ?? 9);
 
-const [extractOurs, extractBase] = await timePair([process.execPath, self, "--extract", tgz, scratch], ["sh", "-c", `rm -rf '${out}' && mkdir '${out}' && tar xzf '${tgz}' -C '${out}' && rm -rf '${out}'`], { runs, warmup: 1 });
-const [cloneOurs, cloneBase] = await timePair([process.execPath, self, "--clone", repoUrl, scratch], ["sh", "-c", `rm -rf '${out}' && git clone -q --depth 1 --no-local '${repoUrl}' '${out}' && rm -rf '${out}'`], { runs, warmup: 1 });
+const [extractOurs, extractBase] = await timePair(
+  [process.execPath, self, "--extract", tgz, scratch],
+  ["sh", "-c", `rm -rf '${out}' && mkdir '${out}' && tar xzf '${tgz}' -C '${out}' && rm -rf '${out}'`],
+  { runs, warmup: 1 },
+);
+const [cloneOurs, cloneBase] = await timePair(
+  [process.execPath, self, "--clone", repoUrl, scratch],
+  ["sh", "-c", `rm -rf '${out}' && git clone -q --depth 1 --no-local '${repoUrl}' '${out}' && rm -rf '${out}'`],
+  { runs, warmup: 1 },
+);
 
 printTable("sources (ours includes a bun process start)", [
-  { name: "extract 2,000 files / 20 MiB .tgz", oursMs: extractOurs.medianMs, baselineMs: extractBase.medianMs, baseline: "tar xzf + rm" },
-  { name: "git fetch 500-file repo (file://)", oursMs: cloneOurs.medianMs, baselineMs: cloneBase.medianMs, baseline: "git clone --depth 1 + rm" },
+  {
+    name: "extract 2,000 files / 20 MiB .tgz",
+    oursMs: extractOurs.medianMs,
+    baselineMs: extractBase.medianMs,
+    baseline: "tar xzf + rm",
+  },
+  {
+    name: "git fetch 500-file repo (file://)",
+    oursMs: cloneOurs.medianMs,
+    baselineMs: cloneBase.medianMs,
+    baseline: "git clone --depth 1 + rm",
+  },
 ]);
 rmSync(work, { recursive: true, force: true });

@@ -21,14 +21,38 @@ const root = mkdtempSync(join(tmpdir(), "gjc-bench-"));
 const bundle = limitBundle(join(root, "bundle"));
 let ok: boolean;
 try {
-  const [limits, sha] = await timePair([gjc, "plugin", "validate", bundle], ["sh", "-c", `find "${bundle}" -type f -print0 | xargs -0 sha256sum > /dev/null`], { runs: Math.max(5, Math.floor(runs / 2)) });
+  const [limits, sha] = await timePair(
+    [gjc, "plugin", "validate", bundle],
+    ["sh", "-c", `find "${bundle}" -type f -print0 | xargs -0 sha256sum > /dev/null`],
+    { runs: Math.max(5, Math.floor(runs / 2)) },
+  );
   const rss = await peakRssMiB([gjc, "plugin", "validate", bundle]);
   const rssSmall = await peakRssMiB([gjc, "plugin", "validate", small]);
   const rssHello = await peakRssMiB([hello]);
   ok = printTable("gjc validate (median of alternating runs)", [
-    { name: "gjc --version", oursMs: version.medianMs, baselineMs: helloA.medianMs, baseline: "compiled hello", limit: 1.5 },
-    { name: "plugin validate (small bundle)", oursMs: validateSmall.medianMs, baselineMs: helloB.medianMs, baseline: "compiled hello", limit: 3, note: `peak ${rssSmall.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)` },
-    { name: "plugin validate (5,000 files, 20 MiB)", oursMs: limits.medianMs, baselineMs: sha.medianMs, baseline: "find|xargs sha256sum", limit: 1.0, note: `peak ${rss.toFixed(1)} MiB (target <100)` },
+    {
+      name: "gjc --version",
+      oursMs: version.medianMs,
+      baselineMs: helloA.medianMs,
+      baseline: "compiled hello",
+      limit: 1.5,
+    },
+    {
+      name: "plugin validate (small bundle)",
+      oursMs: validateSmall.medianMs,
+      baselineMs: helloB.medianMs,
+      baseline: "compiled hello",
+      limit: 3,
+      note: `peak ${rssSmall.toFixed(1)} MiB (hello ${rssHello.toFixed(1)} MiB)`,
+    },
+    {
+      name: "plugin validate (5,000 files, 20 MiB)",
+      oursMs: limits.medianMs,
+      baselineMs: sha.medianMs,
+      baseline: "find|xargs sha256sum",
+      limit: 1.0,
+      note: `peak ${rss.toFixed(1)} MiB (target <100)`,
+    },
   ]);
   if (rss >= 100) {
     console.log(`peak memory ${rss.toFixed(1)} MiB MISSED the 100 MiB target`);

@@ -4,7 +4,13 @@ import type { StoreSelection } from "../store/resolve.ts";
 import { resolveInstalled } from "./stores.ts";
 
 /** `gjc plugin enable|disable <name> [--surface <id>]`. */
-export async function setBundleEnabled(ctx: Context, name: string, enabled: boolean, sel: StoreSelection, surface?: string): Promise<EnablementResult> {
+export async function setBundleEnabled(
+  ctx: Context,
+  name: string,
+  enabled: boolean,
+  sel: StoreSelection,
+  surface?: string,
+): Promise<EnablementResult> {
   const { storeChange } = await import("../sets/remember.ts");
   return storeChange(ctx, `gjc plugin ${enabled ? "enable" : "disable"}`, false, async () => {
     const t = await resolveInstalled(ctx, name, sel);

@@ -6,6 +6,9 @@ import type { FamilyAdapter } from "../store/family.ts";
  * Both adapters, GJC first (a root holding both manifests is a GJC bundle, as the GJC seed routes it).
  */
 export async function families(): Promise<FamilyAdapter[]> {
-  const [{ gjcFamily }, { c2Family }] = await Promise.all([import("../install/family.ts"), import("../c2store/family.ts")]);
+  const [{ gjcFamily }, { c2Family }] = await Promise.all([
+    import("../install/family.ts"),
+    import("../c2store/family.ts"),
+  ]);
   return [gjcFamily, c2Family];
 }

@@ -4,7 +4,11 @@ import type { StoreSelection } from "../store/resolve.ts";
 import { resolveInstalled } from "./stores.ts";
 
 /** `gjc plugin inspect <name>`: one bundle, wherever the resolver finds it. */
-export async function inspectBundle(ctx: Context, name: string, sel: StoreSelection = {}): Promise<InspectBundle | { foreign: ForeignBundle }> {
+export async function inspectBundle(
+  ctx: Context,
+  name: string,
+  sel: StoreSelection = {},
+): Promise<InspectBundle | { foreign: ForeignBundle }> {
   const t = await resolveInstalled(ctx, name, sel);
   const bundle = await t.adapter.inspect(ctx, name, t.scope);
   if ("foreign" in bundle) return bundle;

@@ -19,5 +19,9 @@ export interface McpListing {
 export async function listMcpServers(ctx: Context): Promise<McpListing> {
   const gjc = await listDeclaredServers(ctx);
   const c2 = await listC2McpServers(ctx);
-  return { ok: gjc.scopes.every((s) => s.ok), servers: [...gjc.servers.map((s) => ({ family: "gjc" as const, ...s })), ...c2], scopes: gjc.scopes };
+  return {
+    ok: gjc.scopes.every((s) => s.ok),
+    servers: [...gjc.servers.map((s) => ({ family: "gjc" as const, ...s })), ...c2],
+    scopes: gjc.scopes,
+  };
 }

@@ -12,7 +12,22 @@ import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import { c2ServerBinding, gjcServerBinding } from "../mcp/pins-binding.ts";
-import { describeToolChanges, pinDigest, diffServed, diffTools, pinKey, pinServed, pinTools, readPins, toolDefinition, writePins, type PinFile, type ServedChange, type ServerPin, type ToolChange } from "../mcp/pins.ts";
+import {
+  describeToolChanges,
+  pinDigest,
+  diffServed,
+  diffTools,
+  pinKey,
+  pinServed,
+  pinTools,
+  readPins,
+  toolDefinition,
+  writePins,
+  type PinFile,
+  type ServedChange,
+  type ServerPin,
+  type ToolChange,
+} from "../mcp/pins.ts";
 
 export interface ProbedServer {
   bundle: string;
@@ -41,13 +56,22 @@ export interface PinOutcome {
 }
 
 /** GJC bundles first (both scopes, or the one given); a C2 bundle of that name otherwise. */
-export async function probeServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer> {
+export async function probeServer(
+  ctx: Context,
+  target: string,
+  opts: { scope?: Scope; timeoutMs?: number },
+): Promise<ProbedServer> {
   const { probeInstalledServer } = await import("./mcp-servers.ts");
   try {
     return (await probeInstalledServer(ctx, target, opts)) as unknown as ProbedServer;
   } catch (e) {
     const { isC2Bundle, probeC2Server } = await import("../c2session/mcp-servers.ts");
-    if ((e as { code?: string }).code !== "not_installed" || opts.scope !== undefined || !(await isC2Bundle(ctx, target.split("/")[0]))) throw e;
+    if (
+      (e as { code?: string }).code !== "not_installed" ||
+      opts.scope !== undefined ||
+      !(await isC2Bundle(ctx, target.split("/")[0]))
+    )
+      throw e;
     return (await probeC2Server(ctx, target, { timeoutMs: opts.timeoutMs })) as unknown as ProbedServer;
   }
 }
@@ -62,21 +86,48 @@ interface PinSlot {
 /** Where the pin of a probed server lives and what installed server it is bound to. */
 async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
   if (r.family === "c2") {
-    const [{ listC2McpServers }, { findInstalledC2 }] = await Promise.all([import("../c2session/mcp-servers.ts"), import("../c2store/records.ts")]);
+    const [{ listC2McpServers }, { findInstalledC2 }] = await Promise.all([
+      import("../c2session/mcp-servers.ts"),
+      import("../c2store/records.ts"),
+    ]);
     const installed = findInstalledC2(ctx, r.bundle);
     const entry = (await listC2McpServers(ctx)).find((e) => e.bundle === r.bundle && e.server === r.server);
-    if (!installed || !entry) throw new GjcError({ code: "not_installed", message: `${r.bundle}/${r.server} is no longer installed.`, exit: ExitCode.failed });
+    if (!installed || !entry)
+      throw new GjcError({
+        code: "not_installed",
+        message: `${r.bundle}/${r.server} is no longer installed.`,
+        exit: ExitCode.failed,
+      });
     const ident = { family: "c2" as const, scope: "user" as const, bundle: installed.name, server: r.server };
-    return { root: c2DataDir(ctx), key: pinKey(ident), ident, binding: c2ServerBinding(entry, installed.bundleDir, installed.record.files) };
+    return {
+      root: c2DataDir(ctx),
+      key: pinKey(ident),
+      ident,
+      binding: c2ServerBinding(entry, installed.bundleDir, installed.record.files),
+    };
   }
-  const [{ scopeRoot }, { readRegistry }, { isMcp }] = await Promise.all([import("../install/layout.ts"), import("../install/registry.ts"), import("../gjcsession/surfaces.ts")]);
+  const [{ scopeRoot }, { readRegistry }, { isMcp }] = await Promise.all([
+    import("../install/layout.ts"),
+    import("../install/registry.ts"),
+    import("../gjcsession/surfaces.ts"),
+  ]);
   const scope = r.scope as Scope;
   const root = scopeRoot(ctx, scope);
   const entry = readRegistry(root, scope, ctx).plugins.find((p) => p.name === r.bundle);
   const surface = entry?.surfaces.mcps.find((s) => isMcp(s) && s.name === r.server);
-  if (!entry || !surface) throw new GjcError({ code: "not_installed", message: `${r.bundle}/${r.server} is no longer installed in the ${scope} scope.`, exit: ExitCode.failed });
+  if (!entry || !surface)
+    throw new GjcError({
+      code: "not_installed",
+      message: `${r.bundle}/${r.server} is no longer installed in the ${scope} scope.`,
+      exit: ExitCode.failed,
+    });
   const ident = { family: "gjc" as const, scope, bundle: r.bundle, server: r.server };
-  return { root, key: pinKey(ident), ident, binding: gjcServerBinding(entry, surface as import("../gjcsession/surfaces.ts").StoredMcp) };
+  return {
+    root,
+    key: pinKey(ident),
+    ident,
+    binding: gjcServerBinding(entry, surface as import("../gjcsession/surfaces.ts").StoredMcp),
+  };
 }
 
 /**
@@ -85,7 +136,12 @@ async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
  * one), so two probes finishing at once cannot lose each other's pin (issue #15). The probe
  * itself runs before, unlocked; the slot and the pins are read again inside the lock.
  */
-async function underPinsLock<T>(ctx: Context, r: ProbedServer, command: string, fn: (slot: PinSlot, pins: PinFile) => T): Promise<T> {
+async function underPinsLock<T>(
+  ctx: Context,
+  r: ProbedServer,
+  command: string,
+  fn: (slot: PinSlot, pins: PinFile) => T,
+): Promise<T> {
   const run = async () => {
     const slot = await slotOf(ctx, r);
     const pins = readPins(slot.root);
@@ -96,10 +152,24 @@ async function underPinsLock<T>(ctx: Context, r: ProbedServer, command: string, 
     const { withC2Lock } = await import("../c2store/lock.ts");
     return withC2Lock(ctx, command, run);
   }
-  const [{ LOCK_FILE, scopeLabel, scopeRoot }, { lockTimeout, withLock }, { gjcTrustedBase }] = await Promise.all([import("../install/layout.ts"), import("../store/lock.ts"), import("../store/scope-path.ts")]);
+  const [{ LOCK_FILE, scopeLabel, scopeRoot }, { lockTimeout, withLock }, { gjcTrustedBase }] = await Promise.all([
+    import("../install/layout.ts"),
+    import("../store/lock.ts"),
+    import("../store/scope-path.ts"),
+  ]);
   const scope = r.scope as Scope;
   const root = scopeRoot(ctx, scope);
-  return withLock(root, { command, file: LOCK_FILE, timeoutMs: lockTimeout(ctx), label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) }, run);
+  return withLock(
+    root,
+    {
+      command,
+      file: LOCK_FILE,
+      timeoutMs: lockTimeout(ctx),
+      label: scopeLabel(scope),
+      trustedBase: gjcTrustedBase(root, scope),
+    },
+    run,
+  );
 }
 
 /** The pin of a slot, when it is bound to the installed server (a stale one counts as none). */
@@ -110,12 +180,23 @@ function currentPin(slot: PinSlot, pins: ReturnType<typeof readPins>): ServerPin
 
 function newPin(ctx: Context, slot: PinSlot, r: ProbedServer): ServerPin {
   const tools = pinTools(r.tools.map(toolDefinition));
-  return { ...slot.ident, binding: slot.binding, pinnedAt: ctx.now().toISOString(), ...tools, served: pinServed(tools.toolsDigest, r) };
+  return {
+    ...slot.ident,
+    binding: slot.binding,
+    pinnedAt: ctx.now().toISOString(),
+    ...tools,
+    served: pinServed(tools.toolsDigest, r),
+  };
 }
 
 /** The digest a host compares: the served digest, or for a pin made before it, the tools digest. */
 
-export function driftError(bundle: string, server: string, changes: ToolChange[], servedChanges: ServedChange[] = []): GjcError {
+export function driftError(
+  bundle: string,
+  server: string,
+  changes: ToolChange[],
+  servedChanges: ServedChange[] = [],
+): GjcError {
   return new GjcError({
     code: "tool_definition_drift",
     message: `The MCP server ${bundle}/${server} now serves definitions that differ from the ones pinned: ${describeToolChanges(changes, servedChanges)}. It is left out of sessions until you accept the change.`,
@@ -143,27 +224,42 @@ export function verifyDriftError(drifted: readonly PinCheck[], report: unknown):
  * verify (and clear an earlier drift); different ones record drift and throw tool_definition_drift.
  */
 async function checkAgainstPin(ctx: Context, r: ProbedServer): Promise<PinOutcome> {
-  const outcome = await underPinsLock(ctx, r, "gjc plugin mcp probe", (slot, pins): PinOutcome | { status: "drift"; changes: ToolChange[]; servedChanges: ServedChange[] } => {
-    const pin = currentPin(slot, pins);
-    const now = newPin(ctx, slot, r);
-    if (!pin) {
-      pins.servers[slot.key] = now;
-      writePins(slot.root, pins);
-      return { status: "pinned", toolsDigest: now.toolsDigest, digest: pinDigest(now), changes: [], servedChanges: [] };
-    }
-    const changes = diffTools(pin.tools, now.tools);
-    const servedChanges = diffServed(pin.served, now.served!);
-    if (changes.length === 0 && servedChanges.length === 0) {
-      if (pin.drift) {
-        delete pin.drift;
+  const outcome = await underPinsLock(
+    ctx,
+    r,
+    "gjc plugin mcp probe",
+    (slot, pins): PinOutcome | { status: "drift"; changes: ToolChange[]; servedChanges: ServedChange[] } => {
+      const pin = currentPin(slot, pins);
+      const now = newPin(ctx, slot, r);
+      if (!pin) {
+        pins.servers[slot.key] = now;
         writePins(slot.root, pins);
+        return {
+          status: "pinned",
+          toolsDigest: now.toolsDigest,
+          digest: pinDigest(now),
+          changes: [],
+          servedChanges: [],
+        };
       }
-      return { status: "verified", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
-    }
-    pin.drift = { detectedAt: ctx.now().toISOString(), changes, ...(servedChanges.length > 0 ? { servedChanges } : {}) };
-    writePins(slot.root, pins);
-    return { status: "drift", changes, servedChanges };
-  });
+      const changes = diffTools(pin.tools, now.tools);
+      const servedChanges = diffServed(pin.served, now.served!);
+      if (changes.length === 0 && servedChanges.length === 0) {
+        if (pin.drift) {
+          delete pin.drift;
+          writePins(slot.root, pins);
+        }
+        return { status: "verified", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
+      }
+      pin.drift = {
+        detectedAt: ctx.now().toISOString(),
+        changes,
+        ...(servedChanges.length > 0 ? { servedChanges } : {}),
+      };
+      writePins(slot.root, pins);
+      return { status: "drift", changes, servedChanges };
+    },
+  );
   // Thrown after the lock is released: the drift is recorded either way.
   if (outcome.status === "drift") throw driftError(r.bundle, r.server, outcome.changes, outcome.servedChanges);
   return outcome;
@@ -176,13 +272,21 @@ function dropStale(pins: ReturnType<typeof readPins>, slot: PinSlot): void {
 }
 
 /** `gjc plugin mcp probe <bundle>/<server>`: the probe, then its pin. */
-export async function probeAndPin(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer & { pin: PinOutcome }> {
+export async function probeAndPin(
+  ctx: Context,
+  target: string,
+  opts: { scope?: Scope; timeoutMs?: number },
+): Promise<ProbedServer & { pin: PinOutcome }> {
   const r = await probeServer(ctx, target, opts);
   return { ...r, pin: await checkAgainstPin(ctx, r) };
 }
 
 /** `gjc plugin mcp accept <bundle>/<server>`: probe now, show what changed since the pin, pin what it serves. */
-export async function acceptServer(ctx: Context, target: string, opts: { scope?: Scope; timeoutMs?: number }): Promise<ProbedServer & { pin: PinOutcome }> {
+export async function acceptServer(
+  ctx: Context,
+  target: string,
+  opts: { scope?: Scope; timeoutMs?: number },
+): Promise<ProbedServer & { pin: PinOutcome }> {
   const r = await probeServer(ctx, target, opts);
   const pin = await underPinsLock(ctx, r, "gjc plugin mcp accept", (slot, pins): PinOutcome => {
     const pin = currentPin(slot, pins);
@@ -190,10 +294,17 @@ export async function acceptServer(ctx: Context, target: string, opts: { scope?:
     const changes = pin ? diffTools(pin.tools, now.tools) : [];
     const servedChanges = pin ? diffServed(pin.served, now.served!) : [];
     // A pin made before the served lists were pinned is completed by an accept.
-    if (pin && changes.length === 0 && servedChanges.length === 0 && !pin.drift && pin.served !== undefined) return { status: "unchanged", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
+    if (pin && changes.length === 0 && servedChanges.length === 0 && !pin.drift && pin.served !== undefined)
+      return { status: "unchanged", toolsDigest: pin.toolsDigest, digest: pinDigest(pin), changes, servedChanges };
     pins.servers[slot.key] = now;
     writePins(slot.root, pins);
-    return { status: pin ? "accepted" : "pinned", toolsDigest: now.toolsDigest, digest: pinDigest(now), changes, servedChanges };
+    return {
+      status: pin ? "accepted" : "pinned",
+      toolsDigest: now.toolsDigest,
+      digest: pinDigest(now),
+      changes,
+      servedChanges,
+    };
   });
   return { ...r, pin };
 }
@@ -228,14 +339,24 @@ export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: 
       pinned = Object.values(readPins(root).servers);
     } catch (error) {
       if (!isGjcError(error)) throw error;
-      servers.push({ family: scope ? "gjc" : "c2", scope: scope ?? "user", bundle: "(pin file)", server: root, status: "error", changes: [], error: { code: error.code, message: error.message } });
+      servers.push({
+        family: scope ? "gjc" : "c2",
+        scope: scope ?? "user",
+        bundle: "(pin file)",
+        server: root,
+        status: "error",
+        changes: [],
+        error: { code: error.code, message: error.message },
+      });
       continue;
     }
     for (const pin of pinned) {
       if (name !== undefined && pin.bundle !== name) continue;
       const row = { family: pin.family, scope: pin.scope, bundle: pin.bundle, server: pin.server };
       try {
-        const r = await probeServer(ctx, `${pin.bundle}/${pin.server}`, { scope: pin.family === "gjc" ? scope : undefined });
+        const r = await probeServer(ctx, `${pin.bundle}/${pin.server}`, {
+          scope: pin.family === "gjc" ? scope : undefined,
+        });
         const slot = await slotOf(ctx, r);
         if (slot.binding !== pin.binding) continue; // stale: the server changed since it was pinned
         await checkAgainstPin(ctx, r);
@@ -244,9 +365,14 @@ export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: 
         if (!isGjcError(error)) throw error;
         if (error.code === "tool_definition_drift") {
           const d = error.details as { changes: ToolChange[]; servedChanges?: ServedChange[] };
-          servers.push({ ...row, status: "drift", changes: d.changes, ...(d.servedChanges?.length ? { servedChanges: d.servedChanges } : {}) });
-        }
-        else if (error.code !== "not_installed") servers.push({ ...row, status: "error", changes: [], error: { code: error.code, message: error.message } });
+          servers.push({
+            ...row,
+            status: "drift",
+            changes: d.changes,
+            ...(d.servedChanges?.length ? { servedChanges: d.servedChanges } : {}),
+          });
+        } else if (error.code !== "not_installed")
+          servers.push({ ...row, status: "error", changes: [], error: { code: error.code, message: error.message } });
       }
     }
   }

@@ -31,7 +31,8 @@ export interface DeclaredServer {
   policy: { ok: true } | { ok: false; code: "security_policy"; message: string };
 }
 
-export interface ProbeReport extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
+export interface ProbeReport
+  extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   scope: Scope;
   bundle: string;
   server: string;
@@ -85,7 +86,9 @@ function serversOf(b: SessionBundle): DeclaredServer[] {
  * and policy verdict. Read-only: the files are verified as at session start, but nothing
  * found here is persisted (that is `verify`'s and session start's job).
  */
-export async function listDeclaredServers(ctx: Context): Promise<{ servers: DeclaredServer[]; scopes: { scope: Scope; ok: boolean; problem?: string }[] }> {
+export async function listDeclaredServers(
+  ctx: Context,
+): Promise<{ servers: DeclaredServer[]; scopes: { scope: Scope; ok: boolean; problem?: string }[] }> {
   const state = await loadSession(ctx, { projectDir: ctx.cwd, persist: false });
   return {
     servers: state.bundles.flatMap(serversOf),
@@ -101,30 +104,58 @@ function refused(code: Code, message: string, hint: string): GjcError {
  * `gjc plugin mcp probe <bundle>/<server>`: only a server of an enabled, verified,
  * unquarantined bundle is started or connected, under the full policy, then closed.
  */
-export async function probeInstalledServer(ctx: Context, spec: string, options: { scope?: Scope; timeoutMs?: number } = {}): Promise<ProbeReport> {
+export async function probeInstalledServer(
+  ctx: Context,
+  spec: string,
+  options: { scope?: Scope; timeoutMs?: number } = {},
+): Promise<ProbeReport> {
   const slash = spec.indexOf("/");
   if (slash <= 0 || slash === spec.length - 1 || spec.indexOf("/", slash + 1) !== -1)
-    throw usageError(`"${spec}" is not <bundle>/<server>.`, "Name the bundle and one of its MCP servers, e.g. gjc plugin mcp probe docs-bundle/docs (gjc plugin mcp list shows them).", "invalid_argument");
+    throw usageError(
+      `"${spec}" is not <bundle>/<server>.`,
+      "Name the bundle and one of its MCP servers, e.g. gjc plugin mcp probe docs-bundle/docs (gjc plugin mcp list shows them).",
+      "invalid_argument",
+    );
   const bundleName = spec.slice(0, slash);
   const serverName = spec.slice(slash + 1);
 
   const state = await loadSession(ctx, { projectDir: ctx.cwd, persist: false });
   const broken = state.scopes.find((s) => !s.ok && (options.scope === undefined || s.scope === options.scope));
-  const candidates = state.bundles.filter((b) => b.entry.name === bundleName && (options.scope === undefined || b.entry.scope === options.scope));
+  const candidates = state.bundles.filter(
+    (b) => b.entry.name === bundleName && (options.scope === undefined || b.entry.scope === options.scope),
+  );
   if (candidates.length === 0) {
-    if (broken) throw refused("registry_corrupt", `The ${broken.scope} scope cannot be read: ${broken.problem ?? "damaged registry"}`, "Run gjc plugin doctor to restore the last good registry.");
+    if (broken)
+      throw refused(
+        "registry_corrupt",
+        `The ${broken.scope} scope cannot be read: ${broken.problem ?? "damaged registry"}`,
+        "Run gjc plugin doctor to restore the last good registry.",
+      );
     throw notInstalled(bundleName, options.scope);
   }
   // Both scopes may hold the name; the session keeps the earlier (user) one active.
   const b = candidates.find((c) => c.status === "active") ?? candidates[0];
   const where = `${bundleName} (${b.entry.scope})`;
-  if (b.status === "disabled") throw refused("disabled", `${where} is disabled, so its MCP servers are not started.`, `Enable it first: gjc plugin enable ${bundleName} --${b.entry.scope}`);
+  if (b.status === "disabled")
+    throw refused(
+      "disabled",
+      `${where} is disabled, so its MCP servers are not started.`,
+      `Enable it first: gjc plugin enable ${bundleName} --${b.entry.scope}`,
+    );
   if (b.status === "excluded") {
-    throw refused("session_collision", `${where} is left out of sessions: it collides with ${b.collision?.with.join(", ") ?? "an active bundle"}${b.reasons[0] ? ` (${b.reasons[0].message})` : ""}`, `Disable or uninstall one of the two bundles (gjc plugin disable ${bundleName} --${b.entry.scope}).`);
+    throw refused(
+      "session_collision",
+      `${where} is left out of sessions: it collides with ${b.collision?.with.join(", ") ?? "an active bundle"}${b.reasons[0] ? ` (${b.reasons[0].message})` : ""}`,
+      `Disable or uninstall one of the two bundles (gjc plugin disable ${bundleName} --${b.entry.scope}).`,
+    );
   }
   if (b.status === "quarantined") {
     const r = b.reasons[0];
-    throw refused(r?.code ?? "quarantined", `${where} is quarantined${r ? `: ${r.message}` : ""}`, "Run gjc plugin verify to see why, and reinstall the bundle to clear it.");
+    throw refused(
+      r?.code ?? "quarantined",
+      `${where} is quarantined${r ? `: ${r.message}` : ""}`,
+      "Run gjc plugin verify to see why, and reinstall the bundle to clear it.",
+    );
   }
   const entry = b.surfaces.find((s) => isMcp(s.surface) && (s.surface as StoredMcp).name === serverName);
   if (!entry) {
@@ -136,10 +167,19 @@ export async function probeInstalledServer(ctx: Context, spec: string, options: 
       exit: ExitCode.failed,
     });
   }
-  if (entry.status === "disabled") throw refused("disabled", `${where}: MCP server "${serverName}" is disabled.`, `Enable it: gjc plugin enable ${bundleName} --${b.entry.scope} --surface ${entry.surface.extensionId}`);
+  if (entry.status === "disabled")
+    throw refused(
+      "disabled",
+      `${where}: MCP server "${serverName}" is disabled.`,
+      `Enable it: gjc plugin enable ${bundleName} --${b.entry.scope} --surface ${entry.surface.extensionId}`,
+    );
   if (entry.status === "quarantined") {
     const r = entry.reasons[0];
-    throw refused(r?.code ?? "quarantined", `${where}: MCP server "${serverName}" is quarantined${r ? `: ${r.message}` : ""}`, "Run gjc plugin verify to see why, and reinstall the bundle to clear it.");
+    throw refused(
+      r?.code ?? "quarantined",
+      `${where}: MCP server "${serverName}" is quarantined${r ? `: ${r.message}` : ""}`,
+      "Run gjc plugin verify to see why, and reinstall the bundle to clear it.",
+    );
   }
 
   const s = entry.surface as StoredMcp;

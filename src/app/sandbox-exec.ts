@@ -34,19 +34,45 @@ export interface SandboxedRun {
  * `bun` means gjc's own runtime, as when gjc starts a server itself.
  */
 export async function startSandboxed(ctx: Context, opts: SandboxExecOptions): Promise<SandboxedRun> {
-  if (opts.command.length === 0) throw usageError("gjc sandbox exec needs the command to run after --.", "e.g. gjc sandbox exec --bundle docs --server docs -- node server.mjs", "missing_argument");
+  if (opts.command.length === 0)
+    throw usageError(
+      "gjc sandbox exec needs the command to run after --.",
+      "e.g. gjc sandbox exec --bundle docs --server docs -- node server.mjs",
+      "missing_argument",
+    );
   const kinds = [opts.server !== undefined, opts.runtime === true, opts.lsp !== undefined].filter(Boolean).length;
-  if (kinds > 1) throw usageError("Give at most one of --server, --runtime and --lsp.", "They name which process of the bundle this is.", "invalid_option_value");
+  if (kinds > 1)
+    throw usageError(
+      "Give at most one of --server, --runtime and --lsp.",
+      "They name which process of the bundle this is.",
+      "invalid_option_value",
+    );
   // The command's working directory is the server's, not the project: the plan names the project.
   const where: Context = opts.project !== undefined ? { ...ctx, cwd: resolve(ctx.cwd, opts.project) } : ctx;
-  const target = await resolveInstalled(where, opts.bundle, opts.project !== undefined ? { project: true } : { user: true });
+  const target = await resolveInstalled(
+    where,
+    opts.bundle,
+    opts.project !== undefined ? { project: true } : { user: true },
+  );
   const inspected = await target.adapter.inspect(where, opts.bundle, target.scope);
   // A bundle another program installed (the C2 app's record) holds no hashes gjc could check.
-  if ("foreign" in inspected) throw new GjcError({ code: "foreign_record", message: `${opts.bundle} was not installed by gjc, so gjc does not run it.`, hint: "Install it with gjc, or let the program that installed it run it.", exit: ExitCode.refused });
+  if ("foreign" in inspected)
+    throw new GjcError({
+      code: "foreign_record",
+      message: `${opts.bundle} was not installed by gjc, so gjc does not run it.`,
+      hint: "Install it with gjc, or let the program that installed it run it.",
+      exit: ExitCode.refused,
+    });
   const installed = inspected;
   const subject: SandboxSubject = {
     bundle: installed.name,
-    ...(opts.server !== undefined ? { process: { kind: "server", id: opts.server } } : opts.runtime ? { process: { kind: "runtime" } } : opts.lsp !== undefined ? { process: { kind: "lsp", id: opts.lsp } } : {}),
+    ...(opts.server !== undefined
+      ? { process: { kind: "server", id: opts.server } }
+      : opts.runtime
+        ? { process: { kind: "runtime" } }
+        : opts.lsp !== undefined
+          ? { process: { kind: "lsp", id: opts.lsp } }
+          : {}),
   };
   const write = installed.c2?.dataDir ? [installed.c2.dataDir] : [];
   const profile = await profileFor(ctx, subject, { read: [installed.root], write, net: [] });
@@ -59,7 +85,15 @@ export async function startSandboxed(ctx: Context, opts: SandboxExecOptions): Pr
   } else if (!isAbsolute(command) && !command.includes("/")) {
     argv = [Bun.which(command, { PATH: env.PATH ?? "" }) ?? command, ...args];
   }
-  const child = launch({ argv, cwd: ctx.cwd, env, stdin: "inherit", stdout: "inherit", stderr: "inherit", sandbox: { subject, profile, hostEnv: ctx.env } });
+  const child = launch({
+    argv,
+    cwd: ctx.cwd,
+    env,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+    sandbox: { subject, profile, hostEnv: ctx.env },
+  });
   const status = child.exited.then(async (code) => {
     const signal = child.proc.signalCode;
     await child.stop();
@@ -77,6 +111,7 @@ export async function startSandboxed(ctx: Context, opts: SandboxExecOptions): Pr
  */
 function passedEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && !isDeniedEnvName(name) && !name.startsWith("GJC_")) out[name] = value;
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && !isDeniedEnvName(name) && !name.startsWith("GJC_")) out[name] = value;
   return out;
 }

@@ -16,10 +16,16 @@ const flag = (scope: Scope) => (scope === "user" ? "--user" : "--project");
 /** Every (family, scope) store the selection names, in the order the verbs report them. */
 export async function selectedStores(sel: StoreSelection): Promise<StoreTarget[]> {
   if (sel.family !== undefined && sel.family !== "gjc" && sel.family !== "c2") {
-    throw usageError(`--family must be gjc or c2, not ${JSON.stringify(sel.family)}.`, "gjc: bundles with gajae-plugin.json; c2: bundles with plugin.json.", "invalid_option_value");
+    throw usageError(
+      `--family must be gjc or c2, not ${JSON.stringify(sel.family)}.`,
+      "gjc: bundles with gajae-plugin.json; c2: bundles with plugin.json.",
+      "invalid_option_value",
+    );
   }
   const scopes = selectedScopes(sel);
-  return (await families()).filter((a) => sel.family === undefined || a.family === (sel.family as Family)).flatMap((adapter) => adapter.scopes.filter((s) => scopes.includes(s)).map((scope) => ({ adapter, scope })));
+  return (await families())
+    .filter((a) => sel.family === undefined || a.family === (sel.family as Family))
+    .flatMap((adapter) => adapter.scopes.filter((s) => scopes.includes(s)).map((scope) => ({ adapter, scope })));
 }
 
 /**
@@ -42,7 +48,11 @@ export async function resolveInstalled(ctx: Context, name: string, sel: StoreSel
   if (hits.length > 1) {
     const choices = hits.map((h) => `${h.adapter.family} ${h.scope}`);
     const families = new Set(hits.map((h) => h.adapter.family));
-    const pick = hits.map((h) => (families.size > 1 ? `--family ${h.adapter.family}${hits.filter((x) => x.adapter.family === h.adapter.family).length > 1 ? ` ${flag(h.scope)}` : ""}` : flag(h.scope)));
+    const pick = hits.map((h) =>
+      families.size > 1
+        ? `--family ${h.adapter.family}${hits.filter((x) => x.adapter.family === h.adapter.family).length > 1 ? ` ${flag(h.scope)}` : ""}`
+        : flag(h.scope),
+    );
     throw new GjcError({
       code: "ambiguous_plugin",
       message: `${name} is installed in several places: ${choices.join(", ")}.`,
@@ -53,7 +63,11 @@ export async function resolveInstalled(ctx: Context, name: string, sel: StoreSel
   }
   if (unreadable) throw unreadable;
   const all = await selectedStores({});
-  const elsewhere = all.filter((t) => !selected.some((s) => s.adapter === t.adapter && s.scope === t.scope) && t.adapter.holds(ctx, name, t.scope).found);
+  const elsewhere = all.filter(
+    (t) =>
+      !selected.some((s) => s.adapter === t.adapter && s.scope === t.scope) &&
+      t.adapter.holds(ctx, name, t.scope).found,
+  );
   throw new GjcError({
     code: "not_installed",
     message: `No bundle named ${JSON.stringify(name)} is installed${sel.user || sel.project || sel.family ? " where you looked" : ""}.`,

@@ -14,16 +14,25 @@ export interface VerifyOptions extends StoreSelection {
 }
 
 /** The `gjc/verify@1` document (minus `schema`), with the --runtime and --mcp parts typed. */
-export type VerifyReport = Omit<VerifyResult, "runtime" | "mcp"> & { runtime?: RuntimeCheckSummary; mcp?: { ok: boolean; servers: PinCheck[] } };
+export type VerifyReport = Omit<VerifyResult, "runtime" | "mcp"> & {
+  runtime?: RuntimeCheckSummary;
+  mcp?: { ok: boolean; servers: PinCheck[] };
+};
 
 /**
  * `gjc plugin verify [<name>] [--runtime] [--mcp]`: re-hash every installed file (drift
  * quarantines, a clean check clears), then what was asked for; `ok` only when everything holds.
  * The runtime and MCP checkers are loaded only when asked for.
  */
-export async function verifyBundles(ctx: Context, name: string | undefined, opts: VerifyOptions = {}): Promise<VerifyReport> {
+export async function verifyBundles(
+  ctx: Context,
+  name: string | undefined,
+  opts: VerifyOptions = {},
+): Promise<VerifyReport> {
   const files = await verifyFiles(ctx, name, opts);
-  const runtime = opts.runtime ? await (await import("../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, name) : undefined;
+  const runtime = opts.runtime
+    ? await (await import("../gjcsession/runtime-verify.ts")).verifyRuntime(ctx, name)
+    : undefined;
   const pins = opts.mcp ? await import("./mcp-probe.ts") : undefined;
   const mcp = pins ? await pins.verifyMcpPins(ctx, name) : undefined;
   const ok = files.ok && (runtime?.failed ?? 0) === 0 && (mcp?.ok ?? true);

@@ -84,17 +84,31 @@ function locate(findings: AuditFinding[], text: Planned["text"]): LocatedFinding
   });
 }
 
-function report(subject: Omit<AuditSubject, "family" | "name" | "version" | "integrity">, planned: Planned, signature: SignatureCheck): AuditReport {
+function report(
+  subject: Omit<AuditSubject, "family" | "name" | "version" | "integrity">,
+  planned: Planned,
+  signature: SignatureCheck,
+): AuditReport {
   const findings = locate(auditFindings(planned.model), planned.text);
   const counts: Record<AuditLevel, number> = { error: 0, warning: 0, note: 0 };
   for (const f of findings) counts[f.level]++;
   const m = planned.model;
-  return { subject: { ...subject, family: m.family, name: m.name, version: m.version, integrity: integrityOf(planned.files) }, capabilities: m, findings, counts, signature };
+  return {
+    subject: { ...subject, family: m.family, name: m.name, version: m.version, integrity: integrityOf(planned.files) },
+    capabilities: m,
+    findings,
+    counts,
+    signature,
+  };
 }
 
 /** A bare bundle name (no path separator, no URL, not an existing path) means an installed bundle. */
 function isInstalledName(ctx: Context, target: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) && !entryExists(resolve(ctx.cwd, target)) && !/\.(?:tgz|tar|tar\.gz)$/.test(target);
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(target) &&
+    !entryExists(resolve(ctx.cwd, target)) &&
+    !/\.(?:tgz|tar|tar\.gz)$/.test(target)
+  );
 }
 
 /** `gjc plugin audit`: the audit of the target, held to `--fail-on` (refused before anything is fetched when malformed). */
@@ -108,30 +122,72 @@ export async function auditGated(ctx: Context, req: AuditRequest): Promise<Gated
 export async function auditTarget(ctx: Context, req: AuditRequest): Promise<AuditReport> {
   // Loaded only when a scope flag was given (the resolver module brings the store with it).
   const scope = req.user || req.project ? (await import("../store/resolve.ts")).scopeFromFlags(req) : undefined;
-  const audited = req.catalog === undefined && isInstalledName(ctx, req.target) ? await auditInstalled(ctx, req.target, scope) : await withPlannedSource(ctx, req, (planned, display, commit, signature) => report({ kind: "source", display, scope: null, commit }, planned, signature));
+  const audited =
+    req.catalog === undefined && isInstalledName(ctx, req.target)
+      ? await auditInstalled(ctx, req.target, scope)
+      : await withPlannedSource(ctx, req, (planned, display, commit, signature) =>
+          report({ kind: "source", display, scope: null, commit }, planned, signature),
+        );
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
-  const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([import("./diff.ts"), import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
+  const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([
+    import("./diff.ts"),
+    import("./grants-diff.ts"),
+    import("../store/grants-recorded.ts"),
+  ]);
   const installed = (await planAuditRoot(base.dir)).model;
   const capabilityDiff = diffCapabilities(installed, audited.capabilities);
-  const grants = carriedGrants(capabilityDiff, audited.capabilities, recordedGrants(ctx, installed.family, base.scope ?? "user", installed.name));
-  return { ...audited, against: { name: req.against, display: base.display }, capabilityDiff: grants ? { ...capabilityDiff, grants } : capabilityDiff };
+  const grants = carriedGrants(
+    capabilityDiff,
+    audited.capabilities,
+    recordedGrants(ctx, installed.family, base.scope ?? "user", installed.name),
+  );
+  return {
+    ...audited,
+    against: { name: req.against, display: base.display },
+    capabilityDiff: grants ? { ...capabilityDiff, grants } : capabilityDiff,
+  };
 }
 
 /** Fetches a source the way install does and plans it; the scratch copy is always removed. */
-async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (planned: Planned, display: string, commit: string | null, signature: SignatureCheck) => T): Promise<T> {
+async function withPlannedSource<T>(
+  ctx: Context,
+  req: AuditRequest,
+  use: (planned: Planned, display: string, commit: string | null, signature: SignatureCheck) => T,
+): Promise<T> {
   const maybeEntry = req.catalog !== undefined || /^[a-z0-9][a-z0-9.-]*@/.test(req.target);
   const catalogs = maybeEntry ? await import("../c2store/catalog-install.ts") : undefined;
-  const entry = !catalogs ? undefined : req.catalog !== undefined ? { entryName: req.target, catalogPath: req.catalog } : catalogs.isCatalogSpec(ctx, req.target);
+  const entry = !catalogs
+    ? undefined
+    : req.catalog !== undefined
+      ? { entryName: req.target, catalogPath: req.catalog }
+      : catalogs.isCatalogSpec(ctx, req.target);
   if (catalogs && entry) {
     const { withCatalogEntry } = catalogs;
-    if (req.sha256 !== undefined) throw usageError("--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.", "Drop --sha256, or audit the archive file directly.", "invalid_option_value");
-    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) => use(await planAuditRoot(fetched.dir), `${entry.entryName}@${entry.catalogPath}`, commitOf(fetched.record), await sourceSignature(ctx, fetched)));
+    if (req.sha256 !== undefined)
+      throw usageError(
+        "--sha256 does not apply to catalog entries; the catalog's own sha256 is checked.",
+        "Drop --sha256, or audit the archive file directly.",
+        "invalid_option_value",
+      );
+    return withCatalogEntry(ctx, entry, async (fetched: FetchedSource) =>
+      use(
+        await planAuditRoot(fetched.dir),
+        `${entry.entryName}@${entry.catalogPath}`,
+        commitOf(fetched.record),
+        await sourceSignature(ctx, fetched),
+      ),
+    );
   }
   const { fetchSpec } = await import("../install/fetch-source.ts");
   const fetched = await fetchSpec(ctx, req.target, (m) => ctx.log.progress(m), req.sha256);
   try {
-    return use(await planAuditRoot(fetched.dir), fetched.display, commitOf(fetched.record), await sourceSignature(ctx, fetched));
+    return use(
+      await planAuditRoot(fetched.dir),
+      fetched.display,
+      commitOf(fetched.record),
+      await sourceSignature(ctx, fetched),
+    );
   } finally {
     await fetched.cleanup();
   }
@@ -141,16 +197,28 @@ async function withPlannedSource<T>(ctx: Context, req: AuditRequest, use: (plann
 async function auditInstalled(ctx: Context, name: string, scope: Scope | undefined): Promise<AuditReport> {
   const found = await installedRoot(ctx, name, scope);
   const planned = await planAuditRoot(found.dir);
-  const signature: SignatureCheck = found.signer ? { status: found.signer.identity !== undefined ? "trusted" : "unknown-signer", signer: found.signer } : { status: "unsigned" };
-  const audited = report({ kind: "installed", display: found.display, scope: found.scope, commit: found.commit }, { ...planned, model: withPassEnv(planned.model, found.passEnv) }, signature);
+  const signature: SignatureCheck = found.signer
+    ? { status: found.signer.identity !== undefined ? "trusted" : "unknown-signer", signer: found.signer }
+    : { status: "unsigned" };
+  const audited = report(
+    { kind: "installed", display: found.display, scope: found.scope, commit: found.commit },
+    { ...planned, model: withPassEnv(planned.model, found.passEnv) },
+    signature,
+  );
   return withGrants(ctx, audited);
 }
 
 /** An installed bundle's report with its recorded grants and the findings about them. */
 async function withGrants(ctx: Context, r: AuditReport): Promise<AuditReport> {
-  const [{ recordedGrants }, { grantFindings }] = await Promise.all([import("../store/grants-recorded.ts"), import("./grant-findings.ts")]);
+  const [{ recordedGrants }, { grantFindings }] = await Promise.all([
+    import("../store/grants-recorded.ts"),
+    import("./grant-findings.ts"),
+  ]);
   const grants = recordedGrants(ctx, r.subject.family, r.subject.scope ?? "user", r.subject.name);
-  const extra = grantFindings(ctx, r.subject.family, r.subject.name, grants).map((f) => ({ ...f, region: { line: 1, column: 1 } }));
+  const extra = grantFindings(ctx, r.subject.family, r.subject.name, grants).map((f) => ({
+    ...f,
+    region: { line: 1, column: 1 },
+  }));
   const counts = { ...r.counts };
   for (const f of extra) counts[f.level]++;
   return { ...r, grants, findings: [...r.findings, ...extra], counts };
@@ -166,7 +234,15 @@ function withPassEnv(model: CapabilityModel, passEnv: readonly string[]): Capabi
   if (passEnv.length === 0) return model;
   const passed = model.processes
     .filter((p) => p.kind === "c2-runtime" || p.kind === "language-server")
-    .flatMap((p) => passEnv.map((name, i) => ({ owner: p.id, name, mode: "passes" as const, from: name, at: { file: RECORD_FILE, pointer: `/pass_env/${i}` } })));
+    .flatMap((p) =>
+      passEnv.map((name, i) => ({
+        owner: p.id,
+        name,
+        mode: "passes" as const,
+        from: name,
+        at: { file: RECORD_FILE, pointer: `/pass_env/${i}` },
+      })),
+    );
   return { ...model, env: [...model.env, ...passed] };
 }
 
@@ -210,7 +286,14 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
       const { notInstalled } = await import("../install/not-installed.ts");
       throw notInstalled(name, scope);
     }
-    return { dir: entry.pluginRoot, passEnv: [], display: `${entry.name} ${entry.version} (${scope} scope)`, scope, commit: commitOf(entry.source), ...(entry.signer ? { signer: entry.signer } : {}) };
+    return {
+      dir: entry.pluginRoot,
+      passEnv: [],
+      display: `${entry.name} ${entry.version} (${scope} scope)`,
+      scope,
+      commit: commitOf(entry.source),
+      ...(entry.signer ? { signer: entry.signer } : {}),
+    };
   }
   const { c2Layout, bundleDir } = await import("../c2store/paths.ts");
   const { findRecord } = await import("../c2store/records.ts");
@@ -218,14 +301,26 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
   const record = entryExists(layout.plugins) ? findRecord(layout, name) : undefined;
   if (record) {
     const { signerOfRecord } = await import("../c2store/record-signer.ts");
-    return { dir: bundleDir(layout, record.id), passEnv: record.pass_env ?? [], display: `${record.name} ${record.version} (C2, ${record.id})`, scope: null, commit: commitOf(record.source.resolved), ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}) };
+    return {
+      dir: bundleDir(layout, record.id),
+      passEnv: record.pass_env ?? [],
+      display: `${record.name} ${record.version} (C2, ${record.id})`,
+      scope: null,
+      commit: commitOf(record.source.resolved),
+      ...(record.signer ? { signer: signerOfRecord(record.signer) } : {}),
+    };
   }
   const scopes = (["user", "project"] as Scope[]).filter((s) => {
     const read = tryReadRegistry(scopeRoot(ctx, s), s, ctx);
     return read.ok && read.registry.plugins.some((p) => p.name === name);
   });
   if (scopes.length === 1) return installedRoot(ctx, name, scopes[0]);
-  if (scopes.length > 1) throw usageError(`${name} is installed in both GJC scopes.`, `Say which: gjc plugin audit ${name} --user, or --project.`, "scope_required");
+  if (scopes.length > 1)
+    throw usageError(
+      `${name} is installed in both GJC scopes.`,
+      `Say which: gjc plugin audit ${name} --user, or --project.`,
+      "scope_required",
+    );
   throw new GjcError({
     code: "not_installed",
     message: `No installed bundle is named ${name}.`,
@@ -235,8 +330,11 @@ export async function installedRoot(ctx: Context, name: string, scope: Scope | u
 }
 
 /** The capability model of an installed bundle (diffs, trust); undefined when it is not installed. */
-export async function installedCapabilities(ctx: Context, name: string, scope: Scope | undefined): Promise<CapabilityModel> {
+export async function installedCapabilities(
+  ctx: Context,
+  name: string,
+  scope: Scope | undefined,
+): Promise<CapabilityModel> {
   const found = await installedRoot(ctx, name, scope);
   return (await planAuditRoot(found.dir)).model;
 }
-

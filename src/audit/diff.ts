@@ -6,7 +6,14 @@
  * the diff non-empty (a SKILL.md edit is text, not capability).
  */
 import type { TrustedCapabilities } from "./trust.ts";
-import type { CapabilityModel, EndpointCapability, EnvCapability, HookCapability, HostCapability, ProcessCapability } from "./model.ts";
+import type {
+  CapabilityModel,
+  EndpointCapability,
+  EnvCapability,
+  HookCapability,
+  HostCapability,
+  ProcessCapability,
+} from "./model.ts";
 
 export interface Changed<T> {
   id: string;
@@ -86,7 +93,12 @@ export function diffCapabilities(before: CapabilityModel, after: CapabilityModel
       removed: prompts.removed.map((p) => p.id),
       changed: prompts.changed.map((c) => c.id),
     },
-    files: { before: before.files.count, after: after.files.count, bytesBefore: before.files.bytes, bytesAfter: after.files.bytes },
+    files: {
+      before: before.files.count,
+      after: after.files.count,
+      bytesBefore: before.files.bytes,
+      bytesAfter: after.files.bytes,
+    },
   };
 }
 
@@ -107,7 +119,14 @@ export function diffTrusted(before: TrustedCapabilities, after: TrustedCapabilit
   const env = diffSection(before.env, after.env, (v) => `${v.owner}:${v.name}`);
   const hostCommands = diffSection(before.hostCommands, after.hostCommands, (h) => `${h.owner}|${h.kind}|${h.name}`);
   const codeChanged = before.code !== after.code;
-  return { empty: !codeChanged && sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hostCommands) === 0, processes, endpoints, env, hostCommands, codeChanged };
+  return {
+    empty: !codeChanged && sizeOf(processes) + sizeOf(endpoints) + sizeOf(env) + sizeOf(hostCommands) === 0,
+    processes,
+    endpoints,
+    env,
+    hostCommands,
+    codeChanged,
+  };
 }
 
 /** One line for an error message: `+ process x; ~ process y (args); - endpoint z`. */
@@ -127,6 +146,11 @@ export function summarizeTrustDiff(d: TrustDiff): string {
 }
 
 /** What changed since a C2 record was trusted, as one line (`trust_outdated` refusals say it). */
-export function trustChangeSummary(r: { capabilities?: TrustedCapabilities; trusted_capabilities?: TrustedCapabilities }): string {
-  return r.capabilities && r.trusted_capabilities ? summarizeTrustDiff(diffTrusted(r.trusted_capabilities, r.capabilities)) : "its capabilities changed";
+export function trustChangeSummary(r: {
+  capabilities?: TrustedCapabilities;
+  trusted_capabilities?: TrustedCapabilities;
+}): string {
+  return r.capabilities && r.trusted_capabilities
+    ? summarizeTrustDiff(diffTrusted(r.trusted_capabilities, r.capabilities))
+    : "its capabilities changed";
 }

@@ -29,9 +29,37 @@ const ProcessSchema = Type.Object(
   },
   closed,
 );
-const EndpointSchema = Type.Object({ id: str, kind: Type.Literal("mcp"), name: str, transport: str, url: str, scheme: str, host: str, headers: strs, at: DeclaredAtSchema }, closed);
-const EnvSchema = Type.Object({ owner: str, name: str, mode: Type.Enum(["sets", "passes"]), from: nullable(str), at: DeclaredAtSchema }, closed);
-const HookSchema = Type.Object({ id: str, name: str, event: str, target: nullable(str), phase: nullable(str), path: nullable(str), supported: Type.Boolean(), at: DeclaredAtSchema }, closed);
+const EndpointSchema = Type.Object(
+  {
+    id: str,
+    kind: Type.Literal("mcp"),
+    name: str,
+    transport: str,
+    url: str,
+    scheme: str,
+    host: str,
+    headers: strs,
+    at: DeclaredAtSchema,
+  },
+  closed,
+);
+const EnvSchema = Type.Object(
+  { owner: str, name: str, mode: Type.Enum(["sets", "passes"]), from: nullable(str), at: DeclaredAtSchema },
+  closed,
+);
+const HookSchema = Type.Object(
+  {
+    id: str,
+    name: str,
+    event: str,
+    target: nullable(str),
+    phase: nullable(str),
+    path: nullable(str),
+    supported: Type.Boolean(),
+    at: DeclaredAtSchema,
+  },
+  closed,
+);
 const HostSchema = Type.Object(
   {
     owner: str,
@@ -46,7 +74,14 @@ const HostSchema = Type.Object(
   closed,
 );
 const PromptSchema = Type.Object(
-  { id: str, kind: Type.Enum(["system-appendix", "agent-appendix", "subskill", "skill", "agent", "prompt-command"]), name: str, path: nullable(str), bytes: Type.Integer({ minimum: 0 }), sha256: digest },
+  {
+    id: str,
+    kind: Type.Enum(["system-appendix", "agent-appendix", "subskill", "skill", "agent", "prompt-command"]),
+    name: str,
+    path: nullable(str),
+    bytes: Type.Integer({ minimum: 0 }),
+    sha256: digest,
+  },
   closed,
 );
 
@@ -68,7 +103,14 @@ export const CapabilityModelSchema = Type.Object(
 );
 
 const section = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
-  Type.Object({ added: Type.Array(item), removed: Type.Array(item), changed: Type.Array(Type.Object({ id: str, fields: strs, before: item, after: item }, closed)) }, closed);
+  Type.Object(
+    {
+      added: Type.Array(item),
+      removed: Type.Array(item),
+      changed: Type.Array(Type.Object({ id: str, fields: strs, before: item, after: item }, closed)),
+    },
+    closed,
+  );
 
 export const CapabilityDiffSchema = Type.Object(
   {
@@ -78,14 +120,29 @@ export const CapabilityDiffSchema = Type.Object(
     env: section(EnvSchema),
     hooks: section(HookSchema),
     hostCommands: section(HostSchema),
-    prompts: Type.Object({ before: Type.Integer(), after: Type.Integer(), delta: Type.Integer(), added: strs, removed: strs, changed: strs }, closed),
-    files: Type.Object({ before: Type.Integer(), after: Type.Integer(), bytesBefore: Type.Integer(), bytesAfter: Type.Integer() }, closed),
+    prompts: Type.Object(
+      {
+        before: Type.Integer(),
+        after: Type.Integer(),
+        delta: Type.Integer(),
+        added: strs,
+        removed: strs,
+        changed: strs,
+      },
+      closed,
+    ),
+    files: Type.Object(
+      { before: Type.Integer(), after: Type.Integer(), bytesBefore: Type.Integer(), bytesAfter: Type.Integer() },
+      closed,
+    ),
     /** The installed bundle's sandbox grants that would apply to the candidate. */
     grants: opt(
       Type.Object(
         {
           bundle: GrantSetSchema,
-          processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, declared: Type.Boolean() }, closed)),
+          processes: Type.Array(
+            Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, declared: Type.Boolean() }, closed),
+          ),
           inheritedBy: strs,
         },
         closed,
@@ -129,7 +186,14 @@ export const AuditDocumentSchema = Type.Object(
     ),
     capabilities: CapabilityModelSchema,
     findings: Type.Array(FindingSchema),
-    counts: Type.Object({ error: Type.Integer({ minimum: 0 }), warning: Type.Integer({ minimum: 0 }), note: Type.Integer({ minimum: 0 }) }, closed),
+    counts: Type.Object(
+      {
+        error: Type.Integer({ minimum: 0 }),
+        warning: Type.Integer({ minimum: 0 }),
+        note: Type.Integer({ minimum: 0 }),
+      },
+      closed,
+    ),
     signature: SignatureSchema,
     capabilityDiff: opt(CapabilityDiffSchema),
     against: opt(Type.Object({ name: str, display: str }, closed)),
@@ -142,5 +206,9 @@ export const AuditDocumentSchema = Type.Object(
 );
 
 export const AUDIT_DOCUMENTS = {
-  "gjc/audit@1": { file: "audit.schema.json", title: "gjc plugin audit --json (gjc/audit@1)", schema: AuditDocumentSchema },
+  "gjc/audit@1": {
+    file: "audit.schema.json",
+    title: "gjc plugin audit --json (gjc/audit@1)",
+    schema: AuditDocumentSchema,
+  },
 } as const;

@@ -15,7 +15,15 @@ import { join } from "node:path";
 import { C2_LIMITS } from "../bundle/limits.ts";
 import { stripDotSlash } from "../bundle/path-safety.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
-import { attachCodeDigests, describeUrl, emptyModel, rootPath, type CapabilityModel, type DeclaredAt, type EnvCapability } from "./model.ts";
+import {
+  attachCodeDigests,
+  describeUrl,
+  emptyModel,
+  rootPath,
+  type CapabilityModel,
+  type DeclaredAt,
+  type EnvCapability,
+} from "./model.ts";
 
 const C2_PTR = `/extensions/${C2_NAMESPACE}`;
 const inManifest = (p: string): DeclaredAt => ({ file: MANIFEST_FILE, pointer: p });
@@ -25,7 +33,9 @@ const HOST_PROVIDED = new Set(["PLUGIN_ROOT", "PLUGIN_DATA", "PLUGIN_PROJECT_DIR
 
 /** A bundle path (`./bin/x`, `bin/x`) as it runs, or a PATH program name as written. */
 function program(command: string): { command: string; inBundle: boolean } {
-  return isBundleRelative(command) ? { command: rootPath(stripDotSlash(command)), inBundle: true } : { command, inBundle: false };
+  return isBundleRelative(command)
+    ? { command: rootPath(stripDotSlash(command)), inBundle: true }
+    : { command, inBundle: false };
 }
 
 /** Names only: `sets` for a literal value, `passes` for a value that is one host variable. */
@@ -34,7 +44,13 @@ export function envEntries(owner: string, env: Record<string, unknown>, base: De
   for (const [name, value] of Object.entries(env)) {
     const m = typeof value === "string" ? /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/.exec(value) : null;
     const from = m && !HOST_PROVIDED.has(m[1]) ? m[1] : null;
-    out.push({ owner, name, mode: from ? "passes" : "sets", from, at: { file: base.file, pointer: pointer(base.pointer, name) } });
+    out.push({
+      owner,
+      name,
+      mode: from ? "passes" : "sets",
+      from,
+      at: { file: base.file, pointer: pointer(base.pointer, name) },
+    });
   }
   return out;
 }
@@ -58,28 +74,91 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
   const c2 = manifest.codetwo;
   const file = new Map<string, { bytes: number; sha256: string }>();
   for (const f of collection.files) file.set(f.path, { bytes: f.size, sha256: f.sha256 });
-  const model = emptyModel("c2", manifest.name, manifest.version, { count: collection.files.length, bytes: collection.totalBytes });
+  const model = emptyModel("c2", manifest.name, manifest.version, {
+    count: collection.files.length,
+    bytes: collection.totalBytes,
+  });
 
   if (c2.runtime) {
     const r = c2.runtime;
     const p = program(r.command);
     const at = `${C2_PTR}/runtime`;
-    const script = !p.inBundle && r.args[0] !== undefined && file.has(stripDotSlash(r.args[0])) ? stripDotSlash(r.args[0]) : null;
-    model.processes.push({ id: "c2-runtime:runtime", kind: "c2-runtime", name: "runtime", command: p.command, args: r.args, cwd: rootPath("."), commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: inManifest(`${at}/command`) });
+    const script =
+      !p.inBundle && r.args[0] !== undefined && file.has(stripDotSlash(r.args[0])) ? stripDotSlash(r.args[0]) : null;
+    model.processes.push({
+      id: "c2-runtime:runtime",
+      kind: "c2-runtime",
+      name: "runtime",
+      command: p.command,
+      args: r.args,
+      cwd: rootPath("."),
+      commandInBundle: p.inBundle,
+      script,
+      hostEnvironment: "allow-list",
+      at: inManifest(`${at}/command`),
+    });
     model.env.push(...envEntries("c2-runtime:runtime", r.env, inManifest(`${at}/env`)));
-    r.inject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "inject", name, at: inManifest(`${at}/inject/${i}`) }));
-    r.optionalInject.forEach((name, i) => model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "optional-inject", name, at: inManifest(`${at}/optionalInject/${i}`) }));
+    r.inject.forEach((name, i) =>
+      model.hostCommands.push({
+        owner: "c2-runtime:runtime",
+        kind: "inject",
+        name,
+        at: inManifest(`${at}/inject/${i}`),
+      }),
+    );
+    r.optionalInject.forEach((name, i) =>
+      model.hostCommands.push({
+        owner: "c2-runtime:runtime",
+        kind: "optional-inject",
+        name,
+        at: inManifest(`${at}/optionalInject/${i}`),
+      }),
+    );
   }
   c2.commands.forEach((c, i) =>
-    model.hostCommands.push({ owner: "c2-runtime:runtime", kind: "command", name: c.id, title: c.title, description: c.description, argsSchema: c.argsSchema, at: inManifest(`${C2_PTR}/commands/${i}`) }),
+    model.hostCommands.push({
+      owner: "c2-runtime:runtime",
+      kind: "command",
+      name: c.id,
+      title: c.title,
+      description: c.description,
+      argsSchema: c.argsSchema,
+      at: inManifest(`${C2_PTR}/commands/${i}`),
+    }),
   );
-  c2.ui.forEach((u, i) => model.hostCommands.push({ owner: `ui:${u.id}`, kind: "ui-slot", name: `${u.slot}:${u.id}->${u.command}`, at: inManifest(`${C2_PTR}/ui/${i}`) }));
-  c2.connectors.forEach((c, i) => model.hostCommands.push({ owner: `connector:${c.id}`, kind: "connector", name: `${c.id}@${c.provider} [${c.capabilities.join(",")}] -> ${c.command}`, at: inManifest(`${C2_PTR}/connectors/${i}`) }));
+  c2.ui.forEach((u, i) =>
+    model.hostCommands.push({
+      owner: `ui:${u.id}`,
+      kind: "ui-slot",
+      name: `${u.slot}:${u.id}->${u.command}`,
+      at: inManifest(`${C2_PTR}/ui/${i}`),
+    }),
+  );
+  c2.connectors.forEach((c, i) =>
+    model.hostCommands.push({
+      owner: `connector:${c.id}`,
+      kind: "connector",
+      name: `${c.id}@${c.provider} [${c.capabilities.join(",")}] -> ${c.command}`,
+      at: inManifest(`${C2_PTR}/connectors/${i}`),
+    }),
+  );
   c2.languageServers.forEach((l, i) => {
     const p = program(l.command);
     const id = `language-server:${l.id}`;
-    const script = !p.inBundle && l.args[0] !== undefined && file.has(stripDotSlash(l.args[0])) ? stripDotSlash(l.args[0]) : null;
-    model.processes.push({ id, kind: "language-server", name: l.id, command: p.command, args: l.args, cwd: "${PLUGIN_PROJECT_DIR}", commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: inManifest(`${C2_PTR}/languageServers/${i}/command`) });
+    const script =
+      !p.inBundle && l.args[0] !== undefined && file.has(stripDotSlash(l.args[0])) ? stripDotSlash(l.args[0]) : null;
+    model.processes.push({
+      id,
+      kind: "language-server",
+      name: l.id,
+      command: p.command,
+      args: l.args,
+      cwd: "${PLUGIN_PROJECT_DIR}",
+      commandInBundle: p.inBundle,
+      script,
+      hostEnvironment: "allow-list",
+      at: inManifest(`${C2_PTR}/languageServers/${i}/command`),
+    });
     model.env.push(...envEntries(id, l.env, inManifest(`${C2_PTR}/languageServers/${i}/env`)));
   });
 
@@ -88,7 +167,8 @@ export function c2Capabilities(plan: C2Plan & { manifest: C2Manifest }): Capabil
 
   const prompt = (kind: "skill" | "agent" | "prompt-command", name: string, path: string) => {
     const f = file.get(path);
-    if (f) model.prompts.push({ id: `${kind}:${name}`, kind, name, path, bytes: f.bytes, sha256: `sha256:${f.sha256}` });
+    if (f)
+      model.prompts.push({ id: `${kind}:${name}`, kind, name, path, bytes: f.bytes, sha256: `sha256:${f.sha256}` });
   };
   for (const s of contributions.skills) prompt("skill", s.name, s.path);
   for (const a of contributions.agents) prompt("agent", a.name, a.path);
@@ -110,17 +190,38 @@ function addMcpServers(model: CapabilityModel, plan: C2Plan, file: Map<string, u
     if (declared.type === "stdio") {
       const command = typeof s.command === "string" ? s.command : "";
       const args = Array.isArray(s.args) ? s.args.filter((a): a is string => typeof a === "string") : [];
-      const p = command.startsWith("./") ? { command: rootPath(command.slice(2)), inBundle: true } : { command, inBundle: false };
+      const p = command.startsWith("./")
+        ? { command: rootPath(command.slice(2)), inBundle: true }
+        : { command, inBundle: false };
       const id = `mcp-stdio:${declared.name}`;
       const first = args[0] === undefined ? undefined : stripDotSlash(args[0].replace(/^\$\{PLUGIN_ROOT\}\//, ""));
       const script = !p.inBundle && first !== undefined && file.has(first) ? first : null;
       const cwd = typeof s.cwd === "string" ? s.cwd.replace(/^\.\//, "${PLUGIN_ROOT}/") : rootPath(".");
-      model.processes.push({ id, kind: "mcp-stdio", name: declared.name, command: p.command, args, cwd, commandInBundle: p.inBundle, script, hostEnvironment: "allow-list", at: at(pointer(base, "command")) });
+      model.processes.push({
+        id,
+        kind: "mcp-stdio",
+        name: declared.name,
+        command: p.command,
+        args,
+        cwd,
+        commandInBundle: p.inBundle,
+        script,
+        hostEnvironment: "allow-list",
+        at: at(pointer(base, "command")),
+      });
       if (isObject(s.env)) model.env.push(...envEntries(id, s.env, at(pointer(base, "env"))));
     } else {
       const u = describeUrl(typeof s.url === "string" ? s.url : "");
       const headers = isObject(s.headers) ? Object.keys(s.headers) : [];
-      model.endpoints.push({ id: `mcp:${declared.name}`, kind: "mcp", name: declared.name, transport: declared.type, ...u, headers, at: at(pointer(base, "url")) });
+      model.endpoints.push({
+        id: `mcp:${declared.name}`,
+        kind: "mcp",
+        name: declared.name,
+        transport: declared.type,
+        ...u,
+        headers,
+        at: at(pointer(base, "url")),
+      });
     }
   }
 }
@@ -131,7 +232,16 @@ function addHooks(model: CapabilityModel, plan: C2Plan): void {
     const raw = readJson(plan, path);
     const events = isObject(raw) && isObject(raw.hooks) ? Object.keys(raw.hooks) : [];
     for (const event of events) {
-      model.hooks.push({ id: `hook:${event}`, name: event, event, target: null, phase: null, path, supported: false, at: { file: path, pointer: pointer("/hooks", event) } });
+      model.hooks.push({
+        id: `hook:${event}`,
+        name: event,
+        event,
+        target: null,
+        phase: null,
+        path,
+        supported: false,
+        at: { file: path, pointer: pointer("/hooks", event) },
+      });
     }
   }
 }

@@ -5,11 +5,25 @@
  * as code the GJC agent loads.
  */
 import { pointer } from "../core/diagnostics.ts";
-import type { CompiledGjcBundle, GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcToolSurface } from "../families/gjc/compile.ts";
+import type {
+  CompiledGjcBundle,
+  GjcAppendixSurface,
+  GjcHookSurface,
+  GjcMcpSurface,
+  GjcSubskillSurface,
+  GjcToolSurface,
+} from "../families/gjc/compile.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { isolatingBunFlags } from "../policy/child-process.ts";
-import { attachCodeDigests, describeUrl, emptyModel, rootPath, type CapabilityModel, type DeclaredAt } from "./model.ts";
+import {
+  attachCodeDigests,
+  describeUrl,
+  emptyModel,
+  rootPath,
+  type CapabilityModel,
+  type DeclaredAt,
+} from "./model.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -87,14 +101,47 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
         const s = surface as GjcToolSurface;
         const id = `tool-module:${s.name}`;
         seen.add(id);
-        model.processes.push({ id, kind: "tool-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: at("tool", s.name) });
+        model.processes.push({
+          id,
+          kind: "tool-module",
+          name: s.name,
+          command: "bun",
+          args: [`${ROOT}/${s.path}`],
+          cwd: ROOT,
+          commandInBundle: false,
+          script: s.path,
+          codeSha256: `sha256:${s.sha256}`,
+          hostEnvironment: "agent",
+          at: at("tool", s.name),
+        });
         break;
       }
       case "hook": {
         const s = surface as GjcHookSurface;
         const where = at("hook", s.name);
-        model.hooks.push({ id: `hook:${s.name}`, name: s.name, event: s.event, target: s.target, phase: s.phase, path: s.path, supported: true, at: where });
-        model.processes.push({ id: `hook-module:${s.name}`, kind: "hook-module", name: s.name, command: "bun", args: [`${ROOT}/${s.path}`], cwd: ROOT, commandInBundle: false, script: s.path, codeSha256: `sha256:${s.sha256}`, hostEnvironment: "agent", at: where });
+        model.hooks.push({
+          id: `hook:${s.name}`,
+          name: s.name,
+          event: s.event,
+          target: s.target,
+          phase: s.phase,
+          path: s.path,
+          supported: true,
+          at: where,
+        });
+        model.processes.push({
+          id: `hook-module:${s.name}`,
+          kind: "hook-module",
+          name: s.name,
+          command: "bun",
+          args: [`${ROOT}/${s.path}`],
+          cwd: ROOT,
+          commandInBundle: false,
+          script: s.path,
+          codeSha256: `sha256:${s.sha256}`,
+          hostEnvironment: "agent",
+          at: where,
+        });
         break;
       }
       case "mcp":
@@ -104,17 +151,42 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
       case "agent-appendix": {
         const s = surface as GjcAppendixSurface;
         const name = s.kind === "agent-appendix" && s.agent ? `${s.agent}/${s.name}` : s.name;
-        model.prompts.push({ id: `${s.kind}:${name}`, kind: s.kind, name, path: s.path, bytes: s.bytes, sha256: `sha256:${s.sha256}` });
+        model.prompts.push({
+          id: `${s.kind}:${name}`,
+          kind: s.kind,
+          name,
+          path: s.path,
+          bytes: s.bytes,
+          sha256: `sha256:${s.sha256}`,
+        });
         break;
       }
       case "subskill": {
         const s = surface as GjcSubskillSurface;
-        model.prompts.push({ id: `subskill:${s.parent}/${s.name}`, kind: "subskill", name: `${s.parent}/${s.name}`, path: s.path, bytes: (bytesOf ??= new Map(bundle.files.map((f) => [f.path, f.bytes]))).get(s.path) ?? 0, sha256: `sha256:${s.sha256}` });
+        model.prompts.push({
+          id: `subskill:${s.parent}/${s.name}`,
+          kind: "subskill",
+          name: `${s.parent}/${s.name}`,
+          path: s.path,
+          bytes: (bytesOf ??= new Map(bundle.files.map((f) => [f.path, f.bytes]))).get(s.path) ?? 0,
+          sha256: `sha256:${s.sha256}`,
+        });
         for (const t of s.toolPaths) {
           const id = `tool-module:${t}`;
           if (seen.has(id)) continue;
           seen.add(id);
-          model.processes.push({ id, kind: "tool-module", name: t, command: "bun", args: [rootPath(t)], cwd: rootPath("."), commandInBundle: false, script: t, hostEnvironment: "agent", at: at("subskill", s.name, s.path) });
+          model.processes.push({
+            id,
+            kind: "tool-module",
+            name: t,
+            command: "bun",
+            args: [rootPath(t)],
+            cwd: rootPath("."),
+            commandInBundle: false,
+            script: t,
+            hostEnvironment: "agent",
+            at: at("subskill", s.name, s.path),
+          });
         }
         break;
       }
@@ -130,30 +202,63 @@ export function gjcCapabilities(bundle: CompiledGjcBundle, rawManifest: unknown)
 function addMcp(model: CapabilityModel, s: GjcMcpSurface, where: DeclaredAt): void {
   if (s.transport !== "stdio") {
     const u = describeUrl(s.url ?? "");
-    model.endpoints.push({ id: `mcp:${s.name}`, kind: "mcp", name: s.name, transport: s.transport, ...u, headers: [], at: where });
+    model.endpoints.push({
+      id: `mcp:${s.name}`,
+      kind: "mcp",
+      name: s.name,
+      transport: s.transport,
+      ...u,
+      headers: [],
+      at: where,
+    });
     return;
   }
   const launcher = s.launcher;
   const declared = s.args ?? [];
   const cwd = rootPath(launcher?.cwd ?? ".");
-  const base = { id: `mcp-stdio:${s.name}`, kind: "mcp-stdio" as const, name: s.name, cwd, hostEnvironment: "allow-list" as const, at: where };
+  const base = {
+    id: `mcp-stdio:${s.name}`,
+    kind: "mcp-stdio" as const,
+    name: s.name,
+    cwd,
+    hostEnvironment: "allow-list" as const,
+    at: where,
+  };
   if (launcher?.kind === "bundled" && launcher.executable) {
-    model.processes.push({ ...base, command: rootPath(launcher.executable), args: declared, commandInBundle: true, script: null });
+    model.processes.push({
+      ...base,
+      command: rootPath(launcher.executable),
+      args: declared,
+      commandInBundle: true,
+      script: null,
+    });
   } else if (launcher && launcher.script) {
     // The script is passed by its installed path; bun also gets gjc's isolation flags.
     const args = [rootPath(launcher.script), ...declared.slice(1)];
     const flags = launcher.kind === "bun" ? isolatingBunFlags("<empty bunfig of gjc>") : [];
-    model.processes.push({ ...base, command: launcher.kind, args: [...flags, ...args], commandInBundle: false, script: launcher.script });
+    model.processes.push({
+      ...base,
+      command: launcher.kind,
+      args: [...flags, ...args],
+      commandInBundle: false,
+      script: launcher.script,
+    });
   } else {
     model.processes.push({ ...base, command: s.command ?? "", args: declared, commandInBundle: false, script: null });
   }
 }
 
 /** The model of what install's compile planned; the manifest bytes (when known) give declaration pointers. */
-export function gjcModelOf(bundle: CompiledBundle, manifestBytes: Uint8Array | undefined = bundle.contents?.get(GJC_MANIFEST)): CapabilityModel {
+export function gjcModelOf(
+  bundle: CompiledBundle,
+  manifestBytes: Uint8Array | undefined = bundle.contents?.get(GJC_MANIFEST),
+): CapabilityModel {
   let raw: unknown;
   try {
-    raw = manifestBytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(manifestBytes).replace(/^\uFEFF/, ""));
+    raw =
+      manifestBytes === undefined
+        ? undefined
+        : JSON.parse(new TextDecoder().decode(manifestBytes).replace(/^\uFEFF/, ""));
   } catch {
     raw = undefined;
   }

@@ -10,7 +10,10 @@ const RANK: Record<AuditLevel, number> = { error: 3, warning: 2, note: 1 };
 
 export function parseFailOn(value: string | undefined): ((f: AuditFinding) => boolean) | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const levels: AuditLevel[] = [];
   const rules = new Set<string>();
   for (const item of items) {
@@ -24,7 +27,12 @@ export function parseFailOn(value: string | undefined): ((f: AuditFinding) => bo
       );
     }
   }
-  if (items.length === 0) throw usageError("--fail-on needs a level or a rule id.", `Use one of ${AUDIT_LEVELS.join(", ")}, or a rule id.`, "invalid_option_value");
+  if (items.length === 0)
+    throw usageError(
+      "--fail-on needs a level or a rule id.",
+      `Use one of ${AUDIT_LEVELS.join(", ")}, or a rule id.`,
+      "invalid_option_value",
+    );
   const threshold = levels.length ? Math.min(...levels.map((l) => RANK[l])) : Infinity;
   return (f) => rules.has(f.ruleId) || RANK[f.level] >= threshold;
 }

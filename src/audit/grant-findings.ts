@@ -12,13 +12,22 @@ import { auditRule } from "./rules.ts";
 
 const escapePointer = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
 
-export function grantFindings(ctx: Context, family: "gjc" | "c2", name: string, grants: RecordedGrants): AuditFinding[] {
+export function grantFindings(
+  ctx: Context,
+  family: "gjc" | "c2",
+  name: string,
+  grants: RecordedGrants,
+): AuditFinding[] {
   if (grants.state !== "signed") return [];
   const out: AuditFinding[] = [];
   const base = `/bundles/${escapePointer(bundleKey(family, name))}`;
   const entries = [
     { subject: `grant:${name}`, pointer: `${base}/bundle`, set: grants.bundle },
-    ...grants.processes.map((p) => ({ subject: `grant:${processKey(p.process)}`, pointer: `${base}/processes/${escapePointer(processKey(p.process)!)}`, set: p.grants })),
+    ...grants.processes.map((p) => ({
+      subject: `grant:${processKey(p.process)}`,
+      pointer: `${base}/processes/${escapePointer(processKey(p.process)!)}`,
+      set: p.grants,
+    })),
   ];
   for (const e of entries) {
     for (const access of ["read", "write"] as const) {
@@ -27,8 +36,18 @@ export function grantFindings(ctx: Context, family: "gjc" | "c2", name: string, 
         if (judged.class === "ordinary") return;
         const ruleId = judged.class === "too-broad" ? "sandbox-grant-broad" : "sandbox-grant-sensitive";
         const rule = auditRule(ruleId);
-        const message = judged.class === "too-broad" ? `${e.subject} lets it ${access} ${path}, which holds the whole home.` : `${e.subject} lets it ${access} ${path}, which reaches ${judged.sensitive}.`;
-        out.push({ ruleId, level: rule.level, subject: e.subject, message, hint: rule.help, at: { file: GRANTS_FILE, pointer: `${e.pointer}/${access}/${i}` } });
+        const message =
+          judged.class === "too-broad"
+            ? `${e.subject} lets it ${access} ${path}, which holds the whole home.`
+            : `${e.subject} lets it ${access} ${path}, which reaches ${judged.sensitive}.`;
+        out.push({
+          ruleId,
+          level: rule.level,
+          subject: e.subject,
+          message,
+          hint: rule.help,
+          at: { file: GRANTS_FILE, pointer: `${e.pointer}/${access}/${i}` },
+        });
       });
     }
   }

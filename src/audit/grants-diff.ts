@@ -19,15 +19,27 @@ export interface CarriedGrants {
 const SANDBOXED: ReadonlySet<ProcessCapability["kind"]> = new Set(["c2-runtime", "language-server", "mcp-stdio"]);
 
 function declares(model: CapabilityModel, p: RecordedGrants["processes"][number]["process"]): boolean {
-  return model.processes.some((x) => (p.kind === "runtime" ? x.kind === "c2-runtime" : p.kind === "lsp" ? x.kind === "language-server" && x.name === p.id : x.kind === "mcp-stdio" && x.name === p.id));
+  return model.processes.some((x) =>
+    p.kind === "runtime"
+      ? x.kind === "c2-runtime"
+      : p.kind === "lsp"
+        ? x.kind === "language-server" && x.name === p.id
+        : x.kind === "mcp-stdio" && x.name === p.id,
+  );
 }
 
 /** Undefined when the installed bundle has no (believed) grants. */
-export function carriedGrants(diff: CapabilityDiff, candidate: CapabilityModel, grants: RecordedGrants): CarriedGrants | undefined {
+export function carriedGrants(
+  diff: CapabilityDiff,
+  candidate: CapabilityModel,
+  grants: RecordedGrants,
+): CarriedGrants | undefined {
   if (grants.state !== "signed" || (isEmptyGrantSet(grants.bundle) && grants.processes.length === 0)) return undefined;
   return {
     bundle: grants.bundle,
     processes: grants.processes.map((p) => ({ ...p, declared: declares(candidate, p.process) })),
-    inheritedBy: isEmptyGrantSet(grants.bundle) ? [] : diff.processes.added.filter((p) => SANDBOXED.has(p.kind)).map((p) => p.id),
+    inheritedBy: isEmptyGrantSet(grants.bundle)
+      ? []
+      : diff.processes.added.filter((p) => SANDBOXED.has(p.kind)).map((p) => p.id),
   };
 }

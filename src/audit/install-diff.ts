@@ -21,7 +21,11 @@ export interface GrantsOf {
   scope: "user" | "project";
 }
 
-async function against(installedDir: string, candidate: CapabilityModel, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+async function against(
+  installedDir: string,
+  candidate: CapabilityModel,
+  grants?: GrantsOf,
+): Promise<InstallCapabilityDiff> {
   let diff: CapabilityDiff;
   try {
     diff = diffCapabilities((await planAuditRoot(installedDir)).model, candidate);
@@ -29,15 +33,30 @@ async function against(installedDir: string, candidate: CapabilityModel, grants?
     return { unavailable: `the installed copy could not be read (${(error as Error).message})` };
   }
   if (!grants) return diff;
-  const [{ carriedGrants }, { recordedGrants }] = await Promise.all([import("./grants-diff.ts"), import("../store/grants-recorded.ts")]);
-  const carried = carriedGrants(diff, candidate, recordedGrants(grants.ctx, candidate.family, candidate.family === "c2" ? "user" : grants.scope, candidate.name));
+  const [{ carriedGrants }, { recordedGrants }] = await Promise.all([
+    import("./grants-diff.ts"),
+    import("../store/grants-recorded.ts"),
+  ]);
+  const carried = carriedGrants(
+    diff,
+    candidate,
+    recordedGrants(grants.ctx, candidate.family, candidate.family === "c2" ? "user" : grants.scope, candidate.name),
+  );
   return carried ? { ...diff, grants: carried } : diff;
 }
 
-export function gjcInstallDiff(installedRoot: string, bundle: CompiledBundle, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+export function gjcInstallDiff(
+  installedRoot: string,
+  bundle: CompiledBundle,
+  grants?: GrantsOf,
+): Promise<InstallCapabilityDiff> {
   return against(installedRoot, gjcModelOf(bundle), grants);
 }
 
-export function c2InstallDiff(installedBundleDir: string, plan: C2Plan & { manifest: C2Manifest }, grants?: GrantsOf): Promise<InstallCapabilityDiff> {
+export function c2InstallDiff(
+  installedBundleDir: string,
+  plan: C2Plan & { manifest: C2Manifest },
+  grants?: GrantsOf,
+): Promise<InstallCapabilityDiff> {
   return against(installedBundleDir, c2Capabilities(plan), grants);
 }

@@ -39,7 +39,9 @@ function npmSpecProblem(spec: string): string | undefined {
   if (at <= 0) return `"${spec}" names no version`;
   const version = spec.slice(at + 1);
   if (EXACT_VERSION.test(version)) return undefined;
-  return version === "latest" ? `"${spec}" follows the latest tag` : `"${spec}" is a range or tag, not an exact version`;
+  return version === "latest"
+    ? `"${spec}" follows the latest tag`
+    : `"${spec}" is a range or tag, not an exact version`;
 }
 
 /** PyPI-style `name==version`, uvx's `name@version`, or a git URL pinned to a full commit. */
@@ -57,9 +59,44 @@ function pySpecProblem(spec: string): string | undefined {
 }
 
 const NPX_VALUED = new Set(["-p", "--package", "-c", "--call", "--cache", "--registry", "--userconfig"]);
-const UVX_VALUED = new Set(["--from", "--with", "-w", "--python", "-p", "--index", "--index-url", "--extra-index-url", "--with-requirements", "--constraint", "-c"]);
+const UVX_VALUED = new Set([
+  "--from",
+  "--with",
+  "-w",
+  "--python",
+  "-p",
+  "--index",
+  "--index-url",
+  "--extra-index-url",
+  "--with-requirements",
+  "--constraint",
+  "-c",
+]);
 const PIPX_VALUED = new Set(["--spec", "--python", "--index-url", "-i", "--pip-args"]);
-const DOCKER_VALUED = new Set(["-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "--network", "--net", "-w", "--workdir", "--mount", "--entrypoint", "-u", "--user", "--env-file", "-l", "--label", "--platform", "-h", "--hostname", "--add-host"]);
+const DOCKER_VALUED = new Set([
+  "-e",
+  "--env",
+  "-v",
+  "--volume",
+  "-p",
+  "--publish",
+  "--name",
+  "--network",
+  "--net",
+  "-w",
+  "--workdir",
+  "--mount",
+  "--entrypoint",
+  "-u",
+  "--user",
+  "--env-file",
+  "-l",
+  "--label",
+  "--platform",
+  "-h",
+  "--hostname",
+  "--add-host",
+]);
 
 function npxLike(args: string[]): string | undefined {
   const pkg = optionValue(args, ["-p", "--package"]) ?? firstOperand(args, NPX_VALUED)?.value;
@@ -91,7 +128,9 @@ function containerRun(args: string[]): string | undefined {
 
 /** `curl … | sh` inside a shell command string. */
 export function pipedToShell(script: string): boolean {
-  return /\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?python\d?\b/.test(script);
+  return /\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:curl|wget)\b[^|;&]*\|\s*(?:sudo\s+)?python\d?\b/.test(
+    script,
+  );
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "powershell", "pwsh"]);

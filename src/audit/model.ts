@@ -121,12 +121,30 @@ export interface CapabilityModel {
 }
 
 /** A model with no capabilities yet: each family's extractor fills it in. */
-export function emptyModel(family: FamilyId, name: string, version: string, files: { count: number; bytes: number }): CapabilityModel {
-  return { family, name, version, processes: [], endpoints: [], env: [], hooks: [], hostCommands: [], prompts: [], promptBytes: 0, files };
+export function emptyModel(
+  family: FamilyId,
+  name: string,
+  version: string,
+  files: { count: number; bytes: number },
+): CapabilityModel {
+  return {
+    family,
+    name,
+    version,
+    processes: [],
+    endpoints: [],
+    env: [],
+    hooks: [],
+    hostCommands: [],
+    prompts: [],
+    promptBytes: 0,
+    files,
+  };
 }
 
 /** `${PLUGIN_ROOT}/<rel>`: how a bundle path is shown before it is installed anywhere. */
-export const rootPath = (rel: string): string => (rel === "" || rel === "." ? "${PLUGIN_ROOT}" : `\${PLUGIN_ROOT}/${rel.startsWith("./") ? rel.slice(2) : rel}`);
+export const rootPath = (rel: string): string =>
+  rel === "" || rel === "." ? "${PLUGIN_ROOT}" : `\${PLUGIN_ROOT}/${rel.startsWith("./") ? rel.slice(2) : rel}`;
 
 /** A URL with credentials, query and fragment removed; the host as parsed. */
 export function describeUrl(raw: string): { url: string; scheme: string; host: string } {

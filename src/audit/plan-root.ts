@@ -49,5 +49,10 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
     const files = plan.collection.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256 }));
     return { model: c2Capabilities({ ...plan, manifest: plan.manifest }), files, text: (file) => contents.get(file) };
   }
-  throw new GjcError({ code: "no_manifest", message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`, hint: "Point at the bundle directory itself (the one with the manifest).", exit: ExitCode.failed });
+  throw new GjcError({
+    code: "no_manifest",
+    message: `${dir} holds neither ${GJC_MANIFEST} nor ${C2_MANIFEST} at its root.`,
+    hint: "Point at the bundle directory itself (the one with the manifest).",
+    exit: ExitCode.failed,
+  });
 }

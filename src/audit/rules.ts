@@ -17,7 +17,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: "unpinned-launch-fetch",
     level: "error",
-    summary: "A process downloads and runs code at launch without an exact version (npx, bunx, pnpm dlx, uvx, pipx run, @latest, curl | sh).",
+    summary:
+      "A process downloads and runs code at launch without an exact version (npx, bunx, pnpm dlx, uvx, pipx run, @latest, curl | sh).",
     help: "The bundle's digest does not cover code fetched when the server starts, so it can change under you. Pin an exact version (pkg@1.2.3, pkg==1.2.3, an image @sha256 digest), or ship the code inside the bundle.",
   },
   {
@@ -41,7 +42,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: "env-secret-passthrough",
     level: "warning",
-    summary: "A process asks for an environment variable whose name marks a credential (token, key, password, secret) or a loader switch.",
+    summary:
+      "A process asks for an environment variable whose name marks a credential (token, key, password, secret) or a loader switch.",
     help: "gjc drops such names when it starts the process (src/process/env.ts), so the bundle may not work as its author meant; other hosts may pass them. A value written in the manifest is readable by anyone with the bundle; if the plugin really needs a credential, pass it deliberately with gjc plugin trust <name> --pass-env NAME only if the name is allowed.",
   },
   {
@@ -59,7 +61,8 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: "sandbox-grant-sensitive",
     level: "warning",
-    summary: "A sandbox grant (gjc plugin allow) reaches a place where credentials or gjc's own state live (~/.ssh, ~/.aws, a browser profile, ~/.gjc and its state key, …).",
+    summary:
+      "A sandbox grant (gjc plugin allow) reaches a place where credentials or gjc's own state live (~/.ssh, ~/.aws, a browser profile, ~/.gjc and its state key, …).",
     help: "The plugin's processes can read (or change) those secrets despite the sandbox. Take the grant back with gjc plugin allow <name> --reset and grant only the narrower path the plugin needs.",
   },
   {
@@ -68,7 +71,6 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     summary: "A sandbox grant (gjc plugin allow) covers the whole home directory or /.",
     help: "With it the sandbox no longer protects your keys, tokens or files from the plugin. Take it back with gjc plugin allow <name> --reset and grant the one directory it needs.",
   },
-
 ];
 
 const BY_ID = new Map(AUDIT_RULES.map((r) => [r.id, r]));

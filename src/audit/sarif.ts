@@ -6,7 +6,8 @@
 import type { AuditReport } from "./audit.ts";
 import { AUDIT_RULES } from "./rules.ts";
 
-export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+export const SARIF_SCHEMA_URI =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 export function toSarif(report: AuditReport): Record<string, unknown> {
   const index = new Map(AUDIT_RULES.map((r, i) => [r.id, i]));
@@ -40,12 +41,21 @@ export function toSarif(report: AuditReport): Record<string, unknown> {
                 artifactLocation: { uri: f.at.file },
                 region: { startLine: f.region.line, startColumn: f.region.column },
               },
-              logicalLocations: [{ name: f.subject, kind: "member", fullyQualifiedName: `${report.subject.name}/${f.subject}` }],
+              logicalLocations: [
+                { name: f.subject, kind: "member", fullyQualifiedName: `${report.subject.name}/${f.subject}` },
+              ],
             },
           ],
-          partialFingerprints: { "gjcCapability/v1": `${report.subject.name}:${f.ruleId}:${f.subject}:${f.at.file}#${f.at.pointer}` },
+          partialFingerprints: {
+            "gjcCapability/v1": `${report.subject.name}:${f.ruleId}:${f.subject}:${f.at.file}#${f.at.pointer}`,
+          },
         })),
-        properties: { bundle: report.subject.name, version: report.subject.version, family: report.subject.family, subject: report.subject.kind },
+        properties: {
+          bundle: report.subject.name,
+          version: report.subject.version,
+          family: report.subject.family,
+          subject: report.subject.kind,
+        },
       },
     ],
   };

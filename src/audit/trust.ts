@@ -54,15 +54,33 @@ export function codeIntegrity(files: readonly CodeFile[]): string {
   return `sha256:${sha256Hex(lines.join(""))}`;
 }
 
-const byKey = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** The process-relevant capabilities of a model, the code of `files` when given, and their digest. */
 export function trustedCapabilities(model: CapabilityModel, files?: readonly CodeFile[]): TrustedCapabilities {
   const body = {
-    processes: model.processes.map((p) => ({ id: p.id, kind: p.kind, command: p.command, args: [...p.args], cwd: p.cwd, codeSha256: p.codeSha256 ?? null })).sort(byKey((p) => p.id)),
-    endpoints: model.endpoints.map((e) => ({ id: e.id, transport: e.transport, url: e.url, host: e.host, headers: [...e.headers].sort() })).sort(byKey((e) => e.id)),
-    env: model.env.map((v) => ({ owner: v.owner, name: v.name, mode: v.mode, from: v.from })).sort(byKey((v) => `${v.owner}\0${v.name}`)),
-    hostCommands: model.hostCommands.map((h) => ({ owner: h.owner, kind: h.kind, name: h.name })).sort(byKey((h) => `${h.owner}\0${h.kind}\0${h.name}`)),
+    processes: model.processes
+      .map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        command: p.command,
+        args: [...p.args],
+        cwd: p.cwd,
+        codeSha256: p.codeSha256 ?? null,
+      }))
+      .sort(byKey((p) => p.id)),
+    endpoints: model.endpoints
+      .map((e) => ({ id: e.id, transport: e.transport, url: e.url, host: e.host, headers: [...e.headers].sort() }))
+      .sort(byKey((e) => e.id)),
+    env: model.env
+      .map((v) => ({ owner: v.owner, name: v.name, mode: v.mode, from: v.from }))
+      .sort(byKey((v) => `${v.owner}\0${v.name}`)),
+    hostCommands: model.hostCommands
+      .map((h) => ({ owner: h.owner, kind: h.kind, name: h.name }))
+      .sort(byKey((h) => `${h.owner}\0${h.kind}\0${h.name}`)),
     ...(files !== undefined ? { code: codeIntegrity(files) } : {}),
   };
   const digest = canonicalDigest(body);
@@ -78,10 +96,15 @@ export type TrustState = "untrusted" | "trusted" | "needs-retrust";
  * compare them with, and that record needs re-trust (an upgrade to `sh -c` is never trusted
  * on the old word).
  */
-export function trustStateOf(r: { trusted: boolean; capabilities?: { digest: string }; trusted_capabilities?: { digest: string } }): TrustState {
+export function trustStateOf(r: {
+  trusted: boolean;
+  capabilities?: { digest: string };
+  trusted_capabilities?: { digest: string };
+}): TrustState {
   if (!r.trusted) return "untrusted";
   if (r.capabilities && !r.trusted_capabilities) return "needs-retrust";
-  if (r.capabilities && r.trusted_capabilities && r.capabilities.digest !== r.trusted_capabilities.digest) return "needs-retrust";
+  if (r.capabilities && r.trusted_capabilities && r.capabilities.digest !== r.trusted_capabilities.digest)
+    return "needs-retrust";
   return "trusted";
 }
 
@@ -90,9 +113,12 @@ export function trustedCapabilitiesProblem(value: unknown, field: string): strin
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return `${field} must be an object`;
   const v = value as Record<string, unknown>;
-  if (typeof v.digest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.digest)) return `${field}.digest must be sha256:<64 hex>`;
-  if (v.code !== undefined && (typeof v.code !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.code))) return `${field}.code must be sha256:<64 hex>`;
-  for (const key of ["processes", "endpoints", "env", "hostCommands"]) if (!Array.isArray(v[key])) return `${field}.${key} must be a list`;
+  if (typeof v.digest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.digest))
+    return `${field}.digest must be sha256:<64 hex>`;
+  if (v.code !== undefined && (typeof v.code !== "string" || !/^sha256:[0-9a-f]{64}$/.test(v.code)))
+    return `${field}.code must be sha256:<64 hex>`;
+  for (const key of ["processes", "endpoints", "env", "hostCommands"])
+    if (!Array.isArray(v[key])) return `${field}.${key} must be a list`;
   const { digest, ...body } = v;
   const recomputed = canonicalDigest(body);
   return recomputed === digest ? undefined : `${field}.digest does not match its capabilities`;

@@ -15,7 +15,10 @@ export interface LocatedDiagnostic extends TextPosition {
 }
 
 /** validate, with every diagnostic placed in its file (for `--format github`). */
-export async function validateLocated(ctx: Context, path: string): Promise<{ report: ValidationReport; located: LocatedDiagnostic[] }> {
+export async function validateLocated(
+  ctx: Context,
+  path: string,
+): Promise<{ report: ValidationReport; located: LocatedDiagnostic[] }> {
   const report = await validatePath(ctx, path);
   return { report, located: locateDiagnostics(report, ctx.cwd) };
 }
@@ -44,7 +47,8 @@ export function locateDiagnostics(report: ValidationReport, cwd: string): Locate
     const rel = hash === -1 ? diagnostic.path : diagnostic.path.slice(0, hash);
     const abs = rel === "" ? base : isAbsolute(rel) ? rel : join(base, rel);
     const text = hash === -1 ? undefined : textOf(abs);
-    const position = text === undefined ? { line: 1, column: 1 } : positionOfPointer(text, diagnostic.path.slice(hash + 1));
+    const position =
+      text === undefined ? { line: 1, column: 1 } : positionOfPointer(text, diagnostic.path.slice(hash + 1));
     return { diagnostic, file: displayPath(abs, cwd), ...position };
   });
 }

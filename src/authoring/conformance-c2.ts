@@ -22,26 +22,55 @@ const ms = (start: number) => Math.round((performance.now() - start) * 10) / 10;
  * (when it has a runtime) a real start with a throw-away data directory, the handshake rules
  * of the host, one call per command that has sample arguments, and a full stop.
  */
-export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArgs, opts: { timeoutMs?: number } = {}): Promise<ConformanceReport> {
+export async function testC2Bundle(
+  ctx: Context,
+  dir: string,
+  samples: SampleArgs,
+  opts: { timeoutMs?: number } = {},
+): Promise<ConformanceReport> {
   const checks: ConformanceCheck[] = [];
   const plan = planC2Bundle(dir);
   checks.push(manifestCheck(plan.diagnostics, dir, "plugin.json and the bundle"));
-  const report = (): ConformanceReport => ({ family: "c2", dir, name: plan.declared.name, version: plan.declared.version, ok: checks.every((c) => c.ok), checks });
+  const report = (): ConformanceReport => ({
+    family: "c2",
+    dir,
+    name: plan.declared.name,
+    version: plan.declared.version,
+    ok: checks.every((c) => c.ok),
+    checks,
+  });
   const manifest = plan.manifest;
   if (!manifest || !checks[0].ok) return report();
   const runtime = manifest.codetwo.runtime;
   if (!runtime) {
-    checks.push({ rule: "runtime", ok: true, skipped: true, message: "The bundle has no process runtime; nothing to start." });
+    checks.push({
+      rule: "runtime",
+      ok: true,
+      skipped: true,
+      message: "The bundle has no process runtime; nothing to start.",
+    });
     return report();
   }
   for (const id of Object.keys(samples)) {
     if (!manifest.codetwo.commands.some((c) => c.id === id)) {
-      checks.push({ rule: "sample-args", ok: false, code: "unknown_command", message: `Sample arguments name ${id}, which plugin.json does not declare.`, hint: "Fix the command id in --args or gjc.test.json." });
+      checks.push({
+        rule: "sample-args",
+        ok: false,
+        code: "unknown_command",
+        message: `Sample arguments name ${id}, which plugin.json does not declare.`,
+        hint: "Fix the command id in --args or gjc.test.json.",
+      });
     }
   }
   const missing = missingServices(runtime.inject);
   if (missing.length > 0) {
-    checks.push({ rule: "services", ok: false, code: "missing_service", message: `The runtime needs ${missing.join(", ")}, which the ${HOST_NAME} host does not provide.`, hint: "Such a runtime stays pending in gjc; test it in a host that offers those services." });
+    checks.push({
+      rule: "services",
+      ok: false,
+      code: "missing_service",
+      message: `The runtime needs ${missing.join(", ")}, which the ${HOST_NAME} host does not provide.`,
+      hint: "Such a runtime stays pending in gjc; test it in a host that offers those services.",
+    });
     return report();
   }
 
@@ -49,7 +78,16 @@ export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArg
   const logs: string[] = [];
   const hostCommands = publicHostCommands({ env: ctx.env, listPlugins: async () => [] });
   const instance = new RuntimeInstance(
-    { bundleId: `test:${manifest.name}`, name: manifest.name, version: manifest.version, bundleDir: dir, dataDir, manifest, config: null, visibleCommands: [...hostCommands.keys()] },
+    {
+      bundleId: `test:${manifest.name}`,
+      name: manifest.name,
+      version: manifest.version,
+      bundleDir: dir,
+      dataDir,
+      manifest,
+      config: null,
+      visibleCommands: [...hostCommands.keys()],
+    },
     {
       env: ctx.env,
       hostCommands,
@@ -63,27 +101,64 @@ export async function testC2Bundle(ctx: Context, dir: string, samples: SampleArg
     const started = performance.now();
     try {
       await instance.start();
-      checks.push({ rule: "handshake", ok: true, latencyMs: ms(started), message: `initialize answered with protocol 1.x and exactly the ${manifest.codetwo.commands.length} declared command(s) and schemas.` });
+      checks.push({
+        rule: "handshake",
+        ok: true,
+        latencyMs: ms(started),
+        message: `initialize answered with protocol 1.x and exactly the ${manifest.codetwo.commands.length} declared command(s) and schemas.`,
+      });
     } catch (e) {
-      checks.push({ rule: "handshake", ok: false, latencyMs: ms(started), code: isGjcError(e) ? e.code : "handshake_failed", message: (e as Error).message, hint: handshakeHint(isGjcError(e) ? e.code : "") });
+      checks.push({
+        rule: "handshake",
+        ok: false,
+        latencyMs: ms(started),
+        code: isGjcError(e) ? e.code : "handshake_failed",
+        message: (e as Error).message,
+        hint: handshakeHint(isGjcError(e) ? e.code : ""),
+      });
       return report();
     }
     for (const command of manifest.codetwo.commands) {
       const sample = samples[command.id];
       if (!sample) {
-        checks.push({ rule: `invoke ${command.id}`, ok: true, skipped: true, message: "No sample arguments; not invoked.", hint: `Add {"commands": {"${command.id}": {"args": {…}}}} to gjc.test.json or pass --args.` });
+        checks.push({
+          rule: `invoke ${command.id}`,
+          ok: true,
+          skipped: true,
+          message: "No sample arguments; not invoked.",
+          hint: `Add {"commands": {"${command.id}": {"args": {…}}}} to gjc.test.json or pass --args.`,
+        });
         continue;
       }
       const t = performance.now();
       try {
-        const result = await instance.invoke(command.id, sample.args, { timeoutMs: opts.timeoutMs ?? DEFAULT_TEST_CALL_TIMEOUT_MS });
+        const result = await instance.invoke(command.id, sample.args, {
+          timeoutMs: opts.timeoutMs ?? DEFAULT_TEST_CALL_TIMEOUT_MS,
+        });
         if ("expect" in sample && !Bun.deepEquals(result, sample.expect)) {
-          checks.push({ rule: `invoke ${command.id}`, ok: false, latencyMs: ms(t), code: "unexpected_result", message: `Returned ${JSON.stringify(result)}, expected ${JSON.stringify(sample.expect)}.` });
+          checks.push({
+            rule: `invoke ${command.id}`,
+            ok: false,
+            latencyMs: ms(t),
+            code: "unexpected_result",
+            message: `Returned ${JSON.stringify(result)}, expected ${JSON.stringify(sample.expect)}.`,
+          });
         } else {
-          checks.push({ rule: `invoke ${command.id}`, ok: true, latencyMs: ms(t), message: `Returned ${truncate(JSON.stringify(result) ?? "null")}.` });
+          checks.push({
+            rule: `invoke ${command.id}`,
+            ok: true,
+            latencyMs: ms(t),
+            message: `Returned ${truncate(JSON.stringify(result) ?? "null")}.`,
+          });
         }
       } catch (e) {
-        checks.push({ rule: `invoke ${command.id}`, ok: false, latencyMs: ms(t), code: isGjcError(e) ? e.code : "plugin_command_failed", message: (e as Error).message });
+        checks.push({
+          rule: `invoke ${command.id}`,
+          ok: false,
+          latencyMs: ms(t),
+          code: isGjcError(e) ? e.code : "plugin_command_failed",
+          message: (e as Error).message,
+        });
         if (instance.phase !== "running") break;
       }
     }

@@ -33,5 +33,11 @@ export function manifestCheck(diagnostics: readonly Diagnostic[], dir: string, w
   const errors = diagnostics.filter((d) => d.severity === "error");
   return errors.length === 0
     ? { rule: "manifest", ok: true, message: `${what} pass validation.` }
-    : { rule: "manifest", ok: false, code: errors[0].code, message: `${errors.length} validation error(s); first: ${errors[0].message}`, hint: `Run "gjc plugin validate ${dir}" to see every problem.` };
+    : {
+        rule: "manifest",
+        ok: false,
+        code: errors[0].code,
+        message: `${errors.length} validation error(s); first: ${errors[0].message}`,
+        hint: `Run "gjc plugin validate ${dir}" to see every problem.`,
+      };
 }

@@ -20,7 +20,12 @@ export const PackDocumentSchema = Type.Object(
     name: str,
     version: str,
     entries: Type.Array(Type.Object({ path: str, sha256: hex64, bytes: count, mode: count }, closed)),
-    signature: Type.Optional(Type.Object({ file: str, integrity: Type.String({ pattern: "^sha256:[0-9a-f]{64}$" }), fingerprint: str, keyType: str }, closed)),
+    signature: Type.Optional(
+      Type.Object(
+        { file: str, integrity: Type.String({ pattern: "^sha256:[0-9a-f]{64}$" }), fingerprint: str, keyType: str },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -50,7 +55,15 @@ export const TestDocumentSchema = Type.Object(
     version: Type.Union([str, Type.Null()]),
     checks: Type.Array(
       Type.Object(
-        { rule: str, ok: Type.Boolean(), skipped: Type.Optional(Type.Boolean()), message: str, hint: Type.Optional(str), code: Type.Optional(str), latencyMs: Type.Optional(Type.Number({ minimum: 0 })) },
+        {
+          rule: str,
+          ok: Type.Boolean(),
+          skipped: Type.Optional(Type.Boolean()),
+          message: str,
+          hint: Type.Optional(str),
+          code: Type.Optional(str),
+          latencyMs: Type.Optional(Type.Number({ minimum: 0 })),
+        },
         closed,
       ),
     ),
@@ -60,7 +73,19 @@ export const TestDocumentSchema = Type.Object(
 );
 
 export const AUTHORING_DOCUMENTS = {
-  "gjc/test@1": { file: "test.schema.json", title: "gjc plugin test --json", schema: Type.Union([TestDocumentSchema, errorDocument("test")]) },
-  "gjc/pack@1": { file: "pack.schema.json", title: "gjc plugin pack --json", schema: Type.Union([PackDocumentSchema, errorDocument("pack")]) },
-  "gjc/init@1": { file: "init.schema.json", title: "gjc plugin init --json", schema: Type.Union([InitDocumentSchema, errorDocument("init")]) },
+  "gjc/test@1": {
+    file: "test.schema.json",
+    title: "gjc plugin test --json",
+    schema: Type.Union([TestDocumentSchema, errorDocument("test")]),
+  },
+  "gjc/pack@1": {
+    file: "pack.schema.json",
+    title: "gjc plugin pack --json",
+    schema: Type.Union([PackDocumentSchema, errorDocument("pack")]),
+  },
+  "gjc/init@1": {
+    file: "init.schema.json",
+    title: "gjc plugin init --json",
+    schema: Type.Union([InitDocumentSchema, errorDocument("init")]),
+  },
 };

@@ -59,10 +59,14 @@ export function planPackageScript(dir: string): { outcome: PackageScriptOutcome;
   if (!pkg || typeof pkg !== "object" || Array.isArray(pkg)) return { outcome: "none", path };
   const record = pkg as Record<string, unknown>;
   const scripts = record.scripts;
-  if (scripts !== undefined && (!scripts || typeof scripts !== "object" || Array.isArray(scripts))) return { outcome: "none", path };
+  if (scripts !== undefined && (!scripts || typeof scripts !== "object" || Array.isArray(scripts)))
+    return { outcome: "none", path };
   if (scripts && Object.hasOwn(scripts, VALIDATE_SCRIPT_NAME)) return { outcome: "kept", path };
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? "  ";
-  const next = { ...record, scripts: { ...((scripts as Record<string, unknown>) ?? {}), [VALIDATE_SCRIPT_NAME]: VALIDATE_SCRIPT } };
+  const next = {
+    ...record,
+    scripts: { ...((scripts as Record<string, unknown>) ?? {}), [VALIDATE_SCRIPT_NAME]: VALIDATE_SCRIPT },
+  };
   const mode = lstatSync(path).mode & 0o777;
   const body = JSON.stringify(next, null, indent) + (text.endsWith("\n") ? "\n" : "");
   return { outcome: "added", path, write: () => writeFileAtomic(path, body, { mode }) };

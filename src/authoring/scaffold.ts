@@ -40,16 +40,28 @@ export const DEFAULT_BINDING = { parent: "ralplan", phase: "architect" } as cons
 function resolveBinding(name: string, req: ScaffoldRequest): SubskillBinding {
   const parent = req.parent ?? DEFAULT_BINDING.parent;
   if (!parentKind(parent)) {
-    throw usageError(`--parent ${parent} is not a parent a sub-skill may bind to.`, `Use one of ${PROTECTED_PARENTS.join(", ")}.`, "invalid_option_value");
+    throw usageError(
+      `--parent ${parent} is not a parent a sub-skill may bind to.`,
+      `Use one of ${PROTECTED_PARENTS.join(", ")}.`,
+      "invalid_option_value",
+    );
   }
   const phases = allowedPhases(parent);
   const phase = req.phase ?? (parent === DEFAULT_BINDING.parent ? DEFAULT_BINDING.phase : phases[0]);
   if (!phases.includes(phase)) {
-    throw usageError(`--phase ${phase} is not a phase of ${parent}.`, `${parent} has the phases ${phases.join(", ")}.`, "invalid_option_value");
+    throw usageError(
+      `--phase ${phase} is not a phase of ${parent}.`,
+      `${parent} has the phases ${phases.join(", ")}.`,
+      "invalid_option_value",
+    );
   }
   const activationArg = req.activationArg ?? name;
   if (!SAFE_NAME.test(activationArg)) {
-    throw usageError(`--activation-arg ${activationArg} is not a valid activation argument.`, 'Use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.', "invalid_option_value");
+    throw usageError(
+      `--activation-arg ${activationArg} is not a valid activation argument.`,
+      'Use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+      "invalid_option_value",
+    );
   }
   return { parent, phase, activationArg };
 }
@@ -83,15 +95,25 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
   if (!name || !grammar.test(name) || name.length > (req.family === "c2" ? 64 : 128)) {
     throw usageError(
       `"${name}" is not a valid ${req.family === "c2" ? "C2 (Agent Plugins)" : "GJC"} plugin name.`,
-      req.family === "c2" ? "Use lowercase letters, digits, dots and hyphens (starting and ending with a letter or digit), e.g. --name my-plugin." : "Use letters, digits, dot, underscore or hyphen, e.g. --name my-bundle.",
+      req.family === "c2"
+        ? "Use lowercase letters, digits, dots and hyphens (starting and ending with a letter or digit), e.g. --name my-plugin."
+        : "Use letters, digits, dot, underscore or hyphen, e.g. --name my-bundle.",
       "invalid_name",
     );
   }
   if (req.family === "gjc" && req.runtime) {
-    throw usageError("--runtime applies to C2 bundles only.", "GJC bundles ship tools and hooks as modules; drop --runtime.", "invalid_option_value");
+    throw usageError(
+      "--runtime applies to C2 bundles only.",
+      "GJC bundles ship tools and hooks as modules; drop --runtime.",
+      "invalid_option_value",
+    );
   }
   if (req.family === "c2" && (req.parent || req.phase || req.activationArg)) {
-    throw usageError("--parent, --phase and --activation-arg apply to GJC bundles only.", "A C2 bundle has no sub-skills; drop them, or use --family gjc.", "invalid_option_value");
+    throw usageError(
+      "--parent, --phase and --activation-arg apply to GJC bundles only.",
+      "A C2 bundle has no sub-skills; drop them, or use --family gjc.",
+      "invalid_option_value",
+    );
   }
   const subskill = req.family === "gjc" ? resolveBinding(name, req) : undefined;
   const files: ScaffoldFile[] = subskill ? gjcTemplate(name, subskill) : c2Template(name, req.runtime);
@@ -133,11 +155,14 @@ export function scaffoldBundle(ctx: Context, req: ScaffoldRequest): ScaffoldResu
         // Not empty: someone else wrote there meanwhile; leave it.
       }
     }
-    throw osErrorFrom(error) ?? new GjcError({
-      code: "scaffold_failed",
-      message: `Could not write the scaffold in ${req.dir}: ${(error as Error).message}`,
-      hint: "Nothing was left behind; check the directory's permissions and try again.",
-    });
+    throw (
+      osErrorFrom(error) ??
+      new GjcError({
+        code: "scaffold_failed",
+        message: `Could not write the scaffold in ${req.dir}: ${(error as Error).message}`,
+        hint: "Nothing was left behind; check the directory's permissions and try again.",
+      })
+    );
   }
   return {
     dir,

@@ -41,7 +41,14 @@ export async function digestSource(ctx: Context, source: string): Promise<Digest
   }
 }
 
-const digestOf = (b: JudgedBundle): DigestResult => ({ family: b.family, name: b.name, version: b.version, files: b.files.length, integrity: b.integrity, message: new TextDecoder().decode(digestMessage(b.integrity)) });
+const digestOf = (b: JudgedBundle): DigestResult => ({
+  family: b.family,
+  name: b.name,
+  version: b.version,
+  files: b.files.length,
+  integrity: b.integrity,
+  message: new TextDecoder().decode(digestMessage(b.integrity)),
+});
 
 export interface SignResult extends DigestResult {
   file: string;
@@ -58,27 +65,57 @@ function kindOf(ctx: Context, target: string): { kind: "dir" | "archive"; path: 
   try {
     st = lstatSync(path);
   } catch {
-    throw new GjcError({ code: "not_found", message: `There is no ${target}.`, hint: "Pass a bundle directory or an archive made by gjc plugin pack.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "not_found",
+      message: `There is no ${target}.`,
+      hint: "Pass a bundle directory or an archive made by gjc plugin pack.",
+      exit: ExitCode.usage,
+    });
   }
   if (st.isDirectory()) return { kind: "dir", path };
   if (st.isFile() && /\.(tgz|tar\.gz|tar)$/.test(path)) return { kind: "archive", path };
-  throw new GjcError({ code: "wrong_target", message: `${target} is neither a bundle directory nor a .tgz/.tar.gz/.tar archive.`, hint: "Sign the bundle directory, or the archive gjc plugin pack wrote.", exit: ExitCode.usage });
+  throw new GjcError({
+    code: "wrong_target",
+    message: `${target} is neither a bundle directory nor a .tgz/.tar.gz/.tar archive.`,
+    hint: "Sign the bundle directory, or the archive gjc plugin pack wrote.",
+    exit: ExitCode.usage,
+  });
 }
 
-export async function signBundle(ctx: Context, target: string, o: { key: string; identity?: string }): Promise<SignResult> {
+export async function signBundle(
+  ctx: Context,
+  target: string,
+  o: { key: string; identity?: string },
+): Promise<SignResult> {
   const { kind, path } = kindOf(ctx, target);
   // The key first: a key that cannot sign must not cost a full judgement of the bundle.
   const signer = await loadSigner(ctx, o.key);
   const result = await signWithSigner(ctx, path, kind, signer);
-  if (o.identity !== undefined) result.allowedSignersLine = formatAllowedSigner({ identity: o.identity, namespaces: SIGNATURE_NAMESPACE, keyText: publicKeyLine(signer.publicKey) });
+  if (o.identity !== undefined)
+    result.allowedSignersLine = formatAllowedSigner({
+      identity: o.identity,
+      namespaces: SIGNATURE_NAMESPACE,
+      keyText: publicKeyLine(signer.publicKey),
+    });
   return result;
 }
 
 /** Judges the bundle at `path` (a directory or an archive) and writes its signature. */
-export async function signWithSigner(ctx: Context, path: string, kind: "dir" | "archive", signer: SshSigner): Promise<SignResult> {
+export async function signWithSigner(
+  ctx: Context,
+  path: string,
+  kind: "dir" | "archive",
+  signer: SshSigner,
+): Promise<SignResult> {
   const digest = await digestSource(ctx, path);
   const sig = await signMessage(signer, new TextEncoder().encode(digest.message), SIGNATURE_NAMESPACE);
   const file = kind === "archive" ? archiveSignaturePath(path) : join(path, SIGNATURE_FILE);
   writeFileAtomic(file, armorSignature(sig), 0o644);
-  return { ...digest, file, namespace: SIGNATURE_NAMESPACE, keyType: signer.publicKey.type, fingerprint: fingerprint(signer.publicKey.blob) };
+  return {
+    ...digest,
+    file,
+    namespace: SIGNATURE_NAMESPACE,
+    keyType: signer.publicKey.type,
+    fingerprint: fingerprint(signer.publicKey.blob),
+  };
 }

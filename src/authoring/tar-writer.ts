@@ -51,7 +51,8 @@ function splitUstarName(path: string): { name: string; prefix: string } | undefi
     if (path[i] !== "/") continue;
     const prefix = path.slice(0, i);
     const name = path.slice(i + 1);
-    if (encoder.encode(prefix).length <= 155 && encoder.encode(name).length <= 100 && name.length > 0) return { name, prefix };
+    if (encoder.encode(prefix).length <= 155 && encoder.encode(name).length <= 100 && name.length > 0)
+      return { name, prefix };
   }
   return undefined;
 }
@@ -74,10 +75,16 @@ function paxRecord(key: string, value: string): Uint8Array {
   return encoder.encode(`${n + digits}${body}`);
 }
 
-function writeHeader(out: Uint8Array, at: number, h: { name: string; prefix: string; size: number; mode: number; type: string }): void {
+function writeHeader(
+  out: Uint8Array,
+  at: number,
+  h: { name: string; prefix: string; size: number; mode: number; type: string },
+): void {
   const b = out.subarray(at, at + BLOCK);
-  const put = (offset: number, length: number, value: string) => void encoder.encodeInto(value, b.subarray(offset, offset + length));
-  const octal = (offset: number, length: number, value: number) => put(offset, length, `${value.toString(8).padStart(length - 1, "0")}\0`);
+  const put = (offset: number, length: number, value: string) =>
+    void encoder.encodeInto(value, b.subarray(offset, offset + length));
+  const octal = (offset: number, length: number, value: number) =>
+    put(offset, length, `${value.toString(8).padStart(length - 1, "0")}\0`);
   put(0, 100, h.name);
   octal(100, 8, h.mode);
   octal(108, 8, 0);

@@ -84,18 +84,31 @@ export function gjcTemplate(name: string, binding: SubskillBinding): ScaffoldFil
       path: "tools/hello.ts",
       content: `// A GJC tool module: the default export is a factory that returns exactly one tool whose\n// name equals the name declared in gajae-plugin.json.\nexport default function createTool() {\n  return {\n    name: ${JSON.stringify(tool)},\n    label: "Hello",\n    description: "Says hello.",\n    parameters: { type: "object", properties: { name: { type: "string" } } },\n    async execute(_toolCallId: string, params: { name?: string }) {\n      return { content: [{ type: "text", text: \`Hello, \${params.name ?? "world"}!\` }] };\n    },\n  };\n}\n`,
     },
-    { path: "prompts/system-appendix.md", content: `Guidance from the ${name} bundle: keep answers short and cite files you changed.\n` },
+    {
+      path: "prompts/system-appendix.md",
+      content: `Guidance from the ${name} bundle: keep answers short and cite files you changed.\n`,
+    },
     { path: "README.md", content: readme(name, "gjc", undefined) },
   ];
 }
 
 function readme(name: string, family: "c2" | "gjc", runtime: string | undefined): string {
-  const lines = [`# ${name}`, "", `A ${family === "c2" ? "C2" : "GJC"} plugin bundle made with \`gjc plugin init\`.`, "", "```sh"];
+  const lines = [
+    `# ${name}`,
+    "",
+    `A ${family === "c2" ? "C2" : "GJC"} plugin bundle made with \`gjc plugin init\`.`,
+    "",
+    "```sh",
+  ];
   lines.push("gjc plugin validate .   # check the manifest and every declared file");
   lines.push("gjc plugin test .       # run the conformance checks without installing");
   lines.push("gjc plugin pack .       # make a reproducible .tgz to publish");
   lines.push("```", "");
-  if (runtime) lines.push(`The runtime (\`${runtime} plugin.cjs\`) speaks the C2 Plugin Protocol over stdin/stdout. \`gjc.test.json\` holds sample arguments for \`gjc plugin test\`; it is not part of the manifest.`, "");
+  if (runtime)
+    lines.push(
+      `The runtime (\`${runtime} plugin.cjs\`) speaks the C2 Plugin Protocol over stdin/stdout. \`gjc.test.json\` holds sample arguments for \`gjc plugin test\`; it is not part of the manifest.`,
+      "",
+    );
   return `${lines.join("\n")}`;
 }
 

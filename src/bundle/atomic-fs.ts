@@ -36,7 +36,11 @@ export interface AtomicWriteOptions {
  * sibling (created exclusively), fsync, rename over the target, fsync of the directory.
  * `Bun.write` truncates in place, which is why it is not used for anything we commit.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, options: number | AtomicWriteOptions = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: number | AtomicWriteOptions = {},
+): void {
   // An OS refusal names the file being written, not its temp sibling.
   writingTo(path, () => writeViaTempSibling(path, data, options), { replace: true });
 }

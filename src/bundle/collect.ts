@@ -56,7 +56,11 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
     try {
       entries = readdirSync(dir.base, { withFileTypes: true });
     } catch (error) {
-      sink.error("unreadable_directory", relDir || ".", `Directory ${relDir || "."} could not be read (${(error as NodeJS.ErrnoException).code}).`);
+      sink.error(
+        "unreadable_directory",
+        relDir || ".",
+        `Directory ${relDir || "."} could not be read (${(error as NodeJS.ErrnoException).code}).`,
+      );
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -66,13 +70,23 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       if ((entry.isDirectory() && limits.skipDirs.has(entry.name)) || isGitMarker(entry.name)) continue;
       if (relDir === "" && entry.name === SIGNATURE_FILE) continue;
       if (hasControlChars(entry.name)) {
-        sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} contains a control character.`, "Rename the file; control characters are refused in bundle paths.");
+        sink.error(
+          "unsafe_file_name",
+          JSON.stringify(rel),
+          `The name ${JSON.stringify(rel)} contains a control character.`,
+          "Rename the file; control characters are refused in bundle paths.",
+        );
         continue;
       }
       // A name that is not UTF-8 reads back with U+FFFD in place of its bytes: opening that
       // string would reach another file (or none), so the walk could not say which bytes it judged.
       if (entry.name.includes("\uFFFD")) {
-        sink.error("unsafe_file_name", JSON.stringify(rel), `The name ${JSON.stringify(rel)} is not valid UTF-8 (or holds U+FFFD).`, "Rename the file to valid UTF-8.");
+        sink.error(
+          "unsafe_file_name",
+          JSON.stringify(rel),
+          `The name ${JSON.stringify(rel)} is not valid UTF-8 (or holds U+FFFD).`,
+          "Rename the file to valid UTF-8.",
+        );
         continue;
       }
       const key = collisionKey(entry.name);
@@ -99,7 +113,12 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       }
       if (kind === "dir") {
         if (depth + 1 > limits.maxDepth) {
-          sink.error("bundle_too_deep", rel, `${rel} is nested ${depth + 1} directories deep; the limit is ${limits.maxDepth}.`, "Flatten the bundle layout.");
+          sink.error(
+            "bundle_too_deep",
+            rel,
+            `${rel} is nested ${depth + 1} directories deep; the limit is ${limits.maxDepth}.`,
+            "Flatten the bundle layout.",
+          );
           throw new BudgetExceeded();
         }
         let child: DirHandle;
@@ -118,11 +137,21 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
         continue;
       }
       if (kind === "special") {
-        sink.error("special_file", rel, `${rel} is a FIFO, socket or device; bundles may hold only regular files and directories.`, "Remove it from the bundle.");
+        sink.error(
+          "special_file",
+          rel,
+          `${rel} is a FIFO, socket or device; bundles may hold only regular files and directories.`,
+          "Remove it from the bundle.",
+        );
         continue;
       }
       if (files.length + 1 > limits.maxFiles) {
-        sink.error("bundle_too_many_files", rel, `The bundle has more than ${limits.maxFiles} files.`, "Remove generated or vendored files from the bundle.");
+        sink.error(
+          "bundle_too_many_files",
+          rel,
+          `The bundle has more than ${limits.maxFiles} files.`,
+          "Remove generated or vendored files from the bundle.",
+        );
         throw new BudgetExceeded();
       }
       let opened;
@@ -131,7 +160,12 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       } catch (error) {
         if (!isGjcError(error)) throw error;
         if (error.code === "file_too_large") {
-          sink.error("file_too_large", rel, `${rel} is larger than the ${formatBytes(limits.maxFileBytes)} limit for one file.`, "Keep large assets out of the bundle.");
+          sink.error(
+            "file_too_large",
+            rel,
+            `${rel} is larger than the ${formatBytes(limits.maxFileBytes)} limit for one file.`,
+            "Keep large assets out of the bundle.",
+          );
           throw new BudgetExceeded();
         }
         sink.error(error.code, rel, error.message, error.hint);
@@ -139,7 +173,12 @@ export function collectBundle(root: string, limits: BundleLimits, options: Colle
       }
       totalBytes += opened.size;
       if (totalBytes > limits.maxTotalBytes) {
-        sink.error("bundle_too_large", rel, `The bundle is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`, "Keep large assets out of the bundle.");
+        sink.error(
+          "bundle_too_large",
+          rel,
+          `The bundle is larger than the ${formatBytes(limits.maxTotalBytes)} limit.`,
+          "Keep large assets out of the bundle.",
+        );
         throw new BudgetExceeded();
       }
       files.push({ path: rel, size: opened.size, mode: opened.mode, sha256: sha256Hex(opened.bytes) });

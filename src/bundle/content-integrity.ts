@@ -26,7 +26,8 @@ const byPathBytes = (a: ContentFile, b: ContentFile) => Buffer.compare(Buffer.fr
 
 export function canonicalFileList(files: readonly ContentFile[]): string {
   let out = "";
-  for (const f of [...files].sort(byPathBytes)) out += `${f.path}\0${(f.mode & 0o7777).toString(8).padStart(4, "0")}\0${f.sha256}\n`;
+  for (const f of [...files].sort(byPathBytes))
+    out += `${f.path}\0${(f.mode & 0o7777).toString(8).padStart(4, "0")}\0${f.sha256}\n`;
   return out;
 }
 

@@ -27,7 +27,9 @@ export class DuplicateKeyError extends SyntaxError {
     readonly line: number,
     readonly column: number,
   ) {
-    super(`the key at ${pointer} appears twice in one object (again at line ${line}, column ${column}); readers disagree on which one counts, so keep one`);
+    super(
+      `the key at ${pointer} appears twice in one object (again at line ${line}, column ${column}); readers disagree on which one counts, so keep one`,
+    );
     this.name = "DuplicateKeyError";
   }
 }
@@ -128,7 +130,8 @@ export function nestedDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean 
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== "object" || v === null) continue;
     if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }

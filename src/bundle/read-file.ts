@@ -24,7 +24,12 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONB
  * on the open descriptor is what we trust. The bytes returned are the bytes to hash and copy.
  * `scratch` (optional) is a reusable buffer the bytes are read into instead of a fresh one.
  */
-export function readRegularFile(absPath: string, maxBytes: number, label = absPath, scratch?: { buffer: Uint8Array }): OpenedFile {
+export function readRegularFile(
+  absPath: string,
+  maxBytes: number,
+  label = absPath,
+  scratch?: { buffer: Uint8Array },
+): OpenedFile {
   let fd: number;
   try {
     fd = openSync(absPath, OPEN_FLAGS);
@@ -37,10 +42,18 @@ export function readRegularFile(absPath: string, maxBytes: number, label = absPa
 function openError(error: unknown, label: string): GjcError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ELOOP" || code === "EMLINK") {
-    return new GjcError({ code: "unsafe_path", message: `${label} is a symbolic link; links are never followed.`, hint: "Ship the file itself, not a link to it." });
+    return new GjcError({
+      code: "unsafe_path",
+      message: `${label} is a symbolic link; links are never followed.`,
+      hint: "Ship the file itself, not a link to it.",
+    });
   }
   if (code === "ENOENT" || code === "ENOTDIR") {
-    return new GjcError({ code: "missing_file", message: `${label} does not exist.`, hint: "Check the path, relative to the bundle root." });
+    return new GjcError({
+      code: "missing_file",
+      message: `${label} does not exist.`,
+      hint: "Check the path, relative to the bundle root.",
+    });
   }
   return new GjcError({ code: "unreadable_file", message: `${label} could not be opened (${code ?? "error"}).` });
 }
@@ -49,14 +62,22 @@ function readOpened(fd: number, maxBytes: number, label: string, scratch?: { buf
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      throw new GjcError({ code: "special_file", message: `${label} is not a regular file.`, hint: "Bundles may contain only regular files and directories." });
+      throw new GjcError({
+        code: "special_file",
+        message: `${label} is not a regular file.`,
+        hint: "Bundles may contain only regular files and directories.",
+      });
     }
     if (st.size > maxBytes) {
-      throw new GjcError({ code: "file_too_large", message: `${label} is ${st.size} bytes, over the ${maxBytes}-byte limit for one file.` });
+      throw new GjcError({
+        code: "file_too_large",
+        message: `${label} is ${st.size} bytes, over the ${maxBytes}-byte limit for one file.`,
+      });
     }
     // With a scratch buffer the bytes are a view into it, valid until the next read: the
     // collector hashes and drops them, and skipping 5,000 allocations is a third of its time.
-    if (scratch && scratch.buffer.length < st.size) scratch.buffer = new Uint8Array(Math.max(st.size, scratch.buffer.length * 2));
+    if (scratch && scratch.buffer.length < st.size)
+      scratch.buffer = new Uint8Array(Math.max(st.size, scratch.buffer.length * 2));
     const bytes = scratch ? scratch.buffer.subarray(0, st.size) : new Uint8Array(st.size);
     let offset = 0;
     while (offset < st.size) {
@@ -65,7 +86,11 @@ function readOpened(fd: number, maxBytes: number, label: string, scratch?: { buf
       offset += n;
     }
     if (offset !== st.size) {
-      throw new GjcError({ code: "file_changed", message: `${label} changed while it was being read.`, hint: "Run the command again once nothing is writing to the bundle." });
+      throw new GjcError({
+        code: "file_changed",
+        message: `${label} changed while it was being read.`,
+        hint: "Run the command again once nothing is writing to the bundle.",
+      });
     }
     return { bytes, size: st.size, mode: installableMode(st.mode) };
   } finally {
@@ -99,7 +124,8 @@ export interface DirHandle {
   parent?: DirHandle;
 }
 
-const DIR_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
+const DIR_FLAGS =
+  constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 let procFd: boolean | undefined;
 const anchored = () => (procFd ??= process.platform === "linux" && existsSync("/proc/self/fd"));
 
@@ -141,7 +167,13 @@ export function closeDir(dir: DirHandle): void {
 }
 
 /** A regular file inside an open directory, read like readRegularFile. */
-export function readFileIn(dir: DirHandle, name: string, maxBytes: number, label: string, scratch?: { buffer: Uint8Array }): OpenedFile {
+export function readFileIn(
+  dir: DirHandle,
+  name: string,
+  maxBytes: number,
+  label: string,
+  scratch?: { buffer: Uint8Array },
+): OpenedFile {
   let fd: number;
   try {
     fd = openSync(`${dir.base}/${name}`, OPEN_FLAGS);
@@ -196,7 +228,10 @@ export class AnchoredTree implements Disposable {
     const known = this.dirs.get(dirRel);
     if (known !== undefined) return known;
     const slash = dirRel.lastIndexOf("/");
-    const opened = dirRel === "" ? openRootDir(this.root) : openChildDir(this.dir(slash < 0 ? "" : dirRel.slice(0, slash), label), dirRel.slice(slash + 1), label);
+    const opened =
+      dirRel === ""
+        ? openRootDir(this.root)
+        : openChildDir(this.dir(slash < 0 ? "" : dirRel.slice(0, slash), label), dirRel.slice(slash + 1), label);
     this.dirs.set(dirRel, opened);
     return opened;
   }

@@ -15,7 +15,9 @@ const MAX_ALIASES = 100;
 let yamlModule: typeof YamlModule | undefined;
 const yaml = (): typeof YamlModule => (yamlModule ??= require("yaml") as typeof YamlModule);
 
-export type FrontmatterYaml = { ok: true; value: unknown } | { ok: false; reason: string; line?: number; duplicate?: boolean; key?: string };
+export type FrontmatterYaml =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: string; line?: number; duplicate?: boolean; key?: string };
 
 /** Parses one frontmatter block; never throws. `line` is 1-based within the block. */
 export function parseFrontmatterYaml(source: string): FrontmatterYaml {
@@ -31,8 +33,16 @@ export function parseFrontmatterYaml(source: string): FrontmatterYaml {
     const line = error.linePos?.[0]?.line;
     const duplicate = error.code === "DUPLICATE_KEY";
     const key = duplicate ? repeatedKey(source, error.pos[0]) : undefined;
-    const what = duplicate ? `the key ${key === undefined ? "" : `${JSON.stringify(key)} `}is written twice (YAML readers disagree on which one counts; keep one)` : error.message.split("\n")[0];
-    return { ok: false, reason: what, ...(line !== undefined ? { line } : {}), ...(duplicate ? { duplicate } : {}), ...(key !== undefined ? { key } : {}) };
+    const what = duplicate
+      ? `the key ${key === undefined ? "" : `${JSON.stringify(key)} `}is written twice (YAML readers disagree on which one counts; keep one)`
+      : error.message.split("\n")[0];
+    return {
+      ok: false,
+      reason: what,
+      ...(line !== undefined ? { line } : {}),
+      ...(duplicate ? { duplicate } : {}),
+      ...(key !== undefined ? { key } : {}),
+    };
   }
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIASES }) };

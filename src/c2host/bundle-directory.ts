@@ -5,7 +5,10 @@ import type { InstalledC2 } from "../c2store/records.ts";
  * What the runtime host needs to know about one installed C2 bundle: the store's facts
  * (project data lives under `projects/<hash>` inside `dataDir`), and what the host derives.
  */
-export type HostedBundle = Pick<InstalledC2, "id" | "name" | "version" | "bundleDir" | "dataDir" | "enabled" | "trusted" | "manifest"> & {
+export type HostedBundle = Pick<
+  InstalledC2,
+  "id" | "name" | "version" | "bundleDir" | "dataDir" | "enabled" | "trusted" | "manifest"
+> & {
   quarantine?: { reason: string; files: string[] } | null;
   /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
   passEnv?: readonly string[];
@@ -46,7 +49,13 @@ export interface BundleDirectory {
 
 /** The C2 store as a BundleDirectory (loaded lazily so `--help` never pays for it). */
 export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
-  const [{ listInstalledC2 }, { effectivePolicy }, { normalizeProjectPath, projectHash }, { checkC2FilesBeforeStart }, { trustChangeSummary }] = await Promise.all([
+  const [
+    { listInstalledC2 },
+    { effectivePolicy },
+    { normalizeProjectPath, projectHash },
+    { checkC2FilesBeforeStart },
+    { trustChangeSummary },
+  ] = await Promise.all([
     import("../c2store/records.ts"),
     import("../c2store/policy.ts"),
     import("../c2store/project-key.ts"),

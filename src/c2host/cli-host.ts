@@ -12,7 +12,8 @@ export function handshakeTimeoutFromEnv(env: Record<string, string | undefined>)
   const raw = env.GJC_C2_HANDSHAKE_TIMEOUT_MS;
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw usageError(`GJC_C2_HANDSHAKE_TIMEOUT_MS must be a positive integer, not "${raw}".`);
+  if (!Number.isInteger(n) || n < 1)
+    throw usageError(`GJC_C2_HANDSHAKE_TIMEOUT_MS must be a positive integer, not "${raw}".`);
   return n;
 }
 

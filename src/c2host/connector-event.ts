@@ -11,14 +11,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const nonEmpty = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
 
 /** The event to forward, or why it is dropped. */
-export function checkConnectorEvent(manifest: C2Manifest, payload: unknown): { ok: true; event: Record<string, unknown> } | { ok: false; problem: string } {
+export function checkConnectorEvent(
+  manifest: C2Manifest,
+  payload: unknown,
+): { ok: true; event: Record<string, unknown> } | { ok: false; problem: string } {
   if (!isObject(payload)) return { ok: false, problem: "its payload is not an object" };
   const { plugin_id: _setByTheHost, ...event } = payload;
   if (!nonEmpty(event.connectorId)) return { ok: false, problem: "it has no connectorId" };
   const connectorId = event.connectorId;
-  if (!manifest.codetwo.connectors.some((c) => c.id === connectorId)) return { ok: false, problem: `the bundle declares no connector ${JSON.stringify(connectorId).slice(0, 80)}` };
+  if (!manifest.codetwo.connectors.some((c) => c.id === connectorId))
+    return { ok: false, problem: `the bundle declares no connector ${JSON.stringify(connectorId).slice(0, 80)}` };
   if (!nonEmpty(event.eventId)) return { ok: false, problem: "it has no eventId" };
   if (!nonEmpty(event.kind)) return { ok: false, problem: "it has no kind" };
-  if (!nonEmpty(event.createdAt) || Number.isNaN(Date.parse(event.createdAt))) return { ok: false, problem: "its createdAt is not a timestamp" };
+  if (!nonEmpty(event.createdAt) || Number.isNaN(Date.parse(event.createdAt)))
+    return { ok: false, problem: "its createdAt is not a timestamp" };
   return { ok: true, event };
 }

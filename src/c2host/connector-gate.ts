@@ -24,6 +24,9 @@ export function operationIsWellFormed(operation: string): boolean {
 export function capabilityFor(operation: string, declared: readonly C2Capability[]): C2Capability | undefined {
   return declared.find((cap) => {
     const ns = NAMESPACES[cap];
-    return ns !== undefined && (ns.exact.includes(operation) || ns.prefixes.some((p) => operation.startsWith(p) && operation.length > p.length));
+    return (
+      ns !== undefined &&
+      (ns.exact.includes(operation) || ns.prefixes.some((p) => operation.startsWith(p) && operation.length > p.length))
+    );
   });
 }

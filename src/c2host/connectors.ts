@@ -20,15 +20,31 @@ export async function invokeConnector(
   const connector = bundle.manifest.codetwo.connectors.find((c) => c.id === connectorId);
   if (!connector) {
     const ids = bundle.manifest.codetwo.connectors.map((c) => c.id);
-    throw runtimeError("unknown_contribution", `${bundle.name} has no connector ${connectorId}.`, ids.length > 0 ? `Its connectors: ${ids.join(", ")}.` : `${bundle.name} declares no connectors.`);
+    throw runtimeError(
+      "unknown_contribution",
+      `${bundle.name} has no connector ${connectorId}.`,
+      ids.length > 0 ? `Its connectors: ${ids.join(", ")}.` : `${bundle.name} declares no connectors.`,
+    );
   }
   const target = host.ownedTarget(bundle, connector.command, `Connector ${connector.id}`, opts.project);
   const componentId = `bundle:${bundle.id}:connector:${connector.id}`;
   if (host.componentDisabled(target, componentId)) {
-    throw runtimeError("component_disabled", `The connector ${componentId} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);
+    throw runtimeError(
+      "component_disabled",
+      `The connector ${componentId} is disabled by policy.`,
+      "Enable the component in plugin policy first.",
+      undefined,
+      ExitCode.refused,
+    );
   }
   if (!operationIsWellFormed(operation)) {
-    throw runtimeError("invalid_operation", `The connector operation "${operation}" is not a dotted name such as conversation.list.`, "Operations are namespace.verb names chosen by the provider adapter.", undefined, ExitCode.usage);
+    throw runtimeError(
+      "invalid_operation",
+      `The connector operation "${operation}" is not a dotted name such as conversation.list.`,
+      "Operations are namespace.verb names chosen by the provider adapter.",
+      undefined,
+      ExitCode.usage,
+    );
   }
   const capability = capabilityFor(operation, connector.capabilities);
   if (!capability) {
@@ -40,6 +56,11 @@ export async function invokeConnector(
       ExitCode.refused,
     );
   }
-  const r = await host.invokeTarget(target, connector.command, { operation, input: input === undefined ? null : input }, opts);
+  const r = await host.invokeTarget(
+    target,
+    connector.command,
+    { operation, input: input === undefined ? null : input },
+    opts,
+  );
   return { ...r, connector: connector.id, provider: connector.provider, operation, capability };
 }

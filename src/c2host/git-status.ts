@@ -33,10 +33,14 @@ export interface GitStatusFile {
 export const STATUS_HARDENING = [
   "--no-pager",
   "--no-optional-locks",
-  "-c", "core.fsmonitor=false",
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "core.pager=cat",
-  "-c", "status.submoduleSummary=false",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.pager=cat",
+  "-c",
+  "status.submoduleSummary=false",
 ];
 
 /**
@@ -47,7 +51,10 @@ export const STATUS_HARDENING = [
  * Only the settings we choose are put back.
  */
 export function gitStatusEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return buildChildEnv(env, { hostExtras: ["XDG_CONFIG_HOME"], fixed: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat" } }).env;
+  return buildChildEnv(env, {
+    hostExtras: ["XDG_CONFIG_HOME"],
+    fixed: { GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat" },
+  }).env;
 }
 
 const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0, behind: 0, files: [] });
@@ -57,19 +64,37 @@ const notARepo = (): GitStatusResult => ({ is_repo: false, branch: "", ahead: 0,
  * names with spaces or newlines unambiguous. A directory outside any repository (or a missing
  * directory) answers `is_repo: false` rather than an error: that is a fact about the directory.
  */
-export async function gitStatus(cwd: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<GitStatusResult> {
+export async function gitStatus(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  signal?: AbortSignal,
+): Promise<GitStatusResult> {
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
-  if (!git) throw new GjcError({ code: "git_not_found", message: "git is not available on PATH", hint: "Install git to let runtimes read repository status." });
+  if (!git)
+    throw new GjcError({
+      code: "git_not_found",
+      message: "git is not available on PATH",
+      hint: "Install git to let runtimes read repository status.",
+    });
   let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    child = launch({ argv: [git, ...STATUS_HARDENING, "status", "--porcelain=v2", "--branch", "-z"], cwd, env: gitStatusEnv(env), stdin: "ignore" });
+    child = launch({
+      argv: [git, ...STATUS_HARDENING, "status", "--porcelain=v2", "--branch", "-z"],
+      cwd,
+      env: gitStatusEnv(env),
+      stdin: "ignore",
+    });
   } catch {
     return notARepo(); // cwd does not exist or is not a directory
   }
   const onAbort = () => void child.stop();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const [out, code] = await Promise.all([new Response(child.proc.stdout).arrayBuffer(), child.exited, new Response(child.proc.stderr).text()]);
+    const [out, code] = await Promise.all([
+      new Response(child.proc.stdout).arrayBuffer(),
+      child.exited,
+      new Response(child.proc.stderr).text(),
+    ]);
     if (code !== 0) return notARepo();
     return parsePorcelainV2(new Uint8Array(out));
   } finally {
@@ -103,9 +128,26 @@ export function parsePorcelainV2(bytes: Uint8Array): GitStatusResult {
       if (f) result.files.push(changed(f[1], f[9], original));
     } else if (r.startsWith("u ")) {
       const f = fields(r, 11);
-      if (f) result.files.push({ path: f[10], original_path: null, staged: true, unstaged: true, state: "unmerged", staged_state: "unmerged", unstaged_state: "unmerged" });
+      if (f)
+        result.files.push({
+          path: f[10],
+          original_path: null,
+          staged: true,
+          unstaged: true,
+          state: "unmerged",
+          staged_state: "unmerged",
+          unstaged_state: "unmerged",
+        });
     } else if (r.startsWith("? ")) {
-      result.files.push({ path: r.slice(2), original_path: null, staged: false, unstaged: true, state: "untracked", staged_state: null, unstaged_state: "untracked" });
+      result.files.push({
+        path: r.slice(2),
+        original_path: null,
+        staged: false,
+        unstaged: true,
+        state: "untracked",
+        staged_state: null,
+        unstaged_state: "untracked",
+      });
     }
   }
   return result;
@@ -149,5 +191,13 @@ function changed(xy: string, path: string, original: string | null): GitStatusFi
   const staged = side(xy[0] ?? ".");
   const unstaged = side(xy[1] ?? ".");
   const state = xy.includes("U") ? "unmerged" : (staged ?? unstaged ?? "modified");
-  return { path, original_path: original, staged: staged !== null, unstaged: unstaged !== null, state, staged_state: staged, unstaged_state: unstaged };
+  return {
+    path,
+    original_path: original,
+    staged: staged !== null,
+    unstaged: unstaged !== null,
+    state,
+    staged_state: staged,
+    unstaged_state: unstaged,
+  };
 }

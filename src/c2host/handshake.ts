@@ -56,9 +56,13 @@ export function checkInitializeResult(result: unknown, declared: readonly C2Comm
   const r = result as Record<string, unknown>;
   if (!protocolCompatible(r.protocolVersion)) {
     const spoken = typeof r.protocolVersion === "string" && r.protocolVersion !== "" ? r.protocolVersion : "no version";
-    throw new HandshakeRefusal("protocol", `the runtime speaks plugin protocol ${spoken}; this host speaks ${PROTOCOL_VERSION}`);
+    throw new HandshakeRefusal(
+      "protocol",
+      `the runtime speaks plugin protocol ${spoken}; this host speaks ${PROTOCOL_VERSION}`,
+    );
   }
-  if (!Array.isArray(r.commands)) throw new HandshakeRefusal("invalid", "the `initialize` result has no `commands` array");
+  if (!Array.isArray(r.commands))
+    throw new HandshakeRefusal("invalid", "the `initialize` result has no `commands` array");
   const returned = new Map<string, unknown>();
   for (const [i, c] of r.commands.entries()) {
     if (c === null || typeof c !== "object" || typeof (c as { name?: unknown }).name !== "string") {
@@ -72,12 +76,18 @@ export function checkInitializeResult(result: unknown, declared: readonly C2Comm
   const missing = [...declaredIds].filter((id) => !returned.has(id)).sort();
   const extra = [...returned.keys()].filter((id) => !declaredIds.has(id)).sort();
   if (missing.length > 0 || extra.length > 0) {
-    const parts = [missing.length > 0 ? `missing: ${missing.join(", ")}` : "", extra.length > 0 ? `extra: ${extra.join(", ")}` : ""].filter(Boolean);
+    const parts = [
+      missing.length > 0 ? `missing: ${missing.join(", ")}` : "",
+      extra.length > 0 ? `extra: ${extra.join(", ")}` : "",
+    ].filter(Boolean);
     throw new HandshakeRefusal("mismatch", `initialize commands do not match the manifest (${parts.join("; ")})`);
   }
   for (const c of declared) {
     if (!Bun.deepEquals(returned.get(c.id), c.argsSchema ?? null)) {
-      throw new HandshakeRefusal("mismatch", `initialize schema for \`${c.id}\` does not match the manifest argsSchema`);
+      throw new HandshakeRefusal(
+        "mismatch",
+        `initialize schema for \`${c.id}\` does not match the manifest argsSchema`,
+      );
     }
   }
   const events = Array.isArray(r.events) ? r.events.filter((e): e is string => typeof e === "string") : [];

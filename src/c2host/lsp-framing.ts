@@ -42,6 +42,7 @@ export function lspFrame(message: unknown): Uint8Array {
 }
 
 function indexOfCrlfCrlf(b: Uint8Array): number {
-  for (let i = 0; i + 3 < b.length; i++) if (b[i] === 13 && b[i + 1] === 10 && b[i + 2] === 13 && b[i + 3] === 10) return i;
+  for (let i = 0; i + 3 < b.length; i++)
+    if (b[i] === 13 && b[i + 1] === 10 && b[i + 2] === 13 && b[i + 3] === 10) return i;
   return -1;
 }

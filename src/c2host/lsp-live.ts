@@ -61,12 +61,27 @@ export class LiveLanguageServers {
 
   private view(e: Live) {
     const h = e.handle;
-    return { plugin: h.plugin, pluginName: h.pluginName, server: h.server, languages: h.languages, pid: h.pid, cwd: h.cwd, capabilities: h.initialize.capabilities, serverInfo: h.initialize.serverInfo };
+    return {
+      plugin: h.plugin,
+      pluginName: h.pluginName,
+      server: h.server,
+      languages: h.languages,
+      pid: h.pid,
+      cwd: h.cwd,
+      capabilities: h.initialize.capabilities,
+      serverInfo: h.initialize.serverInfo,
+    };
   }
 
   private get(id: string): Live {
     const e = this.live.get(id);
-    if (!e) throw new GjcError({ code: "invalid_params", message: `No live language server ${id}.`, hint: "lsp.list shows the live ones.", exit: ExitCode.usage });
+    if (!e)
+      throw new GjcError({
+        code: "invalid_params",
+        message: `No live language server ${id}.`,
+        hint: "lsp.list shows the live ones.",
+        exit: ExitCode.usage,
+      });
     return e;
   }
 

@@ -14,7 +14,10 @@ export class LspPeer extends JsonRpcPeer {
     super(
       {
         onRequest: (method) => {
-          throw new RpcMethodError(METHOD_NOT_FOUND, `the gjc host does not offer \`${method}\` to plugin language servers`);
+          throw new RpcMethodError(
+            METHOD_NOT_FOUND,
+            `the gjc host does not offer \`${method}\` to plugin language servers`,
+          );
         },
         onNotification: () => {},
         onProtocolProblem: () => {},

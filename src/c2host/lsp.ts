@@ -38,14 +38,29 @@ export const lspComponentId = (bundleId: string, serverId: string) => `bundle:${
  * Eligibility of every declared language server: the refusals every C2 process gets
  * (processRefusal: quarantine, trust, enablement), then the bundle's policy.
  */
-function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string): { status: Code | "ready"; reason: string | null; hint?: string; components: Record<string, string> } {
+function eligibility(
+  host: RuntimeHost,
+  bundle: HostedBundle,
+  project?: string,
+): { status: Code | "ready"; reason: string | null; hint?: string; components: Record<string, string> } {
   const refusal = processRefusal(bundle, "its language servers");
   if (refusal) return { status: refusal.code, reason: refusal.message, hint: refusal.hint, components: {} };
   const policy = (host as RuntimeHost).policyFor(bundle, project);
-  if (policy.stateSource === "safe-mode") return { status: "policy_safe_mode", reason: "plugin policy is in safe mode", hint: 'Run "gjc plugin policy reset <plugin>" to leave safe mode.', components: {} };
+  if (policy.stateSource === "safe-mode")
+    return {
+      status: "policy_safe_mode",
+      reason: "plugin policy is in safe mode",
+      hint: 'Run "gjc plugin policy reset <plugin>" to leave safe mode.',
+      components: {},
+    };
   // Disabling the bundle by policy (not only its lsp: component) makes its servers ineligible.
   if (policy.state === "disabled") {
-    return { status: "policy_disabled", reason: `disabled by ${policy.stateSource} policy`, hint: `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`, components: {} };
+    return {
+      status: "policy_disabled",
+      reason: `disabled by ${policy.stateSource} policy`,
+      hint: `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`,
+      components: {},
+    };
   }
   return { status: "ready", reason: null, components: policy.components };
 }
@@ -54,7 +69,10 @@ function eligibility(host: RuntimeHost, bundle: HostedBundle, project?: string):
  * `gjc plugin lsp list`: every server, and the language routing with conflicts failed closed
  * (`conflicts`: the languages that no server gets because several could provide them).
  */
-export function listLanguageServers(host: RuntimeHost, project?: string): { servers: LspServerEntry[]; languages: LspRoute[]; conflicts: string[] } {
+export function listLanguageServers(
+  host: RuntimeHost,
+  project?: string,
+): { servers: LspServerEntry[]; languages: LspRoute[]; conflicts: string[] } {
   const servers: LspServerEntry[] = [];
   const eligible: { bundle: HostedBundle; serverIds: string[] }[] = [];
   for (const bundle of host.bundles()) {
@@ -63,10 +81,24 @@ export function listLanguageServers(host: RuntimeHost, project?: string): { serv
     const ids: string[] = [];
     for (const s of bundle.manifest.codetwo.languageServers) {
       const disabled = e.status === "ready" && e.components[lspComponentId(bundle.id, s.id)] === "disabled";
-      const refusal = disabled ? { code: "component_disabled", message: "disabled by policy" } : e.status === "ready" ? undefined : { code: e.status, message: e.reason ?? e.status };
+      const refusal = disabled
+        ? { code: "component_disabled", message: "disabled by policy" }
+        : e.status === "ready"
+          ? undefined
+          : { code: e.status, message: e.reason ?? e.status };
       if (!refusal) ids.push(s.id);
-      const row = { plugin: bundle.id, pluginName: bundle.name, server: s.id, languages: s.languages, command: s.command };
-      servers.push(refusal ? { ...row, status: availabilityOf(refusal.code), reasons: [refusal] } : { ...row, status: "ready", reasons: [] });
+      const row = {
+        plugin: bundle.id,
+        pluginName: bundle.name,
+        server: s.id,
+        languages: s.languages,
+        command: s.command,
+      };
+      servers.push(
+        refusal
+          ? { ...row, status: availabilityOf(refusal.code), reasons: [refusal] }
+          : { ...row, status: "ready", reasons: [] },
+      );
     }
     if (ids.length > 0) eligible.push({ bundle, serverIds: ids });
   }
@@ -125,25 +157,52 @@ export interface LanguageServerHandle {
 export function eligibleServer(host: RuntimeHost, ref: string, project?: string) {
   const slash = ref.lastIndexOf("/");
   if (slash <= 0 || slash === ref.length - 1) {
-    throw new GjcError({ code: "usage", message: `"${ref}" is not <plugin>/<server>.`, hint: "Run gjc plugin lsp list to see the servers.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "usage",
+      message: `"${ref}" is not <plugin>/<server>.`,
+      hint: "Run gjc plugin lsp list to see the servers.",
+      exit: ExitCode.usage,
+    });
   }
   const bundle = host.findBundle(ref.slice(0, slash));
   const serverId = ref.slice(slash + 1);
   const server = bundle.manifest.codetwo.languageServers.find((s) => s.id === serverId);
   if (!server) {
     const ids = bundle.manifest.codetwo.languageServers.map((s) => s.id);
-    throw runtimeError("unknown_contribution", `${bundle.name} has no language server ${serverId}.`, ids.length > 0 ? `Its language servers: ${ids.join(", ")}.` : `${bundle.name} declares no language servers.`);
+    throw runtimeError(
+      "unknown_contribution",
+      `${bundle.name} has no language server ${serverId}.`,
+      ids.length > 0 ? `Its language servers: ${ids.join(", ")}.` : `${bundle.name} declares no language servers.`,
+    );
   }
   const e = eligibility(host, bundle, project);
   if (e.status !== "ready") {
-    throw runtimeError(e.status, `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}`, e.hint ?? "Fix the plugin state first.", undefined, ExitCode.refused);
+    throw runtimeError(
+      e.status,
+      `The language server ${serverId} of ${bundle.name} is not eligible: ${e.reason ?? e.status}`,
+      e.hint ?? "Fix the plugin state first.",
+      undefined,
+      ExitCode.refused,
+    );
   }
   if (e.components[lspComponentId(bundle.id, server.id)] === "disabled") {
-    throw runtimeError("component_disabled", `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`, "Enable the component in plugin policy first.", undefined, ExitCode.refused);
+    throw runtimeError(
+      "component_disabled",
+      `The language server ${lspComponentId(bundle.id, server.id)} is disabled by policy.`,
+      "Enable the component in plugin policy first.",
+      undefined,
+      ExitCode.refused,
+    );
   }
-  const conflicts = listLanguageServers(host, project).languages.filter((l) => l.provider === null && l.providers.some((p) => p.plugin === bundle.id && p.server === server.id));
+  const conflicts = listLanguageServers(host, project).languages.filter(
+    (l) => l.provider === null && l.providers.some((p) => p.plugin === bundle.id && p.server === server.id),
+  );
   if (conflicts.length > 0) {
-    const others = conflicts.flatMap((l) => l.providers.filter((p) => !(p.plugin === bundle.id && p.server === server.id)).map((p) => `${p.pluginName}/${p.server}`));
+    const others = conflicts.flatMap((l) =>
+      l.providers
+        .filter((p) => !(p.plugin === bundle.id && p.server === server.id))
+        .map((p) => `${p.pluginName}/${p.server}`),
+    );
     throw runtimeError(
       "lsp_conflict",
       `The language server ${bundle.name}/${server.id} is in conflict for ${conflicts.map((l) => l.language).join(", ")} (also provided by ${[...new Set(others)].join(", ")}); a language with several providers fails closed.`,
@@ -156,16 +215,30 @@ export function eligibleServer(host: RuntimeHost, ref: string, project?: string)
 }
 
 /** Starts one eligible language server and completes `initialize` / `initialized`. */
-export async function startLanguageServer(host: RuntimeHost, ref: string, opts: LspStartOptions): Promise<LanguageServerHandle> {
+export async function startLanguageServer(
+  host: RuntimeHost,
+  ref: string,
+  opts: LspStartOptions,
+): Promise<LanguageServerHandle> {
   const { bundle, server } = eligibleServer(host, ref, opts.project);
   await host.checkFiles(bundle);
   const serverId = server.id;
   const cwd = opts.project !== undefined ? host.normalizeProject(opts.project) : opts.cwd;
   const plan = lspLaunchPlan(bundle, server, cwd, opts.env);
-  const { env } = buildChildEnv(opts.env, { declared: plan.env, passEnv: opts.passEnv ?? bundle.passEnv, fixed: plan.exported });
+  const { env } = buildChildEnv(opts.env, {
+    declared: plan.env,
+    passEnv: opts.passEnv ?? bundle.passEnv,
+    fixed: plan.exported,
+  });
   const subject = { bundle: bundle.name, process: { kind: "lsp" as const, id: serverId } };
   const profile = await host.sandboxProfile(subject, { read: [bundle.bundleDir], write: [bundle.dataDir], net: [] });
-  const child = launch({ argv: [plan.command, ...plan.args], cwd, env, stderr: "pipe", sandbox: { subject, profile, hostEnv: opts.env } });
+  const child = launch({
+    argv: [plan.command, ...plan.args],
+    cwd,
+    env,
+    stderr: "pipe",
+    sandbox: { subject, profile, hostEnv: opts.env },
+  });
   const { proc } = child;
   // stderr is read only for connections the sandbox refused (they name the grant that would allow them).
   const stderrDone = (async () => {
@@ -208,7 +281,11 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
    * One request, bounded by `ms`. Running out of time abandons the request (it is cancelled on
    * our side) but keeps the connection: a slow answer to one request does not end the server.
    */
-  const call = async (method: string, params: unknown, ms: number): Promise<{ result: unknown } | { error: string } | undefined> => {
+  const call = async (
+    method: string,
+    params: unknown,
+    ms: number,
+  ): Promise<{ result: unknown } | { error: string } | undefined> => {
     const signal = AbortSignal.timeout(ms);
     try {
       return { result: await peer.request(method, params, { signal }) };
@@ -246,8 +323,18 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
       },
       timeout,
     );
-    if (init === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer initialize within ${timeout / 1000} s.`, "Check the server command and its arguments.");
-    if ("error" in init) throw runtimeError("lsp_failed", `The language server ${serverId} refused initialize: ${init.error}.`, "Check the server command and its arguments.");
+    if (init === undefined)
+      throw runtimeError(
+        "lsp_timeout",
+        `The language server ${serverId} did not answer initialize within ${timeout / 1000} s.`,
+        "Check the server command and its arguments.",
+      );
+    if ("error" in init)
+      throw runtimeError(
+        "lsp_failed",
+        `The language server ${serverId} refused initialize: ${init.error}.`,
+        "Check the server command and its arguments.",
+      );
     peer.notify("initialized", {});
     const answer = (init.result ?? {}) as { serverInfo?: unknown; capabilities?: unknown };
     return {
@@ -261,10 +348,21 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
       launch: plan,
       initialize: { serverInfo: answer.serverInfo ?? null, capabilities: answer.capabilities ?? null },
       async request(method, params, ms = timeout) {
-        if (stopping) throw runtimeError("lsp_stopped", `The language server ${serverId} was stopped.`, "Start it again.");
+        if (stopping)
+          throw runtimeError("lsp_stopped", `The language server ${serverId} was stopped.`, "Start it again.");
         const m = await call(method, params, ms);
-        if (m === undefined) throw runtimeError("lsp_timeout", `The language server ${serverId} did not answer ${method} within ${ms / 1000} s.`, "Check the server.");
-        if ("error" in m) throw runtimeError("lsp_failed", `The language server ${serverId} failed ${method}: ${m.error}.`, "Check the server.");
+        if (m === undefined)
+          throw runtimeError(
+            "lsp_timeout",
+            `The language server ${serverId} did not answer ${method} within ${ms / 1000} s.`,
+            "Check the server.",
+          );
+        if ("error" in m)
+          throw runtimeError(
+            "lsp_failed",
+            `The language server ${serverId} failed ${method}: ${m.error}.`,
+            "Check the server.",
+          );
         return m.result ?? null;
       },
       notify(method, params) {
@@ -284,10 +382,24 @@ export async function startLanguageServer(host: RuntimeHost, ref: string, opts: 
  * `exit` sequence over Content-Length framing, and stops it (process group killed and reaped)
  * whatever happens.
  */
-export async function probeLanguageServer(host: RuntimeHost, ref: string, opts: LspStartOptions): Promise<LspProbeResult> {
+export async function probeLanguageServer(
+  host: RuntimeHost,
+  ref: string,
+  opts: LspStartOptions,
+): Promise<LspProbeResult> {
   const h = await startLanguageServer(host, ref, opts);
   try {
-    return { plugin: h.plugin, server: h.server, languages: h.languages, command: h.command, cwd: h.cwd, serverInfo: h.initialize.serverInfo, capabilities: h.initialize.capabilities, pid: h.pid, launch: h.launch };
+    return {
+      plugin: h.plugin,
+      server: h.server,
+      languages: h.languages,
+      command: h.command,
+      cwd: h.cwd,
+      serverInfo: h.initialize.serverInfo,
+      capabilities: h.initialize.capabilities,
+      pid: h.pid,
+      launch: h.launch,
+    };
   } finally {
     await h.stop();
   }

@@ -54,9 +54,11 @@ function scopeProject(p: Params): string | undefined {
   if (typeof p.project_path === "string") return p.project_path;
   const scope = p.scope;
   if (scope === undefined || scope === null) return undefined;
-  if (!isObject(scope) || (scope.kind !== "user" && scope.kind !== "project")) throw invalid('`scope` must be {"kind":"user"} or {"kind":"project","project_path":…}');
+  if (!isObject(scope) || (scope.kind !== "user" && scope.kind !== "project"))
+    throw invalid('`scope` must be {"kind":"user"} or {"kind":"project","project_path":…}');
   if (scope.kind === "user") return undefined;
-  if (typeof scope.project_path !== "string" || scope.project_path === "") throw invalid("a project scope needs `project_path`");
+  if (typeof scope.project_path !== "string" || scope.project_path === "")
+    throw invalid("a project scope needs `project_path`");
   return scope.project_path;
 }
 
@@ -78,7 +80,8 @@ function withLiveProcesses(host: RuntimeHost, catalog: ReturnType<typeof wireCat
   return {
     ...catalog,
     plugins: catalog.plugins.map((e) => {
-      const realm = scope.kind === "project" && e.metadata.scope_support.includes("project") ? scope.project_path : undefined;
+      const realm =
+        scope.kind === "project" && e.metadata.scope_support.includes("project") ? scope.project_path : undefined;
       const phase = e.has_runtime ? host.processOf(e.installed_id, realm) : null;
       const failed = phase?.phase === "failed" && e.effective_state.status === "enabled";
       return {
@@ -116,12 +119,16 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const methods: Record<string, Method> = {
     "plugins.catalog": async (p) => {
       const project = scopeProject(p);
-      return { ...withLiveProcesses(host, wireCatalog((await policy()).policyCatalog(ctx, { project }))), processes: host.processes() };
+      return {
+        ...withLiveProcesses(host, wireCatalog((await policy()).policyCatalog(ctx, { project }))),
+        processes: host.processes(),
+      };
     },
     "plugins.plan_change": async (p) => {
       // Left out, the state stays what it is at that scope (c2-notes 7.4: `state?`).
       const state = p.state;
-      if (state !== undefined && state !== "inherit" && state !== "enabled" && state !== "disabled") throw invalid("`state` must be inherit, enabled or disabled");
+      if (state !== undefined && state !== "inherit" && state !== "enabled" && state !== "disabled")
+        throw invalid("`state` must be inherit, enabled or disabled");
       const plan = await (await policy()).planPolicyChange(ctx, {
         plugin: str(p, "plugin")!,
         ...(state !== undefined ? { state } : {}),
@@ -132,8 +139,10 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       return wirePlan(plan);
     },
     "plugins.apply_change": async (p) => wireApply(await (await policyCommands()).applyPolicy(ctx, str(p, "id")!)),
-    "plugins.reset": async (p) => wireReset(await (await policyCommands()).resetPolicyOf(ctx, str(p, "plugin")!, { project: scopeProject(p) })),
-    "plugins.invoke": async (p) => host.invoke(str(p, "command")!, p.args ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
+    "plugins.reset": async (p) =>
+      wireReset(await (await policyCommands()).resetPolicyOf(ctx, str(p, "plugin")!, { project: scopeProject(p) })),
+    "plugins.invoke": async (p) =>
+      host.invoke(str(p, "command")!, p.args ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
     "plugins.invoke_ui": async (p) => {
       const plugin = str(p, "plugin_id")!;
       const contribution = str(p, "contribution_id")!;
@@ -141,9 +150,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       const { ui } = uiTarget(host, plugin, contribution, project);
       const context = isObject(p.context) ? p.context : {};
       if (ui.slot === "host.actions") {
-        if (context.operation === "render") return renderHostActions(host, plugin, contribution, { project, timeoutMs: timeout(p) });
+        if (context.operation === "render")
+          return renderHostActions(host, plugin, contribution, { project, timeoutMs: timeout(p) });
         if (context.operation === "invoke") {
-          if (typeof context.item !== "string") throw invalid("a host.actions invoke needs `context.item`, the id of a rendered item");
+          if (typeof context.item !== "string")
+            throw invalid("a host.actions invoke needs `context.item`, the id of a rendered item");
           return invokeHostAction(host, plugin, contribution, context.item, { project, timeoutMs: timeout(p) });
         }
         throw invalid("a host.actions contribution needs `context.operation` render or invoke");
@@ -151,13 +162,20 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       return invokeUi(host, plugin, contribution, { context, project, timeoutMs: timeout(p) });
     },
     "plugins.invoke_connector": async (p) =>
-      invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, { project: scopeProject(p), timeoutMs: timeout(p) }),
+      invokeConnector(host, str(p, "plugin_id")!, str(p, "contribution_id")!, str(p, "operation")!, p.input ?? null, {
+        project: scopeProject(p),
+        timeoutMs: timeout(p),
+      }),
     "extensions.list": async () => host.extensionsList(),
     "plugins.list": async () => ({ plugins: host.listPlugins() }),
     // The command inventory: every declared runtime command with its metadata, owner and whether
     // its runtime can run in the user realm now; and the host commands runtimes may call.
     "commands.list": async () => ({
-      commands: host.listPlugins().flatMap((p) => p.commands.map((c) => ({ ...c, plugin_id: p.id, plugin_name: p.name, status: p.runtime_status }))),
+      commands: host
+        .listPlugins()
+        .flatMap((p) =>
+          p.commands.map((c) => ({ ...c, plugin_id: p.id, plugin_name: p.name, status: p.runtime_status })),
+        ),
       host_commands: host.visibleCommands(),
     }),
     "plugins.processes": async () => ({ processes: host.processes() }),
@@ -165,7 +183,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       const bundle = host.findBundle(str(p, "plugin")!);
       // Nothing to reload is an explicit answer, not an empty success.
       if (!bundle.manifest.codetwo.runtime && bundle.manifest.codetwo.languageServers.length === 0) {
-        throw new GjcError({ code: "no_runtime", message: `${bundle.name} has no runtime or language server, so there is nothing to reload.`, hint: "Its skills, agents and MCP servers are read from disk by each session.", exit: ExitCode.failed });
+        throw new GjcError({
+          code: "no_runtime",
+          message: `${bundle.name} has no runtime or language server, so there is nothing to reload.`,
+          hint: "Its skills, agents and MCP servers are read from disk by each session.",
+          exit: ExitCode.failed,
+        });
       }
       return { stopped: await host.unloadBundle(bundle.id) };
     },
@@ -191,15 +214,28 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
       if (ref === undefined) {
         const language = str(p, "language")!.toLowerCase();
         const route = listLanguageServers(host, project).languages.find((l) => l.language === language);
-        if (!route) throw new GjcError({ code: "no_provider", message: `No eligible language server provides ${language}.`, hint: 'Run "gjc plugin lsp list" to see the servers and why each is (not) eligible.', exit: ExitCode.failed });
+        if (!route)
+          throw new GjcError({
+            code: "no_provider",
+            message: `No eligible language server provides ${language}.`,
+            hint: 'Run "gjc plugin lsp list" to see the servers and why each is (not) eligible.',
+            exit: ExitCode.failed,
+          });
         if (!route.provider) {
-          throw new GjcError({ code: "lsp_conflict", message: `${language} has several providers (${route.providers.map((x) => `${x.pluginName}/${x.server}`).join(", ")}); it fails closed.`, hint: "Disable all but one by policy.", exit: ExitCode.refused });
+          throw new GjcError({
+            code: "lsp_conflict",
+            message: `${language} has several providers (${route.providers.map((x) => `${x.pluginName}/${x.server}`).join(", ")}); it fails closed.`,
+            hint: "Disable all but one by policy.",
+            exit: ExitCode.refused,
+          });
         }
         ref = `${route.provider.plugin}/${route.provider.server}`;
       }
       return lsp.start(ref, project);
     },
-    "lsp.request": async (p) => ({ result: await needLsp().request(str(p, "id")!, str(p, "method")!, p.params ?? null) }),
+    "lsp.request": async (p) => ({
+      result: await needLsp().request(str(p, "id")!, str(p, "method")!, p.params ?? null),
+    }),
     "lsp.stop": async (p) => {
       await needLsp().stop(str(p, "id")!);
       return { stopped: p.id };
@@ -207,7 +243,12 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     "lsp.list": async () => ({ servers: needLsp().list() }),
   };
   function needLsp(): LiveLanguageServers {
-    if (!o.lsp) throw new GjcError({ code: "unsupported_operation", message: "This plane keeps no language servers.", exit: ExitCode.failed });
+    if (!o.lsp)
+      throw new GjcError({
+        code: "unsupported_operation",
+        message: "This plane keeps no language servers.",
+        exit: ExitCode.failed,
+      });
     return o.lsp;
   }
   const reconcileAll = async () => {
@@ -228,7 +269,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
         const stopped = { runtimes: host.takeStopped(), language_servers: o.lsp?.takeStopped() ?? [] };
         // A replaced bundle's live language servers run again on its new files (same ids).
         const restarted = { language_servers: o.lsp?.takeRestarted() ?? [] };
-        send({ jsonrpc: "2.0", method: "plugins.changed", params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped, restarted } });
+        send({
+          jsonrpc: "2.0",
+          method: "plugins.changed",
+          params: { config_revision: r.configRevision, graph_revision: r.graphRevision, stopped, restarted },
+        });
       },
       (e) => ctx.log.warn(`store watch: ${(e as Error).message}`),
       w.busy,
@@ -238,8 +283,18 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   let served = 0;
   // Errors keep their gjc code, hint and details as JSON-RPC `data`; bad params are -32602.
   const rpcError = (e: unknown) => {
-    const err = isGjcError(e) ? e : new GjcError({ code: "internal_error", message: e instanceof Error ? e.message : String(e), exit: ExitCode.internal });
-    return new RpcMethodError(err.code === "invalid_params" ? -32602 : -32000, err.message, { code: err.code, ...(err.hint ? { hint: err.hint } : {}), ...(err.details !== undefined ? { details: err.details } : {}) });
+    const err = isGjcError(e)
+      ? e
+      : new GjcError({
+          code: "internal_error",
+          message: e instanceof Error ? e.message : String(e),
+          exit: ExitCode.internal,
+        });
+    return new RpcMethodError(err.code === "invalid_params" ? -32602 : -32000, err.message, {
+      code: err.code,
+      ...(err.hint ? { hint: err.hint } : {}),
+      ...(err.details !== undefined ? { details: err.details } : {}),
+    });
   };
   const run = async (name: string, raw: unknown) => {
     served++;
@@ -262,7 +317,8 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
     },
     {
       onRequest: async (name, params) => {
-        if (!known(name)) throw new RpcMethodError(-32601, `the gjc host has no method \`${name}\``, { methods: Object.keys(methods) });
+        if (!known(name))
+          throw new RpcMethodError(-32601, `the gjc host has no method \`${name}\``, { methods: Object.keys(methods) });
         try {
           return await run(name, params);
         } catch (e) {
@@ -309,7 +365,11 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
         lines = splitter.push(value);
       } catch (e) {
         if (!(e instanceof FrameTooLargeError)) throw e;
-        send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "a request line exceeds the 1 MiB limit; the host stops" } });
+        send({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "a request line exceeds the 1 MiB limit; the host stops" },
+        });
         break;
       }
       for (const line of lines) {

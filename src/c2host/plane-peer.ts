@@ -12,7 +12,11 @@ export class PlanePeer extends JsonRpcPeer {
     private readonly write: (line: string) => void,
     handlers: JsonRpcHandlers,
   ) {
-    super(handlers, { strict: true, limits: { maxPendingRequests: 0, maxServedRequests: Number.POSITIVE_INFINITY }, peerName: "the client" });
+    super(handlers, {
+      strict: true,
+      limits: { maxPendingRequests: 0, maxServedRequests: Number.POSITIVE_INFINITY },
+      peerName: "the client",
+    });
   }
 
   protected send(message: Record<string, unknown>): void {

@@ -10,9 +10,14 @@ import { runtimeError } from "./runtime-errors.ts";
  * language servers alike. `what` names the process in the message ("its runtime").
  */
 export function processRefusal(bundle: HostedBundle, what: string): GjcError | undefined {
-  const refused = (code: Code, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+  const refused = (code: Code, message: string, hint: string, details?: unknown) =>
+    runtimeError(code, message, hint, details, ExitCode.refused);
   if (bundle.quarantine) {
-    return refused("quarantined", `${bundle.name} is quarantined (${bundle.quarantine.reason}); ${what} does not start.`, `Run "gjc plugin verify ${bundle.name}" or reinstall it.`);
+    return refused(
+      "quarantined",
+      `${bundle.name} is quarantined (${bundle.quarantine.reason}); ${what} does not start.`,
+      `Run "gjc plugin verify ${bundle.name}" or reinstall it.`,
+    );
   }
   if (bundle.trustOutdated) {
     return refused(
@@ -23,10 +28,20 @@ export function processRefusal(bundle: HostedBundle, what: string): GjcError | u
     );
   }
   if (!bundle.trusted) {
-    return refused("untrusted", `${bundle.name} ships a process and is not trusted, so ${what} was not started.`, `Review the bundle, then run "gjc plugin trust ${bundle.name}".`, { plugin: bundle.id });
+    return refused(
+      "untrusted",
+      `${bundle.name} ships a process and is not trusted, so ${what} was not started.`,
+      `Review the bundle, then run "gjc plugin trust ${bundle.name}".`,
+      { plugin: bundle.id },
+    );
   }
   if (!bundle.enabled) {
-    return refused("plugin_disabled", `${bundle.name} is disabled.`, `Run "gjc plugin enable ${bundle.name} --user" to enable it.`, { plugin: bundle.id });
+    return refused(
+      "plugin_disabled",
+      `${bundle.name} is disabled.`,
+      `Run "gjc plugin enable ${bundle.name} --user" to enable it.`,
+      { plugin: bundle.id },
+    );
   }
   return undefined;
 }

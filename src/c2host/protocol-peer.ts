@@ -58,7 +58,10 @@ export class ProtocolPeer extends JsonRpcPeer {
         onNotification: (method, params) => peerHandlers.onNotification(method, params),
         onProtocolProblem: (what) => peerHandlers.onWarning(`dropped ${what}`),
       },
-      { limits: { maxPendingRequests: merged.maxPendingRequests, maxServedRequests: merged.maxHostCallbacks }, peerName: "the plugin" },
+      {
+        limits: { maxPendingRequests: merged.maxPendingRequests, maxServedRequests: merged.maxHostCallbacks },
+        peerName: "the plugin",
+      },
     );
     this.limits = merged;
     this.splitter = new LineSplitter(merged.maxFrameBytes);
@@ -92,7 +95,12 @@ export class ProtocolPeer extends JsonRpcPeer {
     const frame = JSON.stringify(message);
     if (!fits(frame, this.limits.maxFrameBytes)) {
       const method = message.method;
-      const what = typeof method !== "string" ? "the host answer" : message.id === undefined ? `the \`${method}\` notification` : `the \`${method}\` request`;
+      const what =
+        typeof method !== "string"
+          ? "the host answer"
+          : message.id === undefined
+            ? `the \`${method}\` notification`
+            : `the \`${method}\` request`;
       throw new PeerError("too_large", `${what} exceeds the 1 MiB protocol frame limit and was not sent`);
     }
     this.output.write(`${frame}\n`);
@@ -107,7 +115,9 @@ export class ProtocolPeer extends JsonRpcPeer {
       try {
         this.output.flush?.();
       } catch (e) {
-        this.close(new PeerError("closed", `could not write to the runtime: ${e instanceof Error ? e.message : String(e)}`));
+        this.close(
+          new PeerError("closed", `could not write to the runtime: ${e instanceof Error ? e.message : String(e)}`),
+        );
       }
     });
   }

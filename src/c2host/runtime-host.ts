@@ -13,7 +13,12 @@ import type { PeerLimits } from "./protocol-peer.ts";
 import { processRefusal } from "./process-refusal.ts";
 import { runtimeError } from "./runtime-errors.ts";
 import { wireCommands } from "./wire-names.ts";
-import { RuntimeInstance, type InvokeOptions, type RuntimePhase, type SandboxProfileSource } from "./runtime-instance.ts";
+import {
+  RuntimeInstance,
+  type InvokeOptions,
+  type RuntimePhase,
+  type SandboxProfileSource,
+} from "./runtime-instance.ts";
 
 export interface RuntimeHostOptions {
   directory: BundleDirectory;
@@ -87,7 +92,8 @@ export interface ProcessView {
   dropped_connector_events: number;
 }
 
-const refused = (code: Code, message: string, hint: string, details?: unknown) => runtimeError(code, message, hint, details, ExitCode.refused);
+const refused = (code: Code, message: string, hint: string, details?: unknown) =>
+  runtimeError(code, message, hint, details, ExitCode.refused);
 
 /**
  * The runtime side of the host: resolves a command to its owning bundle and realm, applies
@@ -96,7 +102,10 @@ const refused = (code: Code, message: string, hint: string, details?: unknown) =
  * it; the latter keeps it alive between calls.
  */
 export class RuntimeHost {
-  private readonly instances = new Map<string, { instance: RuntimeInstance; fingerprint: string; revision: string | null; policy: string }>();
+  private readonly instances = new Map<
+    string,
+    { instance: RuntimeInstance; fingerprint: string; revision: string | null; policy: string }
+  >();
   private readonly leases = new Map<string, number>();
   private readonly unloading = new Set<Promise<void>>();
   private readonly unannounced: string[] = [];
@@ -124,14 +133,18 @@ export class RuntimeHost {
   /** Finds the one active bundle that declares `commandId` and the realm it runs in for `project`. */
   resolveCommand(commandId: string, project?: string): RealmTarget {
     const all = this.o.directory.list();
-    const owners = all.filter((b) => b.manifest.codetwo.runtime !== null && b.manifest.codetwo.commands.some((c) => c.id === commandId));
+    const owners = all.filter(
+      (b) => b.manifest.codetwo.runtime !== null && b.manifest.codetwo.commands.some((c) => c.id === commandId),
+    );
     if (owners.length === 0) {
       const known = all.flatMap((b) => b.manifest.codetwo.commands.map((c) => c.id));
       const near = closest(commandId, known);
       throw runtimeError(
         "unknown_command",
         `No installed C2 plugin declares the command ${commandId}.${near ? ` Did you mean "${near}"?` : ""}`,
-        known.length > 0 ? `Installed runtime commands: ${[...new Set(known)].sort().join(", ")}.` : "Install a C2 plugin with a runtime first (`gjc plugin install <dir> --user`).",
+        known.length > 0
+          ? `Installed runtime commands: ${[...new Set(known)].sort().join(", ")}.`
+          : "Install a C2 plugin with a runtime first (`gjc plugin install <dir> --user`).",
       );
     }
     const active = owners.filter((b) => b.enabled && b.trusted && !b.trustOutdated && !b.quarantine);
@@ -149,7 +162,12 @@ export class RuntimeHost {
   /** Trust, enablement, quarantine, services and realm policy, checked before any spawn. */
   realmFor(bundle: HostedBundle, project?: string): RealmTarget {
     const runtime = bundle.manifest.codetwo.runtime;
-    if (!runtime) throw runtimeError("no_runtime", `${bundle.name} has no process runtime.`, "Only bundles with extensions.dev.codetwo.runtime run commands.");
+    if (!runtime)
+      throw runtimeError(
+        "no_runtime",
+        `${bundle.name} has no process runtime.`,
+        "Only bundles with extensions.dev.codetwo.runtime run commands.",
+      );
     const refusal = processRefusal(bundle, "its runtime");
     if (refusal) throw refusal;
     const missing = missingServices(runtime.inject);
@@ -166,14 +184,21 @@ export class RuntimeHost {
     const policy = this.o.directory.policy(bundle, projectPath);
     if (policy.state === "disabled") {
       if (policy.stateSource === "safe-mode") {
-        throw refused("policy_safe_mode", `Plugin policy is in safe mode, so ${bundle.name} does not run.`, 'Run "gjc plugin policy reset <plugin>" to leave safe mode.');
+        throw refused(
+          "policy_safe_mode",
+          `Plugin policy is in safe mode, so ${bundle.name} does not run.`,
+          'Run "gjc plugin policy reset <plugin>" to leave safe mode.',
+        );
       }
       const where = policy.stateSource === "project" ? `in the project ${projectPath}` : "by user policy";
       const hint =
         policy.stateSource === "project"
           ? `A project-capable runtime disabled in a project does not fall back to the user realm. Run "gjc plugin policy plan ${bundle.name} --state inherit --project ${projectPath}" to change it.`
           : `Run "gjc plugin policy plan ${bundle.name} --state enabled" to enable it.`;
-      throw refused("plugin_disabled", `${bundle.name} is disabled ${where}.`, hint, { plugin: bundle.id, source: policy.stateSource });
+      throw refused("plugin_disabled", `${bundle.name} is disabled ${where}.`, hint, {
+        plugin: bundle.id,
+        source: policy.stateSource,
+      });
     }
     return { bundle, projectPath, policy };
   }
@@ -183,20 +208,43 @@ export class RuntimeHost {
     if (this.closed) throw runtimeError("host_closed", "The runtime host is shutting down.", "Start a new host.");
     const { bundle, projectPath, policy } = target;
     const key = instanceKey(bundle.id, projectPath);
-    const fingerprint = JSON.stringify([bundle.revision ?? null, bundle.version, bundle.bundleDir, bundle.manifest.codetwo.runtime, bundle.manifest.codetwo.commands, policy.config, bundle.passEnv ?? []]);
+    const fingerprint = JSON.stringify([
+      bundle.revision ?? null,
+      bundle.version,
+      bundle.bundleDir,
+      bundle.manifest.codetwo.runtime,
+      bundle.manifest.codetwo.commands,
+      policy.config,
+      bundle.passEnv ?? [],
+    ]);
     const existing = this.instances.get(key);
-    if (existing && existing.fingerprint === fingerprint && existing.instance.phase !== "stopped") return existing.instance;
+    if (existing && existing.fingerprint === fingerprint && existing.instance.phase !== "stopped")
+      return existing.instance;
     if (existing) {
       this.instances.delete(key);
       await existing.instance.unload();
     }
     // What starts is what was installed: drift refuses the start and quarantines the bundle.
     await this.checkFiles(bundle);
-    const dataDir = projectPath === undefined ? bundle.dataDir : join(bundle.dataDir, "projects", await this.o.directory.projectHash(projectPath));
+    const dataDir =
+      projectPath === undefined
+        ? bundle.dataDir
+        : join(bundle.dataDir, "projects", await this.o.directory.projectHash(projectPath));
     const raced = this.instances.get(key);
     if (raced && raced.fingerprint === fingerprint) return raced.instance;
     const instance = new RuntimeInstance(
-      { bundleId: bundle.id, name: bundle.name, version: bundle.version, bundleDir: bundle.bundleDir, dataDir, manifest: bundle.manifest, config: policy.config, projectPath, visibleCommands: this.visibleCommands(), passEnv: bundle.passEnv },
+      {
+        bundleId: bundle.id,
+        name: bundle.name,
+        version: bundle.version,
+        bundleDir: bundle.bundleDir,
+        dataDir,
+        manifest: bundle.manifest,
+        config: policy.config,
+        projectPath,
+        visibleCommands: this.visibleCommands(),
+        passEnv: bundle.passEnv,
+      },
       {
         env: this.o.env,
         hostCommands: this.hostCommands,
@@ -211,17 +259,31 @@ export class RuntimeHost {
       },
       this.clock,
     );
-    this.instances.set(key, { instance, fingerprint, revision: bundle.revision ?? null, policy: JSON.stringify(policy.config) });
+    this.instances.set(key, {
+      instance,
+      fingerprint,
+      revision: bundle.revision ?? null,
+      policy: JSON.stringify(policy.config),
+    });
     this.o.onInstancesChanged?.();
     return instance;
   }
 
-  async invoke(commandId: string, args: unknown, options: InvokeOptions & { project?: string } = {}): Promise<InvokeResult> {
+  async invoke(
+    commandId: string,
+    args: unknown,
+    options: InvokeOptions & { project?: string } = {},
+  ): Promise<InvokeResult> {
     const target = this.resolveCommand(commandId, options.project);
     return this.invokeTarget(target, commandId, args, options);
   }
 
-  async invokeTarget(target: RealmTarget, commandId: string, args: unknown, options: InvokeOptions = {}): Promise<InvokeResult> {
+  async invokeTarget(
+    target: RealmTarget,
+    commandId: string,
+    args: unknown,
+    options: InvokeOptions = {},
+  ): Promise<InvokeResult> {
     const instance = await this.instanceFor(target);
     const result = await instance.invoke(commandId, args, options);
     const { bundle, projectPath } = target;
@@ -244,11 +306,24 @@ export class RuntimeHost {
     const all = this.o.directory.list();
     const matches = all.filter((b) => b.id === key || b.name === key);
     if (matches.length > 1) {
-      throw runtimeError("ambiguous_plugin", `Several installed C2 bundles are named ${key}: ${matches.map((m) => m.id).join(", ")}.`, "Name the bundle by its installed id.", undefined, ExitCode.usage);
+      throw runtimeError(
+        "ambiguous_plugin",
+        `Several installed C2 bundles are named ${key}: ${matches.map((m) => m.id).join(", ")}.`,
+        "Name the bundle by its installed id.",
+        undefined,
+        ExitCode.usage,
+      );
     }
     if (matches.length === 0) {
-      const near = closest(key, all.map((b) => b.name));
-      throw runtimeError("not_installed", `No C2 bundle named ${key} is installed.${near ? ` Did you mean "${near}"?` : ""}`, 'Run "gjc plugin list" to see the installed bundles.');
+      const near = closest(
+        key,
+        all.map((b) => b.name),
+      );
+      throw runtimeError(
+        "not_installed",
+        `No C2 bundle named ${key} is installed.${near ? ` Did you mean "${near}"?` : ""}`,
+        'Run "gjc plugin list" to see the installed bundles.',
+      );
     }
     return matches[0];
   }
@@ -264,19 +339,30 @@ export class RuntimeHost {
       owner = this.resolveCommand(commandId, project);
     } catch (e) {
       if (e instanceof GjcError && e.code === "command_conflict") {
-        throw refused("not_owner", `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope (${e.message})`, "Disable the other plugin that declares the same command.");
+        throw refused(
+          "not_owner",
+          `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope (${e.message})`,
+          "Disable the other plugin that declares the same command.",
+        );
       }
       throw e;
     }
     if (owner.bundle.id !== bundle.id) {
-      throw refused("not_owner", `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope.`, `The command ${commandId} is owned by ${owner.bundle.name}.`);
+      throw refused(
+        "not_owner",
+        `${contribution} of ${bundle.name} does not reference an active command owned by ${bundle.name} in this scope.`,
+        `The command ${commandId} is owned by ${owner.bundle.name}.`,
+      );
     }
     return target;
   }
 
   /** Realm policy without the runtime checks (language servers need no runtime). */
   policyFor(bundle: HostedBundle, project?: string): RealmPolicy {
-    return this.o.directory.policy(bundle, project === undefined ? undefined : this.o.directory.normalizeProject(project));
+    return this.o.directory.policy(
+      bundle,
+      project === undefined ? undefined : this.o.directory.normalizeProject(project),
+    );
   }
 
   /** The bundle's installed files are unchanged, or `runtime_mismatch` (before any process of it starts). */
@@ -319,7 +405,18 @@ export class RuntimeHost {
   listPlugins(): PluginListRow[] {
     return this.o.directory.list().map((b) => {
       const runtime = b.manifest.codetwo.runtime;
-      const row: PluginListRow = { id: b.id, name: b.name, version: b.version, enabled: b.enabled, trusted: b.trusted, has_runtime: runtime !== null, runtime_status: "none", missing: [], error: null, commands: wireCommands(commandSurface(b.manifest.codetwo.commands)) };
+      const row: PluginListRow = {
+        id: b.id,
+        name: b.name,
+        version: b.version,
+        enabled: b.enabled,
+        trusted: b.trusted,
+        has_runtime: runtime !== null,
+        runtime_status: "none",
+        missing: [],
+        error: null,
+        commands: wireCommands(commandSurface(b.manifest.codetwo.commands)),
+      };
       if (!runtime) return row;
       try {
         this.realmFor(b);
@@ -328,7 +425,14 @@ export class RuntimeHost {
         row.error = failure ?? null;
       } catch (e) {
         const code = e instanceof GjcError ? e.code : "";
-        row.runtime_status = code === "missing_service" ? "pending" : code === "untrusted" || code === "trust_outdated" ? "untrusted" : code === "quarantined" ? "quarantined" : "disabled";
+        row.runtime_status =
+          code === "missing_service"
+            ? "pending"
+            : code === "untrusted" || code === "trust_outdated"
+              ? "untrusted"
+              : code === "quarantined"
+                ? "quarantined"
+                : "disabled";
         if (code === "missing_service") row.missing = missingServices(runtime.inject);
       }
       return row;
@@ -454,7 +558,15 @@ export class RuntimeHost {
     const bundles = new Map(this.o.directory.list().map((b) => [b.id, b]));
     const stale = [...this.instances].filter(([, { instance, revision, policy }]) => {
       const b = bundles.get(instance.spec.bundleId);
-      if (!b || !b.trusted || !b.enabled || Boolean(b.quarantine) || b.version !== instance.spec.version || (b.revision ?? null) !== revision) return true;
+      if (
+        !b ||
+        !b.trusted ||
+        !b.enabled ||
+        Boolean(b.quarantine) ||
+        b.version !== instance.spec.version ||
+        (b.revision ?? null) !== revision
+      )
+        return true;
       // The realm's own policy: a project change stops only that project's instance.
       let now: RealmPolicy;
       try {
@@ -501,7 +613,8 @@ export class RuntimeHost {
   /** Bundles with a live instance (dormant, starting or running) in any realm. */
   liveBundles(): string[] {
     const ids = new Set<string>();
-    for (const { instance } of this.instances.values()) if (instance.phase !== "stopped") ids.add(instance.spec.bundleId);
+    for (const { instance } of this.instances.values())
+      if (instance.phase !== "stopped") ids.add(instance.spec.bundleId);
     return [...ids].sort();
   }
 

@@ -108,7 +108,11 @@ export class RuntimeInstance {
       // A running process is used as is: awaiting the settled start would cost a turn per call.
       const proc = this.phase === "running" && this.process !== undefined ? this.process : await this.activate();
       try {
-        return await proc.peer.request("command/invoke", { name, args: args === undefined ? null : args }, options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs });
+        return await proc.peer.request(
+          "command/invoke",
+          { name, args: args === undefined ? null : args },
+          options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs },
+        );
       } catch (e) {
         throw this.invokeFailure(e, name, proc);
       }
@@ -140,7 +144,11 @@ export class RuntimeInstance {
       if (this.starting) await this.starting.catch(() => {});
       if (this.process && this.process !== proc) await this.process.stop(0);
       for (const { kind, suppressed } of this.noise.drain()) {
-        this.bindings.log(this.spec.name, "warn", `${suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
+        this.bindings.log(
+          this.spec.name,
+          "warn",
+          `${suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`,
+        );
       }
     })();
     return this.stopping;
@@ -161,10 +169,19 @@ export class RuntimeInstance {
       const exe = resolveRuntimeCommand(runtime.command, spec.bundleDir, this.bindings.env);
       // The allow-list, the manifest's values and what the user passed by name; never a credential.
       const { env, dropped } = buildChildEnv(this.bindings.env, { declared: runtime.env, passEnv: spec.passEnv });
-      if (dropped.length > 0) this.bindings.log(spec.name, "warn", `not passed to the runtime (credentials and loader switches never are): ${dropped.join(", ")}`);
+      if (dropped.length > 0)
+        this.bindings.log(
+          spec.name,
+          "warn",
+          `not passed to the runtime (credentials and loader switches never are): ${dropped.join(", ")}`,
+        );
       if (this.phase !== "starting") throw unloadedError(spec.name);
       const subject = { bundle: spec.name, process: { kind: "runtime" as const } };
-      const profile = await (this.bindings.sandboxProfile ?? baseProfile)(subject, { read: [spec.bundleDir], write: [spec.dataDir], net: [] });
+      const profile = await (this.bindings.sandboxProfile ?? baseProfile)(subject, {
+        read: [spec.bundleDir],
+        write: [spec.dataDir],
+        net: [],
+      });
       let proc: RuntimeProcess;
       try {
         proc = new RuntimeProcess({
@@ -182,7 +199,11 @@ export class RuntimeInstance {
         });
       } catch (e) {
         if (isGjcError(e)) throw e;
-        throw runtimeError("runtime_spawn_failed", `Could not start the runtime of ${spec.name}: ${e instanceof Error ? e.message : String(e)}`, "Check the runtime command of the plugin.");
+        throw runtimeError(
+          "runtime_spawn_failed",
+          `Could not start the runtime of ${spec.name}: ${e instanceof Error ? e.message : String(e)}`,
+          "Check the runtime command of the plugin.",
+        );
       }
       this.process = proc;
       this.startCount++;
@@ -191,7 +212,12 @@ export class RuntimeInstance {
       try {
         result = await proc.peer.request(
           "initialize",
-          initializeParams({ visibleCommands: spec.visibleCommands, config: spec.config, dataDir: spec.dataDir, projectPath: spec.projectPath }),
+          initializeParams({
+            visibleCommands: spec.visibleCommands,
+            config: spec.config,
+            dataDir: spec.dataDir,
+            projectPath: spec.projectPath,
+          }),
           { timeoutMs },
         );
       } catch (e) {
@@ -202,7 +228,12 @@ export class RuntimeInstance {
         accepted = checkInitializeResult(result, spec.manifest.codetwo.commands);
       } catch (e) {
         if (!(e instanceof HandshakeRefusal)) throw e;
-        const code = e.kind === "protocol" ? "handshake_protocol" : e.kind === "mismatch" ? "handshake_mismatch" : "handshake_failed";
+        const code =
+          e.kind === "protocol"
+            ? "handshake_protocol"
+            : e.kind === "mismatch"
+              ? "handshake_mismatch"
+              : "handshake_failed";
         throw this.activationError(code, e.message);
       }
       if (this.phase !== "starting") throw unloadedError(spec.name);
@@ -211,7 +242,12 @@ export class RuntimeInstance {
       proc.peer.onClose((reason) => this.onConnectionLost(reason));
       return proc;
     } catch (e) {
-      const error = isGjcError(e) ? e : runtimeError("runtime_failed", `The runtime of ${spec.name} failed to start: ${e instanceof Error ? e.message : String(e)}`);
+      const error = isGjcError(e)
+        ? e
+        : runtimeError(
+            "runtime_failed",
+            `The runtime of ${spec.name} failed to start: ${e instanceof Error ? e.message : String(e)}`,
+          );
       if ((this.phase as RuntimePhase) !== "stopped") {
         this.phase = "failed";
         this.failure = error;
@@ -223,46 +259,92 @@ export class RuntimeInstance {
   }
 
   private activationError(code: Code, reason: string): GjcError {
-    return runtimeError(code, `Plugin activation failed for ${this.spec.name} (${this.realm}): ${reason}.`, RELOAD_HINT, {
-      plugin: this.spec.name,
-      realm: this.realm,
-    });
+    return runtimeError(
+      code,
+      `Plugin activation failed for ${this.spec.name} (${this.realm}): ${reason}.`,
+      RELOAD_HINT,
+      {
+        plugin: this.spec.name,
+        realm: this.realm,
+      },
+    );
   }
 
   private initializeFailure(e: unknown, timeoutMs: number): GjcError {
     if (isPeerError(e)) {
-      if (e.kind === "timeout") return this.activationError("handshake_timeout", `the runtime did not answer \`initialize\` within ${formatMs(timeoutMs)}`);
-      if (e.kind === "remote") return this.activationError("handshake_failed", `the runtime refused \`initialize\`: ${e.message}`);
+      if (e.kind === "timeout")
+        return this.activationError(
+          "handshake_timeout",
+          `the runtime did not answer \`initialize\` within ${formatMs(timeoutMs)}`,
+        );
+      if (e.kind === "remote")
+        return this.activationError("handshake_failed", `the runtime refused \`initialize\`: ${e.message}`);
       if (e.kind === "too_large") return this.activationError("handshake_failed", e.message);
-      return this.activationError("handshake_failed", `the runtime stopped before answering \`initialize\`: ${e.message}`);
+      return this.activationError(
+        "handshake_failed",
+        `the runtime stopped before answering \`initialize\`: ${e.message}`,
+      );
     }
     return isGjcError(e) ? e : this.activationError("handshake_failed", String(e));
   }
 
   private invokeFailure(e: unknown, name: string, proc: RuntimeProcess): GjcError {
     if (isGjcError(e)) return e;
-    if (!isPeerError(e)) return runtimeError("runtime_failed", `${name}: ${e instanceof Error ? e.message : String(e)}`);
+    if (!isPeerError(e))
+      return runtimeError("runtime_failed", `${name}: ${e instanceof Error ? e.message : String(e)}`);
     const details = { plugin: this.spec.name, realm: this.realm, command: name };
-    if (e.kind === "remote") return runtimeError("plugin_command_failed", `${name}: ${e.message}`, undefined, { ...details, rpcCode: e.remote?.code });
+    if (e.kind === "remote")
+      return runtimeError("plugin_command_failed", `${name}: ${e.message}`, undefined, {
+        ...details,
+        rpcCode: e.remote?.code,
+      });
     if (!proc.peer.closed) {
-      if (e.kind === "capacity") return runtimeError("runtime_busy", `${name}: ${e.message}.`, "Wait for earlier calls to finish, then retry.", details);
-      if (e.kind === "too_large") return runtimeError("message_too_large", `${name}: ${e.message}.`, "Pass smaller arguments.", details);
+      if (e.kind === "capacity")
+        return runtimeError(
+          "runtime_busy",
+          `${name}: ${e.message}.`,
+          "Wait for earlier calls to finish, then retry.",
+          details,
+        );
+      if (e.kind === "too_large")
+        return runtimeError("message_too_large", `${name}: ${e.message}.`, "Pass smaller arguments.", details);
     }
     if (e.kind === "timeout") {
-      return runtimeError("invoke_timeout", `${name}: ${e.message}; the runtime was stopped.`, "Raise --timeout or check the plugin; " + RELOAD_HINT, details);
+      return runtimeError(
+        "invoke_timeout",
+        `${name}: ${e.message}; the runtime was stopped.`,
+        "Raise --timeout or check the plugin; " + RELOAD_HINT,
+        details,
+      );
     }
-    if (e.kind === "too_large" || e.kind === "capacity") return runtimeError("runtime_protocol_error", `${name}: ${e.message}; the runtime was stopped.`, RELOAD_HINT, details);
+    if (e.kind === "too_large" || e.kind === "capacity")
+      return runtimeError(
+        "runtime_protocol_error",
+        `${name}: ${e.message}; the runtime was stopped.`,
+        RELOAD_HINT,
+        details,
+      );
     return runtimeError("runtime_exited", `${name}: ${e.message}.`, RELOAD_HINT, details);
   }
 
   private onConnectionLost(reason: PeerError): void {
     if (this.phase === "stopped") return;
     this.phase = "failed";
-    const code = reason.kind === "timeout" ? "invoke_timeout" : reason.kind === "closed" ? "runtime_exited" : "runtime_protocol_error";
-    this.failure ??= runtimeError(code, `The runtime of ${this.spec.name} (${this.realm}) stopped: ${reason.message}.`, RELOAD_HINT, {
-      plugin: this.spec.name,
-      realm: this.realm,
-    });
+    const code =
+      reason.kind === "timeout"
+        ? "invoke_timeout"
+        : reason.kind === "closed"
+          ? "runtime_exited"
+          : "runtime_protocol_error";
+    this.failure ??= runtimeError(
+      code,
+      `The runtime of ${this.spec.name} (${this.realm}) stopped: ${reason.message}.`,
+      RELOAD_HINT,
+      {
+        plugin: this.spec.name,
+        realm: this.realm,
+      },
+    );
     this.bindings.onFailed?.();
     // Reap the child and its group now rather than at unload.
     void this.process?.stop(0);
@@ -271,7 +353,8 @@ export class RuntimeInstance {
   private async serveHostRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     if (method !== "command/call") throw new Error(`the host has no method \`${method}\``);
     const p = params as { name?: unknown; args?: unknown } | null;
-    if (p === null || typeof p !== "object" || typeof p.name !== "string") throw new Error("`command/call` needs params {name, args}");
+    if (p === null || typeof p !== "object" || typeof p.name !== "string")
+      throw new Error("`command/call` needs params {name, args}");
     const command = this.bindings.hostCommands.get(p.name);
     if (!command) throw notAvailable(p.name);
     this.lastActivity = this.clock();
@@ -282,7 +365,12 @@ export class RuntimeInstance {
   private noisy(kind: string, level: string, message: string): void {
     const verdict = this.noise.note(kind);
     if (verdict === "show") this.bindings.log(this.spec.name, level, message);
-    else if (verdict !== "count") this.bindings.log(this.spec.name, "warn", `${verdict.suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`);
+    else if (verdict !== "count")
+      this.bindings.log(
+        this.spec.name,
+        "warn",
+        `${verdict.suppressed} more ${kind} were not shown (only the first ${this.noise.first} of each kind are)`,
+      );
   }
 
   private onNotification(method: string, params: unknown): void {

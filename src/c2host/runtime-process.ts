@@ -90,7 +90,9 @@ export class RuntimeProcess {
       // a read error ends the stream like EOF does
     }
     const code = await within(this.exited, 1000);
-    this.peer.end(code === TIMED_OUT ? "the runtime closed its stdout" : `the runtime process exited with code ${code}`);
+    this.peer.end(
+      code === TIMED_OUT ? "the runtime closed its stdout" : `the runtime process exited with code ${code}`,
+    );
   }
 
   private async pumpStderr(onLine: (line: string) => void): Promise<void> {

@@ -39,8 +39,14 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   };
   const host = await createCliHost(ctx, {
     projectIdleMs: idle,
-    onConnectorEvent: (pluginId, event) => write(JSON.stringify({ jsonrpc: "2.0", method: "plugins.connector_event", params: { plugin_id: pluginId, event } })),
-    onEvent: (pluginId, name, payload) => write(JSON.stringify({ jsonrpc: "2.0", method: "plugins.event", params: { plugin_id: pluginId, name, payload } })),
+    onConnectorEvent: (pluginId, event) =>
+      write(
+        JSON.stringify({ jsonrpc: "2.0", method: "plugins.connector_event", params: { plugin_id: pluginId, event } }),
+      ),
+    onEvent: (pluginId, name, payload) =>
+      write(
+        JSON.stringify({ jsonrpc: "2.0", method: "plugins.event", params: { plugin_id: pluginId, name, payload } }),
+      ),
     onInstancesChanged: liveChanged,
   });
   lsp = new LiveLanguageServers(host, { cwd: ctx.cwd, env: ctx.env }, liveChanged);
@@ -53,7 +59,11 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
   const revision = () => {
     const r = storeRevisions(ctx);
     // The index stamp also catches what the graph revision leaves out (quarantine by verify).
-    return { key: `${r.configRevision}|${r.graphRevision}|${r.recovery}|${stamp("installed-index.json")}|${stamp("plugin-config.json")}`, configRevision: r.configRevision, graphRevision: r.graphRevision };
+    return {
+      key: `${r.configRevision}|${r.graphRevision}|${r.recovery}|${stamp("installed-index.json")}|${stamp("plugin-config.json")}`,
+      configRevision: r.configRevision,
+      graphRevision: r.graphRevision,
+    };
   };
   const { c2StoreHooks } = await import("../c2store/hooks.ts");
   // Policy applied or a bundle uninstalled through this plane reaches the live processes.
@@ -67,20 +77,61 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
     await liveLsp.reconcile();
   };
   // What a disable planned through this plane would stop: running runtimes and live language servers.
-  const activeResources = (_: unknown, installed: { id: string }, projectPath: string | undefined, which: ResourceSelection) => [
+  const activeResources = (
+    _: unknown,
+    installed: { id: string },
+    projectPath: string | undefined,
+    which: ResourceSelection,
+  ) => [
     // A user-scope change reaches every realm that inherits it; a project change only that project's.
-    ...host.processes().filter((p) => p.plugin === installed.id && p.phase === "running" && (projectPath === undefined || p.realm === `project ${projectPath}`)).map((p) => ({ plugin: installed.id, kind: "process" as const, id: `${p.plugin}@${p.realm}`, label: `${installed.id} runtime (${p.realm})` })),
-    ...(which === "runtime" ? [] : liveLsp.list()).filter((l) => l.plugin === installed.id).map((l) => ({ plugin: installed.id, kind: "process" as const, id: `${l.plugin}/${l.server}@${l.id}`, label: `${installed.id} language server ${l.server} (${l.cwd})` })),
+    ...host
+      .processes()
+      .filter(
+        (p) =>
+          p.plugin === installed.id &&
+          p.phase === "running" &&
+          (projectPath === undefined || p.realm === `project ${projectPath}`),
+      )
+      .map((p) => ({
+        plugin: installed.id,
+        kind: "process" as const,
+        id: `${p.plugin}@${p.realm}`,
+        label: `${installed.id} runtime (${p.realm})`,
+      })),
+    ...(which === "runtime" ? [] : liveLsp.list())
+      .filter((l) => l.plugin === installed.id)
+      .map((l) => ({
+        plugin: installed.id,
+        kind: "process" as const,
+        id: `${l.plugin}/${l.server}@${l.id}`,
+        label: `${installed.id} language server ${l.server} (${l.cwd})`,
+      })),
   ];
   c2StoreHooks.beforeUninstall.push(beforeUninstall);
   c2StoreHooks.settle.push(settle);
   c2StoreHooks.activeResources.push(activeResources);
   // What the sandbox says about the processes this plane runs (a refused connection with the
   // grant that would allow it, a sandbox that cannot be enforced here) reaches the client.
-  const stopNotices = onSandboxNotice((n) => write(JSON.stringify({ jsonrpc: "2.0", method: "plugins.sandbox_notice", params: { code: n.code, message: n.message, hint: n.hint } })));
+  const stopNotices = onSandboxNotice((n) =>
+    write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "plugins.sandbox_notice",
+        params: { code: n.code, message: n.message, hint: n.hint },
+      }),
+    ),
+  );
   try {
     const busy = () => lockHeld(dataRoot, C2_LOCK_FILE);
-    return await serveManagementPlane({ ctx, host, input: o.input, write, signal: o.signal, lsp: liveLsp, watch: { root: dataRoot, revision, busy } });
+    return await serveManagementPlane({
+      ctx,
+      host,
+      input: o.input,
+      write,
+      signal: o.signal,
+      lsp: liveLsp,
+      watch: { root: dataRoot, revision, busy },
+    });
   } finally {
     stopNotices();
     registry.clear();

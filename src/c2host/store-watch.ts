@@ -18,7 +18,13 @@ export interface StoreWatch {
   poke(): void;
 }
 
-export function watchStore(root: string, revision: () => string, onChange: (revision: string) => Promise<void>, onError: (e: unknown) => void = () => {}, busy: () => boolean = () => false): StoreWatch {
+export function watchStore(
+  root: string,
+  revision: () => string,
+  onChange: (revision: string) => Promise<void>,
+  onError: (e: unknown) => void = () => {},
+  busy: () => boolean = () => false,
+): StoreWatch {
   mkdirSync(root, { recursive: true, mode: 0o755 });
   let last = safe(revision);
   let running = false;

@@ -13,11 +13,28 @@ import type { ActiveResource } from "../c2store/hooks.ts";
 import type { TrustState } from "../audit/trust.ts";
 import type { CommandSurface } from "../families/c2/command-surface.ts";
 
-const RECOVERY_KIND = { normal: "normal", "restored-last-good": "restored_last_good", "safe-mode": "safe_mode" } as const satisfies Record<Recovery["kind"], string>;
-const STATE_SOURCE = { default: "default", user: "user", project: "project", "bundle-disabled": "bundle_disabled", "safe-mode": "safe_mode" } as const satisfies Record<StateSource, string>;
-const TRUST_STATE = { untrusted: "untrusted", trusted: "trusted", "needs-retrust": "needs_retrust" } as const satisfies Record<TrustState, string>;
+const RECOVERY_KIND = {
+  normal: "normal",
+  "restored-last-good": "restored_last_good",
+  "safe-mode": "safe_mode",
+} as const satisfies Record<Recovery["kind"], string>;
+const STATE_SOURCE = {
+  default: "default",
+  user: "user",
+  project: "project",
+  "bundle-disabled": "bundle_disabled",
+  "safe-mode": "safe_mode",
+} as const satisfies Record<StateSource, string>;
+const TRUST_STATE = {
+  untrusted: "untrusted",
+  trusted: "trusted",
+  "needs-retrust": "needs_retrust",
+} as const satisfies Record<TrustState, string>;
 // C2 names an outdated trust `trust_outdated` where it is a reason, like the refusal code.
-const TRUST_BLOCK = { untrusted: "untrusted", "needs-retrust": "trust_outdated" } as const satisfies Record<TrustBlock, string>;
+const TRUST_BLOCK = { untrusted: "untrusted", "needs-retrust": "trust_outdated" } as const satisfies Record<
+  TrustBlock,
+  string
+>;
 const REASON = {
   disabled: "disabled",
   "bundle-disabled": "bundle_disabled",
@@ -26,11 +43,23 @@ const REASON = {
   "needs-retrust": "trust_outdated",
   "missing-dependencies": "missing_dependencies",
 } as const satisfies Record<EffectiveStateReason, string>;
-const CATEGORY = { connector: "connector", ui: "ui", runtime: "runtime", "language-server": "language_server", content: "content" } as const satisfies Record<CatalogEntry["metadata"]["category"], string>;
-const RESOURCE_KIND = { "plugin-scope": "plugin_scope", service: "service", process: "process" } as const satisfies Record<ActiveResource["kind"], string>;
+const CATEGORY = {
+  connector: "connector",
+  ui: "ui",
+  runtime: "runtime",
+  "language-server": "language_server",
+  content: "content",
+} as const satisfies Record<CatalogEntry["metadata"]["category"], string>;
+const RESOURCE_KIND = {
+  "plugin-scope": "plugin_scope",
+  service: "service",
+  process: "process",
+} as const satisfies Record<ActiveResource["kind"], string>;
 
 export function wireScope(scope: ScopeRef) {
-  return scope.kind === "user" ? { kind: "user" as const } : { kind: "project" as const, project_path: scope.projectPath };
+  return scope.kind === "user"
+    ? { kind: "user" as const }
+    : { kind: "project" as const, project_path: scope.projectPath };
 }
 
 export function wireRecovery(r: Recovery) {
@@ -44,7 +73,14 @@ function wireCatalogEntry(e: CatalogEntry) {
     installed_id: e.installedId,
     name: e.name,
     version: e.version,
-    metadata: { origin: "third_party" as const, role: m.role, category: CATEGORY[m.category], scope_support: m.scopeSupport, essential: m.essential, default_enabled: m.defaultEnabled },
+    metadata: {
+      origin: "third_party" as const,
+      role: m.role,
+      category: CATEGORY[m.category],
+      scope_support: m.scopeSupport,
+      essential: m.essential,
+      default_enabled: m.defaultEnabled,
+    },
     dependencies: e.dependencies,
     missing: e.missingServices,
     has_runtime: e.hasRuntime,
@@ -55,8 +91,16 @@ function wireCatalogEntry(e: CatalogEntry) {
     state: e.state,
     config: e.config,
     components: e.components,
-    effective: { state: e.effective.state, source: STATE_SOURCE[e.effective.source], config: e.effective.config, components: e.effective.components },
-    effective_state: { status: e.effectiveState.status, reason: e.effectiveState.reason === null ? null : REASON[e.effectiveState.reason] },
+    effective: {
+      state: e.effective.state,
+      source: STATE_SOURCE[e.effective.source],
+      config: e.effective.config,
+      components: e.effective.components,
+    },
+    effective_state: {
+      status: e.effectiveState.status,
+      reason: e.effectiveState.reason === null ? null : REASON[e.effectiveState.reason],
+    },
     commands: wireCommands(e.commands),
   };
 }
@@ -68,7 +112,15 @@ export function wireCommands(commands: readonly CommandSurface[]) {
 
 /** `plugins.catalog`. */
 export function wireCatalog(c: CatalogResult) {
-  return { scope: wireScope(c.scope), config_revision: c.configRevision, graph_revision: c.graphRevision, recovery: wireRecovery(c.recovery), plugins: c.plugins.map(wireCatalogEntry), broken: c.broken, ...(c.foreign ? { foreign: c.foreign } : {}) };
+  return {
+    scope: wireScope(c.scope),
+    config_revision: c.configRevision,
+    graph_revision: c.graphRevision,
+    recovery: wireRecovery(c.recovery),
+    plugins: c.plugins.map(wireCatalogEntry),
+    broken: c.broken,
+    ...(c.foreign ? { foreign: c.foreign } : {}),
+  };
 }
 
 /** `plugins.plan_change`. */
@@ -80,13 +132,25 @@ export function wirePlan(p: PlanImpact) {
     expires_at: p.expiresAt,
     config_revision: p.configRevision,
     graph_revision: p.graphRevision,
-    request: { plugin: r.plugin, installed_id: r.installedId, project: r.project, state: r.state, component: r.component, ...("config" in r ? { config: r.config } : {}) },
+    request: {
+      plugin: r.plugin,
+      installed_id: r.installedId,
+      project: r.project,
+      state: r.state,
+      component: r.component,
+      ...("config" in r ? { config: r.config } : {}),
+    },
     scope: wireScope(p.scope),
     noop: p.noop,
     before: p.before,
     after: p.after,
     affected: p.affected,
-    active_resources: p.activeResources.map((a) => ({ plugin: a.plugin, kind: RESOURCE_KIND[a.kind], id: a.id, label: a.label })),
+    active_resources: p.activeResources.map((a) => ({
+      plugin: a.plugin,
+      kind: RESOURCE_KIND[a.kind],
+      id: a.id,
+      label: a.label,
+    })),
     requires_confirmation: p.requiresConfirmation,
     settles: p.settles,
     missing: p.missingServices,
@@ -98,7 +162,14 @@ export function wirePlan(p: PlanImpact) {
 
 /** `plugins.apply_change`. */
 export function wireApply(a: ApplyResult) {
-  return { config_revision: a.configRevision, graph_revision: a.graphRevision, affected: a.affected, changed: a.changed, effective: a.effective, scope: wireScope(a.scope) };
+  return {
+    config_revision: a.configRevision,
+    graph_revision: a.graphRevision,
+    affected: a.affected,
+    changed: a.changed,
+    effective: a.effective,
+    scope: wireScope(a.scope),
+  };
 }
 
 /** `plugins.reset`. */

@@ -50,7 +50,14 @@ export interface C2SessionDocument {
   projectDir: string;
   /** Content of C2 1.2 bundles is user-wide; runtime policy is what projects change. */
   contentScope: "user";
-  bundles: { id: string; name: string; version: string; status: string; trusted: boolean; reasons: { code: string; message: string }[] }[];
+  bundles: {
+    id: string;
+    name: string;
+    version: string;
+    status: string;
+    trusted: boolean;
+    reasons: { code: string; message: string }[];
+  }[];
   skills: (Item & { files: VerifiedFile[] })[];
   subagents: (Item & { model?: string; tools?: string[] })[];
   promptCommands: (Item & { skillFallback: { name: string; description: string; instructions: string } })[];
@@ -59,7 +66,12 @@ export interface C2SessionDocument {
 
 function verifiedFile(v: VerifiedC2Bundle, rel: string): VerifiedFile {
   const f = v.files.get(rel);
-  if (!f) throw new GjcError({ code: "runtime_mismatch", message: `${v.bundle.name}: ${rel} is not an installed file.`, exit: ExitCode.refused });
+  if (!f)
+    throw new GjcError({
+      code: "runtime_mismatch",
+      message: `${v.bundle.name}: ${rel} is not an installed file.`,
+      exit: ExitCode.refused,
+    });
   return { path: join(v.bundle.bundleDir, rel), relativePath: rel, sha256: f.sha256, bytes: f.size };
 }
 
@@ -67,7 +79,12 @@ function verifiedFile(v: VerifiedC2Bundle, rel: string): VerifiedFile {
 function verifiedText(v: VerifiedC2Bundle, file: VerifiedFile): string {
   const bytes = readRegularFile(file.path, C2_LIMITS.maxFileBytes).bytes;
   if (sha256Hex(bytes) !== file.sha256) {
-    throw new GjcError({ code: "runtime_mismatch", message: `${v.bundle.name}: ${file.relativePath} changed while the session was being built.`, hint: `Run "gjc plugin verify ${v.bundle.name}".`, exit: ExitCode.refused });
+    throw new GjcError({
+      code: "runtime_mismatch",
+      message: `${v.bundle.name}: ${file.relativePath} changed while the session was being built.`,
+      hint: `Run "gjc plugin verify ${v.bundle.name}".`,
+      exit: ExitCode.refused,
+    });
   }
   return new TextDecoder().decode(bytes);
 }
@@ -77,7 +94,10 @@ function verifiedText(v: VerifiedC2Bundle, file: VerifiedFile): string {
  * loaded (gjc holds no hashes of their files, so it cannot hand them out as verified content).
  */
 async function foreignRows(ctx: Context): Promise<C2SessionDocument["bundles"]> {
-  const [{ scanRecords }, { c2Layout }] = await Promise.all([import("../c2store/records.ts"), import("../c2store/paths.ts")]);
+  const [{ scanRecords }, { c2Layout }] = await Promise.all([
+    import("../c2store/records.ts"),
+    import("../c2store/paths.ts"),
+  ]);
   return scanRecords(c2Layout(ctx)).foreign.map((f) => ({
     id: f.id,
     name: f.name ?? f.id,
@@ -97,7 +117,17 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
     ok: verified.every((v) => v.status !== "quarantined"),
     projectDir: normalizeProjectPath(ctx, opts.project ?? ctx.cwd),
     contentScope: "user",
-    bundles: [...verified.map((v) => ({ id: v.bundle.id, name: v.bundle.name, version: v.bundle.version, status: v.status, trusted: v.bundle.trusted, reasons: v.reasons })), ...(await foreignRows(ctx))],
+    bundles: [
+      ...verified.map((v) => ({
+        id: v.bundle.id,
+        name: v.bundle.name,
+        version: v.bundle.version,
+        status: v.status,
+        trusted: v.bundle.trusted,
+        reasons: v.reasons,
+      })),
+      ...(await foreignRows(ctx)),
+    ],
     skills: [],
     subagents: [],
     promptCommands: [],
@@ -117,11 +147,18 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
     });
     for (const s of inv.skills) {
       const folder = `${dirname(s.path)}/`;
-      const files = [...v.files.keys()].filter((p) => p.startsWith(folder)).sort().map((p) => verifiedFile(v, p));
+      const files = [...v.files.keys()]
+        .filter((p) => p.startsWith(folder))
+        .sort()
+        .map((p) => verifiedFile(v, p));
       doc.skills.push({ ...base("skill", s.localId, s.name, s.description, s.path), files });
     }
     for (const a of inv.agents) {
-      doc.subagents.push({ ...base("agent", a.localId, a.name, a.description, a.path), ...(a.model ? { model: a.model } : {}), ...(a.tools ? { tools: a.tools } : {}) });
+      doc.subagents.push({
+        ...base("agent", a.localId, a.name, a.description, a.path),
+        ...(a.model ? { model: a.model } : {}),
+        ...(a.tools ? { tools: a.tools } : {}),
+      });
     }
     for (const c of inv.promptCommands) {
       const item = base("command", c.localId, c.name, c.description, c.path);
@@ -138,11 +175,23 @@ export async function c2SessionDocument(ctx: Context, opts: { project?: string }
   return doc;
 }
 
-async function withoutDriftedServers(ctx: Context, verified: Awaited<ReturnType<typeof verifiedC2Bundles>>, servers: C2McpEntry[]): Promise<C2McpEntry[]> {
-  const [{ pinExclusion }, { c2ServerBinding }, { c2DataDir }] = await Promise.all([import("../mcp/pins.ts"), import("../mcp/pins-binding.ts"), import("../core/context.ts")]);
+async function withoutDriftedServers(
+  ctx: Context,
+  verified: Awaited<ReturnType<typeof verifiedC2Bundles>>,
+  servers: C2McpEntry[],
+): Promise<C2McpEntry[]> {
+  const [{ pinExclusion }, { c2ServerBinding }, { c2DataDir }] = await Promise.all([
+    import("../mcp/pins.ts"),
+    import("../mcp/pins-binding.ts"),
+    import("../core/context.ts"),
+  ]);
   return servers.filter((s) => {
     const v = verified.find((b) => b.bundle.id === s.plugin);
     if (!v) return true;
-    return !pinExclusion(c2DataDir(ctx), { family: "c2", scope: "user", bundle: v.bundle.name, server: s.server }, c2ServerBinding(s, v.bundle.bundleDir, v.bundle.record.files));
+    return !pinExclusion(
+      c2DataDir(ctx),
+      { family: "c2", scope: "user", bundle: v.bundle.name, server: s.server },
+      c2ServerBinding(s, v.bundle.bundleDir, v.bundle.record.files),
+    );
   });
 }

@@ -24,16 +24,35 @@ export const C2SessionDocumentSchema = Type.Object(
     contentScope: Type.Literal("user"),
     bundles: Type.Array(
       // foreign: installed by the C2 app in the shared data directory; shown, never loaded.
-      Type.Object({ id: str, name: str, version: str, status: Type.Enum(["active", "disabled", "quarantined", "foreign"]), trusted: Type.Boolean(), reasons: Type.Array(ReasonSchema) }, closed),
+      Type.Object(
+        {
+          id: str,
+          name: str,
+          version: str,
+          status: Type.Enum(["active", "disabled", "quarantined", "foreign"]),
+          trusted: Type.Boolean(),
+          reasons: Type.Array(ReasonSchema),
+        },
+        closed,
+      ),
     ),
     skills: Type.Array(Type.Object({ ...item, files: Type.Array(VerifiedFileSchema) }, closed)),
     subagents: Type.Array(Type.Object({ ...item, model: opt(str), tools: opt(strs) }, closed)),
-    promptCommands: Type.Array(Type.Object({ ...item, skillFallback: Type.Object({ name: str, description: str, instructions: str }, closed) }, closed)),
+    promptCommands: Type.Array(
+      Type.Object(
+        { ...item, skillFallback: Type.Object({ name: str, description: str, instructions: str }, closed) },
+        closed,
+      ),
+    ),
     mcpServers: Type.Array(C2McpEntrySchema),
   },
   closed,
 );
 
 export const C2SESSION_DOCUMENTS = {
-  "gjc/c2-session@1": { file: "c2-session.schema.json", title: "gjc plugin session --family c2 --json", schema: Type.Union([C2SessionDocumentSchema, errorDocument("c2-session")]) },
+  "gjc/c2-session@1": {
+    file: "c2-session.schema.json",
+    title: "gjc plugin session --family c2 --json",
+    schema: Type.Union([C2SessionDocumentSchema, errorDocument("c2-session")]),
+  },
 };

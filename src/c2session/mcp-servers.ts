@@ -76,17 +76,21 @@ const c2AddressCheck: AddressCheck = async (host) => {
   if (host === "localhost") return { ok: true, addresses: ["127.0.0.1"] };
   try {
     const addresses = await systemResolver(host);
-    return addresses.length > 0 ? { ok: true, addresses } : { ok: false, reason: `${host} has no address`, unresolved: true };
+    return addresses.length > 0
+      ? { ok: true, addresses }
+      : { ok: false, reason: `${host} has no address`, unresolved: true };
   } catch (e) {
     return { ok: false, reason: `${host} could not be resolved (${(e as Error).message})`, unresolved: true };
   }
 };
 
-const expand = (v: string, root: string, data: string) => v.replaceAll("${PLUGIN_ROOT}", root).replaceAll("${PLUGIN_DATA}", data);
+const expand = (v: string, root: string, data: string) =>
+  v.replaceAll("${PLUGIN_ROOT}", root).replaceAll("${PLUGIN_DATA}", data);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const stringMap = (v: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
-  if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
+  if (typeof v === "object" && v !== null)
+    for (const [k, x] of Object.entries(v)) if (typeof x === "string") out[k] = x;
   return out;
 };
 
@@ -110,12 +114,17 @@ function readMcp(v: VerifiedC2Bundle): { raw: Record<string, RawServer>; sha256:
  * bundle-relative `x` it requires; anything else is left for the launcher to judge.
  */
 function launcherForm(s: RawServer): StdioLaunch {
-  const rel = (v: string) => (v.startsWith("./") ? v.slice(2) : v.startsWith("${PLUGIN_ROOT}/") ? v.slice("${PLUGIN_ROOT}/".length) : v);
+  const rel = (v: string) =>
+    v.startsWith("./") ? v.slice(2) : v.startsWith("${PLUGIN_ROOT}/") ? v.slice("${PLUGIN_ROOT}/".length) : v;
   const command = typeof s.command === "string" ? s.command : "";
   const args = strings(s.args);
   const interpreted = command === "node" || command === "bun";
   const cwd = typeof s.cwd === "string" ? (s.cwd === "${PLUGIN_ROOT}" || s.cwd === "./" ? "." : rel(s.cwd)) : undefined;
-  return { command, args: interpreted && args.length > 0 ? [rel(args[0]), ...args.slice(1)] : args, ...(cwd !== undefined ? { cwd } : {}) };
+  return {
+    command,
+    args: interpreted && args.length > 0 ? [rel(args[0]), ...args.slice(1)] : args,
+    ...(cwd !== undefined ? { cwd } : {}),
+  };
 }
 
 function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
@@ -125,7 +134,15 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
   const out: C2McpEntry[] = [];
   for (const [name, s] of Object.entries(mcp.raw)) {
     const transport = s.type as C2McpEntry["transport"];
-    const base = { family: "c2" as const, id: `${bundle.id}:mcp:${slugHash(name)}`, plugin: bundle.id, bundle: bundle.name, server: name, transport, file: { path: MCP_FILE, sha256: mcp.sha256 } };
+    const base = {
+      family: "c2" as const,
+      id: `${bundle.id}:mcp:${slugHash(name)}`,
+      plugin: bundle.id,
+      bundle: bundle.name,
+      server: name,
+      transport,
+      file: { path: MCP_FILE, sha256: mcp.sha256 },
+    };
     let status: C2McpEntry["status"] = v.status;
     const reasons = [...v.reasons];
     if (transport === "stdio") {
@@ -135,23 +152,66 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
         args: strings(s.args).map((a) => expand(a, bundle.bundleDir, bundle.dataDir)),
         // What gjc would not pass to a child of its own (a loader switch, a credential name) is
         // not handed to the host either.
-        env: { ...Object.fromEntries(Object.entries(stringMap(s.env)).filter(([k]) => !isDeniedEnvName(k)).map(([k, x]) => [k, expand(x, bundle.bundleDir, bundle.dataDir)])), PLUGIN_ROOT: bundle.bundleDir, PLUGIN_DATA: bundle.dataDir },
-        cwd: typeof s.cwd === "string" ? expand(s.cwd.startsWith("./") ? `\${PLUGIN_ROOT}/${s.cwd.slice(2)}` : s.cwd, bundle.bundleDir, bundle.dataDir) : bundle.bundleDir,
+        env: {
+          ...Object.fromEntries(
+            Object.entries(stringMap(s.env))
+              .filter(([k]) => !isDeniedEnvName(k))
+              .map(([k, x]) => [k, expand(x, bundle.bundleDir, bundle.dataDir)]),
+          ),
+          PLUGIN_ROOT: bundle.bundleDir,
+          PLUGIN_DATA: bundle.dataDir,
+        },
+        cwd:
+          typeof s.cwd === "string"
+            ? expand(
+                s.cwd.startsWith("./") ? `\${PLUGIN_ROOT}/${s.cwd.slice(2)}` : s.cwd,
+                bundle.bundleDir,
+                bundle.dataDir,
+              )
+            : bundle.bundleDir,
       };
       if (status === "active" && !bundle.trusted) {
         // A stdio server is executable bundle content: trust-gated like every C2 process.
         status = "untrusted";
-        reasons.push({ code: "untrusted", message: `${bundle.name} is not trusted, so its stdio MCP server does not start.` });
+        reasons.push({
+          code: "untrusted",
+          message: `${bundle.name} is not trusted, so its stdio MCP server does not start.`,
+        });
       } else if (status === "active" && bundle.trustState === "needs-retrust") {
         // Trusted before an upgrade that changed its capabilities (src/audit/trust.ts).
         status = "untrusted";
-        reasons.push({ code: "trust_outdated", message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${trustChangeSummary(bundle.record)}), so its stdio MCP server does not start until it is trusted again.` });
+        reasons.push({
+          code: "trust_outdated",
+          message: `${bundle.name} was trusted, but an upgrade changed what it can run or reach (${trustChangeSummary(bundle.record)}), so its stdio MCP server does not start until it is trusted again.`,
+        });
       }
       const verdict = checkStdioLauncher(launcherForm(s), bundle.bundleDir);
       // A host that starts what the document says gets the sandbox: the server starts through gjc.
       const [gjc, ...self] = selfArgv();
-      const sandboxed = { ...launch, command: gjc as string, args: [...self, "sandbox", "exec", "--bundle", bundle.name, "--server", name, "--", launch.command, ...launch.args] };
-      out.push({ ...base, target: [launch.command, ...launch.args].join(" "), status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason }, launch: sandboxed });
+      const sandboxed = {
+        ...launch,
+        command: gjc as string,
+        args: [
+          ...self,
+          "sandbox",
+          "exec",
+          "--bundle",
+          bundle.name,
+          "--server",
+          name,
+          "--",
+          launch.command,
+          ...launch.args,
+        ],
+      };
+      out.push({
+        ...base,
+        target: [launch.command, ...launch.args].join(" "),
+        status,
+        reasons,
+        probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: verdict.reason },
+        launch: sandboxed,
+      });
     } else {
       const url = String(s.url);
       const verdict = c2UrlVerdict(url);
@@ -159,7 +219,17 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
       try {
         origin = new URL(url).origin;
       } catch {}
-      out.push({ ...base, target: origin, status, reasons, probe: verdict.ok ? { ok: true } : { ok: false, code: "security_policy", message: `${verdict.stage}: ${verdict.reason}` }, url, ...(s.headers ? { headers: stringMap(s.headers) } : {}) });
+      out.push({
+        ...base,
+        target: origin,
+        status,
+        reasons,
+        probe: verdict.ok
+          ? { ok: true }
+          : { ok: false, code: "security_policy", message: `${verdict.stage}: ${verdict.reason}` },
+        url,
+        ...(s.headers ? { headers: stringMap(s.headers) } : {}),
+      });
     }
   }
   return out;
@@ -180,7 +250,8 @@ export async function isC2Bundle(ctx: Context, name: string): Promise<boolean> {
   }
 }
 
-const refused = (code: Code, message: string, hint: string) => new GjcError({ code, message, hint, exit: ExitCode.refused });
+const refused = (code: Code, message: string, hint: string) =>
+  new GjcError({ code, message, hint, exit: ExitCode.refused });
 
 /**
  * `gjc plugin mcp probe <c2-bundle>/<server>`: initialize + tools/list through src/mcp's own
@@ -189,35 +260,84 @@ const refused = (code: Code, message: string, hint: string) => new GjcError({ co
  */
 export async function probeC2Server(ctx: Context, spec: string, options: { timeoutMs?: number } = {}) {
   const slash = spec.indexOf("/");
-  if (slash <= 0 || slash === spec.length - 1) throw usageError(`"${spec}" is not <bundle>/<server>.`, "gjc plugin mcp list shows them.", "invalid_argument");
+  if (slash <= 0 || slash === spec.length - 1)
+    throw usageError(`"${spec}" is not <bundle>/<server>.`, "gjc plugin mcp list shows them.", "invalid_argument");
   const bundleName = spec.slice(0, slash);
   const serverName = spec.slice(slash + 1);
   const verified = await verifiedC2Bundles(ctx, { persist: true });
   const v = verified.find((b) => b.bundle.name === bundleName || b.bundle.id === bundleName);
-  if (!v) throw new GjcError({ code: "not_installed", message: `No C2 bundle named ${bundleName} is installed.`, hint: 'Run "gjc plugin mcp list".' });
-  if (v.status !== "active") throw refused(v.status === "disabled" ? "plugin_disabled" : "quarantined", v.reasons[0].message, v.status === "disabled" ? `Enable it: gjc plugin enable ${v.bundle.name}` : `Run "gjc plugin verify ${v.bundle.name}" and reinstall it.`);
+  if (!v)
+    throw new GjcError({
+      code: "not_installed",
+      message: `No C2 bundle named ${bundleName} is installed.`,
+      hint: 'Run "gjc plugin mcp list".',
+    });
+  if (v.status !== "active")
+    throw refused(
+      v.status === "disabled" ? "plugin_disabled" : "quarantined",
+      v.reasons[0].message,
+      v.status === "disabled"
+        ? `Enable it: gjc plugin enable ${v.bundle.name}`
+        : `Run "gjc plugin verify ${v.bundle.name}" and reinstall it.`,
+    );
   const entries = entriesOf(v);
   const entry = entries.find((e) => e.server === serverName);
   if (!entry) {
-    throw new GjcError({ code: "unknown_server", message: `${v.bundle.name} declares no MCP server named "${serverName}".`, hint: entries.length ? `It declares: ${entries.map((e) => e.server).join(", ")}.` : "It ships no mcp.json.", exit: ExitCode.failed });
+    throw new GjcError({
+      code: "unknown_server",
+      message: `${v.bundle.name} declares no MCP server named "${serverName}".`,
+      hint: entries.length ? `It declares: ${entries.map((e) => e.server).join(", ")}.` : "It ships no mcp.json.",
+      exit: ExitCode.failed,
+    });
   }
-  if (entry.status === "untrusted") throw refused(entry.reasons.at(-1)!.code, entry.reasons.at(-1)!.message, `Review it${entry.reasons.at(-1)!.code === "trust_outdated" ? ` (gjc plugin audit ${v.bundle.name})` : ""}, then run "gjc plugin trust ${v.bundle.name}".`);
+  if (entry.status === "untrusted")
+    throw refused(
+      entry.reasons.at(-1)!.code,
+      entry.reasons.at(-1)!.message,
+      `Review it${entry.reasons.at(-1)!.code === "trust_outdated" ? ` (gjc plugin audit ${v.bundle.name})` : ""}, then run "gjc plugin trust ${v.bundle.name}".`,
+    );
   if (!entry.probe.ok) {
-    throw refused("security_policy", `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.message}.`, "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable.");
+    throw refused(
+      "security_policy",
+      `${v.bundle.name}/${serverName} is valid under Agent Plugins, but gjc does not start it: ${entry.probe.message}.`,
+      "gjc starts stdio servers as node/bun with a bundled script or a bundled ./executable.",
+    );
   }
   const label = `MCP server "${serverName}" of ${v.bundle.name}`;
-  const base = { family: "c2" as const, id: entry.id, bundle: v.bundle.name, server: serverName, transport: entry.transport };
+  const base = {
+    family: "c2" as const,
+    id: entry.id,
+    bundle: v.bundle.name,
+    server: serverName,
+    transport: entry.transport,
+  };
   if (entry.transport === "stdio") {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
     const raw = readMcp(v)!.raw[serverName];
     const { serverSandbox } = await import("../mcp/server-sandbox.ts");
     const sandbox = await serverSandbox(ctx, v.bundle.name, serverName, [v.bundle.bundleDir], [v.bundle.dataDir]);
-    const r = await probeStdioServer({ root: v.bundle.bundleDir, launch: launcherForm(raw), timeoutMs: options.timeoutMs, label, hostEnv: ctx.env, scratchParent: scratchParent(ctx), extraEnv: entry.launch!.env, sandbox });
+    const r = await probeStdioServer({
+      root: v.bundle.bundleDir,
+      launch: launcherForm(raw),
+      timeoutMs: options.timeoutMs,
+      label,
+      hostEnv: ctx.env,
+      scratchParent: scratchParent(ctx),
+      extraEnv: entry.launch!.env,
+      sandbox,
+    });
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");
   // Declared headers are not sent (src/mcp's transports carry none); a server that needs one
   // answers 401/403, which probe reports as such.
-  const r = await probeHttpServer({ url: entry.url!, transport: entry.transport === "sse" ? "sse" : "http", timeoutMs: options.timeoutMs, label, judgeUrl: c2UrlVerdict, addressCheck: c2AddressCheck });
+  const r = await probeHttpServer({
+    url: entry.url!,
+    transport: entry.transport === "sse" ? "sse" : "http",
+    timeoutMs: options.timeoutMs,
+    label,
+    judgeUrl: c2UrlVerdict,
+    addressCheck: c2AddressCheck,
+  });
   return { ...base, ...r };
 }

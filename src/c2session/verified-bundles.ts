@@ -27,13 +27,25 @@ export async function verifiedC2Bundles(ctx: Context, opts: { persist?: boolean 
     // The store's verify quarantines drift in the record (and lifts a stale quarantine).
     const { verifyC2 } = await import("../c2store/lifecycle.ts");
     const result = await verifyC2(ctx);
-    for (const b of result.bundles) if (!b.ok && b.c2) problems.set(b.c2.id, b.problems.map((p) => p.message));
+    for (const b of result.bundles)
+      if (!b.ok && b.c2)
+        problems.set(
+          b.c2.id,
+          b.problems.map((p) => p.message),
+        );
     bundles = listInstalledC2(ctx);
   } else {
     const { verifyFiles } = await import("../store/verify.ts");
     for (const b of bundles) {
-      const check = verifyFiles(b.bundleDir, b.record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size, mode: f.mode })));
-      if (!check.ok) problems.set(b.id, check.problems.map((p) => p.message));
+      const check = verifyFiles(
+        b.bundleDir,
+        b.record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size, mode: f.mode })),
+      );
+      if (!check.ok)
+        problems.set(
+          b.id,
+          check.problems.map((p) => p.message),
+        );
     }
   }
   return bundles.map((bundle) => {
@@ -41,9 +53,25 @@ export async function verifiedC2Bundles(ctx: Context, opts: { persist?: boolean 
     const drift = problems.get(bundle.id);
     if (drift || bundle.quarantine) {
       const detail = drift ?? bundle.quarantine!.files;
-      return { bundle, files, status: "quarantined" as const, reasons: [{ code: "runtime_mismatch", message: `${bundle.name} does not match what was installed (${detail.slice(0, 3).join("; ")}); nothing of it is loaded.` }] };
+      return {
+        bundle,
+        files,
+        status: "quarantined" as const,
+        reasons: [
+          {
+            code: "runtime_mismatch",
+            message: `${bundle.name} does not match what was installed (${detail.slice(0, 3).join("; ")}); nothing of it is loaded.`,
+          },
+        ],
+      };
     }
-    if (!bundle.enabled) return { bundle, files, status: "disabled" as const, reasons: [{ code: "plugin_disabled", message: `${bundle.name} is disabled.` }] };
+    if (!bundle.enabled)
+      return {
+        bundle,
+        files,
+        status: "disabled" as const,
+        reasons: [{ code: "plugin_disabled", message: `${bundle.name} is disabled.` }],
+      };
     return { bundle, files, status: "active" as const, reasons: [] };
   });
 }

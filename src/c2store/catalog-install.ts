@@ -8,7 +8,14 @@ import { dirname, join, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { CATALOG_FILE, parseCatalog, readCatalogFile, resolveLocalArchive, resolveLocalSource, type C2CatalogEntry } from "../families/c2/catalog.ts";
+import {
+  CATALOG_FILE,
+  parseCatalog,
+  readCatalogFile,
+  resolveLocalArchive,
+  resolveLocalSource,
+  type C2CatalogEntry,
+} from "../families/c2/catalog.ts";
 import type { FetchedSource, NetworkOverrides, SourceSpec } from "../sources/index.ts";
 import { withFetchedC2 } from "./fetch.ts";
 import { installFetched, type C2InstallResult } from "./install.ts";
@@ -20,7 +27,12 @@ export function resolveCatalogFile(ctx: Context, catalogPath: string): string {
   try {
     st = lstatSync(abs);
   } catch {
-    throw new GjcError({ code: "missing_catalog", message: `The catalog ${catalogPath} does not exist.`, hint: "Give the path of a marketplace.json or of the directory holding it.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "missing_catalog",
+      message: `The catalog ${catalogPath} does not exist.`,
+      hint: "Give the path of a marketplace.json or of the directory holding it.",
+      exit: ExitCode.usage,
+    });
   }
   return st.isDirectory() ? join(abs, CATALOG_FILE) : abs;
 }
@@ -41,30 +53,62 @@ export function isCatalogSpec(ctx: Context, spec: string): { entryName: string; 
   return { entryName: m[1], catalogPath: m[2] };
 }
 
-function entrySpec(entry: C2CatalogEntry, catalogFile: string): { spec: SourceSpec; expectedSha256?: string; identity?: string } {
+function entrySpec(
+  entry: C2CatalogEntry,
+  catalogFile: string,
+): { spec: SourceSpec; expectedSha256?: string; identity?: string } {
   const s = entry.source;
   const raw = `${entry.name}@${catalogFile}`;
   switch (s.kind) {
     case "local": {
       const local = resolveLocalSource(catalogFile, s.path);
       if ("problem" in local) {
-        throw new GjcError({ code: local.code, message: `The catalog entry ${entry.name} has source path ${s.path}, which ${local.problem}.`, hint: "A local source must be a directory inside the catalog's folder, reached without symlinks.", exit: local.code === "unsafe_path" ? ExitCode.refused : ExitCode.failed });
+        throw new GjcError({
+          code: local.code,
+          message: `The catalog entry ${entry.name} has source path ${s.path}, which ${local.problem}.`,
+          hint: "A local source must be a directory inside the catalog's folder, reached without symlinks.",
+          exit: local.code === "unsafe_path" ? ExitCode.refused : ExitCode.failed,
+        });
       }
       // c2-notes §4.3: a catalog's local entry is identified by the catalog file and entry name.
       return { spec: { kind: "path", raw, path: local.dir }, identity: `${catalogFile}:${entry.name}` };
     }
     case "github": {
       const [owner, repo] = s.repository.split("/");
-      return { spec: { kind: "github", raw, owner, repo, ...(s.ref ? { ref: s.ref } : {}), ...(s.sha ? { pin: s.sha } : {}), ...(s.path ? { subpath: s.path } : {}) } };
+      return {
+        spec: {
+          kind: "github",
+          raw,
+          owner,
+          repo,
+          ...(s.ref ? { ref: s.ref } : {}),
+          ...(s.sha ? { pin: s.sha } : {}),
+          ...(s.path ? { subpath: s.path } : {}),
+        },
+      };
     }
     case "git":
-      return { spec: { kind: "git", raw, url: s.url, ...(s.ref ? { ref: s.ref } : {}), ...(s.sha ? { pin: s.sha } : {}), ...(s.path ? { subpath: s.path } : {}) } };
+      return {
+        spec: {
+          kind: "git",
+          raw,
+          url: s.url,
+          ...(s.ref ? { ref: s.ref } : {}),
+          ...(s.sha ? { pin: s.sha } : {}),
+          ...(s.path ? { subpath: s.path } : {}),
+        },
+      };
     case "archive": {
       const sha = s.sha256 ? { expectedSha256: s.sha256 } : {};
       if (!s.url.startsWith("./")) return { spec: { kind: "tarball", raw, location: "https", url: s.url }, ...sha };
       const local = resolveLocalArchive(catalogFile, s.url);
       if ("problem" in local) {
-        throw new GjcError({ code: local.code, message: `The catalog entry ${entry.name} has the archive ${s.url}, which ${local.problem}.`, hint: "A local archive must be a file inside the catalog's folder, reached without symlinks.", exit: local.code === "unsafe_path" ? ExitCode.refused : ExitCode.failed });
+        throw new GjcError({
+          code: local.code,
+          message: `The catalog entry ${entry.name} has the archive ${s.url}, which ${local.problem}.`,
+          hint: "A local archive must be a file inside the catalog's folder, reached without symlinks.",
+          exit: local.code === "unsafe_path" ? ExitCode.refused : ExitCode.failed,
+        });
       }
       return { spec: { kind: "tarball", raw, location: "file", path: local.file }, ...sha };
     }
@@ -105,7 +149,13 @@ export async function withCatalogEntry<T>(
   const diagnostics = [...read.diagnostics, ...(parsed?.diagnostics ?? [])];
   if (!parsed?.catalog) {
     const first = diagnostics.find((d) => d.severity === "error");
-    throw new GjcError({ code: first?.code ?? "invalid_catalog", message: `The catalog ${file} cannot be used: ${first?.message ?? "it is invalid"}`, hint: `Run "gjc marketplace validate ${file}".`, details: { diagnostics }, exit: ExitCode.failed });
+    throw new GjcError({
+      code: first?.code ?? "invalid_catalog",
+      message: `The catalog ${file} cannot be used: ${first?.message ?? "it is invalid"}`,
+      hint: `Run "gjc marketplace validate ${file}".`,
+      details: { diagnostics },
+      exit: ExitCode.failed,
+    });
   }
   const catalog = parsed.catalog;
   const entry = catalog.plugins.find((p) => p.name === opts.entryName);
@@ -113,7 +163,13 @@ export async function withCatalogEntry<T>(
     const summary = parsed.entries.find((e) => e.name === opts.entryName);
     if (summary) {
       const mine = diagnostics.filter((d) => d.path.includes(`/plugins/${summary.index}`));
-      throw new GjcError({ code: "invalid_plugin_entry", message: `The catalog entry ${opts.entryName} is invalid: ${mine[0]?.message ?? "see gjc marketplace validate"}`, hint: `Run "gjc marketplace validate ${file}".`, details: { diagnostics: mine }, exit: ExitCode.failed });
+      throw new GjcError({
+        code: "invalid_plugin_entry",
+        message: `The catalog entry ${opts.entryName} is invalid: ${mine[0]?.message ?? "see gjc marketplace validate"}`,
+        hint: `Run "gjc marketplace validate ${file}".`,
+        details: { diagnostics: mine },
+        exit: ExitCode.failed,
+      });
     }
     const names = catalog.plugins.map((p) => p.name);
     throw new GjcError({
@@ -124,24 +180,60 @@ export async function withCatalogEntry<T>(
     });
   }
   if (entry.installationPolicy === "NOT_AVAILABLE") {
-    throw new GjcError({ code: "not_available", message: `The catalog marks ${entry.name} NOT_AVAILABLE; it cannot be installed from there.`, hint: "Ask the catalog maintainer, or install from the author's repository if you trust it.", exit: ExitCode.refused });
+    throw new GjcError({
+      code: "not_available",
+      message: `The catalog marks ${entry.name} NOT_AVAILABLE; it cannot be installed from there.`,
+      hint: "Ask the catalog maintainer, or install from the author's repository if you trust it.",
+      exit: ExitCode.refused,
+    });
   }
   const { spec, expectedSha256, identity } = entrySpec(entry, file);
-  const target: CatalogEntryTarget = { path: file, name: catalog.name, displayName: catalog.displayName ?? catalog.name, entry: entry.name, identity, defaultEnabled: entry.defaultEnabled, expectVersion: entry.version };
+  const target: CatalogEntryTarget = {
+    path: file,
+    name: catalog.name,
+    displayName: catalog.displayName ?? catalog.name,
+    entry: entry.name,
+    identity,
+    defaultEnabled: entry.defaultEnabled,
+    expectVersion: entry.version,
+  };
   return withFetchedC2(ctx, spec, (fetched) => use(fetched, target), { expectedSha256, net: opts.net });
 }
 
 export async function installC2FromCatalog(
   ctx: Context,
-  opts: { entryName: string; catalogPath: string; force?: boolean; dryRun?: boolean; expectId?: string; expectIntegrity?: string; net?: NetworkOverrides; requireSigned?: boolean; acceptSigner?: boolean },
+  opts: {
+    entryName: string;
+    catalogPath: string;
+    force?: boolean;
+    dryRun?: boolean;
+    expectId?: string;
+    expectIntegrity?: string;
+    net?: NetworkOverrides;
+    requireSigned?: boolean;
+    acceptSigner?: boolean;
+  },
 ): Promise<C2InstallResult> {
-  const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([import("../sets/release-log-hook.ts"), import("../tlog/layout.ts")]);
+  const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([
+    import("../sets/release-log-hook.ts"),
+    import("../tlog/layout.ts"),
+  ]);
   return withCatalogEntry(ctx, opts, (fetched, catalog) =>
     withReleaseLog(
       ctx,
       { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` },
       opts.dryRun,
-      () => installFetched(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectId: opts.expectId, expectIntegrity: opts.expectIntegrity, catalog, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner }),
+      () =>
+        installFetched(ctx, {
+          fetched,
+          force: opts.force,
+          dryRun: opts.dryRun,
+          expectId: opts.expectId,
+          expectIntegrity: opts.expectIntegrity,
+          catalog,
+          requireSigned: opts.requireSigned,
+          acceptSigner: opts.acceptSigner,
+        }),
       // A catalog's release log sits beside its marketplace.json.
       [join(dirname(catalog.path), LOG_DIR)],
     ),

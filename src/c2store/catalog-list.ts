@@ -63,7 +63,15 @@ export function listCatalog(ctx: Context, catalogPath: string): CatalogListing {
       installationPolicy: e.installationPolicy,
       installable: reasons.length === 0,
       reasons,
-      installed: have ? { id: have.id, version: have.version, enabled: have.enabled, trusted: have.trusted, runsProcesses: have.manifest.codetwo.runtime !== null || have.components.some((c) => c.kind === "lsp") } : null,
+      installed: have
+        ? {
+            id: have.id,
+            version: have.version,
+            enabled: have.enabled,
+            trusted: have.trusted,
+            runsProcesses: have.manifest.codetwo.runtime !== null || have.components.some((c) => c.kind === "lsp"),
+          }
+        : null,
     });
   }
   return { file, name: parsed.catalog.name, displayName: parsed.catalog.displayName ?? null, entries, diagnostics };

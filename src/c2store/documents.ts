@@ -9,13 +9,23 @@ import { CommandSurfaceSchema, DiagnosticSchema, errorDocument } from "../store/
 import { closed, nullable, opt, str, strs } from "../core/schema-kit.ts";
 import { PlanRequest } from "./plan-schema.ts";
 
-
 const DiffSectionSchema = Type.Object(
-  { added: Type.Array(Type.Object({})), removed: Type.Array(Type.Object({})), changed: Type.Array(Type.Object({ id: str, fields: strs })) },
+  {
+    added: Type.Array(Type.Object({})),
+    removed: Type.Array(Type.Object({})),
+    changed: Type.Array(Type.Object({ id: str, fields: strs })),
+  },
   closed,
 );
 const TrustDiffSchema = Type.Object(
-  { empty: Type.Boolean(), processes: DiffSectionSchema, endpoints: DiffSectionSchema, env: DiffSectionSchema, hostCommands: DiffSectionSchema, codeChanged: Type.Boolean() },
+  {
+    empty: Type.Boolean(),
+    processes: DiffSectionSchema,
+    endpoints: DiffSectionSchema,
+    env: DiffSectionSchema,
+    hostCommands: DiffSectionSchema,
+    codeChanged: Type.Boolean(),
+  },
   closed,
 );
 
@@ -47,8 +57,15 @@ const CatalogEntrySchema = Type.Object(
     source: str,
     installationPolicy: str,
     installable: Type.Boolean(),
-    reasons: Type.Array(Type.Object({ code: Type.Enum(["not_available", "unsupported_source"]), message: str }, closed)),
-    installed: nullable(Type.Object({ id: str, version: str, enabled: Type.Boolean(), trusted: Type.Boolean(), runsProcesses: Type.Boolean() }, closed)),
+    reasons: Type.Array(
+      Type.Object({ code: Type.Enum(["not_available", "unsupported_source"]), message: str }, closed),
+    ),
+    installed: nullable(
+      Type.Object(
+        { id: str, version: str, enabled: Type.Boolean(), trusted: Type.Boolean(), runsProcesses: Type.Boolean() },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -68,10 +85,16 @@ export const MarketplaceListDocumentSchema = Type.Object(
 // The policy verbs print gjc's own vocabulary; `gjc host --stdio` maps the same results to the
 // C2 wire names at its boundary (src/c2host/wire-names.ts).
 const State = Type.Enum(["enabled", "disabled"]);
-const ScopeRefSchema = Type.Union([Type.Object({ kind: Type.Literal("user") }, closed), Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed)]);
+const ScopeRefSchema = Type.Union([
+  Type.Object({ kind: Type.Literal("user") }, closed),
+  Type.Object({ kind: Type.Literal("project"), projectPath: str }, closed),
+]);
 const revision = Type.Integer({ minimum: 0 });
 // config is the bundle runtime's own JSON (1.2.0 runtimes declare no schema).
-const EffectiveSchema = Type.Object({ state: State, config: Type.Unknown(), components: Type.Record(str, State) }, closed);
+const EffectiveSchema = Type.Object(
+  { state: State, config: Type.Unknown(), components: Type.Record(str, State) },
+  closed,
+);
 const RecoverySchema = Type.Union([
   Type.Object({ kind: Type.Literal("normal") }, closed),
   Type.Object({ kind: Type.Enum(["restored-last-good", "safe-mode"]), error: str }, closed),
@@ -103,17 +126,36 @@ export const PolicyPlanDocumentSchema = Type.Object(
     before: EffectiveSchema,
     after: EffectiveSchema,
     affected: strs,
-    activeResources: Type.Array(Type.Object({ plugin: str, kind: Type.Enum(["plugin-scope", "service", "process"]), id: str, label: str }, closed)),
+    activeResources: Type.Array(
+      Type.Object(
+        { plugin: str, kind: Type.Enum(["plugin-scope", "service", "process"]), id: str, label: str },
+        closed,
+      ),
+    ),
     requiresConfirmation: Type.Boolean(),
     settles: Type.Boolean(),
     missingServices: strs,
     trustBlock: nullable(Type.Enum(["untrusted", "needs-retrust"])),
-    warnings: Type.Array(Type.Object({ code: Type.Enum(["untrusted", "trust_outdated", "missing_service", "plugin_disabled"]), message: str }, closed)),
+    warnings: Type.Array(
+      Type.Object(
+        { code: Type.Enum(["untrusted", "trust_outdated", "missing_service", "plugin_disabled"]), message: str },
+        closed,
+      ),
+    ),
   },
   closed,
 );
 export const PolicyApplyDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/policy-apply@1"), ok: Type.Literal(true), configRevision: revision, graphRevision: str, affected: strs, changed: Type.Boolean(), effective: EffectiveSchema, scope: ScopeRefSchema },
+  {
+    schema: Type.Literal("gjc/policy-apply@1"),
+    ok: Type.Literal(true),
+    configRevision: revision,
+    graphRevision: str,
+    affected: strs,
+    changed: Type.Boolean(),
+    effective: EffectiveSchema,
+    scope: ScopeRefSchema,
+  },
   closed,
 );
 export const PolicyResetDocumentSchema = Type.Object(
@@ -158,13 +200,20 @@ const PolicyCatalogEntrySchema = Type.Object(
     config: Type.Unknown(),
     components: Type.Record(str, State),
     effective: Type.Object(
-      { state: State, source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]), config: Type.Unknown(), components: Type.Record(str, State) },
+      {
+        state: State,
+        source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]),
+        config: Type.Unknown(),
+        components: Type.Record(str, State),
+      },
       closed,
     ),
     effectiveState: Type.Object(
       {
         status: Type.Enum(["enabled", "disabled", "untrusted", "pending"]),
-        reason: nullable(Type.Enum(["disabled", "bundle-disabled", "safe-mode", "untrusted", "needs-retrust", "missing-dependencies"])),
+        reason: nullable(
+          Type.Enum(["disabled", "bundle-disabled", "safe-mode", "untrusted", "needs-retrust", "missing-dependencies"]),
+        ),
       },
       closed,
     ),
@@ -183,17 +232,59 @@ export const PolicyCatalogDocumentSchema = Type.Object(
     plugins: Type.Array(PolicyCatalogEntrySchema),
     broken: Type.Array(Type.Object({ id: str, problem: str }, closed)),
     // Bundles the C2 app installed in the shared data directory: listed, never governed by gjc.
-    foreign: Type.Optional(Type.Array(Type.Object({ id: str, name: str, version: str, writer: Type.Enum(["c2-app", "unknown"]), enabled: Type.Boolean(), trusted: Type.Boolean() }, closed))),
+    foreign: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: str,
+            name: str,
+            version: str,
+            writer: Type.Enum(["c2-app", "unknown"]),
+            enabled: Type.Boolean(),
+            trusted: Type.Boolean(),
+          },
+          closed,
+        ),
+      ),
+    ),
   },
   closed,
 );
 
 export const C2STORE_DOCUMENTS = {
-  "gjc/policy-catalog@1": { file: "policy-catalog.schema.json", title: "gjc plugin policy catalog --json", schema: Type.Union([PolicyCatalogDocumentSchema, errorDocument("policy-catalog")]) },
-  "gjc/policy-plan@1": { file: "policy-plan-output.schema.json", title: "gjc plugin policy plan --json", schema: Type.Union([PolicyPlanDocumentSchema, errorDocument("policy-plan")]) },
-  "gjc/policy-apply@1": { file: "policy-apply.schema.json", title: "gjc plugin policy apply --json", schema: Type.Union([PolicyApplyDocumentSchema, errorDocument("policy-apply")]) },
-  "gjc/policy-reset@1": { file: "policy-reset.schema.json", title: "gjc plugin policy reset --json", schema: Type.Union([PolicyResetDocumentSchema, errorDocument("policy-reset")]) },
-  "gjc/trust@1": { file: "trust.schema.json", title: "gjc plugin trust --json", schema: Type.Union([flagDocument("trust"), errorDocument("trust")]) },
-  "gjc/untrust@1": { file: "untrust.schema.json", title: "gjc plugin untrust --json", schema: Type.Union([flagDocument("untrust"), errorDocument("untrust")]) },
-  "gjc/marketplace-list@1": { file: "marketplace-list.schema.json", title: "gjc marketplace list --json", schema: Type.Union([MarketplaceListDocumentSchema, errorDocument("marketplace-list")]) },
+  "gjc/policy-catalog@1": {
+    file: "policy-catalog.schema.json",
+    title: "gjc plugin policy catalog --json",
+    schema: Type.Union([PolicyCatalogDocumentSchema, errorDocument("policy-catalog")]),
+  },
+  "gjc/policy-plan@1": {
+    file: "policy-plan-output.schema.json",
+    title: "gjc plugin policy plan --json",
+    schema: Type.Union([PolicyPlanDocumentSchema, errorDocument("policy-plan")]),
+  },
+  "gjc/policy-apply@1": {
+    file: "policy-apply.schema.json",
+    title: "gjc plugin policy apply --json",
+    schema: Type.Union([PolicyApplyDocumentSchema, errorDocument("policy-apply")]),
+  },
+  "gjc/policy-reset@1": {
+    file: "policy-reset.schema.json",
+    title: "gjc plugin policy reset --json",
+    schema: Type.Union([PolicyResetDocumentSchema, errorDocument("policy-reset")]),
+  },
+  "gjc/trust@1": {
+    file: "trust.schema.json",
+    title: "gjc plugin trust --json",
+    schema: Type.Union([flagDocument("trust"), errorDocument("trust")]),
+  },
+  "gjc/untrust@1": {
+    file: "untrust.schema.json",
+    title: "gjc plugin untrust --json",
+    schema: Type.Union([flagDocument("untrust"), errorDocument("untrust")]),
+  },
+  "gjc/marketplace-list@1": {
+    file: "marketplace-list.schema.json",
+    title: "gjc marketplace list --json",
+    schema: Type.Union([MarketplaceListDocumentSchema, errorDocument("marketplace-list")]),
+  },
 };

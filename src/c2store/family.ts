@@ -24,18 +24,29 @@ const lifecycle = () => import("./lifecycle.ts");
 // The records reader (and the store lock, trust and leftover code it brings) loads only when a
 // C2 store exists: `list` and `verify` of a machine without C2 bundles never evaluate it.
 const records = () => require("./records.ts") as typeof import("./records.ts");
-const noticeWarnings = (notices: { code: Code; message: string }[]): Diagnostic[] => notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
+const noticeWarnings = (notices: { code: Code; message: string }[]): Diagnostic[] =>
+  notices.map((n) => ({ code: n.code, severity: "warning", path: "", message: n.message }));
 
 export const c2Family: FamilyAdapter = {
   family: "c2",
   scopes: ["user"],
   manifest: C2_MANIFEST,
-  install: async (ctx, fetched, opts) => (await lifecycle()).installC2(ctx, { fetched, force: opts.force, dryRun: opts.dryRun, expectIntegrity: opts.expectIntegrity, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner }),
+  install: async (ctx, fetched, opts) =>
+    (await lifecycle()).installC2(ctx, {
+      fetched,
+      force: opts.force,
+      dryRun: opts.dryRun,
+      expectIntegrity: opts.expectIntegrity,
+      requireSigned: opts.requireSigned,
+      acceptSigner: opts.acceptSigner,
+    }),
   holds(ctx, name) {
     const layout = c2Layout(ctx);
     if (!existsSync(layout.plugins)) return { found: false };
     // A bundle the C2 app installed is found too: the verb then says whose it is (foreign_record).
-    return { found: records().findRecord(layout, name) !== undefined || records().findForeign(layout, name) !== undefined };
+    return {
+      found: records().findRecord(layout, name) !== undefined || records().findForeign(layout, name) !== undefined,
+    };
   },
   async list(ctx: Context) {
     const layout = c2Layout(ctx);
@@ -44,7 +55,13 @@ export const c2Family: FamilyAdapter = {
     const r = (await lifecycle()).listC2(ctx);
     return {
       bundles: r.plugins,
-      problems: r.broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })),
+      problems: r.broken.map((b) => ({
+        family: "c2" as const,
+        scope: "user" as const,
+        path: bundleHome(layout, b.id),
+        id: b.id,
+        problem: b.problem,
+      })),
       foreign: r.foreign.map((f) => foreignBundle(layout, f)),
     };
   },
@@ -65,7 +82,15 @@ export const c2Family: FamilyAdapter = {
       });
     }
     const r = await (await lifecycle()).setC2Enabled(ctx, name, enabled);
-    return { family: "c2", name: r.name, scope: "user", enabled: r.enabled, changed: r.changed, warnings: noticeWarnings(r.notices), c2: { id: r.id, trusted: r.trusted } };
+    return {
+      family: "c2",
+      name: r.name,
+      scope: "user",
+      enabled: r.enabled,
+      changed: r.changed,
+      warnings: noticeWarnings(r.notices),
+      c2: { id: r.id, trusted: r.trusted },
+    };
   },
   upgrade: async (ctx, name, _scope, opts) => (await lifecycle()).upgradeC2(ctx, name, opts),
   async verify(ctx, _scope, name) {
@@ -75,7 +100,16 @@ export const c2Family: FamilyAdapter = {
     // A bundle directory whose record is unusable cannot be verified: it fails the verify, as a
     // corrupt GJC registry does, instead of being skipped.
     const broken = name === undefined ? records().scanRecords(layout).broken : [];
-    return { bundles: r.bundles, problems: broken.map((b) => ({ family: "c2" as const, scope: "user" as const, path: bundleHome(layout, b.id), id: b.id, problem: b.problem })) };
+    return {
+      bundles: r.bundles,
+      problems: broken.map((b) => ({
+        family: "c2" as const,
+        scope: "user" as const,
+        path: bundleHome(layout, b.id),
+        id: b.id,
+        problem: b.problem,
+      })),
+    };
   },
   doctor: async (ctx, _scope, fix) => (await import("./doctor.ts")).doctorC2(ctx, fix),
 };

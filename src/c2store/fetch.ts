@@ -1,6 +1,12 @@
 import { C2_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
-import { fetchSource, parseSourceSpec, type FetchedSource, type NetworkOverrides, type SourceSpec } from "../sources/index.ts";
+import {
+  fetchSource,
+  parseSourceSpec,
+  type FetchedSource,
+  type NetworkOverrides,
+  type SourceSpec,
+} from "../sources/index.ts";
 import { scratchParent } from "../sources/scratch.ts";
 
 /**

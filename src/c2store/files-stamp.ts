@@ -30,11 +30,19 @@ export function readFilesStamp(layout: C2Layout, id: string): Map<string, string
 }
 
 /** Records the stamps of a clean check; a failure only costs a full hash next time. */
-export function writeFilesStamp(layout: C2Layout, id: string, recordStamp: string, files: ReadonlyMap<string, string>): void {
+export function writeFilesStamp(
+  layout: C2Layout,
+  id: string,
+  recordStamp: string,
+  files: ReadonlyMap<string, string>,
+): void {
   try {
     // Only when the record is still the one that was checked (an install may have replaced it).
     if (fileStamp(recordPath(layout, id)) !== recordStamp) return;
-    writeDerivedIndex(stampPath(layout, id), FORMAT, { record: recordStamp, files: Object.fromEntries(files) } satisfies StampBody);
+    writeDerivedIndex(stampPath(layout, id), FORMAT, {
+      record: recordStamp,
+      files: Object.fromEntries(files),
+    } satisfies StampBody);
   } catch {
     // The bundle home went away or is not writable: nothing to record.
   }

@@ -56,7 +56,13 @@ export function foreignRecordOf(parsed: unknown, dirName: string): ForeignRecord
   if (schema !== C2_APP_RECORD_SCHEMA) return unknownWriter;
   const name = text(parsed.name, 214);
   const version = text(parsed.version, 256);
-  const facts = parsed.id === dirName && parsed.standard_version === "1.2.0" && name !== undefined && version !== undefined && typeof parsed.enabled === "boolean" && typeof parsed.trusted === "boolean";
+  const facts =
+    parsed.id === dirName &&
+    parsed.standard_version === "1.2.0" &&
+    name !== undefined &&
+    version !== undefined &&
+    typeof parsed.enabled === "boolean" &&
+    typeof parsed.trusted === "boolean";
   if (!facts) return unknownWriter;
   const description = text(parsed.description);
   const source = text(parsed.source);
@@ -78,11 +84,17 @@ export function foreignRecordOf(parsed: unknown, dirName: string): ForeignRecord
 
 /** The refusal of any command that would change, load or remove a foreign bundle. */
 export function foreignRecordError(foreign: ForeignRecord): GjcError {
-  const what = foreign.writer === "c2-app" ? `${foreign.name} (${foreign.id}) was installed by the C2 app` : `${foreign.id} holds a record (schema ${foreign.schemaVersion}) that gjc did not write`;
+  const what =
+    foreign.writer === "c2-app"
+      ? `${foreign.name} (${foreign.id}) was installed by the C2 app`
+      : `${foreign.id} holds a record (schema ${foreign.schemaVersion}) that gjc did not write`;
   return new GjcError({
     code: "foreign_record",
     message: `${what}; gjc shows it but never changes, runs or deletes it.`,
-    hint: foreign.writer === "c2-app" ? "Manage it in the C2 app, or install the bundle with gjc from its source under another data directory (GJC_C2_DATA_DIR)." : "Remove or move the directory yourself if it is not wanted.",
+    hint:
+      foreign.writer === "c2-app"
+        ? "Manage it in the C2 app, or install the bundle with gjc from its source under another data directory (GJC_C2_DATA_DIR)."
+        : "Remove or move the directory yourself if it is not wanted.",
     details: { id: foreign.id, writer: foreign.writer },
     exit: ExitCode.refused,
   });

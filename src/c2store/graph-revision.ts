@@ -9,6 +9,8 @@ import { byCodeUnits } from "./records.ts";
  * (the commit point of every install), so it cannot disagree with them after a crash.
  */
 export function graphRevision(records: readonly RecordFacts[]): string {
-  const rows = records.map((r) => [r.id, r.version, r.enabled, r.trusted, r.updated_at] as const).sort((a, b) => byCodeUnits(a[0], b[0]));
+  const rows = records
+    .map((r) => [r.id, r.version, r.enabled, r.trusted, r.updated_at] as const)
+    .sort((a, b) => byCodeUnits(a[0], b[0]));
   return sha256Hex(JSON.stringify(rows)).slice(0, 16);
 }

@@ -58,7 +58,12 @@ export async function runSettle(ctx: Context, request: SettleRequest): Promise<v
   for (const hook of c2StoreHooks.settle) await hook(ctx, request);
 }
 
-export async function collectActiveResources(ctx: Context, installed: InstalledC2, projectPath: string | undefined, which: ResourceSelection): Promise<ActiveResource[]> {
+export async function collectActiveResources(
+  ctx: Context,
+  installed: InstalledC2,
+  projectPath: string | undefined,
+  which: ResourceSelection,
+): Promise<ActiveResource[]> {
   const out: ActiveResource[] = [];
   for (const hook of c2StoreHooks.activeResources) out.push(...(await hook(ctx, installed, projectPath, which)));
   return out;

@@ -27,7 +27,13 @@ import { trustedCapabilities } from "../audit/trust.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
-import { RECORD_SCHEMA_VERSION, serializeRecord, storedFiles, type InstalledRecord, type RecordSource } from "./record.ts";
+import {
+  RECORD_SCHEMA_VERSION,
+  serializeRecord,
+  storedFiles,
+  type InstalledRecord,
+  type RecordSource,
+} from "./record.ts";
 import { componentsOf, storedComponents } from "./record-components.ts";
 import { readRecord, scanRecords } from "./records.ts";
 import { foreignRecordError } from "./foreign-record.ts";
@@ -69,7 +75,15 @@ export interface InstallOptions extends SignaturePolicy {
   /** Catalog installs: the identity, label and default enablement come from the entry. */
   /** Upgrades: the id the bundle must keep (a renamed bundle is refused, not installed beside). */
   expectId?: string;
-  catalog?: { path: string; name: string; displayName: string; entry: string; identity?: string; defaultEnabled: boolean; expectVersion: string };
+  catalog?: {
+    path: string;
+    name: string;
+    displayName: string;
+    entry: string;
+    identity?: string;
+    defaultEnabled: boolean;
+    expectVersion: string;
+  };
   /**
    * The files judged before (a sync's content from the cache, an `--integrity` install): the
    * collection this install writes must be exactly these, or nothing is written. The bytes
@@ -82,15 +96,31 @@ export interface InstallOptions extends SignaturePolicy {
 }
 
 type Decision = "install" | "update" | "repair" | "unchanged";
-const WOULD: Record<Decision, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
-const DONE: Record<Decision, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
+const WOULD: Record<Decision, InstallStatus> = {
+  install: "would-install",
+  update: "would-update",
+  repair: "would-repair",
+  unchanged: "unchanged",
+};
+const DONE: Record<Decision, InstallStatus> = {
+  install: "installed",
+  update: "updated",
+  repair: "repaired",
+  unchanged: "unchanged",
+};
 
 /**
  * What installing these files over the record of the same id means, as for GJC bundles:
  * identical content is a no-op unless the installed copy drifted or is quarantined (then the
  * reinstall repairs it and clears the quarantine); different content is an update.
  */
-function decide(layout: C2Layout, previous: ReturnType<typeof readRecord>, prior: InstalledRecord | undefined, files: InstalledRecord["files"], manifestJson: string): Decision {
+function decide(
+  layout: C2Layout,
+  previous: ReturnType<typeof readRecord>,
+  prior: InstalledRecord | undefined,
+  files: InstalledRecord["files"],
+  manifestJson: string,
+): Decision {
   if (previous === undefined) return "install";
   if (!prior || !sameContent(prior, files, manifestJson)) return prior ? "update" : "repair";
   if (prior.quarantine !== null) return "repair";
@@ -167,12 +197,23 @@ function describeSource(fetched: FetchedSource, catalog: InstallOptions["catalog
 }
 
 /** The signature of a planned C2 bundle, over the integrity of the collected files. */
-async function c2Signature(ctx: Context, fetched: FetchedSource, plan: C2Plan, name: string, policy: SignaturePolicy): Promise<SignatureCheck> {
+async function c2Signature(
+  ctx: Context,
+  fetched: FetchedSource,
+  plan: C2Plan,
+  name: string,
+  policy: SignaturePolicy,
+): Promise<SignatureCheck> {
   const signature = locateSignature(fetched);
   if (!signature && !policy.requireSigned) return { status: "unsigned" };
-  return checkBundleSignature(ctx, { name, integrity: c2Content(plan.collection.files).integrity, signature, scope: "user", requireSigned: policy.requireSigned });
+  return checkBundleSignature(ctx, {
+    name,
+    integrity: c2Content(plan.collection.files).integrity,
+    signature,
+    scope: "user",
+    requireSigned: policy.requireSigned,
+  });
 }
-
 
 /**
  * Installs (or, with `force`, replaces) a C2 bundle from a fetched source. The same id
@@ -187,10 +228,20 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
   const manifest = plan.manifest;
   if (opts.catalog) {
     if (manifest.name !== opts.catalog.entry) {
-      throw new GjcError({ code: "catalog_mismatch", message: `The catalog entry ${opts.catalog.entry} points at a bundle named ${manifest.name}.`, hint: "The entry name and the bundle's plugin.json name must be equal; fix the catalog.", exit: ExitCode.refused });
+      throw new GjcError({
+        code: "catalog_mismatch",
+        message: `The catalog entry ${opts.catalog.entry} points at a bundle named ${manifest.name}.`,
+        hint: "The entry name and the bundle's plugin.json name must be equal; fix the catalog.",
+        exit: ExitCode.refused,
+      });
     }
     if (manifest.version !== opts.catalog.expectVersion) {
-      throw new GjcError({ code: "catalog_mismatch", message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`, hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.", exit: ExitCode.refused });
+      throw new GjcError({
+        code: "catalog_mismatch",
+        message: `The catalog says ${opts.catalog.entry} ${opts.catalog.expectVersion}, but the bundle is version ${manifest.version}.`,
+        hint: "The entry version and the bundle's plugin.json version must be equal; fix the catalog.",
+        exit: ExitCode.refused,
+      });
     }
   }
   const signature = opts.signature ?? (await c2Signature(ctx, fetched, plan, manifest.name, opts));
@@ -219,7 +270,8 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     if (!opts.dryRun) cleanLeftovers(layout);
     const previous = readRecord(layout, id);
     // The C2 app's bundle from the same source has the same id: gjc never replaces it.
-    if (previous !== undefined && "foreign" in previous && previous.foreign !== undefined) throw foreignRecordError(previous.foreign);
+    if (previous !== undefined && "foreign" in previous && previous.foreign !== undefined)
+      throw foreignRecordError(previous.foreign);
     const prior = previous && !("problem" in previous) ? previous : undefined;
     // The id's hash part is short: another source whose identity collides is another bundle.
     // Matched by the stored identity string, it inherits neither trust nor the data directory.
@@ -229,12 +281,23 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
     }
     const installed = scanRecords(layout).records;
     // The same name from another source (another id): refused unless --force replaces it.
-    const sameName = opts.expectId !== undefined ? [] : installed.filter((r) => r.name === manifest.name && r.id !== id);
+    const sameName =
+      opts.expectId !== undefined ? [] : installed.filter((r) => r.name === manifest.name && r.id !== id);
     // The same name from another source is never silently replaced.
     if (sameName.length > 0) {
-      assertMayReplace("other-source", opts.force === true, () => ({ family: "c2", held: "other-source", name: manifest.name, installedId: sameName[0].id, installedSource: sameName[0].source.display, candidateSource: source.display }));
+      assertMayReplace("other-source", opts.force === true, () => ({
+        family: "c2",
+        held: "other-source",
+        name: manifest.name,
+        installedId: sameName[0].id,
+        installedSource: sameName[0].source.display,
+        candidateSource: source.display,
+      }));
     }
-    assertCommandNamespaces(manifest, installed.filter((r) => r.id !== id && !sameName.includes(r)));
+    assertCommandNamespaces(
+      manifest,
+      installed.filter((r) => r.id !== id && !sameName.includes(r)),
+    );
     const now = ctx.now().toISOString();
     const record: InstalledRecord = {
       schema_version: RECORD_SCHEMA_VERSION,
@@ -262,16 +325,40 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       ...(signature.signer ? { signer: recordSigner(signature.signer) } : {}),
     };
     const decision = decide(layout, previous, prior, files, manifestJson);
-    assertMayReplace(decision, opts.force === true, () => ({ family: "c2", held: "other-content", name: manifest.name, id, installedVersion: prior?.version, candidateVersion: manifest.version }));
-    if (decision !== "unchanged" && !opts.signature) assertSameSigner(manifest.name, prior?.signer ? signerOfRecord(prior.signer) : undefined, signature, opts.acceptSigner);
+    assertMayReplace(decision, opts.force === true, () => ({
+      family: "c2",
+      held: "other-content",
+      name: manifest.name,
+      id,
+      installedVersion: prior?.version,
+      candidateVersion: manifest.version,
+    }));
+    if (decision !== "unchanged" && !opts.signature)
+      assertSameSigner(
+        manifest.name,
+        prior?.signer ? signerOfRecord(prior.signer) : undefined,
+        signature,
+        opts.acceptSigner,
+      );
     const status = (opts.dryRun ? WOULD : DONE)[decision];
     const warnings: Diagnostic[] = [];
     const signed = signerWarning(manifest.name, signature);
     if (signed) warnings.push(signed);
     if (!record.trusted && (manifest.codetwo.runtime !== null || manifest.codetwo.languageServers.length > 0)) {
-      warnings.push({ code: "runtime.requires_trust", severity: "warning", path: "plugin.json", message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).` });
+      warnings.push({
+        code: "runtime.requires_trust",
+        severity: "warning",
+        path: "plugin.json",
+        message: `${manifest.name} ${REQUIRES_TRUST_NOTICE} (gjc plugin trust ${manifest.name}).`,
+      });
     }
-    for (const other of sameName) warnings.push({ code: "replaced_source", severity: "warning", path: bundleHome(layout, other.id), message: `${manifest.name} from ${other.source.display} (${other.id}) is replaced; its trust and policy do not carry over.` });
+    for (const other of sameName)
+      warnings.push({
+        code: "replaced_source",
+        severity: "warning",
+        path: bundleHome(layout, other.id),
+        message: `${manifest.name} from ${other.source.display} (${other.id}) is replaced; its trust and policy do not carry over.`,
+      });
     const result: C2InstallResult = {
       family: "c2",
       status,
@@ -297,12 +384,20 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
         diagnostics: record.diagnostics,
       },
     };
-    if (opts.dryRun && prior && decision !== "unchanged") result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(bundleDir(layout, id), { ...plan, manifest }, { ctx, scope: "user" });
+    if (opts.dryRun && prior && decision !== "unchanged")
+      result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(
+        bundleDir(layout, id),
+        { ...plan, manifest },
+        { ctx, scope: "user" },
+      );
     if (decision === "unchanged" || opts.dryRun) return result;
     // Another gjc host running this bundle (or a same-name one about to be removed) stops its
     // processes when it sees the change; the result says so (store/live-registry.ts).
     const { liveProcessesNotice } = await import("../store/live-registry.ts");
-    for (const notice of [previous !== undefined ? liveProcessesNotice(layout.root, id, manifest.name, "replace") : undefined, ...sameName.map((o) => liveProcessesNotice(layout.root, o.id, o.name, "uninstall"))]) {
+    for (const notice of [
+      previous !== undefined ? liveProcessesNotice(layout.root, id, manifest.name, "replace") : undefined,
+      ...sameName.map((o) => liveProcessesNotice(layout.root, o.id, o.name, "uninstall")),
+    ]) {
       if (notice) warnings.push(notice);
     }
 
@@ -318,7 +413,21 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       throw error;
     }
     mkdirSync(userDataDir(layout, id), { recursive: true, mode: 0o700 });
-    cacheCommitted(ctx, { name: record.name, family: "c2", version: record.version, files: storedFiles(record).map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.bytes })) }, bundleDir(layout, id));
+    cacheCommitted(
+      ctx,
+      {
+        name: record.name,
+        family: "c2",
+        version: record.version,
+        files: storedFiles(record).map((f) => ({
+          path: f.path,
+          mode: f.mode & 0o777,
+          sha256: f.sha256,
+          bytes: f.bytes,
+        })),
+      },
+      bundleDir(layout, id),
+    );
     if (sameName.length > 0) {
       const { retireC2Bundle } = await import("./retire.ts");
       for (const other of sameName) await retireC2Bundle(ctx, layout, other, { keepData: false });

@@ -10,7 +10,12 @@ export const BACKUP = /^\.(.+)\.backup-[0-9a-f-]+$/;
 export const TRASH = /^\.(.+)\.trash-[0-9a-f-]+$/;
 
 /** Files the C2 store writes atomically; a temp sibling of one of them is a leftover. */
-const ATOMIC_FILES = new Set(["plugin-config.json", "plugin-config.last-good.json", "installed-plugin.json", "installed-index.json"]);
+const ATOMIC_FILES = new Set([
+  "plugin-config.json",
+  "plugin-config.last-good.json",
+  "installed-plugin.json",
+  "installed-index.json",
+]);
 
 export function uniqueSuffix(): string {
   return crypto.randomUUID();
@@ -33,11 +38,15 @@ const list = (dir: string) => {
 export function scanC2Leftovers(layout: C2Layout): Leftover[] {
   const names = list(layout.plugins);
   const out: Leftover[] = [];
-  const homes = names.filter((n) => !n.startsWith(".")).map((n) => join(layout.plugins, n)).filter((home) => !holdsForeignRecord(home));
+  const homes = names
+    .filter((n) => !n.startsWith("."))
+    .map((n) => join(layout.plugins, n))
+    .filter((home) => !holdsForeignRecord(home));
   for (const dir of [layout.root, ...homes]) {
     for (const entry of list(dir)) {
       const target = atomicTempTarget(entry);
-      if (target !== undefined && ATOMIC_FILES.has(target)) out.push({ kind: "temp", name: entry, path: join(dir, entry) });
+      if (target !== undefined && ATOMIC_FILES.has(target))
+        out.push({ kind: "temp", name: entry, path: join(dir, entry) });
     }
   }
   for (const name of names) {
@@ -60,7 +69,9 @@ export function scanC2Leftovers(layout: C2Layout): Leftover[] {
  * write happens under that lock, so none of them is in progress). Returns what was done.
  */
 export function cleanLeftovers(layout: C2Layout): string[] {
-  return sweep(scanC2Leftovers(layout)).map((l) => (l.restoreTo ? `restored ${l.restoreTo.slice(layout.plugins.length + 1)}` : `removed ${l.name}`));
+  return sweep(scanC2Leftovers(layout)).map((l) =>
+    l.restoreTo ? `restored ${l.restoreTo.slice(layout.plugins.length + 1)}` : `removed ${l.name}`,
+  );
 }
 
 /**
@@ -75,7 +86,8 @@ export function restoreInterruptedCommits(layout: C2Layout, names: string[], loc
   for (const name of names) {
     if (!name.startsWith(".") || !name.includes(".backup-")) continue;
     const m = BACKUP.exec(name);
-    if (m !== null && !names.includes(m[1]) && !holdsForeignRecord(join(layout.plugins, name))) orphans.push({ kind: "backup", name, path: join(layout.plugins, name), restoreTo: join(layout.plugins, m[1]) });
+    if (m !== null && !names.includes(m[1]) && !holdsForeignRecord(join(layout.plugins, name)))
+      orphans.push({ kind: "backup", name, path: join(layout.plugins, name), restoreTo: join(layout.plugins, m[1]) });
   }
   if (orphans.length === 0 || lockHeld()) return false;
   return sweep(orphans).length > 0;

@@ -39,7 +39,17 @@ export { installC2FromCatalog } from "./catalog-install.ts";
 export { upgradeC2 } from "./upgrade.ts";
 
 /** `gjc plugin install <source>` for a C2 bundle the sources layer has fetched. */
-export function installC2(ctx: Context, opts: { fetched: FetchedSource; force?: boolean; dryRun?: boolean; expectIntegrity?: string; requireSigned?: boolean; acceptSigner?: boolean }): Promise<C2InstallResult> {
+export function installC2(
+  ctx: Context,
+  opts: {
+    fetched: FetchedSource;
+    force?: boolean;
+    dryRun?: boolean;
+    expectIntegrity?: string;
+    requireSigned?: boolean;
+    acceptSigner?: boolean;
+  },
+): Promise<C2InstallResult> {
   return installFetched(ctx, opts);
 }
 
@@ -60,7 +70,11 @@ export type C2UninstallResult = UninstallResult & { family: "c2"; c2: NonNullabl
  * hooks), forgets its user and project policy, removes the bundle (one rename is the commit
  * point) and, unless kept, its data directory.
  */
-export async function uninstallC2(ctx: Context, name: string, opts: { keepData?: boolean; dryRun?: boolean } = {}): Promise<C2UninstallResult> {
+export async function uninstallC2(
+  ctx: Context,
+  name: string,
+  opts: { keepData?: boolean; dryRun?: boolean } = {},
+): Promise<C2UninstallResult> {
   const layout = c2Layout(ctx);
   const work = async (): Promise<C2UninstallResult> => {
     if (!opts.dryRun) cleanLeftovers(layout);
@@ -73,10 +87,19 @@ export async function uninstallC2(ctx: Context, name: string, opts: { keepData?:
       scope: "user",
       files: record.files.map((f) => f.path),
       warnings: [],
-      c2: { id: record.id, bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id), dataKept: Boolean(opts.keepData), policyForgotten: false },
+      c2: {
+        id: record.id,
+        bundleDir: bundleDir(layout, record.id),
+        dataDir: userDataDir(layout, record.id),
+        dataKept: Boolean(opts.keepData),
+        policyForgotten: false,
+      },
     };
     if (opts.dryRun) return result;
-    result.c2.policyForgotten = await retireC2Bundle(ctx, layout, record, { keepData: opts.keepData, warnings: result.warnings });
+    result.c2.policyForgotten = await retireC2Bundle(ctx, layout, record, {
+      keepData: opts.keepData,
+      warnings: result.warnings,
+    });
     refreshRecordsIndex(layout);
     return result;
   };
@@ -100,39 +123,85 @@ export interface C2FlagResult {
   capabilityDiff?: import("../audit/diff.ts").TrustDiff;
 }
 
-async function setFlag(ctx: Context, name: string, field: "enabled" | "trusted", value: boolean, passEnv?: string[]): Promise<C2FlagResult> {
+async function setFlag(
+  ctx: Context,
+  name: string,
+  field: "enabled" | "trusted",
+  value: boolean,
+  passEnv?: string[],
+): Promise<C2FlagResult> {
   const layout = c2Layout(ctx);
-  return withC2Lock(ctx, `gjc plugin ${field === "enabled" ? (value ? "enable" : "disable") : value ? "trust" : "untrust"}`, async () => {
-    cleanLeftovers(layout);
-    const record = requireRecord(layout, name);
-    // Trusting with --pass-env replaces the list; untrusting forgets it; enable/disable keep it.
-    const { pass_env: _previous, ...rest } = record;
-    const nextPassEnv = field === "trusted" ? (value ? (passEnv ?? record.pass_env ?? []) : []) : (record.pass_env ?? []);
-    let next: InstalledRecord = { ...rest, [field]: value, ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}) };
-    // Capability-bound trust (src/audit/trust.ts): trust records what it approved; untrust forgets it.
-    const binding = field === "trusted" ? await (await import("../audit/trust-record.ts")).bindTrust(layout, next, value) : undefined;
-    if (binding) next = binding.record;
-    const changed = record[field] !== value || (record.pass_env ?? []).join("\0") !== nextPassEnv.join("\0") || (binding?.changed ?? false);
-    if (changed) {
-      // Turning something off stops it first (the runtime registers these hooks).
-      if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
-      writeRecord(layout, next);
-      refreshRecordsIndex(layout);
-    }
-    const notices: C2FlagResult["notices"] = [];
-    const runs = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
-    if (field === "enabled" && value && !next.trusted && runs) {
-      notices.push({ code: "runtime.requires_trust", message: `${record.name} is enabled, but its process runs only after "gjc plugin trust ${record.name}".` });
-    }
-    if (field === "trusted" && value && runs) {
-      notices.push({ code: "trusted", message: `${record.name} may now start its process when one of its commands is invoked; it runs with your permissions.` });
-    }
-    if (nextPassEnv.length > 0) {
-      notices.push({ code: "pass_env", message: `${record.name} also sees these host variables: ${nextPassEnv.join(", ")}.` });
-    }
-    if (binding?.diff) notices.push({ code: "trust_renewed", message: `${record.name} changed since it was trusted: ${binding.summary}. Trusted again with these capabilities.` });
-    return { family: "c2", id: record.id, name: record.name, field, value, changed, enabled: next.enabled, trusted: next.trusted, passEnv: nextPassEnv, notices, ...(binding?.diff ? { capabilityDiff: binding.diff } : {}) };
-  });
+  return withC2Lock(
+    ctx,
+    `gjc plugin ${field === "enabled" ? (value ? "enable" : "disable") : value ? "trust" : "untrust"}`,
+    async () => {
+      cleanLeftovers(layout);
+      const record = requireRecord(layout, name);
+      // Trusting with --pass-env replaces the list; untrusting forgets it; enable/disable keep it.
+      const { pass_env: _previous, ...rest } = record;
+      const nextPassEnv =
+        field === "trusted" ? (value ? (passEnv ?? record.pass_env ?? []) : []) : (record.pass_env ?? []);
+      let next: InstalledRecord = {
+        ...rest,
+        [field]: value,
+        ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}),
+      };
+      // Capability-bound trust (src/audit/trust.ts): trust records what it approved; untrust forgets it.
+      const binding =
+        field === "trusted"
+          ? await (await import("../audit/trust-record.ts")).bindTrust(layout, next, value)
+          : undefined;
+      if (binding) next = binding.record;
+      const changed =
+        record[field] !== value ||
+        (record.pass_env ?? []).join("\0") !== nextPassEnv.join("\0") ||
+        (binding?.changed ?? false);
+      if (changed) {
+        // Turning something off stops it first (the runtime registers these hooks).
+        if (!value) await runRecordChanging(ctx, toInstalled(layout, next));
+        writeRecord(layout, next);
+        refreshRecordsIndex(layout);
+      }
+      const notices: C2FlagResult["notices"] = [];
+      const runs = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
+      if (field === "enabled" && value && !next.trusted && runs) {
+        notices.push({
+          code: "runtime.requires_trust",
+          message: `${record.name} is enabled, but its process runs only after "gjc plugin trust ${record.name}".`,
+        });
+      }
+      if (field === "trusted" && value && runs) {
+        notices.push({
+          code: "trusted",
+          message: `${record.name} may now start its process when one of its commands is invoked; it runs with your permissions.`,
+        });
+      }
+      if (nextPassEnv.length > 0) {
+        notices.push({
+          code: "pass_env",
+          message: `${record.name} also sees these host variables: ${nextPassEnv.join(", ")}.`,
+        });
+      }
+      if (binding?.diff)
+        notices.push({
+          code: "trust_renewed",
+          message: `${record.name} changed since it was trusted: ${binding.summary}. Trusted again with these capabilities.`,
+        });
+      return {
+        family: "c2",
+        id: record.id,
+        name: record.name,
+        field,
+        value,
+        changed,
+        enabled: next.enabled,
+        trusted: next.trusted,
+        passEnv: nextPassEnv,
+        notices,
+        ...(binding?.diff ? { capabilityDiff: binding.diff } : {}),
+      };
+    },
+  );
 }
 
 /** `gjc plugin enable|disable <name>` for C2: the install-wide switch, separate from trust. */
@@ -167,7 +236,9 @@ type C2Component = NonNullable<BundleRow["c2"]>["components"][number];
  * only once trusted, so it is shown only while the bundle is untrusted.
  */
 function currentDiagnostics(record: InstalledRecord): InstalledRecord["diagnostics"] {
-  return trustStateOf(record) === "trusted" ? record.diagnostics.filter((d) => d.code !== "runtime.requires_trust") : record.diagnostics;
+  return trustStateOf(record) === "trusted"
+    ? record.diagnostics.filter((d) => d.code !== "runtime.requires_trust")
+    : record.diagnostics;
 }
 
 function componentsWithStatus(record: InstalledRecord, effective: EffectivePolicy): C2Component[] {
@@ -175,14 +246,21 @@ function componentsWithStatus(record: InstalledRecord, effective: EffectivePolic
   return componentsOf(record.components).map((c) => {
     let effectiveStatus: C2Component["effectiveStatus"] = c.status;
     // ui and connector summaries are named `<id>@<slot|provider>`; policy ids use the bare id.
-    const policyId = c.kind === "ui" || c.kind === "connector" || c.kind === "lsp" ? `${key}:${c.kind}:${c.name.split("@")[0]}` : undefined;
+    const policyId =
+      c.kind === "ui" || c.kind === "connector" || c.kind === "lsp"
+        ? `${key}:${c.kind}:${c.name.split("@")[0]}`
+        : undefined;
     if (policyId && effective.components[policyId] === "disabled") effectiveStatus = "disabled";
     else if (c.status === "requires-trust" && trustStateOf(record) === "trusted") effectiveStatus = "ready";
     return { kind: c.kind, name: c.name, path: c.path, status: c.status, effectiveStatus };
   });
 }
 
-function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }, runtimeFailures: C2ListRow["c2"]["runtimeFailures"]): C2ListRow {
+function row(
+  record: InstalledRecord,
+  recovery: { doc: any; recovery: Recovery },
+  runtimeFailures: C2ListRow["c2"]["runtimeFailures"],
+): C2ListRow {
   const effective = resolvePolicy(recovery, record);
   return {
     family: "c2",
@@ -209,7 +287,11 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
         errors: currentDiagnostics(record).filter((d) => d.severity === "error").length,
         warnings: currentDiagnostics(record).filter((d) => d.severity === "warning").length,
       },
-      quarantine: record.quarantine && { code: record.quarantine.reason, files: record.quarantine.files, detectedAt: record.quarantine.at },
+      quarantine: record.quarantine && {
+        code: record.quarantine.reason,
+        files: record.quarantine.files,
+        detectedAt: record.quarantine.at,
+      },
       policy: { state: effective.state, source: effective.stateSource },
       missingServices: record.manifest.codetwo.runtime ? missingServices(record.manifest.codetwo.runtime.inject) : [],
       commands: commandSurface(record.manifest.codetwo.commands),
@@ -219,12 +301,22 @@ function row(record: InstalledRecord, recovery: { doc: any; recovery: Recovery }
 }
 
 /** `gjc plugin list` (C2 part): every installed bundle, plus directories with a broken record. */
-export function listC2(ctx: Context): { plugins: C2ListRow[]; broken: BrokenRecord[]; foreign: ForeignRecord[]; recovery: Recovery } {
+export function listC2(ctx: Context): {
+  plugins: C2ListRow[];
+  broken: BrokenRecord[];
+  foreign: ForeignRecord[];
+  recovery: Recovery;
+} {
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
   const { records, broken, foreign } = scanRecords(layout);
   // A runtime that failed in a running host is failed here too (c2host/live-registry.ts).
-  return { plugins: records.map((r) => row(r, view, liveFailures(layout.root, r.id))), broken, foreign, recovery: view.recovery };
+  return {
+    plugins: records.map((r) => row(r, view, liveFailures(layout.root, r.id))),
+    broken,
+    foreign,
+    recovery: view.recovery,
+  };
 }
 
 export type C2Inspect = InspectBundle & { family: "c2"; c2: NonNullable<InspectBundle["c2"]> };
@@ -261,7 +353,12 @@ export function inspectC2(ctx: Context, name: string): C2Inspect {
       languageServers: record.manifest.codetwo.languageServers.map((server) => ({
         server: server.id,
         languages: [...server.languages],
-        launch: lspLaunchPlan({ bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) }, server, "${PLUGIN_PROJECT_DIR}", ctx.env),
+        launch: lspLaunchPlan(
+          { bundleDir: bundleDir(layout, record.id), dataDir: userDataDir(layout, record.id) },
+          server,
+          "${PLUGIN_PROJECT_DIR}",
+          ctx.env,
+        ),
       })),
     },
   };
@@ -287,14 +384,38 @@ export async function verifyC2(ctx: Context, name?: string): Promise<C2VerifyRes
       const check = verifyFiles(bundleDir(layout, record.id), storedFiles(record));
       const ok = check.ok;
       if (!ok) {
-        writeRecord(layout, { ...record, quarantine: { reason: "runtime_mismatch", files: check.problems.map((f) => `${f.kind}:${f.path}`), at: ctx.now().toISOString() } });
+        writeRecord(layout, {
+          ...record,
+          quarantine: {
+            reason: "runtime_mismatch",
+            files: check.problems.map((f) => `${f.kind}:${f.path}`),
+            at: ctx.now().toISOString(),
+          },
+        });
         rewrote = true;
       } else if (record.quarantine !== null) {
         writeRecord(layout, { ...record, quarantine: null });
         rewrote = true;
       }
-      const change = !ok ? (record.quarantine === null ? "quarantined" : "none") : record.quarantine !== null ? "cleared" : "none";
-      bundles.push({ family: "c2", name: record.name, version: record.version, scope: "user", ok, checked: check.checked, problems: check.problems, quarantined: !ok, change, c2: { id: record.id } });
+      const change = !ok
+        ? record.quarantine === null
+          ? "quarantined"
+          : "none"
+        : record.quarantine !== null
+          ? "cleared"
+          : "none";
+      bundles.push({
+        family: "c2",
+        name: record.name,
+        version: record.version,
+        scope: "user",
+        ok,
+        checked: check.checked,
+        problems: check.problems,
+        quarantined: !ok,
+        change,
+        c2: { id: record.id },
+      });
     }
     if (rewrote) refreshRecordsIndex(layout);
     return { ok: bundles.every((b) => b.ok), bundles };

@@ -13,12 +13,16 @@ export { C2_LOCK_FILE };
  */
 export function withC2Lock<T>(ctx: Context, command: string, fn: () => Promise<T> | T): Promise<T> {
   const layout = c2Layout(ctx);
-  return withLock(layout.root, { command, file: C2_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: "the C2 data directory" }, () => {
-    // The data directory itself may sit behind the user's links; nothing inside it is followed.
-    for (const dir of [layout.plugins, layout.dataRoot, layout.plans]) {
-      const problem = scopePathProblem(layout.root, dir);
-      if (problem !== undefined) throw unsafeScopePath("the C2 data directory", problem);
-    }
-    return fn();
-  });
+  return withLock(
+    layout.root,
+    { command, file: C2_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: "the C2 data directory" },
+    () => {
+      // The data directory itself may sit behind the user's links; nothing inside it is followed.
+      for (const dir of [layout.plugins, layout.dataRoot, layout.plans]) {
+        const problem = scopePathProblem(layout.root, dir);
+        if (problem !== undefined) throw unsafeScopePath("the C2 data directory", problem);
+      }
+      return fn();
+    },
+  );
 }

@@ -9,7 +9,6 @@ import { closed } from "../core/schema-kit.ts";
 import { PLAN_TOKEN_PATTERN } from "./plan-token.ts";
 import { INSTALLED_ID_PATTERN } from "./record-schema.ts";
 
-
 export const PlanRequest = Type.Object(
   {
     // `bundle:<installed id>`.

@@ -29,7 +29,14 @@ export interface CatalogEntry {
    * is on by default and never essential (the management plane itself is gjc, not a bundle).
    * `category` is derived from what the bundle contributes (see bundleCategory).
    */
-  metadata: { origin: "third-party"; role: "extension"; category: BundleCategory; scopeSupport: string[]; essential: false; defaultEnabled: true };
+  metadata: {
+    origin: "third-party";
+    role: "extension";
+    category: BundleCategory;
+    scopeSupport: string[];
+    essential: false;
+    defaultEnabled: true;
+  };
   /** Declared service dependencies: `runtime.inject` (required) and `runtime.optionalInject`. */
   dependencies: { required: string[]; optional: string[] };
   /** Required services this host does not provide; non-empty means the runtime is pending. */
@@ -45,7 +52,12 @@ export interface CatalogEntry {
   config: unknown;
   components: Record<string, PolicyState>;
   /** What is in force at this scope after inheritance. */
-  effective: { state: PolicyState; source: EffectivePolicy["stateSource"]; config: unknown; components: Record<string, PolicyState> };
+  effective: {
+    state: PolicyState;
+    source: EffectivePolicy["stateSource"];
+    config: unknown;
+    components: Record<string, PolicyState>;
+  };
   /** Whether the runtime may start on first command: enabled, trusted, with a runtime. */
   effectiveState: { status: "enabled" | "disabled" | "untrusted" | "pending"; reason: EffectiveStateReason | null };
   /** The runtime commands the bundle declares, with title, description and argsSchema. */
@@ -53,7 +65,13 @@ export interface CatalogEntry {
 }
 
 /** Why the runtime is not enabled: the policy, a disabled bundle, safe mode, trust, or a missing service. */
-export type EffectiveStateReason = "disabled" | "bundle-disabled" | "safe-mode" | "untrusted" | "needs-retrust" | "missing-dependencies";
+export type EffectiveStateReason =
+  | "disabled"
+  | "bundle-disabled"
+  | "safe-mode"
+  | "untrusted"
+  | "needs-retrust"
+  | "missing-dependencies";
 
 export type BundleCategory = "connector" | "ui" | "runtime" | "language-server" | "content";
 
@@ -94,13 +112,18 @@ export function scopeOf(project: string | undefined): ScopeRef {
 }
 
 /** The catalog entries of all bundles. */
-function catalogEntries(view: PolicyView, records: readonly RecordFacts[], project: string | undefined): CatalogEntry[] {
+function catalogEntries(
+  view: PolicyView,
+  records: readonly RecordFacts[],
+  project: string | undefined,
+): CatalogEntry[] {
   const doc: PolicyDocument = view.doc;
   return records.map((record) => {
     const effective = resolvePolicy(view, record, project);
     // The policy written at this scope; a user-only runtime shows its user policy in a project.
     const key = effective.pluginId;
-    const explicit: PluginPolicy = (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
+    const explicit: PluginPolicy =
+      (project !== undefined && effective.projectScoped ? doc.projects[project]?.[key] : doc.user[key]) ?? {};
     const runtime = record.manifest.codetwo.runtime;
     const needsTrust = runtime !== null || record.manifest.codetwo.languageServers.length > 0;
     const missing = runtime ? missingServices(runtime.inject ?? []) : [];
@@ -108,7 +131,10 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
     let reason: EffectiveStateReason | null = null;
     if (effective.state === "disabled") {
       status = "disabled";
-      reason = effective.stateSource === "bundle-disabled" || effective.stateSource === "safe-mode" ? effective.stateSource : "disabled";
+      reason =
+        effective.stateSource === "bundle-disabled" || effective.stateSource === "safe-mode"
+          ? effective.stateSource
+          : "disabled";
     } else if (needsTrust && trustStateOf(record) !== "trusted") {
       // Trusted before an upgrade that changed its capabilities counts as untrusted until trusted again.
       status = "untrusted";
@@ -123,8 +149,20 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       installedId: record.id,
       name: record.name,
       version: record.version,
-      metadata: { origin: "third-party", role: "extension", category: bundleCategory(record.manifest.codetwo), scopeSupport: runtime?.scopeSupport ?? ["user"], essential: false, defaultEnabled: true },
-      dependencies: { required: runtime ? ["extensions-runtime", ...(runtime.inject ?? []).filter((s) => s !== "extensions-runtime")] : [], optional: runtime ? [...(runtime.optionalInject ?? [])] : [] },
+      metadata: {
+        origin: "third-party",
+        role: "extension",
+        category: bundleCategory(record.manifest.codetwo),
+        scopeSupport: runtime?.scopeSupport ?? ["user"],
+        essential: false,
+        defaultEnabled: true,
+      },
+      dependencies: {
+        required: runtime
+          ? ["extensions-runtime", ...(runtime.inject ?? []).filter((s) => s !== "extensions-runtime")]
+          : [],
+        optional: runtime ? [...(runtime.optionalInject ?? [])] : [],
+      },
       missingServices: missing,
       hasRuntime: runtime !== null,
       languageServers: record.manifest.codetwo.languageServers.length,
@@ -134,7 +172,12 @@ function catalogEntries(view: PolicyView, records: readonly RecordFacts[], proje
       state: explicit.state ?? "inherit",
       config: explicit.config ?? null,
       components: explicit.components ?? {},
-      effective: { state: effective.state, source: effective.stateSource, config: effective.config, components: effective.components },
+      effective: {
+        state: effective.state,
+        source: effective.stateSource,
+        config: effective.config,
+        components: effective.components,
+      },
       effectiveState: { status, reason },
       commands: commandSurface(record.manifest.codetwo.commands),
     };
@@ -156,17 +199,35 @@ export function policyCatalog(ctx: Context, opts: { project?: string } = {}): Ca
     recovery: view.recovery,
     plugins,
     broken,
-    ...(foreign.length > 0 ? { foreign: foreign.map((f) => ({ id: f.id, name: f.name ?? f.id, version: f.version ?? "", writer: f.writer, enabled: f.enabled ?? false, trusted: f.trusted ?? false })) } : {}),
+    ...(foreign.length > 0
+      ? {
+          foreign: foreign.map((f) => ({
+            id: f.id,
+            name: f.name ?? f.id,
+            version: f.version ?? "",
+            writer: f.writer,
+            enabled: f.enabled ?? false,
+            trusted: f.trusted ?? false,
+          })),
+        }
+      : {}),
   };
 }
-
 
 /**
  * The two revisions a long-running host compares to notice a change made by another gjc
  * process: the policy's config revision and the installed set's graph revision.
  */
-export function storeRevisions(ctx: Context): { configRevision: number; graphRevision: string; recovery: Recovery["kind"] } {
+export function storeRevisions(ctx: Context): {
+  configRevision: number;
+  graphRevision: string;
+  recovery: Recovery["kind"];
+} {
   const layout = c2Layout(ctx);
   const view = openPolicy(layout);
-  return { configRevision: view.doc.revision, graphRevision: graphRevision(scanRecordFacts(layout).records), recovery: view.recovery.kind };
+  return {
+    configRevision: view.doc.revision,
+    graphRevision: graphRevision(scanRecordFacts(layout).records),
+    recovery: view.recovery.kind,
+  };
 }

@@ -20,7 +20,11 @@ export async function applyPolicy(ctx: Context, token: string): Promise<ApplyRes
 }
 
 /** `gjc plugin policy reset <plugin>`. */
-export async function resetPolicyOf(ctx: Context, plugin: string, opts: { project?: string } = {}): Promise<ResetResult> {
+export async function resetPolicyOf(
+  ctx: Context,
+  plugin: string,
+  opts: { project?: string } = {},
+): Promise<ResetResult> {
   await afterPendingSets(ctx);
   return resetPolicy(ctx, plugin, opts);
 }

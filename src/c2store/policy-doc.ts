@@ -36,13 +36,23 @@ export function parsePolicyDocument(text: string): ParseResult {
   const json = parseStateJson(text);
   if (!json.ok) return { ok: false, error: json.problem.replace(/^it is /, "") };
   const raw = json.value;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, error: "the document must be a JSON object" };
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return { ok: false, error: "the document must be a JSON object" };
   const doc = raw as Partial<PolicyDocument>;
   // A newer gjc's policy is named as such rather than field by field.
-  if (doc.schema_version !== POLICY_SCHEMA_VERSION) return { ok: false, error: `plugin configuration schema ${JSON.stringify(doc.schema_version)} is not supported` };
+  if (doc.schema_version !== POLICY_SCHEMA_VERSION)
+    return { ok: false, error: `plugin configuration schema ${JSON.stringify(doc.schema_version)} is not supported` };
   const problem = documentProblem(PolicyDocument, raw);
   if (problem !== undefined) return { ok: false, error: problem };
-  return { ok: true, doc: { schema_version: POLICY_SCHEMA_VERSION, revision: doc.revision!, user: doc.user ?? {}, projects: doc.projects ?? {} } };
+  return {
+    ok: true,
+    doc: {
+      schema_version: POLICY_SCHEMA_VERSION,
+      revision: doc.revision!,
+      user: doc.user ?? {},
+      projects: doc.projects ?? {},
+    },
+  };
 }
 
 /** Removes empty policies and empty project maps (c2-notes §7.1), so equal intent has one form. */
@@ -55,7 +65,11 @@ export function compactPolicy(doc: PolicyDocument): PolicyDocument {
       if (p.state !== undefined) next.state = p.state;
       if (p.config !== undefined) next.config = p.config;
       if (p.components && Object.keys(p.components).length > 0) {
-        next.components = Object.fromEntries(Object.keys(p.components).sort().map((c) => [c, p.components![c]]));
+        next.components = Object.fromEntries(
+          Object.keys(p.components)
+            .sort()
+            .map((c) => [c, p.components![c]]),
+        );
       }
       if (Object.keys(next).length > 0) out[key] = next;
     }

@@ -15,9 +15,34 @@ import { cleanLeftovers } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { c2Layout, idFromPolicyKey, policyKey, type C2Layout } from "./paths.ts";
 import { bundleComponentIds, resolvePolicy, supportsProjectScope, type EffectivePolicy } from "./policy.ts";
-import { clonePolicy, samePolicyContent, type PluginPolicy, type PolicyDocument, type PolicyState, type RequestedState } from "./policy-doc.ts";
-import { commitPolicy, markLastGood, openPolicy, readPrimaryBytes, recoveryError, restorePrimary, type PolicyView, type Recovery } from "./policy-store.ts";
-import { claimPlan, isPlanToken, newToken, PLAN_TTL_MS, savePlan, sweepPlans, type PlanRequest as StoredPlanRequest, type StoredPlan } from "./plans.ts";
+import {
+  clonePolicy,
+  samePolicyContent,
+  type PluginPolicy,
+  type PolicyDocument,
+  type PolicyState,
+  type RequestedState,
+} from "./policy-doc.ts";
+import {
+  commitPolicy,
+  markLastGood,
+  openPolicy,
+  readPrimaryBytes,
+  recoveryError,
+  restorePrimary,
+  type PolicyView,
+  type Recovery,
+} from "./policy-store.ts";
+import {
+  claimPlan,
+  isPlanToken,
+  newToken,
+  PLAN_TTL_MS,
+  savePlan,
+  sweepPlans,
+  type PlanRequest as StoredPlanRequest,
+  type StoredPlan,
+} from "./plans.ts";
 import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
@@ -53,11 +78,25 @@ export interface PlanRequest {
 
 /** The plan file keeps the C2 record vocabulary (installed_id); the core speaks gjc's. */
 function storedRequest(r: PlanRequest): StoredPlanRequest {
-  return { plugin: r.plugin, installed_id: r.installedId, project: r.project, state: r.state, component: r.component, ...("config" in r ? { config: r.config } : {}) };
+  return {
+    plugin: r.plugin,
+    installed_id: r.installedId,
+    project: r.project,
+    state: r.state,
+    component: r.component,
+    ...("config" in r ? { config: r.config } : {}),
+  };
 }
 
 function requestOf(r: StoredPlanRequest): PlanRequest {
-  return { plugin: r.plugin, installedId: r.installed_id, project: r.project, state: r.state, component: r.component, ...("config" in r ? { config: r.config } : {}) };
+  return {
+    plugin: r.plugin,
+    installedId: r.installed_id,
+    project: r.project,
+    state: r.state,
+    component: r.component,
+    ...("config" in r ? { config: r.config } : {}),
+  };
 }
 
 /** Why trust holds back what a plan enables: never trusted, or trusted before its capabilities changed. */
@@ -104,7 +143,10 @@ export interface PlanWarning {
  * or language servers): the same trust state the policy catalog and the host read, so a bundle
  * whose capabilities changed since it was trusted counts as not trusted (issue #15).
  */
-function trustBlock(record: InstalledRecord, request: { state?: RequestedState; component: string | null }): TrustBlock | null {
+function trustBlock(
+  record: InstalledRecord,
+  request: { state?: RequestedState; component: string | null },
+): TrustBlock | null {
   const needsTrust = record.manifest.codetwo.runtime !== null || record.manifest.codetwo.languageServers.length > 0;
   if (request.state !== "enabled" || request.component !== null || !needsTrust) return null;
   const state = trustStateOf(record);
@@ -115,12 +157,17 @@ function trustBlock(record: InstalledRecord, request: { state?: RequestedState; 
 function pendingAfter(record: InstalledRecord, component: string | null, after: EffectivePolicy): string[] {
   const runtime = record.manifest.codetwo.runtime;
   // A runtime trust holds back is held back by trust first (settle says so); only a runnable one is pending.
-  if (component !== null || runtime === null || after.state !== "enabled" || trustStateOf(record) !== "trusted") return [];
+  if (component !== null || runtime === null || after.state !== "enabled" || trustStateOf(record) !== "trusted")
+    return [];
   return missingServices(runtime.inject);
 }
 
 function unknownPlugin(plugin: string): GjcError {
-  return new GjcError({ code: "not_installed", message: `No C2 bundle named ${plugin} is installed.`, hint: 'Run "gjc plugin policy catalog" to see the plugins policy can change.' });
+  return new GjcError({
+    code: "not_installed",
+    message: `No C2 bundle named ${plugin} is installed.`,
+    hint: 'Run "gjc plugin policy catalog" to see the plugins policy can change.',
+  });
 }
 
 /** Resolves `--component`: a full id, or `<kind>:<local id>` of this bundle. */
@@ -131,7 +178,10 @@ function resolveComponent(record: InstalledRecord, component: string): string {
   throw new GjcError({
     code: "unknown_component",
     message: `${record.name} has no component ${component}.`,
-    hint: known.length === 0 ? `${record.name} declares no UI actions, connectors or language servers.` : `Components of ${record.name}: ${known.map((k) => k.slice(policyKey(record.id).length + 1)).join(", ")}.`,
+    hint:
+      known.length === 0
+        ? `${record.name} declares no UI actions, connectors or language servers.`
+        : `Components of ${record.name}: ${known.map((k) => k.slice(policyKey(record.id).length + 1)).join(", ")}.`,
     exit: ExitCode.usage,
   });
 }
@@ -197,15 +247,26 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
     }
   }
   if (input.component !== undefined && input.config !== undefined) {
-    throw new GjcError({ code: "usage", message: "--config applies to the whole plugin, not to one component.", hint: "Plan the component and the configuration separately.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "usage",
+      message: "--config applies to the whole plugin, not to one component.",
+      hint: "Plan the component and the configuration separately.",
+      exit: ExitCode.usage,
+    });
   }
   const component = input.component === undefined ? null : resolveComponent(record, input.component);
   if (component !== null && input.state === undefined) {
-    throw new GjcError({ code: "usage", message: "A component change needs an explicit state.", hint: "Pass the state enabled, disabled or inherit (inherit removes the override).", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "usage",
+      message: "A component change needs an explicit state.",
+      hint: "Pass the state enabled, disabled or inherit (inherit removes the override).",
+      exit: ExitCode.usage,
+    });
   }
   const plugin = policyKey(record.id);
   // A plan without a state keeps the state written at this scope (a disabled plugin stays disabled).
-  const written = (project === undefined ? view.doc.user[plugin] : view.doc.projects[project]?.[plugin])?.state ?? "inherit";
+  const written =
+    (project === undefined ? view.doc.user[plugin] : view.doc.projects[project]?.[plugin])?.state ?? "inherit";
   const request: PlanRequest = {
     plugin,
     installedId: record.id,
@@ -222,25 +283,55 @@ export async function planPolicyChange(ctx: Context, input: PlanInput): Promise<
   const warnings: PlanWarning[] = [];
   const active: ActiveResource[] = [];
   const hasServers = manifest.codetwo.languageServers.length > 0;
-  if (component === null && before.state === "enabled" && after.state === "disabled" && (hasRuntime || hasServers) && record.trusted) {
-    if (hasRuntime) active.push({ plugin: request.plugin, kind: "plugin-scope", id: project === undefined ? request.plugin : `${request.plugin}@${project}`, label: `${record.name} runtime` });
+  if (
+    component === null &&
+    before.state === "enabled" &&
+    after.state === "disabled" &&
+    (hasRuntime || hasServers) &&
+    record.trusted
+  ) {
+    if (hasRuntime)
+      active.push({
+        plugin: request.plugin,
+        kind: "plugin-scope",
+        id: project === undefined ? request.plugin : `${request.plugin}@${project}`,
+        label: `${record.name} runtime`,
+      });
     // What a running host would stop (its runtimes and language servers), when one answers here.
     active.push(...(await collectActiveResources(ctx, installed, project, "all")));
-  } else if (component === null && hasRuntime && after.state === "enabled" && JSON.stringify(before.config) !== JSON.stringify(after.config)) {
+  } else if (
+    component === null &&
+    hasRuntime &&
+    after.state === "enabled" &&
+    JSON.stringify(before.config) !== JSON.stringify(after.config)
+  ) {
     // A runtime gets its config at initialize, so a running one is stopped and starts again with the new config on its next call.
     active.push(...(await collectActiveResources(ctx, installed, project, "runtime")));
   }
   const blocked = trustBlock(record, request);
   if (blocked === "untrusted") {
-    warnings.push({ code: "untrusted", message: `${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".` });
+    warnings.push({
+      code: "untrusted",
+      message: `${record.name} is not trusted: applying this plan will fail and be rolled back until you run "gjc plugin trust ${record.name}".`,
+    });
   } else if (blocked === "needs-retrust") {
-    warnings.push({ code: "trust_outdated", message: `${record.name} needs re-trust (what it can run changed since it was trusted: ${trustChangeSummary(record)}): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.` });
+    warnings.push({
+      code: "trust_outdated",
+      message: `${record.name} needs re-trust (what it can run changed since it was trusted: ${trustChangeSummary(record)}): applying this plan will fail and be rolled back until you review the change and run "gjc plugin trust ${record.name}" again.`,
+    });
   }
   const missing = pendingAfter(record, component, after);
   if (missing.length > 0) {
-    warnings.push({ code: "missing_service", message: `${record.name} needs ${missing.join(", ")}, which this host does not provide: its runtime would stay pending, so this change cannot settle and will be rolled back.` });
+    warnings.push({
+      code: "missing_service",
+      message: `${record.name} needs ${missing.join(", ")}, which this host does not provide: its runtime would stay pending, so this change cannot settle and will be rolled back.`,
+    });
   }
-  if (!record.enabled) warnings.push({ code: "plugin_disabled", message: `${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.` });
+  if (!record.enabled)
+    warnings.push({
+      code: "plugin_disabled",
+      message: `${record.name} is disabled as a whole ("gjc plugin enable ${record.name}"); policy cannot run it until then.`,
+    });
 
   const { records } = scanRecords(layout);
   const now = ctx.now();
@@ -286,7 +377,12 @@ export interface ApplyResult {
 }
 
 function stale(message: string): GjcError {
-  return new GjcError({ code: "stale_plan", message: `The policy plan is stale: ${message}.`, hint: 'Run "gjc plugin policy plan …" again and apply the new token.', exit: ExitCode.refused });
+  return new GjcError({
+    code: "stale_plan",
+    message: `The policy plan is stale: ${message}.`,
+    hint: 'Run "gjc plugin policy plan …" again and apply the new token.',
+    exit: ExitCode.refused,
+  });
 }
 
 /**
@@ -294,29 +390,48 @@ function stale(message: string): GjcError {
  * (what a fresh process would see), trust gates an explicit enable, and the runtime's settle
  * hooks get the last word. Throws the reason when it did not settle.
  */
-async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, request: PlanRequest | { plugin: string; project: string | null }, expected: EffectivePolicy): Promise<EffectivePolicy> {
+async function settle(
+  ctx: Context,
+  layout: C2Layout,
+  record: InstalledRecord,
+  request: PlanRequest | { plugin: string; project: string | null },
+  expected: EffectivePolicy,
+): Promise<EffectivePolicy> {
   const reopened = openPolicy(layout);
   const project = request.project ?? undefined;
   const now = resolvePolicy(reopened, record, project);
   const where = project === undefined ? "the user scope" : `project ${project}`;
-  if (reopened.recovery.kind !== "normal") throw new Error(`the written policy could not be read back (${reopened.recovery.kind})`);
-  if (now.state !== expected.state || !Bun.deepEquals(now.components, expected.components) || !Bun.deepEquals(now.config, expected.config)) {
+  if (reopened.recovery.kind !== "normal")
+    throw new Error(`the written policy could not be read back (${reopened.recovery.kind})`);
+  if (
+    now.state !== expected.state ||
+    !Bun.deepEquals(now.components, expected.components) ||
+    !Bun.deepEquals(now.config, expected.config)
+  ) {
     throw new Error(`\`${request.plugin}\` in ${where} was expected to be ${expected.state}, but it is ${now.state}`);
   }
   const explicitEnable = "state" in request && request.state === "enabled" && request.component === null;
   const blocked = "state" in request ? trustBlock(record, request) : null;
   if (blocked === "untrusted") {
-    throw new Error(`bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`);
+    throw new Error(
+      `bundle \`${request.plugin}\` is not trusted; approve it with "gjc plugin trust ${record.name}" before enabling its runtime`,
+    );
   }
   if (blocked === "needs-retrust") {
-    throw new Error(`bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted (${trustChangeSummary(record)}); review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`);
+    throw new Error(
+      `bundle \`${request.plugin}\` needs re-trust: what it can run changed since it was trusted (${trustChangeSummary(record)}); review it and run "gjc plugin trust ${record.name}" again before enabling its runtime`,
+    );
   }
   const pending = "state" in request ? pendingAfter(record, request.component, now) : [];
   if (pending.length > 0) {
-    throw new Error(`\`${request.plugin}\` in ${where} was expected to be active, but it is pending: this host does not provide ${pending.map((p) => `\`${p}\``).join(", ")}`);
+    throw new Error(
+      `\`${request.plugin}\` in ${where} was expected to be active, but it is pending: this host does not provide ${pending.map((p) => `\`${p}\``).join(", ")}`,
+    );
   }
   if (explicitEnable && !record.enabled) {
-    throw new Error(`\`${request.plugin}\` in ${where} was expected to be enabled, but the bundle is disabled as a whole`);
+    throw new Error(
+      `\`${request.plugin}\` in ${where} was expected to be enabled, but the bundle is disabled as a whole`,
+    );
   }
   await runSettle(ctx, { installed: toInstalled(layout, record), projectPath: project, effective: now });
   return now;
@@ -325,7 +440,12 @@ async function settle(ctx: Context, layout: C2Layout, record: InstalledRecord, r
 /** `gjc plugin policy apply <token>`. */
 export async function applyPolicyPlan(ctx: Context, token: string): Promise<ApplyResult> {
   if (!isPlanToken(token)) {
-    throw new GjcError({ code: "invalid_plan_token", message: `${JSON.stringify(token)} is not a policy plan token.`, hint: 'Use the token printed by "gjc plugin policy plan".', exit: ExitCode.usage });
+    throw new GjcError({
+      code: "invalid_plan_token",
+      message: `${JSON.stringify(token)} is not a policy plan token.`,
+      hint: 'Use the token printed by "gjc plugin policy plan".',
+      exit: ExitCode.usage,
+    });
   }
   const layout = c2Layout(ctx);
   return withC2Lock(ctx, "gjc plugin policy apply", async () => {
@@ -338,7 +458,8 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
     if (view.recovery.kind !== "normal") throw recoveryError(view, plan.request.installed_id);
     const { records } = scanRecords(layout);
     const graph = graphRevision(records);
-    if (view.doc.revision !== plan.config_revision) throw stale(`the policy changed (revision ${plan.config_revision} → ${view.doc.revision})`);
+    if (view.doc.revision !== plan.config_revision)
+      throw stale(`the policy changed (revision ${plan.config_revision} → ${view.doc.revision})`);
     if (graph !== plan.graph_revision) throw stale("the installed bundles changed since it was made");
     const record = records.find((r) => r.id === plan.request.installed_id);
     if (!record) throw stale(`${plan.request.plugin} is no longer installed`);
@@ -358,7 +479,11 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
       if (commit.written) {
         try {
           restorePrimary(layout, previousBytes);
-          await runSettle(ctx, { installed: toInstalled(layout, record), projectPath: project, effective: resolvePolicy(openPolicy(layout), record, project) });
+          await runSettle(ctx, {
+            installed: toInstalled(layout, record),
+            projectPath: project,
+            effective: resolvePolicy(openPolicy(layout), record, project),
+          });
         } catch (rollbackError) {
           rollback = `; rollback failed: ${(rollbackError as Error).message}`;
         }
@@ -366,7 +491,9 @@ export async function applyPolicyPlan(ctx: Context, token: string): Promise<Appl
       throw new GjcError({
         code: "change_not_settled",
         message: `The policy change did not settle: ${(error as Error).message}${rollback}. The previous policy is back in force.`,
-        hint: rollback ? "Run gjc plugin policy catalog to see the current state." : "Fix the cause and plan the change again.",
+        hint: rollback
+          ? "Run gjc plugin policy catalog to see the current state."
+          : "Fix the cause and plan the change again.",
         exit: ExitCode.refused,
       });
     }
@@ -405,7 +532,8 @@ export async function resetPolicy(ctx: Context, plugin: string, opts: { project?
     const record = findRecord(layout, plugin);
     const key = policyKey(record?.id ?? idFromPolicyKey(plugin));
     const project = opts.project === undefined ? undefined : normalizeProjectPath(ctx, opts.project);
-    const known = record !== undefined || key in view.doc.user || Object.values(view.doc.projects).some((m) => key in m);
+    const known =
+      record !== undefined || key in view.doc.user || Object.values(view.doc.projects).some((m) => key in m);
     if (!known && view.recovery.kind === "normal") throw unknownPlugin(plugin);
     if (!/^bundle:[a-z0-9][a-z0-9-]*$/.test(key)) throw unknownPlugin(plugin);
     const nextDoc = resetRequest(view.doc, key, project ?? null);
@@ -417,7 +545,11 @@ export async function resetPolicy(ctx: Context, plugin: string, opts: { project?
         await settle(ctx, layout, record, { plugin: key, project: project ?? null }, expected);
       } catch (error) {
         if (commit.written) restorePrimary(layout, previousBytes);
-        throw new GjcError({ code: "change_not_settled", message: `The policy reset did not settle: ${(error as Error).message}. The previous policy is back in force.`, exit: ExitCode.refused });
+        throw new GjcError({
+          code: "change_not_settled",
+          message: `The policy reset did not settle: ${(error as Error).message}. The previous policy is back in force.`,
+          exit: ExitCode.refused,
+        });
       }
     }
     markLastGood(layout, commit.doc);

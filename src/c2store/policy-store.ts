@@ -3,7 +3,13 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError } from "../core/errors.ts";
 import type { C2Layout } from "./paths.ts";
-import { emptyPolicy, parsePolicyDocument, samePolicyContent, serializePolicy, type PolicyDocument } from "./policy-doc.ts";
+import {
+  emptyPolicy,
+  parsePolicyDocument,
+  samePolicyContent,
+  serializePolicy,
+  type PolicyDocument,
+} from "./policy-doc.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { readStateText } from "../store/state-file.ts";
 
@@ -42,7 +48,8 @@ export function openPolicy(layout: C2Layout): PolicyView {
   } catch (error) {
     primaryError = `the file could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`;
   }
-  if (primaryText === undefined && primaryError === undefined) return { doc: emptyPolicy(), recovery: { kind: "normal" } };
+  if (primaryText === undefined && primaryError === undefined)
+    return { doc: emptyPolicy(), recovery: { kind: "normal" } };
   if (primaryText !== undefined) {
     const parsed = parsePolicyDocument(primaryText);
     if (parsed.ok) return { doc: parsed.doc, recovery: { kind: "normal" } };
@@ -120,7 +127,8 @@ function preserveEvidence(layout: C2Layout, now: Date): string | undefined {
   }
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   let target = join(dirname(layout.policy), `plugin-config.corrupt-${stamp}.json`);
-  for (let n = 1; existsSync(target); n++) target = join(dirname(layout.policy), `plugin-config.corrupt-${stamp}-${n}.json`);
+  for (let n = 1; existsSync(target); n++)
+    target = join(dirname(layout.policy), `plugin-config.corrupt-${stamp}-${n}.json`);
   writeFileAtomic(target, bytes, POLICY_MODE);
   return target;
 }

@@ -42,7 +42,11 @@ export interface EffectivePolicy {
 export function bundleComponentIds(id: string, manifest: RecordFacts["manifest"]): string[] {
   const key = policyKey(id);
   const { ui, connectors, languageServers } = manifest.codetwo;
-  return [...ui.map((u) => `${key}:ui:${u.id}`), ...connectors.map((c) => `${key}:connector:${c.id}`), ...languageServers.map((l) => `${key}:lsp:${l.id}`)];
+  return [
+    ...ui.map((u) => `${key}:ui:${u.id}`),
+    ...connectors.map((c) => `${key}:connector:${c.id}`),
+    ...languageServers.map((l) => `${key}:lsp:${l.id}`),
+  ];
 }
 
 export function supportsProjectScope(manifest: RecordFacts["manifest"]): boolean {
@@ -50,7 +54,12 @@ export function supportsProjectScope(manifest: RecordFacts["manifest"]): boolean
 }
 
 /** Where the state comes from, the later rule winning: default, user, project, safe mode, a disabled bundle. */
-function resolveState(view: PolicyView, record: RecordFacts, user: PluginPolicy, project: PluginPolicy): { state: PolicyState; stateSource: StateSource } {
+function resolveState(
+  view: PolicyView,
+  record: RecordFacts,
+  user: PluginPolicy,
+  project: PluginPolicy,
+): { state: PolicyState; stateSource: StateSource } {
   if (!record.enabled) return { state: "disabled", stateSource: "bundle-disabled" };
   if (view.recovery.kind === "safe-mode") return { state: "disabled", stateSource: "safe-mode" };
   if (project.state) return { state: project.state, stateSource: "project" };
@@ -67,8 +76,16 @@ export function resolvePolicy(view: PolicyView, record: RecordFacts, projectPath
   const project: PluginPolicy = projectScoped ? (doc.projects[projectPath]?.[key] ?? {}) : {};
   const config = project.config !== undefined ? project.config : user.config !== undefined ? user.config : null;
   // The bundle's own components plus any the user or project policy names, in code-unit order.
-  const ids = [...new Set([...bundleComponentIds(record.id, record.manifest), ...Object.keys(user.components ?? {}), ...Object.keys(project.components ?? {})])].sort();
-  const components = Object.fromEntries(ids.map((c) => [c, project.components?.[c] ?? user.components?.[c] ?? "enabled"])) as Record<string, PolicyState>;
+  const ids = [
+    ...new Set([
+      ...bundleComponentIds(record.id, record.manifest),
+      ...Object.keys(user.components ?? {}),
+      ...Object.keys(project.components ?? {}),
+    ]),
+  ].sort();
+  const components = Object.fromEntries(
+    ids.map((c) => [c, project.components?.[c] ?? user.components?.[c] ?? "enabled"]),
+  ) as Record<string, PolicyState>;
   return {
     pluginId: key,
     ...resolveState(view, record, user, project),
@@ -90,7 +107,11 @@ export function effectivePolicy(ctx: Context, pluginId: string, projectPath?: st
   const layout = c2Layout(ctx);
   const record = findRecord(layout, pluginId);
   if (!record) {
-    throw new GjcError({ code: "not_installed", message: `No C2 bundle ${pluginId} is installed.`, hint: 'Run "gjc plugin list" to see the installed bundles.' });
+    throw new GjcError({
+      code: "not_installed",
+      message: `No C2 bundle ${pluginId} is installed.`,
+      hint: 'Run "gjc plugin list" to see the installed bundles.',
+    });
   }
   const view = openPolicy(layout);
   return resolvePolicy(view, record, projectPath === undefined ? undefined : normalizeProjectPath(ctx, projectPath));

@@ -37,9 +37,15 @@ export const Source = Type.Object(
   closed,
 );
 
-export const File = Type.Object({ path: Type.String(), size: Type.Number(), mode: Type.Number(), sha256: Type.String() }, closed);
+export const File = Type.Object(
+  { path: Type.String(), size: Type.Number(), mode: Type.Number(), sha256: Type.String() },
+  closed,
+);
 
-export const Quarantine = Type.Object({ reason: Type.String(), files: Type.Array(Type.String()), at: Type.String() }, closed);
+export const Quarantine = Type.Object(
+  { reason: Type.String(), files: Type.Array(Type.String()), at: Type.String() },
+  closed,
+);
 
 /** The digest rule (recomputed over the other fields) is checked in src/audit/trust.ts. */
 const Capabilities = Type.Object({
@@ -87,7 +93,16 @@ export const InstalledRecordSchema = Type.Object(
     trusted_capabilities: Type.Optional(Capabilities),
     // The key that signed the installed content (src/signing/check.ts); later content signed
     // by another key is refused (signer_changed). Absent: installed unsigned.
-    signer: Type.Optional(Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), key_type: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed)),
+    signer: Type.Optional(
+      Type.Object(
+        {
+          fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }),
+          key_type: Type.Optional(Type.String()),
+          identity: Type.Optional(Type.String()),
+        },
+        closed,
+      ),
+    ),
   },
   closed,
 );

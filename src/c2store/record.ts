@@ -29,7 +29,10 @@ export type Quarantine = Static<typeof Schema.Quarantine>;
  * record's own rules read them (the manifest was fully validated at install time; components,
  * diagnostics and capabilities are what their producers made): those carry their producers' types.
  */
-export type InstalledRecord = Omit<Static<typeof Schema.InstalledRecordSchema>, "manifest" | "components" | "diagnostics" | "capabilities" | "trusted_capabilities"> & {
+export type InstalledRecord = Omit<
+  Static<typeof Schema.InstalledRecordSchema>,
+  "manifest" | "components" | "diagnostics" | "capabilities" | "trusted_capabilities"
+> & {
   manifest: C2Manifest;
   components: StoredComponent[];
   diagnostics: Diagnostic[];
@@ -54,19 +57,28 @@ export function recordProblem(value: unknown, dirName: string): string | undefin
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "the record is not a JSON object";
   const record = value as Record<string, unknown>;
   // A newer gjc's record is named as such rather than as a list of unknown fields.
-  if (record.schema_version !== RECORD_SCHEMA_VERSION) return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
+  if (record.schema_version !== RECORD_SCHEMA_VERSION)
+    return `record schema ${JSON.stringify(record.schema_version)} is not supported`;
   const shapeProblem = documentProblem(InstalledRecord, value);
   if (shapeProblem !== undefined) return shapeProblem;
   const r = value as InstalledRecord;
   if (r.id !== dirName) return `the record id ${r.id} does not match its directory ${dirName}`;
-  for (const [i, file] of r.files.entries()) if (relativePathProblem(file.path) !== undefined) return `unsafe file path ${JSON.stringify(file.path)} (at /files/${i}/path)`;
-  if (r.manifest.name !== r.name || r.manifest.version !== r.version) return "the stored manifest does not match the record";
+  for (const [i, file] of r.files.entries())
+    if (relativePathProblem(file.path) !== undefined)
+      return `unsafe file path ${JSON.stringify(file.path)} (at /files/${i}/path)`;
+  if (r.manifest.name !== r.name || r.manifest.version !== r.version)
+    return "the stored manifest does not match the record";
   // The runtime contract (c2-notes §4.1): a runtime exists exactly when commands are declared.
   const codetwo = r.manifest.codetwo as unknown as Record<string, unknown>;
-  if ((codetwo.runtime !== null) !== ((codetwo.commands as unknown[]).length > 0)) return "the stored manifest breaks the runtime/commands contract";
+  if ((codetwo.runtime !== null) !== (codetwo.commands as unknown[]).length > 0)
+    return "the stored manifest breaks the runtime/commands contract";
   const denied = r.pass_env?.findIndex(isDeniedEnvName) ?? -1;
-  if (denied >= 0) return `pass_env names ${JSON.stringify(r.pass_env![denied])}, which may not pass to a plugin (at /pass_env/${denied})`;
-  return trustedCapabilitiesProblem(r.capabilities, "capabilities") ?? trustedCapabilitiesProblem(r.trusted_capabilities, "trusted_capabilities");
+  if (denied >= 0)
+    return `pass_env names ${JSON.stringify(r.pass_env![denied])}, which may not pass to a plugin (at /pass_env/${denied})`;
+  return (
+    trustedCapabilitiesProblem(r.capabilities, "capabilities") ??
+    trustedCapabilitiesProblem(r.trusted_capabilities, "trusted_capabilities")
+  );
 }
 
 export function serializeRecord(record: InstalledRecord): string {
@@ -74,4 +86,5 @@ export function serializeRecord(record: InstalledRecord): string {
 }
 
 /** The record's files in the store's vocabulary (`size` is the store's `bytes`). */
-export const storedFiles = (record: Pick<InstalledRecord, "files">): StoredFile[] => record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size, mode: f.mode }));
+export const storedFiles = (record: Pick<InstalledRecord, "files">): StoredFile[] =>
+  record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.size, mode: f.mode }));

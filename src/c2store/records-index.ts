@@ -53,11 +53,22 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
   let runtimeFacts: RecordFacts["manifest"]["codetwo"]["runtime"] = null;
   if (runtime !== null) {
     const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
-    if (typeof runtime !== "object" || !strings(runtime.scopeSupport) || !strings(runtime.inject) || !strings(runtime.optionalInject)) return undefined;
-    runtimeFacts = { scopeSupport: [...runtime.scopeSupport], inject: [...runtime.inject], optionalInject: [...runtime.optionalInject] };
+    if (
+      typeof runtime !== "object" ||
+      !strings(runtime.scopeSupport) ||
+      !strings(runtime.inject) ||
+      !strings(runtime.optionalInject)
+    )
+      return undefined;
+    runtimeFacts = {
+      scopeSupport: [...runtime.scopeSupport],
+      inject: [...runtime.inject],
+      optionalInject: [...runtime.optionalInject],
+    };
   }
   const { ui, connectors, languageServers } = codetwo;
-  if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers) || !Array.isArray(codetwo.commands)) return undefined;
+  if (!isIdList(ui) || !isIdList(connectors) || !isIdList(languageServers) || !Array.isArray(codetwo.commands))
+    return undefined;
   const commands = commandSurface(codetwo.commands as C2Command[]);
   const ids = (list: { id: string }[]) => list.map((item) => ({ id: item.id }));
   return {
@@ -69,7 +80,15 @@ export function factsOf(record: InstalledRecord): RecordFacts | undefined {
     ...(record.capabilities ? { capabilities: { digest: record.capabilities.digest } } : {}),
     ...(record.trusted_capabilities ? { trusted_capabilities: { digest: record.trusted_capabilities.digest } } : {}),
     updated_at: record.updated_at,
-    manifest: { codetwo: { runtime: runtimeFacts, commands, ui: ids(ui), connectors: ids(connectors), languageServers: ids(languageServers) } },
+    manifest: {
+      codetwo: {
+        runtime: runtimeFacts,
+        commands,
+        ui: ids(ui),
+        connectors: ids(connectors),
+        languageServers: ids(languageServers),
+      },
+    },
   };
 }
 
@@ -87,7 +106,8 @@ function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | unde
   const facts: RecordFacts[] = [];
   for (const entry of bundles) {
     const known = byId.get(entry.name);
-    if (known === undefined || known.stamp !== fileStamp(join(layout.plugins, entry.name, RECORD_FILE))) return undefined;
+    if (known === undefined || known.stamp !== fileStamp(join(layout.plugins, entry.name, RECORD_FILE)))
+      return undefined;
     facts.push(known.facts);
   }
   return facts;
@@ -97,7 +117,11 @@ function indexedFacts(layout: C2Layout, entries: Dirent[]): RecordFacts[] | unde
  * What the catalog shows: the installed bundles' facts, sorted by name then id, and the broken
  * directories. From the index when it matches; otherwise from the full read (scanRecords).
  */
-export function scanRecordFacts(layout: C2Layout): { records: RecordFacts[]; broken: BrokenRecord[]; foreign: ForeignRecord[] } {
+export function scanRecordFacts(layout: C2Layout): {
+  records: RecordFacts[];
+  broken: BrokenRecord[];
+  foreign: ForeignRecord[];
+} {
   const entries = listPluginEntries(layout);
   if (entries === undefined) return { records: [], broken: [], foreign: [] };
   // A foreign bundle directory is never indexed, so an index that matches means there is none.

@@ -163,7 +163,11 @@ export function readListedRecords(layout: C2Layout, entries: Dirent[]): RecordSc
     else if ("problem" in r) broken.push({ id: name, problem: r.problem });
     else records.push(r);
   }
-  return { records: sortByNameThenId(records), broken: sortById(broken), foreign: [...foreign].sort((a, b) => byCodeUnits(a.id, b.id)) };
+  return {
+    records: sortByNameThenId(records),
+    broken: sortById(broken),
+    foreign: [...foreign].sort((a, b) => byCodeUnits(a.id, b.id)),
+  };
 }
 
 /** Installed C2 bundles with a usable record, sorted by name (broken ones are left out). */
@@ -234,4 +238,3 @@ export function pluginsDirEntries(layout: C2Layout): string[] {
     return [];
   }
 }
-

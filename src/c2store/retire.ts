@@ -21,7 +21,12 @@ import { toInstalled } from "./records.ts";
  * directory removed unless kept. Uninstall and a --force install from another source use it.
  * Returns whether any policy was forgotten.
  */
-export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: InstalledRecord, opts: { keepData?: boolean; warnings?: Diagnostic[] } = {}): Promise<boolean> {
+export async function retireC2Bundle(
+  ctx: Context,
+  layout: C2Layout,
+  record: InstalledRecord,
+  opts: { keepData?: boolean; warnings?: Diagnostic[] } = {},
+): Promise<boolean> {
   // Another gjc host running it stops its processes when it sees the bundle go (store/live-registry.ts).
   const notice = liveProcessesNotice(layout.root, record.id, record.name, "uninstall");
   if (notice) opts.warnings?.push(notice);
@@ -29,8 +34,17 @@ export async function retireC2Bundle(ctx: Context, layout: C2Layout, record: Ins
   const forgotten = forgetPolicy(ctx, layout, record.id, opts.warnings ?? []);
   crashPoint(ctx, "c2uninstall:policy-forgotten");
   // The rename aside is the commit point: the bundle home carries its record.
-  if (!retireDir(bundleHome(layout, record.id), join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`), () => crashPoint(ctx, "c2uninstall:trashed"))) {
-    throw new GjcError({ code: "not_installed", message: `${record.name} (${record.id}) was removed while the uninstall ran.`, hint: 'Run "gjc plugin list" to see what is installed.', exit: ExitCode.failed });
+  if (
+    !retireDir(bundleHome(layout, record.id), join(layout.plugins, `.${record.id}.trash-${uniqueSuffix()}`), () =>
+      crashPoint(ctx, "c2uninstall:trashed"),
+    )
+  ) {
+    throw new GjcError({
+      code: "not_installed",
+      message: `${record.name} (${record.id}) was removed while the uninstall ran.`,
+      hint: 'Run "gjc plugin list" to see what is installed.',
+      exit: ExitCode.failed,
+    });
   }
   if (!opts.keepData) rmSync(userDataDir(layout, record.id), { recursive: true, force: true });
   return forgotten;
@@ -40,7 +54,12 @@ function forgetPolicy(ctx: Context, layout: C2Layout, id: string, warnings: Diag
   const key = policyKey(id);
   const view = openPolicy(layout);
   if (view.recovery.kind !== "normal") {
-    warnings.push({ code: "policy_recovery", severity: "warning", path: layout.policy, message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.` });
+    warnings.push({
+      code: "policy_recovery",
+      severity: "warning",
+      path: layout.policy,
+      message: `The policy file is in ${view.recovery.kind}; the policy of ${key} was left for "gjc plugin policy reset" to clear.`,
+    });
     return false;
   }
   const strip = (doc: ReturnType<typeof clonePolicy>) => {

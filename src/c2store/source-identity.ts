@@ -51,7 +51,10 @@ export function sourceSpecOf(record: SourceRecord): string {
       return record.ref ? `${record.uri}#${record.ref}` : record.uri;
     case "github":
       return record.subpath || record.ref
-        ? `https://github.com/${record.repository}/tree/${record.ref ?? record.sha}/${record.subpath ?? ""}`.replace(/\/$/, "")
+        ? `https://github.com/${record.repository}/tree/${record.ref ?? record.sha}/${record.subpath ?? ""}`.replace(
+            /\/$/,
+            "",
+          )
         : record.repository;
   }
 }

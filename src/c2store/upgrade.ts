@@ -13,13 +13,36 @@ import { requireRecord } from "./records.ts";
 
 const RECORD_KIND = { local: "path", archive: "tarball", git: "git", github: "github" } as const;
 
-export async function upgradeC2(ctx: Context, name: string, opts: { dryRun?: boolean; requireSigned?: boolean; acceptSigner?: boolean } = {}): Promise<C2InstallResult> {
+export async function upgradeC2(
+  ctx: Context,
+  name: string,
+  opts: { dryRun?: boolean; requireSigned?: boolean; acceptSigner?: boolean } = {},
+): Promise<C2InstallResult> {
   const record = requireRecord(c2Layout(ctx), name);
   const source = record.source;
   if (source.catalog) {
-    return installC2FromCatalog(ctx, { entryName: source.catalog.entry, catalogPath: source.catalog.path, force: true, dryRun: opts.dryRun, expectId: record.id, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner });
+    return installC2FromCatalog(ctx, {
+      entryName: source.catalog.entry,
+      catalogPath: source.catalog.path,
+      force: true,
+      dryRun: opts.dryRun,
+      expectId: record.id,
+      requireSigned: opts.requireSigned,
+      acceptSigner: opts.acceptSigner,
+    });
   }
   const spec = specFromRecord({ kind: RECORD_KIND[source.kind], ...source.resolved } as SourceRecord);
   const { withReleaseLog } = await import("../sets/release-log-hook.ts");
-  return withFetchedC2(ctx, spec, (fetched) => withReleaseLog(ctx, fetched, opts.dryRun, () => installFetched(ctx, { fetched, force: true, dryRun: opts.dryRun, expectId: record.id, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner })));
+  return withFetchedC2(ctx, spec, (fetched) =>
+    withReleaseLog(ctx, fetched, opts.dryRun, () =>
+      installFetched(ctx, {
+        fetched,
+        force: true,
+        dryRun: opts.dryRun,
+        expectId: record.id,
+        requireSigned: opts.requireSigned,
+        acceptSigner: opts.acceptSigner,
+      }),
+    ),
+  );
 }

@@ -20,7 +20,11 @@ export interface ScreenedInvocation {
  * unless the verb takes a rest. Everything after `--` is positional. With `rest` and
  * `passthrough`, unknown options after the declared positionals are kept in `rest` as written.
  */
-export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandName: string; rest?: string; passthrough?: boolean; repeatable?: readonly string[] }): ScreenedInvocation {
+export function screenVerbArgs(
+  argv: string[],
+  defs: ArgsDef,
+  opts: { commandName: string; rest?: string; passthrough?: boolean; repeatable?: readonly string[] },
+): ScreenedInvocation {
   const entries = Object.entries(defs);
   const positionals = entries.filter(([, def]) => def.type === "positional");
   const flags = new Map<string, { name: string; type: string }>();
@@ -54,7 +58,10 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
         continue;
       }
       throw usageError(
-        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(`--${name}`, [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`))}`,
+        `Unknown option ${token.split("=")[0]} for "gjc ${opts.commandName}".${didYouMean(
+          `--${name}`,
+          [...flags.keys()].filter((k) => k.length > 1).map((k) => `--${k}`),
+        )}`,
         `Run "gjc ${opts.commandName} --help" to see the options it accepts.`,
         "unknown_option",
       );
@@ -67,18 +74,30 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
       value = argv[++i];
       options.push(value);
     } else {
-      throw usageError(`Option --${flag.name} needs a value.`, `Write it as --${flag.name} <value>.`, "missing_option_value");
+      throw usageError(
+        `Option --${flag.name} needs a value.`,
+        `Write it as --${flag.name} <value>.`,
+        "missing_option_value",
+      );
     }
     if (flag.type === "enum") checkEnum(defs[flag.name] as { options?: string[] }, flag.name, value);
     repeated[flag.name]?.push(value);
   }
   const missing = positionals.slice(positionalTokens.length).find(([, def]) => def.required !== false);
   if (missing) {
-    throw usageError(`Missing the <${missing[0]}> argument for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" for an example.`, "missing_argument");
+    throw usageError(
+      `Missing the <${missing[0]}> argument for "gjc ${opts.commandName}".`,
+      `Run "gjc ${opts.commandName} --help" for an example.`,
+      "missing_argument",
+    );
   }
   const rest = positionalTokens.slice(positionals.length);
   if (rest.length > 0 && !opts.rest) {
-    throw usageError(`Unexpected argument "${rest[0]}" for "gjc ${opts.commandName}".`, `Run "gjc ${opts.commandName} --help" to see what it takes.`, "unexpected_argument");
+    throw usageError(
+      `Unexpected argument "${rest[0]}" for "gjc ${opts.commandName}".`,
+      `Run "gjc ${opts.commandName} --help" to see what it takes.`,
+      "unexpected_argument",
+    );
   }
 
   // Positionals go after "--" so citty reads none of them as an option.
@@ -89,7 +108,10 @@ export function screenVerbArgs(argv: string[], defs: ArgsDef, opts: { commandNam
  * citty's parsed values as a plain object of the declared names and aliases (citty answers
  * through a Proxy that also invents camelCase and kebab-case spellings).
  */
-export function declaredArgs(parsed: Record<string, unknown> & { _: string[] }, defs: ArgsDef): Record<string, any> & { _: string[] } {
+export function declaredArgs(
+  parsed: Record<string, unknown> & { _: string[] },
+  defs: ArgsDef,
+): Record<string, any> & { _: string[] } {
   const args: Record<string, any> & { _: string[] } = { _: parsed._ };
   for (const [name, def] of Object.entries(defs)) {
     args[name] = parsed[name];
@@ -101,6 +123,10 @@ export function declaredArgs(parsed: Record<string, unknown> & { _: string[] }, 
 function checkEnum(def: { options?: string[] }, name: string, value: string): void {
   const options = def.options ?? [];
   if (!options.includes(value)) {
-    throw usageError(`Option --${name} must be one of ${options.join(", ")}, not "${value}".${didYouMean(value, options)}`, undefined, "invalid_option_value");
+    throw usageError(
+      `Option --${name} must be one of ${options.join(", ")}, not "${value}".${didYouMean(value, options)}`,
+      undefined,
+      "invalid_option_value",
+    );
   }
 }

@@ -66,7 +66,12 @@ export interface VerbCommand<A extends ArgsDef = ArgsDef> extends CommandDef<A>,
  * layer (src/cli/args.ts) screened the tokens; its `run` hands the verb plain values of the
  * declared names and the `data` main passed. Keeps the args definition literal so `args.x` is typed.
  */
-export function defineVerb<const A extends ArgsDef>({ name, description, run, ...extras }: VerbSpec<A>): VerbCommand<A> {
+export function defineVerb<const A extends ArgsDef>({
+  name,
+  description,
+  run,
+  ...extras
+}: VerbSpec<A>): VerbCommand<A> {
   return {
     meta: { name, description },
     ...extras,

@@ -6,5 +6,9 @@
 import { errorDocument } from "../store/documents.ts";
 
 export const CLI_DOCUMENTS = {
-  "gjc/error@1": { file: "error.schema.json", title: "gjc --json refused before a verb was chosen", schema: errorDocument("error") },
+  "gjc/error@1": {
+    file: "error.schema.json",
+    title: "gjc --json refused before a verb was chosen",
+    schema: errorDocument("error"),
+  },
 };

@@ -18,7 +18,10 @@ export function groupHelp(path: string[], group: GroupCommand): string {
   ];
   if (path.length === 0) {
     lines.push("", "Global options:", "  --version   Print the version", "  --help, -h  Show help");
-    lines.push("", "Exit codes: 0 ok · 1 failed · 2 usage · 3 refused (integrity, trust, policy) · 4 source unreachable · 5 lock busy · 70 internal");
+    lines.push(
+      "",
+      "Exit codes: 0 ok · 1 failed · 2 usage · 3 refused (integrity, trust, policy) · 4 source unreachable · 5 lock busy · 70 internal",
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -35,7 +38,10 @@ export function verbHelp(def: VerbCommand): string {
   ].join(" ");
   const optionRows = options.map(([n, a]) => {
     const aliases = "alias" in a && a.alias ? (Array.isArray(a.alias) ? a.alias : [a.alias]) : [];
-    const hint = a.type === "boolean" ? "" : ` <${(a as { valueHint?: string }).valueHint ?? (a.type === "enum" ? (a as { options: string[] }).options.join("|") : "value")}>`;
+    const hint =
+      a.type === "boolean"
+        ? ""
+        : ` <${(a as { valueHint?: string }).valueHint ?? (a.type === "enum" ? (a as { options: string[] }).options.join("|") : "value")}>`;
     return [`${aliases.map((x) => `-${x}, `).join("")}--${n}${hint}`, a.description ?? ""] as const;
   });
   optionRows.push(["--help, -h", "Show this help"]);

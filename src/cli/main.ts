@@ -39,7 +39,8 @@ const writeTo = (file: typeof Bun.stdout) => (text: string) => {
       await Bun.write(file, text);
     } catch (error) {
       closedStreams.add(file);
-      if (!isBrokenPipe(error)) outputFailure ??= { error, stream: file === Bun.stdout ? "the standard output" : "the standard error" };
+      if (!isBrokenPipe(error))
+        outputFailure ??= { error, stream: file === Bun.stdout ? "the standard output" : "the standard error" };
     }
   });
 };
@@ -86,7 +87,9 @@ export async function main(argv: string[], io: MainIO = processIO): Promise<numb
   if (!closedStreams.has(Bun.stderr)) {
     // The command itself ran to its end (an install may be done): only its report was lost.
     const hint = `The command finished, but its output was lost; send ${outputFailure.stream} somewhere with room and run it again to see the result.`;
-    const message = failure ? `error[${failure.code}]: ${failure.message}\n  hint: ${hint}\n` : `error[internal_error]: Could not write ${outputFailure.stream}: ${String(outputFailure.error)}\n`;
+    const message = failure
+      ? `error[${failure.code}]: ${failure.message}\n  hint: ${hint}\n`
+      : `error[internal_error]: Could not write ${outputFailure.stream}: ${String(outputFailure.error)}\n`;
     await Bun.write(Bun.stderr, message).catch(() => undefined);
   }
   return failure?.exit ?? ExitCode.internal;
@@ -96,7 +99,8 @@ export async function main(argv: string[], io: MainIO = processIO): Promise<numb
 function wantsJson(argv: string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--") return false;
-    if (argv[i] === "--json" || argv[i] === "--format=json" || (argv[i] === "--format" && argv[i + 1] === "json")) return true;
+    if (argv[i] === "--json" || argv[i] === "--format=json" || (argv[i] === "--format" && argv[i + 1] === "json"))
+      return true;
   }
   return false;
 }
@@ -114,7 +118,8 @@ async function runMain(argv: string[], io: MainIO): Promise<number> {
  * (src/process/sandbox/notices.ts); before an error envelope, which stays the last line.
  */
 function printSandboxNotices(io: MainIO): void {
-  for (const n of drainSandboxNotices()) io.stderr(terminalSafe(`warning[${n.code}]: ${n.message}\n  hint: ${n.hint}\n`));
+  for (const n of drainSandboxNotices())
+    io.stderr(terminalSafe(`warning[${n.code}]: ${n.message}\n  hint: ${n.hint}\n`));
 }
 
 async function runVerb(argv: string[], io: MainIO): Promise<number> {
@@ -122,7 +127,14 @@ async function runVerb(argv: string[], io: MainIO): Promise<number> {
   let schema = "gjc/error@1";
   const ctx =
     io.ctx ??
-    withSafeLog(createContext({ env: process.env, cwd: process.cwd(), stdoutTTY: () => isTerminal(1), stderrTTY: () => isTerminal(2) }));
+    withSafeLog(
+      createContext({
+        env: process.env,
+        cwd: process.cwd(),
+        stdoutTTY: () => isTerminal(1),
+        stderrTTY: () => isTerminal(2),
+      }),
+    );
   try {
     const { path, command, remaining } = await resolveCommand(argv);
     if (isGroup(command)) {
@@ -136,7 +148,11 @@ async function runVerb(argv: string[], io: MainIO): Promise<number> {
       }
       // A group takes only --help (and the top level --version); a typo of one gets a suggestion.
       const options = path.length === 0 ? ["--help", "-h", "--version", "-V"] : ["--help", "-h"];
-      throw usageError(`Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".${didYouMean(remaining[0], options)}`, `Run "${["gjc", ...path].join(" ")} --help".`, "unknown_option");
+      throw usageError(
+        `Unknown option ${remaining[0]} for "${["gjc", ...path].join(" ")}".${didYouMean(remaining[0], options)}`,
+        `Run "${["gjc", ...path].join(" ")} --help".`,
+        "unknown_option",
+      );
     }
     schema = command.schema;
     const beforeDashes = remaining.indexOf("--") === -1 ? remaining : remaining.slice(0, remaining.indexOf("--"));
@@ -145,7 +161,12 @@ async function runVerb(argv: string[], io: MainIO): Promise<number> {
       return ExitCode.ok;
     }
     // gjc's strict layer screens the tokens; citty parses them and runs the verb's command.
-    const { tokens, rest, repeated } = screenVerbArgs(remaining, command.args, { commandName: command.meta.name, rest: command.rest, passthrough: command.passthrough, repeatable: command.repeatable });
+    const { tokens, rest, repeated } = screenVerbArgs(remaining, command.args, {
+      commandName: command.meta.name,
+      rest: command.rest,
+      passthrough: command.passthrough,
+      repeatable: command.repeatable,
+    });
     const data: VerbData = { ctx, rest, repeated };
     const outcome = (await runCommand(command, { rawArgs: tokens, data })).result as VerbOutcome;
     // The choke point of human output: whatever a renderer interpolated (bundle names,
@@ -207,24 +228,33 @@ function reportError(error: unknown, o: { json: boolean; schema: string; io: Mai
   // own code and exit 1; only what is left is an internal error.
   const gjcError = isGjcError(error)
     ? error
-    : osErrorFrom(error) ??
+    : (osErrorFrom(error) ??
       new GjcError({
         code: "internal_error",
         message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
         hint: "This is a bug in gjc; please report it with the command you ran.",
         exit: ExitCode.internal,
-      });
-  const envelope = { code: gjcError.code, message: gjcError.message, ...(gjcError.hint ? { hint: gjcError.hint } : {}) };
+      }));
+  const envelope = {
+    code: gjcError.code,
+    message: gjcError.message,
+    ...(gjcError.hint ? { hint: gjcError.hint } : {}),
+  };
   if (o.json) {
-    o.io.stdout(`${jsonText({ schema: o.schema, ok: false, error: { ...envelope, ...(gjcError.details !== undefined ? { details: gjcError.details } : {}) } })}\n`);
+    o.io.stdout(
+      `${jsonText({ schema: o.schema, ok: false, error: { ...envelope, ...(gjcError.details !== undefined ? { details: gjcError.details } : {}) } })}\n`,
+    );
     o.io.stderr(`${jsonText({ error: envelope }, 0)}\n`);
   } else {
     const s = o.ctx.err;
     // Messages and hints may quote input (a path, a name, a server's words).
-    o.io.stderr(`${s.red(s.bold("error"))}${s.dim(`[${terminalSafe(gjcError.code)}]`)}: ${terminalSafe(gjcError.message)}\n`);
+    o.io.stderr(
+      `${s.red(s.bold("error"))}${s.dim(`[${terminalSafe(gjcError.code)}]`)}: ${terminalSafe(gjcError.message)}\n`,
+    );
     if (gjcError.hint) o.io.stderr(`  ${s.cyan("hint")}: ${terminalSafe(gjcError.hint)}\n`);
     o.io.stderr(`  ${s.cyan("see")}: gjc explain ${gjcError.code}\n`);
-    if (gjcError.exit === ExitCode.internal && o.ctx.env.GJC_DEBUG && error instanceof Error) o.io.stderr(`${error.stack}\n`);
+    if (gjcError.exit === ExitCode.internal && o.ctx.env.GJC_DEBUG && error instanceof Error)
+      o.io.stderr(`${error.stack}\n`);
   }
   return gjcError.exit;
 }

@@ -11,7 +11,11 @@ export function jsonOption(flag: string, value: string | undefined): unknown {
   try {
     return parseBoundedJson(value);
   } catch (error) {
-    throw usageError(`--${flag} is not valid JSON: ${(error as Error).message}.`, `Quote it for the shell, e.g. --${flag} '{"key":"value"}'.`, "invalid_option_value");
+    throw usageError(
+      `--${flag} is not valid JSON: ${(error as Error).message}.`,
+      `Quote it for the shell, e.g. --${flag} '{"key":"value"}'.`,
+      "invalid_option_value",
+    );
   }
 }
 
@@ -19,18 +23,32 @@ export function jsonOption(flag: string, value: string | undefined): unknown {
 export function timeoutOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw usageError(`--timeout must be a positive number of milliseconds, not "${value}".`, "For example --timeout 30000.", "invalid_option_value");
+  if (!Number.isInteger(n) || n < 1)
+    throw usageError(
+      `--timeout must be a positive number of milliseconds, not "${value}".`,
+      "For example --timeout 30000.",
+      "invalid_option_value",
+    );
   return n;
 }
 
 /** `--pass-env NAME[,NAME…]`: host variable names, or absent. Whether a name may pass is core's call. */
 export function passEnvOption(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = [...new Set(value.split(",").map((n) => n.trim()).filter((n) => n !== ""))];
+  const names = [
+    ...new Set(
+      value
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== ""),
+    ),
+  ];
   const bad = names.find((n) => !ENV_NAME.test(n));
   if (bad !== undefined || names.length === 0 || names.length > MAX_PASS_ENV) {
     throw usageError(
-      bad !== undefined ? `--pass-env names "${bad}", which is not an environment variable name.` : `--pass-env takes 1 to ${MAX_PASS_ENV} variable names.`,
+      bad !== undefined
+        ? `--pass-env names "${bad}", which is not an environment variable name.`
+        : `--pass-env takes 1 to ${MAX_PASS_ENV} variable names.`,
       "For example --pass-env DOCKER_HOST or --pass-env DOCKER_HOST,KUBECONFIG.",
       "invalid_option_value",
     );

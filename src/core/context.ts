@@ -57,7 +57,6 @@ export function createContext(init: ContextInit): Context {
 /** node:os on demand: importing it costs ~0.1 ms of start-up and most commands never need it. */
 const os = () => require("node:os") as typeof import("node:os");
 
-
 /** Expands a leading `~/` against the context's home (sources typed by people use it). */
 export function expandHome(ctx: Context, p: string): string {
   if (p === "~") return ctx.home;

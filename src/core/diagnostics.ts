@@ -20,11 +20,19 @@ export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
 
   error(code: Code, path: string, message: string, hint?: string): void {
-    this.items.push(hint === undefined ? { code, severity: "error", path, message } : { code, severity: "error", path, message, hint });
+    this.items.push(
+      hint === undefined
+        ? { code, severity: "error", path, message }
+        : { code, severity: "error", path, message, hint },
+    );
   }
 
   warning(code: Code, path: string, message: string, hint?: string): void {
-    this.items.push(hint === undefined ? { code, severity: "warning", path, message } : { code, severity: "warning", path, message, hint });
+    this.items.push(
+      hint === undefined
+        ? { code, severity: "warning", path, message }
+        : { code, severity: "warning", path, message, hint },
+    );
   }
 
   add(d: Diagnostic): void {

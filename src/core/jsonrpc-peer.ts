@@ -139,7 +139,12 @@ export abstract class JsonRpcPeer {
     if (this.closeError) return Promise.reject(this.closeError);
     const { maxPendingRequests } = this.options.limits;
     if (this.pending.size >= maxPendingRequests) {
-      return Promise.reject(new PeerError("capacity", `protocol capacity exceeded: pending requests (at most ${maxPendingRequests} may wait for an answer)`));
+      return Promise.reject(
+        new PeerError(
+          "capacity",
+          `protocol capacity exceeded: pending requests (at most ${maxPendingRequests} may wait for an answer)`,
+        ),
+      );
     }
     const { signal, timeoutMs } = options;
     if (signal?.aborted) return Promise.reject(new PeerError("cancelled", `request \`${method}\` was cancelled`));
@@ -150,9 +155,17 @@ export abstract class JsonRpcPeer {
     if (!this.transmit(message, reject)) return promise;
     this.pending.set(id, pending);
     if (timeoutMs !== undefined) {
-      pending.timer = setTimeout(() => {
-        this.close(new PeerError("timeout", `request \`${method}\` timed out after ${timeoutMs} ms`, undefined, { method, timeoutMs }));
-      }, Math.max(0, timeoutMs));
+      pending.timer = setTimeout(
+        () => {
+          this.close(
+            new PeerError("timeout", `request \`${method}\` timed out after ${timeoutMs} ms`, undefined, {
+              method,
+              timeoutMs,
+            }),
+          );
+        },
+        Math.max(0, timeoutMs),
+      );
     }
     if (signal !== undefined) {
       pending.onAbort = () => {
@@ -169,7 +182,9 @@ export abstract class JsonRpcPeer {
   /** Sends a notification; false when the peer is closed or the message was refused as too large. */
   notify(method: string, params?: unknown): boolean {
     if (this.closed) return false;
-    return this.transmit(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, (e) => this.handlers.onProtocolProblem(e.message));
+    return this.transmit(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, (e) =>
+      this.handlers.onProtocolProblem(e.message),
+    );
   }
 
   close(error: PeerError): void {
@@ -178,7 +193,11 @@ export abstract class JsonRpcPeer {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       release(p);
-      p.reject(error.kind === "remote" ? error : new PeerError(error.kind, `${error.message} (while waiting for \`${p.method}\`)`, undefined, error.request));
+      p.reject(
+        error.kind === "remote"
+          ? error
+          : new PeerError(error.kind, `${error.message} (while waiting for \`${p.method}\`)`, undefined, error.request),
+      );
     }
     for (const c of this.served) c.abort(error);
     this.served.clear();
@@ -265,7 +284,10 @@ export abstract class JsonRpcPeer {
       return this.handlers.onProtocolProblem(`a response with a non-integer id: ${JSON.stringify(id) ?? "undefined"}`);
     }
     const p = this.pending.get(id);
-    if (!p) return this.handlers.onProtocolProblem(`a response to request id ${id}, which was never sent or is no longer awaited`);
+    if (!p)
+      return this.handlers.onProtocolProblem(
+        `a response to request id ${id}, which was never sent or is no longer awaited`,
+      );
     const hasError = m.error !== undefined && m.error !== null;
     if (this.options.strictResponses && !("result" in m) && !hasError) {
       return this.handlers.onProtocolProblem(`a response to ${p.method} with neither result nor error`);
@@ -274,8 +296,18 @@ export abstract class JsonRpcPeer {
     release(p);
     if (hasError) {
       const err = isObject(m.error) ? m.error : {};
-      const message = typeof err.message === "string" && err.message.trim() !== "" ? err.message : `${this.options.peerName ?? "the other side"} refused without a reason`;
-      p.reject(new PeerError("remote", message, { code: typeof err.code === "number" ? err.code : SERVER_ERROR_CODE, data: err.data }, { method: p.method }));
+      const message =
+        typeof err.message === "string" && err.message.trim() !== ""
+          ? err.message
+          : `${this.options.peerName ?? "the other side"} refused without a reason`;
+      p.reject(
+        new PeerError(
+          "remote",
+          message,
+          { code: typeof err.code === "number" ? err.code : SERVER_ERROR_CODE, data: err.data },
+          { method: p.method },
+        ),
+      );
       return;
     }
     p.resolve(m.result === undefined ? null : m.result);
@@ -286,7 +318,14 @@ export abstract class JsonRpcPeer {
       this.respond(id, method, params).then((answer) => {
         if (answer === undefined || this.closed) return;
         this.transmit(answer, () => {
-          this.transmit({ jsonrpc: "2.0", id: answer.id, error: { code: SERVER_ERROR_CODE, message: "the answer exceeds the 1 MiB protocol frame limit" } }, () => {});
+          this.transmit(
+            {
+              jsonrpc: "2.0",
+              id: answer.id,
+              error: { code: SERVER_ERROR_CODE, message: "the answer exceeds the 1 MiB protocol frame limit" },
+            },
+            () => {},
+          );
         });
       }),
     );
@@ -307,7 +346,12 @@ export abstract class JsonRpcPeer {
     const { maxServedRequests } = this.options.limits;
     if (this.served.size >= maxServedRequests) {
       // Serving more at once would let the other side make us spawn unbounded work.
-      this.close(new PeerError("capacity", `protocol capacity exceeded: host callbacks (at most ${maxServedRequests} may run at once)`));
+      this.close(
+        new PeerError(
+          "capacity",
+          `protocol capacity exceeded: host callbacks (at most ${maxServedRequests} may run at once)`,
+        ),
+      );
       return undefined;
     }
     const controller = new AbortController();
@@ -330,7 +374,8 @@ function errorAnswer(id: unknown, code: number, message: string, data?: unknown)
   return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
-const usableId = (id: unknown) => id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+const usableId = (id: unknown) =>
+  id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 
 /**
  * Why a message is not a valid JSON-RPC 2.0 request or notification, as the -32600 answer to
@@ -338,12 +383,16 @@ const usableId = (id: unknown) => id === null || typeof id === "string" || (type
  * response, which is not a request at all.
  */
 function invalidRequest(m: unknown): Record<string, unknown> | undefined {
-  if (!isObject(m)) return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: expected a JSON-RPC 2.0 request object");
+  if (!isObject(m))
+    return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: expected a JSON-RPC 2.0 request object");
   if (!("method" in m) && ("result" in m || "error" in m)) return undefined;
   const hasId = "id" in m;
   const id = hasId && usableId(m.id) ? m.id : null;
-  if (m.jsonrpc !== "2.0") return errorAnswer(id, INVALID_REQUEST_CODE, 'invalid request: `jsonrpc` must be exactly "2.0"');
-  if (typeof m.method !== "string") return errorAnswer(id, INVALID_REQUEST_CODE, "invalid request: `method` must be a string");
-  if (hasId && !usableId(m.id)) return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: `id` must be a string, a number or null");
+  if (m.jsonrpc !== "2.0")
+    return errorAnswer(id, INVALID_REQUEST_CODE, 'invalid request: `jsonrpc` must be exactly "2.0"');
+  if (typeof m.method !== "string")
+    return errorAnswer(id, INVALID_REQUEST_CODE, "invalid request: `method` must be a string");
+  if (hasId && !usableId(m.id))
+    return errorAnswer(null, INVALID_REQUEST_CODE, "invalid request: `id` must be a string, a number or null");
   return undefined;
 }

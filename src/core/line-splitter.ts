@@ -79,7 +79,11 @@ export class LineSplitter {
 }
 
 /** The lines of a stream, the last one needing no terminator; throws FrameTooLargeError. */
-export async function* readLines(stream: ReadableStream<Uint8Array>, maxFrameBytes: number, options: LineSplitterOptions = {}): AsyncGenerator<string> {
+export async function* readLines(
+  stream: ReadableStream<Uint8Array>,
+  maxFrameBytes: number,
+  options: LineSplitterOptions = {},
+): AsyncGenerator<string> {
   const splitter = new LineSplitter(maxFrameBytes, options);
   const reader = stream.getReader();
   try {

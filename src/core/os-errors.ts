@@ -34,9 +34,19 @@ const BY_ERRNO: Record<string, OsErrorCode> = {
  * Only file-system calls are the machine refusing a write; an EPERM from kill() or a failed
  * spawn is something else (and stays whatever its caller made of it).
  */
-const NOT_FILE_SYSCALLS = new Set(["kill", "spawn", "spawnSync", "uv_spawn", "connect", "listen", "bind", "getaddrinfo"]);
+const NOT_FILE_SYSCALLS = new Set([
+  "kill",
+  "spawn",
+  "spawnSync",
+  "uv_spawn",
+  "connect",
+  "listen",
+  "bind",
+  "getaddrinfo",
+]);
 
-const MOVE_IT = "or point gjc at a writable place (GJC_USER_DIR, GJC_C2_DATA_DIR, --project <dir>, or another output path)";
+const MOVE_IT =
+  "or point gjc at a writable place (GJC_USER_DIR, GJC_C2_DATA_DIR, --project <dir>, or another output path)";
 
 /**
  * The gjc error for an OS error, or undefined when `error` is not one of the conditions above
@@ -86,7 +96,10 @@ export function osErrorFrom(error: unknown, fallbackPath?: string): GjcError | u
       const blocker = path ? fileBlocking(path) : undefined;
       return new GjcError({
         code,
-        message: blocker && blocker !== path ? `${blocker} is a file, but gjc needs a directory there to reach ${path} (${errno}).` : `${blocker ?? where} is a file where gjc needs a directory (${errno}).`,
+        message:
+          blocker && blocker !== path
+            ? `${blocker} is a file, but gjc needs a directory there to reach ${path} (${errno}).`
+            : `${blocker ?? where} is a file where gjc needs a directory (${errno}).`,
         hint: "Move or remove that file, or choose another location; nothing was changed.",
         details: { ...details, ...(blocker ? { blocker } : {}) },
         exit: ExitCode.failed,
@@ -104,7 +117,8 @@ export function writingTo<T>(path: string, write: () => T, opts: { replace?: boo
   try {
     return write();
   } catch (error) {
-    if (error && typeof error === "object" && (opts.replace || typeof (error as ErrnoLike).path !== "string")) (error as ErrnoLike).path = path;
+    if (error && typeof error === "object" && (opts.replace || typeof (error as ErrnoLike).path !== "string"))
+      (error as ErrnoLike).path = path;
     throw error;
   }
 }

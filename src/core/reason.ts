@@ -13,5 +13,7 @@ export interface SetReason {
 
 /** A failure as a reason: its gjc error code, or internal_error for anything else (a bug). */
 export function reasonOf(error: unknown): SetReason {
-  return isGjcError(error) ? { code: error.code, message: error.message } : { code: "internal_error", message: error instanceof Error ? error.message : String(error) };
+  return isGjcError(error)
+    ? { code: error.code, message: error.message }
+    : { code: "internal_error", message: error instanceof Error ? error.message : String(error) };
 }

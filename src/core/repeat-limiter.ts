@@ -36,7 +36,9 @@ export class RepeatLimiter {
 
   /** The kinds with messages counted since their last summary (and forgets those counts). */
   drain(): { kind: string; suppressed: number }[] {
-    const out = [...this.counts].filter(([, c]) => c.unreported > 0).map(([kind, c]) => ({ kind, suppressed: c.unreported }));
+    const out = [...this.counts]
+      .filter(([, c]) => c.unreported > 0)
+      .map(([kind, c]) => ({ kind, suppressed: c.unreported }));
     for (const c of this.counts.values()) c.unreported = 0;
     return out;
   }

@@ -30,7 +30,13 @@ export type ScopeSchemaMatchesScope = Holds<Same<Static<typeof ScopeSchema>, Sco
 
 /** A validation finding (src/core/diagnostics.ts) as every document carries it. */
 export const DiagnosticSchema = Type.Object(
-  { code: codeField, severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]), path: str, message: str, hint: opt(str) },
+  {
+    code: codeField,
+    severity: Type.Union([Type.Literal("error"), Type.Literal("warning")]),
+    path: str,
+    message: str,
+    hint: opt(str),
+  },
   closed,
 );
 

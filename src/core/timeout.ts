@@ -19,5 +19,11 @@ export async function within<T>(promise: Promise<T>, ms: number): Promise<T | ty
 
 /** Waits for `promise` to settle (either way) or `ms` to pass, whichever comes first. */
 export async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  await within(promise.then(() => undefined, () => undefined), ms);
+  await within(
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    ms,
+  );
 }

@@ -10,8 +10,15 @@ const schema = Type.Literal("gjc/explain@1");
 const ok = Type.Literal(true);
 
 export const ExplainPageDocumentSchema = Type.Object({ schema, ok, code: str, summary: str, text: str }, closed);
-export const ExplainListDocumentSchema = Type.Object({ schema, ok, codes: Type.Array(Type.Object({ code: str, summary: str }, closed)) }, closed);
+export const ExplainListDocumentSchema = Type.Object(
+  { schema, ok, codes: Type.Array(Type.Object({ code: str, summary: str }, closed)) },
+  closed,
+);
 
 export const EXPLAIN_DOCUMENTS = {
-  "gjc/explain@1": { file: "explain.schema.json", title: "gjc explain --json", schema: Type.Union([ExplainPageDocumentSchema, ExplainListDocumentSchema, errorDocument("explain")]) },
+  "gjc/explain@1": {
+    file: "explain.schema.json",
+    title: "gjc explain --json",
+    schema: Type.Union([ExplainPageDocumentSchema, ExplainListDocumentSchema, errorDocument("explain")]),
+  },
 };

@@ -15,7 +15,9 @@ export function explainCode(code: string): ExplainedCode {
     const near = closest(code, Object.keys(PAGES));
     throw usageError(
       `"${code}" is not a gjc error or diagnostic code.${near ? ` Did you mean "${near}"?` : ""}`,
-      near ? `Run "gjc explain ${near}", or "gjc explain --list" for every code.` : `Run "gjc explain --list" for every code.`,
+      near
+        ? `Run "gjc explain ${near}", or "gjc explain --list" for every code.`
+        : `Run "gjc explain --list" for every code.`,
       "unknown_code",
     );
   }

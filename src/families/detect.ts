@@ -3,10 +3,7 @@ import { basename, join, resolve } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
-export type Target =
-  | { kind: "gjc"; dir: string }
-  | { kind: "c2"; dir: string }
-  | { kind: "catalog"; file: string };
+export type Target = { kind: "gjc"; dir: string } | { kind: "c2"; dir: string } | { kind: "catalog"; file: string };
 
 export const GJC_MANIFEST = "gajae-plugin.json";
 export const C2_MANIFEST = "plugin.json";
@@ -41,10 +38,19 @@ export function detectTarget(input: string, cwd: string): Target {
     if (name === CATALOG_FILE) return { kind: "catalog", file: path };
     if (name === GJC_MANIFEST) return { kind: "gjc", dir: resolve(path, "..") };
     if (name === C2_MANIFEST) return { kind: "c2", dir: resolve(path, "..") };
-    throw new GjcError({ code: "unknown_target", message: `${input} is not a bundle directory, a manifest or a marketplace.json.`, hint: "Pass the bundle directory.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "unknown_target",
+      message: `${input} is not a bundle directory, a manifest or a marketplace.json.`,
+      hint: "Pass the bundle directory.",
+      exit: ExitCode.usage,
+    });
   }
   if (!st.isDirectory()) {
-    throw new GjcError({ code: "unknown_target", message: `${input} is not a directory or a file.`, exit: ExitCode.usage });
+    throw new GjcError({
+      code: "unknown_target",
+      message: `${input} is not a directory or a file.`,
+      exit: ExitCode.usage,
+    });
   }
   if (entryExists(join(path, GJC_MANIFEST))) return { kind: "gjc", dir: path };
   if (entryExists(join(path, C2_MANIFEST))) return { kind: "c2", dir: path };
@@ -54,12 +60,22 @@ export function detectTarget(input: string, cwd: string): Target {
 
 /** A bundle path that is itself a symbolic link: the same answer from validate and install. */
 export function linkedRootError(input: string): GjcError {
-  return new GjcError({ code: "unsafe_path", message: `${input} is a symbolic link.`, hint: "Pass the real directory; gjc never follows links into a bundle.", exit: ExitCode.failed });
+  return new GjcError({
+    code: "unsafe_path",
+    message: `${input} is a symbolic link.`,
+    hint: "Pass the real directory; gjc never follows links into a bundle.",
+    exit: ExitCode.failed,
+  });
 }
 
 /** A path that is not there: the same answer from every verb (validate, install, …). */
 export function notFoundError(input: string): GjcError {
-  return new GjcError({ code: "not_found", message: `${input} does not exist.`, hint: "Pass the bundle directory (the one holding plugin.json or gajae-plugin.json) or a marketplace.json file.", exit: ExitCode.usage });
+  return new GjcError({
+    code: "not_found",
+    message: `${input} does not exist.`,
+    hint: "Pass the bundle directory (the one holding plugin.json or gajae-plugin.json) or a marketplace.json file.",
+    exit: ExitCode.usage,
+  });
 }
 
 /** A folder without any manifest: the same answer from every verb. */

@@ -8,13 +8,24 @@ import Type from "typebox";
 import { closed, count, DiagnosticSchema, errorDocument, nullable, opt, str } from "../core/schema-kit.ts";
 
 /** A declared runtime command as every listing shows it (families/c2/command-surface.ts). */
-export const CommandSurfaceSchema = Type.Object({ id: str, title: str, description: str, argsSchema: Type.Unknown() }, closed);
+export const CommandSurfaceSchema = Type.Object(
+  { id: str, title: str, description: str, argsSchema: Type.Unknown() },
+  closed,
+);
 
-
-const PlannedFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: count, mode: opt(count) }, closed);
+const PlannedFileSchema = Type.Object(
+  { path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: count, mode: opt(count) },
+  closed,
+);
 const SurfaceSchema = Type.Object({ id: str, kind: str, enabledByDefault: Type.Boolean() }, closed);
-const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum(["ready", "requires-trust", "requires-auth", "unsupported"]) }, closed);
-const CatalogEntrySchema = Type.Object({ index: count, name: nullable(str), version: nullable(str), source: nullable(str), ok: Type.Boolean() }, closed);
+const ComponentSchema = Type.Object(
+  { kind: str, name: str, path: str, status: Type.Enum(["ready", "requires-trust", "requires-auth", "unsupported"]) },
+  closed,
+);
+const CatalogEntrySchema = Type.Object(
+  { index: count, name: nullable(str), version: nullable(str), source: nullable(str), ok: Type.Boolean() },
+  closed,
+);
 
 export const ValidateDocumentSchema = Type.Object(
   {
@@ -38,5 +49,9 @@ export const ValidateDocumentSchema = Type.Object(
 );
 
 export const FAMILY_DOCUMENTS = {
-  "gjc/validate@1": { file: "validate.schema.json", title: "gjc plugin validate / gjc marketplace validate --json", schema: Type.Union([ValidateDocumentSchema, errorDocument("validate")]) },
+  "gjc/validate@1": {
+    file: "validate.schema.json",
+    title: "gjc plugin validate / gjc marketplace validate --json",
+    schema: Type.Union([ValidateDocumentSchema, errorDocument("validate")]),
+  },
 };

@@ -10,7 +10,11 @@ const POLICY_CODES = new Set(["security_policy", "unsafe_path", "special_file", 
  * one (install, upgrade, sync, audit, pack): the first error's code, so the same mistake gets the
  * same code as `validate` reports, with every diagnostic in `details`.
  */
-export function invalidBundleError(dir: string, diagnostics: Diagnostic[], action: "installed" | "packed" = "installed"): GjcError {
+export function invalidBundleError(
+  dir: string,
+  diagnostics: Diagnostic[],
+  action: "installed" | "packed" = "installed",
+): GjcError {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";

@@ -15,7 +15,11 @@ export async function validatePath(ctx: Context, input: string, only?: Target["k
   }
   if (only && target.kind !== only) {
     const { usageError } = await import("../core/errors.ts");
-    throw usageError(`${input} is a ${target.kind === "catalog" ? "catalog" : `${target.kind} bundle`}, not a ${only === "catalog" ? "catalog" : `${only} bundle`}.`, only === "catalog" ? "Use gjc plugin validate for bundles." : undefined, "wrong_target");
+    throw usageError(
+      `${input} is a ${target.kind === "catalog" ? "catalog" : `${target.kind} bundle`}, not a ${only === "catalog" ? "catalog" : `${only} bundle`}.`,
+      only === "catalog" ? "Use gjc plugin validate for bundles." : undefined,
+      "wrong_target",
+    );
   }
   switch (target.kind) {
     case "gjc":

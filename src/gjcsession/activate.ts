@@ -58,7 +58,9 @@ interface Binding {
 
 function bindingsOf(bundles: SessionBundle[]): Binding[] {
   const out: Binding[] = [];
-  for (const bundle of bundles) for (const surface of bundle.surfaces) if (isSubskill(surface.surface)) out.push({ bundle, surface, sub: surface.surface });
+  for (const bundle of bundles)
+    for (const surface of bundle.surfaces)
+      if (isSubskill(surface.surface)) out.push({ bundle, surface, sub: surface.surface });
   return out;
 }
 
@@ -73,7 +75,10 @@ function refusal(b: Binding, flag: string): GjcError {
     return new GjcError({
       code: "surface_disabled",
       message: `${flag} names ${where}, which is disabled; it was not activated.`,
-      hint: b.bundle.status === "disabled" ? `Enable the bundle with gjc plugin enable ${entry.name} ${scopeFlag}.` : `Enable it with gjc plugin enable ${entry.name} ${scopeFlag} --surface ${b.sub.extensionId}.`,
+      hint:
+        b.bundle.status === "disabled"
+          ? `Enable the bundle with gjc plugin enable ${entry.name} ${scopeFlag}.`
+          : `Enable it with gjc plugin enable ${entry.name} ${scopeFlag} --surface ${b.sub.extensionId}.`,
       details: { surfaceId: b.sub.extensionId, bundle: entry.name, scope: entry.scope },
       exit: ExitCode.failed,
     });
@@ -81,16 +86,28 @@ function refusal(b: Binding, flag: string): GjcError {
   if (b.bundle.status === "excluded") {
     return new GjcError({
       code: "session_collision",
-      message: `${flag} names ${where}, which is left out of this session: it collides with ${b.bundle.collision?.with.join(", ") ?? "an active bundle"} (${b.bundle.reasons.map((r) => r.message).slice(0, 3).join("; ")}); it was not activated.`,
+      message: `${flag} names ${where}, which is left out of this session: it collides with ${b.bundle.collision?.with.join(", ") ?? "an active bundle"} (${b.bundle.reasons
+        .map((r) => r.message)
+        .slice(0, 3)
+        .join("; ")}); it was not activated.`,
       hint: `Disable or uninstall one of the two bundles (gjc plugin disable ${entry.name} ${scopeFlag}).`,
-      details: { surfaceId: b.sub.extensionId, bundle: entry.name, scope: entry.scope, collision: b.bundle.collision, reasons: b.bundle.reasons },
+      details: {
+        surfaceId: b.sub.extensionId,
+        bundle: entry.name,
+        scope: entry.scope,
+        collision: b.bundle.collision,
+        reasons: b.bundle.reasons,
+      },
       exit: ExitCode.refused,
     });
   }
   const reasons = b.bundle.status === "quarantined" ? b.bundle.reasons : b.surface.reasons;
   return new GjcError({
     code: "quarantined",
-    message: `${flag} names ${where}, which is quarantined (${reasons.map((r) => `${r.code}: ${r.message}`).slice(0, 3).join("; ")}); it was not activated.`,
+    message: `${flag} names ${where}, which is quarantined (${reasons
+      .map((r) => `${r.code}: ${r.message}`)
+      .slice(0, 3)
+      .join("; ")}); it was not activated.`,
     hint: `Run "gjc plugin verify ${entry.name}" after restoring the files, or reinstall the bundle with gjc plugin install <source> ${scopeFlag} --force.`,
     details: { surfaceId: b.sub.extensionId, bundle: entry.name, scope: entry.scope, reasons },
     exit: ExitCode.refused,
@@ -100,7 +117,12 @@ function refusal(b: Binding, flag: string): GjcError {
 function activated(b: Binding): ActivatedSubskill {
   const bytes = b.bundle.texts.get(b.sub.path);
   if (!bytes) {
-    throw new GjcError({ code: "runtime_mismatch", message: `The verified text of ${b.sub.extensionId} is not available.`, hint: `Run "gjc plugin verify ${b.bundle.entry.name}".`, exit: ExitCode.refused });
+    throw new GjcError({
+      code: "runtime_mismatch",
+      message: `The verified text of ${b.sub.extensionId} is not available.`,
+      hint: `Run "gjc plugin verify ${b.bundle.entry.name}".`,
+      exit: ExitCode.refused,
+    });
   }
   const { body } = splitFrontmatter(new TextDecoder().decode(bytes));
   const { entry } = b.bundle;
@@ -113,7 +135,14 @@ function activated(b: Binding): ActivatedSubskill {
     phase: b.sub.phase,
     activationArg: b.sub.activation_arg,
     sha256: b.sub.sha256,
-    block: subskillBlock({ plugin: entry.name, name: b.sub.name, parent: b.sub.parent, phase: b.sub.phase, arg: b.sub.activation_arg, body }),
+    block: subskillBlock({
+      plugin: entry.name,
+      name: b.sub.name,
+      parent: b.sub.parent,
+      phase: b.sub.phase,
+      arg: b.sub.activation_arg,
+      body,
+    }),
     tools: subskillToolsOf(entry, b.sub),
   };
 }
@@ -129,7 +158,11 @@ export async function activateSkill(ctx: Context, options: ActivationOptions): P
   const skill = options.skill;
   // Only the protected parents have sub-skills: any other name is a mistake, never an empty activation.
   if (!Object.hasOwn(WORKFLOW_PHASES, skill) && !(ROLE_AGENTS as readonly string[]).includes(skill)) {
-    throw usageError(`"${skill}" is not a skill or agent that sub-skills bind to.`, `Use one of: ${[...Object.keys(WORKFLOW_PHASES), ...ROLE_AGENTS].join(", ")}.`, "invalid_parent");
+    throw usageError(
+      `"${skill}" is not a skill or agent that sub-skills bind to.`,
+      `Use one of: ${[...Object.keys(WORKFLOW_PHASES), ...ROLE_AGENTS].join(", ")}.`,
+      "invalid_parent",
+    );
   }
   const phases = WORKFLOW_PHASES[skill] ?? [];
   const phase = options.phase ?? initialPhase(skill);
@@ -137,7 +170,16 @@ export async function activateSkill(ctx: Context, options: ActivationOptions): P
     throw usageError(`"${phase}" is not a phase of ${skill}.`, `Use one of: ${phases.join(", ")}.`, "invalid_phase");
   }
   const tokens = options.args.flatMap((a) => a.split(/\s+/)).filter((t) => t !== "");
-  const result: ActivationResult = { skill, phase, consumed: null, args: tokens, cleanedArgs: tokens.join(" "), activation: null, pack: [], inject: "" };
+  const result: ActivationResult = {
+    skill,
+    phase,
+    consumed: null,
+    args: tokens,
+    cleanedArgs: tokens.join(" "),
+    activation: null,
+    pack: [],
+    inject: "",
+  };
 
   const state = await loadSession(ctx, { projectDir: resolve(ctx.cwd, options.project ?? ".") });
   const bound = bindingsOf(state.bundles).filter((b) => b.sub.parent === skill);

@@ -2,7 +2,12 @@ import { flattenControlChars } from "../bundle/names.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { attr, escapeAttr, truncate, utf8Bytes } from "./escape.ts";
-import { ADVERT_ATTR_MAX_CHARS, ADVERT_BLOCK_MAX_BYTES, ADVERT_DESCRIPTION_MAX_CHARS, ADVERT_MAX_ITEMS } from "./limits.ts";
+import {
+  ADVERT_ATTR_MAX_CHARS,
+  ADVERT_BLOCK_MAX_BYTES,
+  ADVERT_DESCRIPTION_MAX_CHARS,
+  ADVERT_MAX_ITEMS,
+} from "./limits.ts";
 
 /** Metadata of one active sub-skill: all a Tier-1 advertisement may show (never its body). */
 export interface SubskillInfo {
@@ -36,15 +41,22 @@ function itemLine(s: SubskillInfo): { line: string; descriptionCut: boolean } {
   return { line, descriptionCut: description.truncated };
 }
 
-const overflowLine = (k: number) => `  - ${k} additional plugin sub-skill(s) omitted; invoke explicitly with a known activation arg.`;
-const availableLine = (n: number) => `  - ${n} plugin sub-skill(s) available; invoke explicitly with a known activation arg.`;
+const overflowLine = (k: number) =>
+  `  - ${k} additional plugin sub-skill(s) omitted; invoke explicitly with a known activation arg.`;
+const availableLine = (n: number) =>
+  `  - ${n} plugin sub-skill(s) available; invoke explicitly with a known activation arg.`;
 
 /**
  * The Tier-1 list of sub-skills bound to one parent (and phase, when given): at most 12
  * items, descriptions cut to 200 characters, the whole block within 4 KiB including the
  * overflow line. Items that do not fit are named in diagnostics.
  */
-export function buildAdvertisement(all: SubskillInfo[], parent: string, kind: "skill" | "agent", phase?: string): Advertisement {
+export function buildAdvertisement(
+  all: SubskillInfo[],
+  parent: string,
+  kind: "skill" | "agent",
+  phase?: string,
+): Advertisement {
   const items = all.filter((s) => s.parent === parent && (phase === undefined || s.phase === phase));
   const result: Advertisement = { parent, kind, text: "", advertised: [], omitted: [], diagnostics: [] };
   if (items.length === 0) return result;
@@ -74,7 +86,10 @@ export function buildAdvertisement(all: SubskillInfo[], parent: string, kind: "s
   if (lines.length === 0) lines.push(availableLine(items.length));
   else if (omittedItems.length > 0) lines.push(overflowLine(omittedItems.length));
   for (const s of omittedItems) {
-    const why = result.advertised.length >= ADVERT_MAX_ITEMS ? `at most ${ADVERT_MAX_ITEMS} sub-skills are advertised` : `the block would exceed ${ADVERT_BLOCK_MAX_BYTES} bytes`;
+    const why =
+      result.advertised.length >= ADVERT_MAX_ITEMS
+        ? `at most ${ADVERT_MAX_ITEMS} sub-skills are advertised`
+        : `the block would exceed ${ADVERT_BLOCK_MAX_BYTES} bytes`;
     result.diagnostics.push({
       scope: s.scope,
       bundle: s.plugin,

@@ -2,7 +2,12 @@ import { sha256Hex } from "../bundle/hash.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
 import { attr, escapeBody, utf8Bytes } from "./escape.ts";
-import { APPENDIX_ATTR_MAX_CHARS, APPENDIX_BLOCK_MAX_BYTES, APPENDIX_MAX_BLOCKS, APPENDIX_TOTAL_MAX_BYTES } from "./limits.ts";
+import {
+  APPENDIX_ATTR_MAX_CHARS,
+  APPENDIX_BLOCK_MAX_BYTES,
+  APPENDIX_MAX_BLOCKS,
+  APPENDIX_TOTAL_MAX_BYTES,
+} from "./limits.ts";
 
 /** One appendix of an active bundle, with its text already read from verified bytes. */
 export interface AppendixInput {
@@ -58,7 +63,12 @@ export function renderAppendices(inputs: AppendixInput[]): RenderedAppendices {
     const where = { scope: a.scope, bundle: a.plugin, surfaceId: a.extensionId };
     const body = escapeBody(a.body);
     if (body.trim() === "") {
-      diagnostics.push({ ...where, code: "appendix_empty", severity: "warning", message: `Appendix ${a.extensionId} is empty once control characters are removed; nothing was appended.` });
+      diagnostics.push({
+        ...where,
+        code: "appendix_empty",
+        severity: "warning",
+        message: `Appendix ${a.extensionId} is empty once control characters are removed; nothing was appended.`,
+      });
       continue;
     }
     const block = appendixBlock(a, body);
@@ -74,7 +84,13 @@ export function renderAppendices(inputs: AppendixInput[]): RenderedAppendices {
       continue;
     }
     if (included.length >= APPENDIX_MAX_BLOCKS) {
-      diagnostics.push({ ...where, code: "appendix_count_exceeded", severity: "warning", message: `Appendix ${a.extensionId} was left out: at most ${APPENDIX_MAX_BLOCKS} appendices fit in one session.`, hint: "Disable appendices you do not need with gjc plugin disable <name> --surface <id>." });
+      diagnostics.push({
+        ...where,
+        code: "appendix_count_exceeded",
+        severity: "warning",
+        message: `Appendix ${a.extensionId} was left out: at most ${APPENDIX_MAX_BLOCKS} appendices fit in one session.`,
+        hint: "Disable appendices you do not need with gjc plugin disable <name> --surface <id>.",
+      });
       continue;
     }
     if (total + bytes > APPENDIX_TOTAL_MAX_BYTES) {

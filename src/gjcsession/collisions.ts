@@ -21,9 +21,39 @@ export interface CollisionLoss {
  * passes its own (`gjc plugin session --host-tools`).
  */
 export const HOST_BUILTIN_TOOLS: readonly string[] = [
-  "read", "bash", "edit", "ast_grep", "ast_edit", "render_mermaid", "ask", "debug", "bisect", "eval", "calc", "ssh", "github", "find", "search",
-  "lsp", "browser", "checkpoint", "rewind", "task", "subagent", "job", "monitor", "cron", "recipe", "irc", "todo_write", "web_search",
-  "skill_discovery", "telegram_send", "write", "skill", "goal",
+  "read",
+  "bash",
+  "edit",
+  "ast_grep",
+  "ast_edit",
+  "render_mermaid",
+  "ask",
+  "debug",
+  "bisect",
+  "eval",
+  "calc",
+  "ssh",
+  "github",
+  "find",
+  "search",
+  "lsp",
+  "browser",
+  "checkpoint",
+  "rewind",
+  "task",
+  "subagent",
+  "job",
+  "monitor",
+  "cron",
+  "recipe",
+  "irc",
+  "todo_write",
+  "web_search",
+  "skill_discovery",
+  "telegram_send",
+  "write",
+  "skill",
+  "goal",
 ];
 
 /**
@@ -33,7 +63,10 @@ export const HOST_BUILTIN_TOOLS: readonly string[] = [
  * Nothing is ever shadowed. Sub-skills count too, so an activation flag can never name two
  * bundles (the same bundle installed in both scopes would otherwise do exactly that).
  */
-export function resolveSessionCollisions(candidates: CollisionCandidate[], hostTools: readonly string[] = []): Map<number, CollisionLoss[]> {
+export function resolveSessionCollisions(
+  candidates: CollisionCandidate[],
+  hostTools: readonly string[] = [],
+): Map<number, CollisionLoss[]> {
   const held = new Map<string, string>();
   // Host tools first: compared lower-cased, as the reference host does with the names it is given.
   const hostHeld = new Set(hostTools.map((t) => t.toLowerCase()));
@@ -44,7 +77,11 @@ export function resolveSessionCollisions(candidates: CollisionCandidate[], hostT
     for (const surface of c.surfaces) {
       if (surface.kind === "tool" && typeof surface.name === "string" && hostHeld.has(surface.name.toLowerCase())) {
         lost ??= [];
-        lost.push({ surfaceId: surface.extensionId, heldBy: "the host", message: `Tool name "${surface.name}" is already present as a host built-in tool; refusing to overwrite (fail-closed, no shadowing).` });
+        lost.push({
+          surfaceId: surface.extensionId,
+          heldBy: "the host",
+          message: `Tool name "${surface.name}" is already present as a host built-in tool; refusing to overwrite (fail-closed, no shadowing).`,
+        });
         continue;
       }
       // The one rule of what collides (src/families/gjc/ids.ts), as validate and install use it.
@@ -56,7 +93,11 @@ export function resolveSessionCollisions(candidates: CollisionCandidate[], hostT
         }
         lost ??= [];
         if (!lost.some((l) => l.surfaceId === surface.extensionId)) {
-          lost.push({ surfaceId: surface.extensionId, heldBy: holder, message: `${label} collides with ${holder}, which is already active; fail-closed (no shadowing).` });
+          lost.push({
+            surfaceId: surface.extensionId,
+            heldBy: holder,
+            message: `${label} collides with ${holder}, which is already active; fail-closed (no shadowing).`,
+          });
         }
       }
     }

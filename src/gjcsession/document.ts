@@ -10,11 +10,20 @@ import { startSession, type SessionOptions, type SessionResult } from "./session
  * or a runtime check failed (integrity), otherwise 0 even with quarantined bundles (the plan
  * lists them; a host still gets every verified surface).
  */
-export function sessionDocument(result: SessionResult): { json: { schema: string } & Record<string, unknown>; exit: ExitCodeValue } {
+export function sessionDocument(result: SessionResult): {
+  json: { schema: string } & Record<string, unknown>;
+  exit: ExitCodeValue;
+} {
   const scopeBroken = result.plan.scopes.some((x) => !x.ok);
   const runtimeFailed = (result.runtimeCheck?.failed ?? 0) > 0;
   return {
-    json: { schema: "gjc/session@1", ok: !scopeBroken && !runtimeFailed, ...result.plan, runtimeCheck: result.runtimeCheck ?? null, persistedQuarantine: result.persistedQuarantine },
+    json: {
+      schema: "gjc/session@1",
+      ok: !scopeBroken && !runtimeFailed,
+      ...result.plan,
+      runtimeCheck: result.runtimeCheck ?? null,
+      persistedQuarantine: result.persistedQuarantine,
+    },
     exit: scopeBroken || runtimeFailed ? ExitCode.refused : ExitCode.ok,
   };
 }
@@ -28,7 +37,11 @@ export interface SessionRun {
 }
 
 /** `gjc plugin session`: the plan, its document and exit status, and what the human text points at. */
-export async function runSession(ctx: Context, options: SessionOptions, show: { noteC2?: boolean } = {}): Promise<SessionRun> {
+export async function runSession(
+  ctx: Context,
+  options: SessionOptions,
+  show: { noteC2?: boolean } = {},
+): Promise<SessionRun> {
   const result = await startSession(ctx, options);
   const c2Installed = show.noteC2 === true && result.plan.bundles.length === 0 && anyC2Bundle(ctx);
   return { result, ...sessionDocument(result), c2Installed };

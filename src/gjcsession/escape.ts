@@ -20,7 +20,12 @@ export function escapeBody(text: string): string {
 
 /** Escapes `& " < >` for a double-quoted attribute or a one-line item. */
 export function escapeAttr(text: string): string {
-  return text.replace(ALL_CONTROLS, "").replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text
+    .replace(ALL_CONTROLS, "")
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 
 /**

@@ -8,13 +8,18 @@ import { dirname, join, resolve } from "node:path";
  * as the verb's (sessionDocument), except with nothing installed, where it is written out
  * here without loading anything (a test holds the two to the same bytes).
  */
-export async function fastSession(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<{ text: string; exit: number } | undefined> {
+export async function fastSession(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<{ text: string; exit: number } | undefined> {
   let json = false;
   let project: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--json" && !json) json = true;
-    else if (a === "--project" && project === undefined && i + 1 < args.length && !args[i + 1].startsWith("-")) project = args[++i];
+    else if (a === "--project" && project === undefined && i + 1 < args.length && !args[i + 1].startsWith("-"))
+      project = args[++i];
     else if (a.startsWith("--project=") && project === undefined && a.length > 10) project = a.slice(10);
     else return undefined;
   }
@@ -54,9 +59,17 @@ async function registryState(root: string): Promise<"absent" | "present" | "othe
   }
 }
 
-async function fullSession(env: Record<string, string | undefined>, cwd: string, project: string | undefined): Promise<{ text: string; exit: number } | undefined> {
+async function fullSession(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  project: string | undefined,
+): Promise<{ text: string; exit: number } | undefined> {
   try {
-    const [{ createContext }, { startSession }, { sessionDocument }] = await Promise.all([import("../core/context.ts"), import("./session.ts"), import("./document.ts")]);
+    const [{ createContext }, { startSession }, { sessionDocument }] = await Promise.all([
+      import("../core/context.ts"),
+      import("./session.ts"),
+      import("./document.ts"),
+    ]);
     const { json, exit } = sessionDocument(await startSession(createContext({ env, cwd }), { project }));
     return { text: JSON.stringify(json, null, 2), exit };
   } catch {
@@ -82,7 +95,10 @@ function emptyDocument(projectDir: string, userRoot: string, projectRoot: string
       agentAppendices: none(agents),
       // SHA-256 of the empty string: no appendix was included.
       appendixDigest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-      advertisements: { skills: none(["autoresearch", "deep-interview", "ralplan", "ultragoal"]), agents: none(agents) },
+      advertisements: {
+        skills: none(["autoresearch", "deep-interview", "ralplan", "ultragoal"]),
+        agents: none(agents),
+      },
       subskills: [],
       tools: [],
       hooks: [],

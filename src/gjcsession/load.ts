@@ -76,9 +76,16 @@ const MAX_DRIFT_RECORDS = 20;
 
 function driftRecords(entry: RegistryEntry, messages: string[], at: string): QuarantineRecord[] {
   const id = pluginId(entry.name);
-  const records = messages.slice(0, MAX_DRIFT_RECORDS).map((message) => ({ surfaceId: id, code: "runtime_mismatch", message, detectedAt: at }));
+  const records = messages
+    .slice(0, MAX_DRIFT_RECORDS)
+    .map((message) => ({ surfaceId: id, code: "runtime_mismatch", message, detectedAt: at }));
   if (messages.length > MAX_DRIFT_RECORDS) {
-    records.push({ surfaceId: id, code: "runtime_mismatch", message: `…and ${messages.length - MAX_DRIFT_RECORDS} more problems`, detectedAt: at });
+    records.push({
+      surfaceId: id,
+      code: "runtime_mismatch",
+      message: `…and ${messages.length - MAX_DRIFT_RECORDS} more problems`,
+      detectedAt: at,
+    });
   }
   return records;
 }
@@ -95,7 +102,10 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   const diagnostics: SessionDiagnostic[] = [];
   const bundles: SessionBundle[] = [];
   const detectedAt = ctx.now().toISOString();
-  const newDrift: Record<Scope, { name: string; pluginRoot: string; records: QuarantineRecord[] }[]> = { user: [], project: [] };
+  const newDrift: Record<Scope, { name: string; pluginRoot: string; records: QuarantineRecord[] }[]> = {
+    user: [],
+    project: [],
+  };
 
   // Scopes read from a registry the GJC agent wrote: loaded, but nothing is ever written back.
   const readOnly = new Set<Scope>();
@@ -150,7 +160,13 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
   for (const b of bundles) {
     if (b.status !== "active") continue;
     const texts = textFilesOf(b.surfaces.filter((s) => s.status === "active").map((s) => s.surface));
-    applyCheck(b, verifyInstalledBundle(b.entry, texts), texts, detectedAt, readOnly.has(b.entry.scope) ? [] : newDrift[b.entry.scope]);
+    applyCheck(
+      b,
+      verifyInstalledBundle(b.entry, texts),
+      texts,
+      detectedAt,
+      readOnly.has(b.entry.scope) ? [] : newDrift[b.entry.scope],
+    );
   }
 
   // Session collisions among the bundles still standing.
@@ -163,18 +179,39 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
     const b = standing[index];
     b.status = "excluded";
     b.texts = new Map();
-    b.reasons = losses.map((l) => ({ surfaceId: l.surfaceId, code: "session_collision", message: l.message, persisted: false }));
+    b.reasons = losses.map((l) => ({
+      surfaceId: l.surfaceId,
+      code: "session_collision",
+      message: l.message,
+      persisted: false,
+    }));
     b.collision = { with: [...new Set(losses.map((l) => l.heldBy))], surfaceIds: losses.map((l) => l.surfaceId) };
   }
 
   for (const b of bundles) {
     for (const r of b.status === "quarantined" || b.status === "excluded" ? b.reasons : []) {
-      diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId: r.surfaceId, code: r.code, severity: "error", message: r.message, hint: quarantineHint(b.entry, r.code) });
+      diagnostics.push({
+        scope: b.entry.scope,
+        bundle: b.entry.name,
+        surfaceId: r.surfaceId,
+        code: r.code,
+        severity: "error",
+        message: r.message,
+        hint: quarantineHint(b.entry, r.code),
+      });
     }
     if (b.status !== "active") continue;
     for (const s of b.surfaces) {
       for (const r of s.status === "quarantined" ? s.reasons : []) {
-        diagnostics.push({ scope: b.entry.scope, bundle: b.entry.name, surfaceId: r.surfaceId, code: r.code, severity: "error", message: r.message, hint: quarantineHint(b.entry, r.code) });
+        diagnostics.push({
+          scope: b.entry.scope,
+          bundle: b.entry.name,
+          surfaceId: r.surfaceId,
+          code: r.code,
+          severity: "error",
+          message: r.message,
+          hint: quarantineHint(b.entry, r.code),
+        });
       }
     }
   }
@@ -185,7 +222,12 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
     for (const scope of ["user", "project"] as const) {
       const written = await persistOrReport(ctx, scope, roots[scope], newDrift[scope], diagnostics);
       if (written !== undefined) persistedNow += written;
-      else for (const b of bundles) if (b.entry.scope === scope) for (const r of b.reasons) if (r.code === "runtime_mismatch" && newDrift[scope].some((d) => d.name === b.entry.name)) r.persisted = false;
+      else
+        for (const b of bundles)
+          if (b.entry.scope === scope)
+            for (const r of b.reasons)
+              if (r.code === "runtime_mismatch" && newDrift[scope].some((d) => d.name === b.entry.name))
+                r.persisted = false;
     }
   }
   return { projectDir: options.projectDir, scopes, bundles, diagnostics, persistedNow };
@@ -193,8 +235,10 @@ export async function loadSession(ctx: Context, options: LoadOptions): Promise<S
 
 function quarantineHint(entry: RegistryEntry, code: string): string {
   const flag = entry.scope === "user" ? "--user" : "--project";
-  if (code === "session_collision") return `Disable or uninstall one of the two bundles (gjc plugin disable ${entry.name} ${flag}).`;
-  if (code === "runtime_mismatch") return `Run "gjc plugin verify ${entry.name}" once the files are restored, or reinstall with gjc plugin install <source> ${flag} --force.`;
+  if (code === "session_collision")
+    return `Disable or uninstall one of the two bundles (gjc plugin disable ${entry.name} ${flag}).`;
+  if (code === "runtime_mismatch")
+    return `Run "gjc plugin verify ${entry.name}" once the files are restored, or reinstall with gjc plugin install <source> ${flag} --force.`;
   return `Inspect it with "gjc plugin inspect ${entry.name}"; reinstalling a fixed version clears the quarantine.`;
 }
 
@@ -205,26 +249,49 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
   const whole = persisted.filter((q) => q.surfaceId === pluginId(entry.name));
   const disabled = new Set(entry.disabledSurfaceIds);
   const surfaces: SessionSurface[] = all.map((surface) => {
-    const reasons = persisted.length === 0 ? [] : persisted.filter((q) => q.surfaceId === surface.extensionId).map((q) => ({ surfaceId: q.surfaceId, code: passCode(q.code), message: q.message, persisted: true }));
-    const status: SurfaceStatus = disabled.has(surface.extensionId) ? "disabled" : reasons.length > 0 ? "quarantined" : "active";
+    const reasons =
+      persisted.length === 0
+        ? []
+        : persisted
+            .filter((q) => q.surfaceId === surface.extensionId)
+            .map((q) => ({ surfaceId: q.surfaceId, code: passCode(q.code), message: q.message, persisted: true }));
+    const status: SurfaceStatus = disabled.has(surface.extensionId)
+      ? "disabled"
+      : reasons.length > 0
+        ? "quarantined"
+        : "active";
     return { surface, status, reasons };
   });
   const bundle: SessionBundle = { entry, status: "active", reasons: [], surfaces, texts: new Map() };
   if (!entry.enabled) {
     bundle.status = "disabled";
     // Disabled and quarantined: both are shown (the quarantine still blocks enabling it).
-    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: q.code as Code, message: q.message, persisted: true }));
+    bundle.reasons = whole.map((q) => ({
+      surfaceId: q.surfaceId,
+      code: q.code as Code,
+      message: q.message,
+      persisted: true,
+    }));
     return bundle;
   }
   if (whole.length > 0) {
     bundle.status = "quarantined";
-    bundle.reasons = whole.map((q) => ({ surfaceId: q.surfaceId, code: passCode(q.code), message: q.message, persisted: true }));
+    bundle.reasons = whole.map((q) => ({
+      surfaceId: q.surfaceId,
+      code: passCode(q.code),
+      message: q.message,
+      persisted: true,
+    }));
     return bundle;
   }
   // Only installed (and so verified) files may be loaded or rendered: a surface naming any
   // other path (a registry edited by hand, `../` included) fails the bundle closed.
   const installed = new Set(entry.copiedFiles.map((f) => f.relativePath));
-  const strays = all.filter((s) => (s.path !== undefined && s.path !== null && !(typeof s.path === "string" && installed.has(s.path))) || (Array.isArray(s.toolPaths) && s.toolPaths.some((t) => typeof t !== "string" || !installed.has(t))));
+  const strays = all.filter(
+    (s) =>
+      (s.path !== undefined && s.path !== null && !(typeof s.path === "string" && installed.has(s.path))) ||
+      (Array.isArray(s.toolPaths) && s.toolPaths.some((t) => typeof t !== "string" || !installed.has(t))),
+  );
   if (strays.length > 0) {
     bundle.status = "quarantined";
     bundle.reasons = strays.map((s) => ({
@@ -238,17 +305,29 @@ function judgeEntry(entry: RegistryEntry): SessionBundle {
 }
 
 /** Applies the file check: drift quarantines the whole bundle; a clean bundle keeps its verified texts. */
-function applyCheck(bundle: SessionBundle, check: BundleCheck, texts: Set<string>, detectedAt: string, drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[]): void {
+function applyCheck(
+  bundle: SessionBundle,
+  check: BundleCheck,
+  texts: Set<string>,
+  detectedAt: string,
+  drift: { name: string; pluginRoot: string; records: QuarantineRecord[] }[],
+): void {
   const { entry } = bundle;
   const problems = check.problems.map((p) => p.message);
   // judgeEntry quarantined any surface path that is not an installed file, so a clean check kept every text.
-  if (problems.length === 0) for (const rel of texts) if (!check.kept.has(rel)) problems.push(`Installed file missing: ${rel}`);
+  if (problems.length === 0)
+    for (const rel of texts) if (!check.kept.has(rel)) problems.push(`Installed file missing: ${rel}`);
   if (problems.length === 0) bundle.texts = check.kept;
   if (problems.length > 0) {
     const records = driftRecords(entry, problems, detectedAt);
     drift.push({ name: entry.name, pluginRoot: entry.pluginRoot, records });
     bundle.status = "quarantined";
     bundle.texts = new Map();
-    bundle.reasons = records.map((r) => ({ surfaceId: r.surfaceId, code: passCode(r.code), message: r.message, persisted: true }));
+    bundle.reasons = records.map((r) => ({
+      surfaceId: r.surfaceId,
+      code: passCode(r.code),
+      message: r.message,
+      persisted: true,
+    }));
   }
 }

@@ -100,7 +100,13 @@ export interface SessionPlan {
 
 const decoder = new TextDecoder();
 
-function quarantineSurface(b: SessionBundle, surfaceId: string, code: Code, message: string, diagnostics: SessionDiagnostic[]): void {
+function quarantineSurface(
+  b: SessionBundle,
+  surfaceId: string,
+  code: Code,
+  message: string,
+  diagnostics: SessionDiagnostic[],
+): void {
   const s = b.surfaces.find((x) => x.surface.extensionId === surfaceId);
   if (!s) return;
   s.status = "quarantined";
@@ -119,12 +125,24 @@ type Policy = typeof import("../policy/launcher.ts") &
   Pick<typeof import("../mcp/pins.ts"), "pinExclusion" | "pinDigestOf"> &
   Pick<typeof import("../mcp/pins-binding.ts"), "gjcServerBinding">;
 
-function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: SessionDiagnostic[], projectDir: string): McpServerConfig | undefined {
+function mcpConfig(
+  policy: Policy,
+  b: SessionBundle,
+  s: StoredMcp,
+  diagnostics: SessionDiagnostic[],
+  projectDir: string,
+): McpServerConfig | undefined {
   const { checkStdioLauncher, classifyMcpUrl } = policy;
   const root = b.entry.pluginRoot;
   const ident = { family: "gjc" as const, scope: b.entry.scope, bundle: b.entry.name, server: s.name };
   const binding = policy.gjcServerBinding(b.entry, s);
-  const owner = { scope: b.entry.scope, bundle: b.entry.name, surfaceId: s.extensionId, name: s.name, pinDigest: policy.pinDigestOf(dirname(b.entry.pluginRoot), ident, binding) };
+  const owner = {
+    scope: b.entry.scope,
+    bundle: b.entry.name,
+    surfaceId: s.extensionId,
+    name: s.name,
+    pinDigest: policy.pinDigestOf(dirname(b.entry.pluginRoot), ident, binding),
+  };
   // Tool definitions that drifted from their pins keep this one server out (src/mcp/pins.ts).
   const excluded = policy.pinExclusion(dirname(b.entry.pluginRoot), ident, binding);
   if (excluded) {
@@ -134,10 +152,17 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
   if (s.transport === "stdio") {
     const verdict = checkStdioLauncher({ command: s.command ?? "", args: s.args ?? [], cwd: s.cwd ?? undefined }, root);
     if (!verdict.ok) {
-      quarantineSurface(b, s.extensionId, "security_policy", `MCP server "${s.name}" no longer passes the launcher policy: ${verdict.reason}`, diagnostics);
+      quarantineSurface(
+        b,
+        s.extensionId,
+        "security_policy",
+        `MCP server "${s.name}" no longer passes the launcher policy: ${verdict.reason}`,
+        diagnostics,
+      );
       return undefined;
     }
-    const command = verdict.kind === "bundled" && verdict.executable ? join(root, verdict.executable) : (s.command as string);
+    const command =
+      verdict.kind === "bundled" && verdict.executable ? join(root, verdict.executable) : (s.command as string);
     const bunFlags = verdict.kind === "bun" ? isolatingBunFlags(EMPTY_CONFIG_DEVICE) : [];
     // A host that starts what the plan says gets the sandbox: the server starts through gjc.
     const [gjc, ...self] = policy.selfArgv();
@@ -146,7 +171,20 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
       ...owner,
       transport: "stdio",
       command: gjc as string,
-      args: [...self, "sandbox", "exec", "--bundle", b.entry.name, "--server", s.name, ...scope, "--", command, ...bunFlags, ...(s.args ?? [])],
+      args: [
+        ...self,
+        "sandbox",
+        "exec",
+        "--bundle",
+        b.entry.name,
+        "--server",
+        s.name,
+        ...scope,
+        "--",
+        command,
+        ...bunFlags,
+        ...(s.args ?? []),
+      ],
       cwd: verdict.cwd ? join(root, verdict.cwd) : root,
       envAllowList: CHILD_ENV_ALLOW_LIST,
       // Already in args, after the command they belong to.
@@ -155,7 +193,13 @@ function mcpConfig(policy: Policy, b: SessionBundle, s: StoredMcp, diagnostics: 
   }
   const verdict = classifyMcpUrl(s.url ?? "");
   if (!verdict.ok) {
-    quarantineSurface(b, s.extensionId, "security_policy", `MCP server "${s.name}" URL is refused by the policy: ${verdict.reason}`, diagnostics);
+    quarantineSurface(
+      b,
+      s.extensionId,
+      "security_policy",
+      `MCP server "${s.name}" URL is refused by the policy: ${verdict.reason}`,
+      diagnostics,
+    );
     return undefined;
   }
   return { ...owner, transport: s.transport, url: s.url as string, addresses: [] };
@@ -174,12 +218,17 @@ async function pinRemoteServers(
   diagnostics: SessionDiagnostic[],
 ): Promise<McpServerConfig[]> {
   if (!servers.some((c) => c.transport !== "stdio")) return servers;
-  const [{ resolveAndCheck, systemResolver }, { classifyMcpUrl }] = await Promise.all([import("../policy/dns.ts"), import("../policy/url.ts")]);
+  const [{ resolveAndCheck, systemResolver }, { classifyMcpUrl }] = await Promise.all([
+    import("../policy/dns.ts"),
+    import("../policy/url.ts"),
+  ]);
   const verdicts = await Promise.all(
     servers.map((c) => {
       if (c.transport === "stdio") return undefined;
       const url = classifyMcpUrl(c.url);
-      return url.ok ? resolveAndCheck(url.host, resolver ?? systemResolver) : Promise.resolve({ ok: false as const, reason: url.reason });
+      return url.ok
+        ? resolveAndCheck(url.host, resolver ?? systemResolver)
+        : Promise.resolve({ ok: false as const, reason: url.reason });
     }),
   );
   const kept: McpServerConfig[] = [];
@@ -195,18 +244,39 @@ async function pinRemoteServers(
       continue;
     }
     const bundle = bundles.find((b) => b.entry.scope === c.scope && b.entry.name === c.bundle);
-    const why = "unresolved" in v && v.unresolved ? `its host could not be resolved, so it cannot be checked (${v.reason})` : v.reason;
-    if (bundle) quarantineSurface(bundle, c.surfaceId, "security_policy", `MCP server "${c.name}" is left out of this session: ${why}`, diagnostics);
+    const why =
+      "unresolved" in v && v.unresolved
+        ? `its host could not be resolved, so it cannot be checked (${v.reason})`
+        : v.reason;
+    if (bundle)
+      quarantineSurface(
+        bundle,
+        c.surfaceId,
+        "security_policy",
+        `MCP server "${c.name}" is left out of this session: ${why}`,
+        diagnostics,
+      );
   }
   return kept;
 }
 
 /** The second half of session start: what the host loads, renders and connects. */
-export async function buildPlan(state: SessionState, options: { resolver?: import("../policy/dns.ts").Resolver } = {}): Promise<SessionPlan> {
+export async function buildPlan(
+  state: SessionState,
+  options: { resolver?: import("../policy/dns.ts").Resolver } = {},
+): Promise<SessionPlan> {
   // The policy modules are loaded only when some active bundle declares an MCP server.
-  const hasMcp = state.bundles.some((b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)));
+  const hasMcp = state.bundles.some(
+    (b) => b.status === "active" && b.surfaces.some((s) => s.status === "active" && isMcp(s.surface)),
+  );
   const policy: Policy | undefined = hasMcp
-    ? { ...(await import("../policy/launcher.ts")), ...(await import("../policy/url.ts")), ...(await import("../mcp/pins.ts")), ...(await import("../mcp/pins-binding.ts")), ...(await import("../process/sandbox/self.ts")) }
+    ? {
+        ...(await import("../policy/launcher.ts")),
+        ...(await import("../policy/url.ts")),
+        ...(await import("../mcp/pins.ts")),
+        ...(await import("../mcp/pins-binding.ts")),
+        ...(await import("../process/sandbox/self.ts")),
+      }
     : undefined;
   const diagnostics = [...state.diagnostics];
   const appendices: AppendixInput[] = [];
@@ -238,11 +308,37 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
         if (s.kind === "agent-appendix") agent.push({ ...input, agent: s.agent ?? "" });
         else system.push(input);
       } else if (isSubskill(s)) {
-        subskills.push({ extensionId: s.extensionId, scope: entry.scope, plugin: entry.name, name: s.name, parent: s.parent, phase: s.phase, activationArg: s.activation_arg, description: s.description, tools: subskillToolsOf(entry, s) });
+        subskills.push({
+          extensionId: s.extensionId,
+          scope: entry.scope,
+          plugin: entry.name,
+          name: s.name,
+          parent: s.parent,
+          phase: s.phase,
+          activationArg: s.activation_arg,
+          description: s.description,
+          tools: subskillToolsOf(entry, s),
+        });
       } else if (isTool(s)) {
-        tools.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, description: s.description ?? null, module: `${entry.pluginRoot}/${s.path}` });
+        tools.push({
+          scope: entry.scope,
+          bundle: entry.name,
+          surfaceId: s.extensionId,
+          name: s.name,
+          description: s.description ?? null,
+          module: `${entry.pluginRoot}/${s.path}`,
+        });
       } else if (isHook(s)) {
-        hooks.push({ scope: entry.scope, bundle: entry.name, surfaceId: s.extensionId, name: s.name, event: s.event, phase: s.phase ?? null, target: s.target ?? null, module: `${entry.pluginRoot}/${s.path}` });
+        hooks.push({
+          scope: entry.scope,
+          bundle: entry.name,
+          surfaceId: s.extensionId,
+          name: s.name,
+          event: s.event,
+          phase: s.phase ?? null,
+          target: s.target ?? null,
+          module: `${entry.pluginRoot}/${s.path}`,
+        });
       } else if (isMcp(s)) {
         const config = mcpConfig(policy as Policy, b, s, diagnostics, state.projectDir);
         if (config) mcpServers.push(config);
@@ -281,7 +377,12 @@ export async function buildPlan(state: SessionState, options: { resolver?: impor
       root: b.entry.pluginRoot,
       reasons: b.reasons,
       ...(b.collision ? { collision: b.collision } : {}),
-      surfaces: b.surfaces.map((s) => ({ id: s.surface.extensionId, kind: s.surface.kind, status: b.status === "active" ? s.status : b.status, reasons: s.reasons })),
+      surfaces: b.surfaces.map((s) => ({
+        id: s.surface.extensionId,
+        kind: s.surface.kind,
+        status: b.status === "active" ? s.status : b.status,
+        reasons: s.reasons,
+      })),
     })),
     systemAppendix: rendered.system,
     agentAppendices,

@@ -20,9 +20,20 @@ export interface QuarantineAddition {
  * registry, under the scope lock, re-reading the registry first. A record equal in surface
  * and code to one already there is not added twice. Returns how many records were written.
  */
-export async function persistQuarantine(ctx: Context, scope: Scope, root: string, additions: QuarantineAddition[]): Promise<number> {
+export async function persistQuarantine(
+  ctx: Context,
+  scope: Scope,
+  root: string,
+  additions: QuarantineAddition[],
+): Promise<number> {
   if (additions.length === 0) return 0;
-  const lock = await acquireLock(root, { command: "gjc plugin session", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
+  const lock = await acquireLock(root, {
+    command: "gjc plugin session",
+    timeoutMs: lockTimeout(ctx),
+    file: LOCK_FILE,
+    label: scopeLabel(scope),
+    trustedBase: gjcTrustedBase(root, scope),
+  });
   try {
     const registry = readRegistry(root, scope, ctx);
     let written = 0;
@@ -48,7 +59,13 @@ export async function persistQuarantine(ctx: Context, scope: Scope, root: string
  * holds for this session, so a busy lock or a registry that changed under us becomes a
  * warning (the next session or verify records it) instead of leaving the host without a plan.
  */
-export async function persistOrReport(ctx: Context, scope: Scope, root: string, additions: QuarantineAddition[], diagnostics: SessionDiagnostic[]): Promise<number | undefined> {
+export async function persistOrReport(
+  ctx: Context,
+  scope: Scope,
+  root: string,
+  additions: QuarantineAddition[],
+  diagnostics: SessionDiagnostic[],
+): Promise<number | undefined> {
   try {
     return await persistQuarantine(ctx, scope, root, additions);
   } catch (error) {

@@ -59,21 +59,37 @@ const DEFAULT_TIMEOUT_MS = 5000;
 
 let harnessSource: Promise<string> | undefined;
 /** The harness is embedded as text (so it travels inside the compiled binary) and written to scratch. */
-const loadHarness = () => (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default));
+const loadHarness = () =>
+  (harnessSource ??= import("./runtime-harness.mjs", { with: { type: "text" } }).then((m) => m.default));
 
 const clean = (s: string) => flattenControlChars(s).trim().slice(0, 300);
 
 /** Turns what the child saw into a verdict (gjc-notes §6.3-6.4). */
-export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | { ok: false; code: Code; message: string } {
+export function judge(
+  target: RuntimeTarget,
+  r: HarnessReport,
+): { ok: true } | { ok: false; code: Code; message: string } {
   const what = target.kind === "tool" ? `Plugin tool "${target.name}"` : `Plugin hook "${target.name}"`;
   if (r.denied.length > 0) {
-    return { ok: false, code: "security_policy", message: `${what} of ${target.bundle} attempted denied API: ${[...new Set(r.denied)].join(", ")}` };
+    return {
+      ok: false,
+      code: "security_policy",
+      message: `${what} of ${target.bundle} attempted denied API: ${[...new Set(r.denied)].join(", ")}`,
+    };
   }
   if (!r.imported) {
-    return { ok: false, code: target.kind === "hook" ? "invalid_hook" : "runtime_mismatch", message: `Failed to import ${what.toLowerCase()}: ${clean(r.importError ?? "unknown error")}` };
+    return {
+      ok: false,
+      code: target.kind === "hook" ? "invalid_hook" : "runtime_mismatch",
+      message: `Failed to import ${what.toLowerCase()}: ${clean(r.importError ?? "unknown error")}`,
+    };
   }
   if (!r.isFunction) {
-    return { ok: false, code: target.kind === "hook" ? "invalid_hook" : "runtime_mismatch", message: `${what} must export a default factory function.` };
+    return {
+      ok: false,
+      code: target.kind === "hook" ? "invalid_hook" : "runtime_mismatch",
+      message: `${what} must export a default factory function.`,
+    };
   }
   if (r.factoryError !== undefined) {
     return { ok: false, code: "runtime_mismatch", message: `${what}: the factory threw: ${clean(r.factoryError)}` };
@@ -81,16 +97,30 @@ export function judge(target: RuntimeTarget, r: HarnessReport): { ok: true } | {
   if (target.kind === "tool") {
     const names = r.tools.map((t) => t.name);
     if (names.length !== 1 || names[0] !== target.name) {
-      return { ok: false, code: "runtime_mismatch", message: `Tool factory returned ${JSON.stringify(names.map((n) => n ?? "<unnamed>"))}, expected exactly ${JSON.stringify([target.name])}` };
+      return {
+        ok: false,
+        code: "runtime_mismatch",
+        message: `Tool factory returned ${JSON.stringify(names.map((n) => n ?? "<unnamed>"))}, expected exactly ${JSON.stringify([target.name])}`,
+      };
     }
-    if (r.tools[0].execute !== "function") return { ok: false, code: "runtime_mismatch", message: `Tool "${target.name}" has no execute function.` };
+    if (r.tools[0].execute !== "function")
+      return { ok: false, code: "runtime_mismatch", message: `Tool "${target.name}" has no execute function.` };
     return { ok: true };
   }
   const events = r.registrations.map((x) => x.event);
   if (events.length !== 1 || events[0] !== target.event) {
-    return { ok: false, code: "runtime_mismatch", message: `Plugin hook registered ${JSON.stringify(events)}, expected exactly ${JSON.stringify([target.event])}` };
+    return {
+      ok: false,
+      code: "runtime_mismatch",
+      message: `Plugin hook registered ${JSON.stringify(events)}, expected exactly ${JSON.stringify([target.event])}`,
+    };
   }
-  if (r.registrations[0].handler !== "function") return { ok: false, code: "runtime_mismatch", message: `Plugin hook "${target.name}" registered a handler that is not a function.` };
+  if (r.registrations[0].handler !== "function")
+    return {
+      ok: false,
+      code: "runtime_mismatch",
+      message: `Plugin hook "${target.name}" registered a handler that is not a function.`,
+    };
   return { ok: true };
 }
 
@@ -122,12 +152,24 @@ async function readReport(stdout: ReadableStream<Uint8Array>, nonce: string): Pr
   return undefined;
 }
 
-async function checkOne(ctx: Context, scratch: Scratch, harness: string, target: RuntimeTarget, timeoutMs: number): Promise<RuntimeCheckResult> {
+async function checkOne(
+  ctx: Context,
+  scratch: Scratch,
+  harness: string,
+  target: RuntimeTarget,
+  timeoutMs: number,
+): Promise<RuntimeCheckResult> {
   const nonce = crypto.randomUUID();
   // Confined like every bundle process; it also reads the harness and empty bunfig in our scratch.
   const subject = { bundle: target.bundle };
   const profile = await profileFor(ctx, subject, { read: [target.pluginRoot, scratch.dir], write: [], net: [] });
-  const child = launch({ argv: bunArgv(scratch.emptyConfig, harness), cwd: target.pluginRoot, env: childEnv(ctx), memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB, sandbox: { subject, profile, hostEnv: ctx.env } });
+  const child = launch({
+    argv: bunArgv(scratch.emptyConfig, harness),
+    cwd: target.pluginRoot,
+    env: childEnv(ctx),
+    memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB,
+    sandbox: { subject, profile, hostEnv: ctx.env },
+  });
   const { proc } = child;
   const stderrReader = proc.stderr.getReader();
   const stderr = { text: "" };
@@ -138,7 +180,10 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   } catch {
     // The child died before reading its request; judged below as "no report".
   }
-  const outcome = await within(readReport(proc.stdout, nonce).catch(() => undefined), timeoutMs);
+  const outcome = await within(
+    readReport(proc.stdout, nonce).catch(() => undefined),
+    timeoutMs,
+  );
   await child.stop();
   const exitCode = await child.exited;
   // Every process of the tree is gone now (on Linux; elsewhere one that left its session may
@@ -147,13 +192,31 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
   const log = stderr.text.trim() === "" ? undefined : stderr.text;
   if (log !== undefined) reportDenials(subject, log);
   if (child.memoryExceeded) {
-    return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory while loading; it was stopped.`, log };
+    return {
+      target,
+      ok: false,
+      code: "runtime_mismatch",
+      message: `Plugin ${target.kind} "${target.name}" held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory while loading; it was stopped.`,
+      log,
+    };
   }
   if (outcome === TIMED_OUT) {
-    return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" did not finish loading within ${timeoutMs} ms; it was stopped.`, log };
+    return {
+      target,
+      ok: false,
+      code: "runtime_mismatch",
+      message: `Plugin ${target.kind} "${target.name}" did not finish loading within ${timeoutMs} ms; it was stopped.`,
+      log,
+    };
   }
   if (outcome === undefined) {
-    return { target, ok: false, code: "runtime_mismatch", message: `Plugin ${target.kind} "${target.name}" ended (exit ${exitCode}) before it could be checked.`, log };
+    return {
+      target,
+      ok: false,
+      code: "runtime_mismatch",
+      message: `Plugin ${target.kind} "${target.name}" ended (exit ${exitCode}) before it could be checked.`,
+      log,
+    };
   }
   const verdict = judge(target, outcome);
   return verdict.ok ? { target, ok: true } : { target, ok: false, code: verdict.code, message: verdict.message, log };
@@ -165,7 +228,11 @@ async function checkOne(ctx: Context, scratch: Scratch, harness: string, target:
  * isolating bun flags, its own process group, a timeout, and the whole group killed at the
  * end. Returns one result per target, in order; quarantining is up to the caller.
  */
-export async function checkRuntimeSurfaces(ctx: Context, targets: RuntimeTarget[], options: RuntimeCheckOptions = {}): Promise<RuntimeCheckResult[]> {
+export async function checkRuntimeSurfaces(
+  ctx: Context,
+  targets: RuntimeTarget[],
+  options: RuntimeCheckOptions = {},
+): Promise<RuntimeCheckResult[]> {
   if (targets.length === 0) return [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scratch = makeScratch(ctx);

@@ -60,7 +60,10 @@ const api = {
 };
 if (request.kind === "hook") {
   api.on = function on(event, handler) {
-    report.registrations[report.registrations.length] = { event: typeof event === "string" ? event : String(event), handler: typeof handler };
+    report.registrations[report.registrations.length] = {
+      event: typeof event === "string" ? event : String(event),
+      handler: typeof handler,
+    };
   };
 }
 freeze(api);
@@ -77,7 +80,20 @@ const virtual = (repeat) =>
   function schedule(fn, delay, ...args) {
     const id = timerId++;
     if (typeof fn === "function") pending[pending.length] = { id, fn, args, delay: Number(delay) || 0, repeat };
-    return { id, ref() { return this; }, unref() { return this; }, hasRef: () => false, refresh() { return this; }, [Symbol.toPrimitive]: () => id };
+    return {
+      id,
+      ref() {
+        return this;
+      },
+      unref() {
+        return this;
+      },
+      hasRef: () => false,
+      refresh() {
+        return this;
+      },
+      [Symbol.toPrimitive]: () => id,
+    };
   };
 const cancel = (handle) => {
   const id = typeof handle === "object" && handle !== null ? handle.id : handle;

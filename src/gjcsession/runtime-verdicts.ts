@@ -47,7 +47,9 @@ export function bundleDigest(entry: RegistryEntry, targets: readonly RuntimeTarg
 export function resultsOf(verdict: Verdict, targets: readonly RuntimeTarget[]): RuntimeCheckResult[] {
   return targets.map((target) => {
     const failure = verdict.failed[target.surfaceId];
-    return failure === undefined ? { target, ok: true } : { target, ok: false, code: passCode(failure.code), message: failure.message };
+    return failure === undefined
+      ? { target, ok: true }
+      : { target, ok: false, code: passCode(failure.code), message: failure.message };
   });
 }
 
@@ -66,7 +68,8 @@ export class VerdictStore {
     try {
       const read = readStateJson(ctx, path, { purpose: this.purpose });
       if (read.kind === "foreign") warnForeignState(ctx, "the runtime-check verdicts", path, read.problem);
-      if (read.kind === "ok" && RuntimeVerdicts.check(read.value)) for (const [k, v] of Object.entries((read.value as VerdictsFile).verdicts)) this.verdicts.set(k, v);
+      if (read.kind === "ok" && RuntimeVerdicts.check(read.value))
+        for (const [k, v] of Object.entries((read.value as VerdictsFile).verdicts)) this.verdicts.set(k, v);
     } catch {
       // unreadable or damaged: every target is checked again
     }
@@ -83,7 +86,8 @@ export class VerdictStore {
   /** Records the results of all the targets one bundle digest covers. */
   record(digest: string, results: readonly RuntimeCheckResult[], at: string): void {
     const failed: Verdict["failed"] = {};
-    for (const r of results) if (!r.ok) failed[r.target.surfaceId] = { code: r.code ?? "runtime_mismatch", message: r.message ?? "" };
+    for (const r of results)
+      if (!r.ok) failed[r.target.surfaceId] = { code: r.code ?? "runtime_mismatch", message: r.message ?? "" };
     this.verdicts.delete(digest); // re-insert at the end: the oldest are dropped first
     this.verdicts.set(digest, { checkedAt: at, failed });
     this.dirty = true;
@@ -95,7 +99,10 @@ export class VerdictStore {
     while (this.verdicts.size > MAX_ENTRIES) this.verdicts.delete(this.verdicts.keys().next().value as string);
     try {
       const doc: VerdictsFile = { format: 2, verdicts: Object.fromEntries(this.verdicts) };
-      writeFileAtomic(join(this.root, FILE), signedStateText(this.ctx, this.purpose, doc), { mode: 0o600, durable: false });
+      writeFileAtomic(join(this.root, FILE), signedStateText(this.ctx, this.purpose, doc), {
+        mode: 0o600,
+        durable: false,
+      });
       this.dirty = false;
     } catch {
       // the scope root is read-only or gone; the next session start checks again

@@ -9,7 +9,11 @@ import { quarantineRuntimeFailures, runtimeTargets, summarizeRuntime, type Runti
  * mismatch quarantines that surface in its registry. The project scope is the working
  * directory's, as for the rest of verify.
  */
-export async function verifyRuntime(ctx: Context, name?: string, options: { timeoutMs?: number } = {}): Promise<RuntimeCheckSummary> {
+export async function verifyRuntime(
+  ctx: Context,
+  name?: string,
+  options: { timeoutMs?: number } = {},
+): Promise<RuntimeCheckSummary> {
   const state = await loadSession(ctx, { projectDir: ctx.cwd });
   const targets = runtimeTargets(state.bundles).filter((t) => name === undefined || t.bundle === name);
   const results = await checkRuntimeSurfaces(ctx, targets, { timeoutMs: options.timeoutMs });

@@ -44,12 +44,34 @@ function targetsOf(b: SessionBundle): RuntimeTarget[] {
   const out: RuntimeTarget[] = [];
   for (const { surface: s, status } of b.surfaces) {
     if (status !== "active") continue;
-    const base = { scope: b.entry.scope, bundle: b.entry.name, pluginRoot: b.entry.pluginRoot, surfaceId: s.extensionId };
-    if (isTool(s)) out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
-    else if (isHook(s)) out.push({ ...base, kind: "hook", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name, event: s.event });
+    const base = {
+      scope: b.entry.scope,
+      bundle: b.entry.name,
+      pluginRoot: b.entry.pluginRoot,
+      surfaceId: s.extensionId,
+    };
+    if (isTool(s))
+      out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
+    else if (isHook(s))
+      out.push({
+        ...base,
+        kind: "hook",
+        path: s.path,
+        module: join(b.entry.pluginRoot, s.path),
+        name: s.name,
+        event: s.event,
+      });
     // A sub-skill's tools are tools like any other: loaded in isolation, held to the name their
     // file gives them; a failure quarantines the sub-skill that brings them.
-    else if (isSubskill(s)) for (const t of subskillToolsOf(b.entry, s)) out.push({ ...base, kind: "tool", path: t.path, module: join(b.entry.pluginRoot, t.path), name: subskillToolName(t.path) });
+    else if (isSubskill(s))
+      for (const t of subskillToolsOf(b.entry, s))
+        out.push({
+          ...base,
+          kind: "tool",
+          path: t.path,
+          module: join(b.entry.pluginRoot, t.path),
+          name: subskillToolName(t.path),
+        });
   }
   return out;
 }
@@ -63,9 +85,17 @@ export function runtimeTargets(bundles: SessionBundle[]): RuntimeTarget[] {
  * Applies failed runtime checks: the surface is quarantined in this session's state and the
  * record is persisted in its scope's registry. Returns how many records were written.
  */
-export async function quarantineRuntimeFailures(ctx: Context, state: SessionState, results: RuntimeCheckResult[], persist = true): Promise<number> {
+export async function quarantineRuntimeFailures(
+  ctx: Context,
+  state: SessionState,
+  results: RuntimeCheckResult[],
+  persist = true,
+): Promise<number> {
   const at = ctx.now().toISOString();
-  const byScope: Record<Scope, Map<string, { name: string; pluginRoot: string; records: QuarantineRecord[] }>> = { user: new Map(), project: new Map() };
+  const byScope: Record<Scope, Map<string, { name: string; pluginRoot: string; records: QuarantineRecord[] }>> = {
+    user: new Map(),
+    project: new Map(),
+  };
   for (const r of results) {
     if (r.ok) continue;
     const t = r.target;
@@ -73,10 +103,27 @@ export async function quarantineRuntimeFailures(ctx: Context, state: SessionStat
     const surface = bundle?.surfaces.find((s) => s.surface.extensionId === t.surfaceId);
     if (!bundle || !surface) continue;
     surface.status = "quarantined";
-    surface.reasons.push({ surfaceId: t.surfaceId, code: r.code ?? "runtime_mismatch", message: r.message ?? "", persisted: persist });
-    state.diagnostics.push({ scope: t.scope, bundle: t.bundle, surfaceId: t.surfaceId, code: r.code ?? "runtime_mismatch", severity: "error", message: r.message ?? "" });
+    surface.reasons.push({
+      surfaceId: t.surfaceId,
+      code: r.code ?? "runtime_mismatch",
+      message: r.message ?? "",
+      persisted: persist,
+    });
+    state.diagnostics.push({
+      scope: t.scope,
+      bundle: t.bundle,
+      surfaceId: t.surfaceId,
+      code: r.code ?? "runtime_mismatch",
+      severity: "error",
+      message: r.message ?? "",
+    });
     const group = byScope[t.scope].get(t.bundle) ?? { name: t.bundle, pluginRoot: t.pluginRoot, records: [] };
-    group.records.push({ surfaceId: t.surfaceId, code: r.code ?? "runtime_mismatch", message: r.message ?? "", detectedAt: at });
+    group.records.push({
+      surfaceId: t.surfaceId,
+      code: r.code ?? "runtime_mismatch",
+      message: r.message ?? "",
+      detectedAt: at,
+    });
     byScope[t.scope].set(t.bundle, group);
   }
   if (!persist) return 0;
@@ -94,7 +141,13 @@ export async function quarantineRuntimeFailures(ctx: Context, state: SessionStat
 export const summarizeRuntime = (results: RuntimeCheckResult[]): RuntimeCheckSummary => ({
   checked: results.length,
   failed: results.filter((r) => !r.ok).length,
-  results: results.map((r) => ({ scope: r.target.scope, bundle: r.target.bundle, surfaceId: r.target.surfaceId, ok: r.ok, ...(r.ok ? {} : { code: r.code, message: r.message }) })),
+  results: results.map((r) => ({
+    scope: r.target.scope,
+    bundle: r.target.bundle,
+    surfaceId: r.target.surfaceId,
+    ok: r.ok,
+    ...(r.ok ? {} : { code: r.code, message: r.message }),
+  })),
 });
 
 /**
@@ -113,7 +166,12 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
     runtimeCheck = r.summary;
     runtimeCheckCached = r.cached;
   }
-  return { plan: await buildPlan(state, { resolver: options.resolver }), runtimeCheck, runtimeCheckCached, persistedQuarantine: persisted };
+  return {
+    plan: await buildPlan(state, { resolver: options.resolver }),
+    runtimeCheck,
+    runtimeCheckCached,
+    persistedQuarantine: persisted,
+  };
 }
 
 /**
@@ -122,8 +180,15 @@ export async function startSession(ctx: Context, options: SessionOptions = {}): 
  * other bundles' targets are checked in isolated children and their verdicts recorded. `all`
  * ignores the cache.
  */
-async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean, timeoutMs?: number): Promise<{ summary?: RuntimeCheckSummary; cached: number; persisted: number }> {
-  const bundles = state.bundles.map((b) => ({ entry: b.entry, targets: targetsOf(b) })).filter((b) => b.targets.length > 0);
+async function checkWithVerdicts(
+  ctx: Context,
+  state: SessionState,
+  all: boolean,
+  timeoutMs?: number,
+): Promise<{ summary?: RuntimeCheckSummary; cached: number; persisted: number }> {
+  const bundles = state.bundles
+    .map((b) => ({ entry: b.entry, targets: targetsOf(b) }))
+    .filter((b) => b.targets.length > 0);
   if (bundles.length === 0) return { cached: 0, persisted: 0 };
   const { VerdictStore, bundleDigest, resultsOf } = await import("./runtime-verdicts.ts");
   const roots = Object.fromEntries(state.scopes.map((s) => [s.scope, s.root])) as Record<Scope, string>;
@@ -139,7 +204,11 @@ async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean
   const fresh = checks.filter((c) => c.results === undefined);
   if (fresh.length > 0) {
     const { checkRuntimeSurfaces } = await import("./runtime-check.ts");
-    const checked = await checkRuntimeSurfaces(ctx, fresh.flatMap((c) => c.targets), { timeoutMs });
+    const checked = await checkRuntimeSurfaces(
+      ctx,
+      fresh.flatMap((c) => c.targets),
+      { timeoutMs },
+    );
     const at = ctx.now().toISOString();
     let next = 0;
     for (const c of fresh) {
@@ -153,5 +222,9 @@ async function checkWithVerdicts(ctx: Context, state: SessionState, all: boolean
   }
   const results = checks.flatMap((c) => c.results ?? []);
   const persisted = await quarantineRuntimeFailures(ctx, state, results);
-  return { summary: summarizeRuntime(results), cached: results.length - fresh.reduce((n, c) => n + c.targets.length, 0), persisted };
+  return {
+    summary: summarizeRuntime(results),
+    cached: results.length - fresh.reduce((n, c) => n + c.targets.length, 0),
+    persisted,
+  };
 }

@@ -1,4 +1,10 @@
-import type { GjcAppendixSurface, GjcHookSurface, GjcMcpSurface, GjcSubskillSurface, GjcToolSurface } from "../families/gjc/surface-types.ts";
+import type {
+  GjcAppendixSurface,
+  GjcHookSurface,
+  GjcMcpSurface,
+  GjcSubskillSurface,
+  GjcToolSurface,
+} from "../families/gjc/surface-types.ts";
 import type { RegistrySurface } from "../install/registry-types.ts";
 
 /**
@@ -17,7 +23,8 @@ export const isTool = (s: RegistrySurface): s is StoredTool => s.kind === "tool"
 export const isHook = (s: RegistrySurface): s is StoredHook => s.kind === "hook";
 export const isMcp = (s: RegistrySurface): s is StoredMcp => s.kind === "mcp";
 export const isSubskill = (s: RegistrySurface): s is StoredSubskill => s.kind === "subskill";
-export const isAppendix = (s: RegistrySurface): s is StoredAppendix => s.kind === "system-appendix" || s.kind === "agent-appendix";
+export const isAppendix = (s: RegistrySurface): s is StoredAppendix =>
+  s.kind === "system-appendix" || s.kind === "agent-appendix";
 
 /** Files whose verified bytes session start keeps: appendix texts and sub-skill bodies. */
 export function textFilesOf(surfaces: RegistrySurface[]): Set<string> {
@@ -43,12 +50,16 @@ export interface SubskillTool {
  * SKILL.md `tools:`), each an installed file of the bundle; a path that is not one is left out
  * (judgeEntry quarantines such a sub-skill before this is reached).
  */
-export function subskillToolsOf(entry: { pluginRoot: string; copiedFiles: readonly { relativePath: string; sha256: string }[] }, s: StoredSubskill): SubskillTool[] {
+export function subskillToolsOf(
+  entry: { pluginRoot: string; copiedFiles: readonly { relativePath: string; sha256: string }[] },
+  s: StoredSubskill,
+): SubskillTool[] {
   const installed = new Map(entry.copiedFiles.map((f) => [f.relativePath, f.sha256]));
   const out: SubskillTool[] = [];
   for (const path of Array.isArray(s.toolPaths) ? s.toolPaths : []) {
     const sha256 = installed.get(path);
-    if (sha256 !== undefined && !out.some((t) => t.path === path)) out.push({ path, module: `${entry.pluginRoot}/${path}`, sha256 });
+    if (sha256 !== undefined && !out.some((t) => t.path === path))
+      out.push({ path, module: `${entry.pluginRoot}/${path}`, sha256 });
   }
   return out;
 }

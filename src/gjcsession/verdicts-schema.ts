@@ -7,7 +7,6 @@
 import Type from "typebox";
 import { closed } from "../core/schema-kit.ts";
 
-
 /** Why one surface failed its check: the refusal code and message of the check. */
 export const Failure = Type.Object({ code: Type.String(), message: Type.String() }, closed);
 
@@ -25,6 +24,10 @@ export const Verdict = Type.Object(
 
 /** `mac`: the state-key MAC (src/store/state-file.ts); a file without this user's is ignored. */
 export const RuntimeVerdictsSchema = Type.Object(
-  { format: Type.Literal(2), verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed), mac: Type.Optional(Type.String({ pattern: "^hmac-sha256:[0-9a-f]{64}$" })) },
+  {
+    format: Type.Literal(2),
+    verdicts: Type.Record(Type.String({ pattern: "^[0-9a-f]{64}$" }), Verdict, closed),
+    mac: Type.Optional(Type.String({ pattern: "^hmac-sha256:[0-9a-f]{64}$" })),
+  },
   closed,
 );

@@ -7,7 +7,15 @@ import { scopeRoot } from "./layout.ts";
 import { readRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";
 
-export type { CopiedFile, QuarantineRecord, RegistryEntry, RegistrySource, RegistrySurface, Scope, ScopeRegistry } from "./registry-types.ts";
+export type {
+  CopiedFile,
+  QuarantineRecord,
+  RegistryEntry,
+  RegistrySource,
+  RegistrySurface,
+  Scope,
+  ScopeRegistry,
+} from "./registry-types.ts";
 export { entrySurfaces } from "./registry-types.ts";
 export { verifyInstalledBundle } from "./verify-entry.ts";
 export type { BundleCheck, FileProblem } from "../store/verify.ts";

@@ -16,7 +16,10 @@ export interface Collision {
 }
 
 /** A registry surface in the shape the shared collision rules read (`id` instead of `extensionId`). */
-export const asCollidable = (s: { extensionId: string; kind: string }): CollidableSurface => ({ ...s, id: s.extensionId });
+export const asCollidable = (s: { extensionId: string; kind: string }): CollidableSurface => ({
+  ...s,
+  id: s.extensionId,
+});
 
 /**
  * Install-time collisions (notes §5.2): the registries of both scopes are the authority, and
@@ -29,14 +32,21 @@ export function findCollisions(bundle: CompiledBundle, installed: RegistryEntry[
   for (const entry of installed) {
     if (entry.name === bundle.name) continue;
     for (const s of entrySurfaces(entry)) {
-      for (const k of collisionKeys(asCollidable(s))) owners.set(`${k.code}\0${k.key}`, { entry, surfaceId: s.extensionId });
+      for (const k of collisionKeys(asCollidable(s)))
+        owners.set(`${k.code}\0${k.key}`, { entry, surfaceId: s.extensionId });
     }
   }
   const found: Collision[] = [];
   for (const s of bundle.surfaces) {
     for (const k of collisionKeys(s)) {
       const owner = owners.get(`${k.code}\0${k.key}`);
-      if (owner) found.push({ code: k.code, label: k.label, surfaceId: s.id, owner: { name: owner.entry.name, scope: owner.entry.scope } });
+      if (owner)
+        found.push({
+          code: k.code,
+          label: k.label,
+          surfaceId: s.id,
+          owner: { name: owner.entry.name, scope: owner.entry.scope },
+        });
     }
   }
   return found;
@@ -44,7 +54,10 @@ export function findCollisions(bundle: CompiledBundle, installed: RegistryEntry[
 
 export function collisionError(bundle: CompiledBundle, collisions: Collision[]): GjcError {
   const c = collisions[0];
-  const more = collisions.length > 1 ? ` (${collisions.length - 1} more collision${collisions.length > 2 ? "s" : ""} in details)` : "";
+  const more =
+    collisions.length > 1
+      ? ` (${collisions.length - 1} more collision${collisions.length > 2 ? "s" : ""} in details)`
+      : "";
   return new GjcError({
     code: c.code,
     message: `${bundle.name} cannot be installed: its ${c.label} (${c.surfaceId}) is already owned by ${c.owner.name} in the ${c.owner.scope} scope${more}.`,

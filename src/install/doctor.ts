@@ -15,13 +15,40 @@ type GjcFinding = DoctorFinding & { family: "gjc" };
 
 function lockFinding(scope: Scope, lock: LockInspection): GjcFinding | undefined {
   if (lock.state === "stale") {
-    return { family: "gjc", scope, kind: "stale_lock", severity: "warning", path: lock.path, message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command ?? "an unknown command"}).`, fix: "take over and remove the lock", fixable: true };
+    return {
+      family: "gjc",
+      scope,
+      kind: "stale_lock",
+      severity: "warning",
+      path: lock.path,
+      message: `Stale lock: ${lock.reason} (it was running ${lock.holder.command ?? "an unknown command"}).`,
+      fix: "take over and remove the lock",
+      fixable: true,
+    };
   }
   if (lock.state === "held") {
-    return { family: "gjc", scope, kind: "busy_lock", severity: "info", path: lock.path, message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command ?? "unknown command"}, since ${lock.holder.startedAt ?? "an unknown time"}).`, fix: "nothing; wait for it to finish", fixable: false };
+    return {
+      family: "gjc",
+      scope,
+      kind: "busy_lock",
+      severity: "info",
+      path: lock.path,
+      message: `In use by process ${lock.holder.pid} on ${lock.holder.host} (${lock.holder.command ?? "unknown command"}, since ${lock.holder.startedAt ?? "an unknown time"}).`,
+      fix: "nothing; wait for it to finish",
+      fixable: false,
+    };
   }
   if (lock.state === "unreadable") {
-    return { family: "gjc", scope, kind: "unreadable_lock", severity: "error", path: lock.path, message: "The lock file is unreadable, so its holder is unknown.", fix: "nothing; if no gjc command is running, remove it by hand", fixable: false };
+    return {
+      family: "gjc",
+      scope,
+      kind: "unreadable_lock",
+      severity: "error",
+      path: lock.path,
+      message: "The lock file is unreadable, so its holder is unknown.",
+      fix: "nothing; if no gjc command is running, remove it by hand",
+      fixable: false,
+    };
   }
   return undefined;
 }
@@ -32,13 +59,49 @@ function leftoverFinding(scope: Scope, l: Leftover): GjcFinding {
     case "trash":
     case "temp":
     case "backup":
-      return { family: "gjc", scope, kind: "leftover", severity: "warning", path: l.path, message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`, fix: "remove it", fixable: true };
+      return {
+        family: "gjc",
+        scope,
+        kind: "leftover",
+        severity: "warning",
+        path: l.path,
+        message: `Leftover ${l.kind} ${l.kind === "temp" ? "file" : "directory"} of an interrupted command.`,
+        fix: "remove it",
+        fixable: true,
+      };
     case "orphan":
-      return { family: "gjc", scope, kind: "orphan_dir", severity: "warning", path: l.path, message: "Installed content directory that no registry entry uses.", fix: "remove it", fixable: true };
+      return {
+        family: "gjc",
+        scope,
+        kind: "orphan_dir",
+        severity: "warning",
+        path: l.path,
+        message: "Installed content directory that no registry entry uses.",
+        fix: "remove it",
+        fixable: true,
+      };
     case "foreign":
-      return { family: "gjc", scope, kind: "foreign_entry", severity: "info", path: l.path, message: "Not created by gjc and not registered.", fix: "nothing; gjc never removes what it did not create", fixable: false };
+      return {
+        family: "gjc",
+        scope,
+        kind: "foreign_entry",
+        severity: "info",
+        path: l.path,
+        message: "Not created by gjc and not registered.",
+        fix: "nothing; gjc never removes what it did not create",
+        fixable: false,
+      };
     case "missing":
-      return { family: "gjc", scope, kind: "missing_dir", severity: "error", path: l.path, message: `${l.name} is registered but its directory is gone.`, fix: `drop ${l.name} from the registry (install it again afterwards)`, fixable: true };
+      return {
+        family: "gjc",
+        scope,
+        kind: "missing_dir",
+        severity: "error",
+        path: l.path,
+        message: `${l.name} is registered but its directory is gone.`,
+        fix: `drop ${l.name} from the registry (install it again afterwards)`,
+        fixable: true,
+      };
   }
 }
 
@@ -48,7 +111,9 @@ function usableLastGood(ctx: Context, root: string, scope: Scope): { registry: S
     const text = new TextDecoder().decode(readRegularFile(lastGoodPath(root), MAX_REGISTRY_BYTES).bytes);
     const parsed = parseRegistry(text, root, scope);
     // A last good copy is restored only if we wrote it for this user too.
-    return "registry" in parsed && foreignProblem(ctx, parsed, scope) === undefined ? { registry: parsed.registry } : undefined;
+    return "registry" in parsed && foreignProblem(ctx, parsed, scope) === undefined
+      ? { registry: parsed.registry }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -60,7 +125,12 @@ function usableLastGood(ctx: Context, root: string, scope: Scope): { registry: S
  * directory is gone, and quarantined bundles; each finding says what --fix does about it.
  * --fix works under the scope lock and never removes anything gjc did not create.
  */
-export async function doctorGjcScope(ctx: Context, scope: Scope, fix: boolean, adopt = false): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
+export async function doctorGjcScope(
+  ctx: Context,
+  scope: Scope,
+  fix: boolean,
+  adopt = false,
+): Promise<{ store: DoctorStore; findings: DoctorFinding[] }> {
   const findings: DoctorFinding[] = [];
   const store = await doctorScope(ctx, scope, fix, findings, fix && adopt);
   return { store, findings };
@@ -69,19 +139,38 @@ export async function doctorGjcScope(ctx: Context, scope: Scope, fix: boolean, a
 /** A foreign registry that still parses: what --adopt would sign. */
 function adoptable(root: string, scope: Scope): ScopeRegistry | undefined {
   try {
-    const parsed = parseRegistry(new TextDecoder().decode(readRegularFile(registryPath(root), MAX_REGISTRY_BYTES).bytes), root, scope);
+    const parsed = parseRegistry(
+      new TextDecoder().decode(readRegularFile(registryPath(root), MAX_REGISTRY_BYTES).bytes),
+      root,
+      scope,
+    );
     return "registry" in parsed ? parsed.registry : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: DoctorFinding[], adopt = false): Promise<DoctorStore> {
+async function doctorScope(
+  ctx: Context,
+  scope: Scope,
+  fix: boolean,
+  findings: DoctorFinding[],
+  adopt = false,
+): Promise<DoctorStore> {
   const root = scopeRoot(ctx, scope);
   // A project's .gjc or .gjc/gjc-plugins that is a link: reported, never followed or fixed.
   const unsafe = unsafeGjcScope(root, scope);
   if (unsafe !== undefined) {
-    findings.push({ family: "gjc", scope, kind: "unsafe_scope_path", severity: "error", path: root, message: `${unsafe}.`, fix: "nothing; remove the link, or give the directory back to its user and stop others writing it (gjc makes the directory itself)", fixable: false });
+    findings.push({
+      family: "gjc",
+      scope,
+      kind: "unsafe_scope_path",
+      severity: "error",
+      path: root,
+      message: `${unsafe}.`,
+      fix: "nothing; remove the link, or give the directory back to its user and stop others writing it (gjc makes the directory itself)",
+      fixable: false,
+    });
     return { family: "gjc", scope, root, exists: true, state: "corrupt", bundles: 0 };
   }
   const exists = existsSync(root);
@@ -126,7 +215,11 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
         severity: "error",
         path: read.path,
         message: `This scope was not written by gjc for you: ${read.problem}. Nothing in it is loaded, run, upgraded or deleted.`,
-        fix: good ? `restore the last good copy, which you wrote (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})` : adopt ? "sign it as it is (--adopt)" : `nothing; ${way}`,
+        fix: good
+          ? `restore the last good copy, which you wrote (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})`
+          : adopt
+            ? "sign it as it is (--adopt)"
+            : `nothing; ${way}`,
         fixable: Boolean(good) || (adopt && adoptable(root, scope) !== undefined),
       });
       return { list };
@@ -141,7 +234,9 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
         severity: "error",
         path: read.path,
         message: `The registry is corrupt or was edited: ${read.problem}.`,
-        fix: good ? `restore the last good copy (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})` : "nothing; there is no usable last good copy (move the file away to start the scope afresh)",
+        fix: good
+          ? `restore the last good copy (${good.registry.plugins.length} bundle${good.registry.plugins.length === 1 ? "" : "s"})`
+          : "nothing; there is no usable last good copy (move the file away to start the scope afresh)",
         fixable: Boolean(good),
       });
     } else {
@@ -150,7 +245,17 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
       out.bundles = registry.plugins.length;
       for (const p of registry.plugins) {
         for (const q of (p.quarantine ?? []).slice(0, 1)) {
-          list.push({ family: "gjc", scope, kind: "quarantined", severity: "warning", path: p.pluginRoot, message: `${p.name} is quarantined (${q.code}: ${q.message}).`, fix: `nothing; run "gjc plugin verify ${p.name}" or reinstall it`, fixable: false, command: `gjc plugin verify ${p.name} --${scope}` });
+          list.push({
+            family: "gjc",
+            scope,
+            kind: "quarantined",
+            severity: "warning",
+            path: p.pluginRoot,
+            message: `${p.name} is quarantined (${q.code}: ${q.message}).`,
+            fix: `nothing; run "gjc plugin verify ${p.name}" or reinstall it`,
+            fixable: false,
+            command: `gjc plugin verify ${p.name} --${scope}`,
+          });
         }
       }
     }
@@ -164,7 +269,13 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
     return out;
   }
   // --fix: taking the lock is itself the fix for a stale one (a dead holder is taken over).
-  const lock = await acquireLock(root, { command: "gjc plugin doctor --fix", timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(root, scope) });
+  const lock = await acquireLock(root, {
+    command: "gjc plugin doctor --fix",
+    timeoutMs: lockTimeout(ctx),
+    file: LOCK_FILE,
+    label: scopeLabel(scope),
+    trustedBase: gjcTrustedBase(root, scope),
+  });
   try {
     if (lockF) findings.push({ ...lockF, ...(lockF.fixable ? { fixed: true } : {}) });
     let first = diagnose();
@@ -202,7 +313,11 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
       f.fixed = true;
     }
     if (missing.size > 0 && again.registry) {
-      writeRegistry(root, { version: 1, scope, plugins: again.registry.plugins.filter((p) => !missing.has(p.pluginRoot)) }, ctx);
+      writeRegistry(
+        root,
+        { version: 1, scope, plugins: again.registry.plugins.filter((p) => !missing.has(p.pluginRoot)) },
+        ctx,
+      );
     }
     findings.push(...rest);
     if (again.registry) {
@@ -214,4 +329,3 @@ async function doctorScope(ctx: Context, scope: Scope, fix: boolean, findings: D
   }
   return out;
 }
-

@@ -18,7 +18,12 @@ export interface EnablementResult {
 }
 
 /** Applies the change to a copy of the entry, or throws the refusal; returns undefined for a no-op. */
-function applyChange(entry: RegistryEntry, enabled: boolean, surface: string | undefined, now: string): RegistryEntry | undefined {
+function applyChange(
+  entry: RegistryEntry,
+  enabled: boolean,
+  surface: string | undefined,
+  now: string,
+): RegistryEntry | undefined {
   const quarantine = entry.quarantine ?? [];
   const verifyHint = `Run "gjc plugin verify ${entry.name}" after fixing the cause, or reinstall the bundle; a clean result clears the quarantine.`;
   if (surface === undefined) {
@@ -62,17 +67,33 @@ function applyChange(entry: RegistryEntry, enabled: boolean, surface: string | u
  * `enable` / `disable` of a bundle or one surface (notes §3.8). Disabling is always allowed;
  * enabling something quarantined is refused. A no-op writes nothing and takes no lock.
  */
-export async function setGjcEnabled(ctx: Context, name: string, scope: Scope, enabled: boolean, surface?: string): Promise<EnablementResult> {
+export async function setGjcEnabled(
+  ctx: Context,
+  name: string,
+  scope: Scope,
+  enabled: boolean,
+  surface?: string,
+): Promise<EnablementResult> {
   const pre = readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.find((p) => p.name === name);
   if (!pre) throw notInstalled(name, scope);
-  const result = (changed: boolean): EnablementResult => ({ name, scope, ...(surface ? { surface } : {}), enabled, changed });
+  const result = (changed: boolean): EnablementResult => ({
+    name,
+    scope,
+    ...(surface ? { surface } : {}),
+    enabled,
+    changed,
+  });
   if (!applyChange(pre, enabled, surface, ctx.now().toISOString())) return result(false);
   return withScopes(ctx, scope, `gjc plugin ${enabled ? "enable" : "disable"}`, false, (s) => {
     const entry = s.target.registry.plugins.find((p) => p.name === name);
     if (!entry) throw notInstalled(name, scope);
     const next = applyChange(entry, enabled, surface, ctx.now().toISOString());
     if (!next) return result(false);
-    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.map((p) => (p.name === name ? next : p)) }, ctx);
+    writeRegistry(
+      s.target.root,
+      { version: 1, scope, plugins: s.target.registry.plugins.map((p) => (p.name === name ? next : p)) },
+      ctx,
+    );
     return result(true);
   });
 }

@@ -23,7 +23,13 @@ export function gjcRow(b: BundleSummary): BundleRow {
     scope: b.scope,
     enabled: b.enabled,
     quarantined: b.quarantined,
-    source: { kind: b.source.kind as BundleRow["source"]["kind"], display: b.source.display, ...(b.source.ref ? { ref: b.source.ref } : {}), ...(b.source.sha ? { sha: b.source.sha } : {}), resolvedAt: b.source.resolvedAt },
+    source: {
+      kind: b.source.kind as BundleRow["source"]["kind"],
+      display: b.source.display,
+      ...(b.source.ref ? { ref: b.source.ref } : {}),
+      ...(b.source.sha ? { sha: b.source.sha } : {}),
+      resolvedAt: b.source.resolvedAt,
+    },
     installedAt: b.installedAt,
     updatedAt: b.updatedAt,
     ...(b.signer ? { signer: b.signer } : {}),
@@ -35,7 +41,8 @@ export const gjcFamily: FamilyAdapter = {
   family: "gjc",
   scopes: ["user", "project"],
   manifest: GJC_MANIFEST,
-  install: async (ctx, fetched, opts) => (await import("./install.ts")).installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
+  install: async (ctx, fetched, opts) =>
+    (await import("./install.ts")).installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
   holds(ctx, name, scope) {
     try {
       // readRegistry fails closed with the scope's own error (registry_corrupt, unsafe_scope_path).
@@ -46,7 +53,13 @@ export const gjcFamily: FamilyAdapter = {
   },
   async list(ctx, scope) {
     const read = await readScopeSummaries(scopeRoot(ctx, scope), scope, ctx);
-    if (!read.ok) return { bundles: [], problems: [{ family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) }] };
+    if (!read.ok)
+      return {
+        bundles: [],
+        problems: [
+          { family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) },
+        ],
+      };
     const rows = read.bundles.map(gjcRow);
     if (read.readOnly) for (const row of rows) row.gjc!.writer = "gjc-agent";
     return { bundles: rows, problems: [] };
@@ -57,7 +70,11 @@ export const gjcFamily: FamilyAdapter = {
     const files = r.files.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
     return {
       ...row,
-      source: { ...r.sourceRecord, kind: r.sourceRecord.kind as BundleRow["source"]["kind"], resolvedAt: r.source.resolvedAt },
+      source: {
+        ...r.sourceRecord,
+        kind: r.sourceRecord.kind as BundleRow["source"]["kind"],
+        resolvedAt: r.source.resolvedAt,
+      },
       root: r.pluginRoot,
       description: null,
       files,
@@ -67,17 +84,36 @@ export const gjcFamily: FamilyAdapter = {
   },
   async uninstall(ctx, name, scope, opts) {
     const r = await (await import("./uninstall.ts")).uninstallGjc(ctx, name, scope, { dryRun: opts.dryRun });
-    return { family: "gjc", status: r.status, name: r.name, version: r.version, scope: r.scope, files: r.files, warnings: [], gjc: { unowned: r.unowned, ...(r.keptIn !== undefined ? { keptIn: r.keptIn } : {}) } };
+    return {
+      family: "gjc",
+      status: r.status,
+      name: r.name,
+      version: r.version,
+      scope: r.scope,
+      files: r.files,
+      warnings: [],
+      gjc: { unowned: r.unowned, ...(r.keptIn !== undefined ? { keptIn: r.keptIn } : {}) },
+    };
   },
   async setEnabled(ctx, name, scope, enabled, surface) {
     const r = await (await import("./enablement.ts")).setGjcEnabled(ctx, name, scope, enabled, surface);
-    return { family: "gjc", name: r.name, scope: r.scope, ...(r.surface ? { surface: r.surface } : {}), enabled: r.enabled, changed: r.changed, warnings: [] };
+    return {
+      family: "gjc",
+      name: r.name,
+      scope: r.scope,
+      ...(r.surface ? { surface: r.surface } : {}),
+      enabled: r.enabled,
+      changed: r.changed,
+      warnings: [],
+    };
   },
-  upgrade: async (ctx, name, scope, opts) => (await import("./upgrade.ts")).upgradeGjc(ctx, name, scope, { ...opts, onProgress: (m) => ctx.log.progress(m) }),
+  upgrade: async (ctx, name, scope, opts) =>
+    (await import("./upgrade.ts")).upgradeGjc(ctx, name, scope, { ...opts, onProgress: (m) => ctx.log.progress(m) }),
   async verify(ctx, scope, name) {
     const r = await (await import("./verify-scopes.ts")).verifyGjc(ctx, name, [scope]).catch((error) => {
       // A name checked in one scope at a time: absent here is not an error of the whole verb.
-      if (name !== undefined && (error as { code?: string }).code === "not_installed") return { ok: true, bundles: [], problems: [] };
+      if (name !== undefined && (error as { code?: string }).code === "not_installed")
+        return { ok: true, bundles: [], problems: [] };
       throw error;
     });
     return { bundles: r.bundles, problems: r.problems };

@@ -32,16 +32,29 @@ const options = (ctx: Context, onProgress?: (m: string) => void, expectedSha256?
  * `expectedSha256` (install --sha256) the source must be an archive, and its bytes are checked
  * before anything is written.
  */
-export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: string) => void, expectedSha256?: string): Promise<Fetched> {
+export async function fetchSpec(
+  ctx: Context,
+  spec: string,
+  onProgress?: (m: string) => void,
+  expectedSha256?: string,
+): Promise<Fetched> {
   const { parseSourceSpec, fetchSource } = await import("../sources/index.ts");
   const parsed = parseSourceSpec(spec, ctx);
   checkLocal(spec, parsed);
   if (expectedSha256 !== undefined) {
     if (!/^[0-9a-fA-F]{64}$/.test(expectedSha256)) {
-      throw usageError(`--sha256 must be 64 hexadecimal digits, not "${expectedSha256}".`, "Copy the digest that gjc plugin pack (or sha256sum) printed.", "invalid_option_value");
+      throw usageError(
+        `--sha256 must be 64 hexadecimal digits, not "${expectedSha256}".`,
+        "Copy the digest that gjc plugin pack (or sha256sum) printed.",
+        "invalid_option_value",
+      );
     }
     if (parsed.kind !== "tarball") {
-      throw usageError("--sha256 applies to archive sources (.tgz, .tar.gz, .tar) only.", "Git sources are pinned with #<40-hex commit>; directories are read as they are.", "invalid_option_value");
+      throw usageError(
+        "--sha256 applies to archive sources (.tgz, .tar.gz, .tar) only.",
+        "Git sources are pinned with #<40-hex commit>; directories are read as they are.",
+        "invalid_option_value",
+      );
     }
   }
   return fetchSource(ctx, parsed, options(ctx, onProgress, expectedSha256));
@@ -53,7 +66,8 @@ export async function fetchSpec(ctx: Context, spec: string, onProgress?: (m: str
  * before anything is fetched.
  */
 function checkLocal(spec: string, parsed: SourceSpec): void {
-  const path = parsed.kind === "path" || (parsed.kind === "tarball" && parsed.location === "file") ? parsed.path : undefined;
+  const path =
+    parsed.kind === "path" || (parsed.kind === "tarball" && parsed.location === "file") ? parsed.path : undefined;
   if (path === undefined) return;
   let st;
   try {
@@ -68,7 +82,11 @@ function checkLocal(spec: string, parsed: SourceSpec): void {
 }
 
 /** Re-resolves a recorded source (upgrade): the same location and ref; a moved branch gives its new commit. */
-export async function fetchRecorded(ctx: Context, source: RegistrySource, onProgress?: (m: string) => void): Promise<Fetched> {
+export async function fetchRecorded(
+  ctx: Context,
+  source: RegistrySource,
+  onProgress?: (m: string) => void,
+): Promise<Fetched> {
   const { specFromRecord, fetchSource } = await import("../sources/index.ts");
   const { resolvedAt: _drop, ...record } = source;
   return fetchSource(ctx, specFromRecord(record as unknown as SourceRecord), options(ctx, onProgress));

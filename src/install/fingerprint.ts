@@ -7,8 +7,16 @@ import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
  * file (path, hash, size, mode). Two installs with the same fingerprint hold the same bytes,
  * so re-installing is a no-op; anything else is a different bundle.
  */
-function fingerprint(name: string, version: string, manifestHash: string, surfaceIds: string[], files: string[]): string {
-  return sha256Hex([name, version, manifestHash, [...surfaceIds].sort().join(","), [...files].sort().join("\n")].join("\0"));
+function fingerprint(
+  name: string,
+  version: string,
+  manifestHash: string,
+  surfaceIds: string[],
+  files: string[],
+): string {
+  return sha256Hex(
+    [name, version, manifestHash, [...surfaceIds].sort().join(","), [...files].sort().join("\n")].join("\0"),
+  );
 }
 
 export const installedMode = (mode: number) => ((mode & 0o111) !== 0 ? 0o755 : 0o644);

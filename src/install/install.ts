@@ -48,15 +48,31 @@ export function toRegistrySource(ctx: Context, record: FetchedBundle["record"]):
   return { ...(out as unknown as RegistrySource), resolvedAt: ctx.now().toISOString() };
 }
 
-const wouldStatus: Record<string, InstallStatus> = { install: "would-install", update: "would-update", repair: "would-repair", unchanged: "unchanged" };
-const doneStatus: Record<string, InstallStatus> = { install: "installed", update: "updated", repair: "repaired", unchanged: "unchanged" };
+const wouldStatus: Record<string, InstallStatus> = {
+  install: "would-install",
+  update: "would-update",
+  repair: "would-repair",
+  unchanged: "unchanged",
+};
+const doneStatus: Record<string, InstallStatus> = {
+  install: "installed",
+  update: "updated",
+  repair: "repaired",
+  unchanged: "unchanged",
+};
 
 /**
  * Installs a compiled GJC bundle into one scope (DESIGN items 9 and 13). Checks run first
  * without any lock (so a refusal mutates nothing, not even a lock file), then again under the
  * locks, where the registries of both scopes are the authority on collisions.
  */
-export async function installCompiled(ctx: Context, bundle: CompiledBundle, warnings: Diagnostic[], fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
+export async function installCompiled(
+  ctx: Context,
+  bundle: CompiledBundle,
+  warnings: Diagnostic[],
+  fetched: FetchedBundle,
+  opts: GjcInstallOptions,
+): Promise<GjcInstallResult> {
   const { scope } = opts;
   // The signature is judged before anything else: a bad one refuses even a dry run.
   const signature = await gjcSignature(ctx, bundle, fetched, scope, opts);
@@ -80,7 +96,14 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   const judge = (existing: RegistryEntry | undefined): Decision => {
     const d = decide(existing, bundle);
     if (existing) {
-      assertMayReplace(d.action, opts.force === true || opts.baseline !== undefined, () => ({ family: "gjc", held: "other-content", name: bundle.name, scope, installedVersion: existing.version, candidateVersion: bundle.version }));
+      assertMayReplace(d.action, opts.force === true || opts.baseline !== undefined, () => ({
+        family: "gjc",
+        held: "other-content",
+        name: bundle.name,
+        scope,
+        installedVersion: existing.version,
+        candidateVersion: bundle.version,
+      }));
     }
     if (d.action !== "unchanged") assertSameSigner(bundle.name, existing?.signer, signature, opts.acceptSigner);
     return d;
@@ -96,7 +119,12 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
   if (preCollisions.length > 0) throw collisionError(bundle, preCollisions);
   if (opts.dryRun) {
     const would = result(wouldStatus[preDecision.action], preExisting);
-    if (preExisting) would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(preExisting.pluginRoot, bundle, { ctx, scope });
+    if (preExisting)
+      would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(
+        preExisting.pluginRoot,
+        bundle,
+        { ctx, scope },
+      );
     return would;
   }
 
@@ -126,7 +154,12 @@ export async function installCompiled(ctx: Context, bundle: CompiledBundle, warn
 function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined, scope: Scope): void {
   const key = (e: RegistryEntry) => [e.dir, e.enabled, e.disabledSurfaceIds, e.quarantine ?? [], e.source];
   if (!now) {
-    throw new GjcError({ code: "not_installed", message: `${baseline.name} was uninstalled from the ${scope} scope while the upgrade was prepared.`, hint: "Install it again with gjc plugin install.", exit: ExitCode.failed });
+    throw new GjcError({
+      code: "not_installed",
+      message: `${baseline.name} was uninstalled from the ${scope} scope while the upgrade was prepared.`,
+      hint: "Install it again with gjc plugin install.",
+      exit: ExitCode.failed,
+    });
   }
   if (!Bun.deepEquals(key(now), key(baseline))) {
     throw new GjcError({
@@ -139,11 +172,20 @@ function assertBaseline(baseline: RegistryEntry, now: RegistryEntry | undefined,
 }
 
 /** Compile then install: the GJC half of `gjc plugin install`. */
-export async function installGjcBundle(ctx: Context, fetched: FetchedBundle, opts: GjcInstallOptions): Promise<GjcInstallResult> {
+export async function installGjcBundle(
+  ctx: Context,
+  fetched: FetchedBundle,
+  opts: GjcInstallOptions,
+): Promise<GjcInstallResult> {
   const { bundle, warnings } = await compileForInstall(fetched.dir);
   if (opts.expectIntegrity !== undefined) {
     const { assertIntegrity } = await import("../bundle/content-integrity.ts");
-    assertIntegrity(bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 })), opts.expectIntegrity, bundle.name, fetched.display);
+    assertIntegrity(
+      bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 })),
+      opts.expectIntegrity,
+      bundle.name,
+      fetched.display,
+    );
   }
   return installCompiled(ctx, bundle, warnings, fetched, opts);
 }

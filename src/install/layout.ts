@@ -35,7 +35,8 @@ export const CONTENT_DIR = /^([a-zA-Z0-9][a-zA-Z0-9._-]{0,127})@([0-9a-f]{12})$/
 export const STAGING_DIR = /^\.staging-.+-\d+-[0-9a-f]{8,}$/;
 export const TRASH_DIR = /^\.trash-\d+-[0-9a-f]{8,}$/;
 /** Temp files of writeFileAtomic (`.<name>.tmp-<pid>-<rand>`) and of the lock (`.registry.lock.<token>.tmp`), and stale locks set aside. */
-export const TEMP_FILE = /^(\.(registry\.json|registry\.last-good\.json|registry\.index\.json|mcp-pins\.json|grants\.json)\.tmp-\d+-[0-9a-z]+|\.registry\.lock\.\d+-[0-9a-f]+\.tmp|registry\.lock\.stale-\d+-[0-9a-f]+)$/;
+export const TEMP_FILE =
+  /^(\.(registry\.json|registry\.last-good\.json|registry\.index\.json|mcp-pins\.json|grants\.json)\.tmp-\d+-[0-9a-z]+|\.registry\.lock\.\d+-[0-9a-f]+\.tmp|registry\.lock\.stale-\d+-[0-9a-f]+)$/;
 
 export function scopeRoot(ctx: Context, scope: Scope): string {
   return scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(ctx.cwd);

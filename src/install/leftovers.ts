@@ -1,7 +1,18 @@
 import { existsSync, readdirSync } from "node:fs";
 import { sweep, type Leftover, type LeftoverKind } from "../store/leftovers.ts";
 import { join } from "node:path";
-import { CONTENT_DIR, INDEX_FILE, GRANTS_FILE, MCP_PINS_FILE, LAST_GOOD_FILE, LOCK_FILE, REGISTRY_FILE, STAGING_DIR, TEMP_FILE, TRASH_DIR } from "./layout.ts";
+import {
+  CONTENT_DIR,
+  INDEX_FILE,
+  GRANTS_FILE,
+  MCP_PINS_FILE,
+  LAST_GOOD_FILE,
+  LOCK_FILE,
+  REGISTRY_FILE,
+  STAGING_DIR,
+  TEMP_FILE,
+  TRASH_DIR,
+} from "./layout.ts";
 import { processAlive } from "../process/process-identity.ts";
 import type { ScopeRegistry } from "./registry-types.ts";
 
@@ -29,7 +40,15 @@ export function scanLeftovers(root: string, registry: ScopeRegistry | undefined)
   const out: Leftover[] = [];
   for (const name of names) {
     const path = join(root, name);
-    if (name === REGISTRY_FILE || name === LAST_GOOD_FILE || name === LOCK_FILE || name === INDEX_FILE || name === MCP_PINS_FILE || name === GRANTS_FILE) continue;
+    if (
+      name === REGISTRY_FILE ||
+      name === LAST_GOOD_FILE ||
+      name === LOCK_FILE ||
+      name === INDEX_FILE ||
+      name === MCP_PINS_FILE ||
+      name === GRANTS_FILE
+    )
+      continue;
     if (STAGING_DIR.test(name)) out.push({ kind: "staging", name, path });
     else if (TRASH_DIR.test(name)) out.push({ kind: "trash", name, path });
     else if (TEMP_FILE.test(name)) {

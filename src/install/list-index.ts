@@ -14,7 +14,8 @@ const INDEX_FORMAT = 2;
 
 type ListIndexBody = Static<typeof ListIndexSchema>;
 
-const indexMac = (key: Uint8Array, scope: Scope, stamp: string, bundles: unknown) => registryMac(key, `list-index:${scope}:${stamp}`, JSON.stringify(bundles));
+const indexMac = (key: Uint8Array, scope: Scope, stamp: string, bundles: unknown) =>
+  registryMac(key, `list-index:${scope}:${stamp}`, JSON.stringify(bundles));
 
 /**
  * A derived, disposable index for `gjc plugin list` (src/store/derived-index.ts): the summaries
@@ -27,7 +28,12 @@ export function writeListIndex(root: string, scope: Scope, bundles: BundleSummar
   const stamp = fileStamp(registryPath(root));
   if (stamp === undefined) return;
   const plain = JSON.parse(JSON.stringify(bundles)) as BundleSummary[];
-  const index: ListIndexBody = { scope, registryStamp: stamp, bundles: plain, mac: indexMac(stateKey(ctx, true) as Uint8Array, scope, stamp, plain) };
+  const index: ListIndexBody = {
+    scope,
+    registryStamp: stamp,
+    bundles: plain,
+    mac: indexMac(stateKey(ctx, true) as Uint8Array, scope, stamp, plain),
+  };
   writeDerivedIndex(join(root, INDEX_FILE), INDEX_FORMAT, index);
 }
 

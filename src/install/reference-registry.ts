@@ -37,18 +37,48 @@ function referenceEntryProblem(e: unknown, scope: Scope): string | undefined {
   if (!isObject(e)) return "not an object";
   // `dir` is gjc's: an entry that has one is gjc's shape, judged by gjc's reader.
   if ("dir" in e) return "gjc's shape";
-  if (!isString(e.name) || !NAME.test(e.name) || !isString(e.version) || e.scope !== scope || typeof e.enabled !== "boolean") return "identity";
-  if (!isString(e.pluginRoot) || basename(e.pluginRoot) !== e.name || !isString(e.manifestHash) || !SHA256.test(e.manifestHash)) return "installed copy";
+  if (
+    !isString(e.name) ||
+    !NAME.test(e.name) ||
+    !isString(e.version) ||
+    e.scope !== scope ||
+    typeof e.enabled !== "boolean"
+  )
+    return "identity";
+  if (
+    !isString(e.pluginRoot) ||
+    basename(e.pluginRoot) !== e.name ||
+    !isString(e.manifestHash) ||
+    !SHA256.test(e.manifestHash)
+  )
+    return "installed copy";
   const source = e.source;
-  if (!isObject(source) || !["path", "git", "tarball"].includes(source.kind as string) || !isString(source.resolvedAt)) return "source";
+  if (!isObject(source) || !["path", "git", "tarball"].includes(source.kind as string) || !isString(source.resolvedAt))
+    return "source";
   if (!isString(e.installedAt) || !isString(e.updatedAt) || !isStrings(e.disabledSurfaceIds)) return "times";
   if (!Array.isArray(e.copiedFiles) || e.copiedFiles.length === 0) return "copiedFiles";
   for (const f of e.copiedFiles) {
-    if (!isObject(f) || !isString(f.relativePath) || relativePathProblem(f.relativePath) !== undefined || !isString(f.sha256) || !SHA256.test(f.sha256)) return "copiedFiles";
+    if (
+      !isObject(f) ||
+      !isString(f.relativePath) ||
+      relativePathProblem(f.relativePath) !== undefined ||
+      !isString(f.sha256) ||
+      !SHA256.test(f.sha256)
+    )
+      return "copiedFiles";
     if (!Number.isSafeInteger(f.bytes) || (f.bytes as number) < 0) return "copiedFiles";
   }
-  if (!isObject(e.surfaces) || !GROUPS.every((g) => Array.isArray((e.surfaces as Record<string, unknown>)[g]))) return "surfaces";
-  if (e.quarantine !== undefined && (!Array.isArray(e.quarantine) || !e.quarantine.every((q) => isObject(q) && isString(q.surfaceId) && isString(q.code) && isString(q.message) && isString(q.detectedAt)))) return "quarantine";
+  if (!isObject(e.surfaces) || !GROUPS.every((g) => Array.isArray((e.surfaces as Record<string, unknown>)[g])))
+    return "surfaces";
+  if (
+    e.quarantine !== undefined &&
+    (!Array.isArray(e.quarantine) ||
+      !e.quarantine.every(
+        (q) =>
+          isObject(q) && isString(q.surfaceId) && isString(q.code) && isString(q.message) && isString(q.detectedAt),
+      ))
+  )
+    return "quarantine";
   return undefined;
 }
 
@@ -68,17 +98,31 @@ function sourceOf(s: Record<string, unknown>): RegistrySource {
  * its installed copy. A copy that no longer compiles under gjc's rules, or whose files or
  * manifest are not the ones recorded, comes back quarantined as a whole (in memory only).
  */
-export async function readReferenceRegistry(ctx: Context, root: string, scope: Scope, raw: { plugins: unknown[] }): Promise<ScopeRegistry> {
-  const [{ compileForInstall }, { registrySurfaces }, { emptySurfaces }] = await Promise.all([import("../families/gjc/compile-for-install.ts"), import("./transaction.ts"), import("./registry-types.ts")]);
+export async function readReferenceRegistry(
+  ctx: Context,
+  root: string,
+  scope: Scope,
+  raw: { plugins: unknown[] },
+): Promise<ScopeRegistry> {
+  const [{ compileForInstall }, { registrySurfaces }, { emptySurfaces }] = await Promise.all([
+    import("../families/gjc/compile-for-install.ts"),
+    import("./transaction.ts"),
+    import("./registry-types.ts"),
+  ]);
   const plugins: RegistryEntry[] = [];
   const at = ctx.now().toISOString();
   for (const item of raw.plugins) {
     const e = item as Record<string, unknown>;
     const name = e.name as string;
     const pluginRoot = join(root, name);
-    const recorded = (e.copiedFiles as { relativePath: string; sha256: string; bytes: number }[]).map((f) => ({ relativePath: f.relativePath, sha256: f.sha256, bytes: f.bytes }));
+    const recorded = (e.copiedFiles as { relativePath: string; sha256: string; bytes: number }[]).map((f) => ({
+      relativePath: f.relativePath,
+      sha256: f.sha256,
+      bytes: f.bytes,
+    }));
     const quarantine: QuarantineRecord[] = [...((e.quarantine as QuarantineRecord[] | undefined) ?? [])];
-    const whole = (message: string) => quarantine.push({ surfaceId: `plugin:${name}`, code: "runtime_mismatch", message, detectedAt: at });
+    const whole = (message: string) =>
+      quarantine.push({ surfaceId: `plugin:${name}`, code: "runtime_mismatch", message, detectedAt: at });
     let entry: RegistryEntry = {
       name,
       version: e.version as string,
@@ -99,11 +143,32 @@ export async function readReferenceRegistry(ctx: Context, root: string, scope: S
     try {
       const { bundle } = await compileForInstall(pluginRoot, { keepContents: false });
       const byPath = new Map(bundle.files.map((f) => [f.path, f]));
-      const same = bundle.name === name && bundle.manifestSha256 === entry.manifestHash && bundle.files.length === recorded.length && recorded.every((f) => byPath.get(f.relativePath)?.sha256 === f.sha256 && byPath.get(f.relativePath)?.bytes === f.bytes);
-      if (!same) whole(`The installed copy of ${name} is not what the GJC agent's registry records (its manifest or files differ).`);
-      entry = { ...entry, version: bundle.version, copiedFiles: bundle.files.map((f) => ({ relativePath: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode })), surfaces: registrySurfaces(bundle) };
+      const same =
+        bundle.name === name &&
+        bundle.manifestSha256 === entry.manifestHash &&
+        bundle.files.length === recorded.length &&
+        recorded.every(
+          (f) => byPath.get(f.relativePath)?.sha256 === f.sha256 && byPath.get(f.relativePath)?.bytes === f.bytes,
+        );
+      if (!same)
+        whole(
+          `The installed copy of ${name} is not what the GJC agent's registry records (its manifest or files differ).`,
+        );
+      entry = {
+        ...entry,
+        version: bundle.version,
+        copiedFiles: bundle.files.map((f) => ({
+          relativePath: f.path,
+          sha256: f.sha256,
+          bytes: f.bytes,
+          mode: f.mode,
+        })),
+        surfaces: registrySurfaces(bundle),
+      };
     } catch (error) {
-      whole(`The installed copy of ${name} does not pass gjc's checks${isGjcError(error) ? ` (${error.code})` : ""}; nothing of it is loaded.`);
+      whole(
+        `The installed copy of ${name} does not pass gjc's checks${isGjcError(error) ? ` (${error.code})` : ""}; nothing of it is loaded.`,
+      );
     }
     if (quarantine.length > 0) entry.quarantine = quarantine;
     plugins.push(entry);

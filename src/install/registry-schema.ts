@@ -53,7 +53,14 @@ const SurfaceList = Type.Array(Surface);
 
 /** Surfaces grouped as in notes §4.2. */
 export const Surfaces = Type.Object(
-  { subskills: SurfaceList, tools: SurfaceList, hooks: SurfaceList, mcps: SurfaceList, systemAppendices: SurfaceList, agentAppendices: SurfaceList },
+  {
+    subskills: SurfaceList,
+    tools: SurfaceList,
+    hooks: SurfaceList,
+    mcps: SurfaceList,
+    systemAppendices: SurfaceList,
+    agentAppendices: SurfaceList,
+  },
   closed,
 );
 
@@ -62,7 +69,14 @@ export const Surfaces = Type.Object(
  * (this MAC-signed registry): a later content signed by another key is refused (signer_changed).
  * `identity` only when the key was a trusted publisher's at install time.
  */
-export const Signer = Type.Object({ fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed);
+export const Signer = Type.Object(
+  {
+    fingerprint: Type.String({ pattern: "^SHA256:[A-Za-z0-9+/]{43}$" }),
+    keyType: Type.Optional(Type.String()),
+    identity: Type.Optional(Type.String()),
+  },
+  closed,
+);
 
 /** `surfaceId` is `plugin:<name>` for the whole bundle, or one surface id. */
 export const Quarantine = GjcQuarantineSchema;

@@ -33,7 +33,15 @@ export function entrySurfaces(entry: RegistryEntry): RegistrySurface[] {
   return [...s.subskills, ...s.tools, ...s.hooks, ...s.mcps, ...s.systemAppendices, ...s.agentAppendices];
 }
 
-export const emptySurfaces = (): RegistrySurfaces => ({ subskills: [], tools: [], hooks: [], mcps: [], systemAppendices: [], agentAppendices: [] });
+export const emptySurfaces = (): RegistrySurfaces => ({
+  subskills: [],
+  tools: [],
+  hooks: [],
+  mcps: [],
+  systemAppendices: [],
+  agentAppendices: [],
+});
 
 /** The installed-file records of an entry in the store's vocabulary. */
-export const storedFiles = (entry: RegistryEntry): StoredFile[] => entry.copiedFiles.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
+export const storedFiles = (entry: RegistryEntry): StoredFile[] =>
+  entry.copiedFiles.map((f) => ({ path: f.relativePath, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));

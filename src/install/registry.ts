@@ -18,8 +18,8 @@ import { isReferenceRegistry } from "./reference-registry.ts";
 import { Registry } from "./disk-schemas.generated.ts";
 import { type RegistryEntry, type Scope, type ScopeRegistry } from "./registry-types.ts";
 
-
-const REFERENCE_PROBLEM = "it is the GJC agent's registry (its own shape, no gjc signature): read for list and session, never changed by gjc";
+const REFERENCE_PROBLEM =
+  "it is the GJC agent's registry (its own shape, no gjc signature): read for list and session, never changed by gjc";
 
 export type RegistryRead =
   | { ok: true; registry: ScopeRegistry; exists: boolean }
@@ -41,7 +41,8 @@ function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undef
   // The stored absolute paths are never trusted, only their shape: they are derived again from
   // this root and the checked dir, so a scope copied or moved by its user keeps working and no
   // entry can point outside its root.
-  if (CONTENT_DIR.exec(e.dir)![1] !== e.name) return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}" (at /plugins/${i}/dir)`;
+  if (CONTENT_DIR.exec(e.dir)![1] !== e.name)
+    return `${at}.dir ${JSON.stringify(e.dir)} is not a content directory of "${e.name}" (at /plugins/${i}/dir)`;
   let totalBytes = 0;
   const seen = new Set<string>();
   const maxPath = GJC_LIMITS.maxPathBytes ?? 1024;
@@ -53,9 +54,11 @@ function entryProblem(e: RegistryEntry, scope: Scope, i: number): string | undef
     if (seen.has(rel)) return `${at}.copiedFiles lists ${JSON.stringify(rel)} twice ${where(j)}`;
     seen.add(rel);
     totalBytes += f.bytes;
-    if (totalBytes > GJC_LIMITS.maxTotalBytes) return `${at}.copiedFiles add up to more bytes than an install may hold (at /plugins/${i}/copiedFiles)`;
+    if (totalBytes > GJC_LIMITS.maxTotalBytes)
+      return `${at}.copiedFiles add up to more bytes than an install may hold (at /plugins/${i}/copiedFiles)`;
   }
-  if (e.copiedFiles[0].relativePath !== "gajae-plugin.json") return `${at}.copiedFiles does not start with the manifest (at /plugins/${i}/copiedFiles/0)`;
+  if (e.copiedFiles[0].relativePath !== "gajae-plugin.json")
+    return `${at}.copiedFiles does not start with the manifest (at /plugins/${i}/copiedFiles/0)`;
   return undefined;
 }
 
@@ -76,7 +79,13 @@ function signedText(text: string, scope: Scope): string | undefined {
 }
 
 /** Parses and checks registry text; never throws. */
-export function parseRegistry(text: string, root: string, scope: Scope): { registry: ScopeRegistry; mac: unknown; signed: string | undefined } | { problem: string; reference?: { plugins: unknown[] } } {
+export function parseRegistry(
+  text: string,
+  root: string,
+  scope: Scope,
+):
+  | { registry: ScopeRegistry; mac: unknown; signed: string | undefined }
+  | { problem: string; reference?: { plugins: unknown[] } } {
   // Bounded like bundle JSON (src/store/state-file.ts): a registry nested 200,000 deep is damaged, not a crash.
   const json = parseStateJson(text);
   if (!json.ok) return { problem: json.problem };
@@ -88,7 +97,8 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
   const shapeProblem = documentProblem(Registry, raw);
   if (shapeProblem !== undefined) {
     // The reference GJC agent's own shape: readable (reference-registry.ts), never gjc's.
-    if (isReferenceRegistry(raw, scope)) return { problem: REFERENCE_PROBLEM, reference: raw as { plugins: unknown[] } };
+    if (isReferenceRegistry(raw, scope))
+      return { problem: REFERENCE_PROBLEM, reference: raw as { plugins: unknown[] } };
     return { problem: shapeProblem };
   }
   const names = new Set<string>();
@@ -98,15 +108,27 @@ export function parseRegistry(text: string, root: string, scope: Scope): { regis
     if (names.has(e.name)) return { problem: `"${e.name}" is listed twice (at /plugins/${i}/name)` };
     names.add(e.name);
   }
-  const plugins = (raw.plugins as RegistryEntry[]).map((e) => ({ ...e, pluginRoot: join(root, e.dir), manifestPath: join(root, e.dir, "gajae-plugin.json") }));
-  return { registry: { version: 1, scope, plugins: sortEntries(plugins) }, mac: raw.mac, signed: signedText(text, scope) };
+  const plugins = (raw.plugins as RegistryEntry[]).map((e) => ({
+    ...e,
+    pluginRoot: join(root, e.dir),
+    manifestPath: join(root, e.dir, "gajae-plugin.json"),
+  }));
+  return {
+    registry: { version: 1, scope, plugins: sortEntries(plugins) },
+    mac: raw.mac,
+    signed: signedText(text, scope),
+  };
 }
 
 /**
  * Whether a parsed registry carries this user's MAC (src/store/state-mac.ts); the problem
  * otherwise. Without a key (none made yet, or it cannot be trusted) nothing signed is ours.
  */
-export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: string | undefined }, scope: Scope): string | undefined {
+export function foreignProblem(
+  ctx: Context,
+  parsed: { mac: unknown; signed: string | undefined },
+  scope: Scope,
+): string | undefined {
   if (parsed.mac === undefined) {
     // An unsigned user scope is what gjc wrote before signatures: it lives in the user's own
     // home, where no repository or other user can put it, so it is read and signed on its next
@@ -116,14 +138,16 @@ export function foreignProblem(ctx: Context, parsed: { mac: unknown; signed: str
   }
   // Signed, but not laid out as gjc writes it: reformatted by hand or a tool, or indented by
   // an older gjc (whose user "doctor --fix --adopt" signs it again).
-  if (parsed.signed === undefined) return "its signature does not cover the file as it is laid out (it was reformatted or edited)";
+  if (parsed.signed === undefined)
+    return "its signature does not cover the file as it is laid out (it was reformatted or edited)";
   let key: Uint8Array | undefined;
   try {
     key = stateKey(ctx, false);
   } catch (error) {
     return isGjcError(error) ? error.message : "the state key cannot be read";
   }
-  if (key === undefined || !sameMac(parsed.mac, registryMac(key, scope, parsed.signed))) return "its signature is not this user's (it was written elsewhere, by another user, or edited)";
+  if (key === undefined || !sameMac(parsed.mac, registryMac(key, scope, parsed.signed)))
+    return "its signature is not this user's (it was written elsewhere, by another user, or edited)";
   return undefined;
 }
 
@@ -151,7 +175,14 @@ export function tryReadRegistry(root: string, scope: Scope, ctx: Context): Regis
     text = readBounded(path);
   } catch (error) {
     if (isGjcError(error) && error.code !== "missing_file") {
-      return { ok: false, path, problem: error.code === "file_too_large" ? `registry.json is larger than gjc ever writes (${MAX_REGISTRY_BYTES} bytes)` : error.message };
+      return {
+        ok: false,
+        path,
+        problem:
+          error.code === "file_too_large"
+            ? `registry.json is larger than gjc ever writes (${MAX_REGISTRY_BYTES} bytes)`
+            : error.message,
+      };
     }
     const code = isGjcError(error) ? "ENOENT" : (error as NodeJS.ErrnoException).code;
     // ENOTDIR: the scope root (or a parent) is a file; there is no registry, and a write there
@@ -159,13 +190,21 @@ export function tryReadRegistry(root: string, scope: Scope, ctx: Context): Regis
     if (code === "ENOENT" || code === "ENOTDIR") {
       // registry.json gone while its last good copy is there: not an empty scope. Treating it
       // as one would let the next command sweep every content directory as an orphan.
-      if (code === "ENOENT" && hasLastGood(root)) return { ok: false, path, problem: "registry.json is missing while its last good copy is beside it (restore it with doctor --fix)" };
+      if (code === "ENOENT" && hasLastGood(root))
+        return {
+          ok: false,
+          path,
+          problem: "registry.json is missing while its last good copy is beside it (restore it with doctor --fix)",
+        };
       return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
     }
     return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
   }
   const parsed = parseRegistry(text, root, scope);
-  if ("problem" in parsed) return parsed.reference ? { ok: false, path, problem: parsed.problem, foreign: true, reference: parsed.reference } : { ok: false, path, problem: parsed.problem };
+  if ("problem" in parsed)
+    return parsed.reference
+      ? { ok: false, path, problem: parsed.problem, foreign: true, reference: parsed.reference }
+      : { ok: false, path, problem: parsed.problem };
   const foreign = foreignProblem(ctx, parsed, scope);
   if (foreign !== undefined) return { ok: false, path, problem: foreign, foreign: true };
   return { ok: true, exists: true, registry: parsed.registry };
@@ -188,7 +227,7 @@ export function registryCorrupt(scope: Scope, path: string, problem: string): Gj
   return new GjcError({
     code: "registry_corrupt",
     message: `The GJC ${scope} registry ${path} is corrupt or was edited: ${problem}. Nothing in the ${scope} scope is changed or loaded until it is repaired.`,
-    hint: "Run \"gjc plugin doctor\" to see the damage, and \"gjc plugin doctor --fix\" to restore the last good copy.",
+    hint: 'Run "gjc plugin doctor" to see the damage, and "gjc plugin doctor --fix" to restore the last good copy.',
     details: { scope, path, problem },
     exit: ExitCode.refused,
   });
@@ -197,7 +236,12 @@ export function registryCorrupt(scope: Scope, path: string, problem: string): Gj
 /** Reads a scope registry; a corrupt one fails the scope closed. */
 export function readRegistry(root: string, scope: Scope, ctx: Context): ScopeRegistry {
   const read = tryReadRegistry(root, scope, ctx);
-  if (!read.ok) throw read.unsafePath ? unsafeScopePath(`the ${scope} scope`, read.problem) : read.foreign ? foreignScope(scope, read.path, read.problem) : registryCorrupt(scope, read.path, read.problem);
+  if (!read.ok)
+    throw read.unsafePath
+      ? unsafeScopePath(`the ${scope} scope`, read.problem)
+      : read.foreign
+        ? foreignScope(scope, read.path, read.problem)
+        : registryCorrupt(scope, read.path, read.problem);
   return read.registry;
 }
 
@@ -206,7 +250,9 @@ const scopeRank = (s: Scope) => (s === "user" ? 0 : 1);
 /** Registry order (notes §4.2): scope, then name, then root. Code-unit order keeps it locale-free. */
 export function sortEntries(entries: RegistryEntry[]): RegistryEntry[] {
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...entries].sort((a, b) => scopeRank(a.scope) - scopeRank(b.scope) || cmp(a.name, b.name) || cmp(a.pluginRoot, b.pluginRoot));
+  return [...entries].sort(
+    (a, b) => scopeRank(a.scope) - scopeRank(b.scope) || cmp(a.name, b.name) || cmp(a.pluginRoot, b.pluginRoot),
+  );
 }
 
 /** registry.json's text, signed with the user's state key (made on the first write). */

@@ -21,7 +21,6 @@ export interface ScopeSession {
   project: LockedScope;
 }
 
-
 /**
  * Runs `fn` with the scope locks held, always user before project so two commands can never
  * wait on each other. `spanBoth` (install, upgrade) takes both because collisions span scopes:
@@ -30,7 +29,13 @@ export interface ScopeSession {
  * to collide with there, and a project installer must pass the user lock first anyway). Each locked scope
  * is swept of leftovers, then its registry is read; a corrupt registry fails closed.
  */
-export async function withScopes<T>(ctx: Context, target: Scope, command: string, spanBoth: boolean, fn: (s: ScopeSession) => Promise<T> | T): Promise<T> {
+export async function withScopes<T>(
+  ctx: Context,
+  target: Scope,
+  command: string,
+  spanBoth: boolean,
+  fn: (s: ScopeSession) => Promise<T> | T,
+): Promise<T> {
   const roots = { user: scopeRoot(ctx, "user"), project: scopeRoot(ctx, "project") };
   const order: Scope[] = spanBoth ? ["user", "project"] : [target];
   const held: HeldLock[] = [];
@@ -38,7 +43,15 @@ export async function withScopes<T>(ctx: Context, target: Scope, command: string
     const locked = new Set<Scope>();
     for (const scope of order) {
       if (scope === "project" && target !== "project" && !existsSync(roots.project)) continue;
-      held.push(await acquireLock(roots[scope], { command, timeoutMs: lockTimeout(ctx), file: LOCK_FILE, label: scopeLabel(scope), trustedBase: gjcTrustedBase(roots[scope], scope) }));
+      held.push(
+        await acquireLock(roots[scope], {
+          command,
+          timeoutMs: lockTimeout(ctx),
+          file: LOCK_FILE,
+          label: scopeLabel(scope),
+          trustedBase: gjcTrustedBase(roots[scope], scope),
+        }),
+      );
       locked.add(scope);
     }
     const view = (scope: Scope): LockedScope => {
@@ -49,8 +62,22 @@ export async function withScopes<T>(ctx: Context, target: Scope, command: string
       }
       return { scope, root: roots[scope], registry };
     };
-    const user = target === "user" || spanBoth ? view("user") : { scope: "user" as const, root: roots.user, registry: { version: 1 as const, scope: "user" as const, plugins: [] } };
-    const project = target === "project" || spanBoth ? view("project") : { scope: "project" as const, root: roots.project, registry: { version: 1 as const, scope: "project" as const, plugins: [] } };
+    const user =
+      target === "user" || spanBoth
+        ? view("user")
+        : {
+            scope: "user" as const,
+            root: roots.user,
+            registry: { version: 1 as const, scope: "user" as const, plugins: [] },
+          };
+    const project =
+      target === "project" || spanBoth
+        ? view("project")
+        : {
+            scope: "project" as const,
+            root: roots.project,
+            registry: { version: 1 as const, scope: "project" as const, plugins: [] },
+          };
     return await fn({ target: target === "user" ? user : project, user, project });
   } finally {
     for (const lock of held.reverse()) lock.release();

@@ -6,7 +6,9 @@ import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 
 /** `readOnly`: the bundles come from a registry the GJC agent wrote (reference-registry.ts). */
-export type ListRead = { ok: true; bundles: BundleSummary[]; readOnly?: true } | { ok: false; path: string; problem: string; foreign?: true };
+export type ListRead =
+  | { ok: true; bundles: BundleSummary[]; readOnly?: true }
+  | { ok: false; path: string; problem: string; foreign?: true };
 
 /** The summaries of a scope: from the list index when it matches registry.json, else from a full read. */
 export async function readScopeSummaries(root: string, scope: Scope, ctx: Context): Promise<ListRead> {
@@ -25,6 +27,7 @@ export async function readScopeSummaries(root: string, scope: Scope, ctx: Contex
     const registry = await readReferenceRegistry(ctx, root, scope, parsed.reference);
     return { ok: true, bundles: registry.plugins.map(summarize), readOnly: true };
   }
-  if (!parsed.ok) return { ok: false, path, problem: parsed.problem, ...(parsed.foreign ? { foreign: true as const } : {}) };
+  if (!parsed.ok)
+    return { ok: false, path, problem: parsed.problem, ...(parsed.foreign ? { foreign: true as const } : {}) };
   return { ok: true, bundles: parsed.registry.plugins.map(summarize) };
 }

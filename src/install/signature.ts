@@ -1,21 +1,48 @@
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { gjcContent } from "../sets/bundle-digest.ts";
-import { checkBundleSignature, unknownSignerWarning, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
+import {
+  checkBundleSignature,
+  unknownSignerWarning,
+  type SignatureCheck,
+  type SignaturePolicy,
+} from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import type { FetchedBundle } from "./install.ts";
 import type { Scope } from "./registry-types.ts";
 
 /** The signature of a compiled GJC bundle, over the integrity its installed files will have. */
-export async function gjcSignature(ctx: Context, bundle: CompiledBundle, fetched: FetchedBundle, scope: Scope, policy: SignaturePolicy): Promise<SignatureCheck> {
-  const signature = locateSignature({ dir: fetched.dir, record: fetched.record as { kind: string; uri?: string }, signature: fetched.signature });
+export async function gjcSignature(
+  ctx: Context,
+  bundle: CompiledBundle,
+  fetched: FetchedBundle,
+  scope: Scope,
+  policy: SignaturePolicy,
+): Promise<SignatureCheck> {
+  const signature = locateSignature({
+    dir: fetched.dir,
+    record: fetched.record as { kind: string; uri?: string },
+    signature: fetched.signature,
+  });
   if (!signature && !policy.requireSigned) return { status: "unsigned" };
-  return checkBundleSignature(ctx, { name: bundle.name, integrity: gjcContent(bundle).integrity, signature, scope, requireSigned: policy.requireSigned });
+  return checkBundleSignature(ctx, {
+    name: bundle.name,
+    integrity: gjcContent(bundle).integrity,
+    signature,
+    scope,
+    requireSigned: policy.requireSigned,
+  });
 }
 
 /** The visible warning for content signed by a key nobody vouched for. */
 export function signerWarning(name: string, check: SignatureCheck): Diagnostic | undefined {
   if (check.status !== "unknown-signer" || !check.signer) return undefined;
-  return { code: "unknown_signer", severity: "warning", path: "gjc-signature.sshsig", message: unknownSignerWarning(name, check.signer), hint: "Check the fingerprint with the publisher, then gjc signers add <identity> <key.pub>." };
+  return {
+    code: "unknown_signer",
+    severity: "warning",
+    path: "gjc-signature.sshsig",
+    message: unknownSignerWarning(name, check.signer),
+    hint: "Check the fingerprint with the publisher, then gjc signers add <identity> <key.pub>.",
+  };
 }

@@ -9,7 +9,12 @@ import { writeFiles } from "../store/files.ts";
  * registry's copiedFiles records for them.
  */
 export function writeStaging(staging: string, bundle: CompiledBundle, onHalf?: () => void): CopiedFile[] {
-  const files = bundle.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, mode: installedMode(f.mode) }));
+  const files = bundle.files.map((f) => ({
+    path: f.path,
+    sha256: f.sha256,
+    bytes: f.bytes,
+    mode: installedMode(f.mode),
+  }));
   writeFiles(staging, files, bundle.contents, onHalf);
   return files.map((f) => ({ relativePath: f.path, sha256: f.sha256, bytes: f.bytes, mode: f.mode }));
 }

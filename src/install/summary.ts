@@ -15,7 +15,8 @@ export interface SurfaceState {
 export type BundleSummary = Static<typeof BundleSummarySchema>;
 
 /** True when the bundle as a whole is quarantined (a `plugin:<name>` record). */
-export const wholeQuarantined = (e: RegistryEntry) => (e.quarantine ?? []).some((q) => q.surfaceId === `plugin:${e.name}`);
+export const wholeQuarantined = (e: RegistryEntry) =>
+  (e.quarantine ?? []).some((q) => q.surfaceId === `plugin:${e.name}`);
 
 export function surfaceStates(e: RegistryEntry): SurfaceState[] {
   const disabled = new Set(e.disabledSurfaceIds);
@@ -25,7 +26,11 @@ export function surfaceStates(e: RegistryEntry): SurfaceState[] {
     .map((s): SurfaceState => {
       const code = q.get(s.extensionId) ?? (whole ? q.get(`plugin:${e.name}`) : undefined);
       if (code) return { id: s.extensionId, kind: s.kind, state: "quarantined", quarantine: code };
-      return { id: s.extensionId, kind: s.kind, state: !e.enabled || disabled.has(s.extensionId) ? "disabled" : "enabled" };
+      return {
+        id: s.extensionId,
+        kind: s.kind,
+        state: !e.enabled || disabled.has(s.extensionId) ? "disabled" : "enabled",
+      };
     })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
@@ -40,7 +45,12 @@ export function summarize(e: RegistryEntry): BundleSummary {
     scope: e.scope,
     enabled: e.enabled,
     quarantined: (e.quarantine ?? []).length > 0,
-    counts: { surfaces: states.length, enabled: count("enabled"), disabled: count("disabled"), quarantined: count("quarantined") },
+    counts: {
+      surfaces: states.length,
+      enabled: count("enabled"),
+      disabled: count("disabled"),
+      quarantined: count("quarantined"),
+    },
     source: {
       kind: e.source.kind,
       display: sourceDisplay(e.source),
@@ -51,7 +61,12 @@ export function summarize(e: RegistryEntry): BundleSummary {
     installedAt: e.installedAt,
     updatedAt: e.updatedAt,
     manifestHash: e.manifestHash,
-    quarantine: (e.quarantine ?? []).map((q) => ({ surfaceId: q.surfaceId, code: q.code, message: q.message, detectedAt: q.detectedAt })),
+    quarantine: (e.quarantine ?? []).map((q) => ({
+      surfaceId: q.surfaceId,
+      code: q.code,
+      message: q.message,
+      detectedAt: q.detectedAt,
+    })),
     ...(e.signer ? { signer: { ...e.signer } } : {}),
   };
 }

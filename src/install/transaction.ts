@@ -8,7 +8,14 @@ import { crashPoint } from "../store/crash-hook.ts";
 import { candidateFingerprint } from "./fingerprint.ts";
 import { contentDirName, stagingDirName, trashDirName } from "./layout.ts";
 import { writeRegistry } from "./registry.ts";
-import { emptySurfaces, storedFiles, SURFACE_GROUPS, type RegistryEntry, type RegistrySource, type RegistrySurfaces } from "./registry-types.ts";
+import {
+  emptySurfaces,
+  storedFiles,
+  SURFACE_GROUPS,
+  type RegistryEntry,
+  type RegistrySource,
+  type RegistrySurfaces,
+} from "./registry-types.ts";
 import type { LockedScope } from "./scope-session.ts";
 import { writeStaging } from "./stage.ts";
 import type { BundleSigner } from "../signing/check.ts";
@@ -83,13 +90,19 @@ export function commitInstall(ctx: Context, scope: LockedScope, plan: CommitPlan
     };
     const plugins = scope.registry.plugins.filter((p) => p.name !== bundle.name);
     plugins.push(entry);
-    writeRegistry(scope.root, { version: 1, scope: scope.scope, plugins }, ctx, () => crashPoint(ctx, "install:committed"));
+    writeRegistry(scope.root, { version: 1, scope: scope.scope, plugins }, ctx, () =>
+      crashPoint(ctx, "install:committed"),
+    );
   } catch (error) {
     rmSync(placed ? pluginRoot : staging, { recursive: true, force: true });
     throw error;
   }
   crashPoint(ctx, "install:recorded");
-  cacheCommitted(ctx, { name: entry.name, family: "gjc", version: entry.version, files: storedFiles(entry) }, pluginRoot);
+  cacheCommitted(
+    ctx,
+    { name: entry.name, family: "gjc", version: entry.version, files: storedFiles(entry) },
+    pluginRoot,
+  );
   if (plan.previous && plan.previous.dir !== dir) retireDir(ctx, scope.root, plan.previous.pluginRoot);
   return entry;
 }

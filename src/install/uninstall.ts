@@ -122,7 +122,12 @@ function removeOwnedFiles(ctx: Context, entry: RegistryEntry): void {
   }
 }
 
-export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean } = {}): Promise<UninstallResult> {
+export async function uninstallGjc(
+  ctx: Context,
+  name: string,
+  scope: Scope,
+  opts: { dryRun?: boolean } = {},
+): Promise<UninstallResult> {
   const root = scopeRoot(ctx, scope);
   const pre = readRegistry(root, scope, ctx).plugins.find((p) => p.name === name);
   if (!pre) throw notInstalled(name, scope);
@@ -146,18 +151,43 @@ export async function uninstallGjc(ctx: Context, name: string, scope: Scope, opt
       const keptIn = join(s.target.root, keptDirName(name, ctx.now()));
       renameSync(entry.pluginRoot, keptIn);
       try {
-        writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
+        writeRegistry(
+          s.target.root,
+          { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) },
+          ctx,
+          () => crashPoint(ctx, "uninstall:committed"),
+        );
       } catch (error) {
         // Not committed: the bundle goes back where its entry points.
         renameSync(keptIn, entry.pluginRoot);
         throw error;
       }
       removeOwnedFiles(ctx, { ...entry, pluginRoot: keptIn });
-      return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned, keptIn };
+      return {
+        status: "uninstalled",
+        name,
+        version: entry.version,
+        scope,
+        files: entry.copiedFiles.map((f) => f.relativePath),
+        unowned,
+        keptIn,
+      };
     }
-    writeRegistry(s.target.root, { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) }, ctx, () => crashPoint(ctx, "uninstall:committed"));
+    writeRegistry(
+      s.target.root,
+      { version: 1, scope, plugins: s.target.registry.plugins.filter((p) => p.name !== name) },
+      ctx,
+      () => crashPoint(ctx, "uninstall:committed"),
+    );
     // Empty unless something appeared after the check above (then it was retired with the directory).
     const appeared = removeOwned(ctx, s.target.root, entry);
-    return { status: "uninstalled", name, version: entry.version, scope, files: entry.copiedFiles.map((f) => f.relativePath), unowned: appeared };
+    return {
+      status: "uninstalled",
+      name,
+      version: entry.version,
+      scope,
+      files: entry.copiedFiles.map((f) => f.relativePath),
+      unowned: appeared,
+    };
   });
 }

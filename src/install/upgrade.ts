@@ -17,7 +17,12 @@ import type { SignaturePolicy } from "../signing/check.ts";
  * meanwhile, the upgrade stops (`stale_baseline`) instead of overwriting that change.
  * Enablement and per-surface choices carry over.
  */
-export async function upgradeGjc(ctx: Context, name: string, scope: Scope, opts: { dryRun?: boolean; onProgress?: (m: string) => void } & SignaturePolicy = {}): Promise<GjcInstallResult> {
+export async function upgradeGjc(
+  ctx: Context,
+  name: string,
+  scope: Scope,
+  opts: { dryRun?: boolean; onProgress?: (m: string) => void } & SignaturePolicy = {},
+): Promise<GjcInstallResult> {
   const baseline = readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.find((p) => p.name === name);
   if (!baseline) throw notInstalled(name, scope);
   const fetched = await fetchRecorded(ctx, baseline.source, opts.onProgress);
@@ -32,7 +37,16 @@ export async function upgradeGjc(ctx: Context, name: string, scope: Scope, opts:
       });
     }
     const { withReleaseLog } = await import("../sets/release-log-hook.ts");
-    return await withReleaseLog(ctx, fetched, opts.dryRun, () => installCompiled(ctx, bundle, warnings, fetched, { scope, dryRun: opts.dryRun, requireSigned: opts.requireSigned, acceptSigner: opts.acceptSigner, baseline, command: "gjc plugin upgrade" }));
+    return await withReleaseLog(ctx, fetched, opts.dryRun, () =>
+      installCompiled(ctx, bundle, warnings, fetched, {
+        scope,
+        dryRun: opts.dryRun,
+        requireSigned: opts.requireSigned,
+        acceptSigner: opts.acceptSigner,
+        baseline,
+        command: "gjc plugin upgrade",
+      }),
+    );
   } finally {
     await fetched.cleanup();
   }

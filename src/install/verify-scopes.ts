@@ -19,8 +19,16 @@ const MAX_RECORDS = 20;
 
 /** The quarantine records verify owns for one bundle (`runtime_mismatch` on `plugin:<name>`). */
 export function driftRecords(entry: RegistryEntry, problems: FileProblem[], detectedAt: string): QuarantineRecord[] {
-  const records = problems.slice(0, MAX_RECORDS).map((p) => ({ surfaceId: `plugin:${entry.name}`, code: "runtime_mismatch", message: p.message, detectedAt }));
-  if (problems.length > MAX_RECORDS) records.push({ surfaceId: `plugin:${entry.name}`, code: "runtime_mismatch", message: `…and ${problems.length - MAX_RECORDS} more problems`, detectedAt });
+  const records = problems
+    .slice(0, MAX_RECORDS)
+    .map((p) => ({ surfaceId: `plugin:${entry.name}`, code: "runtime_mismatch", message: p.message, detectedAt }));
+  if (problems.length > MAX_RECORDS)
+    records.push({
+      surfaceId: `plugin:${entry.name}`,
+      code: "runtime_mismatch",
+      message: `…and ${problems.length - MAX_RECORDS} more problems`,
+      detectedAt,
+    });
   return records;
 }
 
@@ -40,7 +48,11 @@ function requarantine(entry: RegistryEntry, records: QuarantineRecord[]): Regist
   return next;
 }
 
-const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) => Bun.deepEquals(a.map((q) => q.message), b.map((q) => q.message));
+const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) =>
+  Bun.deepEquals(
+    a.map((q) => q.message),
+    b.map((q) => q.message),
+  );
 
 /**
  * `gjc plugin verify [<name>]`: re-hashes every installed file of every bundle (or the named
@@ -48,14 +60,24 @@ const sameMessages = (a: QuarantineRecord[], b: QuarantineRecord[]) => Bun.deepE
  * clean result clears verify's own quarantine. Registry writes happen under the scope lock,
  * only when something changed, and only for entries that were not replaced meanwhile.
  */
-export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = ["user", "project"]): Promise<VerifyReport> {
+export async function verifyGjc(
+  ctx: Context,
+  name?: string,
+  scopes: Scope[] = ["user", "project"],
+): Promise<VerifyReport> {
   const report: VerifyReport = { ok: true, bundles: [], problems: [] };
   let found = false;
   for (const scope of scopes) {
     const root = scopeRoot(ctx, scope);
     const read = tryReadRegistry(root, scope, ctx);
     if (!read.ok) {
-      report.problems.push({ family: "gjc", scope, path: read.path, problem: read.problem, ...(read.foreign ? { foreign: true } : {}) });
+      report.problems.push({
+        family: "gjc",
+        scope,
+        path: read.path,
+        problem: read.problem,
+        ...(read.foreign ? { foreign: true } : {}),
+      });
       report.ok = false;
       continue;
     }
@@ -71,7 +93,17 @@ export async function verifyGjc(ctx: Context, name?: string, scopes: Scope[] = [
       if (check.ok && current.length > 0) change = "cleared";
       if (change !== "none") updates.set(entry.name, { dir: entry.dir, records });
       const othersRemain = (entry.quarantine ?? []).some((q) => !ownRecord(q));
-      report.bundles.push({ family: "gjc", name: entry.name, version: entry.version, scope, ok: check.ok, checked: check.checked, problems: check.problems, quarantined: !check.ok || othersRemain, change });
+      report.bundles.push({
+        family: "gjc",
+        name: entry.name,
+        version: entry.version,
+        scope,
+        ok: check.ok,
+        checked: check.checked,
+        problems: check.problems,
+        quarantined: !check.ok || othersRemain,
+        change,
+      });
       if (!check.ok) report.ok = false;
     }
     if (updates.size > 0) {

@@ -12,7 +12,12 @@ export async function readBoundedText(response: Response, max: number, what: str
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => {});
-      throw mcpError("mcp_frame_too_large", `${what} sent a response body longer than ${max} bytes`, "MCP messages are limited to 1 MiB each; fix the server so it sends smaller messages", { limit: max });
+      throw mcpError(
+        "mcp_frame_too_large",
+        `${what} sent a response body longer than ${max} bytes`,
+        "MCP messages are limited to 1 MiB each; fix the server so it sends smaller messages",
+        { limit: max },
+      );
     }
     parts.push(value);
   }

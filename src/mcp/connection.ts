@@ -1,5 +1,16 @@
 import { GjcError } from "../core/errors.ts";
-import { callTool, Deadline, type Handshake, initialize, listPrompts, listResources, listTools, type McpPrompt, type McpResource, type McpTool } from "./protocol.ts";
+import {
+  callTool,
+  Deadline,
+  type Handshake,
+  initialize,
+  listPrompts,
+  listResources,
+  listTools,
+  type McpPrompt,
+  type McpResource,
+  type McpTool,
+} from "./protocol.ts";
 import { type Channel, RpcClient } from "./rpc-client.ts";
 
 /** A live MCP session over any transport; `await using` closes it (and stops a stdio server) at the end of the block. */

@@ -23,7 +23,10 @@ export const C2McpEntrySchema = Type.Object(
     target: str,
     status: Type.Enum(["active", "disabled", "quarantined", "untrusted"]),
     reasons: Type.Array(ReasonSchema),
-    probe: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
+    probe: Type.Union([
+      Type.Object({ ok: Type.Literal(true) }, closed),
+      Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed),
+    ]),
     launch: opt(Type.Object({ command: str, args: strs, env: Type.Record(str, str), cwd: str }, closed)),
     url: opt(str),
     headers: opt(Type.Record(str, str)),
@@ -43,7 +46,10 @@ const GjcServerSchema = Type.Object(
     target: str,
     status: Type.Enum(["active", "disabled", "quarantined", "excluded"]),
     reasons: Type.Array(ReasonSchema),
-    policy: Type.Union([Type.Object({ ok: Type.Literal(true) }, closed), Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed)]),
+    policy: Type.Union([
+      Type.Object({ ok: Type.Literal(true) }, closed),
+      Type.Object({ ok: Type.Literal(false), code: Type.Literal("security_policy"), message: str }, closed),
+    ]),
   },
   closed,
 );
@@ -59,7 +65,13 @@ export const McpListDocumentSchema = Type.Object(
 );
 
 const ToolSchema = Type.Object(
-  { name: str, title: opt(str), description: opt(str), inputSchema: Type.Record(str, Type.Unknown()), annotations: opt(Type.Record(str, Type.Unknown())) },
+  {
+    name: str,
+    title: opt(str),
+    description: opt(str),
+    inputSchema: Type.Record(str, Type.Unknown()),
+    annotations: opt(Type.Record(str, Type.Unknown())),
+  },
   closed,
 );
 const ToolDefinitionSchema = Type.Object({}); // the pinned definition as the server gave it
@@ -70,9 +82,27 @@ const PinSchema = Type.Object(
     // Over the tools, the instructions, the prompts and the resources: what a host compares.
     digest: str,
     changes: Type.Array(
-      Type.Object({ tool: str, change: Type.Enum(["added", "removed", "changed"]), fields: strs, before: nullable(ToolDefinitionSchema), after: nullable(ToolDefinitionSchema) }, closed),
+      Type.Object(
+        {
+          tool: str,
+          change: Type.Enum(["added", "removed", "changed"]),
+          fields: strs,
+          before: nullable(ToolDefinitionSchema),
+          after: nullable(ToolDefinitionSchema),
+        },
+        closed,
+      ),
     ),
-    servedChanges: Type.Array(Type.Object({ kind: Type.Enum(["instructions", "prompt", "resource"]), name: str, change: Type.Enum(["added", "removed", "changed"]) }, closed)),
+    servedChanges: Type.Array(
+      Type.Object(
+        {
+          kind: Type.Enum(["instructions", "prompt", "resource"]),
+          name: str,
+          change: Type.Enum(["added", "removed", "changed"]),
+        },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -103,7 +133,19 @@ const probeDocument = (verb: "mcp-probe" | "mcp-accept") =>
   );
 
 export const MCP_DOCUMENTS = {
-  "gjc/mcp-list@1": { file: "mcp-list.schema.json", title: "gjc plugin mcp list --json", schema: Type.Union([McpListDocumentSchema, errorDocument("mcp-list")]) },
-  "gjc/mcp-probe@1": { file: "mcp-probe.schema.json", title: "gjc plugin mcp probe --json", schema: Type.Union([probeDocument("mcp-probe"), errorDocument("mcp-probe")]) },
-  "gjc/mcp-accept@1": { file: "mcp-accept.schema.json", title: "gjc plugin mcp accept --json", schema: Type.Union([probeDocument("mcp-accept"), errorDocument("mcp-accept")]) },
+  "gjc/mcp-list@1": {
+    file: "mcp-list.schema.json",
+    title: "gjc plugin mcp list --json",
+    schema: Type.Union([McpListDocumentSchema, errorDocument("mcp-list")]),
+  },
+  "gjc/mcp-probe@1": {
+    file: "mcp-probe.schema.json",
+    title: "gjc plugin mcp probe --json",
+    schema: Type.Union([probeDocument("mcp-probe"), errorDocument("mcp-probe")]),
+  },
+  "gjc/mcp-accept@1": {
+    file: "mcp-accept.schema.json",
+    title: "gjc plugin mcp accept --json",
+    schema: Type.Union([probeDocument("mcp-accept"), errorDocument("mcp-accept")]),
+  },
 };

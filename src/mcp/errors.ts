@@ -33,13 +33,18 @@ const EXIT: Record<McpErrorCode, ExitCodeValue> = {
   mcp_closed: ExitCode.failed,
 };
 
-export function mcpError(code: McpErrorCode, message: string, hint: string, details?: Record<string, unknown>): GjcError {
+export function mcpError(
+  code: McpErrorCode,
+  message: string,
+  hint: string,
+  details?: Record<string, unknown>,
+): GjcError {
   return new GjcError({ code, message, hint, details, exit: EXIT[code] });
 }
 
 /** Server-supplied text shown in our messages: no control characters, bounded length. */
 export function sanitizeServerText(value: unknown, max = 300): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   const clean = flattenControlChars(s).trim();
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

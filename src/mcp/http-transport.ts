@@ -20,12 +20,27 @@ const VISIBLE_ASCII = /^[\x21-\x7e]{1,512}$/;
 /** Turns a non-success HTTP status into our error vocabulary. */
 export function statusError(label: string, url: URL, status: number): GjcError {
   if (status === 401 || status === 403)
-    return mcpError("mcp_http_status", `${label}: ${describeUrl(url)} answered ${status} (it wants authorization)`, "bundle MCP servers cannot carry credentials; use a server that needs none, or configure it in your own mcp.json", { status });
-  return mcpError("mcp_http_status", `${label}: ${describeUrl(url)} answered HTTP ${status}`, "check the url in the bundle manifest and that the server speaks MCP over this transport", { status });
+    return mcpError(
+      "mcp_http_status",
+      `${label}: ${describeUrl(url)} answered ${status} (it wants authorization)`,
+      "bundle MCP servers cannot carry credentials; use a server that needs none, or configure it in your own mcp.json",
+      { status },
+    );
+  return mcpError(
+    "mcp_http_status",
+    `${label}: ${describeUrl(url)} answered HTTP ${status}`,
+    "check the url in the bundle manifest and that the server speaks MCP over this transport",
+    { status },
+  );
 }
 
 /** Delivers every JSON-RPC message of an SSE body to the sink. */
-export async function pumpSse(body: ReadableStream<Uint8Array>, label: string, sink: ChannelSink, onEvent?: (event: string, data: string) => boolean): Promise<void> {
+export async function pumpSse(
+  body: ReadableStream<Uint8Array>,
+  label: string,
+  sink: ChannelSink,
+  onEvent?: (event: string, data: string) => boolean,
+): Promise<void> {
   for await (const ev of readSseEvents(body, MAX_FRAME_BYTES, label)) {
     if (onEvent?.(ev.event, ev.data)) continue;
     if (ev.event !== "message") continue;
@@ -33,7 +48,11 @@ export async function pumpSse(body: ReadableStream<Uint8Array>, label: string, s
     try {
       message = JSON.parse(ev.data);
     } catch {
-      throw mcpError("mcp_protocol", `${label} sent an event whose data is not JSON`, "the server does not follow MCP's SSE framing; fix it or report it to its author");
+      throw mcpError(
+        "mcp_protocol",
+        `${label} sent an event whose data is not JSON`,
+        "the server does not follow MCP's SSE framing; fix it or report it to its author",
+      );
     }
     sink.message(message);
   }
@@ -51,15 +70,32 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
   let closed = false;
 
   const headers = (): Record<string, string> => {
-    const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const h: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     if (sessionId) h["mcp-session-id"] = sessionId;
     if (protocolVersion) h["mcp-protocol-version"] = protocolVersion;
     return h;
   };
-  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca, signal: abort.signal };
+  const fetchOpts = {
+    label: opts.label,
+    addressCheck: opts.addressCheck,
+    judgeUrl: opts.judgeUrl,
+    ca: opts.ca,
+    signal: abort.signal,
+  };
   const failFrom = (e: unknown) => {
     if (closed) return;
-    sink.fail(e instanceof GjcError ? e : mcpError("mcp_unreachable", `${opts.label}: ${(e as Error).message}`, "check the server is up, then try again"));
+    sink.fail(
+      e instanceof GjcError
+        ? e
+        : mcpError(
+            "mcp_unreachable",
+            `${opts.label}: ${(e as Error).message}`,
+            "check the server is up, then try again",
+          ),
+    );
   };
 
   return {
@@ -68,10 +104,19 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
     },
     async send(message) {
       if (closed) throw mcpError("mcp_closed", `${opts.label} is closed`, "connect again");
-      const { response } = await pinnedFetch(opts.url, { method: "POST", headers: headers(), body: JSON.stringify(message) }, fetchOpts);
+      const { response } = await pinnedFetch(
+        opts.url,
+        { method: "POST", headers: headers(), body: JSON.stringify(message) },
+        fetchOpts,
+      );
       const sid = response.headers.get("mcp-session-id");
       if (sid !== null) {
-        if (!VISIBLE_ASCII.test(sid)) throw mcpError("mcp_protocol", `${opts.label} sent an invalid Mcp-Session-Id`, "the server does not follow MCP; fix it or report it to its author");
+        if (!VISIBLE_ASCII.test(sid))
+          throw mcpError(
+            "mcp_protocol",
+            `${opts.label} sent an invalid Mcp-Session-Id`,
+            "the server does not follow MCP; fix it or report it to its author",
+          );
         sessionId = sid;
       }
       if (response.status === 202 || response.status === 204) return discardBody(response);
@@ -91,7 +136,11 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
         try {
           parsed = JSON.parse(text);
         } catch {
-          throw mcpError("mcp_protocol", `${opts.label} answered with a body that is not JSON`, "the server does not follow MCP; fix it or report it to its author");
+          throw mcpError(
+            "mcp_protocol",
+            `${opts.label} answered with a body that is not JSON`,
+            "the server does not follow MCP; fix it or report it to its author",
+          );
         }
         sink.message(parsed);
         return;
@@ -103,7 +152,11 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
       }
       discardBody(response);
       if ("id" in message && "method" in message)
-        throw mcpError("mcp_protocol", `${opts.label} answered a request with content type "${type || "none"}"`, "an MCP endpoint answers with application/json or text/event-stream");
+        throw mcpError(
+          "mcp_protocol",
+          `${opts.label} answered a request with content type "${type || "none"}"`,
+          "an MCP endpoint answers with application/json or text/event-stream",
+        );
     },
     async close() {
       if (closed) return;
@@ -114,7 +167,11 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
         const bye = new AbortController();
         const timer = setTimeout(() => bye.abort(), 1000);
         try {
-          const { response } = await pinnedFetch(opts.url, { method: "DELETE", headers: headers() }, { ...fetchOpts, signal: bye.signal });
+          const { response } = await pinnedFetch(
+            opts.url,
+            { method: "DELETE", headers: headers() },
+            { ...fetchOpts, signal: bye.signal },
+          );
           discardBody(response);
         } catch {
           // The session ends anyway when the server times it out.

@@ -22,7 +22,8 @@ export interface HttpServerOptions {
   judgeUrl?: (raw: string) => UrlVerdict;
 }
 
-export interface HttpProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
+export interface HttpProbeResult
+  extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
   /** Present when the server advertises the capability: pinned with the tools (src/mcp/pins.ts). */
   prompts?: McpPrompt[];
@@ -34,9 +35,19 @@ export async function connectHttpServer(opts: HttpServerOptions): Promise<McpCon
   const label = opts.label ?? "MCP server";
   const verdict = (opts.judgeUrl ?? classifyMcpUrl)(opts.url);
   if (!verdict.ok)
-    throw mcpError("security_policy", `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`, "bundle MCP servers must be public https endpoints; change the url in the bundle manifest");
+    throw mcpError(
+      "security_policy",
+      `${label}: the url is refused (${verdict.stage}): ${verdict.reason}`,
+      "bundle MCP servers must be public https endpoints; change the url in the bundle manifest",
+    );
   const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
-  const channelOpts = { url: verdict.url, label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca };
+  const channelOpts = {
+    url: verdict.url,
+    label,
+    addressCheck: opts.addressCheck,
+    judgeUrl: opts.judgeUrl,
+    ca: opts.ca,
+  };
   return connectOver(label, deadline, (client) =>
     opts.transport === "sse" ? startSseChannel(channelOpts, client) : startStreamableHttpChannel(channelOpts, client),
   );
@@ -50,7 +61,14 @@ export async function probeHttpServer(opts: HttpServerOptions): Promise<HttpProb
     const tools = await conn.listTools(deadline.remaining());
     const listed = await listedBesideTools(conn, deadline);
     const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, ...listed };
+    return {
+      serverInfo,
+      protocolVersion,
+      capabilities,
+      ...(instructions !== undefined ? { instructions } : {}),
+      tools,
+      ...listed,
+    };
   } finally {
     await conn.close();
   }

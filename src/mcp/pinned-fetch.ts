@@ -32,13 +32,24 @@ export interface PinnedRequest {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Bun's codes for failures before a request went out, when another address may work. */
-const CONNECT_FAILURES = new Set(["ConnectionRefused", "ECONNREFUSED", "FailedToOpenSocket", "ENETUNREACH", "EHOSTUNREACH", "ConnectionClosed"]);
+const CONNECT_FAILURES = new Set([
+  "ConnectionRefused",
+  "ECONNREFUSED",
+  "FailedToOpenSocket",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "ConnectionClosed",
+]);
 
 /** Where a request goes, without its path or query (they may carry tokens). */
 export const describeUrl = (url: URL) => url.origin;
 
 function refused(opts: PinnedFetchOptions, url: URL, why: string) {
-  return mcpError("security_policy", `${opts.label}: ${describeUrl(url)} is refused: ${why}`, "bundle MCP servers must be public https endpoints; change the url in the bundle manifest");
+  return mcpError(
+    "security_policy",
+    `${opts.label}: ${describeUrl(url)} is refused: ${why}`,
+    "bundle MCP servers must be public https endpoints; change the url in the bundle manifest",
+  );
 }
 
 /**
@@ -53,7 +64,11 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
   const addresses = await (opts.addressCheck ?? defaultAddressCheck)(verdict.host);
   if (!addresses.ok) {
     if (addresses.unresolved)
-      throw mcpError("mcp_unreachable", `${opts.label}: cannot reach ${describeUrl(url)}: ${addresses.reason}`, "check the name and your network, then try again");
+      throw mcpError(
+        "mcp_unreachable",
+        `${opts.label}: cannot reach ${describeUrl(url)}: ${addresses.reason}`,
+        "check the name and your network, then try again",
+      );
     throw refused(opts, url, addresses.reason);
   }
   if (addresses.addresses.length === 0) throw refused(opts, url, "no address to connect to");
@@ -72,7 +87,11 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
         proxy: false,
         keepalive: false,
         signal: opts.signal,
-        tls: { rejectUnauthorized: true, ...(isName ? { serverName: verdict.host } : {}), ...(opts.ca ? { ca: opts.ca } : {}) },
+        tls: {
+          rejectUnauthorized: true,
+          ...(isName ? { serverName: verdict.host } : {}),
+          ...(opts.ca ? { ca: opts.ca } : {}),
+        },
       } as RequestInit);
     } catch (e) {
       lastError = e;
@@ -82,7 +101,8 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
   }
   if ((lastError as Error)?.name === "AbortError") throw lastError;
   const code = (lastError as { code?: string })?.code;
-  const tlsHint = code && /CERT|TLS|SSL/i.test(code) ? " (the server's certificate does not match the name or is not trusted)" : "";
+  const tlsHint =
+    code && /CERT|TLS|SSL/i.test(code) ? " (the server's certificate does not match the name or is not trusted)" : "";
   throw mcpError(
     "mcp_unreachable",
     `${opts.label}: cannot reach ${describeUrl(url)}: ${code ?? (lastError as Error)?.message ?? "unknown error"}${tlsHint}`,
@@ -95,7 +115,11 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
  * A fetch that enforces DESIGN item 11(d) at every hop: each redirect must stay on the same
  * https origin and is judged and resolved again before we connect.
  */
-export async function pinnedFetch(start: URL, req: PinnedRequest, opts: PinnedFetchOptions): Promise<{ response: Response; url: URL }> {
+export async function pinnedFetch(
+  start: URL,
+  req: PinnedRequest,
+  opts: PinnedFetchOptions,
+): Promise<{ response: Response; url: URL }> {
   let url = start;
   let current = req;
   for (let hop = 0; ; hop++) {
@@ -104,7 +128,11 @@ export async function pinnedFetch(start: URL, req: PinnedRequest, opts: PinnedFe
     if (!REDIRECTS.has(response.status) || location === null) return { response, url };
     await response.body?.cancel().catch(() => {});
     if (hop >= MAX_REDIRECTS)
-      throw mcpError("mcp_http_status", `${opts.label}: more than ${MAX_REDIRECTS} redirects from ${describeUrl(start)}`, "the server redirects in a loop; fix the url in the bundle manifest");
+      throw mcpError(
+        "mcp_http_status",
+        `${opts.label}: more than ${MAX_REDIRECTS} redirects from ${describeUrl(start)}`,
+        "the server redirects in a loop; fix the url in the bundle manifest",
+      );
     let next: URL;
     try {
       next = new URL(location, url);
@@ -112,9 +140,16 @@ export async function pinnedFetch(start: URL, req: PinnedRequest, opts: PinnedFe
       throw refused(opts, url, "it redirects to a URL that does not parse");
     }
     if (next.origin !== start.origin || next.protocol !== "https:")
-      throw refused(opts, next, `it is a redirect away from ${describeUrl(start)} (only same-origin https redirects are followed)`);
+      throw refused(
+        opts,
+        next,
+        `it is a redirect away from ${describeUrl(start)} (only same-origin https redirects are followed)`,
+      );
     // 303, and 301/302 after a POST, continue as a GET without a body (as browsers do).
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && current.method === "POST")) {
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && current.method === "POST")
+    ) {
       const headers = Object.fromEntries(Object.entries(current.headers).filter(([k]) => !/^content-/i.test(k)));
       current = { method: "GET", headers };
     }

@@ -36,7 +36,11 @@ export const ToolChange = Type.Object(
 
 /** A change to what a server serves besides its tools: its instructions, a prompt, a resource. */
 export const ServedChange = Type.Object(
-  { kind: Type.Enum(["instructions", "prompt", "resource"]), name: str, change: Type.Enum(["added", "removed", "changed"]) },
+  {
+    kind: Type.Enum(["instructions", "prompt", "resource"]),
+    name: str,
+    change: Type.Enum(["added", "removed", "changed"]),
+  },
   closed,
 );
 
@@ -71,9 +75,17 @@ export const ServerPin = Type.Object(
     tools: Type.Record(Type.String(), Type.Object({ sha256: digest, definition: ToolDefinition }, closed), closed),
     served: Type.Optional(Served),
     // Set by a probe or verify --mcp that found the tools (or what else it serves) changed, until mcp accept re-pins.
-    drift: Type.Optional(Type.Object({ detectedAt: str, changes: Type.Array(ToolChange), servedChanges: Type.Optional(Type.Array(ServedChange)) }, closed)),
+    drift: Type.Optional(
+      Type.Object(
+        { detectedAt: str, changes: Type.Array(ToolChange), servedChanges: Type.Optional(Type.Array(ServedChange)) },
+        closed,
+      ),
+    ),
   },
   closed,
 );
 
-export const McpPinFileSchema = Type.Object({ version: Type.Literal(1), servers: Type.Record(Type.String(), ServerPin, closed) }, closed);
+export const McpPinFileSchema = Type.Object(
+  { version: Type.Literal(1), servers: Type.Record(Type.String(), ServerPin, closed) },
+  closed,
+);

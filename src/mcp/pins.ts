@@ -30,20 +30,29 @@ export type Served = Static<typeof Schema.Served>;
 export type ServedChange = Static<typeof Schema.ServedChange>;
 export type PinFile = Static<typeof Schema.McpPinFileSchema>;
 
-export const pinKey = (p: Pick<ServerPin, "family" | "scope" | "bundle" | "server">) => `${p.family}:${p.scope}:${p.bundle}/${p.server}`;
+export const pinKey = (p: Pick<ServerPin, "family" | "scope" | "bundle" | "server">) =>
+  `${p.family}:${p.scope}:${p.bundle}/${p.server}`;
 
 /** The fields of a listed tool that are pinned (anything else a server adds is not). */
-export function toolDefinition(t: { name: string; title?: unknown; description?: unknown; inputSchema: Record<string, unknown>; annotations?: unknown }): ToolDefinition {
+export function toolDefinition(t: {
+  name: string;
+  title?: unknown;
+  description?: unknown;
+  inputSchema: Record<string, unknown>;
+  annotations?: unknown;
+}): ToolDefinition {
   const d: ToolDefinition = { name: t.name, inputSchema: t.inputSchema };
   if (typeof t.title === "string") d.title = t.title;
   if (typeof t.description === "string") d.description = t.description;
-  if (t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations)) d.annotations = t.annotations as Record<string, unknown>;
+  if (t.annotations !== null && typeof t.annotations === "object" && !Array.isArray(t.annotations))
+    d.annotations = t.annotations as Record<string, unknown>;
   return d;
 }
 
 export function pinTools(tools: ToolDefinition[]): Pick<ServerPin, "tools" | "toolsDigest"> {
   const out: ServerPin["tools"] = {};
-  for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) out[t.name] = { sha256: canonicalDigest(t), definition: t };
+  for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+    out[t.name] = { sha256: canonicalDigest(t), definition: t };
   return { tools: out, toolsDigest: canonicalDigest(Object.entries(out).map(([name, t]) => [name, t.sha256])) };
 }
 
@@ -58,24 +67,40 @@ export interface ServedListing {
 export function pinServed(toolsDigest: string, listing: ServedListing): Served {
   const byKey = <T>(items: T[] | undefined, key: (t: T) => string) => {
     const out: Record<string, string> = {};
-    for (const item of [...(items ?? [])].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))) out[key(item)] = canonicalDigest(item);
+    for (const item of [...(items ?? [])].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)))
+      out[key(item)] = canonicalDigest(item);
     return out;
   };
   const instructions = listing.instructions === undefined ? null : canonicalDigest(listing.instructions);
   const prompts = byKey(listing.prompts, (p) => p.name);
   const resources = byKey(listing.resources, (r) => r.uri);
-  return { instructions, prompts, resources, digest: canonicalDigest([toolsDigest, instructions, Object.entries(prompts), Object.entries(resources)]) };
+  return {
+    instructions,
+    prompts,
+    resources,
+    digest: canonicalDigest([toolsDigest, instructions, Object.entries(prompts), Object.entries(resources)]),
+  };
 }
 
 /** What changed in the served lists; nothing when the pin predates them (it is completed at the next accept). */
 export function diffServed(pinned: Served | undefined, now: Served): ServedChange[] {
   if (pinned === undefined) return [];
   const changes: ServedChange[] = [];
-  if (pinned.instructions !== now.instructions) changes.push({ kind: "instructions", name: "instructions", change: pinned.instructions === null ? "added" : now.instructions === null ? "removed" : "changed" });
-  for (const [kind, before, after] of [["prompt", pinned.prompts, now.prompts], ["resource", pinned.resources, now.resources]] as const) {
-    for (const [name, d] of Object.entries(after)) if (before[name] === undefined) changes.push({ kind, name, change: "added" });
-    else if (before[name] !== d) changes.push({ kind, name, change: "changed" });
-    for (const name of Object.keys(before)) if (after[name] === undefined) changes.push({ kind, name, change: "removed" });
+  if (pinned.instructions !== now.instructions)
+    changes.push({
+      kind: "instructions",
+      name: "instructions",
+      change: pinned.instructions === null ? "added" : now.instructions === null ? "removed" : "changed",
+    });
+  for (const [kind, before, after] of [
+    ["prompt", pinned.prompts, now.prompts],
+    ["resource", pinned.resources, now.resources],
+  ] as const) {
+    for (const [name, d] of Object.entries(after))
+      if (before[name] === undefined) changes.push({ kind, name, change: "added" });
+      else if (before[name] !== d) changes.push({ kind, name, change: "changed" });
+    for (const name of Object.keys(before))
+      if (after[name] === undefined) changes.push({ kind, name, change: "removed" });
   }
   return changes;
 }
@@ -87,11 +112,14 @@ export function diffTools(pinned: ServerPin["tools"], now: ServerPin["tools"]): 
     if (!old) changes.push({ tool: name, change: "added", fields: [], before: null, after: t.definition });
     else if (old.sha256 !== t.sha256) {
       const keys = ["title", "description", "inputSchema", "annotations"] as const;
-      const fields = keys.filter((k) => canonicalDigest(old.definition[k] ?? null) !== canonicalDigest(t.definition[k] ?? null));
+      const fields = keys.filter(
+        (k) => canonicalDigest(old.definition[k] ?? null) !== canonicalDigest(t.definition[k] ?? null),
+      );
       changes.push({ tool: name, change: "changed", fields, before: old.definition, after: t.definition });
     }
   }
-  for (const [name, t] of Object.entries(pinned)) if (!now[name]) changes.push({ tool: name, change: "removed", fields: [], before: t.definition, after: null });
+  for (const [name, t] of Object.entries(pinned))
+    if (!now[name]) changes.push({ tool: name, change: "removed", fields: [], before: t.definition, after: null });
   return changes;
 }
 
@@ -129,7 +157,8 @@ function pinsCorrupt(path: string, why: string): GjcError {
 
 /** The shape gjc writes (src/mcp/pins-schema.ts, docs/json/mcp-pins.schema.json), naming the bad field. */
 function pinFileProblem(doc: unknown): string | undefined {
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc) || (doc as { version?: unknown }).version !== 1) return "it is not a version 1 pin file";
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc) || (doc as { version?: unknown }).version !== 1)
+    return "it is not a version 1 pin file";
   return documentProblem(McpPins, doc);
 }
 
@@ -139,8 +168,12 @@ export function writePins(root: string, pins: PinFile): void {
 
 /** One line per change, for messages: `changed echo (description)`, `added shell`, `changed prompt review`. */
 export function describeToolChanges(changes: ToolChange[], served: ServedChange[] = []): string {
-  const tools = changes.map((c) => (c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`));
-  const rest = served.map((c) => (c.kind === "instructions" ? `${c.change} instructions` : `${c.change} ${c.kind} ${c.name}`));
+  const tools = changes.map((c) =>
+    c.change === "changed" ? `changed ${c.tool} (${c.fields.join(", ") || "definition"})` : `${c.change} ${c.tool}`,
+  );
+  const rest = served.map((c) =>
+    c.kind === "instructions" ? `${c.change} instructions` : `${c.change} ${c.kind} ${c.name}`,
+  );
   return [...tools, ...rest].join("; ");
 }
 
@@ -148,7 +181,11 @@ export function describeToolChanges(changes: ToolChange[], served: ServedChange[
  * For session plans: why this server of this installed content stays out, if it does: drift
  * recorded against its pin, or a damaged pin file for its root (fail closed).
  */
-export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): { code: "tool_definition_drift" | "pins_corrupt"; message: string } | undefined {
+export function pinExclusion(
+  root: string,
+  ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">,
+  binding: string,
+): { code: "tool_definition_drift" | "pins_corrupt"; message: string } | undefined {
   let pins;
   try {
     pins = readPins(root);
@@ -165,7 +202,11 @@ export function pinExclusion(root: string, ident: Pick<ServerPin, "family" | "sc
 }
 
 /** The pin digest of an installed server for a session plan (a host checks what it receives against it), or null when unpinned or stale. */
-export function pinDigestOf(root: string, ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">, binding: string): string | null {
+export function pinDigestOf(
+  root: string,
+  ident: Pick<ServerPin, "family" | "scope" | "bundle" | "server">,
+  binding: string,
+): string | null {
   let pins;
   try {
     pins = readPins(root);

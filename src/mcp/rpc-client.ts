@@ -25,7 +25,11 @@ class McpPeer extends JsonRpcPeer {
     handlers: JsonRpcHandlers,
     private readonly sendOut: (message: Record<string, unknown>) => void,
   ) {
-    super(handlers, { limits: { maxPendingRequests: MAX_PENDING_REQUESTS, maxServedRequests: MAX_SERVED_REQUESTS }, strictResponses: true, peerName: "the server" });
+    super(handlers, {
+      limits: { maxPendingRequests: MAX_PENDING_REQUESTS, maxServedRequests: MAX_SERVED_REQUESTS },
+      strictResponses: true,
+      peerName: "the server",
+    });
   }
 
   protected send(message: Record<string, unknown>): void {
@@ -103,10 +107,17 @@ export class RpcClient implements ChannelSink {
       for (const m of message) this.message(m);
       return;
     }
-    if (!isObject(message) || message.jsonrpc !== "2.0") return this.protocolError("a message that is not JSON-RPC 2.0");
+    if (!isObject(message) || message.jsonrpc !== "2.0")
+      return this.protocolError("a message that is not JSON-RPC 2.0");
     if (typeof message.method === "string") {
       if (++this.unsolicited > MAX_UNSOLICITED_MESSAGES)
-        return this.fail(mcpError("mcp_protocol", `${this.label} sent more than ${MAX_UNSOLICITED_MESSAGES} requests or notifications without answering ours`, "the server floods its output; fix it or report it to its author"));
+        return this.fail(
+          mcpError(
+            "mcp_protocol",
+            `${this.label} sent more than ${MAX_UNSOLICITED_MESSAGES} requests or notifications without answering ours`,
+            "the server floods its output; fix it or report it to its author",
+          ),
+        );
     } else {
       this.unsolicited = 0;
     }
@@ -118,16 +129,36 @@ export class RpcClient implements ChannelSink {
     if (e.kind === "timeout") {
       const what = e.request?.method ?? method ?? "a request";
       const timeoutMs = e.request?.timeoutMs ?? 0;
-      return mcpError("mcp_timeout", `${this.label} did not answer ${what} within ${Math.round(timeoutMs)} ms`, "check that the server speaks MCP on this transport and starts quickly, or allow more time with a longer timeout", { method: what, timeoutMs });
+      return mcpError(
+        "mcp_timeout",
+        `${this.label} did not answer ${what} within ${Math.round(timeoutMs)} ms`,
+        "check that the server speaks MCP on this transport and starts quickly, or allow more time with a longer timeout",
+        { method: what, timeoutMs },
+      );
     }
     if (e.kind === "remote") {
       const code = e.remote?.code;
-      return mcpError("mcp_error", `${this.label} answered ${method} with an error${code !== undefined ? ` ${code}` : ""}: ${sanitizeServerText(e.message)}`, "the server refused the request; see its message and its stderr", { method, code });
+      return mcpError(
+        "mcp_error",
+        `${this.label} answered ${method} with an error${code !== undefined ? ` ${code}` : ""}: ${sanitizeServerText(e.message)}`,
+        "the server refused the request; see its message and its stderr",
+        { method, code },
+      );
     }
-    return mcpError("mcp_protocol", `${this.label}: ${e.message}`, "the server does not follow MCP's JSON-RPC framing; fix it or report it to its author");
+    return mcpError(
+      "mcp_protocol",
+      `${this.label}: ${e.message}`,
+      "the server does not follow MCP's JSON-RPC framing; fix it or report it to its author",
+    );
   }
 
   private protocolError(what: string): void {
-    this.fail(mcpError("mcp_protocol", `${this.label} sent ${what}`, "the server does not follow MCP's JSON-RPC framing; fix it or report it to its author"));
+    this.fail(
+      mcpError(
+        "mcp_protocol",
+        `${this.label} sent ${what}`,
+        "the server does not follow MCP's JSON-RPC framing; fix it or report it to its author",
+      ),
+    );
   }
 }

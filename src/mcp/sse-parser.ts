@@ -11,7 +11,11 @@ export interface SseEvent {
  * Server-sent events (the WHATWG event-stream format) from a byte stream, with every line and
  * every event's data bounded by `maxBytes`, so a stream cannot make us buffer without end.
  */
-export async function* readSseEvents(stream: ReadableStream<Uint8Array>, maxBytes: number, what: string): AsyncGenerator<SseEvent> {
+export async function* readSseEvents(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  what: string,
+): AsyncGenerator<SseEvent> {
   let event = "";
   let data: string[] = [];
   let dataBytes = 0;
@@ -36,7 +40,12 @@ export async function* readSseEvents(stream: ReadableStream<Uint8Array>, maxByte
     if (field === "data") {
       dataBytes += Buffer.byteLength(line);
       if (dataBytes > maxBytes)
-        throw mcpError("mcp_frame_too_large", `${what} sent an event longer than ${maxBytes} bytes`, "MCP messages are limited to 1 MiB each; fix the server so it sends smaller messages", { limit: maxBytes });
+        throw mcpError(
+          "mcp_frame_too_large",
+          `${what} sent an event longer than ${maxBytes} bytes`,
+          "MCP messages are limited to 1 MiB each; fix the server so it sends smaller messages",
+          { limit: maxBytes },
+        );
       data.push(value);
     } else if (field === "event") event = value;
     else if (field === "id") id = value;

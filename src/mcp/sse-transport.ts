@@ -13,7 +13,13 @@ import type { Channel, ChannelSink } from "./rpc-client.ts";
  */
 export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Channel {
   const abort = new AbortController();
-  const fetchOpts = { label: opts.label, addressCheck: opts.addressCheck, judgeUrl: opts.judgeUrl, ca: opts.ca, signal: abort.signal };
+  const fetchOpts = {
+    label: opts.label,
+    addressCheck: opts.addressCheck,
+    judgeUrl: opts.judgeUrl,
+    ca: opts.ca,
+    signal: abort.signal,
+  };
   let closed = false;
   let resolveEndpoint!: (u: URL) => void;
   let rejectEndpoint!: (e: GjcError) => void;
@@ -24,13 +30,24 @@ export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Ch
   endpoint.catch(() => {});
   const fail = (e: unknown) => {
     if (closed) return;
-    const err = e instanceof GjcError ? e : mcpError("mcp_unreachable", `${opts.label}: ${(e as Error).message}`, "check the server is up, then try again");
+    const err =
+      e instanceof GjcError
+        ? e
+        : mcpError(
+            "mcp_unreachable",
+            `${opts.label}: ${(e as Error).message}`,
+            "check the server is up, then try again",
+          );
     rejectEndpoint(err);
     sink.fail(err);
   };
 
   (async () => {
-    const { response, url: streamUrl } = await pinnedFetch(opts.url, { method: "GET", headers: { accept: "text/event-stream", "cache-control": "no-cache" } }, fetchOpts);
+    const { response, url: streamUrl } = await pinnedFetch(
+      opts.url,
+      { method: "GET", headers: { accept: "text/event-stream", "cache-control": "no-cache" } },
+      fetchOpts,
+    );
     if (response.status !== 200) {
       discardBody(response);
       throw statusError(opts.label, opts.url, response.status);
@@ -38,7 +55,11 @@ export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Ch
     const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "text/event-stream" || !response.body) {
       discardBody(response);
-      throw mcpError("mcp_protocol", `${opts.label}: ${describeUrl(opts.url)} is not an SSE stream (content type "${type || "none"}")`, "use transport \"http\" for streamable HTTP servers, \"sse\" only for the older HTTP+SSE transport");
+      throw mcpError(
+        "mcp_protocol",
+        `${opts.label}: ${describeUrl(opts.url)} is not an SSE stream (content type "${type || "none"}")`,
+        'use transport "http" for streamable HTTP servers, "sse" only for the older HTTP+SSE transport',
+      );
     }
     let haveEndpoint = false;
     await pumpSse(response.body, opts.label, sink, (event, data) => {
@@ -47,22 +68,38 @@ export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Ch
       try {
         target = new URL(data.trim(), streamUrl);
       } catch {
-        throw mcpError("mcp_protocol", `${opts.label} announced an endpoint that does not parse`, "the server does not follow MCP's SSE transport");
+        throw mcpError(
+          "mcp_protocol",
+          `${opts.label} announced an endpoint that does not parse`,
+          "the server does not follow MCP's SSE transport",
+        );
       }
       if (target.origin !== opts.url.origin)
-        throw mcpError("security_policy", `${opts.label} announced a message endpoint on another origin (${describeUrl(target)})`, "bundle MCP servers may only post to their own https origin; fix the server");
+        throw mcpError(
+          "security_policy",
+          `${opts.label} announced a message endpoint on another origin (${describeUrl(target)})`,
+          "bundle MCP servers may only post to their own https origin; fix the server",
+        );
       haveEndpoint = true;
       resolveEndpoint(target);
       return true;
     });
-    throw mcpError("mcp_server_exited", `${opts.label} closed its SSE stream${haveEndpoint ? "" : " before announcing an endpoint"}`, "check the server is up and speaks the HTTP+SSE transport");
+    throw mcpError(
+      "mcp_server_exited",
+      `${opts.label} closed its SSE stream${haveEndpoint ? "" : " before announcing an endpoint"}`,
+      "check the server is up and speaks the HTTP+SSE transport",
+    );
   })().catch(fail);
 
   return {
     async send(message) {
       if (closed) throw mcpError("mcp_closed", `${opts.label} is closed`, "connect again");
       const target = await endpoint;
-      const { response } = await pinnedFetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) }, fetchOpts);
+      const { response } = await pinnedFetch(
+        target,
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) },
+        fetchOpts,
+      );
       discardBody(response);
       if (response.status < 200 || response.status > 299) throw statusError(opts.label, target, response.status);
     },

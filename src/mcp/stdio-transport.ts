@@ -46,11 +46,18 @@ const PIPE_DRAIN_MS = 1000;
  * gjc, so users need no separate Bun), with flags that disable a shipped bunfig.toml, .env and
  * auto-install.
  */
-function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: string[]; cwd: string; env: Record<string, string> } {
+function buildArgv(
+  opts: StdioStartOptions,
+  emptyConfig: () => string,
+): { argv: string[]; cwd: string; env: Record<string, string> } {
   const root = resolve(opts.root);
   const verdict = checkStdioLauncher(opts.launch, root);
   if (!verdict.ok)
-    throw mcpError("security_policy", `${opts.label} cannot be started: ${verdict.reason}`, "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)");
+    throw mcpError(
+      "security_policy",
+      `${opts.label} cannot be started: ${verdict.reason}`,
+      "fix the server's command, args or cwd in the bundle manifest (node/bun plus a bundled script, or a bundled ./executable)",
+    );
   const hostEnv = opts.hostEnv;
   // Declared values, never fixed ones: a manifest's env cannot re-admit a loader switch
   // (NODE_OPTIONS=--require …, LD_PRELOAD) or a credential name, as for every other child.
@@ -64,7 +71,12 @@ function buildArgv(opts: StdioStartOptions, emptyConfig: () => string): { argv: 
     return { argv: [process.execPath, ...isolatingBunFlags(emptyConfig()), script, ...rest], cwd, env };
   }
   const node = Bun.which("node", { PATH: hostEnv.PATH ?? "" });
-  if (!node) throw mcpError("mcp_launcher_missing", `${opts.label} needs node, which is not on PATH`, "install Node.js or put it on PATH, then try again");
+  if (!node)
+    throw mcpError(
+      "mcp_launcher_missing",
+      `${opts.label} needs node, which is not on PATH`,
+      "install Node.js or put it on PATH, then try again",
+    );
   return { argv: [node, script, ...rest], cwd, env };
 }
 
@@ -89,11 +101,21 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     // Confined like every bundle process; a bun server also reads our empty bunfig.
     const { subject, profile } = opts.sandbox;
     const read = configDir === undefined ? profile.read : [...profile.read, configDir];
-    child = launch({ argv, cwd, env, memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB, sandbox: { subject, profile: { ...profile, read }, hostEnv: opts.hostEnv } });
+    child = launch({
+      argv,
+      cwd,
+      env,
+      memoryLimitMiB: CHECK_MEMORY_LIMIT_MIB,
+      sandbox: { subject, profile: { ...profile, read }, hostEnv: opts.hostEnv },
+    });
   } catch (e) {
     removeConfig();
     if (e instanceof GjcError) throw e;
-    throw mcpError("mcp_spawn_failed", `${opts.label} could not be started: ${(e as Error).message}`, "check that the launcher and the bundled files are intact (gjc plugin verify)");
+    throw mcpError(
+      "mcp_spawn_failed",
+      `${opts.label} could not be started: ${(e as Error).message}`,
+      "check that the launcher and the bundled files are intact (gjc plugin verify)",
+    );
   }
   const { proc, pid } = child;
   opts.onSpawn?.(pid);
@@ -117,12 +139,20 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
         try {
           message = JSON.parse(text);
         } catch {
-          throw mcpError("mcp_protocol", `${opts.label} wrote a line that is not JSON on stdout: "${sanitizeServerText(text, 80)}"`, "stdout of an MCP stdio server carries only JSON-RPC messages; log to stderr instead");
+          throw mcpError(
+            "mcp_protocol",
+            `${opts.label} wrote a line that is not JSON on stdout: "${sanitizeServerText(text, 80)}"`,
+            "stdout of an MCP stdio server carries only JSON-RPC messages; log to stderr instead",
+          );
         }
         sink.message(message);
       }
     } catch (e) {
-      sink.fail(e instanceof GjcError ? e : mcpError("mcp_protocol", `${opts.label} stdout failed: ${(e as Error).message}`, "see the server's stderr"));
+      sink.fail(
+        e instanceof GjcError
+          ? e
+          : mcpError("mcp_protocol", `${opts.label} stdout failed: ${(e as Error).message}`, "see the server's stderr"),
+      );
     }
   })();
 
@@ -131,10 +161,19 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
     // Let the lines already in the pipe arrive first (a server may answer and then exit).
     await settleWithin(stdoutDone, 250);
     if (closing && !child.memoryExceeded) return;
-    const how = child.memoryExceeded ? `held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory and was stopped` : proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`;
+    const how = child.memoryExceeded
+      ? `held more than ${CHECK_MEMORY_LIMIT_MIB} MiB of memory and was stopped`
+      : proc.signalCode
+        ? `was killed by ${proc.signalCode}`
+        : `exited with code ${code}`;
     const last = stderr.tail(1);
     sink.fail(
-      mcpError("mcp_server_exited", `${opts.label} ${how}${last ? ` (last stderr line: ${sanitizeServerText(last, 200)})` : ""}`, "run the server by hand to see why it stops; its stderr is in the error details", { exitCode: code, signal: proc.signalCode ?? undefined }),
+      mcpError(
+        "mcp_server_exited",
+        `${opts.label} ${how}${last ? ` (last stderr line: ${sanitizeServerText(last, 200)})` : ""}`,
+        "run the server by hand to see why it stops; its stderr is in the error details",
+        { exitCode: code, signal: proc.signalCode ?? undefined },
+      ),
     );
   });
 
@@ -148,7 +187,11 @@ export function startStdioChannel(opts: StdioStartOptions, sink: ChannelSink): S
         proc.stdin.write(`${JSON.stringify(message)}\n`);
         await proc.stdin.flush();
       } catch (e) {
-        throw mcpError("mcp_server_exited", `${opts.label} stopped reading its input (${(e as Error).message})`, "run the server by hand to see why it stops");
+        throw mcpError(
+          "mcp_server_exited",
+          `${opts.label} stopped reading its input (${(e as Error).message})`,
+          "run the server by hand to see why it stops",
+        );
       }
     },
     close() {

@@ -31,7 +31,8 @@ export interface StdioConnection extends McpConnection {
   stderr(): string;
 }
 
-export interface StdioProbeResult extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
+export interface StdioProbeResult
+  extends Pick<Handshake, "serverInfo" | "protocolVersion" | "capabilities" | "instructions"> {
   tools: McpTool[];
   /** Present when the server advertises the capability: pinned with the tools (src/mcp/pins.ts). */
   prompts?: McpPrompt[];
@@ -46,7 +47,19 @@ export async function connectStdioServer(opts: StdioServerOptions): Promise<Stdi
   let channel: StdioChannel | undefined;
   try {
     const conn = await connectOver(label, deadline, (client) => {
-      channel = startStdioChannel({ root: opts.root, launch: opts.launch, hostEnv: opts.hostEnv, scratchParent: opts.scratchParent, extraEnv: opts.extraEnv, label, onSpawn: opts.onSpawn, sandbox: opts.sandbox }, client);
+      channel = startStdioChannel(
+        {
+          root: opts.root,
+          launch: opts.launch,
+          hostEnv: opts.hostEnv,
+          scratchParent: opts.scratchParent,
+          extraEnv: opts.extraEnv,
+          label,
+          onSpawn: opts.onSpawn,
+          sandbox: opts.sandbox,
+        },
+        client,
+      );
       return channel;
     });
     const ch = channel as StdioChannel;
@@ -68,7 +81,15 @@ export async function probeStdioServer(opts: StdioServerOptions): Promise<StdioP
     const listed = await listedBesideTools(conn, deadline);
     await conn.close();
     const { serverInfo, protocolVersion, capabilities, instructions } = conn.handshake;
-    return { serverInfo, protocolVersion, capabilities, ...(instructions !== undefined ? { instructions } : {}), tools, ...listed, stderr: conn.stderr() };
+    return {
+      serverInfo,
+      protocolVersion,
+      capabilities,
+      ...(instructions !== undefined ? { instructions } : {}),
+      tools,
+      ...listed,
+      stderr: conn.stderr(),
+    };
   } catch (e) {
     await conn.close();
     throw withDetails(e, { stderr: conn.stderr(), pid: conn.pid });

@@ -3,7 +3,11 @@
  * a bun child we start: every bundle server, tool or hook check runs with these first. The
  * environment a child sees is decided by src/process/env.ts.
  */
-export const isolatingBunFlags = (emptyConfig: string): string[] => ["--no-env-file", "--no-install", `--config=${emptyConfig}`];
+export const isolatingBunFlags = (emptyConfig: string): string[] => [
+  "--no-env-file",
+  "--no-install",
+  `--config=${emptyConfig}`,
+];
 
 /** An empty bunfig a host can point `--config=` at without writing a file. */
 export const EMPTY_CONFIG_DEVICE = process.platform === "win32" ? "NUL" : "/dev/null";

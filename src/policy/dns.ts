@@ -36,7 +36,8 @@ export async function resolveAndCheck(host: string, resolver: Resolver = systemR
     const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
     return { ok: false, reason: `DNS resolution of ${name} failed (${why})`, unresolved: true };
   }
-  if (!Array.isArray(answers) || answers.length === 0) return { ok: false, reason: `DNS resolution of ${name} returned no address`, unresolved: true };
+  if (!Array.isArray(answers) || answers.length === 0)
+    return { ok: false, reason: `DNS resolution of ${name} returned no address`, unresolved: true };
   for (const answer of answers) {
     // Answers must be plain addresses; an inet_aton spelling would be read differently by
     // whoever connects, so only the canonical dotted quad or an IPv6 literal is accepted.

@@ -41,25 +41,55 @@ export function headerIssues(headers: Record<string, unknown>): HeaderIssue[] {
   const seen = new Map<string, string>();
   for (const [name, value] of Object.entries(headers)) {
     if (!TOKEN.test(name)) {
-      issues.push({ name, part: "name", problem: `The header name ${JSON.stringify(name)} is not an RFC 9110 token.`, hint: "Use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or non-ASCII)." });
+      issues.push({
+        name,
+        part: "name",
+        problem: `The header name ${JSON.stringify(name)} is not an RFC 9110 token.`,
+        hint: "Use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or non-ASCII).",
+      });
       continue;
     }
     const lower = name.toLowerCase();
     if (FORBIDDEN_HEADERS.has(lower)) {
-      issues.push({ name, part: "name", problem: `The header ${name} may not be set by a bundle: it controls routing, framing or the connection.`, hint: "Remove it; the HTTP client sets it." });
+      issues.push({
+        name,
+        part: "name",
+        problem: `The header ${name} may not be set by a bundle: it controls routing, framing or the connection.`,
+        hint: "Remove it; the HTTP client sets it.",
+      });
     }
     const prior = seen.get(lower);
     if (prior !== undefined) {
-      issues.push({ name, part: "name", problem: `The header ${name} repeats ${prior} (header names are case-insensitive).`, hint: "Keep one of them." });
+      issues.push({
+        name,
+        part: "name",
+        problem: `The header ${name} repeats ${prior} (header names are case-insensitive).`,
+        hint: "Keep one of them.",
+      });
     } else seen.set(lower, name);
     if (typeof value !== "string") {
-      issues.push({ name, part: "value", problem: `The value of header ${name} must be a string.`, hint: "Quote the value." });
+      issues.push({
+        name,
+        part: "value",
+        problem: `The value of header ${name} must be a string.`,
+        hint: "Quote the value.",
+      });
       continue;
     }
     if (value.includes("${")) {
-      issues.push({ name, part: "value", problem: `The value of header ${name} contains "\${"; placeholders are not expanded and would be sent verbatim.`, hint: "Write the literal value, or leave authentication to the server's own flow." });
+      issues.push({
+        name,
+        part: "value",
+        problem: `The value of header ${name} contains "\${"; placeholders are not expanded and would be sent verbatim.`,
+        hint: "Write the literal value, or leave authentication to the server's own flow.",
+      });
     } else if (!FIELD_VALUE.test(value)) {
-      issues.push({ name, part: "value", problem: `The value of header ${name} has characters outside visible ASCII (or leading/trailing spaces, CR, LF, control characters).`, hint: "Use printable ASCII; encode anything else." });
+      issues.push({
+        name,
+        part: "value",
+        problem: `The value of header ${name} has characters outside visible ASCII (or leading/trailing spaces, CR, LF, control characters).`,
+        hint: "Use printable ASCII; encode anything else.",
+      });
     }
   }
   return issues;

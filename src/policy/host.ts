@@ -18,7 +18,8 @@ const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
  */
 export function classifyHost(host: string): HostVerdict {
   if (typeof host !== "string" || host === "") return { ok: false, reason: "the host is empty" };
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(host)) return { ok: false, reason: "the host contains a control character or a space" };
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(host))
+    return { ok: false, reason: "the host contains a control character or a space" };
 
   if (host.startsWith("[") || host.includes(":")) {
     if (host.includes("%")) return { ok: false, reason: `IPv6 zone ids are not accepted: ${host}` };
@@ -30,7 +31,8 @@ export function classifyHost(host: string): HostVerdict {
 
   if (looksNumericIpv4(host)) {
     const value = parseIpv4(host);
-    if (value === undefined) return { ok: false, reason: `${host} looks like a numeric IPv4 address but is not a valid one` };
+    if (value === undefined)
+      return { ok: false, reason: `${host} looks like a numeric IPv4 address but is not a valid one` };
     const denied = deniedIpv4Range(value);
     if (denied) {
       const canonical = formatIpv4(value);
@@ -44,7 +46,8 @@ export function classifyHost(host: string): HostVerdict {
 }
 
 function classifyName(host: string): HostVerdict {
-  if (/[^\x21-\x7e]/.test(host)) return { ok: false, reason: `the host name is not ASCII (use its punycode form): ${host}` };
+  if (/[^\x21-\x7e]/.test(host))
+    return { ok: false, reason: `the host name is not ASCII (use its punycode form): ${host}` };
   // One trailing dot is the fully-qualified spelling of the same name; more is malformed.
   const name = (host.endsWith(".") ? host.slice(0, -1) : host).toLowerCase();
   if (name === "") return { ok: false, reason: "the host is empty" };
@@ -53,12 +56,19 @@ function classifyName(host: string): HostVerdict {
   for (const label of labels) {
     if (label === "") return { ok: false, reason: `the host name has an empty label: ${host}` };
     if (!LABEL.test(label))
-      return { ok: false, reason: `the host name label "${label}" is not letters, digits, "-" or "_" (at most 63, no "-" at either end)` };
+      return {
+        ok: false,
+        reason: `the host name label "${label}" is not letters, digits, "-" or "_" (at most 63, no "-" at either end)`,
+      };
   }
-  if (labels.length === 1) return { ok: false, reason: `single-label host names resolve inside the local network: ${host}` };
+  if (labels.length === 1)
+    return { ok: false, reason: `single-label host names resolve inside the local network: ${host}` };
   for (const suffix of DENIED_NAME_SUFFIXES) {
     if (name === suffix || name.endsWith(`.${suffix}`))
-      return { ok: false, reason: `${host} is a special-use name (${suffix === name ? suffix : `under .${suffix}`}) that resolves to this machine or the local network` };
+      return {
+        ok: false,
+        reason: `${host} is a special-use name (${suffix === name ? suffix : `under .${suffix}`}) that resolves to this machine or the local network`,
+      };
   }
   return { ok: true, kind: "name" };
 }

@@ -75,7 +75,7 @@ function cidr(block: string, what: string): Range4 {
 
 /** DESIGN item 11(c): the IPv4 ranges no bundle MCP may reach. */
 export const DENIED_IPV4: readonly Range4[] = [
-  cidr("0.0.0.0/8", "\"this network\""),
+  cidr("0.0.0.0/8", '"this network"'),
   cidr("10.0.0.0/8", "private network"),
   cidr("100.64.0.0/10", "carrier-grade NAT shared space"),
   cidr("127.0.0.0/8", "loopback"),

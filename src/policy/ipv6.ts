@@ -80,7 +80,11 @@ export function judgeIpv6(g: number[]): Ipv6Verdict {
   }
   if ((g[0] & 0xe000) !== 0x2000) return { ok: false, reason: outsideGlobalReason(g) };
   if (g[0] === 0x2001 && g[1] === 0x0db8) return { ok: false, reason: "documentation (2001:db8::/32)" };
-  if (g[0] === 0x2001 && g[1] === 0) return { ok: false, reason: "Teredo (2001::/32, inside the IETF special block 2001::/23; it tunnels to an IPv4 host)" };
+  if (g[0] === 0x2001 && g[1] === 0)
+    return {
+      ok: false,
+      reason: "Teredo (2001::/32, inside the IETF special block 2001::/23; it tunnels to an IPv4 host)",
+    };
   if (g[0] === 0x2001 && g[1] < 0x200) return { ok: false, reason: "the IETF special-purpose block (2001::/23)" };
   if (g[0] === 0x2002) return { ok: false, reason: "6to4 (2002::/16; it embeds an IPv4 host and is relayed to it)" };
   if (g[0] === 0x3fff && (g[1] & 0xf000) === 0) return { ok: false, reason: "documentation (3fff::/20)" };

@@ -19,9 +19,40 @@ export type LauncherVerdict =
  * package.json script, so a "script" spelled like one of these would run something else.
  */
 export const BUN_SUBCOMMANDS = new Set([
-  "run", "x", "exec", "test", "repl", "install", "i", "add", "a", "remove", "rm", "r", "update", "outdated",
-  "link", "unlink", "pm", "build", "init", "create", "c", "upgrade", "publish", "patch", "patch-commit",
-  "audit", "info", "why", "completions", "discord", "help", "getcompletes", "feedback", "bunx",
+  "run",
+  "x",
+  "exec",
+  "test",
+  "repl",
+  "install",
+  "i",
+  "add",
+  "a",
+  "remove",
+  "rm",
+  "r",
+  "update",
+  "outdated",
+  "link",
+  "unlink",
+  "pm",
+  "build",
+  "init",
+  "create",
+  "c",
+  "upgrade",
+  "publish",
+  "patch",
+  "patch-commit",
+  "audit",
+  "info",
+  "why",
+  "completions",
+  "discord",
+  "help",
+  "getcompletes",
+  "feedback",
+  "bunx",
 ]);
 
 const fail = (reason: string): LauncherVerdict => ({ ok: false, reason });
@@ -33,12 +64,12 @@ const fail = (reason: string): LauncherVerdict => ({ ok: false, reason });
  */
 export function expansionProblem(value: string): string | undefined {
   if (hasControlChars(value)) return "contains a control character";
-  if (value.includes("$(")) return "contains a command substitution \"$(\"";
-  if (value.includes("${")) return "contains a variable expansion \"${\"";
-  if (value.includes("$")) return "contains \"$\" (variable expansion)";
+  if (value.includes("$(")) return 'contains a command substitution "$("';
+  if (value.includes("${")) return 'contains a variable expansion "${"';
+  if (value.includes("$")) return 'contains "$" (variable expansion)';
   if (value.includes("`")) return "contains a backtick (command substitution)";
   if (/%[A-Za-z_][^%\s]*%/.test(value)) return "contains a %VAR% expansion";
-  if (value.startsWith("~")) return "starts with \"~\" (home directory expansion)";
+  if (value.startsWith("~")) return 'starts with "~" (home directory expansion)';
   return undefined;
 }
 
@@ -50,12 +81,13 @@ export function expansionProblem(value: string): string | undefined {
 function bundlePath(value: string, what: string): { ok: true; path: string } | { ok: false; reason: string } {
   const rel = value.startsWith("./") ? value.slice(2) : value;
   const problem = relativePathProblem(rel);
-  if (problem) return { ok: false, reason: `the ${what} "${value}" ${problem}; it must be a relative path inside the bundle` };
+  if (problem)
+    return { ok: false, reason: `the ${what} "${value}" ${problem}; it must be a relative path inside the bundle` };
   return { ok: true, path: rel };
 }
 
 function normalizeCwd(cwd: string): { ok: true; path: string } | { ok: false; reason: string } {
-  if (cwd === "" ) return { ok: false, reason: "cwd is empty; omit it or use \".\" for the bundle root" };
+  if (cwd === "") return { ok: false, reason: 'cwd is empty; omit it or use "." for the bundle root' };
   if (cwd === "." || cwd === "./") return { ok: true, path: "" };
   const trimmed = cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
   return bundlePath(trimmed, "cwd");
@@ -73,7 +105,8 @@ export function argumentPathProblem(arg: string, cwd: string): string | undefine
   const eq = arg.indexOf("=");
   if (arg.startsWith("-") && eq > 0) values.push(arg.slice(eq + 1));
   for (const value of values) {
-    if (value.startsWith("/") || value.startsWith("\\") || /^[A-Za-z]:([\\/]|$)/.test(value) || /^file:/i.test(value)) return "is an absolute path, outside the plugin root";
+    if (value.startsWith("/") || value.startsWith("\\") || /^[A-Za-z]:([\\/]|$)/.test(value) || /^file:/i.test(value))
+      return "is an absolute path, outside the plugin root";
     // A URL names no file of this machine: its path is the server's.
     if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)) continue;
     let depth = cwd === "" ? 0 : cwd.split("/").length;
@@ -125,13 +158,20 @@ export function checkStdioLauncher(launch: StdioLaunch, bundleRoot?: string): La
   let verdict: LauncherVerdict;
   if (command === "node" || command === "bun") {
     const first = args[0];
-    if (first === undefined) return fail(`${command} needs the bundled script as its first argument (it would start a REPL otherwise)`);
+    if (first === undefined)
+      return fail(`${command} needs the bundled script as its first argument (it would start a REPL otherwise)`);
     if (first.startsWith("-"))
-      return fail(`${command} options before the bundled script are not allowed ("${first}"); put the script first, its own arguments after it`);
+      return fail(
+        `${command} options before the bundled script are not allowed ("${first}"); put the script first, its own arguments after it`,
+      );
     if (command === "bun" && BUN_SUBCOMMANDS.has(first))
-      return fail(`"${first}" is a bun subcommand, not a bundled script; name the script file (for example ./server.ts)`);
+      return fail(
+        `"${first}" is a bun subcommand, not a bundled script; name the script file (for example ./server.ts)`,
+      );
     if (command === "bun" && !first.startsWith("./") && !/\.[^./]+$/.test(first))
-      return fail(`bun reads "${first}" as a package.json script name, not a file; write it as ./${first} or give the file its extension`);
+      return fail(
+        `bun reads "${first}" as a package.json script name, not a file; write it as ./${first} or give the file its extension`,
+      );
     const script = bundlePath(first, "script");
     if (!script.ok) return fail(script.reason);
     verdict = { ok: true, kind: command, script: joinRel(cwd, script.path) };
@@ -147,7 +187,8 @@ export function checkStdioLauncher(launch: StdioLaunch, bundleRoot?: string): La
   // The script itself was judged above; what follows it (or every argument of a bundled executable) is judged here.
   for (let i = verdict.script !== undefined ? 1 : 0; i < args.length; i++) {
     const problem = argumentPathProblem(args[i], cwd);
-    if (problem) return fail(`argument ${i + 1} "${args[i]}" ${problem}; stdio servers are confined to the plugin root`);
+    if (problem)
+      return fail(`argument ${i + 1} "${args[i]}" ${problem}; stdio servers are confined to the plugin root`);
   }
   if (cwdOut !== undefined) verdict.cwd = cwdOut;
   if (bundleRoot !== undefined) {
@@ -166,7 +207,8 @@ function checkOnDisk(verdict: Extract<LauncherVerdict, { ok: true }>, root: stri
   if (rel === undefined) return "nothing to launch";
   const what = verdict.script !== undefined ? "script" : "executable";
   const file = walkInside(root, rel, "file");
-  if (!file.ok) return `the ${what} "${rel}" is not a regular file inside the bundle (${describeWalk(file.reason)} at ${file.at})`;
+  if (!file.ok)
+    return `the ${what} "${rel}" is not a regular file inside the bundle (${describeWalk(file.reason)} at ${file.at})`;
   if (verdict.executable !== undefined) {
     const mode = statSync(join(root, rel)).mode;
     if ((mode & 0o111) === 0) return `the executable "${rel}" has no execute permission (chmod +x it in the bundle)`;
@@ -176,10 +218,15 @@ function checkOnDisk(verdict: Extract<LauncherVerdict, { ok: true }>, root: stri
 
 function describeWalk(reason: "missing" | "symlink" | "not_file" | "not_dir" | "special"): string {
   switch (reason) {
-    case "missing": return "missing";
-    case "symlink": return "a symbolic link";
-    case "not_file": return "a directory";
-    case "not_dir": return "not a directory";
-    case "special": return "a special file";
+    case "missing":
+      return "missing";
+    case "symlink":
+      return "a symbolic link";
+    case "not_file":
+      return "a directory";
+    case "not_dir":
+      return "not a directory";
+    case "special":
+      return "a special file";
   }
 }

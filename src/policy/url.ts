@@ -25,7 +25,7 @@ export function classifyMcpUrl(raw: string): UrlVerdict {
   if (!literal) return deny("raw", "the URL must be written as https://host[:port]/path");
   const authority = literal[2];
   if (authority === "") return deny("raw", "the URL has no host after https://");
-  if (authority.includes("@")) return deny("raw", "the URL authority contains \"@\" (user info is never accepted)");
+  if (authority.includes("@")) return deny("raw", 'the URL authority contains "@" (user info is never accepted)');
 
   // (b) The WHATWG parse, scheme and credentials.
   let url: URL;
@@ -34,7 +34,8 @@ export function classifyMcpUrl(raw: string): UrlVerdict {
   } catch {
     return deny("parse", "the URL does not parse (malformed host, port or IPv6 zone id)");
   }
-  if (url.protocol !== "https:") return deny("scheme", `the scheme ${url.protocol} is not allowed; bundle MCP servers must use https:`);
+  if (url.protocol !== "https:")
+    return deny("scheme", `the scheme ${url.protocol} is not allowed; bundle MCP servers must use https:`);
   if (url.username !== "" || url.password !== "") return deny("scheme", "the URL embeds credentials");
 
   // (c) The normalized host.

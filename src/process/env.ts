@@ -8,30 +8,96 @@
 
 /** Host variables every child may see: enough to find programs, write temp files, pick a locale. */
 export const CHILD_ENV_ALLOW_LIST = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-  "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "SystemRoot", "SYSTEMROOT", "PATHEXT", "COMSPEC", "WINDIR",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "SystemRoot",
+  "SYSTEMROOT",
+  "PATHEXT",
+  "COMSPEC",
+  "WINDIR",
 ] as const;
 
 /** Names that change how a runtime loads code, whatever their value. */
 const LOADER_NAMES = new Set([
-  "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "BUN_OPTIONS", "BUN_INSPECT", "BUN_INSPECT_CONNECT_TO",
-  "BUN_CONFIG_REGISTRY", "ELECTRON_RUN_AS_NODE", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB",
-  "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "BASH_ENV", "ENV", "PROMPT_COMMAND",
-  "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_REPL_EXTERNAL_MODULE",
+  "BUN_OPTIONS",
+  "BUN_INSPECT",
+  "BUN_INSPECT_CONNECT_TO",
+  "BUN_CONFIG_REGISTRY",
+  "ELECTRON_RUN_AS_NODE",
+  "PYTHONSTARTUP",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PERL5OPT",
+  "PERL5LIB",
+  "RUBYOPT",
+  "RUBYLIB",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "BASH_ENV",
+  "ENV",
+  "PROMPT_COMMAND",
+  "GIT_SSH_COMMAND",
+  "GIT_EXEC_PATH",
+  "GIT_CONFIG_PARAMETERS",
   // Less known ways to the same end: Python imports the module a warning filter or a
   // breakpoint hook names; bash runs PS4's command substitutions once SHELLOPTS/BASHOPTS turn
   // xtrace on; Perl loads a debugger or library path; Lua runs LUA_INIT; .NET loads startup
   // hooks; glibc's iconv loads modules from GCONV_PATH; git runs a proxy command; zsh reads its
   // start-up files from ZDOTDIR; PHP reads an ini file that may auto-prepend code.
-  "PYTHONWARNINGS", "PYTHONBREAKPOINT", "SHELLOPTS", "BASHOPTS", "PS4", "PERL5DB", "PERLLIB", "LUA_INIT", "LUA_PATH",
-  "LUA_CPATH", "DOTNET_STARTUP_HOOKS", "GCONV_PATH", "GIT_PROXY_COMMAND", "ZDOTDIR", "PHPRC", "PHP_INI_SCAN_DIR",
+  "PYTHONWARNINGS",
+  "PYTHONBREAKPOINT",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PERL5DB",
+  "PERLLIB",
+  "LUA_INIT",
+  "LUA_PATH",
+  "LUA_CPATH",
+  "DOTNET_STARTUP_HOOKS",
+  "GCONV_PATH",
+  "GIT_PROXY_COMMAND",
+  "ZDOTDIR",
+  "PHPRC",
+  "PHP_INI_SCAN_DIR",
 ]);
 
 /** Prefixes of loader switches (`LD_PRELOAD`, `DYLD_INSERT_LIBRARIES`, `LUA_INIT_5_4`, .NET profilers) and of cloud credentials. */
-const DENIED_PREFIXES = ["LD_", "DYLD_", "AWS_", "AZURE_", "GOOGLE_", "GCLOUD_", "GCP_", "NPM_CONFIG_", "BUN_INSPECT", "LUA_INIT_", "CORECLR_", "COR_"];
+const DENIED_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "AWS_",
+  "AZURE_",
+  "GOOGLE_",
+  "GCLOUD_",
+  "GCP_",
+  "NPM_CONFIG_",
+  "BUN_INSPECT",
+  "LUA_INIT_",
+  "CORECLR_",
+  "COR_",
+];
 
 /** Words that mark a credential anywhere in a name (`GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`). */
-const CREDENTIAL = /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|AUTH(?!OR)|COOKIE/i;
+const CREDENTIAL =
+  /TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|CREDENTIAL|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|AUTH(?!OR)|COOKIE/i;
 
 /**
  * Whether a variable may never reach a child: a credential (`*_TOKEN`, `*_KEY`, `*_SECRET`,
@@ -44,7 +110,12 @@ export function isDeniedEnvName(name: string): boolean {
   // be split by the child's libc at its first `=` into a different name: never passed.
   if (!ENV_NAME.test(name)) return true;
   const upper = name.toUpperCase();
-  return LOADER_NAMES.has(upper) || DENIED_PREFIXES.some((p) => upper.startsWith(p)) || CREDENTIAL.test(upper) || /_KEY$|_PAT$/.test(upper);
+  return (
+    LOADER_NAMES.has(upper) ||
+    DENIED_PREFIXES.some((p) => upper.startsWith(p)) ||
+    CREDENTIAL.test(upper) ||
+    /_KEY$|_PAT$/.test(upper)
+  );
 }
 
 /** How many host variables one plugin may be given by name. */
@@ -95,6 +166,9 @@ export function buildChildEnv(host: Record<string, string | undefined>, options:
 }
 
 /** The child environment when nothing is declared or passed (MCP servers, runtime checks). */
-export function childEnvironment(host: Record<string, string | undefined>, fixed: Record<string, string> = {}): Record<string, string> {
+export function childEnvironment(
+  host: Record<string, string | undefined>,
+  fixed: Record<string, string> = {},
+): Record<string, string> {
   return buildChildEnv(host, { fixed }).env;
 }

@@ -1,7 +1,18 @@
 import type { Subprocess } from "bun";
 import { readFileSync } from "node:fs";
 import { settleWithin } from "../core/timeout.ts";
-import { descendantsOf, groupHasLiveMembers, hasProcTable, isLive, procTable, readProc, residentKiB, signalGroup, signalProcess, type ProcEntry } from "./proc-table.ts";
+import {
+  descendantsOf,
+  groupHasLiveMembers,
+  hasProcTable,
+  isLive,
+  procTable,
+  readProc,
+  residentKiB,
+  signalGroup,
+  signalProcess,
+  type ProcEntry,
+} from "./proc-table.ts";
 import { confine, type SandboxRequest } from "./sandbox/confine.ts";
 import { becomeSubreaper, reap } from "./subreaper.ts";
 
@@ -55,7 +66,9 @@ let exitHookInstalled = false;
  * built from the allow-list, its own process group and session (`detached: true`), an optional
  * timeout. `stop()` ends the child and every descendant and returns once they are reaped.
  */
-export function launch<In extends Pipe = "pipe", Out extends Pipe = "pipe", Err extends Pipe = "pipe">(options: LaunchOptions<In, Out, Err>): LaunchedProcess<In, Out, Err> {
+export function launch<In extends Pipe = "pipe", Out extends Pipe = "pipe", Err extends Pipe = "pipe">(
+  options: LaunchOptions<In, Out, Err>,
+): LaunchedProcess<In, Out, Err> {
   becomeSubreaper();
   installExitHook();
   return new LaunchedProcess(options);
@@ -82,7 +95,9 @@ export class LaunchedProcess<In extends Pipe, Out extends Pipe, Err extends Pipe
 
   constructor(options: LaunchOptions<In, Out, Err>) {
     this.marker = `${process.pid}.${++sequence}`;
-    const confined = options.sandbox ? confine(options.argv, options.env, options.sandbox, runsCleanly) : { argv: options.argv, env: options.env, dispose() {} };
+    const confined = options.sandbox
+      ? confine(options.argv, options.env, options.sandbox, runsCleanly)
+      : { argv: options.argv, env: options.env, dispose() {} };
     this.disposeSandbox = confined.dispose;
     try {
       this.proc = Bun.spawn(confined.argv, {
@@ -229,7 +244,8 @@ function treeMarkerOf(pid: number): string | undefined {
  * child that some other code of this process spawned and is about to wait for.
  */
 function reapOrphans(table: ProcEntry[], tracked: Set<number>): void {
-  for (const p of table) if (p.ppid === process.pid && p.state === "Z" && tracked.has(p.pid) && !isLaunched(p.pid)) reap(p.pid);
+  for (const p of table)
+    if (p.ppid === process.pid && p.state === "Z" && tracked.has(p.pid) && !isLaunched(p.pid)) reap(p.pid);
 }
 
 /** Runs a short probe to completion (the sandbox asks whether `unshare` works here). */

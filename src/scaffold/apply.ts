@@ -12,7 +12,17 @@
  * before anything is judged). Files are linked in (link(2) never replaces a file), never
  * renamed over one, so nothing is ever overwritten, even by a racing writer.
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { sha256Hex } from "../bundle/hash.ts";
@@ -59,7 +69,12 @@ function stagePrefix(target: string): string {
 function parseAddress(address: string): { bundle: string; scaffold: string } {
   const slash = address.indexOf("/");
   if (slash <= 0 || slash === address.length - 1) {
-    throw new GjcError({ code: "usage", message: `${JSON.stringify(address)} is not <bundle>/<scaffold>.`, hint: 'Run "gjc plugin scaffold list" to see the scaffolds of installed bundles.', exit: ExitCode.usage });
+    throw new GjcError({
+      code: "usage",
+      message: `${JSON.stringify(address)} is not <bundle>/<scaffold>.`,
+      hint: 'Run "gjc plugin scaffold list" to see the scaffolds of installed bundles.',
+      exit: ExitCode.usage,
+    });
   }
   return { bundle: address.slice(0, slash), scaffold: address.slice(slash + 1) };
 }
@@ -199,9 +214,13 @@ function readStageJournal(ctx: Context, stage: string, target: string): { journa
   const read = readStateJson(ctx, join(stage, "journal.json"), { purpose: JOURNAL_PURPOSE, maxBytes: 1024 * 1024 });
   if (read.kind !== "ok") return { problem: read.kind === "missing" ? "it holds no journal" : read.problem };
   const j = read.value as Partial<Journal>;
-  if (typeof j.pid !== "number" || j.target !== target || !Array.isArray(j.units)) return { problem: "its journal is for another target" };
+  if (typeof j.pid !== "number" || j.target !== target || !Array.isArray(j.units))
+    return { problem: "its journal is for another target" };
   for (const unit of j.units) {
-    if (typeof unit !== "string" || relativePathProblem(unit) !== undefined || hasControlChars(unit)) return { problem: `its journal names ${JSON.stringify(String(unit).slice(0, 100))}, which is not a path inside the target` };
+    if (typeof unit !== "string" || relativePathProblem(unit) !== undefined || hasControlChars(unit))
+      return {
+        problem: `its journal names ${JSON.stringify(String(unit).slice(0, 100))}, which is not a path inside the target`,
+      };
   }
   return { journal: j as Journal };
 }
@@ -255,11 +274,15 @@ function writeStageJournal(ctx: Context, stage: string, journal: Journal): void 
 
 function refuse(target: string, conflicts: ScaffoldConflict[]): GjcError {
   const unsafe = conflicts.some((c) => c.reason === "symlink" || c.reason === "unsafe_name");
-  const list = conflicts.map((c) => `${c.path} (${c.reason.replace(/_/g, " ")}${c.existing ? ` with ${c.existing}` : ""})`).join(", ");
+  const list = conflicts
+    .map((c) => `${c.path} (${c.reason.replace(/_/g, " ")}${c.existing ? ` with ${c.existing}` : ""})`)
+    .join(", ");
   return new GjcError({
     code: unsafe ? "unsafe_path" : "scaffold_conflict",
     message: `The scaffold cannot be applied to ${target}: ${conflicts.length} conflicting path${conflicts.length === 1 ? "" : "s"}: ${list}. Nothing was written.`,
-    hint: unsafe ? "A scaffold never writes through a symbolic link; pick a target without links in the way." : "Nothing is ever overwritten: move or remove those paths, or pick another target directory.",
+    hint: unsafe
+      ? "A scaffold never writes through a symbolic link; pick a target without links in the way."
+      : "Nothing is ever overwritten: move or remove those paths, or pick another target directory.",
     details: { target, conflicts },
     exit: unsafe ? ExitCode.refused : ExitCode.failed,
   });
@@ -298,15 +321,31 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
   const { bundle: bundleName, scaffold: key } = parseAddress(o.address);
   const { findInstalledC2 } = await import("../c2store/records.ts");
   const bundle = findInstalledC2(ctx, bundleName);
-  if (!bundle) throw new GjcError({ code: "not_installed", message: `No C2 bundle named ${bundleName} is installed.`, hint: 'Run "gjc plugin scaffold list" to see the scaffolds of installed bundles.' });
+  if (!bundle)
+    throw new GjcError({
+      code: "not_installed",
+      message: `No C2 bundle named ${bundleName} is installed.`,
+      hint: 'Run "gjc plugin scaffold list" to see the scaffolds of installed bundles.',
+    });
   if (bundle.quarantine) {
-    throw new GjcError({ code: "quarantined", message: `${bundle.name} is quarantined (${bundle.quarantine.reason}); its scaffolds are not applied.`, hint: `Run "gjc plugin verify ${bundle.name}" or reinstall it.`, exit: ExitCode.refused });
+    throw new GjcError({
+      code: "quarantined",
+      message: `${bundle.name} is quarantined (${bundle.quarantine.reason}); its scaffolds are not applied.`,
+      hint: `Run "gjc plugin verify ${bundle.name}" or reinstall it.`,
+      exit: ExitCode.refused,
+    });
   }
   if (!bundle.enabled) {
-    throw new GjcError({ code: "plugin_disabled", message: `${bundle.name} is disabled, so its scaffolds are not offered.`, hint: `Run "gjc plugin enable ${bundle.name} --user" first.`, exit: ExitCode.refused });
+    throw new GjcError({
+      code: "plugin_disabled",
+      message: `${bundle.name} is disabled, so its scaffolds are not offered.`,
+      hint: `Run "gjc plugin enable ${bundle.name} --user" first.`,
+      exit: ExitCode.refused,
+    });
   }
   const scaffold = findScaffold(bundle, key);
-  if (hasControlChars(o.target) || o.target === "") throw new GjcError({ code: "usage", message: "The target directory must be a plain path.", exit: ExitCode.usage });
+  if (hasControlChars(o.target) || o.target === "")
+    throw new GjcError({ code: "usage", message: "The target directory must be a plain path.", exit: ExitCode.usage });
   const target = resolve(ctx.cwd, o.target);
   const parent = dirname(target);
   let parentStat;
@@ -316,7 +355,12 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
     parentStat = undefined;
   }
   if (!parentStat?.isDirectory()) {
-    throw new GjcError({ code: "missing_directory", message: `The parent of the target, ${parent}, is not an existing directory.`, hint: "Create it first; a scaffold creates at most the target directory itself.", exit: ExitCode.failed });
+    throw new GjcError({
+      code: "missing_directory",
+      message: `The parent of the target, ${parent}, is not an existing directory.`,
+      hint: "Create it first; a scaffold creates at most the target directory itself.",
+      exit: ExitCode.failed,
+    });
   }
 
   // A dry run changes nothing, leftovers included; the conflicts it reports show them.
@@ -340,7 +384,12 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
 
   const stage = join(parent, `${stagePrefix(target)}${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
   const tree = join(stage, "tree");
-  const files: StoredFile[] = scaffold.files.map((f) => ({ path: f.rel, sha256: f.sha256, bytes: f.size, mode: f.mode }));
+  const files: StoredFile[] = scaffold.files.map((f) => ({
+    path: f.rel,
+    sha256: f.sha256,
+    bytes: f.size,
+    mode: f.mode,
+  }));
   mkdirSync(stage, { mode: 0o700 });
   let journal: Journal | undefined;
   try {
@@ -362,7 +411,12 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
         const from = join(tree, unit);
         const to = join(target, unit);
         if (lstatSync(from).isDirectory()) {
-          if (existsSync(to)) throw new GjcError({ code: "scaffold_conflict", message: `${unit} appeared in ${target} while the scaffold was being applied; nothing was written.`, exit: ExitCode.failed });
+          if (existsSync(to))
+            throw new GjcError({
+              code: "scaffold_conflict",
+              message: `${unit} appeared in ${target} while the scaffold was being applied; nothing was written.`,
+              exit: ExitCode.failed,
+            });
           renameSync(from, to);
         } else {
           linkSync(from, to); // EEXIST if a file appeared meanwhile: never replaced
@@ -377,7 +431,12 @@ export async function applyScaffold(ctx: Context, o: ApplyOptions): Promise<Scaf
     if (journal) undoMoves(stage, journal);
     else rmSync(stage, { recursive: true, force: true });
     if ((error as NodeJS.ErrnoException).code === "EEXIST" || (error as NodeJS.ErrnoException).code === "ENOTEMPTY") {
-      throw new GjcError({ code: "scaffold_conflict", message: `A path of the scaffold appeared in ${target} while it was being applied; nothing was written.`, hint: "Run the apply again to see the conflicts.", exit: ExitCode.failed });
+      throw new GjcError({
+        code: "scaffold_conflict",
+        message: `A path of the scaffold appeared in ${target} while it was being applied; nothing was written.`,
+        hint: "Run the apply again to see the conflicts.",
+        exit: ExitCode.failed,
+      });
     }
     throw error;
   }

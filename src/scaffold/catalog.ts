@@ -37,7 +37,9 @@ function metaOf(bundle: InstalledC2, path: string): { title?: string; descriptio
   const rel = `${path}/${SCAFFOLD_META}`;
   if (!bundle.record.files.some((f) => f.path === rel)) return {};
   try {
-    const meta = JSON.parse(new TextDecoder().decode(readRegularFile(join(bundle.bundleDir, rel), C2_LIMITS.maxFileBytes).bytes));
+    const meta = JSON.parse(
+      new TextDecoder().decode(readRegularFile(join(bundle.bundleDir, rel), C2_LIMITS.maxFileBytes).bytes),
+    );
     return {
       ...(typeof meta?.name === "string" && meta.name.trim() ? { title: meta.name.trim() } : {}),
       ...(typeof meta?.description === "string" ? { description: meta.description.trim() } : {}),
@@ -57,7 +59,16 @@ export function bundleScaffolds(bundle: InstalledC2): ScaffoldEntry[] {
     const rel = parts.slice(2).join("/");
     let entry = byPath.get(path);
     if (!entry) {
-      entry = { plugin: bundle.id, pluginName: bundle.name, id: `${bundle.id}:scaffold:${slugHash(path)}`, name: parts[1], path, title: parts[1], description: "", files: [] };
+      entry = {
+        plugin: bundle.id,
+        pluginName: bundle.name,
+        id: `${bundle.id}:scaffold:${slugHash(path)}`,
+        name: parts[1],
+        path,
+        title: parts[1],
+        description: "",
+        files: [],
+      };
       byPath.set(path, entry);
     }
     if (rel !== SCAFFOLD_META) entry.files.push({ ...file, rel });
@@ -77,7 +88,9 @@ export function bundleScaffolds(bundle: InstalledC2): ScaffoldEntry[] {
  */
 export function findScaffold(bundle: InstalledC2, key: string): ScaffoldEntry {
   const all = bundleScaffolds(bundle);
-  const matches = all.filter((s) => s.path === key || s.id === key || s.id.endsWith(`:${key}`) || s.name === key || s.title === key);
+  const matches = all.filter(
+    (s) => s.path === key || s.id === key || s.id.endsWith(`:${key}`) || s.name === key || s.title === key,
+  );
   const exact = matches.filter((s) => s.path === key || s.id === key);
   const pick = exact.length === 1 ? exact : matches;
   if (pick.length === 1) return pick[0];
@@ -92,7 +105,10 @@ export function findScaffold(bundle: InstalledC2, key: string): ScaffoldEntry {
   throw new GjcError({
     code: "unknown_scaffold",
     message: `${bundle.name} has no scaffold ${key}.`,
-    hint: all.length === 0 ? `${bundle.name} ships no scaffolds (folders under scaffolds/ or templates/).` : `Scaffolds of ${bundle.name}: ${all.map((s) => s.name).join(", ")}.`,
+    hint:
+      all.length === 0
+        ? `${bundle.name} ships no scaffolds (folders under scaffolds/ or templates/).`
+        : `Scaffolds of ${bundle.name}: ${all.map((s) => s.name).join(", ")}.`,
     exit: ExitCode.usage,
   });
 }
@@ -116,7 +132,12 @@ export async function listScaffolds(ctx: Context, bundleName?: string): Promise<
   let bundles: InstalledC2[];
   if (bundleName !== undefined) {
     const one = findInstalledC2(ctx, bundleName);
-    if (!one) throw new GjcError({ code: "not_installed", message: `No C2 bundle named ${bundleName} is installed.`, hint: 'Run "gjc plugin list" to see the installed bundles.' });
+    if (!one)
+      throw new GjcError({
+        code: "not_installed",
+        message: `No C2 bundle named ${bundleName} is installed.`,
+        hint: 'Run "gjc plugin list" to see the installed bundles.',
+      });
     bundles = [one];
   } else {
     bundles = listInstalledC2(ctx);
@@ -124,7 +145,18 @@ export async function listScaffolds(ctx: Context, bundleName?: string): Promise<
   const scaffolds: ScaffoldListRow[] = [];
   for (const b of bundles) {
     for (const s of bundleScaffolds(b)) {
-      scaffolds.push({ plugin: b.id, pluginName: b.name, enabled: b.enabled, quarantined: b.quarantine !== null, id: s.id, name: s.name, path: s.path, title: s.title, description: s.description, files: s.files.length });
+      scaffolds.push({
+        plugin: b.id,
+        pluginName: b.name,
+        enabled: b.enabled,
+        quarantined: b.quarantine !== null,
+        id: s.id,
+        name: s.name,
+        path: s.path,
+        title: s.title,
+        description: s.description,
+        files: s.files.length,
+      });
     }
   }
   return { scaffolds };

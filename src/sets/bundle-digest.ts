@@ -22,12 +22,20 @@ export interface JudgedBundle {
 
 /** A compiled GJC bundle's files as installed (modes normalized) and their integrity. */
 export function gjcContent(bundle: CompiledBundle): { files: JudgedBundle["files"]; integrity: string } {
-  const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256, bytes: f.bytes }));
+  const files = bundle.files.map((f) => ({
+    path: f.path,
+    mode: installedMode(f.mode),
+    sha256: f.sha256,
+    bytes: f.bytes,
+  }));
   return { files, integrity: integrityOf(files) };
 }
 
 /** A C2 collection's files as the lock and signatures see them (modes as collected) and their integrity. */
-export function c2Content(collected: readonly { path: string; mode: number; sha256: string; size: number }[]): { files: JudgedBundle["files"]; integrity: string } {
+export function c2Content(collected: readonly { path: string; mode: number; sha256: string; size: number }[]): {
+  files: JudgedBundle["files"];
+  integrity: string;
+} {
   const files = collected.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.size }));
   return { files, integrity: integrityOf(files) };
 }
@@ -46,7 +54,17 @@ export async function judgeBundle(dir: string, family: "gjc" | "c2" = familyOf(d
   const { planC2Bundle } = await import("../families/c2/validate.ts");
   const plan = planC2Bundle(dir, { keepContents: false });
   if (!plan.ok || plan.collection.aborted) {
-    throw new GjcError({ code: "invalid_manifest", message: `The C2 bundle at ${dir} does not validate.`, hint: "Run gjc plugin validate on it.", exit: ExitCode.failed });
+    throw new GjcError({
+      code: "invalid_manifest",
+      message: `The C2 bundle at ${dir} does not validate.`,
+      hint: "Run gjc plugin validate on it.",
+      exit: ExitCode.failed,
+    });
   }
-  return { family, ...c2Content(plan.collection.files), name: plan.manifest?.name ?? "", version: plan.manifest?.version ?? "" };
+  return {
+    family,
+    ...c2Content(plan.collection.files),
+    name: plan.manifest?.name ?? "",
+    version: plan.manifest?.version ?? "",
+  };
 }

@@ -10,7 +10,12 @@ import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import type { LockPolicy } from "./lock-schema.ts";
 
-const sortedComponents = (c: Record<string, string>) => Object.fromEntries(Object.keys(c).sort().map((k) => [k, c[k]])) as LockPolicy["components"];
+const sortedComponents = (c: Record<string, string>) =>
+  Object.fromEntries(
+    Object.keys(c)
+      .sort()
+      .map((k) => [k, c[k]]),
+  ) as LockPolicy["components"];
 
 /** The explicit C2 policy of the current project, by bundle name (empty without a C2 store). */
 export async function projectPolicy(ctx: Context): Promise<LockPolicy[]> {
@@ -24,7 +29,8 @@ export async function projectPolicy(ctx: Context): Promise<LockPolicy[]> {
     // bundle was installed from; the lock keeps the bundle-relative id (`ui:go`), as plan takes it.
     const prefix = `${p.id}:`;
     const components: Record<string, string> = {};
-    for (const [k, v] of Object.entries(p.components)) components[k.startsWith(prefix) ? k.slice(prefix.length) : k] = v;
+    for (const [k, v] of Object.entries(p.components))
+      components[k.startsWith(prefix) ? k.slice(prefix.length) : k] = v;
     out.push({ name: p.name, state: p.state, components: sortedComponents(components) });
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -32,7 +38,8 @@ export async function projectPolicy(ctx: Context): Promise<LockPolicy[]> {
 
 /** Equal state and components (absent = inherit everywhere); the name is not compared. */
 export function samePolicy(a: LockPolicy | undefined, b: LockPolicy | undefined): boolean {
-  const key = (p: LockPolicy | undefined) => JSON.stringify([p?.state ?? "inherit", sortedComponents(p?.components ?? {})]);
+  const key = (p: LockPolicy | undefined) =>
+    JSON.stringify([p?.state ?? "inherit", sortedComponents(p?.components ?? {})]);
   return key(a) === key(b);
 }
 
@@ -65,7 +72,12 @@ export async function applyPolicies(ctx: Context, want: LockPolicy[], outcomes: 
   const { planPolicyChange, applyPolicyPlan } = await import("../c2store/policy-plane.ts");
   const have = new Map((await projectPolicy(ctx)).map((p) => [p.name, p]));
   const change = async (plugin: string, state: "enabled" | "disabled" | "inherit", component?: string) => {
-    const plan = await planPolicyChange(ctx, { plugin, state, project: ctx.cwd, ...(component !== undefined ? { component } : {}) });
+    const plan = await planPolicyChange(ctx, {
+      plugin,
+      state,
+      project: ctx.cwd,
+      ...(component !== undefined ? { component } : {}),
+    });
     if (!plan.noop) await applyPolicyPlan(ctx, plan.token);
   };
   for (const o of outcomes) {

@@ -22,7 +22,14 @@ export function cacheList(ctx: Context): { root: string; entries: CacheListRow[]
   const { entries, broken } = listCacheEntries(ctx);
   return {
     root: cacheRoot(ctx),
-    entries: entries.map((e) => ({ integrity: e.integrity, name: e.name, family: e.family, version: e.version, files: e.files.length, bytes: e.files.reduce((n, f) => n + f.bytes, 0) })),
+    entries: entries.map((e) => ({
+      integrity: e.integrity,
+      name: e.name,
+      family: e.family,
+      version: e.version,
+      files: e.files.length,
+      bytes: e.files.reduce((n, f) => n + f.bytes, 0),
+    })),
     broken,
   };
 }

@@ -87,7 +87,11 @@ function identityOf(r: SourceRecord): string {
 export function describeSource(e: LockEntry): string {
   const s = e.source;
   const where = s.url ?? s.repository ?? s.path ?? "";
-  const at = e.pin.commit ? ` at ${e.pin.commit.slice(0, 12)}` : e.pin.sha256 ? ` (sha256 ${e.pin.sha256.slice(0, 12)}…)` : "";
+  const at = e.pin.commit
+    ? ` at ${e.pin.commit.slice(0, 12)}`
+    : e.pin.sha256
+      ? ` (sha256 ${e.pin.sha256.slice(0, 12)}…)`
+      : "";
   return `${s.kind} ${where}${s.ref !== undefined ? `#${s.ref}` : ""}${s.subpath !== undefined ? ` (${s.subpath})` : ""}${at}`;
 }
 
@@ -100,8 +104,12 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
       return { spec: { kind: "path", raw: path, path } };
     }
     case "tarball":
-      if (s.url !== undefined) return { spec: { kind: "tarball", raw: s.url, location: "https", url: s.url }, expectedSha256: e.pin.sha256 };
-      return { spec: { kind: "tarball", raw: s.path ?? "", location: "file", path: localPath(ctx, s.path ?? "") }, expectedSha256: e.pin.sha256 };
+      if (s.url !== undefined)
+        return { spec: { kind: "tarball", raw: s.url, location: "https", url: s.url }, expectedSha256: e.pin.sha256 };
+      return {
+        spec: { kind: "tarball", raw: s.path ?? "", location: "file", path: localPath(ctx, s.path ?? "") },
+        expectedSha256: e.pin.sha256,
+      };
     case "git": {
       const spec: SourceSpec = { kind: "git", raw: s.url ?? "", url: s.url ?? "" };
       if (e.pin.commit) spec.pin = e.pin.commit;
@@ -121,12 +129,20 @@ function pinnedSpec(ctx: Context, e: LockEntry): { spec: SourceSpec; expectedSha
 }
 
 /** Judges a bundle root as its family does and recomputes its integrity. */
-async function judge(dir: string, e: LockEntry): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
+async function judge(
+  dir: string,
+  e: LockEntry,
+): Promise<{ files: JudgedContent["files"]; name: string; version: string; gjc?: CompiledBundle }> {
   try {
     return await judgeBundle(dir, e.family);
   } catch (error) {
     if (e.family === "c2" && (error as { code?: string }).code === "invalid_manifest") {
-      throw new GjcError({ code: "invalid_manifest", message: `The content for C2 bundle ${e.name} does not validate.`, hint: "Run gjc plugin validate on its source.", exit: ExitCode.failed });
+      throw new GjcError({
+        code: "invalid_manifest",
+        message: `The content for C2 bundle ${e.name} does not validate.`,
+        hint: "Run gjc plugin validate on its source.",
+        exit: ExitCode.failed,
+      });
     }
     throw error;
   }
@@ -136,11 +152,41 @@ const noCleanup = async () => {};
 
 export type Acquired = { ok: true; content: JudgedContent } | { ok: false; reason: "offline_miss" };
 
-export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, o: { offline?: boolean; setDir?: (integrity: string) => string | undefined; fromSource?: boolean }): Promise<Acquired> {
-  const make = async (dir: string, origin: ContentOrigin, record: SourceRecord, identity: string, display: string, cleanup: () => Promise<void>, signature?: JudgedContent["signature"]): Promise<Acquired> => {
+export async function acquireContent(
+  ctx: Context,
+  _scope: Scope,
+  e: LockEntry,
+  o: { offline?: boolean; setDir?: (integrity: string) => string | undefined; fromSource?: boolean },
+): Promise<Acquired> {
+  const make = async (
+    dir: string,
+    origin: ContentOrigin,
+    record: SourceRecord,
+    identity: string,
+    display: string,
+    cleanup: () => Promise<void>,
+    signature?: JudgedContent["signature"],
+  ): Promise<Acquired> => {
     try {
       const judged = await judge(dir, e);
-      return { ok: true, content: { entry: e, origin, dir, record, identity, display, integrity: integrityOf(judged.files), name: judged.name, version: judged.version, files: judged.files, gjc: judged.gjc, ...(signature ? { signature } : {}), cleanup } };
+      return {
+        ok: true,
+        content: {
+          entry: e,
+          origin,
+          dir,
+          record,
+          identity,
+          display,
+          integrity: integrityOf(judged.files),
+          name: judged.name,
+          version: judged.version,
+          files: judged.files,
+          gjc: judged.gjc,
+          ...(signature ? { signature } : {}),
+          cleanup,
+        },
+      };
     } catch (error) {
       await cleanup();
       throw error;
@@ -167,5 +213,13 @@ export async function acquireContent(ctx: Context, _scope: Scope, e: LockEntry, 
     manifestNames: [GJC_MANIFEST, C2_MANIFEST],
     onProgress: (m) => ctx.log.progress(m),
   });
-  return make(fetched.dir, "source", fetched.record, fetched.identity, fetched.display, () => fetched.cleanup(), fetched.signature);
+  return make(
+    fetched.dir,
+    "source",
+    fetched.record,
+    fetched.identity,
+    fetched.display,
+    () => fetched.cleanup(),
+    fetched.signature,
+  );
 }

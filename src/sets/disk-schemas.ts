@@ -15,7 +15,6 @@ import Type from "typebox";
 import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { LockEntrySchema, LockPolicySchema } from "./lock-schema.ts";
 
-
 export const GenerationSchema = Type.Object(
   {
     generation: Type.Integer({ minimum: 1 }),
@@ -33,7 +32,15 @@ export const GenerationSchema = Type.Object(
 const StateMacSchema = Type.String({ pattern: "^hmac-sha256:[0-9a-f]{64}$" });
 
 /** `plugins-history/generations.json`: the last generations of one scope's set, oldest first. */
-export const HistorySchema = Type.Object({ version: Type.Literal(1), scope: ScopeSchema, generations: Type.Array(GenerationSchema), mac: Type.Optional(StateMacSchema) }, closed);
+export const HistorySchema = Type.Object(
+  {
+    version: Type.Literal(1),
+    scope: ScopeSchema,
+    generations: Type.Array(GenerationSchema),
+    mac: Type.Optional(StateMacSchema),
+  },
+  closed,
+);
 
 /** One direction of a journaled change: make the bundles named by `only` exactly `bundles`. */
 export const JournalTargetSchema = Type.Object(

@@ -26,12 +26,30 @@ export async function setDoctor(ctx: Context, scopes: Scope[], fix: boolean): Pr
       j = readJournal(ctx, scope);
     } catch (error) {
       if (!isGjcError(error) || error.code !== "journal_corrupt") throw error;
-      out.push({ family: "gjc", scope, kind: "journal_corrupt", severity: "error", path, message: error.message, fix: `nothing: a damaged journal is never guessed at. ${error.hint ?? ""}`.trim(), fixable: false });
+      out.push({
+        family: "gjc",
+        scope,
+        kind: "journal_corrupt",
+        severity: "error",
+        path,
+        message: error.message,
+        fix: `nothing: a damaged journal is never guessed at. ${error.hint ?? ""}`.trim(),
+        fixable: false,
+      });
       continue;
     }
     if (!j) {
       // Not signed for this user (a clone shipped it, or another user or tool wrote it): shown, never finished or removed.
-      out.push({ family: "gjc", scope, kind: "foreign_state", severity: "warning", path, message: `${path} was not written by gjc for you; it is ignored, never finished or undone`, fix: "nothing: gjc acts only on state it wrote for you. Remove the file if you do not know where it came from.", fixable: false });
+      out.push({
+        family: "gjc",
+        scope,
+        kind: "foreign_state",
+        severity: "warning",
+        path,
+        message: `${path} was not written by gjc for you; it is ignored, never finished or undone`,
+        fix: "nothing: gjc acts only on state it wrote for you. Remove the file if you do not know where it came from.",
+        fixable: false,
+      });
       continue;
     }
     const finding: DoctorFinding = {

@@ -31,16 +31,57 @@ const DifferenceSchema = Type.Object(
 );
 
 export const LockDocumentSchema = Type.Union([
-  Type.Object({ schema: schemaField("lock"), ok: Type.Literal(true), scope: ScopeSchema, path: str, bundles: Type.Array(LockEntrySchema), changed: Type.Boolean() }, closed),
-  Type.Object({ schema: schemaField("lock"), scope: ScopeSchema, path: str, ok: Type.Boolean(), differences: Type.Array(DifferenceSchema) }, closed),
-  Type.Object({ schema: schemaField("lock"), ok: Type.Literal(true), scope: ScopeSchema, path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: int, bundles: int, files: int }, closed),
+  Type.Object(
+    {
+      schema: schemaField("lock"),
+      ok: Type.Literal(true),
+      scope: ScopeSchema,
+      path: str,
+      bundles: Type.Array(LockEntrySchema),
+      changed: Type.Boolean(),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      schema: schemaField("lock"),
+      scope: ScopeSchema,
+      path: str,
+      ok: Type.Boolean(),
+      differences: Type.Array(DifferenceSchema),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      schema: schemaField("lock"),
+      ok: Type.Literal(true),
+      scope: ScopeSchema,
+      path: str,
+      sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+      bytes: int,
+      bundles: int,
+      files: int,
+    },
+    closed,
+  ),
 ]);
 
 const SyncItemSchema = Type.Object(
   {
     name: str,
     family: FamilySchema,
-    action: Type.Enum(["unchanged", "choices", "install", "repair", "replace", "remove", "extra", "policy", "unsettled"]),
+    action: Type.Enum([
+      "unchanged",
+      "choices",
+      "install",
+      "repair",
+      "replace",
+      "remove",
+      "extra",
+      "policy",
+      "unsettled",
+    ]),
     from: opt(Type.Enum(["set", "cache", "source"])),
     version: opt(str),
     integrity: opt(integrity),
@@ -53,7 +94,16 @@ const SyncItemSchema = Type.Object(
 );
 
 export const SyncDocumentSchema = Type.Object(
-  { schema: schemaField("sync"), scope: ScopeSchema, lockPath: str, dryRun: Type.Boolean(), ok: Type.Boolean(), items: Type.Array(SyncItemSchema), needsTrust: strs, needsGrants: opt(strs) },
+  {
+    schema: schemaField("sync"),
+    scope: ScopeSchema,
+    lockPath: str,
+    dryRun: Type.Boolean(),
+    ok: Type.Boolean(),
+    items: Type.Array(SyncItemSchema),
+    needsTrust: strs,
+    needsGrants: opt(strs),
+  },
   closed,
 );
 
@@ -62,19 +112,34 @@ export const CacheListDocumentSchema = Type.Object(
     schema: schemaField("cache-list"),
     ok: Type.Literal(true),
     root: str,
-    entries: Type.Array(Type.Object({ integrity, name: str, family: FamilySchema, version: str, files: int, bytes: int }, closed)),
+    entries: Type.Array(
+      Type.Object({ integrity, name: str, family: FamilySchema, version: str, files: int, bytes: int }, closed),
+    ),
     broken: Type.Array(integrity),
   },
   closed,
 );
 
 export const CacheVerifyDocumentSchema = Type.Object(
-  { schema: schemaField("cache-verify"), root: str, ok: Type.Boolean(), checked: int, damaged: Type.Array(Type.Object({ integrity, name: opt(str), reasons }, closed)) },
+  {
+    schema: schemaField("cache-verify"),
+    root: str,
+    ok: Type.Boolean(),
+    checked: int,
+    damaged: Type.Array(Type.Object({ integrity, name: opt(str), reasons }, closed)),
+  },
   closed,
 );
 
 export const CachePruneDocumentSchema = Type.Object(
-  { schema: schemaField("cache-prune"), ok: Type.Literal(true), root: str, kept: int, removed: Type.Array(Type.Object({ integrity, name: opt(str) }, closed)), dryRun: Type.Boolean() },
+  {
+    schema: schemaField("cache-prune"),
+    ok: Type.Literal(true),
+    root: str,
+    kept: int,
+    removed: Type.Array(Type.Object({ integrity, name: opt(str) }, closed)),
+    dryRun: Type.Boolean(),
+  },
   closed,
 );
 
@@ -108,7 +173,12 @@ export const HistoryDocumentSchema = Type.Object(
     ok: Type.Literal(true),
     name: opt(str),
     scope: ScopeSchema,
-    generations: Type.Array(Type.Object({ generation: Type.Integer({ minimum: 1 }), at: str, command: str, bundles: Type.Array(LockEntrySchema) }, closed)),
+    generations: Type.Array(
+      Type.Object(
+        { generation: Type.Integer({ minimum: 1 }), at: str, command: str, bundles: Type.Array(LockEntrySchema) },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -134,19 +204,54 @@ const TreeHeadSchema = Type.Object({ origin: str, size: int, root: str }, closed
 const ReleaseSchema = Type.Object({ index: int, name: str, version: str, digest: integrity, signer: opt(str) }, closed);
 
 export const LogInitDocumentSchema = Type.Object(
-  { schema: schemaField("log-init"), ok: Type.Literal(true), dir: str, origin: str, key: str, keyFile: str, keyCreated: Type.Boolean(), checkpoint: TreeHeadSchema },
+  {
+    schema: schemaField("log-init"),
+    ok: Type.Literal(true),
+    dir: str,
+    origin: str,
+    key: str,
+    keyFile: str,
+    keyCreated: Type.Boolean(),
+    checkpoint: TreeHeadSchema,
+  },
   closed,
 );
 export const LogAppendDocumentSchema = Type.Object(
-  { schema: schemaField("log-append"), ok: Type.Literal(true), dir: str, origin: str, status: Type.Enum(["appended", "unchanged"]), release: ReleaseSchema, checkpoint: TreeHeadSchema },
+  {
+    schema: schemaField("log-append"),
+    ok: Type.Literal(true),
+    dir: str,
+    origin: str,
+    status: Type.Enum(["appended", "unchanged"]),
+    release: ReleaseSchema,
+    checkpoint: TreeHeadSchema,
+  },
   closed,
 );
 export const LogVerifyDocumentSchema = Type.Object(
-  { schema: schemaField("log-verify"), ok: Type.Literal(true), dir: str, origin: str, key: str, checkpoint: TreeHeadSchema, releases: int, remembered: opt(TreeHeadSchema), against: opt(TreeHeadSchema) },
+  {
+    schema: schemaField("log-verify"),
+    ok: Type.Literal(true),
+    dir: str,
+    origin: str,
+    key: str,
+    checkpoint: TreeHeadSchema,
+    releases: int,
+    remembered: opt(TreeHeadSchema),
+    against: opt(TreeHeadSchema),
+  },
   closed,
 );
 export const LogMonitorDocumentSchema = Type.Object(
-  { schema: schemaField("log-monitor"), ok: Type.Boolean(), dir: str, origin: str, checkpoint: TreeHeadSchema, keys: strs, releases: Type.Array(ReleaseSchema) },
+  {
+    schema: schemaField("log-monitor"),
+    ok: Type.Boolean(),
+    dir: str,
+    origin: str,
+    checkpoint: TreeHeadSchema,
+    keys: strs,
+    releases: Type.Array(ReleaseSchema),
+  },
   closed,
 );
 

@@ -49,21 +49,34 @@ export interface GjcChangeSet {
   remove: string[];
 }
 
-export const emptyChangeSet = (c: GjcChangeSet) => c.put.length === 0 && c.choices.length === 0 && c.remove.length === 0;
+export const emptyChangeSet = (c: GjcChangeSet) =>
+  c.put.length === 0 && c.choices.length === 0 && c.remove.length === 0;
 
 /**
  * Applies the change set. `expect` is the registry state the plan was made against (entry
  * name → dir, or undefined for absent): if another command changed the scope meanwhile the
  * transaction stops with stale_baseline rather than overwrite that change.
  */
-export async function commitGjcChanges(ctx: Context, scope: Scope, command: string, changes: GjcChangeSet, expect: Map<string, string | undefined>, step: SetStep): Promise<void> {
+export async function commitGjcChanges(
+  ctx: Context,
+  scope: Scope,
+  command: string,
+  changes: GjcChangeSet,
+  expect: Map<string, string | undefined>,
+  step: SetStep,
+): Promise<void> {
   await withScopes(ctx, scope, command, true, async (s) => {
     const now = ctx.now().toISOString();
     const current = new Map(s.target.registry.plugins.map((p) => [p.name, p]));
     for (const [name, dir] of expect) {
       if (current.get(name)?.dir !== dir) {
         const { GjcError } = await import("../core/errors.ts");
-        throw new GjcError({ code: "stale_baseline", message: `${name} in the ${scope} scope changed while ${command} was prepared (another gjc command changed it).`, hint: `Run "${command}" again.`, exit: ExitCode.failed });
+        throw new GjcError({
+          code: "stale_baseline",
+          message: `${name} in the ${scope} scope changed while ${command} was prepared (another gjc command changed it).`,
+          hint: `Run "${command}" again.`,
+          exit: ExitCode.failed,
+        });
       }
     }
     const other = scope === "user" ? s.project.registry.plugins : s.user.registry.plugins;
@@ -109,7 +122,9 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
       const plugins = [
         ...kept.map((p) => {
           const c = choices.get(p.name);
-          return c ? { ...p, enabled: c.enabled, disabledSurfaceIds: [...c.disabledSurfaceIds].sort(), updatedAt: now } : p;
+          return c
+            ? { ...p, enabled: c.enabled, disabledSurfaceIds: [...c.disabledSurfaceIds].sort(), updatedAt: now }
+            : p;
         }),
         ...next,
       ];
@@ -118,7 +133,8 @@ export async function commitGjcChanges(ctx: Context, scope: Scope, command: stri
       for (const dir of placed) rmSync(dir, { recursive: true, force: true });
       throw error;
     }
-    for (const e of next) cacheCommitted(ctx, { name: e.name, family: "gjc", version: e.version, files: storedFiles(e) }, e.pluginRoot);
+    for (const e of next)
+      cacheCommitted(ctx, { name: e.name, family: "gjc", version: e.version, files: storedFiles(e) }, e.pluginRoot);
     for (const name of replaced) {
       const old = current.get(name);
       if (old) retireDir(ctx, s.target.root, old.pluginRoot);

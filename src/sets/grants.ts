@@ -14,7 +14,14 @@ import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { formatNetGrant, parseNetGrant } from "../store/grant-values.ts";
-import { emptyGrantSet, isEmptyGrantSet, mergeGrantSets, processKey, sameGrantSet, type GrantSet } from "../store/grants.ts";
+import {
+  emptyGrantSet,
+  isEmptyGrantSet,
+  mergeGrantSets,
+  processKey,
+  sameGrantSet,
+  type GrantSet,
+} from "../store/grants.ts";
 import { recordedGrants } from "../store/grants-recorded.ts";
 import type { LockEntry, LockFile, LockGrants, LockGrantSet } from "./lock-schema.ts";
 
@@ -33,7 +40,10 @@ function orderedSet(g: LockGrantSet): LockGrantSet {
 export function orderedGrants(g: LockGrants): LockGrants {
   const out: LockGrants = {};
   if (g.bundle && Object.keys(orderedSet(g.bundle)).length) out.bundle = orderedSet(g.bundle);
-  const processes = Object.entries(g.processes ?? {}).map(([k, v]) => [k, orderedSet(v)] as const).filter(([, v]) => Object.keys(v).length > 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  const processes = Object.entries(g.processes ?? {})
+    .map(([k, v]) => [k, orderedSet(v)] as const)
+    .filter(([, v]) => Object.keys(v).length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   if (processes.length) out.processes = Object.fromEntries(processes);
   return out;
 }
@@ -49,7 +59,12 @@ function portable(ctx: Context, scope: Scope, path: string): string | undefined 
 
 function toLockSet(ctx: Context, scope: Scope, g: GrantSet): LockGrantSet {
   const keep = (xs: string[]) => xs.map((p) => portable(ctx, scope, p)).filter((p): p is string => p !== undefined);
-  return orderedSet({ read: keep(g.read), write: keep(g.write), net: g.net.map(formatNetGrant), ...(g.project ? { project: g.project } : {}) });
+  return orderedSet({
+    read: keep(g.read),
+    write: keep(g.write),
+    net: g.net.map(formatNetGrant),
+    ...(g.project ? { project: g.project } : {}),
+  });
 }
 
 /** The recorded grants of a bundle as the scope's lock writes them; undefined when there are none it can carry. */
@@ -57,7 +72,12 @@ export function lockGrantsOf(ctx: Context, scope: Scope, family: "gjc" | "c2", n
   if (family === "c2" && scope === "project") return undefined;
   const recorded = recordedGrants(ctx, family, family === "c2" ? "user" : scope, name);
   if (recorded.state !== "signed") return undefined;
-  const g = orderedGrants({ bundle: toLockSet(ctx, scope, recorded.bundle), processes: Object.fromEntries(recorded.processes.map((p) => [processKey(p.process)!, toLockSet(ctx, scope, p.grants)])) });
+  const g = orderedGrants({
+    bundle: toLockSet(ctx, scope, recorded.bundle),
+    processes: Object.fromEntries(
+      recorded.processes.map((p) => [processKey(p.process)!, toLockSet(ctx, scope, p.grants)]),
+    ),
+  });
   return Object.keys(g).length ? g : undefined;
 }
 
@@ -65,8 +85,10 @@ function setProblem(scope: Scope, g: LockGrantSet, at: string): string | undefin
   for (const p of [...(g.read ?? []), ...(g.write ?? [])]) {
     if (scope === "project") {
       const parts = p.split("/");
-      if (!(p === "." || p.startsWith("./")) || parts.includes("..") || p.includes("\\")) return `${at} grants ${JSON.stringify(p)}: a project lock may grant only paths inside the project (./…)`;
-    } else if (!p.startsWith("/") && !p.startsWith("~/") && p !== "~") return `${at} grants ${JSON.stringify(p)}: a path must be absolute or start with ~/`;
+      if (!(p === "." || p.startsWith("./")) || parts.includes("..") || p.includes("\\"))
+        return `${at} grants ${JSON.stringify(p)}: a project lock may grant only paths inside the project (./…)`;
+    } else if (!p.startsWith("/") && !p.startsWith("~/") && p !== "~")
+      return `${at} grants ${JSON.stringify(p)}: a path must be absolute or start with ~/`;
   }
   for (const n of g.net ?? []) {
     try {
@@ -83,7 +105,8 @@ function setProblem(scope: Scope, g: LockGrantSet, at: string): string | undefin
 export function lockGrantsProblem(scope: Scope, e: LockEntry): string | undefined {
   if (!e.grants) return undefined;
   const at = `the grants of ${e.family} bundle ${e.name}`;
-  if (scope === "project" && e.family === "c2") return `${at}: a project lock carries grants only for the project's own GJC bundles (C2 bundles are user-wide)`;
+  if (scope === "project" && e.family === "c2")
+    return `${at}: a project lock carries grants only for the project's own GJC bundles (C2 bundles are user-wide)`;
   const sets = [["bundle", e.grants.bundle] as const, ...Object.entries(e.grants.processes ?? {})];
   for (const [key, g] of sets) {
     const problem = g ? setProblem(scope, g, `${at} (${key})`) : undefined;
@@ -95,12 +118,24 @@ export function lockGrantsProblem(scope: Scope, e: LockEntry): string | undefine
 function fromLockSet(ctx: Context, scope: Scope, g: LockGrantSet | undefined): GrantSet {
   if (!g) return emptyGrantSet();
   const abs = (p: string) => (scope === "project" ? join(ctx.cwd, p) : expandHome(ctx, p));
-  return mergeGrantSets(emptyGrantSet(), { read: (g.read ?? []).map(abs), write: (g.write ?? []).map(abs), net: (g.net ?? []).map(parseNetGrant), project: g.project ?? null });
+  return mergeGrantSets(emptyGrantSet(), {
+    read: (g.read ?? []).map(abs),
+    write: (g.write ?? []).map(abs),
+    net: (g.net ?? []).map(parseNetGrant),
+    project: g.project ?? null,
+  });
 }
 
 /** A lock's grants as the grants store records them (absolute paths). */
-export function grantsFromLock(ctx: Context, scope: Scope, g: LockGrants | undefined): { bundle: GrantSet; processes: Record<string, GrantSet> } {
-  return { bundle: fromLockSet(ctx, scope, g?.bundle), processes: Object.fromEntries(Object.entries(g?.processes ?? {}).map(([k, v]) => [k, fromLockSet(ctx, scope, v)])) };
+export function grantsFromLock(
+  ctx: Context,
+  scope: Scope,
+  g: LockGrants | undefined,
+): { bundle: GrantSet; processes: Record<string, GrantSet> } {
+  return {
+    bundle: fromLockSet(ctx, scope, g?.bundle),
+    processes: Object.fromEntries(Object.entries(g?.processes ?? {}).map(([k, v]) => [k, fromLockSet(ctx, scope, v)])),
+  };
 }
 
 /** Whether `a` allows nothing that `b` does not. */
@@ -119,7 +154,12 @@ export interface GrantSyncItem {
 export function checkGrantConfirmations(lock: LockFile, allowed: ReadonlySet<string>): void {
   const unknown = [...allowed].filter((n) => !lock.bundles.some((e) => e.name === n && e.grants));
   if (unknown.length === 0) return;
-  throw new GjcError({ code: "invalid_option_value", message: `--grant ${unknown.join(", ")}: the set has no grants for ${unknown.length === 1 ? "that bundle" : "those bundles"}.`, hint: "--grant only confirms the grants a lock entry carries; they are in the lock file under grants.", exit: ExitCode.usage });
+  throw new GjcError({
+    code: "invalid_option_value",
+    message: `--grant ${unknown.join(", ")}: the set has no grants for ${unknown.length === 1 ? "that bundle" : "those bundles"}.`,
+    hint: "--grant only confirms the grants a lock entry carries; they are in the lock file under grants.",
+    exit: ExitCode.usage,
+  });
 }
 
 /**
@@ -127,7 +167,13 @@ export function checkGrantConfirmations(lock: LockFile, allowed: ReadonlySet<str
  * recorded; write them when they grant no more than is recorded (or `allowed` names the
  * bundle); otherwise report the bundle as needing confirmation and leave its grants alone.
  */
-export async function syncGrants(ctx: Context, scope: Scope, lock: LockFile, allowed: ReadonlySet<string>, dryRun: boolean): Promise<GrantSyncItem[]> {
+export async function syncGrants(
+  ctx: Context,
+  scope: Scope,
+  lock: LockFile,
+  allowed: ReadonlySet<string>,
+  dryRun: boolean,
+): Promise<GrantSyncItem[]> {
   const { setBundleGrants } = await import("./grant-writes.ts");
   const out: GrantSyncItem[] = [];
   for (const e of lock.bundles) {
@@ -137,10 +183,22 @@ export async function syncGrants(ctx: Context, scope: Scope, lock: LockFile, all
     const have = recordedGrants(ctx, e.family, storeScope, e.name);
     const haveProcesses = Object.fromEntries(have.processes.map((p) => [processKey(p.process)!, p.grants]));
     const keys = [...new Set([...Object.keys(want.processes), ...Object.keys(haveProcesses)])];
-    const same = sameGrantSet(want.bundle, have.bundle) && keys.every((k) => sameGrantSet(want.processes[k] ?? emptyGrantSet(), haveProcesses[k] ?? emptyGrantSet()));
+    const same =
+      sameGrantSet(want.bundle, have.bundle) &&
+      keys.every((k) => sameGrantSet(want.processes[k] ?? emptyGrantSet(), haveProcesses[k] ?? emptyGrantSet()));
     if (same && have.state !== "foreign") continue;
-    if (have.state === "foreign" && isEmptyGrantSet(want.bundle) && Object.values(want.processes).every(isEmptyGrantSet)) continue;
-    const raises = have.state === "foreign" || !withinGrants(want.bundle, have.bundle) || Object.entries(want.processes).some(([k, g]) => !withinGrants(g, mergeGrantSets(have.bundle, haveProcesses[k] ?? emptyGrantSet())));
+    if (
+      have.state === "foreign" &&
+      isEmptyGrantSet(want.bundle) &&
+      Object.values(want.processes).every(isEmptyGrantSet)
+    )
+      continue;
+    const raises =
+      have.state === "foreign" ||
+      !withinGrants(want.bundle, have.bundle) ||
+      Object.entries(want.processes).some(
+        ([k, g]) => !withinGrants(g, mergeGrantSets(have.bundle, haveProcesses[k] ?? emptyGrantSet())),
+      );
     if (raises && !allowed.has(e.name)) {
       out.push({ name: e.name, family: e.family, action: "needs-confirmation" });
       continue;

@@ -35,7 +35,8 @@ export function readHistory(ctx: Context, scope: Scope): History {
   try {
     const read = readStateJson(ctx, path, { purpose: `generations:${scope}` });
     if (read.kind === "foreign") warnForeignState(ctx, "the history", path, read.problem);
-    if (read.kind === "ok" && SetHistory.check(read.value) && (read.value as History).scope === scope) return read.value as History;
+    if (read.kind === "ok" && SetHistory.check(read.value) && (read.value as History).scope === scope)
+      return read.value as History;
   } catch {}
   return { version: 1, scope, generations: [] };
 }
@@ -43,14 +44,27 @@ export function readHistory(ctx: Context, scope: Scope): History {
 const sameBundles = (a: LockEntry[], b: LockEntry[]) => Bun.deepEquals(a.map(orderedEntry), b.map(orderedEntry));
 
 /** Appends a generation when the set differs from the newest one; keeps the last 10. */
-export function recordGeneration(ctx: Context, scope: Scope, command: string, bundles: LockEntry[]): Generation | undefined {
+export function recordGeneration(
+  ctx: Context,
+  scope: Scope,
+  command: string,
+  bundles: LockEntry[],
+): Generation | undefined {
   const h = readHistory(ctx, scope);
   const last = h.generations[h.generations.length - 1];
   if (last && sameBundles(last.bundles, bundles)) return undefined;
   if (!last && bundles.length === 0) return undefined;
-  const g: Generation = { generation: (last?.generation ?? 0) + 1, at: ctx.now().toISOString(), command, bundles: bundles.map(orderedEntry) };
+  const g: Generation = {
+    generation: (last?.generation ?? 0) + 1,
+    at: ctx.now().toISOString(),
+    command,
+    bundles: bundles.map(orderedEntry),
+  };
   const generations = [...h.generations, g].slice(-KEEP_GENERATIONS);
   mkdirSync(historyDir(ctx, scope), { recursive: true, mode: 0o755 });
-  writeFileAtomic(historyFile(ctx, scope), signedStateText(ctx, `generations:${scope}`, { version: 1, scope, generations }, 2));
+  writeFileAtomic(
+    historyFile(ctx, scope),
+    signedStateText(ctx, `generations:${scope}`, { version: 1, scope, generations }, 2),
+  );
   return g;
 }

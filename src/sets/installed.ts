@@ -35,9 +35,14 @@ export function portablePath(ctx: Context, scope: Scope, path: string): string {
   return `./${rel.split(sep).join("/")}`;
 }
 
-export function lockSourceOf(ctx: Context, scope: Scope, s: { kind: string; uri?: string; repository?: string; ref?: string; subpath?: string }): LockSource {
+export function lockSourceOf(
+  ctx: Context,
+  scope: Scope,
+  s: { kind: string; uri?: string; repository?: string; ref?: string; subpath?: string },
+): LockSource {
   const out: LockSource = { kind: s.kind as LockSource["kind"] };
-  if (s.kind === "path" || (s.kind === "tarball" && s.uri !== undefined && !/^https:\/\//i.test(s.uri))) out.path = portablePath(ctx, scope, s.uri ?? "");
+  if (s.kind === "path" || (s.kind === "tarball" && s.uri !== undefined && !/^https:\/\//i.test(s.uri)))
+    out.path = portablePath(ctx, scope, s.uri ?? "");
   else if (s.uri !== undefined) out.url = s.uri;
   if (s.repository !== undefined) out.repository = s.repository;
   if (s.ref !== undefined) out.ref = s.ref;
@@ -74,12 +79,29 @@ export function gjcBundle(ctx: Context, scope: Scope, e: RegistryEntry): Install
 /** The C2 record's source kinds in the sources layer's (and the lock's) vocabulary. */
 const RECORD_KIND = { local: "path", archive: "tarball", git: "git", github: "github" } as const;
 
-export function c2Bundle(ctx: Context, record: InstalledRecord, bundleRoot: string, scope: Scope = "user"): InstalledBundle {
+export function c2Bundle(
+  ctx: Context,
+  record: InstalledRecord,
+  bundleRoot: string,
+  scope: Scope = "user",
+): InstalledBundle {
   const files = record.files.map((f) => ({ path: f.path, mode: f.mode & 0o777, sha256: f.sha256, bytes: f.size }));
-  const resolved = record.source.resolved as { uri?: string; repository?: string; ref?: string; subpath?: string; sha?: string; sha256?: string };
+  const resolved = record.source.resolved as {
+    uri?: string;
+    repository?: string;
+    ref?: string;
+    subpath?: string;
+    sha?: string;
+    sha256?: string;
+  };
   const source = lockSourceOf(ctx, scope, { kind: RECORD_KIND[record.source.kind], ...resolved });
   // The catalog link, with what a fresh machine needs to install the entry under the same link.
-  if (record.source.catalog) source.catalog = { path: portablePath(ctx, scope, record.source.catalog.path), name: record.source.catalog.name, entry: record.source.catalog.entry };
+  if (record.source.catalog)
+    source.catalog = {
+      path: portablePath(ctx, scope, record.source.catalog.path),
+      name: record.source.catalog.name,
+      entry: record.source.catalog.entry,
+    };
   return {
     entry: {
       name: record.name,
@@ -109,7 +131,11 @@ export const byNameFamily = (a: { name: string; family: string }, b: { name: str
  * (comparing with a lock) adds the project's other C2 bundles with `member: false`, so a lock
  * entry finds its installed bundle whatever its policy is now.
  */
-export async function installedBundles(ctx: Context, scope: Scope, o: { allC2?: boolean } = {}): Promise<InstalledBundle[]> {
+export async function installedBundles(
+  ctx: Context,
+  scope: Scope,
+  o: { allC2?: boolean } = {},
+): Promise<InstalledBundle[]> {
   const out = await installedWithoutGrants(ctx, scope, o);
   const { lockGrantsOf } = await import("./grants.ts");
   for (const b of out) {
@@ -126,7 +152,10 @@ async function installedWithoutGrants(ctx: Context, scope: Scope, o: { allC2?: b
   const layout = c2Layout(ctx);
   if (existsSync(layout.plugins)) {
     const { scanRecords } = await import("../c2store/records.ts");
-    const members = scope === "project" ? new Set((await (await import("./c2-policy.ts")).projectPolicy(ctx)).map((p) => p.name)) : undefined;
+    const members =
+      scope === "project"
+        ? new Set((await (await import("./c2-policy.ts")).projectPolicy(ctx)).map((p) => p.name))
+        : undefined;
     for (const r of scanRecords(layout).records) {
       const member = members === undefined || members.has(r.name);
       if (!member && !o.allC2) continue;

@@ -107,16 +107,26 @@ export type JournalFinisher = (j: Journal, dir: "forward" | "backward") => Promi
  * Runs `fn` under the scope's set lock, after finishing a journal a dead command left; without
  * `finish` (a dry run) a pending journal is only reported.
  */
-export async function withSetTransaction<T>(ctx: Context, scope: Scope, command: string, finish: JournalFinisher | undefined, fn: () => Promise<T>): Promise<T> {
-  return withLock(setHome(ctx, scope), { command, file: SET_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: `the ${scope} plugin set` }, async () => {
-    inTransaction++;
-    try {
-      await finishInterrupted(ctx, scope, finish);
-      return await fn();
-    } finally {
-      inTransaction--;
-    }
-  });
+export async function withSetTransaction<T>(
+  ctx: Context,
+  scope: Scope,
+  command: string,
+  finish: JournalFinisher | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return withLock(
+    setHome(ctx, scope),
+    { command, file: SET_LOCK_FILE, timeoutMs: lockTimeout(ctx), label: `the ${scope} plugin set` },
+    async () => {
+      inTransaction++;
+      try {
+        await finishInterrupted(ctx, scope, finish);
+        return await fn();
+      } finally {
+        inTransaction--;
+      }
+    },
+  );
 }
 
 /** Set transactions running in this process: their own store commits must not wait for themselves. */
@@ -133,7 +143,9 @@ export const inSetTransactionNow = () => inTransaction > 0;
 export async function finishPendingSets(ctx: Context): Promise<void> {
   if (inTransaction > 0) return;
   // A foreign journal (not signed for this user) is warned about and left alone: it never blocks a command.
-  for (const scope of ["user", "project"] as const) if (existsSync(journalPath(ctx, scope)) && readJournal(ctx, scope) !== undefined) await finishPendingSet(ctx, scope);
+  for (const scope of ["user", "project"] as const)
+    if (existsSync(journalPath(ctx, scope)) && readJournal(ctx, scope) !== undefined)
+      await finishPendingSet(ctx, scope);
 }
 
 /**
@@ -141,7 +153,11 @@ export async function finishPendingSets(ctx: Context): Promise<void> {
  * would (sync's finisher, offline from the cache); `gjc plugin doctor --fix` calls it too.
  * Throws transaction_unfinished when it can be neither, journal_corrupt for a damaged journal.
  */
-export async function finishPendingSet(ctx: Context, scope: Scope, command = "gjc (finishing an interrupted change)"): Promise<void> {
+export async function finishPendingSet(
+  ctx: Context,
+  scope: Scope,
+  command = "gjc (finishing an interrupted change)",
+): Promise<void> {
   const { inSetTransaction } = await import("./sync.ts");
   await inSetTransaction(ctx, scope, command, async () => {});
 }
@@ -150,7 +166,9 @@ async function finishInterrupted(ctx: Context, scope: Scope, finish: JournalFini
   const j = readJournal(ctx, scope);
   if (!j) return;
   if (finish === undefined) {
-    ctx.log.warn(`"${j.command}" on the ${scope} scope (${j.startedAt}) did not finish; a dry run changes nothing, so it is left for the next real command to finish or undo`);
+    ctx.log.warn(
+      `"${j.command}" on the ${scope} scope (${j.startedAt}) did not finish; a dry run changes nothing, so it is left for the next real command to finish or undo`,
+    );
     return;
   }
   let forwardError: unknown;
@@ -163,7 +181,9 @@ async function finishInterrupted(ctx: Context, scope: Scope, finish: JournalFini
   }
   try {
     await finish(j, "backward");
-    ctx.log.warn(`undid "${j.command}", which was interrupted (${j.startedAt}) and could not be finished: ${(forwardError as Error).message}`);
+    ctx.log.warn(
+      `undid "${j.command}", which was interrupted (${j.startedAt}) and could not be finished: ${(forwardError as Error).message}`,
+    );
   } catch (error) {
     throw new GjcError({
       code: "transaction_unfinished",

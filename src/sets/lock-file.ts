@@ -17,7 +17,12 @@ import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
 function orderedSource(s: LockSource): LockSource {
   const out: LockSource = { kind: s.kind };
   for (const k of ["path", "url", "repository", "ref", "subpath"] as const) if (s[k] !== undefined) out[k] = s[k];
-  if (s.catalog) out.catalog = { path: s.catalog.path, ...(s.catalog.name !== undefined ? { name: s.catalog.name } : {}), entry: s.catalog.entry };
+  if (s.catalog)
+    out.catalog = {
+      path: s.catalog.path,
+      ...(s.catalog.name !== undefined ? { name: s.catalog.name } : {}),
+      entry: s.catalog.entry,
+    };
   return out;
 }
 
@@ -28,13 +33,26 @@ export function orderedEntry(e: LockEntry): LockEntry {
     family: e.family,
     version: e.version,
     source: orderedSource(e.source),
-    pin: e.pin.commit !== undefined ? { commit: e.pin.commit } : e.pin.sha256 !== undefined ? { sha256: e.pin.sha256 } : {},
+    pin:
+      e.pin.commit !== undefined
+        ? { commit: e.pin.commit }
+        : e.pin.sha256 !== undefined
+          ? { sha256: e.pin.sha256 }
+          : {},
     integrity: e.integrity,
     files: e.files,
     enabled: e.enabled,
     disabledSurfaces: [...e.disabledSurfaces].sort(),
   };
-  if (e.log) out.log = { origin: e.log.origin, key: e.log.key, checkpoint: e.log.checkpoint, index: e.log.index, leaf: e.log.leaf, proof: [...e.log.proof] };
+  if (e.log)
+    out.log = {
+      origin: e.log.origin,
+      key: e.log.key,
+      checkpoint: e.log.checkpoint,
+      index: e.log.index,
+      leaf: e.log.leaf,
+      proof: [...e.log.proof],
+    };
   if (e.c2) out.c2 = { trusted: e.c2.trusted };
   if (e.grants) out.grants = orderedGrants(e.grants);
   if (e.signer !== undefined) out.signer = e.signer;
@@ -44,8 +62,29 @@ export function orderedEntry(e: LockEntry): LockEntry {
 /** The lock's bytes: sorted entries, fixed key order, two-space indent, trailing newline. */
 export function serializeLock(lock: LockFile): string {
   const { $schema: _s, lockfileVersion: _v, scope, bundles, c2Policy, ...extra } = lock;
-  const policy = c2Policy && c2Policy.length > 0 ? { c2Policy: [...c2Policy].sort((a, b) => (a.name < b.name ? -1 : 1)).map((p) => ({ name: p.name, state: p.state, components: Object.fromEntries(Object.keys(p.components).sort().map((k) => [k, p.components[k]])) })) } : {};
-  const doc = { lockfileVersion: 1, scope, bundles: [...bundles].sort(byNameFamily).map(orderedEntry), ...policy, ...extra };
+  const policy =
+    c2Policy && c2Policy.length > 0
+      ? {
+          c2Policy: [...c2Policy]
+            .sort((a, b) => (a.name < b.name ? -1 : 1))
+            .map((p) => ({
+              name: p.name,
+              state: p.state,
+              components: Object.fromEntries(
+                Object.keys(p.components)
+                  .sort()
+                  .map((k) => [k, p.components[k]]),
+              ),
+            })),
+        }
+      : {};
+  const doc = {
+    lockfileVersion: 1,
+    scope,
+    bundles: [...bundles].sort(byNameFamily).map(orderedEntry),
+    ...policy,
+    ...extra,
+  };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
@@ -80,7 +119,8 @@ export function readLockFile(path: string, scope?: Scope): LockFile | undefined 
     // A project lock arrives with the repository, so it is judged by its content, not its owner.
     read = readStateText(path, { owned: false, maxBytes: MAX_LOCK_BYTES });
   } catch (error) {
-    if (isGjcError(error) && error.code === "file_too_large") throw invalidLock(path, `it is larger than a lock may be (${MAX_LOCK_BYTES} bytes)`);
+    if (isGjcError(error) && error.code === "file_too_large")
+      throw invalidLock(path, `it is larger than a lock may be (${MAX_LOCK_BYTES} bytes)`);
     throw invalidLock(path, `it cannot be read (${isGjcError(error) ? error.message : "error"})`);
   }
   if (read.kind === "missing") return undefined;
@@ -101,8 +141,10 @@ export function parseLock(text: string, path: string, scope?: Scope): LockFile {
   const problem = documentProblem(PluginsLock, raw);
   if (problem !== undefined) throw invalidLock(path, problem);
   const lock = raw as LockFile;
-  if (scope !== undefined && lock.scope !== scope) throw invalidLock(path, `it is the lock of the ${lock.scope} scope, not the ${scope} scope`);
-  if (lock.c2Policy !== undefined && lock.scope !== "project") throw invalidLock(path, "c2Policy belongs to a project lock (C2 policy is set per project)");
+  if (scope !== undefined && lock.scope !== scope)
+    throw invalidLock(path, `it is the lock of the ${lock.scope} scope, not the ${scope} scope`);
+  if (lock.c2Policy !== undefined && lock.scope !== "project")
+    throw invalidLock(path, "c2Policy belongs to a project lock (C2 policy is set per project)");
   const policies = new Set<string>();
   for (const p of lock.c2Policy ?? []) {
     if (policies.has(p.name)) throw invalidLock(path, `the C2 policy of ${p.name} is listed twice`);

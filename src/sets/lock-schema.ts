@@ -27,7 +27,9 @@ export const LockSourceSchema = Type.Object(
      * project), its display name and the entry name; sync installs the entry under the same
      * link (and installed id) on a fresh machine.
      */
-    catalog: Type.Optional(Type.Object({ path: Type.String(), name: Type.Optional(Type.String()), entry: Type.String() }, closed)),
+    catalog: Type.Optional(
+      Type.Object({ path: Type.String(), name: Type.Optional(Type.String()), entry: Type.String() }, closed),
+    ),
   },
   closed,
 );
@@ -61,7 +63,9 @@ export const LockGrantsSchema = Type.Object(
     /** For every process of the bundle. */
     bundle: Type.Optional(LockGrantSetSchema),
     /** Keyed `server:<id>`, `runtime`, `lsp:<id>`. */
-    processes: Type.Optional(Type.Record(Type.String({ pattern: "^(?:runtime|server:.+|lsp:.+)$" }), LockGrantSetSchema)),
+    processes: Type.Optional(
+      Type.Record(Type.String({ pattern: "^(?:runtime|server:.+|lsp:.+)$" }), LockGrantSetSchema),
+    ),
   },
   closed,
 );
@@ -142,7 +146,8 @@ export const LockFileSchema = Type.Object(
   {
     additionalProperties: true,
     title: "gjc plugins.lock.json (lockfileVersion 1)",
-    description: 'A team\'s plugin set: one entry per bundle with its source, resolved pin, content integrity and the user\'s choices. See README "Team plugin sets".',
+    description:
+      "A team's plugin set: one entry per bundle with its source, resolved pin, content integrity and the user's choices. See README \"Team plugin sets\".",
   },
 );
 

@@ -50,8 +50,18 @@ async function writeLockNow(ctx: Context, scope: Scope): Promise<LockWriteResult
   const path = lockPath(ctx, scope);
   const existing = readLockFile(path, scope);
   const { withLogEvidence } = await import("./release-log-hook.ts");
-  const bundles = withLogEvidence(ctx, (await installedBundles(ctx, scope)).map((b) => b.entry));
-  const { $schema: _s, lockfileVersion: _v, scope: _sc, bundles: _b, c2Policy: _p, ...extra } = existing ?? ({} as Partial<LockFile>);
+  const bundles = withLogEvidence(
+    ctx,
+    (await installedBundles(ctx, scope)).map((b) => b.entry),
+  );
+  const {
+    $schema: _s,
+    lockfileVersion: _v,
+    scope: _sc,
+    bundles: _b,
+    c2Policy: _p,
+    ...extra
+  } = existing ?? ({} as Partial<LockFile>);
   const next: LockFile = { ...extra, lockfileVersion: 1, scope, bundles };
   if (scope === "project") {
     const policy = await projectPolicy(ctx);
@@ -62,7 +72,17 @@ async function writeLockNow(ctx: Context, scope: Scope): Promise<LockWriteResult
   return { scope, path, bundles: next.bundles.map(orderedEntry), changed };
 }
 
-const FIELDS = ["version", "source", "pin", "integrity", "files", "enabled", "disabledSurfaces", "c2", "signer"] as const;
+const FIELDS = [
+  "version",
+  "source",
+  "pin",
+  "integrity",
+  "files",
+  "enabled",
+  "disabledSurfaces",
+  "c2",
+  "signer",
+] as const;
 
 /** The fields where two entries of the same bundle differ. */
 export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
@@ -75,7 +95,10 @@ export function entryDifferences(want: LockEntry, have: LockEntry): string[] {
  * Each lock entry with the installed bundle of the same family and name (if any), then the
  * installed bundles the lock does not name.
  */
-export function pairWithInstalled(lock: LockFile, installed: InstalledBundle[]): { pairs: { want: LockEntry; have?: InstalledBundle }[]; extra: InstalledBundle[] } {
+export function pairWithInstalled(
+  lock: LockFile,
+  installed: InstalledBundle[],
+): { pairs: { want: LockEntry; have?: InstalledBundle }[]; extra: InstalledBundle[] } {
   const key = (e: { family: string; name: string }) => `${e.family}:${e.name}`;
   const unclaimed = new Map(installed.map((b) => [key(b.entry), b]));
   const pairs: { want: LockEntry; have?: InstalledBundle }[] = [];
@@ -102,7 +125,13 @@ export function compareWithInstalled(lock: LockFile, installed: InstalledBundle[
     if (fields.length > 0) out.push({ name: want.name, family: want.family, kind: "changed", fields });
     else {
       const problems = diskProblems(b);
-      if (problems.length > 0) out.push({ name: want.name, family: want.family, kind: "drifted", files: problems.map((p) => ({ kind: p.kind, path: p.path })) });
+      if (problems.length > 0)
+        out.push({
+          name: want.name,
+          family: want.family,
+          kind: "drifted",
+          files: problems.map((p) => ({ kind: p.kind, path: p.path })),
+        });
     }
   }
   for (const b of extra) out.push({ name: b.entry.name, family: b.entry.family, kind: "extra" });
@@ -136,7 +165,13 @@ export function comparePolicies(want: LockPolicy[], have: LockPolicy[]): LockDif
   const names = [...new Set([...want.map((p) => p.name), ...have.map((p) => p.name)])].sort();
   const out: LockDifference[] = [];
   for (const name of names) {
-    if (!samePolicy(want.find((p) => p.name === name), have.find((p) => p.name === name))) out.push({ name, family: "c2", kind: "changed", fields: ["c2Policy"] });
+    if (
+      !samePolicy(
+        want.find((p) => p.name === name),
+        have.find((p) => p.name === name),
+      )
+    )
+      out.push({ name, family: "c2", kind: "changed", fields: ["c2Policy"] });
   }
   return out;
 }

@@ -35,7 +35,12 @@ const GIT_TIMEOUT_MS = 60_000;
 
 async function lsRemote(ctx: Context, url: string, patterns: string[]): Promise<{ sha: string; ref: string }[]> {
   const { runGit } = await import("../sources/run-git.ts");
-  const out = await runGit(ctx, ["ls-remote", "--", url, ...patterns], { cwd: ctx.home, timeoutMs: GIT_TIMEOUT_MS, action: `ls-remote of ${url}`, maxStdoutBytes: 16 * 1024 * 1024 });
+  const out = await runGit(ctx, ["ls-remote", "--", url, ...patterns], {
+    cwd: ctx.home,
+    timeoutMs: GIT_TIMEOUT_MS,
+    action: `ls-remote of ${url}`,
+    maxStdoutBytes: 16 * 1024 * 1024,
+  });
   return out.stdout
     .split("\n")
     .filter((l) => l.includes("\t"))
@@ -84,7 +89,9 @@ async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Pro
   const head = refs.find((r) => r.ref === (ref === undefined ? "HEAD" : `refs/heads/${ref}`));
   if (!head) {
     row.status = "unreachable";
-    row.reasons = [{ code: "ref_not_found", message: `the remote has no ${ref === undefined ? "HEAD" : `branch or tag ${ref}`}` }];
+    row.reasons = [
+      { code: "ref_not_found", message: `the remote has no ${ref === undefined ? "HEAD" : `branch or tag ${ref}`}` },
+    ];
     return;
   }
   row.latest = { commit: head.sha };
@@ -98,7 +105,10 @@ async function checkGit(ctx: Context, b: InstalledBundle, row: OutdatedRow): Pro
  */
 async function checkCatalog(ctx: Context, b: InstalledBundle, row: OutdatedRow): Promise<void> {
   const cat = b.entry.source.catalog!;
-  const [{ resolveCatalogFile }, { parseCatalog, readCatalogFile }] = await Promise.all([import("../c2store/catalog-install.ts"), import("../families/c2/catalog.ts")]);
+  const [{ resolveCatalogFile }, { parseCatalog, readCatalogFile }] = await Promise.all([
+    import("../c2store/catalog-install.ts"),
+    import("../families/c2/catalog.ts"),
+  ]);
   const read = readCatalogFile(resolveCatalogFile(ctx, cat.path));
   const parsed = read.raw === undefined ? undefined : parseCatalog(read.raw);
   if (!parsed?.catalog) {
@@ -132,14 +142,27 @@ export async function outdated(ctx: Context, scopes: Scope[]): Promise<OutdatedR
         family: b.entry.family,
         scope,
         source: sourceLabel(b),
-        installed: { version: b.entry.version, ...(b.entry.pin.commit ? { commit: b.entry.pin.commit } : {}), ...(b.entry.source.ref !== undefined ? { ref: b.entry.source.ref } : {}) },
+        installed: {
+          version: b.entry.version,
+          ...(b.entry.pin.commit ? { commit: b.entry.pin.commit } : {}),
+          ...(b.entry.source.ref !== undefined ? { ref: b.entry.source.ref } : {}),
+        },
         status: "not-checkable",
         reasons: [],
       };
       try {
         if (b.entry.source.catalog) await checkCatalog(ctx, b, row);
         else if (b.entry.source.kind === "git" || b.entry.source.kind === "github") await checkGit(ctx, b, row);
-        else row.reasons = [{ code: "not_checkable", message: b.entry.source.kind === "tarball" ? "an archive has no newer version to ask for" : "a local directory is read as it is" }];
+        else
+          row.reasons = [
+            {
+              code: "not_checkable",
+              message:
+                b.entry.source.kind === "tarball"
+                  ? "an archive has no newer version to ask for"
+                  : "a local directory is read as it is",
+            },
+          ];
       } catch (error) {
         row.status = "unreachable";
         row.reasons = [reasonOf(error)];

@@ -7,7 +7,15 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { logInconsistent } from "../tlog/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { believedHead, checkExtends, inclusionOf, readReleaseLog, summary, type BelievedHead, type ReleaseLog } from "../tlog/log-dir.ts";
+import {
+  believedHead,
+  checkExtends,
+  inclusionOf,
+  readReleaseLog,
+  summary,
+  type BelievedHead,
+  type ReleaseLog,
+} from "../tlog/log-dir.ts";
 import { openCheckpoint } from "../tlog/checkpoint.ts";
 import { verifyInclusion } from "../tlog/merkle.ts";
 import { parseVerifier } from "../tlog/note.ts";
@@ -22,7 +30,11 @@ export interface CheckedRelease {
   firstSeen: boolean;
 }
 
-function notLogged(log: ReleaseLog, r: { name: string; version: string; digest: string }, published?: string): GjcError {
+function notLogged(
+  log: ReleaseLog,
+  r: { name: string; version: string; digest: string },
+  published?: string,
+): GjcError {
   const head = summary(log.checkpoint);
   return new GjcError({
     code: "release_not_logged",
@@ -31,7 +43,14 @@ function notLogged(log: ReleaseLog, r: { name: string; version: string; digest: 
         ? `${r.name} ${r.version} (${r.digest}) is not in the release log ${log.origin} (${head.size} releases). Nothing was written.`
         : `${r.name} ${r.version} is in the release log ${log.origin} with digest ${published}, but the source holds ${r.digest}. Nothing was written.`,
     hint: "A source with a release log installs only what its log published. The publisher must append this release (gjc plugin log append); if they did not make these bytes, someone else did.",
-    details: { origin: log.origin, name: r.name, version: r.version, digest: r.digest, ...(published !== undefined ? { published } : {}), checkpoint: head },
+    details: {
+      origin: log.origin,
+      name: r.name,
+      version: r.version,
+      digest: r.digest,
+      ...(published !== undefined ? { published } : {}),
+      checkpoint: head,
+    },
     exit: ExitCode.refused,
   });
 }
@@ -40,14 +59,23 @@ function notLogged(log: ReleaseLog, r: { name: string; version: string; digest: 
  * Holds `release` to `log`: the log extends the head this user believes for its origin (if
  * any), and holds exactly this name, version and digest; returns the inclusion proof.
  */
-export function checkRelease(ctx: Context, log: ReleaseLog, release: { name: string; version: string; digest: string }): CheckedRelease {
+export function checkRelease(
+  ctx: Context,
+  log: ReleaseLog,
+  release: { name: string; version: string; digest: string },
+): CheckedRelease {
   const believed = readReleaseLogState(ctx).heads[log.origin];
   if (believed !== undefined) checkExtends(log, believed);
   const index = log.releases.findIndex((r) => r.name === release.name && r.version === release.version);
   if (index < 0) throw notLogged(log, release);
   if (log.releases[index].digest !== release.digest) throw notLogged(log, release, log.releases[index].digest);
   const inclusion = inclusionOf(log, index);
-  const evidence: LogEvidence = { origin: log.origin, key: log.verifier.text, checkpoint: log.checkpointNote, ...inclusion };
+  const evidence: LogEvidence = {
+    origin: log.origin,
+    key: log.verifier.text,
+    checkpoint: log.checkpointNote,
+    ...inclusion,
+  };
   verifyEvidence(evidence, release);
   return { head: believedHead(log), digest: release.digest, evidence, firstSeen: believed === undefined };
 }
@@ -58,16 +86,33 @@ export function checkRelease(ctx: Context, log: ReleaseLog, release: { name: str
  * leaf to the checkpoint's root.
  */
 export function verifyEvidence(e: LogEvidence, release: { name: string; version: string; digest: string }): void {
-  const checkpoint = openCheckpoint(e.checkpoint, parseVerifier(e.key, "recorded log key"), e.origin, "recorded checkpoint");
+  const checkpoint = openCheckpoint(
+    e.checkpoint,
+    parseVerifier(e.key, "recorded log key"),
+    e.origin,
+    "recorded checkpoint",
+  );
   const leaf = parseReleaseLine(e.leaf, "recorded release");
   const head = summary(checkpoint);
   const proof = e.proof.map((p) => new Uint8Array(Buffer.from(p, "base64")));
-  if (leaf.name !== release.name || leaf.version !== release.version || leaf.digest !== release.digest || !verifyInclusion(releaseLeaf(leaf), e.index, checkpoint.size, proof, checkpoint.root)) {
+  if (
+    leaf.name !== release.name ||
+    leaf.version !== release.version ||
+    leaf.digest !== release.digest ||
+    !verifyInclusion(releaseLeaf(leaf), e.index, checkpoint.size, proof, checkpoint.root)
+  ) {
     throw new GjcError({
       code: "log_inconsistent",
       message: `The recorded release-log proof for ${release.name} ${release.version} does not show ${release.digest} in ${e.origin} at ${head.size} releases (root ${head.root}). Nothing was written.`,
       hint: "The lock's log evidence was edited or belongs to other content. Restore the lock from version control, or write it again with gjc plugin lock where the bundle was installed from its logged source; ask who changed it.",
-      details: { problem: "the recorded inclusion proof does not verify", believed: head, presented: head, name: release.name, version: release.version, digest: release.digest },
+      details: {
+        problem: "the recorded inclusion proof does not verify",
+        believed: head,
+        presented: head,
+        name: release.name,
+        version: release.version,
+        digest: release.digest,
+      },
       exit: ExitCode.refused,
     });
   }
@@ -87,11 +132,28 @@ export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]
     verifyEvidence(e.log, { name: e.name, version: e.version, digest: e.integrity });
     const held = heads[e.log.origin];
     if (held === undefined) continue;
-    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
+    const checkpoint = openCheckpoint(
+      e.log.checkpoint,
+      parseVerifier(e.log.key, "recorded log key"),
+      e.log.origin,
+      "recorded checkpoint",
+    );
     const presented = summary(checkpoint);
     const believed = { origin: held.origin, size: held.size, root: held.root };
-    if (held.key !== e.log.key) throw logInconsistent(`the lock records another note key for it (${e.log.key}, remembered ${held.key})`, believed, presented, { name: e.name });
-    if (held.size === presented.size && held.root !== presented.root) throw logInconsistent(`the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`, believed, presented, { name: e.name });
+    if (held.key !== e.log.key)
+      throw logInconsistent(
+        `the lock records another note key for it (${e.log.key}, remembered ${held.key})`,
+        believed,
+        presented,
+        { name: e.name },
+      );
+    if (held.size === presented.size && held.root !== presented.root)
+      throw logInconsistent(
+        `the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`,
+        believed,
+        presented,
+        { name: e.name },
+      );
   }
 }
 
@@ -113,8 +175,19 @@ export function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetc
     if (!e.log || fetched.some((c) => c.digest === e.integrity)) continue;
     evidence.push({ digest: e.integrity, evidence: e.log });
     if (held.has(e.log.origin) || heads.some((h) => h.origin === e.log!.origin)) continue;
-    const checkpoint = openCheckpoint(e.log.checkpoint, parseVerifier(e.log.key, "recorded log key"), e.log.origin, "recorded checkpoint");
-    heads.push({ origin: e.log.origin, key: e.log.key, size: checkpoint.size, root: summary(checkpoint).root, checkpoint: e.log.checkpoint });
+    const checkpoint = openCheckpoint(
+      e.log.checkpoint,
+      parseVerifier(e.log.key, "recorded log key"),
+      e.log.origin,
+      "recorded checkpoint",
+    );
+    heads.push({
+      origin: e.log.origin,
+      key: e.log.key,
+      size: checkpoint.size,
+      root: summary(checkpoint).root,
+      checkpoint: e.log.checkpoint,
+    });
   }
   rememberVerified(ctx, heads, evidence);
 }

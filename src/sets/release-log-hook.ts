@@ -32,14 +32,34 @@ export async function withReleaseLog<T extends InstallResult>(
     if (origin !== undefined) throw logDropped(source.identity, origin);
     return install();
   }
-  const [{ judgeBundle }, { checkRelease }, { readReleaseLog }] = await Promise.all([import("./bundle-digest.ts"), import("./release-log-check.ts"), import("../tlog/log-dir.ts")]);
+  const [{ judgeBundle }, { checkRelease }, { readReleaseLog }] = await Promise.all([
+    import("./bundle-digest.ts"),
+    import("./release-log-check.ts"),
+    import("../tlog/log-dir.ts"),
+  ]);
   const judged = await judgeBundle(source.dir);
-  const checked = logDirs.map((d) => checkRelease(ctx, readReleaseLog(d), { name: judged.name, version: judged.version, digest: judged.integrity }));
+  const checked = logDirs.map((d) =>
+    checkRelease(ctx, readReleaseLog(d), { name: judged.name, version: judged.version, digest: judged.integrity }),
+  );
   const result = await install();
   // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;
-  if (!dryRun) rememberVerified(ctx, checked.map((c) => c.head), checked.map((c) => ({ digest: c.digest, evidence: c.evidence })), { identity: source.identity, origin: first.head.origin });
-  return { ...result, releaseLog: { origin: first.head.origin, size: first.head.size, index: first.evidence.index, firstSeen: first.firstSeen } };
+  if (!dryRun)
+    rememberVerified(
+      ctx,
+      checked.map((c) => c.head),
+      checked.map((c) => ({ digest: c.digest, evidence: c.evidence })),
+      { identity: source.identity, origin: first.head.origin },
+    );
+  return {
+    ...result,
+    releaseLog: {
+      origin: first.head.origin,
+      size: first.head.size,
+      index: first.evidence.index,
+      firstSeen: first.firstSeen,
+    },
+  };
 }
 
 function logDropped(identity: string, origin: string): GjcError {
@@ -69,12 +89,23 @@ export async function verifyLockedReleases(ctx: Context, entries: readonly LockE
 }
 
 /** `sync` fetching from a source: when the fetched bundle root has a log, it must hold the entry. */
-export async function checkFetchedRelease(ctx: Context, bundleDir: string, e: LockEntry): Promise<CheckedRelease | undefined> {
+export async function checkFetchedRelease(
+  ctx: Context,
+  bundleDir: string,
+  e: LockEntry,
+): Promise<CheckedRelease | undefined> {
   const logDir = join(bundleDir, LOG_DIR);
-  return hasReleaseLog(logDir) ? (await import("./release-log-check.ts")).checkFetchedRelease(ctx, logDir, e) : undefined;
+  return hasReleaseLog(logDir)
+    ? (await import("./release-log-check.ts")).checkFetchedRelease(ctx, logDir, e)
+    : undefined;
 }
 
 /** After a sync committed: what it verified, and the lock's evidence, are remembered. */
-export async function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetched: readonly CheckedRelease[]): Promise<void> {
-  if (fetched.length > 0 || entries.some((e) => e.log)) (await import("./release-log-check.ts")).rememberSynced(ctx, entries, fetched);
+export async function rememberSynced(
+  ctx: Context,
+  entries: readonly LockEntry[],
+  fetched: readonly CheckedRelease[],
+): Promise<void> {
+  if (fetched.length > 0 || entries.some((e) => e.log))
+    (await import("./release-log-check.ts")).rememberSynced(ctx, entries, fetched);
 }

@@ -77,7 +77,8 @@ export function readReleaseLogState(ctx: Context): ReleaseLogState {
     if (isGjcError(error) && error.code === "missing_file") return { heads: {}, releases: {}, sources: {} };
     throw foreign(path, isGjcError(error) ? error.message.replace(/\.$/, "") : "it cannot be read");
   }
-  if (!text.startsWith(HEAD) || !TAIL.test(text.slice(-TAIL_LENGTH))) throw foreign(path, "it is not laid out as gjc writes it (it was edited or reformatted)");
+  if (!text.startsWith(HEAD) || !TAIL.test(text.slice(-TAIL_LENGTH)))
+    throw foreign(path, "it is not laid out as gjc writes it (it was edited or reformatted)");
   const signed = text.slice(HEAD.length, text.length - TAIL_LENGTH);
   let key: Uint8Array | undefined;
   try {
@@ -86,14 +87,21 @@ export function readReleaseLogState(ctx: Context): ReleaseLogState {
     throw foreign(path, isGjcError(error) ? error.message : "the state key cannot be read");
   }
   const mac = text.slice(text.length - TAIL_LENGTH + ',"mac":"'.length, -3);
-  if (key === undefined || !sameMac(mac, registryMac(key, MAC_DOMAIN, signed))) throw foreign(path, "its signature is not this user's (it was written elsewhere, by another user, or edited)");
+  if (key === undefined || !sameMac(mac, registryMac(key, MAC_DOMAIN, signed)))
+    throw foreign(path, "its signature is not this user's (it was written elsewhere, by another user, or edited)");
   let value: unknown;
   try {
     value = parseBoundedJson(signed);
   } catch {
     throw foreign(path, "it is not valid JSON");
   }
-  if (!isObject(value) || !isObject(value.heads) || !isObject(value.releases) || (value.sources !== undefined && !isObject(value.sources))) throw foreign(path, "it does not hold heads and releases");
+  if (
+    !isObject(value) ||
+    !isObject(value.heads) ||
+    !isObject(value.releases) ||
+    (value.sources !== undefined && !isObject(value.sources))
+  )
+    throw foreign(path, "it does not hold heads and releases");
   return { heads: value.heads, releases: value.releases, sources: value.sources ?? {} } as unknown as ReleaseLogState;
 }
 
@@ -109,13 +117,19 @@ export function writeReleaseLogState(ctx: Context, state: ReleaseLogState): void
  * Remembers a verified head (only when it is newer than the one held: every head is checked
  * to extend the held one before it gets here) and the evidence of the releases installed.
  */
-export function rememberVerified(ctx: Context, heads: readonly BelievedHead[], evidence: readonly { digest: string; evidence: LogEvidence }[], source?: { identity: string; origin: string }): void {
+export function rememberVerified(
+  ctx: Context,
+  heads: readonly BelievedHead[],
+  evidence: readonly { digest: string; evidence: LogEvidence }[],
+  source?: { identity: string; origin: string },
+): void {
   if (heads.length === 0 && evidence.length === 0) return;
   const state = readReleaseLogState(ctx);
   if (source !== undefined) state.sources[source.identity] = source.origin;
   for (const head of heads) {
     const held = state.heads[head.origin];
-    if (held === undefined || held.size < head.size) state.heads[head.origin] = { ...head, verifiedAt: ctx.now().toISOString() };
+    if (held === undefined || held.size < head.size)
+      state.heads[head.origin] = { ...head, verifiedAt: ctx.now().toISOString() };
   }
   for (const e of evidence) state.releases[e.digest] = e.evidence;
   writeReleaseLogState(ctx, state);

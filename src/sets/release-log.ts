@@ -31,12 +31,22 @@ function readSignerFile(path: string): NoteSigner {
     const st = lstatSync(path);
     // A link is refused by the read below; the mode of a regular file must keep others out.
     if (!st.isSymbolicLink() && typeof process.getuid === "function" && (st.mode & 0o077) !== 0) {
-      throw new GjcError({ code: "security_policy", message: `The log key ${path} may be read by other users (mode ${(st.mode & 0o777).toString(8)}).`, hint: `chmod 600 ${path}; if others could read it, make a new log.`, exit: ExitCode.refused });
+      throw new GjcError({
+        code: "security_policy",
+        message: `The log key ${path} may be read by other users (mode ${(st.mode & 0o777).toString(8)}).`,
+        hint: `chmod 600 ${path}; if others could read it, make a new log.`,
+        exit: ExitCode.refused,
+      });
     }
     text = new TextDecoder().decode(readRegularFile(path, MAX_KEY_FILE_BYTES, path).bytes);
   } catch (error) {
     if (isGjcError(error)) throw error;
-    throw new GjcError({ code: "missing_file", message: `The log key ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}).`, hint: "Pass the key made by gjc plugin log init with --key-file.", exit: ExitCode.failed });
+    throw new GjcError({
+      code: "missing_file",
+      message: `The log key ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+      hint: "Pass the key made by gjc plugin log init with --key-file.",
+      exit: ExitCode.failed,
+    });
   }
   return parseSigner(text.replace(/\n$/, ""), `key file ${path}`);
 }
@@ -70,16 +80,37 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
   const dir = resolve(ctx.cwd, o.dir);
   if (existsSync(dir)) {
     const st = lstatSync(dir);
-    if (!st.isDirectory()) throw usageError(`${dir} exists and is not a directory.`, "Name a new or empty directory for the log.", "log_exists");
-    if (readdirSync(dir).length > 0) throw new GjcError({ code: "log_exists", message: `${dir} is not empty${existsSync(join(dir, LOG_FILES.key)) ? " (it already holds a release log)" : ""}; nothing was written.`, hint: "A log is made once; append releases to it with gjc plugin log append.", exit: ExitCode.failed });
+    if (!st.isDirectory())
+      throw usageError(
+        `${dir} exists and is not a directory.`,
+        "Name a new or empty directory for the log.",
+        "log_exists",
+      );
+    if (readdirSync(dir).length > 0)
+      throw new GjcError({
+        code: "log_exists",
+        message: `${dir} is not empty${existsSync(join(dir, LOG_FILES.key)) ? " (it already holds a release log)" : ""}; nothing was written.`,
+        hint: "A log is made once; append releases to it with gjc plugin log append.",
+        exit: ExitCode.failed,
+      });
   }
-  if (o.origin !== undefined && !validKeyName(o.origin)) throw usageError(`The origin "${o.origin}" must be non-empty, without spaces, control characters or "+".`, "Use a schema-less URL such as example.com/acme/plugins.", "invalid_option_value");
+  if (o.origin !== undefined && !validKeyName(o.origin))
+    throw usageError(
+      `The origin "${o.origin}" must be non-empty, without spaces, control characters or "+".`,
+      "Use a schema-less URL such as example.com/acme/plugins.",
+      "invalid_option_value",
+    );
   const keyFile = o.keyFile !== undefined ? resolve(ctx.cwd, o.keyFile) : undefined;
   let signer: NoteSigner;
   let keyCreated = false;
   if (keyFile !== undefined && existsSync(keyFile)) {
     signer = readSignerFile(keyFile);
-    if (o.origin !== undefined && o.origin !== signer.name) throw usageError(`The key in ${keyFile} is named "${signer.name}", not "${o.origin}"; a log's origin is its key's name.`, "Drop --origin, or make a new key for the new origin.", "invalid_option_value");
+    if (o.origin !== undefined && o.origin !== signer.name)
+      throw usageError(
+        `The key in ${keyFile} is named "${signer.name}", not "${o.origin}"; a log's origin is its key's name.`,
+        "Drop --origin, or make a new key for the new origin.",
+        "invalid_option_value",
+      );
   } else {
     signer = generateSigner(o.origin ?? `gjc-log/${crypto.getRandomValues(new Uint8Array(8)).toHex()}`);
     keyCreated = true;
@@ -92,12 +123,22 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
   writeFileAtomic(join(dir, LOG_FILES.key), `${signer.text}\n`);
   writeFileAtomic(join(dir, LOG_FILES.releases), "");
   writeFileAtomic(join(dir, LOG_FILES.checkpoint), signCheckpoint(checkpoint, signer));
-  return { dir, origin: signer.name, key: signer.text, keyFile: finalKeyFile, keyCreated, checkpoint: summary(checkpoint) };
+  return {
+    dir,
+    origin: signer.name,
+    key: signer.text,
+    keyFile: finalKeyFile,
+    keyCreated,
+    checkpoint: summary(checkpoint),
+  };
 }
 
 /** A bundle as install would fetch and judge it (directory, archive, git URL): its name, version and digest. */
 async function judgeSource(ctx: Context, spec: string): Promise<{ name: string; version: string; integrity: string }> {
-  const [{ fetchSpec }, { judgeBundle }] = await Promise.all([import("../install/fetch-source.ts"), import("./bundle-digest.ts")]);
+  const [{ fetchSpec }, { judgeBundle }] = await Promise.all([
+    import("../install/fetch-source.ts"),
+    import("./bundle-digest.ts"),
+  ]);
   const fetched = await fetchSpec(ctx, spec, (m) => ctx.log.progress(m));
   try {
     return await judgeBundle(fetched.dir);
@@ -134,31 +175,74 @@ export async function appendRelease(ctx: Context, o: AppendRequest): Promise<Log
   const dir = resolve(ctx.cwd, o.dir);
   let release: Release;
   if (o.bundle !== undefined) {
-    if (o.name !== undefined || o.version !== undefined || o.digest !== undefined) throw usageError("Give a bundle, or --name, --version and --digest, not both.", "With a bundle, its manifest gives the name and version and gjc computes the digest.");
+    if (o.name !== undefined || o.version !== undefined || o.digest !== undefined)
+      throw usageError(
+        "Give a bundle, or --name, --version and --digest, not both.",
+        "With a bundle, its manifest gives the name and version and gjc computes the digest.",
+      );
     const d = await judgeSource(ctx, o.bundle);
-    release = { name: d.name, version: d.version, digest: d.integrity, ...(o.signer !== undefined ? { signer: o.signer } : {}) };
+    release = {
+      name: d.name,
+      version: d.version,
+      digest: d.integrity,
+      ...(o.signer !== undefined ? { signer: o.signer } : {}),
+    };
   } else {
-    if (o.name === undefined || o.version === undefined || o.digest === undefined) throw usageError("append needs a bundle, or all of --name, --version and --digest.", "gjc plugin log append gjc-log ./my-bundle, or gjc plugin log append gjc-log --name x --version 1.0.0 --digest sha256:<hex>.");
-    release = { name: o.name, version: o.version, digest: o.digest, ...(o.signer !== undefined ? { signer: o.signer } : {}) };
+    if (o.name === undefined || o.version === undefined || o.digest === undefined)
+      throw usageError(
+        "append needs a bundle, or all of --name, --version and --digest.",
+        "gjc plugin log append gjc-log ./my-bundle, or gjc plugin log append gjc-log --name x --version 1.0.0 --digest sha256:<hex>.",
+      );
+    release = {
+      name: o.name,
+      version: o.version,
+      digest: o.digest,
+      ...(o.signer !== undefined ? { signer: o.signer } : {}),
+    };
   }
   const problem = releaseProblem(release);
-  if (problem !== undefined) throw usageError(`This release cannot be logged: ${problem}.`, "Check --name, --version, --digest and --signer.", "invalid_option_value");
+  if (problem !== undefined)
+    throw usageError(
+      `This release cannot be logged: ${problem}.`,
+      "Check --name, --version, --digest and --signer.",
+      "invalid_option_value",
+    );
   const log = readReleaseLog(dir, { allowUnsigned: true });
   if (log.unsigned !== undefined && !sameRelease(log.unsigned, release)) {
     throw new GjcError({
       code: "log_inconsistent",
       message: `The release log ${log.origin} holds a release its checkpoint does not sign yet (${releaseLine(log.unsigned)}), left by an interrupted append; nothing was written.`,
       hint: "Append that same release again to finish it, or restore the releases file from your history.",
-      details: { problem: "an unsigned release follows the checkpoint", believed: summary(log.checkpoint), presented: { ...summary(log.checkpoint), size: log.checkpoint.size + 1 }, unsigned: log.unsigned },
+      details: {
+        problem: "an unsigned release follows the checkpoint",
+        believed: summary(log.checkpoint),
+        presented: { ...summary(log.checkpoint), size: log.checkpoint.size + 1 },
+        unsigned: log.unsigned,
+      },
       exit: ExitCode.refused,
     });
   }
-  const signer = readSignerFile(o.keyFile !== undefined ? resolve(ctx.cwd, o.keyFile) : defaultKeyFile(ctx, log.verifier.keyId));
-  if (signer.text !== log.verifier.text) throw new GjcError({ code: "log_key_mismatch", message: `The key ${signer.text} is not this log's key (${log.verifier.text}); nothing was written.`, hint: "Pass the key gjc plugin log init made for this log with --key-file.", exit: ExitCode.refused });
+  const signer = readSignerFile(
+    o.keyFile !== undefined ? resolve(ctx.cwd, o.keyFile) : defaultKeyFile(ctx, log.verifier.keyId),
+  );
+  if (signer.text !== log.verifier.text)
+    throw new GjcError({
+      code: "log_key_mismatch",
+      message: `The key ${signer.text} is not this log's key (${log.verifier.text}); nothing was written.`,
+      hint: "Pass the key gjc plugin log init made for this log with --key-file.",
+      exit: ExitCode.refused,
+    });
   const at = log.releases.findIndex((r) => r.name === release.name && r.version === release.version);
   if (at >= 0) {
     const had = log.releases[at];
-    if (had.digest === release.digest && had.signer === release.signer) return { dir, origin: log.origin, status: "unchanged", release: { ...had, index: at }, checkpoint: summary(log.checkpoint) };
+    if (had.digest === release.digest && had.signer === release.signer)
+      return {
+        dir,
+        origin: log.origin,
+        status: "unchanged",
+        release: { ...had, index: at },
+        checkpoint: summary(log.checkpoint),
+      };
     throw new GjcError({
       code: "release_exists",
       message: `${release.name} ${release.version} is already in the log (release ${at + 1}, ${had.digest}${had.signer ? ` signed by ${had.signer}` : ""}); a version is published once. Nothing was written.`,
@@ -168,12 +252,23 @@ export async function appendRelease(ctx: Context, o: AppendRequest): Promise<Log
     });
   }
   const releases = [...log.releases, release];
-  const checkpoint = { origin: log.origin, size: releases.length, root: treeRoot([...log.leaves, releaseLeaf(release)]), extensions: [] };
+  const checkpoint = {
+    origin: log.origin,
+    size: releases.length,
+    root: treeRoot([...log.leaves, releaseLeaf(release)]),
+    extensions: [],
+  };
   // The releases first: a crash between the two writes leaves one release more than the old
   // checkpoint signs, which verify names; the checkpoint never signs a tree that is not there.
   writeFileAtomic(join(dir, LOG_FILES.releases), releasesText(releases));
   writeFileAtomic(join(dir, LOG_FILES.checkpoint), signCheckpoint(checkpoint, signer));
-  return { dir, origin: log.origin, status: "appended", release: { ...release, index: releases.length - 1 }, checkpoint: summary(checkpoint) };
+  return {
+    dir,
+    origin: log.origin,
+    status: "appended",
+    release: { ...release, index: releases.length - 1 },
+    checkpoint: summary(checkpoint),
+  };
 }
 
 export interface LogVerifyResult {
@@ -204,11 +299,23 @@ export function verifyLog(ctx: Context, o: { dir: string; against?: string }): L
     try {
       note = new TextDecoder("utf-8", { fatal: true }).decode(readRegularFile(path, 64 * 1024, path).bytes);
     } catch (error) {
-      throw isGjcError(error) ? error : usageError(`--against ${path} is not a UTF-8 text file.`, "Pass a checkpoint file the log wrote before.", "invalid_option_value");
+      throw isGjcError(error)
+        ? error
+        : usageError(
+            `--against ${path} is not a UTF-8 text file.`,
+            "Pass a checkpoint file the log wrote before.",
+            "invalid_option_value",
+          );
     }
     const old = openCheckpoint(note, log.verifier, log.origin, `checkpoint ${path}`);
     against = summary(old);
-    checkExtends(log, { origin: old.origin, key: log.verifier.text, size: old.size, root: against.root, checkpoint: note });
+    checkExtends(log, {
+      origin: old.origin,
+      key: log.verifier.text,
+      size: old.size,
+      root: against.root,
+      checkpoint: note,
+    });
   }
   return {
     dir,
@@ -232,9 +339,17 @@ export interface LogMonitorResult {
 
 /** `monitor`: the releases not signed by one of the publisher's own keys. */
 export function monitorLog(ctx: Context, o: { dir: string; keys: string[] }): LogMonitorResult {
-  for (const k of o.keys) if (!/^SHA256:[A-Za-z0-9+/]{1,128}$/.test(k)) throw usageError(`--key "${k}" is not an SSH key fingerprint (SHA256:<base64>).`, "ssh-keygen -lf <key>.pub prints it.", "invalid_option_value");
+  for (const k of o.keys)
+    if (!/^SHA256:[A-Za-z0-9+/]{1,128}$/.test(k))
+      throw usageError(
+        `--key "${k}" is not an SSH key fingerprint (SHA256:<base64>).`,
+        "ssh-keygen -lf <key>.pub prints it.",
+        "invalid_option_value",
+      );
   const result = verifyLog(ctx, o);
   const log = readReleaseLog(result.dir);
-  const releases = log.releases.flatMap((r, index) => (r.signer !== undefined && o.keys.includes(r.signer) ? [] : [{ ...r, index }]));
+  const releases = log.releases.flatMap((r, index) =>
+    r.signer !== undefined && o.keys.includes(r.signer) ? [] : [{ ...r, index }],
+  );
   return { dir: result.dir, origin: log.origin, checkpoint: result.checkpoint, keys: [...o.keys], releases };
 }

@@ -16,7 +16,12 @@ import { rememberProject } from "./known-projects.ts";
 
 export async function rememberScope(ctx: Context, scope: Scope, command: string): Promise<void> {
   const bundles = await installedBundles(ctx, scope);
-  recordGeneration(ctx, scope, command, bundles.map((b) => b.entry));
+  recordGeneration(
+    ctx,
+    scope,
+    command,
+    bundles.map((b) => b.entry),
+  );
   if (scope === "project") rememberProject(ctx, ctx.cwd);
 }
 
@@ -31,7 +36,12 @@ export async function rememberAfter(ctx: Context, command: string): Promise<void
  * dry run) the generations. Inside a sync or rollback of this process it is only `fn`: the
  * set transaction records its one generation when the whole change is made.
  */
-export async function storeChange<T>(ctx: Context, command: string, dryRun: boolean | undefined, fn: () => Promise<T>): Promise<T> {
+export async function storeChange<T>(
+  ctx: Context,
+  command: string,
+  dryRun: boolean | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (inSetTransactionNow()) return fn();
   if (!dryRun) await finishPendingSets(ctx);
   const result = await fn();

@@ -24,7 +24,14 @@ export interface HistoryRow {
 
 export function scopeHistory(ctx: Context, scope: Scope, name?: string): { scope: Scope; generations: HistoryRow[] } {
   const h = readHistory(ctx, scope);
-  const generations = [...h.generations].reverse().map((g) => ({ generation: g.generation, at: g.at, command: g.command, bundles: name === undefined ? g.bundles : g.bundles.filter((b) => b.name === name) }));
+  const generations = [...h.generations]
+    .reverse()
+    .map((g) => ({
+      generation: g.generation,
+      at: g.at,
+      command: g.command,
+      bundles: name === undefined ? g.bundles : g.bundles.filter((b) => b.name === name),
+    }));
   return { scope, generations };
 }
 
@@ -45,7 +52,10 @@ const sameEntry = (a: LockEntry | undefined, b: LockEntry | undefined) => Bun.de
 function noGeneration(name: string, scope: Scope, to?: number): GjcError {
   return new GjcError({
     code: "no_generation",
-    message: to === undefined ? `No earlier generation of the ${scope} scope differs for ${name}; there is nothing to roll back to.` : `The ${scope} scope keeps no generation ${to}.`,
+    message:
+      to === undefined
+        ? `No earlier generation of the ${scope} scope differs for ${name}; there is nothing to roll back to.`
+        : `The ${scope} scope keeps no generation ${to}.`,
     hint: `See the retained generations with "gjc plugin history ${name} --${scope}".`,
     exit: ExitCode.failed,
   });
@@ -65,7 +75,14 @@ function restorable(want: LockEntry | undefined, now: LockEntry | undefined): Lo
  * from now in bytes or in a choice rollback may restore (a difference in trust alone does not
  * count), and its content is still in the cache. Undefined when no generation can change anything.
  */
-function target(ctx: Context, gens: Generation[], name: string, now: LockEntry | undefined, scope: Scope, to?: number): Generation | undefined {
+function target(
+  ctx: Context,
+  gens: Generation[],
+  name: string,
+  now: LockEntry | undefined,
+  scope: Scope,
+  to?: number,
+): Generation | undefined {
   if (to !== undefined) {
     const g = gens.find((x) => x.generation === to);
     if (!g) throw noGeneration(name, scope, to);
@@ -73,7 +90,10 @@ function target(ctx: Context, gens: Generation[], name: string, now: LockEntry |
   }
   for (let i = gens.length - 1; i >= 0; i--) {
     const g = gens[i];
-    const want = restorable(g.bundles.find((b) => b.name === name), now);
+    const want = restorable(
+      g.bundles.find((b) => b.name === name),
+      now,
+    );
     if (sameEntry(want, now)) continue;
     if (want && want.integrity !== now?.integrity && !hasCacheEntry(ctx, want.integrity)) continue;
     return g;
@@ -81,14 +101,24 @@ function target(ctx: Context, gens: Generation[], name: string, now: LockEntry |
   return undefined;
 }
 
-export async function rollback(ctx: Context, scope: Scope, name: string, o: { to?: number } = {}): Promise<RollbackResult> {
+export async function rollback(
+  ctx: Context,
+  scope: Scope,
+  name: string,
+  o: { to?: number } = {},
+): Promise<RollbackResult> {
   const { applySet, inSetTransaction } = await import("./sync.ts");
   return inSetTransaction(ctx, scope, "gjc plugin rollback", async () => {
     const installed = await installedBundles(ctx, scope);
     const current = installed.find((b) => b.entry.name === name);
     const gens = readHistory(ctx, scope).generations;
     if (!current && !gens.some((g) => g.bundles.some((b) => b.name === name))) {
-      throw new GjcError({ code: "not_installed", message: `${name} is not installed in the ${scope} scope and no retained generation has it.`, hint: `See gjc plugin history --${scope}.`, exit: ExitCode.failed });
+      throw new GjcError({
+        code: "not_installed",
+        message: `${name} is not installed in the ${scope} scope and no retained generation has it.`,
+        hint: `See gjc plugin history --${scope}.`,
+        exit: ExitCode.failed,
+      });
     }
     const g = target(ctx, gens, name, current?.entry, scope, o.to);
     const from = current ? { from: { version: current.entry.version, integrity: current.entry.integrity } } : {};
@@ -96,7 +126,15 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
       // Nothing any retained generation holds would change the bundle: said, not refused.
       if (!current) throw noGeneration(name, scope);
       const newest = gens.at(-1)?.generation ?? 1;
-      return { scope, name, family: current.entry.family, generation: newest, status: "unchanged", ...from, to: { version: current.entry.version, integrity: current.entry.integrity, enabled: current.entry.enabled } };
+      return {
+        scope,
+        name,
+        family: current.entry.family,
+        generation: newest,
+        status: "unchanged",
+        ...from,
+        to: { version: current.entry.version, integrity: current.entry.integrity, enabled: current.entry.enabled },
+      };
     }
     const want = g.bundles.find((b) => b.name === name);
     const family = want?.family ?? current!.entry.family;
@@ -110,7 +148,8 @@ export async function rollback(ctx: Context, scope: Scope, name: string, o: { to
       if (family === "c2" && want) result.trustNotRaised = want.c2?.trusted === true && !trustedNow;
       return result;
     }
-    if (want && want.integrity !== current?.entry.integrity && !hasCacheEntry(ctx, want.integrity)) throw cacheMiss(name, want, g.generation);
+    if (want && want.integrity !== current?.entry.integrity && !hasCacheEntry(ctx, want.integrity))
+      throw cacheMiss(name, want, g.generation);
 
     const key = `${family}:${name}`;
     // One bundle of the scope, offline from the cache, as one journaled transaction (sync.ts).

@@ -37,7 +37,13 @@ const GZIP_OS_UNIX = 3;
 const MiB = 1024 * 1024;
 
 /** A set holds many bundles: the GJC per-file rules, with room for a team's whole set. */
-export const SET_LIMITS: BundleLimits = { ...GJC_LIMITS, maxFiles: 32_768, maxTotalBytes: 512 * MiB, maxDepth: GJC_LIMITS.maxDepth + 3, maxPathBytes: 1200 };
+export const SET_LIMITS: BundleLimits = {
+  ...GJC_LIMITS,
+  maxFiles: 32_768,
+  maxTotalBytes: 512 * MiB,
+  maxDepth: GJC_LIMITS.maxDepth + 3,
+  maxPathBytes: 1200,
+};
 
 export interface ExportResult {
   scope: Scope;
@@ -56,7 +62,9 @@ async function entriesOf(ctx: Context, scope: Scope, lock: LockFile): Promise<{ 
   for (const e of lock.bundles) {
     let got = usableCacheEntry(ctx, e.integrity);
     if (!got) {
-      const b = installed.find((x) => x.entry.family === e.family && x.entry.name === e.name && x.entry.integrity === e.integrity);
+      const b = installed.find(
+        (x) => x.entry.family === e.family && x.entry.name === e.name && x.entry.integrity === e.integrity,
+      );
       if (b && diskProblems(b).length === 0) {
         putCacheEntry(ctx, { name: e.name, family: e.family, version: e.version, files: b.files }, b.root);
         got = usableCacheEntry(ctx, e.integrity);
@@ -82,17 +90,33 @@ export async function exportSet(ctx: Context, scope: Scope, output: string): Pro
   const lock = readLockFile(path, scope);
   if (!lock) throw noLock(path, scope);
   const { writeTar } = await import("../authoring/tar-writer.ts");
-  const inputs: { path: string; bytes: Uint8Array; executable: boolean }[] = [{ path: LOCK_NAME, bytes: Buffer.from(serializeLock(lock)), executable: false }];
+  const inputs: { path: string; bytes: Uint8Array; executable: boolean }[] = [
+    { path: LOCK_NAME, bytes: Buffer.from(serializeLock(lock)), executable: false },
+  ];
   let files = 0;
   const seen = new Set<string>();
   for (const { entry, dir } of await entriesOf(ctx, scope, lock)) {
     const base = `content/${integrityHex(entry.integrity)}`;
     if (seen.has(base)) continue;
     seen.add(base);
-    const meta = { integrity: entry.integrity, name: entry.name, family: entry.family, version: entry.version, files: entry.files };
-    inputs.push({ path: `${base}/entry.json`, bytes: Buffer.from(`${JSON.stringify(meta, null, 2)}\n`), executable: false });
+    const meta = {
+      integrity: entry.integrity,
+      name: entry.name,
+      family: entry.family,
+      version: entry.version,
+      files: entry.files,
+    };
+    inputs.push({
+      path: `${base}/entry.json`,
+      bytes: Buffer.from(`${JSON.stringify(meta, null, 2)}\n`),
+      executable: false,
+    });
     for (const f of entry.files) {
-      inputs.push({ path: `${base}/files/${f.path}`, bytes: readFileSync(join(dir, f.path)), executable: (f.mode & 0o111) !== 0 });
+      inputs.push({
+        path: `${base}/files/${f.path}`,
+        bytes: readFileSync(join(dir, f.path)),
+        executable: (f.mode & 0o111) !== 0,
+      });
       files++;
     }
   }
@@ -112,7 +136,13 @@ export interface OpenedSet {
 }
 
 function setError(path: string, message: string, details?: unknown): GjcError {
-  return new GjcError({ code: "set_integrity", message: `The set archive ${path} ${message}. Nothing was changed.`, hint: "Export the set again on a machine that has it (gjc plugin lock --export) and copy it unchanged.", details, exit: ExitCode.refused });
+  return new GjcError({
+    code: "set_integrity",
+    message: `The set archive ${path} ${message}. Nothing was changed.`,
+    hint: "Export the set again on a machine that has it (gjc plugin lock --export) and copy it unchanged.",
+    details,
+    exit: ExitCode.refused,
+  });
 }
 
 /**
@@ -124,10 +154,14 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
   const { fetchTarball } = await import("../sources/fetch-tarball.ts");
   let got: Awaited<ReturnType<typeof fetchTarball>>;
   try {
-    got = await fetchTarball({ file: archive }, { scratchRoot: scratchParent(ctx), limits: SET_LIMITS, manifestNames: [LOCK_NAME] });
+    got = await fetchTarball(
+      { file: archive },
+      { scratchRoot: scratchParent(ctx), limits: SET_LIMITS, manifestNames: [LOCK_NAME] },
+    );
   } catch (error) {
     // A corrupt or truncated archive is a damaged set; hostile entries keep their own (security_policy) refusal.
-    if (error instanceof GjcError && (error.code === "invalid_archive" || error.code === "missing_file")) throw setError(archive, `cannot be read as a set (${error.message.replace(/\.$/, "")})`);
+    if (error instanceof GjcError && (error.code === "invalid_archive" || error.code === "missing_file"))
+      throw setError(archive, `cannot be read as a set (${error.message.replace(/\.$/, "")})`);
     throw error;
   }
   const cleanup = async () => (await import("node:fs")).rmSync(got.scratch, { recursive: true, force: true });
@@ -138,13 +172,31 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
       const base = join(got.dir, "content", integrityHex(e.integrity));
       // Bounded like bundle JSON (src/store/state-file.ts): a set archive is a repository file.
       const read = readStateJson(ctx, join(base, "entry.json"));
-      if (read.kind === "missing" || read.kind === "foreign") throw setError(archive, `has no content for ${e.name} (${e.integrity})`, { missing: e.name, integrity: e.integrity });
-      if (read.kind === "invalid") throw setError(archive, `holds a malformed entry.json for ${e.name} (${read.problem})`, { name: e.name, integrity: e.integrity, problem: read.problem });
+      if (read.kind === "missing" || read.kind === "foreign")
+        throw setError(archive, `has no content for ${e.name} (${e.integrity})`, {
+          missing: e.name,
+          integrity: e.integrity,
+        });
+      if (read.kind === "invalid")
+        throw setError(archive, `holds a malformed entry.json for ${e.name} (${read.problem})`, {
+          name: e.name,
+          integrity: e.integrity,
+          problem: read.problem,
+        });
       const raw = read.value;
       const problem = entryProblem(raw);
-      if (problem) throw setError(archive, `holds a malformed entry.json for ${e.name} (${problem})`, { name: e.name, integrity: e.integrity, problem });
+      if (problem)
+        throw setError(archive, `holds a malformed entry.json for ${e.name} (${problem})`, {
+          name: e.name,
+          integrity: e.integrity,
+          problem,
+        });
       const meta = raw as CacheEntry;
-      if (integrityOf(meta.files) !== e.integrity) throw setError(archive, `holds a file list for ${e.name} that does not match its integrity`, { name: e.name, integrity: e.integrity });
+      if (integrityOf(meta.files) !== e.integrity)
+        throw setError(archive, `holds a file list for ${e.name} that does not match its integrity`, {
+          name: e.name,
+          integrity: e.integrity,
+        });
       const files = join(base, "files");
       for (const f of meta.files) {
         // Tar kept only the execute bit; the exact mode is entry.json's, which the integrity covers.
@@ -156,7 +208,15 @@ export async function openSet(ctx: Context, archive: string, scope: Scope): Prom
         }
       }
       const problems = diskProblems({ root: files, files: meta.files });
-      if (problems.length > 0) throw setError(archive, `holds content for ${e.name} that does not match the lock (${problems.slice(0, 3).map((p) => `${p.kind}:${p.path}`).join(", ")})`, { name: e.name, integrity: e.integrity, problems });
+      if (problems.length > 0)
+        throw setError(
+          archive,
+          `holds content for ${e.name} that does not match the lock (${problems
+            .slice(0, 3)
+            .map((p) => `${p.kind}:${p.path}`)
+            .join(", ")})`,
+          { name: e.name, integrity: e.integrity, problems },
+        );
       checked.set(e.integrity, files);
     }
     return { lock, contentDir: (integrity) => checked.get(integrity), cleanup };
@@ -171,7 +231,13 @@ export async function syncFromSet(ctx: Context, scope: Scope, archive: string, o
   const set = await openSet(ctx, resolve(ctx.cwd, archive), scope);
   try {
     const { syncScope } = await import("./sync.ts");
-    return await syncScope(ctx, scope, { ...o, lock: set.lock, setDir: set.contentDir, offline: true, command: "gjc plugin sync --from" });
+    return await syncScope(ctx, scope, {
+      ...o,
+      lock: set.lock,
+      setDir: set.contentDir,
+      offline: true,
+      command: "gjc plugin sync --from",
+    });
   } finally {
     await set.cleanup();
   }

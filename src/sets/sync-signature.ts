@@ -24,19 +24,29 @@ export interface SyncSignaturePolicy {
 }
 
 /** Whether the entry's content must come from its source, where its signature is. */
-export const needsSignatureCheck = (e: LockEntry, requireSigned: boolean | undefined) => e.signer !== undefined || requireSigned === true;
+export const needsSignatureCheck = (e: LockEntry, requireSigned: boolean | undefined) =>
+  e.signer !== undefined || requireSigned === true;
 
 const installedSigner = (b: InstalledBundle | undefined): BundleSigner | undefined => {
   if (b?.gjc?.signer) return { ...b.gjc.signer };
   return b?.c2?.signer ? signerOfRecord(b.c2.signer) : undefined;
 };
 
-export async function syncSignature(ctx: Context, scope: Scope, want: LockEntry, c: JudgedContent, have: InstalledBundle | undefined, o: SyncSignaturePolicy): Promise<SignatureCheck> {
+export async function syncSignature(
+  ctx: Context,
+  scope: Scope,
+  want: LockEntry,
+  c: JudgedContent,
+  have: InstalledBundle | undefined,
+  o: SyncSignaturePolicy,
+): Promise<SignatureCheck> {
   // Rollback and interrupted-change recovery put back content gjc itself recorded (history,
   // journal): its signer was checked when it was installed and is kept as recorded.
   if (o.recorded) {
     const same = installedSigner(have);
-    return want.signer === undefined ? { status: "unsigned" } : { status: "unknown-signer", signer: same?.fingerprint === want.signer ? same : { fingerprint: want.signer } };
+    return want.signer === undefined
+      ? { status: "unsigned" }
+      : { status: "unknown-signer", signer: same?.fingerprint === want.signer ? same : { fingerprint: want.signer } };
   }
   if (c.origin !== "source") {
     if (!needsSignatureCheck(want, o.requireSigned)) return { status: "unsigned" };
@@ -48,12 +58,35 @@ export async function syncSignature(ctx: Context, scope: Scope, want: LockEntry,
       exit: ExitCode.refused,
     });
   }
-  const signature = locateSignature({ dir: c.dir, record: c.record as { kind: string; uri?: string }, signature: c.signature });
-  const check = signature ? await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, signature, scope: want.family === "c2" ? "user" : scope, requireSigned: o.requireSigned }) : await checkBundleSignature(ctx, { name: want.name, integrity: c.integrity, scope, requireSigned: o.requireSigned });
+  const signature = locateSignature({
+    dir: c.dir,
+    record: c.record as { kind: string; uri?: string },
+    signature: c.signature,
+  });
+  const check = signature
+    ? await checkBundleSignature(ctx, {
+        name: want.name,
+        integrity: c.integrity,
+        signature,
+        scope: want.family === "c2" ? "user" : scope,
+        requireSigned: o.requireSigned,
+      })
+    : await checkBundleSignature(ctx, {
+        name: want.name,
+        integrity: c.integrity,
+        scope,
+        requireSigned: o.requireSigned,
+      });
   if (want.signer !== undefined) {
     const lockSigner: BundleSigner = { fingerprint: want.signer };
     // --frozen: the lock's key exactly, whoever else the user trusts.
-    if (o.frozen && check.signer?.fingerprint !== want.signer) assertSameSigner(want.name, lockSigner, { status: check.status === "trusted" ? "unknown-signer" : check.status, signer: check.signer }, false);
+    if (o.frozen && check.signer?.fingerprint !== want.signer)
+      assertSameSigner(
+        want.name,
+        lockSigner,
+        { status: check.status === "trusted" ? "unknown-signer" : check.status, signer: check.signer },
+        false,
+      );
     else assertSameSigner(want.name, lockSigner, check, o.acceptSigner);
   } else assertSameSigner(want.name, installedSigner(have), check, o.acceptSigner);
   return check;

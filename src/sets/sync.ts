@@ -23,7 +23,15 @@ import { ExitCode, type ExitCodeValue } from "../core/exit-codes.ts";
 import { toRegistrySource } from "../install/install.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { readStateText } from "../store/state-file.ts";
-import { bundleKey, clearJournal, readJournal, withSetTransaction, writeJournal, type Journal, type JournalTarget } from "./journal.ts";
+import {
+  bundleKey,
+  clearJournal,
+  readJournal,
+  withSetTransaction,
+  writeJournal,
+  type Journal,
+  type JournalTarget,
+} from "./journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import type { SignatureCheck } from "../signing/check.ts";
 import { needsSignatureCheck, syncSignature } from "./sync-signature.ts";
@@ -44,7 +52,16 @@ import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
 import { lockPath } from "./paths.ts";
 import type { SetReason } from "../core/reason.ts";
 
-export type SyncAction = "unchanged" | "choices" | "install" | "repair" | "replace" | "remove" | "extra" | "policy" | "unsettled";
+export type SyncAction =
+  | "unchanged"
+  | "choices"
+  | "install"
+  | "repair"
+  | "replace"
+  | "remove"
+  | "extra"
+  | "policy"
+  | "unsettled";
 
 export interface SyncItem {
   name: string;
@@ -130,24 +147,50 @@ function plan(lock: LockFile, installed: InstalledBundle[], only?: Set<string>):
     }
     const problems = diskProblems(b);
     const quarantined = (b.gjc?.quarantine?.length ?? 0) > 0 || (b.c2?.quarantine ?? null) !== null;
-    if (b.entry.integrity !== want.integrity) out.push({ item: { ...base, action: "replace", reasons: differsFromLock(entryDifferences(want, b.entry)) }, want, have: b });
+    if (b.entry.integrity !== want.integrity)
+      out.push({
+        item: { ...base, action: "replace", reasons: differsFromLock(entryDifferences(want, b.entry)) },
+        want,
+        have: b,
+      });
     else if (problems.length > 0 || quarantined) {
-      const reasons: SetReason[] = problems.length > 0 ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message })) : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
+      const reasons: SetReason[] =
+        problems.length > 0
+          ? problems.map((p) => ({ code: "runtime_mismatch", message: p.message }))
+          : [{ code: "quarantined", message: `${b.entry.name} is quarantined` }];
       out.push({ item: { ...base, action: "repair", reasons }, want, have: b });
     } else {
       // A C2 bundle's enablement and trust are this user's, for every folder: a project lock
       // (a repository file) does not compare them, so it never flips them either way.
       const userWide = lock.scope === "project" && want.family === "c2";
-      const fields = entryDifferences(want, b.entry).filter((f) => !userWide && (f === "enabled" || f === "disabledSurfaces" || f === "c2"));
-      out.push({ item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", reasons: differsFromLock(fields) }, want, have: b });
+      const fields = entryDifferences(want, b.entry).filter(
+        (f) => !userWide && (f === "enabled" || f === "disabledSurfaces" || f === "c2"),
+      );
+      out.push({
+        item: { ...base, action: fields.length > 0 ? "choices" : "unchanged", reasons: differsFromLock(fields) },
+        want,
+        have: b,
+      });
     }
   }
-  for (const b of extra) out.push({ item: { name: b.entry.name, family: b.entry.family, version: b.entry.version, integrity: b.entry.integrity, action: "extra", reasons: [] }, have: b });
+  for (const b of extra)
+    out.push({
+      item: {
+        name: b.entry.name,
+        family: b.entry.family,
+        version: b.entry.version,
+        integrity: b.entry.integrity,
+        action: "extra",
+        reasons: [],
+      },
+      have: b,
+    });
   return out;
 }
 
 /** One reason per lock field whose value the installed bundle does not have (the field names are the lock's keys). */
-const differsFromLock = (fields: string[]): SetReason[] => fields.map((f) => ({ code: "differs_from_lock", message: `${f} is not the lock's` }));
+const differsFromLock = (fields: string[]): SetReason[] =>
+  fields.map((f) => ({ code: "differs_from_lock", message: `${f} is not the lock's` }));
 
 interface Mismatch {
   entry: LockEntry;
@@ -160,12 +203,29 @@ interface Mismatch {
 
 function lockMismatch(bad: Mismatch[]): GjcError {
   const first = bad[0];
-  const label = first.what === "integrity" ? "integrity" : first.what === "identity" ? "name@version" : first.entry.pin.commit ? "commit" : "archive sha256";
+  const label =
+    first.what === "integrity"
+      ? "integrity"
+      : first.what === "identity"
+        ? "name@version"
+        : first.entry.pin.commit
+          ? "commit"
+          : "archive sha256";
   return new GjcError({
     code: "lock_mismatch",
     message: `${first.entry.name}: the content from ${describeSource(first.entry)} has ${label} ${first.actual}, but the lock expects ${first.expected}${bad.length > 1 ? ` (and ${bad.length - 1} more bundle${bad.length > 2 ? "s" : ""})` : ""}. Nothing was changed.`,
     hint: "The source no longer serves the locked content (a force-push, a replaced archive, or an edited lock). Find out why before you trust it; if the new content is wanted, install it and run gjc plugin lock again.",
-    details: { mismatches: bad.map((m) => ({ name: m.entry.name, family: m.entry.family, what: m.what, expected: m.expected, actual: m.actual, source: describeSource(m.entry), origin: m.origin })) },
+    details: {
+      mismatches: bad.map((m) => ({
+        name: m.entry.name,
+        family: m.entry.family,
+        what: m.what,
+        expected: m.expected,
+        actual: m.actual,
+        source: describeSource(m.entry),
+        origin: m.origin,
+      })),
+    },
     exit: ExitCode.refused,
   });
 }
@@ -175,13 +235,23 @@ function offlineMiss(names: LockEntry[]): GjcError {
     code: "offline_miss",
     message: `The content cache does not hold ${names.map((e) => `${e.name} (${e.integrity.slice(0, 19)}…)`).join(", ")}, and --offline forbids fetching it. Nothing was changed.`,
     hint: "Run the sync once with network access (or from a set archive: gjc plugin sync --from <set.tgz>) to fill the cache.",
-    details: { missing: names.map((e) => ({ name: e.name, family: e.family, integrity: e.integrity, source: describeSource(e) })) },
+    details: {
+      missing: names.map((e) => ({
+        name: e.name,
+        family: e.family,
+        integrity: e.integrity,
+        source: describeSource(e),
+      })),
+    },
     exit: ExitCode.unreachable,
   });
 }
 
 function frozenError(items: SyncItem[]): GjcError {
-  const why = (i: SyncItem) => (i.action === "unsettled" ? "its project policy is locked, the bundle is not installed" : "installed, not in the lock");
+  const why = (i: SyncItem) =>
+    i.action === "unsettled"
+      ? "its project policy is locked, the bundle is not installed"
+      : "installed, not in the lock";
   return new GjcError({
     code: "lock_unsettled",
     message: `--frozen: the lock does not settle ${items.map((i) => `${i.name} [${i.family}] (${why(i)})`).join(", ")}. Nothing was changed.`,
@@ -226,7 +296,12 @@ export function inSetTransaction<T>(ctx: Context, scope: Scope, command: string,
 /** Applies one direction of a journal: offline, from the cache, exactly its bundles and trust. */
 async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backward"): Promise<void> {
   const t: JournalTarget = j[dir];
-  const lock: LockFile = { lockfileVersion: 1, scope: j.scope, bundles: t.bundles, ...(t.policies ? { c2Policy: t.policies } : {}) };
+  const lock: LockFile = {
+    lockfileVersion: 1,
+    scope: j.scope,
+    bundles: t.bundles,
+    ...(t.policies ? { c2Policy: t.policies } : {}),
+  };
   await applySet(ctx, j.scope, {
     lock,
     only: t.only,
@@ -246,7 +321,11 @@ async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backwar
   const { withScopes } = await import("../install/scope-session.ts");
   await withScopes(ctx, j.scope, j.command, false, () => undefined);
   if (t.only.some((k) => k.startsWith("c2:"))) {
-    const [{ withC2Lock }, { cleanLeftovers }, { c2Layout }] = await Promise.all([import("../c2store/lock.ts"), import("../c2store/leftovers.ts"), import("../c2store/paths.ts")]);
+    const [{ withC2Lock }, { cleanLeftovers }, { c2Layout }] = await Promise.all([
+      import("../c2store/lock.ts"),
+      import("../c2store/leftovers.ts"),
+      import("../c2store/paths.ts"),
+    ]);
     await withC2Lock(ctx, j.command, () => cleanLeftovers(c2Layout(ctx)));
   }
 }
@@ -266,29 +345,61 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   const only = o.only ? new Set(o.only) : undefined;
   const planned = plan(lock, await installedBundles(ctx, scope, { allC2: true }), only);
   const removeNamed = new Set(o.remove ?? []);
-  for (const p of planned) if (p.item.action === "extra" && removeNamed.has(bundleKey(p.item))) p.item.action = "remove";
+  for (const p of planned)
+    if (p.item.action === "extra" && removeNamed.has(bundleKey(p.item))) p.item.action = "remove";
   const extras = planned.filter((p) => p.item.action === "extra");
   // Project locks: the project's C2 policy, for C2 bundles of the lock (installed by this sync
   // when missing) or already installed for this user; any other is not settled by the lock.
   const policies = o.policies ? await planPolicies(ctx, lock.c2Policy ?? []) : [];
   const c2InLock = new Set(lock.bundles.filter((e) => e.family === "c2").map((e) => e.name));
   for (const p of policies) if (p.action === "missing" && c2InLock.has(p.name)) p.action = "applied";
-  const unsettled = policies.filter((p) => p.action === "missing").map((p): SyncItem => ({ name: p.name, family: "c2", action: "unsettled", reasons: [{ code: "lock_unsettled", message: "c2Policy names a C2 bundle that is not installed (sync the user set first)" }] }));
-  if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0)) throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
+  const unsettled = policies
+    .filter((p) => p.action === "missing")
+    .map(
+      (p): SyncItem => ({
+        name: p.name,
+        family: "c2",
+        action: "unsettled",
+        reasons: [
+          {
+            code: "lock_unsettled",
+            message: "c2Policy names a C2 bundle that is not installed (sync the user set first)",
+          },
+        ],
+      }),
+    );
+  if (o.frozen && ((!o.prune && extras.length > 0) || unsettled.length > 0))
+    throw frozenError([...(o.prune ? [] : extras.map((p) => p.item)), ...unsettled]);
   if (o.prune) for (const p of extras) p.item.action = "remove";
   const allowed = new Set(o.trust ?? []);
-  const unknownTrust = [...allowed].filter((n) => !lock.bundles.some((e) => e.family === "c2" && e.name === n && e.c2?.trusted));
+  const unknownTrust = [...allowed].filter(
+    (n) => !lock.bundles.some((e) => e.family === "c2" && e.name === n && e.c2?.trusted),
+  );
   if (unknownTrust.length > 0) {
-    throw new GjcError({ code: "invalid_option_value", message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`, hint: "--trust only confirms a C2 bundle the lock marks trusted.", exit: ExitCode.usage });
+    throw new GjcError({
+      code: "invalid_option_value",
+      message: `--trust ${unknownTrust.join(", ")}: the set does not expect ${unknownTrust.length === 1 ? "that bundle" : "those bundles"} trusted.`,
+      hint: "--trust only confirms a C2 bundle the lock marks trusted.",
+      exit: ExitCode.usage,
+    });
   }
   // A project lock does not compare user-wide trust (plan), but --trust is the user's own word.
   for (const p of planned) {
-    if (lock.scope !== "project" || p.item.action !== "unchanged" || p.want?.family !== "c2" || p.want.c2?.trusted !== true) continue;
-    if (p.have?.c2?.trusted !== true && allowed.has(p.want.name)) Object.assign(p.item, { action: "choices", reasons: differsFromLock(["c2"]) });
+    if (
+      lock.scope !== "project" ||
+      p.item.action !== "unchanged" ||
+      p.want?.family !== "c2" ||
+      p.want.c2?.trusted !== true
+    )
+      continue;
+    if (p.have?.c2?.trusted !== true && allowed.has(p.want.name))
+      Object.assign(p.item, { action: "choices", reasons: differsFromLock(["c2"]) });
   }
 
   // Acquire and judge everything before any write.
-  const needed = planned.filter((p) => p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace");
+  const needed = planned.filter(
+    (p) => p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace",
+  );
   const acquired: JudgedContent[] = [];
   const signatures = new Map<string, SignatureCheck>();
   const requireSigned = o.requireSigned === true || lock.requireSigned === true;
@@ -300,7 +411,11 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       const want = p.want as LockEntry;
       let got;
       try {
-        got = await acquireContent(ctx, scope, want, { offline: o.offline, setDir: o.setDir, fromSource: !o.recorded && needsSignatureCheck(want, requireSigned) });
+        got = await acquireContent(ctx, scope, want, {
+          offline: o.offline,
+          setDir: o.setDir,
+          fromSource: !o.recorded && needsSignatureCheck(want, requireSigned),
+        });
       } catch (error) {
         // The sources layer checks the pin itself (commit checked out, archive bytes) first.
         if (!isGjcError(error) || error.code !== "hash_mismatch") throw error;
@@ -316,10 +431,33 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
           if (checked) logged.push(checked);
         }
         p.item.from = got.content.origin;
-        if (got.content.integrity !== want.integrity) bad.push({ entry: want, what: "integrity", expected: want.integrity, actual: got.content.integrity, origin: got.content.origin });
+        if (got.content.integrity !== want.integrity)
+          bad.push({
+            entry: want,
+            what: "integrity",
+            expected: want.integrity,
+            actual: got.content.integrity,
+            origin: got.content.origin,
+          });
         // The digest covers the manifest, but a lock entry must also name what it holds.
-        else if (got.content.name !== want.name || got.content.version !== want.version) bad.push({ entry: want, what: "identity", expected: `${want.name}@${want.version}`, actual: `${got.content.name}@${got.content.version}`, origin: got.content.origin });
-        else signatures.set(`${want.family}:${want.name}`, await syncSignature(ctx, scope, want, got.content, p.have, { frozen: o.frozen, requireSigned, acceptSigner: o.acceptSigner && !o.frozen, recorded: o.recorded }));
+        else if (got.content.name !== want.name || got.content.version !== want.version)
+          bad.push({
+            entry: want,
+            what: "identity",
+            expected: `${want.name}@${want.version}`,
+            actual: `${got.content.name}@${got.content.version}`,
+            origin: got.content.origin,
+          });
+        else
+          signatures.set(
+            `${want.family}:${want.name}`,
+            await syncSignature(ctx, scope, want, got.content, p.have, {
+              frozen: o.frozen,
+              requireSigned,
+              acceptSigner: o.acceptSigner && !o.frozen,
+              recorded: o.recorded,
+            }),
+          );
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);
@@ -336,8 +474,18 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         needsTrust.push(p.want.name);
       }
     }
-    const policyItems = policies.filter((p) => p.action === "applied").map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy", reasons: [] }));
-    const result: SyncResult = { scope, lockPath: path, dryRun: o.dryRun === true, ok: needsTrust.length === 0, items: [...planned.map((p) => p.item), ...policyItems, ...unsettled], needsTrust, exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok };
+    const policyItems = policies
+      .filter((p) => p.action === "applied")
+      .map((p): SyncItem => ({ name: p.name, family: "c2", action: "policy", reasons: [] }));
+    const result: SyncResult = {
+      scope,
+      lockPath: path,
+      dryRun: o.dryRun === true,
+      ok: needsTrust.length === 0,
+      items: [...planned.map((p) => p.item), ...policyItems, ...unsettled],
+      needsTrust,
+      exit: needsTrust.length > 0 ? ExitCode.refused : ExitCode.ok,
+    };
     if (o.dryRun) return result;
     const touched = planned.filter((p) => p.item.action !== "unchanged" && p.item.action !== "extra");
     if (touched.length === 0 && policyItems.length === 0) {
@@ -348,9 +496,26 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
     crashPoint(ctx, `${step}:planned`);
     // Before the first commit point: every piece of content either direction needs is in the
     // cache (what is about to be replaced, too), and the journal names the whole change.
-    for (const c of acquired) putCacheEntry(ctx, { name: c.entry.name, family: c.entry.family, version: c.entry.version, files: c.files }, c.dir);
+    for (const c of acquired)
+      putCacheEntry(
+        ctx,
+        { name: c.entry.name, family: c.entry.family, version: c.entry.version, files: c.files },
+        c.dir,
+      );
     for (const p of touched) if (p.have) cacheForUndo(ctx, p.have);
-    if (!o.resume) writeJournal(ctx, await journalOf(ctx, scope, command, step, touched, allowedAfter(touched, allowed), o.policies ? lock.c2Policy ?? [] : undefined));
+    if (!o.resume)
+      writeJournal(
+        ctx,
+        await journalOf(
+          ctx,
+          scope,
+          command,
+          step,
+          touched,
+          allowedAfter(touched, allowed),
+          o.policies ? (lock.c2Policy ?? []) : undefined,
+        ),
+      );
     crashPoint(ctx, `${step}:journaled`);
 
     try {
@@ -363,10 +528,17 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         expect.set(p.item.name, p.have?.gjc?.dir);
         const want = p.want;
         if (p.item.action === "remove") changes.remove.push(p.item.name);
-        else if (want && p.item.action === "choices") changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+        else if (want && p.item.action === "choices")
+          changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
         else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
           const c = byName.get(`gjc:${want.name}`) as JudgedContent;
-          changes.put.push({ bundle: c.gjc!, source: toRegistrySource(ctx, c.record), enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces, signer: signatures.get(`gjc:${want.name}`)?.signer });
+          changes.put.push({
+            bundle: c.gjc!,
+            source: toRegistrySource(ctx, c.record),
+            enabled: want.enabled,
+            disabledSurfaceIds: want.disabledSurfaces,
+            signer: signatures.get(`gjc:${want.name}`)?.signer,
+          });
         }
       }
       if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
@@ -374,7 +546,8 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined, signatures);
       crashPoint(ctx, `${step}:c2-done`);
       // Planned again now that the lock's C2 bundles are installed (their policy keys need the id).
-      if (policyItems.length > 0) await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
+      if (policyItems.length > 0)
+        await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
     } catch (error) {
       // A refusal half-way (a live runtime, a name conflict in the C2 store) is not a crash:
       // nothing of the sync stays. The journal, if the undo cannot be done, stays for the next run.
@@ -386,7 +559,12 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
 
     if (o.generation) {
       const after = await installedBundles(ctx, scope);
-      recordGeneration(ctx, scope, command, after.map((b) => b.entry));
+      recordGeneration(
+        ctx,
+        scope,
+        command,
+        after.map((b) => b.entry),
+      );
     }
     if (scope === "project") rememberProject(ctx, ctx.cwd);
     // Not frozen: the scope's lock is the set just synced (from a set archive), in canonical form.
@@ -403,7 +581,11 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
  */
 function cacheForUndo(ctx: Context, b: InstalledBundle): void {
   try {
-    putCacheEntry(ctx, { name: b.entry.name, family: b.entry.family, version: b.entry.version, files: b.files }, b.root);
+    putCacheEntry(
+      ctx,
+      { name: b.entry.name, family: b.entry.family, version: b.entry.version, files: b.files },
+      b.root,
+    );
   } catch {}
 }
 
@@ -413,7 +595,9 @@ async function undoNow(ctx: Context, scope: Scope): Promise<void> {
   try {
     await finishJournal(ctx, j, "backward");
   } catch (error) {
-    ctx.log.warn(`could not undo the failed change yet (${(error as Error).message}); the next gjc plugin sync finishes or undoes it`);
+    ctx.log.warn(
+      `could not undo the failed change yet (${(error as Error).message}); the next gjc plugin sync finishes or undoes it`,
+    );
   }
 }
 
@@ -427,7 +611,15 @@ function readLockText(path: string): string {
 }
 
 /** The C2 bundles of the user set, through the C2 store (its own lock and commit per bundle). */
-async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: Map<string, JudgedContent>, allowed: Set<string>, exactTrust: boolean, signatures: Map<string, SignatureCheck>): Promise<void> {
+async function applyC2(
+  ctx: Context,
+  scope: Scope,
+  planned: Planned[],
+  content: Map<string, JudgedContent>,
+  allowed: Set<string>,
+  exactTrust: boolean,
+  signatures: Map<string, SignatureCheck>,
+): Promise<void> {
   const c2 = planned.filter((p) => p.item.family === "c2");
   if (c2.length === 0) return;
   const { installFetched } = await import("../c2store/install.ts");
@@ -446,14 +638,24 @@ async function applyC2(ctx: Context, scope: Scope, planned: Planned[], content: 
     // quarantines the drifted copy first (the same thing a user would run).
     if (c && p.item.action === "repair") await verifyC2(ctx, p.have?.c2?.id ?? want.name);
     // expectFiles: what the install writes is what was judged and hashed here, or nothing.
-    if (c) await installFetched(ctx, { fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} }, force: true, expectFiles: c.files, signature: signatures.get(`c2:${want.name}`) ?? { status: "unsigned" }, ...sameInstall(ctx, p.have?.c2, want) });
-    const now = (await installedBundles(ctx, "user")).find((b) => b.entry.family === "c2" && b.entry.name === want.name)?.entry;
+    if (c)
+      await installFetched(ctx, {
+        fetched: { dir: c.dir, record: c.record, identity: c.identity, display: c.display, cleanup: async () => {} },
+        force: true,
+        expectFiles: c.files,
+        signature: signatures.get(`c2:${want.name}`) ?? { status: "unsigned" },
+        ...sameInstall(ctx, p.have?.c2, want),
+      });
+    const now = (await installedBundles(ctx, "user")).find(
+      (b) => b.entry.family === "c2" && b.entry.name === want.name,
+    )?.entry;
     const trusted = now?.c2?.trusted === true;
     if (scope === "project") {
       // User-wide enable and trust never follow from a repository file: a project sync enables
       // or disables nothing, trusts only what --trust names, and untrusts only content it replaced.
       if (trusted && p.item.action === "replace" && !allowed.has(want.name)) await setC2Trusted(ctx, want.name, false);
-      if (!trusted && now && want.c2?.trusted === true && allowed.has(want.name)) await setC2Trusted(ctx, want.name, true);
+      if (!trusted && now && want.c2?.trusted === true && allowed.has(want.name))
+        await setC2Trusted(ctx, want.name, true);
       continue;
     }
     if (now && now.enabled !== want.enabled) await setC2Enabled(ctx, want.name, want.enabled);
@@ -471,13 +673,25 @@ function allowedAfter(touched: Planned[], allowed: Set<string>): string[] {
   const out = new Set<string>();
   for (const p of touched) {
     if (p.want?.family !== "c2" || p.want.c2?.trusted !== true) continue;
-    if (allowed.has(p.want.name) || (p.have?.c2?.trusted === true && p.item.action !== "replace" && p.item.action !== "install")) out.add(p.want.name);
+    if (
+      allowed.has(p.want.name) ||
+      (p.have?.c2?.trusted === true && p.item.action !== "replace" && p.item.action !== "install")
+    )
+      out.add(p.want.name);
   }
   return [...out].sort();
 }
 
 /** The journal of a change: the touched bundles as the lock wants them (forward) and as they are now (backward). */
-async function journalOf(ctx: Context, scope: Scope, command: string, step: string, touched: Planned[], trustAfter: string[], policiesAfter: LockPolicy[] | undefined): Promise<Journal> {
+async function journalOf(
+  ctx: Context,
+  scope: Scope,
+  command: string,
+  step: string,
+  touched: Planned[],
+  trustAfter: string[],
+  policiesAfter: LockPolicy[] | undefined,
+): Promise<Journal> {
   const only = touched.map((p) => bundleKey(p.item)).sort();
   const forward: JournalTarget = {
     bundles: touched.flatMap((p) => (p.want && p.item.action !== "remove" ? [p.want] : [])),
@@ -489,7 +703,10 @@ async function journalOf(ctx: Context, scope: Scope, command: string, step: stri
     bundles: touched.flatMap((p) => (p.have ? [p.have.entry] : [])),
     only,
     remove: touched.filter((p) => !p.have).map((p) => bundleKey(p.item)),
-    trust: touched.filter((p) => p.have?.c2?.trusted === true).map((p) => p.item.name).sort(),
+    trust: touched
+      .filter((p) => p.have?.c2?.trusted === true)
+      .map((p) => p.item.name)
+      .sort(),
   };
   if (policiesAfter !== undefined) {
     forward.policies = policiesAfter;
@@ -508,7 +725,17 @@ function freshCatalogInstall(ctx: Context, want: LockEntry): ReturnType<typeof s
   if (!cat) return {};
   const path = localPath(ctx, cat.path);
   const name = cat.name ?? cat.entry;
-  return { catalog: { path, name, displayName: name, entry: cat.entry, ...(want.source.kind === "path" ? { identity: `${path}:${cat.entry}` } : {}), defaultEnabled: want.enabled, expectVersion: want.version } };
+  return {
+    catalog: {
+      path,
+      name,
+      displayName: name,
+      entry: cat.entry,
+      ...(want.source.kind === "path" ? { identity: `${path}:${cat.entry}` } : {}),
+      defaultEnabled: want.enabled,
+      expectVersion: want.version,
+    },
+  };
 }
 
 /**
@@ -516,9 +743,27 @@ function freshCatalogInstall(ctx: Context, want: LockEntry): ReturnType<typeof s
  * catalog (the identity a catalog install was made under is not derivable from the fetched
  * source). A fresh install (nothing of that name here) is made from the resolved source.
  */
-export function sameInstall(ctx: Context, have: InstalledBundle["c2"], want: LockEntry): { expectId?: string; catalog?: NonNullable<Parameters<typeof import("../c2store/install.ts").installFetched>[1]["catalog"]> } {
+export function sameInstall(
+  ctx: Context,
+  have: InstalledBundle["c2"],
+  want: LockEntry,
+): {
+  expectId?: string;
+  catalog?: NonNullable<Parameters<typeof import("../c2store/install.ts").installFetched>[1]["catalog"]>;
+} {
   if (!have) return freshCatalogInstall(ctx, want);
   const cat = have.source.catalog;
   if (!cat) return { expectId: have.id };
-  return { expectId: have.id, catalog: { path: cat.path, name: cat.name, displayName: cat.name, entry: cat.entry, identity: have.source.identity, defaultEnabled: want.enabled, expectVersion: want.version } };
+  return {
+    expectId: have.id,
+    catalog: {
+      path: cat.path,
+      name: cat.name,
+      displayName: cat.name,
+      entry: cat.entry,
+      identity: have.source.identity,
+      defaultEnabled: want.enabled,
+      expectVersion: want.version,
+    },
+  };
 }

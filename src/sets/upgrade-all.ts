@@ -31,7 +31,11 @@ export interface UpgradeAllResult {
   locksUpdated: string[];
 }
 
-export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: boolean } = {}): Promise<UpgradeAllResult> {
+export async function upgradeAll(
+  ctx: Context,
+  scopes: Scope[],
+  o: { dryRun?: boolean } = {},
+): Promise<UpgradeAllResult> {
   const { upgradeGjc } = await import("../install/upgrade.ts");
   const outcomes: UpgradeOutcome[] = [];
   const locksUpdated: string[] = [];
@@ -42,7 +46,10 @@ export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: bo
       const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version, reasons: [] };
       try {
         if (b.entry.family === "gjc") {
-          const r = await upgradeGjc(ctx, b.entry.name, scope, { dryRun: o.dryRun, onProgress: (m) => ctx.log.progress(m) });
+          const r = await upgradeGjc(ctx, b.entry.name, scope, {
+            dryRun: o.dryRun,
+            onProgress: (m) => ctx.log.progress(m),
+          });
           outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
         } else {
           const { upgradeC2 } = await import("../c2store/lifecycle.ts");
@@ -55,7 +62,8 @@ export async function upgradeAll(ctx: Context, scopes: Scope[], o: { dryRun?: bo
     }
     if (!o.dryRun) {
       await rememberScope(ctx, scope, "gjc plugin upgrade --all");
-      if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed) locksUpdated.push(lockPath(ctx, scope));
+      if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed)
+        locksUpdated.push(lockPath(ctx, scope));
     }
   }
   return { dryRun: o.dryRun === true, ok: outcomes.every((x) => x.outcome !== "failed"), outcomes, locksUpdated };

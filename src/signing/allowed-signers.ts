@@ -38,7 +38,13 @@ export class AllowedSignersError extends Error {}
 
 /** ssh's match_pattern: `*` any run, `?` one character, nothing else special. */
 export function matchPattern(s: string, pattern: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[\\s\\S]*").replace(/\?/g, "[\\s\\S]")}$`, "s");
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, "[\\s\\S]*")
+      .replace(/\?/g, "[\\s\\S]")}$`,
+    "s",
+  );
   return re.test(s);
 }
 
@@ -62,7 +68,8 @@ export function parseTimestamp(text: string): Date {
   const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?(Z?)$/i.exec(text);
   if (!m) throw new AllowedSignersError(`timestamp "${text}" is not YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z]`);
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? "0", m[5] ?? "0", m[6] ?? "0"].map(Number);
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) throw new AllowedSignersError(`timestamp "${text}" is not a valid date`);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59)
+    throw new AllowedSignersError(`timestamp "${text}" is not a valid date`);
   return m[7] ? new Date(Date.UTC(y, mo - 1, d, h, mi, s)) : new Date(y, mo - 1, d, h, mi, s);
 }
 
@@ -129,7 +136,13 @@ export function parseAllowedSigners(text: string): { signers: AllowedSigner[]; p
     try {
       const principals = field(line, 0);
       if (principals.value === "") throw new AllowedSignersError("no principals");
-      const entry: AllowedSigner = { line: index + 1, principals: unquote(principals.value), certAuthority: false, keyText: "", comment: "" };
+      const entry: AllowedSigner = {
+        line: index + 1,
+        principals: unquote(principals.value),
+        certAuthority: false,
+        keyText: "",
+        comment: "",
+      };
       let next = field(line, principals.next);
       if (!KEY_TYPE.test(next.value)) {
         applyOptions(entry, next.value);
@@ -162,20 +175,39 @@ export function parseAllowedSigners(text: string): { signers: AllowedSigner[]; p
 }
 
 /** The line as ssh-keygen would read it, with gjc's name restriction in the comment. */
-export function formatAllowedSigner(o: { identity: string; certAuthority?: boolean; namespaces?: string; keyText: string; forNames?: string; comment?: string }): string {
+export function formatAllowedSigner(o: {
+  identity: string;
+  certAuthority?: boolean;
+  namespaces?: string;
+  keyText: string;
+  forNames?: string;
+  comment?: string;
+}): string {
   const principals = /[\s"]/.test(o.identity) ? `"${o.identity.replace(/"/g, "")}"` : o.identity;
-  const list = [...(o.certAuthority ? ["cert-authority"] : []), ...(o.namespaces !== undefined ? [`namespaces="${o.namespaces}"`] : [])];
+  const list = [
+    ...(o.certAuthority ? ["cert-authority"] : []),
+    ...(o.namespaces !== undefined ? [`namespaces="${o.namespaces}"`] : []),
+  ];
   const options = list.length > 0 ? ` ${list.join(",")}` : "";
-  const comment = [o.forNames !== undefined ? `gjc-for=${o.forNames}` : "", o.comment ?? ""].filter((s) => s !== "").join(" ");
+  const comment = [o.forNames !== undefined ? `gjc-for=${o.forNames}` : "", o.comment ?? ""]
+    .filter((s) => s !== "")
+    .join(" ");
   return `${principals}${options} ${o.keyText}${comment !== "" ? ` ${comment}` : ""}`;
 }
 
 /** A certificate under a cert-authority line: the principal it is trusted as, or why it is not. */
-function certificateVerdict(cert: SshCertificate, line: AllowedSigner, now: Date): { principal?: string; reason?: string } {
+function certificateVerdict(
+  cert: SshCertificate,
+  line: AllowedSigner,
+  now: Date,
+): { principal?: string; reason?: string } {
   const problem = certificateProblem(cert, now);
   if (problem !== undefined) return { reason: `its certificate cannot be used: ${problem}` };
   const principal = cert.principals.find((p) => matchPatternList(p, line.principals));
-  if (principal === undefined) return { reason: `no principal of its certificate (${cert.principals.join(", ") || "none"}) matches line ${line.line}'s "${line.principals}"` };
+  if (principal === undefined)
+    return {
+      reason: `no principal of its certificate (${cert.principals.join(", ") || "none"}) matches line ${line.line}'s "${line.principals}"`,
+    };
   return { principal };
 }
 
@@ -189,7 +221,14 @@ export type SignerVerdict =
  * names the key and allows all three wins; else a line that names the key but restricts it
  * (another namespace, outside its validity, another bundle name) explains the refusal.
  */
-export function judgeSigner(signers: readonly AllowedSigner[], key: SshPublicKey, namespace: string, bundleName: string, now: Date, certificate?: SshCertificate): SignerVerdict {
+export function judgeSigner(
+  signers: readonly AllowedSigner[],
+  key: SshPublicKey,
+  namespace: string,
+  bundleName: string,
+  now: Date,
+  certificate?: SshCertificate,
+): SignerVerdict {
   let restricted: SignerVerdict | undefined;
   for (const s of signers) {
     // A plain line names the signing key itself; a cert-authority line the CA of the signature's certificate.

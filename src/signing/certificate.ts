@@ -71,7 +71,19 @@ export function parseCertificateBlob(blob: Uint8Array): SshCertificate {
     const signedPart = blob.subarray(0, blob.length - r.remaining);
     const signature = r.string();
     r.end();
-    return { blob, key: certified, ca, certType, keyId, principals, validAfter, validBefore, criticalOptions, signedPart, signature };
+    return {
+      blob,
+      key: certified,
+      ca,
+      certType,
+      keyId,
+      principals,
+      validAfter,
+      validBefore,
+      criticalOptions,
+      signedPart,
+      signature,
+    };
   } catch (error) {
     if (error instanceof KeyFormatError) throw error;
     if (error instanceof WireFormatError) throw new KeyFormatError(`malformed certificate: ${error.message}`);
@@ -82,9 +94,11 @@ export function parseCertificateBlob(blob: Uint8Array): SshCertificate {
 /** Why a certificate cannot vouch for a signature at `now`, or undefined when it can. */
 export function certificateProblem(cert: SshCertificate, now: Date): string | undefined {
   if (cert.certType !== SSH_CERT_TYPE_USER) return "it is not a user certificate";
-  if (cert.criticalOptions.length > 0) return `it has critical options gjc does not apply (${cert.criticalOptions.join(", ")})`;
+  if (cert.criticalOptions.length > 0)
+    return `it has critical options gjc does not apply (${cert.criticalOptions.join(", ")})`;
   const t = BigInt(Math.floor(now.getTime() / 1000));
   if (t < cert.validAfter) return `it is valid only from ${new Date(Number(cert.validAfter) * 1000).toISOString()}`;
-  if (cert.validBefore !== FOREVER && t >= cert.validBefore) return `it expired at ${new Date(Number(cert.validBefore) * 1000).toISOString()}`;
+  if (cert.validBefore !== FOREVER && t >= cert.validBefore)
+    return `it expired at ${new Date(Number(cert.validBefore) * 1000).toISOString()}`;
   return undefined;
 }

@@ -12,7 +12,13 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { judgeSigner } from "./allowed-signers.ts";
 import { loadSigners, revokedFingerprints, type SignersScope } from "./signer-files.ts";
 import { fingerprint, verifySshSignature } from "./ssh-keys.ts";
-import { parseArmoredSignature, SIGNATURE_NAMESPACE, signatureMatches, SignatureFormatError, type SshSignature } from "./sshsig.ts";
+import {
+  parseArmoredSignature,
+  SIGNATURE_NAMESPACE,
+  signatureMatches,
+  SignatureFormatError,
+  type SshSignature,
+} from "./sshsig.ts";
 
 /** The publisher a bundle was signed by, as records keep it; `identity` only when the key is a trusted publisher's. */
 export interface BundleSigner {
@@ -47,10 +53,16 @@ export interface SignedBundle {
   requireSigned?: boolean;
 }
 
-const refused = (code: Code, message: string, hint: string, details?: unknown) => new GjcError({ code, message, hint, details, exit: ExitCode.refused });
+const refused = (code: Code, message: string, hint: string, details?: unknown) =>
+  new GjcError({ code, message, hint, details, exit: ExitCode.refused });
 
 function unsignedBundle(name: string): GjcError {
-  return refused("unsigned_bundle", `${name} is not signed, and signed bundles are required (--require-signed, or requireSigned: true in the lock).`, "Ask the publisher for a signed release (gjc plugin sign), or drop the requirement.", { name });
+  return refused(
+    "unsigned_bundle",
+    `${name} is not signed, and signed bundles are required (--require-signed, or requireSigned: true in the lock).`,
+    "Ask the publisher for a signed release (gjc plugin sign), or drop the requirement.",
+    { name },
+  );
 }
 
 function parseSignature(b: SignedBundle): SshSignature {
@@ -58,7 +70,12 @@ function parseSignature(b: SignedBundle): SshSignature {
     return parseArmoredSignature(b.signature!.text);
   } catch (error) {
     if (!(error instanceof SignatureFormatError)) throw error;
-    throw refused("signature_invalid", `The signature ${b.signature!.label} of ${b.name} cannot be read: ${error.message}.`, "Sign the bundle again with gjc plugin sign (or ssh-keygen -Y sign -n gjc-plugin).", { name: b.name });
+    throw refused(
+      "signature_invalid",
+      `The signature ${b.signature!.label} of ${b.name} cannot be read: ${error.message}.`,
+      "Sign the bundle again with gjc plugin sign (or ssh-keygen -Y sign -n gjc-plugin).",
+      { name: b.name },
+    );
   }
 }
 
@@ -71,31 +88,68 @@ export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promi
   const fp = fingerprint(sig.publicKey.blob);
   const details = { name: b.name, fingerprint: fp, integrity: b.integrity };
   if (sig.namespace !== SIGNATURE_NAMESPACE) {
-    throw refused("signature_invalid", `The signature of ${b.name} was made for the namespace "${sig.namespace}", not "${SIGNATURE_NAMESPACE}".`, `Sign it with gjc plugin sign, or ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE}.`, details);
+    throw refused(
+      "signature_invalid",
+      `The signature of ${b.name} was made for the namespace "${sig.namespace}", not "${SIGNATURE_NAMESPACE}".`,
+      `Sign it with gjc plugin sign, or ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE}.`,
+      details,
+    );
   }
   if (!(await signatureMatches(sig, digestMessage(b.integrity)))) {
-    throw refused("signature_invalid", `The signature of ${b.name} (key ${fp}) does not match its content (${b.integrity}): a file changed after it was signed, or the signature belongs to something else.`, "Do not install it; ask the publisher for a correctly signed release.", details);
+    throw refused(
+      "signature_invalid",
+      `The signature of ${b.name} (key ${fp}) does not match its content (${b.integrity}): a file changed after it was signed, or the signature belongs to something else.`,
+      "Do not install it; ask the publisher for a correctly signed release.",
+      details,
+    );
   }
-  if (sig.certificate && !(await verifySshSignature(sig.certificate.ca, sig.certificate.signature, sig.certificate.signedPart))) {
-    throw refused("signature_invalid", `The certificate in the signature of ${b.name} is not signed by the CA it names (${fingerprint(sig.certificate.ca.blob)}).`, "Ask the publisher for a signature made with a valid certificate.", details);
+  if (
+    sig.certificate &&
+    !(await verifySshSignature(sig.certificate.ca, sig.certificate.signature, sig.certificate.signedPart))
+  ) {
+    throw refused(
+      "signature_invalid",
+      `The certificate in the signature of ${b.name} is not signed by the CA it names (${fingerprint(sig.certificate.ca.blob)}).`,
+      "Ask the publisher for a signature made with a valid certificate.",
+      details,
+    );
   }
   const revoked = revokedFingerprints(ctx);
   if (sig.certificate && revoked.has(fingerprint(sig.certificate.ca.blob))) {
-    throw refused("signer_revoked", `${b.name} is signed with a certificate from the CA ${fingerprint(sig.certificate.ca.blob)}, a key you revoked.`, "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.", details);
+    throw refused(
+      "signer_revoked",
+      `${b.name} is signed with a certificate from the CA ${fingerprint(sig.certificate.ca.blob)}, a key you revoked.`,
+      "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.",
+      details,
+    );
   }
   if (revoked.has(fp)) {
-    throw refused("signer_revoked", `${b.name} is signed by ${fp}, a key you revoked.`, "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.", details);
+    throw refused(
+      "signer_revoked",
+      `${b.name} is signed by ${fp}, a key you revoked.`,
+      "Do not install it. If the revocation was a mistake, remove the key's line from the revoked_signers file beside your allowed_signers.",
+      details,
+    );
   }
   const scopes: SignersScope[] = b.scope === "project" ? ["user", "project"] : ["user"];
   let restriction: string | undefined;
   for (const scope of scopes) {
     const loaded = loadSigners(ctx, scope);
     const verdict = judgeSigner(loaded.signers, sig.publicKey, sig.namespace, b.name, ctx.now(), sig.certificate);
-    if (verdict.kind === "allowed") return { status: "trusted", signer: { fingerprint: fp, keyType: sig.publicKey.type, identity: verdict.identity } };
+    if (verdict.kind === "allowed")
+      return {
+        status: "trusted",
+        signer: { fingerprint: fp, keyType: sig.publicKey.type, identity: verdict.identity },
+      };
     if (verdict.kind === "restricted") restriction ??= `${loaded.path}: ${verdict.reason}`;
   }
   if (restriction !== undefined) {
-    throw refused("signer_not_allowed", `${b.name} is signed by ${fp}, but ${restriction}.`, "Sign with a key that may publish it, or change that line of allowed_signers (gjc signers add).", details);
+    throw refused(
+      "signer_not_allowed",
+      `${b.name} is signed by ${fp}, but ${restriction}.`,
+      "Sign with a key that may publish it, or change that line of allowed_signers (gjc signers add).",
+      details,
+    );
   }
   return { status: "unknown-signer", signer: { fingerprint: fp, keyType: sig.publicKey.type } };
 }
@@ -104,7 +158,12 @@ export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promi
  * Trust on first use: once a bundle was installed signed by a key, a later content must be
  * signed by the same key, unless the new key is a trusted publisher's or the user accepts it.
  */
-export function assertSameSigner(name: string, previous: BundleSigner | undefined, now: SignatureCheck, acceptSigner: boolean | undefined): void {
+export function assertSameSigner(
+  name: string,
+  previous: BundleSigner | undefined,
+  now: SignatureCheck,
+  acceptSigner: boolean | undefined,
+): void {
   if (!previous || acceptSigner || now.status === "trusted") return;
   if (now.signer?.fingerprint === previous.fingerprint) return;
   const was = `${previous.fingerprint}${previous.identity ? ` (${previous.identity})` : ""}`;

@@ -15,10 +15,22 @@ const SignersScope = Type.Enum(["user", "project"]);
 
 const digestFields = { family: FamilySchema, name: str, version: str, files: count, integrity, message: str };
 
-export const DigestDocumentSchema = Type.Object({ schema: Type.Literal("gjc/digest@1"), ok: Type.Literal(true), ...digestFields }, closed);
+export const DigestDocumentSchema = Type.Object(
+  { schema: Type.Literal("gjc/digest@1"), ok: Type.Literal(true), ...digestFields },
+  closed,
+);
 
 export const SignDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/sign@1"), ok: Type.Literal(true), ...digestFields, file: str, namespace: str, keyType: str, fingerprint, allowedSignersLine: Type.Optional(str) },
+  {
+    schema: Type.Literal("gjc/sign@1"),
+    ok: Type.Literal(true),
+    ...digestFields,
+    file: str,
+    namespace: str,
+    keyType: str,
+    fingerprint,
+    allowedSignersLine: Type.Optional(str),
+  },
   closed,
 );
 
@@ -54,25 +66,71 @@ export const SignersListDocumentSchema = Type.Object(
 );
 
 export const SignersAddDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/signers-add@1"), ok: Type.Literal(true), status: Type.Enum(["added", "unchanged"]), scope: SignersScope, file: str, identity: str, fingerprint, keyType: str, forNames: nullable(str) },
+  {
+    schema: Type.Literal("gjc/signers-add@1"),
+    ok: Type.Literal(true),
+    status: Type.Enum(["added", "unchanged"]),
+    scope: SignersScope,
+    file: str,
+    identity: str,
+    fingerprint,
+    keyType: str,
+    forNames: nullable(str),
+  },
   closed,
 );
 
 export const SignersRemoveDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/signers-remove@1"), ok: Type.Literal(true), scope: SignersScope, file: str, removed: Type.Array(Type.Object({ identity: str, fingerprint: Type.Union([fingerprint, Type.Null()]) }, closed)) },
+  {
+    schema: Type.Literal("gjc/signers-remove@1"),
+    ok: Type.Literal(true),
+    scope: SignersScope,
+    file: str,
+    removed: Type.Array(Type.Object({ identity: str, fingerprint: Type.Union([fingerprint, Type.Null()]) }, closed)),
+  },
   closed,
 );
 
 export const SignersRevokeDocumentSchema = Type.Object(
-  { schema: Type.Literal("gjc/signers-revoke@1"), ok: Type.Literal(true), file: str, revoked: Type.Array(revokedKey), removed: count },
+  {
+    schema: Type.Literal("gjc/signers-revoke@1"),
+    ok: Type.Literal(true),
+    file: str,
+    revoked: Type.Array(revokedKey),
+    removed: count,
+  },
   closed,
 );
 
 export const SIGNING_DOCUMENTS = {
-  "gjc/digest@1": { file: "digest.schema.json", title: "gjc plugin digest --json", schema: Type.Union([DigestDocumentSchema, errorDocument("digest")]) },
-  "gjc/sign@1": { file: "sign.schema.json", title: "gjc plugin sign --json", schema: Type.Union([SignDocumentSchema, errorDocument("sign")]) },
-  "gjc/signers-list@1": { file: "signers-list.schema.json", title: "gjc signers list --json", schema: Type.Union([SignersListDocumentSchema, errorDocument("signers-list")]) },
-  "gjc/signers-add@1": { file: "signers-add.schema.json", title: "gjc signers add --json", schema: Type.Union([SignersAddDocumentSchema, errorDocument("signers-add")]) },
-  "gjc/signers-remove@1": { file: "signers-remove.schema.json", title: "gjc signers remove --json", schema: Type.Union([SignersRemoveDocumentSchema, errorDocument("signers-remove")]) },
-  "gjc/signers-revoke@1": { file: "signers-revoke.schema.json", title: "gjc signers revoke --json", schema: Type.Union([SignersRevokeDocumentSchema, errorDocument("signers-revoke")]) },
+  "gjc/digest@1": {
+    file: "digest.schema.json",
+    title: "gjc plugin digest --json",
+    schema: Type.Union([DigestDocumentSchema, errorDocument("digest")]),
+  },
+  "gjc/sign@1": {
+    file: "sign.schema.json",
+    title: "gjc plugin sign --json",
+    schema: Type.Union([SignDocumentSchema, errorDocument("sign")]),
+  },
+  "gjc/signers-list@1": {
+    file: "signers-list.schema.json",
+    title: "gjc signers list --json",
+    schema: Type.Union([SignersListDocumentSchema, errorDocument("signers-list")]),
+  },
+  "gjc/signers-add@1": {
+    file: "signers-add.schema.json",
+    title: "gjc signers add --json",
+    schema: Type.Union([SignersAddDocumentSchema, errorDocument("signers-add")]),
+  },
+  "gjc/signers-remove@1": {
+    file: "signers-remove.schema.json",
+    title: "gjc signers remove --json",
+    schema: Type.Union([SignersRemoveDocumentSchema, errorDocument("signers-remove")]),
+  },
+  "gjc/signers-revoke@1": {
+    file: "signers-revoke.schema.json",
+    title: "gjc signers revoke --json",
+    schema: Type.Union([SignersRevokeDocumentSchema, errorDocument("signers-revoke")]),
+  },
 };

@@ -14,28 +14,44 @@ import { KeyFormatError, parsePublicKeyLine, sameKey, type SshPublicKey } from "
 
 const MAX_KEY_BYTES = 256 * 1024;
 
-const unusable = (message: string, hint: string) => new GjcError({ code: "signing_key_unusable", message, hint, exit: ExitCode.failed });
+const unusable = (message: string, hint: string) =>
+  new GjcError({ code: "signing_key_unusable", message, hint, exit: ExitCode.failed });
 
 function readKeyFile(path: string): string {
   try {
     return new TextDecoder().decode(readRegularFile(path, MAX_KEY_BYTES, path).bytes);
   } catch (error) {
-    throw unusable(`The key ${path} cannot be read: ${(error as Error).message}`, "Pass --key with the path of an OpenSSH private key (e.g. ~/.ssh/id_ed25519) or of its .pub when the key is in ssh-agent.");
+    throw unusable(
+      `The key ${path} cannot be read: ${(error as Error).message}`,
+      "Pass --key with the path of an OpenSSH private key (e.g. ~/.ssh/id_ed25519) or of its .pub when the key is in ssh-agent.",
+    );
   }
 }
 
 export async function loadSigner(ctx: Context, keyArg: string): Promise<SshSigner> {
   const path = expandHome(ctx, keyArg);
-  if (!existsSync(path)) throw unusable(`There is no key file ${path}.`, "Make one with ssh-keygen -t ed25519, or pass the path of an existing key.");
+  if (!existsSync(path))
+    throw unusable(
+      `There is no key file ${path}.`,
+      "Make one with ssh-keygen -t ed25519, or pass the path of an existing key.",
+    );
   const text = readKeyFile(path);
   if (looksLikePrivateKey(text)) {
     try {
       return parsePrivateKey(text);
     } catch (error) {
-      if (error instanceof KeyFormatError) throw unusable(`The key ${path} is not usable: ${error.message}.`, "Use an Ed25519, ECDSA P-256 or RSA key written by ssh-keygen.");
+      if (error instanceof KeyFormatError)
+        throw unusable(
+          `The key ${path} is not usable: ${error.message}.`,
+          "Use an Ed25519, ECDSA P-256 or RSA key written by ssh-keygen.",
+        );
       if (!(error instanceof EncryptedKeyError)) throw error;
       const pub = `${path}.pub`;
-      if (!existsSync(pub)) throw unusable(`The key ${path} is encrypted and gjc never asks for passphrases; there is no ${pub} to find it in ssh-agent.`, `Load it with ssh-add ${keyArg} and pass --key ${keyArg}.pub.`);
+      if (!existsSync(pub))
+        throw unusable(
+          `The key ${path} is encrypted and gjc never asks for passphrases; there is no ${pub} to find it in ssh-agent.`,
+          `Load it with ssh-add ${keyArg} and pass --key ${keyArg}.pub.`,
+        );
       return viaAgent(ctx, parsePublic(readKeyFile(pub), pub), `${path} is encrypted`);
     }
   }
@@ -47,7 +63,10 @@ function parsePublic(text: string, path: string): SshPublicKey {
     return parsePublicKeyLine(text.split("\n")[0]).key;
   } catch (error) {
     if (!(error instanceof KeyFormatError)) throw error;
-    throw unusable(`${path} is neither an OpenSSH private key nor a public key: ${error.message}.`, "Pass --key with an OpenSSH private key, or the .pub of a key held by ssh-agent.");
+    throw unusable(
+      `${path} is neither an OpenSSH private key nor a public key: ${error.message}.`,
+      "Pass --key with an OpenSSH private key, or the .pub of a key held by ssh-agent.",
+    );
   }
 }
 

@@ -28,11 +28,16 @@ function isLink(path: string): boolean {
 }
 
 /** The signature of a fetched source, if it carries one. */
-export function locateSignature(fetched: { dir: string; record: { kind: string; uri?: string }; signature?: { text: string; label: string } }): { text: string; label: string } | undefined {
+export function locateSignature(fetched: {
+  dir: string;
+  record: { kind: string; uri?: string };
+  signature?: { text: string; label: string };
+}): { text: string; label: string } | undefined {
   const inside = readSignatureAt(join(fetched.dir, SIGNATURE_FILE));
   if (inside) return inside;
   if (fetched.signature) return fetched.signature;
   const uri = fetched.record.uri;
-  if (fetched.record.kind === "tarball" && uri !== undefined && isAbsolute(uri)) return readSignatureAt(archiveSignaturePath(uri));
+  if (fetched.record.kind === "tarball" && uri !== undefined && isAbsolute(uri))
+    return readSignatureAt(archiveSignaturePath(uri));
   return undefined;
 }

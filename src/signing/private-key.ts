@@ -35,7 +35,8 @@ export function parsePrivateKey(text: string): SshSigner {
   if (!m) throw new KeyFormatError("not an OpenSSH private key (expected -----BEGIN OPENSSH PRIVATE KEY-----)");
   const bytes = new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ""), "base64"));
   try {
-    if (Buffer.from(bytes.subarray(0, MAGIC.length)).toString("latin1") !== MAGIC) throw new KeyFormatError("not an openssh-key-v1 key");
+    if (Buffer.from(bytes.subarray(0, MAGIC.length)).toString("latin1") !== MAGIC)
+      throw new KeyFormatError("not an openssh-key-v1 key");
     const r = new WireReader(bytes.subarray(MAGIC.length));
     const cipher = r.text();
     const kdf = r.text();
@@ -60,8 +61,15 @@ function signerFor(type: KeyType, p: WireReader, pub: SshPublicKey): SshSigner["
   if (type === "ssh-ed25519") {
     const pk = p.string();
     const sk = p.string();
-    const key = createPrivateKey({ key: { kty: "OKP", crv: "Ed25519", x: b64url(pk), d: b64url(sk.subarray(0, 32)) }, format: "jwk" });
-    return async (data) => new WireWriter().string("ssh-ed25519").string(new Uint8Array(cryptoSign(null, data, key))).bytes();
+    const key = createPrivateKey({
+      key: { kty: "OKP", crv: "Ed25519", x: b64url(pk), d: b64url(sk.subarray(0, 32)) },
+      format: "jwk",
+    });
+    return async (data) =>
+      new WireWriter()
+        .string("ssh-ed25519")
+        .string(new Uint8Array(cryptoSign(null, data, key)))
+        .bytes();
   }
   if (type === "ecdsa-sha2-nistp256") {
     p.text();
@@ -69,17 +77,35 @@ function signerFor(type: KeyType, p: WireReader, pub: SshPublicKey): SshSigner["
     const d = p.mpint();
     const padded = new Uint8Array(32);
     padded.set(d, 32 - d.length);
-    const key = createPrivateKey({ key: { kty: "EC", crv: "P-256", x: b64url(q.subarray(1, 33)), y: b64url(q.subarray(33)), d: b64url(padded) }, format: "jwk" });
-    return async (data) => ecdsaSignatureBlob(new Uint8Array(cryptoSign("sha256", data, { key, dsaEncoding: "ieee-p1363" })));
+    const key = createPrivateKey({
+      key: { kty: "EC", crv: "P-256", x: b64url(q.subarray(1, 33)), y: b64url(q.subarray(33)), d: b64url(padded) },
+      format: "jwk",
+    });
+    return async (data) =>
+      ecdsaSignatureBlob(new Uint8Array(cryptoSign("sha256", data, { key, dsaEncoding: "ieee-p1363" })));
   }
   // RSA: the wire order is n, e, d, iqmp, p, q; JWK wants the CRT exponents too.
   const [n, e, d, qi, pp, qq] = [p.mpint(), p.mpint(), p.mpint(), p.mpint(), p.mpint(), p.mpint()];
   const dp = big(d) % (big(pp) - 1n);
   const dq = big(d) % (big(qq) - 1n);
   const key: KeyObject = createPrivateKey({
-    key: { kty: "RSA", n: b64url(n), e: b64url(e), d: b64url(d), p: b64url(pp), q: b64url(qq), dp: b64url(unbig(dp)), dq: b64url(unbig(dq)), qi: b64url(qi) },
+    key: {
+      kty: "RSA",
+      n: b64url(n),
+      e: b64url(e),
+      d: b64url(d),
+      p: b64url(pp),
+      q: b64url(qq),
+      dp: b64url(unbig(dp)),
+      dq: b64url(unbig(dq)),
+      qi: b64url(qi),
+    },
     format: "jwk",
   });
   void pub;
-  return async (data) => new WireWriter().string("rsa-sha2-512").string(new Uint8Array(cryptoSign("sha512", data, key))).bytes();
+  return async (data) =>
+    new WireWriter()
+      .string("rsa-sha2-512")
+      .string(new Uint8Array(cryptoSign("sha512", data, key)))
+      .bytes();
 }

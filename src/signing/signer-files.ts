@@ -25,7 +25,9 @@ const MAX_SIGNERS_BYTES = 1024 * 1024;
 export type SignersScope = "user" | "project";
 
 export function gjcConfigDir(ctx: Context): string {
-  return ctx.env.XDG_CONFIG_HOME ? join(resolve(ctx.cwd, ctx.env.XDG_CONFIG_HOME), "gjc") : join(ctx.home, ".config", "gjc");
+  return ctx.env.XDG_CONFIG_HOME
+    ? join(resolve(ctx.cwd, ctx.env.XDG_CONFIG_HOME), "gjc")
+    : join(ctx.home, ".config", "gjc");
 }
 
 export function allowedSignersPath(ctx: Context, scope: SignersScope): string {

@@ -61,10 +61,16 @@ export function agentSigner(socketPath: string, publicKey: SshPublicKey): SshSig
     publicKey,
     async sign(data) {
       const flags = publicKey.type === "ssh-rsa" ? SSH_AGENT_RSA_SHA2_512 : 0;
-      const msg = new WireWriter().byte(SSH2_AGENTC_SIGN_REQUEST).string(publicKey.blob).string(data).uint32(flags).bytes();
+      const msg = new WireWriter()
+        .byte(SSH2_AGENTC_SIGN_REQUEST)
+        .string(publicKey.blob)
+        .string(data)
+        .uint32(flags)
+        .bytes();
       const reply = new WireReader(await request(socketPath, msg));
       const type = reply.byte();
-      if (type === SSH_AGENT_FAILURE) throw new AgentError("ssh-agent refused to sign (is the key still loaded, or does it need confirmation?)");
+      if (type === SSH_AGENT_FAILURE)
+        throw new AgentError("ssh-agent refused to sign (is the key still loaded, or does it need confirmation?)");
       if (type !== SSH2_AGENT_SIGN_RESPONSE) throw new AgentError(`ssh-agent answered with message type ${type}`);
       return reply.string();
     },

@@ -67,7 +67,8 @@ export function parsePublicKeyBlob(blob: Uint8Array): SshPublicKey {
       const curve = r.text();
       const q = r.string();
       r.end();
-      if (curve !== "nistp256" || q.length !== 65 || q[0] !== 4) throw new KeyFormatError("not an uncompressed P-256 point");
+      if (curve !== "nistp256" || q.length !== 65 || q[0] !== 4)
+        throw new KeyFormatError("not an uncompressed P-256 point");
       return { type, blob, jwk: { kty: "EC", crv: "P-256", x: b64url(q.subarray(1, 33)), y: b64url(q.subarray(33)) } };
     }
     if (type === "ssh-rsa") {
@@ -77,7 +78,9 @@ export function parsePublicKeyBlob(blob: Uint8Array): SshPublicKey {
       if (n.length * 8 < 2048) throw new KeyFormatError("RSA keys shorter than 2048 bits are refused");
       return { type, blob, jwk: { kty: "RSA", n: b64url(n), e: b64url(e) } };
     }
-    throw new KeyFormatError(`key type ${JSON.stringify(type)} is not supported (use ${SUPPORTED_KEY_TYPES.join(", ")})`);
+    throw new KeyFormatError(
+      `key type ${JSON.stringify(type)} is not supported (use ${SUPPORTED_KEY_TYPES.join(", ")})`,
+    );
   } catch (error) {
     if (error instanceof KeyFormatError) throw error;
     if (error instanceof WireFormatError) throw new KeyFormatError(`malformed key: ${error.message}`);
@@ -100,7 +103,14 @@ export function sameKey(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 type ImportAlgorithm = Parameters<typeof crypto.subtle.importKey>[2];
-const importFor = (key: SshPublicKey, algorithm: ImportAlgorithm) => crypto.subtle.importKey("jwk", key.jwk as unknown as Parameters<typeof crypto.subtle.importKey>[1] & { kty: string }, algorithm, false, ["verify"]);
+const importFor = (key: SshPublicKey, algorithm: ImportAlgorithm) =>
+  crypto.subtle.importKey(
+    "jwk",
+    key.jwk as unknown as Parameters<typeof crypto.subtle.importKey>[1] & { kty: string },
+    algorithm,
+    false,
+    ["verify"],
+  );
 /** WebCrypto's typing wants an ArrayBuffer-backed view; every view here is one. */
 const view = (b: Uint8Array) => b as Uint8Array<ArrayBuffer>;
 
@@ -109,7 +119,11 @@ const view = (b: Uint8Array) => b as Uint8Array<ArrayBuffer>;
  * algorithm must belong to the key's type; for RSA only the SHA-2 variants are accepted,
  * never the SHA-1 `ssh-rsa` signature.
  */
-export async function verifySshSignature(key: SshPublicKey, signatureBlob: Uint8Array, data: Uint8Array): Promise<boolean> {
+export async function verifySshSignature(
+  key: SshPublicKey,
+  signatureBlob: Uint8Array,
+  data: Uint8Array,
+): Promise<boolean> {
   try {
     const r = new WireReader(signatureBlob);
     const alg = r.text();
@@ -117,7 +131,11 @@ export async function verifySshSignature(key: SshPublicKey, signatureBlob: Uint8
     r.end();
     switch (key.type) {
       case "ssh-ed25519":
-        return alg === "ssh-ed25519" && sig.length === 64 && (await crypto.subtle.verify("Ed25519", await importFor(key, { name: "Ed25519" }), view(sig), view(data)));
+        return (
+          alg === "ssh-ed25519" &&
+          sig.length === 64 &&
+          (await crypto.subtle.verify("Ed25519", await importFor(key, { name: "Ed25519" }), view(sig), view(data)))
+        );
       case "ecdsa-sha2-nistp256": {
         if (alg !== "ecdsa-sha2-nistp256") return false;
         const inner = new WireReader(sig);
@@ -134,7 +152,12 @@ export async function verifySshSignature(key: SshPublicKey, signatureBlob: Uint8
       case "ssh-rsa": {
         const hash = alg === "rsa-sha2-512" ? "SHA-512" : alg === "rsa-sha2-256" ? "SHA-256" : undefined;
         if (!hash) return false;
-        return await crypto.subtle.verify("RSASSA-PKCS1-v1_5", await importFor(key, { name: "RSASSA-PKCS1-v1_5", hash }), view(sig), view(data));
+        return await crypto.subtle.verify(
+          "RSASSA-PKCS1-v1_5",
+          await importFor(key, { name: "RSASSA-PKCS1-v1_5", hash }),
+          view(sig),
+          view(data),
+        );
       }
     }
   } catch {

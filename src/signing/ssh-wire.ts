@@ -15,7 +15,12 @@ export class WireReader {
 
   uint32(): number {
     if (this.remaining < 4) throw new WireFormatError("truncated uint32");
-    const v = ((this.buf[this.pos] << 24) | (this.buf[this.pos + 1] << 16) | (this.buf[this.pos + 2] << 8) | this.buf[this.pos + 3]) >>> 0;
+    const v =
+      ((this.buf[this.pos] << 24) |
+        (this.buf[this.pos + 1] << 16) |
+        (this.buf[this.pos + 2] << 8) |
+        this.buf[this.pos + 3]) >>>
+      0;
     this.pos += 4;
     return v;
   }

@@ -6,7 +6,13 @@
  */
 import type { SshSigner } from "./private-key.ts";
 import { parseCertificateBlob, type SshCertificate } from "./certificate.ts";
-import { isCertificateType, KeyFormatError, parsePublicKeyBlob, verifySshSignature, type SshPublicKey } from "./ssh-keys.ts";
+import {
+  isCertificateType,
+  KeyFormatError,
+  parsePublicKeyBlob,
+  verifySshSignature,
+  type SshPublicKey,
+} from "./ssh-keys.ts";
 import { WireFormatError, WireReader, WireWriter } from "./ssh-wire.ts";
 
 export const SIGNATURE_NAMESPACE = "gjc-plugin";
@@ -36,7 +42,11 @@ function signedData(namespace: string, hash: HashName, message: Uint8Array): Uin
   return new WireWriter().raw(MAGIC).string(namespace).string("").string(hash).string(digest).bytes();
 }
 
-export async function signMessage(signer: SshSigner, message: Uint8Array, namespace = SIGNATURE_NAMESPACE): Promise<SshSignature> {
+export async function signMessage(
+  signer: SshSigner,
+  message: Uint8Array,
+  namespace = SIGNATURE_NAMESPACE,
+): Promise<SshSignature> {
   const hashAlgorithm: HashName = "sha512";
   const signature = await signer.sign(signedData(namespace, hashAlgorithm, message));
   return { publicKey: signer.publicKey, namespace, hashAlgorithm, signature };
@@ -48,12 +58,21 @@ export function signatureMatches(sig: SshSignature, message: Uint8Array): Promis
 }
 
 export function encodeSignature(sig: SshSignature): Uint8Array {
-  return new WireWriter().raw(MAGIC).uint32(VERSION).string(sig.certificate?.blob ?? sig.publicKey.blob).string(sig.namespace).string("").string(sig.hashAlgorithm).string(sig.signature).bytes();
+  return new WireWriter()
+    .raw(MAGIC)
+    .uint32(VERSION)
+    .string(sig.certificate?.blob ?? sig.publicKey.blob)
+    .string(sig.namespace)
+    .string("")
+    .string(sig.hashAlgorithm)
+    .string(sig.signature)
+    .bytes();
 }
 
 export function decodeSignature(blob: Uint8Array): SshSignature {
   try {
-    if (Buffer.from(blob.subarray(0, MAGIC.length)).toString("latin1") !== MAGIC) throw new SignatureFormatError("not an SSH signature (no SSHSIG magic)");
+    if (Buffer.from(blob.subarray(0, MAGIC.length)).toString("latin1") !== MAGIC)
+      throw new SignatureFormatError("not an SSH signature (no SSHSIG magic)");
     const r = new WireReader(blob.subarray(MAGIC.length));
     const version = r.uint32();
     if (version !== VERSION) throw new SignatureFormatError(`SSH signature version ${version} is not supported`);
@@ -66,11 +85,19 @@ export function decodeSignature(blob: Uint8Array): SshSignature {
     const signature = r.string();
     r.end();
     if (namespace === "") throw new SignatureFormatError("the signature has an empty namespace");
-    if (!(HASHES as readonly string[]).includes(hash)) throw new SignatureFormatError(`hash algorithm ${JSON.stringify(hash)} is not supported`);
-    return { publicKey, ...(certificate ? { certificate } : {}), namespace, hashAlgorithm: hash as HashName, signature };
+    if (!(HASHES as readonly string[]).includes(hash))
+      throw new SignatureFormatError(`hash algorithm ${JSON.stringify(hash)} is not supported`);
+    return {
+      publicKey,
+      ...(certificate ? { certificate } : {}),
+      namespace,
+      hashAlgorithm: hash as HashName,
+      signature,
+    };
   } catch (error) {
     if (error instanceof SignatureFormatError) throw error;
-    if (error instanceof WireFormatError || error instanceof KeyFormatError) throw new SignatureFormatError(error.message);
+    if (error instanceof WireFormatError || error instanceof KeyFormatError)
+      throw new SignatureFormatError(error.message);
     throw new SignatureFormatError(`malformed SSH signature: ${(error as Error).message}`);
   }
 }
@@ -85,7 +112,8 @@ export function armor(blob: Uint8Array): string {
 export function dearmor(text: string): Uint8Array {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new SignatureFormatError("not an armored SSH signature (no BEGIN/END SSH SIGNATURE lines)");
+  if (start < 0 || end < start)
+    throw new SignatureFormatError("not an armored SSH signature (no BEGIN/END SSH SIGNATURE lines)");
   const body = text.slice(start + BEGIN.length, end).replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body)) throw new SignatureFormatError("the armored signature is not base64");
   return new Uint8Array(Buffer.from(body, "base64"));

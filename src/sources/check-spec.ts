@@ -13,12 +13,25 @@ const GITHUB_PART = /^[A-Za-z0-9._-]+$/;
  * reach ssh as an option, CVE-2017-1000117).
  */
 export function checkGitUrl(url: string): string {
-  if (url === "" || /\s/.test(url) || hasControlChars(url)) throw sourceError("invalid_source", `Not a valid git URL: ${JSON.stringify(redactUrl(url))}`, "Give an https://, ssh://, user@host:path or file:// URL.");
+  if (url === "" || /\s/.test(url) || hasControlChars(url))
+    throw sourceError(
+      "invalid_source",
+      `Not a valid git URL: ${JSON.stringify(redactUrl(url))}`,
+      "Give an https://, ssh://, user@host:path or file:// URL.",
+    );
   if (!GIT_URL.test(url)) {
-    throw sourceError("security_policy", `The git URL ${redactUrl(url)} does not use an allowed transport.`, "Only https://, ssh:// (or user@host:path) and file:// git URLs are fetched.");
+    throw sourceError(
+      "security_policy",
+      `The git URL ${redactUrl(url)} does not use an allowed transport.`,
+      "Only https://, ssh:// (or user@host:path) and file:// git URLs are fetched.",
+    );
   }
   if (/^-|:\/\/-|@-|^[^/]*@[^:]*:-/.test(url)) {
-    throw sourceError("security_policy", `The git URL ${redactUrl(url)} has a host, user or path that starts with "-".`, "Check the URL; such names would be read as command options.");
+    throw sourceError(
+      "security_policy",
+      `The git URL ${redactUrl(url)} has a host, user or path that starts with "-".`,
+      "Check the URL; such names would be read as command options.",
+    );
   }
   return url;
 }
@@ -33,7 +46,11 @@ export function checkSpec(spec: SourceSpec): void {
       return;
     case "tarball":
       if (spec.location === "https" && !/^https:\/\//i.test(spec.url)) {
-        throw sourceError("security_policy", `The archive URL ${redactUrl(spec.url)} is not https.`, "Archives are downloaded over https only.");
+        throw sourceError(
+          "security_policy",
+          `The archive URL ${redactUrl(spec.url)} is not https.`,
+          "Archives are downloaded over https only.",
+        );
       }
       return;
     case "git":
@@ -43,7 +60,11 @@ export function checkSpec(spec: SourceSpec): void {
     case "github":
       for (const part of [spec.owner, spec.repo]) {
         if (typeof part !== "string" || !GITHUB_PART.test(part) || part === "." || part === "..") {
-          throw sourceError("invalid_source", `The GitHub repository ${JSON.stringify(`${spec.owner}/${spec.repo}`)} is not a valid owner/repo.`, "Owner and repository names use letters, digits, '.', '_' and '-'.");
+          throw sourceError(
+            "invalid_source",
+            `The GitHub repository ${JSON.stringify(`${spec.owner}/${spec.repo}`)} is not a valid owner/repo.`,
+            "Owner and repository names use letters, digits, '.', '_' and '-'.",
+          );
         }
       }
       checkRefs(spec);
@@ -54,6 +75,10 @@ export function checkSpec(spec: SourceSpec): void {
 function checkRefs(spec: { ref?: string; pin?: string }): void {
   if (spec.ref !== undefined) checkGitRef(spec.ref);
   if (spec.pin !== undefined && !isFullSha(spec.pin)) {
-    throw sourceError("invalid_source", `The pinned commit ${JSON.stringify(spec.pin)} is not a full SHA (40 or 64 hexadecimal characters).`, "Pin the full commit id.");
+    throw sourceError(
+      "invalid_source",
+      `The pinned commit ${JSON.stringify(spec.pin)} is not a full SHA (40 or 64 hexadecimal characters).`,
+      "Pin the full commit id.",
+    );
   }
 }

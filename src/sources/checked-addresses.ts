@@ -16,15 +16,27 @@ const NOUN: Record<Destination, string> = { archive: "The archive URL", git: "Th
  * replaces the whole check (`resolveAddresses`) or only the DNS answers (`resolver`); the CLI
  * never sets it, so there is no production switch that lets a private address through.
  */
-export async function checkedAddresses(url: URL, net: NetworkOverrides | undefined, what: Destination): Promise<string[]> {
+export async function checkedAddresses(
+  url: URL,
+  net: NetworkOverrides | undefined,
+  what: Destination,
+): Promise<string[]> {
   if (net?.resolveAddresses) return net.resolveAddresses(url);
   const dns = await resolveAndCheck(judgeUrl(url.href, what), net?.resolver);
   if (!dns.ok) {
     // A resolver failure is an unreachable host; an answer in a denied range is a policy refusal.
     if (dns.unresolved) {
-      throw sourceError("source_unreachable", `${redactUrl(url.href)} cannot be reached: ${dns.reason}.`, "Check the host name and your network.");
+      throw sourceError(
+        "source_unreachable",
+        `${redactUrl(url.href)} cannot be reached: ${dns.reason}.`,
+        "Check the host name and your network.",
+      );
     }
-    throw sourceError("security_policy", `${NOUN[what]} ${redactUrl(url.href)} is refused: ${dns.reason}.`, `${what === "git" ? "Git repositories are fetched over https" : "Archives are downloaded"} only from hosts that resolve to public addresses.`);
+    throw sourceError(
+      "security_policy",
+      `${NOUN[what]} ${redactUrl(url.href)} is refused: ${dns.reason}.`,
+      `${what === "git" ? "Git repositories are fetched over https" : "Archives are downloaded"} only from hosts that resolve to public addresses.`,
+    );
   }
   return dns.addresses;
 }
@@ -33,7 +45,12 @@ export async function checkedAddresses(url: URL, net: NetworkOverrides | undefin
 export function judgeUrl(href: string, what: Destination): string {
   const verdict = classifyMcpUrl(href);
   if (!verdict.ok) {
-    throw sourceError("security_policy", `${NOUN[what]} ${redactUrl(href)} is refused: ${verdict.reason}.`, `${what === "git" ? "Git repositories are fetched over https" : "Archives are downloaded"} only from public https:// hosts.`, { stage: verdict.stage });
+    throw sourceError(
+      "security_policy",
+      `${NOUN[what]} ${redactUrl(href)} is refused: ${verdict.reason}.`,
+      `${what === "git" ? "Git repositories are fetched over https" : "Archives are downloaded"} only from public https:// hosts.`,
+      { stage: verdict.stage },
+    );
   }
   return verdict.host;
 }

@@ -27,22 +27,40 @@ export async function downloadArchive(rawUrl: string, maxBytes: number, opts: Fe
     const response = await connect(url, addresses, opts.net, signal, display);
     if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
       await response.body?.cancel().catch(() => {});
-      if (hop >= MAX_REDIRECTS) throw sourceError("source_unreachable", `${display} redirected more than ${MAX_REDIRECTS} times.`, "Use the final URL of the archive.");
+      if (hop >= MAX_REDIRECTS)
+        throw sourceError(
+          "source_unreachable",
+          `${display} redirected more than ${MAX_REDIRECTS} times.`,
+          "Use the final URL of the archive.",
+        );
       let next: URL;
       try {
         next = new URL(response.headers.get("location") as string, url);
       } catch {
-        throw sourceError("source_unreachable", `${display} answered with an invalid redirect.`, "Use the final URL of the archive.");
+        throw sourceError(
+          "source_unreachable",
+          `${display} answered with an invalid redirect.`,
+          "Use the final URL of the archive.",
+        );
       }
       if (next.origin !== origin) {
-        throw sourceError("security_policy", `${display} redirects to another origin (${redactUrl(next.origin)}); only same-origin redirects are followed.`, "Use the final URL of the archive, after checking that you trust that host.");
+        throw sourceError(
+          "security_policy",
+          `${display} redirects to another origin (${redactUrl(next.origin)}); only same-origin redirects are followed.`,
+          "Use the final URL of the archive, after checking that you trust that host.",
+        );
       }
       current = next.href;
       continue;
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
-      throw sourceError("source_unreachable", `${display} answered HTTP ${response.status}.`, "Check the URL and that the archive is published.", { status: response.status });
+      throw sourceError(
+        "source_unreachable",
+        `${display} answered HTTP ${response.status}.`,
+        "Check the URL and that the archive is published.",
+        { status: response.status },
+      );
     }
     return readBounded(response, maxBytes, display, opts.onProgress, signal);
   }
@@ -52,7 +70,11 @@ export async function downloadArchive(rawUrl: string, maxBytes: number, opts: Fe
  * A file that may be published beside an archive (`<url>.sig`): fetched under the same rules,
  * undefined when the server answers 404.
  */
-export async function downloadOptional(rawUrl: string, maxBytes: number, opts: FetchOptions): Promise<Uint8Array | undefined> {
+export async function downloadOptional(
+  rawUrl: string,
+  maxBytes: number,
+  opts: FetchOptions,
+): Promise<Uint8Array | undefined> {
   try {
     return await downloadArchive(rawUrl, maxBytes, opts);
   } catch (error) {
@@ -62,7 +84,13 @@ export async function downloadOptional(rawUrl: string, maxBytes: number, opts: F
 }
 
 /** Tries each checked address in turn; the URL carries the address, the name goes in Host and SNI. */
-async function connect(url: URL, addresses: string[], net: NetworkOverrides | undefined, signal: AbortSignal, display: string): Promise<Response> {
+async function connect(
+  url: URL,
+  addresses: string[],
+  net: NetworkOverrides | undefined,
+  signal: AbortSignal,
+  display: string,
+): Promise<Response> {
   let lastError: unknown;
   const isName = !/^[0-9.]+$/.test(url.hostname) && !url.hostname.startsWith("[");
   for (const address of addresses) {
@@ -78,19 +106,40 @@ async function connect(url: URL, addresses: string[], net: NetworkOverrides | un
         signal,
       } as RequestInit);
     } catch (error) {
-      if (signal.aborted) throw sourceError("source_unreachable", `Downloading ${display} timed out.`, "Check the network, then run the command again.");
+      if (signal.aborted)
+        throw sourceError(
+          "source_unreachable",
+          `Downloading ${display} timed out.`,
+          "Check the network, then run the command again.",
+        );
       lastError = error;
     }
   }
-  const why = lastError instanceof Error ? ((lastError as NodeJS.ErrnoException).code ?? lastError.message) : String(lastError);
-  throw sourceError("source_unreachable", `${display} cannot be reached (${why}).`, "Check the URL and your network; TLS certificates must match the host name.");
+  const why =
+    lastError instanceof Error ? ((lastError as NodeJS.ErrnoException).code ?? lastError.message) : String(lastError);
+  throw sourceError(
+    "source_unreachable",
+    `${display} cannot be reached (${why}).`,
+    "Check the URL and your network; TLS certificates must match the host name.",
+  );
 }
 
-async function readBounded(response: Response, maxBytes: number, display: string, onProgress: ((m: string) => void) | undefined, signal: AbortSignal): Promise<Uint8Array> {
+async function readBounded(
+  response: Response,
+  maxBytes: number,
+  display: string,
+  onProgress: ((m: string) => void) | undefined,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
-    throw sourceError("source_too_large", `${display} is ${declared} bytes, over the ${maxBytes}-byte archive budget.`, "Keep large or generated files out of the bundle.", { limit: "archive_bytes" });
+    throw sourceError(
+      "source_too_large",
+      `${display} is ${declared} bytes, over the ${maxBytes}-byte archive budget.`,
+      "Keep large or generated files out of the bundle.",
+      { limit: "archive_bytes" },
+    );
   }
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -98,21 +147,36 @@ async function readBounded(response: Response, maxBytes: number, display: string
   let nextReport = PROGRESS_FROM_BYTES;
   const readError = () =>
     signal.aborted
-      ? sourceError("source_unreachable", `Downloading ${display} timed out.`, "Check the network, then run the command again.")
+      ? sourceError(
+          "source_unreachable",
+          `Downloading ${display} timed out.`,
+          "Check the network, then run the command again.",
+        )
       : sourceError("source_unreachable", `The download of ${display} broke off.`, "Run the command again.");
   for await (const chunk of streamChunks(response.body as ReadableStream<Uint8Array>, readError)) {
     received += chunk.length;
     if (received > maxBytes) {
-      throw sourceError("source_too_large", `${display} is larger than the ${maxBytes}-byte archive budget.`, "Keep large or generated files out of the bundle.", { limit: "archive_bytes" });
+      throw sourceError(
+        "source_too_large",
+        `${display} is larger than the ${maxBytes}-byte archive budget.`,
+        "Keep large or generated files out of the bundle.",
+        { limit: "archive_bytes" },
+      );
     }
     chunks.push(chunk);
     if (report && onProgress && received >= nextReport) {
       onProgress(`Downloading ${display}: ${mib(received)}${Number.isFinite(declared) ? ` of ${mib(declared)}` : ""}`);
-      nextReport += Number.isFinite(declared) ? Math.max(PROGRESS_FROM_BYTES, Math.ceil(declared / 10)) : 4 * PROGRESS_FROM_BYTES;
+      nextReport += Number.isFinite(declared)
+        ? Math.max(PROGRESS_FROM_BYTES, Math.ceil(declared / 10))
+        : 4 * PROGRESS_FROM_BYTES;
     }
   }
   if (Number.isFinite(declared) && received !== declared) {
-    throw sourceError("source_unreachable", `The download of ${display} ended after ${received} of ${declared} bytes.`, "Run the command again.");
+    throw sourceError(
+      "source_unreachable",
+      `The download of ${display} ended after ${received} of ${declared} bytes.`,
+      "Run the command again.",
+    );
   }
   const out = new Uint8Array(received);
   let off = 0;

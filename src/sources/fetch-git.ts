@@ -42,7 +42,12 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptions): Promise<GitCheckout> {
   if (target.subpath !== undefined) {
     const problem = relativePathProblem(target.subpath);
-    if (problem) throw sourceError("invalid_source", `The subpath ${JSON.stringify(target.subpath)} ${problem}.`, "Give a relative path inside the repository, like packs/my-plugin.");
+    if (problem)
+      throw sourceError(
+        "invalid_source",
+        `The subpath ${JSON.stringify(target.subpath)} ${problem}.`,
+        "Give a relative path inside the repository, like packs/my-plugin.",
+      );
   }
   // Judged before git or any scratch exists: a refused literal host starts nothing.
   const https = judgeGitRemote(target.url);
@@ -51,18 +56,49 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
   const gitDir = join(scratch, "repo.git");
   const checkout = join(scratch, "checkout");
   try {
-    opts.onProgress?.(`Fetching ${target.display}${target.pin ? ` at ${target.pin.slice(0, 12)}` : target.ref ? ` (${target.ref})` : ""} with git…`);
+    opts.onProgress?.(
+      `Fetching ${target.display}${target.pin ? ` at ${target.pin.slice(0, 12)}` : target.ref ? ` (${target.ref})` : ""} with git…`,
+    );
     await runGit(ctx, ["init", "-q", "--bare", "--", gitDir], { cwd: scratch, timeoutMs, action: "init" });
     const pin = https ? await remotePin(ctx, target.url, https, gitDir, timeoutMs, opts) : [];
     const want = target.pin ?? target.ref ?? "HEAD";
-    await runGit(ctx, [...pin, "fetch", "-q", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--", target.url, `+${want}:refs/gjc/fetched`], {
-      cwd: gitDir,
-      timeoutMs,
-      action: `fetch of ${target.display}${target.pin ? ` at ${target.pin}` : target.ref !== undefined ? ` (${target.ref})` : ""}`,
-    });
-    const sha = (await runGit(ctx, ["rev-parse", "--verify", "refs/gjc/fetched^{commit}"], { cwd: gitDir, timeoutMs, action: "rev-parse" })).stdout.trim().toLowerCase();
+    await runGit(
+      ctx,
+      [
+        ...pin,
+        "fetch",
+        "-q",
+        "--depth",
+        "1",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--",
+        target.url,
+        `+${want}:refs/gjc/fetched`,
+      ],
+      {
+        cwd: gitDir,
+        timeoutMs,
+        action: `fetch of ${target.display}${target.pin ? ` at ${target.pin}` : target.ref !== undefined ? ` (${target.ref})` : ""}`,
+      },
+    );
+    const sha = (
+      await runGit(ctx, ["rev-parse", "--verify", "refs/gjc/fetched^{commit}"], {
+        cwd: gitDir,
+        timeoutMs,
+        action: "rev-parse",
+      })
+    ).stdout
+      .trim()
+      .toLowerCase();
     if (target.pin && sha !== target.pin) {
-      throw sourceError("hash_mismatch", `git fetched ${sha}, not the pinned commit ${target.pin}.`, "The remote answered with a different commit; nothing was installed.", { expected: target.pin, actual: sha });
+      throw sourceError(
+        "hash_mismatch",
+        `git fetched ${sha}, not the pinned commit ${target.pin}.`,
+        "The remote answered with a different commit; nothing was installed.",
+        { expected: target.pin, actual: sha },
+      );
     }
     const entries = await readCommitTree(ctx, gitDir, sha, target.subpath, opts.limits, timeoutMs);
     rmSync(gitDir, { recursive: true, force: true });
@@ -86,8 +122,17 @@ export async function fetchGit(ctx: Context, target: GitTarget, opts: FetchOptio
  * unrewritten one is resolved, every answer judged, and git pinned to those answers.
  * It runs in our fresh bare repository, so no repository's config takes part.
  */
-async function remotePin(ctx: Context, url: string, https: URL, gitDir: string, timeoutMs: number, opts: FetchOptions): Promise<string[]> {
-  const effective = (await runGit(ctx, ["ls-remote", "--get-url", "--", url], { cwd: gitDir, timeoutMs, action: "ls-remote --get-url" })).stdout.replace(/\n$/, "");
+async function remotePin(
+  ctx: Context,
+  url: string,
+  https: URL,
+  gitDir: string,
+  timeoutMs: number,
+  opts: FetchOptions,
+): Promise<string[]> {
+  const effective = (
+    await runGit(ctx, ["ls-remote", "--get-url", "--", url], { cwd: gitDir, timeoutMs, action: "ls-remote --get-url" })
+  ).stdout.replace(/\n$/, "");
   if (effective !== url) return [];
   return pinnedRemote(https, opts.net);
 }
@@ -97,9 +142,17 @@ function selectSubpath(checkout: string, subpath: string): string {
   const walk = walkInside(checkout, subpath, "dir");
   if (!walk.ok) {
     if (walk.reason === "symlink") {
-      throw sourceError("security_policy", `The path ${JSON.stringify(subpath)} goes through a symbolic link (${walk.at}) in the repository.`, "Point at the real directory; links are never followed out of a checkout.");
+      throw sourceError(
+        "security_policy",
+        `The path ${JSON.stringify(subpath)} goes through a symbolic link (${walk.at}) in the repository.`,
+        "Point at the real directory; links are never followed out of a checkout.",
+      );
     }
-    throw sourceError("missing_file", `The repository has no directory ${JSON.stringify(subpath)} (${walk.reason} at ${walk.at}).`, "Check the path in the URL or catalog entry.");
+    throw sourceError(
+      "missing_file",
+      `The repository has no directory ${JSON.stringify(subpath)} (${walk.reason} at ${walk.at}).`,
+      "Check the path in the URL or catalog entry.",
+    );
   }
   return join(checkout, subpath);
 }

@@ -26,7 +26,11 @@ export function checkGitRef(ref: string): string {
     hasControlChars(ref) ||
     ref.split("/").some((c) => c.startsWith("."));
   if (bad) {
-    throw sourceError("invalid_source", `The git reference ${JSON.stringify(ref)} is not a valid branch, tag or commit.`, "After '#', name a branch, a tag, or a full 40-character commit SHA.");
+    throw sourceError(
+      "invalid_source",
+      `The git reference ${JSON.stringify(ref)} is not a valid branch, tag or commit.`,
+      "After '#', name a branch, a tag, or a full 40-character commit SHA.",
+    );
   }
   return ref;
 }

@@ -20,11 +20,20 @@ export function judgeGitRemote(raw: string): URL | undefined {
   const m = /^https:\/\/([^/?#]*)(.*)$/is.exec(raw);
   if (!m) return undefined;
   // WHATWG reads "\" in an authority as "/", curl does not: one string, two hosts.
-  if (raw.includes("\\")) throw sourceError("security_policy", `The git URL ${redactUrl(raw)} is refused: it contains a backslash.`, "Write the URL with forward slashes only.");
+  if (raw.includes("\\"))
+    throw sourceError(
+      "security_policy",
+      `The git URL ${redactUrl(raw)} is refused: it contains a backslash.`,
+      "Write the URL with forward slashes only.",
+    );
   const authority = m[1];
   const at = authority.lastIndexOf("@");
   if (at !== authority.indexOf("@")) {
-    throw sourceError("security_policy", `The git URL ${redactUrl(raw)} is refused: its authority holds more than one "@".`, "Write the URL as https://[user[:token]@]host/path.");
+    throw sourceError(
+      "security_policy",
+      `The git URL ${redactUrl(raw)} is refused: its authority holds more than one "@".`,
+      "Write the URL as https://[user[:token]@]host/path.",
+    );
   }
   const bare = `https://${authority.slice(at + 1)}${m[2]}`;
   judgeUrl(bare, "git");

@@ -39,12 +39,25 @@ export async function readCommitTree(
   const maxEntries = limits.maxFiles * 2 + 16;
   const maxPath = limits.maxPathBytes ?? 4096;
   // Literal pathspec: a subpath is a path, never a glob or magic.
-  const listing = await runGit(ctx, ["--literal-pathspecs", "ls-tree", "-r", "-z", "-l", "--full-tree", sha, ...(subpath !== undefined ? ["--", subpath] : [])], {
-    cwd: gitDir,
-    timeoutMs,
-    action: "ls-tree",
-    maxStdoutBytes: maxEntries * (maxPath + LS_TREE_LINE_OVERHEAD),
-  });
+  const listing = await runGit(
+    ctx,
+    [
+      "--literal-pathspecs",
+      "ls-tree",
+      "-r",
+      "-z",
+      "-l",
+      "--full-tree",
+      sha,
+      ...(subpath !== undefined ? ["--", subpath] : []),
+    ],
+    {
+      cwd: gitDir,
+      timeoutMs,
+      action: "ls-tree",
+      maxStdoutBytes: maxEntries * (maxPath + LS_TREE_LINE_OVERHEAD),
+    },
+  );
   const entries = parseListing(listing.bytes);
   const judged = judgeTree(entries, limits);
   const wanted = judged.filter((j) => j.entry.type === "blob");
@@ -52,7 +65,13 @@ export async function readCommitTree(
     let expected = 0;
     for (const w of wanted) expected += w.entry.size + CAT_FILE_HEADER_BYTES;
     const input = new TextEncoder().encode(`${wanted.map((w) => w.entry.oid).join("\n")}\n`);
-    const out = await runGit(ctx, ["cat-file", "--batch"], { cwd: gitDir, timeoutMs, action: "cat-file", input, maxStdoutBytes: expected });
+    const out = await runGit(ctx, ["cat-file", "--batch"], {
+      cwd: gitDir,
+      timeoutMs,
+      action: "cat-file",
+      input,
+      maxStdoutBytes: expected,
+    });
     fillBlobs(out.bytes, wanted);
   }
   return judged.map((j) => j.judged);
@@ -64,9 +83,22 @@ function parseListing(bytes: Uint8Array): TreeEntry[] {
   for (const record of text.split("\0")) {
     if (record === "") continue;
     const tab = record.indexOf("\t");
-    const m = /^([0-7]{6}) (blob|tree|commit) ([0-9a-f]{40,64}) +(-|[0-9]+)$/.exec(tab === -1 ? "" : record.slice(0, tab));
-    if (!m) throw sourceError("source_unreachable", "git ls-tree answered in a form gjc does not understand.", "Check your git version (2.20 or newer is needed).");
-    entries.push({ mode: m[1], type: m[2], oid: m[3], size: m[4] === "-" ? 0 : Number(m[4]), path: record.slice(tab + 1) });
+    const m = /^([0-7]{6}) (blob|tree|commit) ([0-9a-f]{40,64}) +(-|[0-9]+)$/.exec(
+      tab === -1 ? "" : record.slice(0, tab),
+    );
+    if (!m)
+      throw sourceError(
+        "source_unreachable",
+        "git ls-tree answered in a form gjc does not understand.",
+        "Check your git version (2.20 or newer is needed).",
+      );
+    entries.push({
+      mode: m[1],
+      type: m[2],
+      oid: m[3],
+      size: m[4] === "-" ? 0 : Number(m[4]),
+      path: record.slice(tab + 1),
+    });
   }
   return entries;
 }
@@ -78,7 +110,11 @@ function judgeTree(entries: TreeEntry[], limits: BundleLimits): { entry: TreeEnt
   let total = 0;
   for (const e of entries) {
     const verdict = judgeEntryName(e.path);
-    if (!verdict.ok || verdict.path === null) throw hostile(`The repository holds ${JSON.stringify(e.path)}, whose name ${verdict.ok ? "is the root" : verdict.reason}.`, e.path);
+    if (!verdict.ok || verdict.path === null)
+      throw hostile(
+        `The repository holds ${JSON.stringify(e.path)}, whose name ${verdict.ok ? "is the root" : verdict.reason}.`,
+        e.path,
+      );
     const path = verdict.path;
     if (e.type === "commit") {
       // A submodule: an empty directory, as a checkout without --recurse-submodules leaves it.
@@ -86,14 +122,24 @@ function judgeTree(entries: TreeEntry[], limits: BundleLimits): { entry: TreeEnt
       out.push({ entry: e, judged: { path, type: "dir", mode: 0o755 } });
       continue;
     }
-    if (e.type !== "blob") throw hostile(`The repository entry ${JSON.stringify(e.path)} has the unexpected type ${e.type}.`, e.path);
+    if (e.type !== "blob")
+      throw hostile(`The repository entry ${JSON.stringify(e.path)} has the unexpected type ${e.type}.`, e.path);
     names.admit(path, "file");
-    if (++files > limits.maxFiles) throw tooLarge(`The repository has more than ${limits.maxFiles} files at this path.`, { limit: "files" });
-    if (e.size > limits.maxFileBytes) throw tooLarge(`${path} is ${e.size} bytes, over the ${limits.maxFileBytes}-byte limit for one file.`, { limit: "file_bytes", entry: path });
+    if (++files > limits.maxFiles)
+      throw tooLarge(`The repository has more than ${limits.maxFiles} files at this path.`, { limit: "files" });
+    if (e.size > limits.maxFileBytes)
+      throw tooLarge(`${path} is ${e.size} bytes, over the ${limits.maxFileBytes}-byte limit for one file.`, {
+        limit: "file_bytes",
+        entry: path,
+      });
     total += e.size;
-    if (total > limits.maxTotalBytes) throw tooLarge(`The repository's files add up to more than ${limits.maxTotalBytes} bytes.`, { limit: "total_bytes" });
+    if (total > limits.maxTotalBytes)
+      throw tooLarge(`The repository's files add up to more than ${limits.maxTotalBytes} bytes.`, {
+        limit: "total_bytes",
+      });
     if (e.mode === "120000") {
-      if (e.size > MAX_LINK_TARGET_BYTES) throw hostile(`The symbolic link ${JSON.stringify(path)} has a ${e.size}-byte target.`, path);
+      if (e.size > MAX_LINK_TARGET_BYTES)
+        throw hostile(`The symbolic link ${JSON.stringify(path)} has a ${e.size}-byte target.`, path);
       out.push({ entry: e, judged: { path, type: "symlink", mode: 0o777 } });
     } else if (e.mode === "100644" || e.mode === "100755") {
       out.push({ entry: e, judged: { path, type: "file", mode: e.mode === "100755" ? 0o755 : 0o644 } });
@@ -113,23 +159,34 @@ function fillBlobs(bytes: Uint8Array, wanted: { entry: TreeEntry; judged: Judged
     const header = nl === -1 ? "" : decoder.decode(bytes.subarray(off, nl));
     const m = /^([0-9a-f]{40,64}) blob ([0-9]+)$/.exec(header);
     if (!m || m[1] !== w.entry.oid || Number(m[2]) !== w.entry.size || bytes[nl + 1 + w.entry.size] !== 0x0a) {
-      throw sourceError("source_unreachable", `git cat-file did not return the blob of ${w.judged.path} as listed.`, "The repository may be corrupt; fetch it again.");
+      throw sourceError(
+        "source_unreachable",
+        `git cat-file did not return the blob of ${w.judged.path} as listed.`,
+        "The repository may be corrupt; fetch it again.",
+      );
     }
     const data = bytes.slice(nl + 1, nl + 1 + w.entry.size);
     off = nl + 2 + w.entry.size;
     if (w.judged.type === "symlink") {
       const target = decoder.decode(data);
-      if (target === "" || target.includes("\0")) throw hostile(`The symbolic link ${JSON.stringify(w.judged.path)} has an impossible target.`, w.judged.path);
+      if (target === "" || target.includes("\0"))
+        throw hostile(`The symbolic link ${JSON.stringify(w.judged.path)} has an impossible target.`, w.judged.path);
       w.judged.linkTarget = target;
-    }
-    else w.judged.data = data;
+    } else w.judged.data = data;
   }
 }
 
 function hostile(message: string, entry: string) {
-  return sourceError("security_policy", message, "The repository is refused as a whole; nothing was written.", { entry });
+  return sourceError("security_policy", message, "The repository is refused as a whole; nothing was written.", {
+    entry,
+  });
 }
 
 function tooLarge(message: string, details: unknown) {
-  return sourceError("source_too_large", message, "The repository exceeds the bundle limits; nothing was written. Point at a smaller subpath or keep large files out.", details);
+  return sourceError(
+    "source_too_large",
+    message,
+    "The repository exceeds the bundle limits; nothing was written. Point at a smaller subpath or keep large files out.",
+    details,
+  );
 }

@@ -13,7 +13,8 @@ export interface GithubTarget {
 }
 
 const PART = /^[A-Za-z0-9._-]+$/;
-const HINT = "Use owner/repo, https://github.com/<owner>/<repo>, or https://github.com/<owner>/<repo>/tree/<ref>/<path>.";
+const HINT =
+  "Use owner/repo, https://github.com/<owner>/<repo>, or https://github.com/<owner>/<repo>/tree/<ref>/<path>.";
 /** Files a `/blob/<ref>/<dir>/<file>` link may point at; the link then selects `<dir>`. */
 const BLOB_FILES = new Set(["SKILL.md", "plugin.json", "gajae-plugin.json"]);
 
@@ -37,7 +38,11 @@ export function parseGithubUrl(spec: string): GithubTarget {
   refuseCharacters(spec);
   const m = /^https:\/\/github\.com(\/.*)?$/i.exec(spec);
   if (!m) {
-    throw sourceError("invalid_source", `Only https://github.com/… URLs are accepted as GitHub sources: ${spec}`, `${HINT} Ports, user names and other hosts are refused here; for SSH use git@github.com:<owner>/<repo>.git.`);
+    throw sourceError(
+      "invalid_source",
+      `Only https://github.com/… URLs are accepted as GitHub sources: ${spec}`,
+      `${HINT} Ports, user names and other hosts are refused here; for SSH use git@github.com:<owner>/<repo>.git.`,
+    );
   }
   const rest = (m[1] ?? "").replace(/\/$/, "");
   const parts = rest.split("/").slice(1);
@@ -53,7 +58,11 @@ export function parseGithubUrl(spec: string): GithubTarget {
   }
   const ref = parts[3];
   if (ref === "" || !PART.test(ref) || ref === "." || ref === ".." || ref.startsWith("-") || ref.includes("..")) {
-    throw sourceError("invalid_source", `The git reference in this GitHub URL is not supported: ${JSON.stringify(ref)}`, "Refs may use letters, digits, '.', '_' and '-' (no '/', no '..', not starting with '-'). Use a tag or a full commit SHA.");
+    throw sourceError(
+      "invalid_source",
+      `The git reference in this GitHub URL is not supported: ${JSON.stringify(ref)}`,
+      "Refs may use letters, digits, '.', '_' and '-' (no '/', no '..', not starting with '-'). Use a tag or a full commit SHA.",
+    );
   }
   let pathParts = parts.slice(4);
   if (mode === "blob") {
@@ -65,7 +74,11 @@ export function parseGithubUrl(spec: string): GithubTarget {
   }
   if (pathParts.length > 0 && relativePathProblem(pathParts.join("/")) !== undefined) {
     const bad = pathParts.find((p) => relativePathProblem(p) !== undefined) ?? pathParts.join("/");
-    throw sourceError("invalid_source", `The repository path in this GitHub URL has an unsupported component: ${JSON.stringify(bad)}`, HINT);
+    throw sourceError(
+      "invalid_source",
+      `The repository path in this GitHub URL has an unsupported component: ${JSON.stringify(bad)}`,
+      HINT,
+    );
   }
   const subpath = pathParts.length > 0 ? pathParts.join("/") : undefined;
   const target: GithubTarget = { owner, repo };
@@ -88,7 +101,11 @@ function refuseCharacters(spec: string): void {
 
 function checkPart(part: string, what: string): string {
   if (!PART.test(part) || part === "." || part === "..") {
-    throw sourceError("invalid_source", `The GitHub ${what} name ${JSON.stringify(part)} is not supported.`, "Owner and repository names use letters, digits, '.', '_' and '-'.");
+    throw sourceError(
+      "invalid_source",
+      `The GitHub ${what} name ${JSON.stringify(part)} is not supported.`,
+      "Owner and repository names use letters, digits, '.', '_' and '-'.",
+    );
   }
   return part;
 }

@@ -15,5 +15,9 @@ export function requireManifest(dir: string, manifestNames: string[], where: str
       // Try the next name.
     }
   }
-  throw sourceError("missing_file", `No ${manifestNames.join(" or ")} in ${where}.`, "Select the directory that holds the bundle manifest (for GitHub, a /tree/<ref>/<path> URL).");
+  throw sourceError(
+    "missing_file",
+    `No ${manifestNames.join(" or ")} in ${where}.`,
+    "Select the directory that holds the bundle manifest (for GitHub, a /tree/<ref>/<path> URL).",
+  );
 }

@@ -27,8 +27,10 @@ export function isTarballName(name: string): boolean {
  * path (`plugins/foo`) from GitHub shorthand (`owner/repo`): see the ambiguity rule in types.ts.
  */
 export function parseSourceSpec(spec: string, ctx: Context): SourceSpec {
-  if (typeof spec !== "string" || spec.trim() === "") throw sourceError("invalid_source", "The source is empty.", USAGE_HINT);
-  if (hasControlChars(spec)) throw sourceError("invalid_source", "The source contains a control character.", USAGE_HINT);
+  if (typeof spec !== "string" || spec.trim() === "")
+    throw sourceError("invalid_source", "The source is empty.", USAGE_HINT);
+  if (hasControlChars(spec))
+    throw sourceError("invalid_source", "The source contains a control character.", USAGE_HINT);
   const raw = spec;
 
   if (looksLikeGithubUrl(spec)) return { kind: "github", raw, ...parseGithubUrl(spec) };
@@ -37,7 +39,11 @@ export function parseSourceSpec(spec: string, ctx: Context): SourceSpec {
   if (scheme !== undefined) return parseSchemeUrl(spec, scheme, raw);
 
   if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(spec)) {
-    throw sourceError("security_policy", `The git transport in ${JSON.stringify(spec.split("::")[0])}:: is not allowed.`, "Only https://, ssh:// (or user@host:path) and file:// git URLs are fetched.");
+    throw sourceError(
+      "security_policy",
+      `The git transport in ${JSON.stringify(spec.split("::")[0])}:: is not allowed.`,
+      "Only https://, ssh:// (or user@host:path) and file:// git URLs are fetched.",
+    );
   }
   if (SCP_LIKE.test(spec)) return gitSpec(spec, raw);
 
@@ -45,11 +51,20 @@ export function parseSourceSpec(spec: string, ctx: Context): SourceSpec {
   if (existsRelative(ctx, spec)) return localSpec(ctx, spec, raw);
   if (isTarballName(spec)) return localSpec(ctx, spec, raw);
   if (isGithubShorthand(spec)) return { kind: "github", raw, ...parseGithubShorthand(spec) };
-  throw sourceError("invalid_source", `Cannot tell what kind of source ${JSON.stringify(spec)} is (no such file or directory here).`, USAGE_HINT);
+  throw sourceError(
+    "invalid_source",
+    `Cannot tell what kind of source ${JSON.stringify(spec)} is (no such file or directory here).`,
+    USAGE_HINT,
+  );
 }
 
 function parseSchemeUrl(spec: string, scheme: string, raw: string): SourceSpec {
-  if (/\s/.test(spec)) throw sourceError("invalid_source", `A URL source cannot contain whitespace: ${JSON.stringify(redactUrl(spec))}`, USAGE_HINT);
+  if (/\s/.test(spec))
+    throw sourceError(
+      "invalid_source",
+      `A URL source cannot contain whitespace: ${JSON.stringify(redactUrl(spec))}`,
+      USAGE_HINT,
+    );
   if (scheme === "https") {
     let url: URL;
     try {
@@ -58,7 +73,12 @@ function parseSchemeUrl(spec: string, scheme: string, raw: string): SourceSpec {
       throw sourceError("invalid_source", `Not a valid URL: ${redactUrl(spec)}`, USAGE_HINT);
     }
     if (isTarballName(url.pathname)) {
-      if (spec.includes("#")) throw sourceError("invalid_source", `A tarball URL cannot carry a #fragment: ${redactUrl(spec)}`, "Remove the #… part.");
+      if (spec.includes("#"))
+        throw sourceError(
+          "invalid_source",
+          `A tarball URL cannot carry a #fragment: ${redactUrl(spec)}`,
+          "Remove the #… part.",
+        );
       return { kind: "tarball", raw, location: "https", url: spec };
     }
     return gitSpec(spec, raw);
@@ -68,7 +88,8 @@ function parseSchemeUrl(spec: string, scheme: string, raw: string): SourceSpec {
     const hashAt = spec.indexOf("#");
     const withoutRef = hashAt < 0 ? spec : spec.slice(0, hashAt);
     if (isTarballName(withoutRef)) {
-      if (hashAt >= 0) throw sourceError("invalid_source", `A tarball cannot carry a #fragment: ${spec}`, "Remove the #… part.");
+      if (hashAt >= 0)
+        throw sourceError("invalid_source", `A tarball cannot carry a #fragment: ${spec}`, "Remove the #… part.");
       let path: string;
       try {
         path = fileURLToPath(spec);

@@ -37,7 +37,9 @@ export function hasRedactedParts(url: string): boolean {
 
 /** Replaces every `scheme://userinfo@` in free text (git's stderr) with `scheme://***@`. */
 export function redactText(text: string): string {
-  return text.replace(/([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/\s@]*@/g, "$1***@").replace(/([?&][^=&#\s]*=)[^&#\s'"]+/g, "$1***");
+  return text
+    .replace(/([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)[^/\s@]*@/g, "$1***@")
+    .replace(/([?&][^=&#\s]*=)[^&#\s'"]+/g, "$1***");
 }
 
 function isSshScheme(prefix: string): boolean {

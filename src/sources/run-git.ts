@@ -24,19 +24,32 @@ import { redactText } from "./redact.ts";
  * git also ignores `http-alternates`, which are other hosts too.
  */
 export const GIT_HARDENING = [
-  "-c", "protocol.allow=never",
-  "-c", "protocol.https.allow=always",
-  "-c", "protocol.ssh.allow=always",
-  "-c", "protocol.file.allow=always",
-  "-c", "http.followRedirects=false",
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "core.fsmonitor=false",
-  "-c", "submodule.recurse=false",
-  "-c", "fetch.recurseSubmodules=false",
-  "-c", "core.protectNTFS=true",
-  "-c", "core.protectHFS=true",
-  "-c", "advice.detachedHead=false",
-  "-c", "init.defaultBranch=main",
+  "-c",
+  "protocol.allow=never",
+  "-c",
+  "protocol.https.allow=always",
+  "-c",
+  "protocol.ssh.allow=always",
+  "-c",
+  "protocol.file.allow=always",
+  "-c",
+  "http.followRedirects=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "submodule.recurse=false",
+  "-c",
+  "fetch.recurseSubmodules=false",
+  "-c",
+  "core.protectNTFS=true",
+  "-c",
+  "core.protectHFS=true",
+  "-c",
+  "advice.detachedHead=false",
+  "-c",
+  "init.defaultBranch=main",
 ];
 
 /**
@@ -46,9 +59,26 @@ export const GIT_HARDENING = [
  * (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT) passes, since only listed names do.
  */
 const GIT_HOST_VARIABLES = [
-  "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "XDG_CONFIG_HOME", "SSH_AUTH_SOCK", "SSH_AGENT_PID", "GIT_SSH", "GIT_SSH_COMMAND",
-  "GIT_SSH_VARIANT", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
-  "GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_NOSYSTEM",
+  "XDG_CONFIG_HOME",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH_VARIANT",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
 ];
 
 export function gitEnv(ctx: Context): Record<string, string> {
@@ -95,12 +125,28 @@ const STDERR_KEEP = 64 * 1024;
 export async function runGit(ctx: Context, args: string[], opts: GitRunOptions): Promise<GitRun> {
   const env = gitEnv(ctx);
   const git = Bun.which("git", { PATH: env.PATH ?? "" });
-  if (!git) throw sourceError("source_unreachable", "git is not installed or not on PATH.", "Install git, then run the command again.");
+  if (!git)
+    throw sourceError(
+      "source_unreachable",
+      "git is not installed or not on PATH.",
+      "Install git, then run the command again.",
+    );
   let child: LaunchedProcess<"ignore", "pipe", "pipe">;
   try {
-    child = launch({ argv: [git, ...GIT_HARDENING, ...args], cwd: opts.cwd, env, stdin: "ignore", input: opts.input, timeoutMs: opts.timeoutMs });
+    child = launch({
+      argv: [git, ...GIT_HARDENING, ...args],
+      cwd: opts.cwd,
+      env,
+      stdin: "ignore",
+      input: opts.input,
+      timeoutMs: opts.timeoutMs,
+    });
   } catch (error) {
-    throw sourceError("source_unreachable", `git could not be started (${(error as Error).message}).`, "Check that git is installed and runnable.");
+    throw sourceError(
+      "source_unreachable",
+      `git could not be started (${(error as Error).message}).`,
+      "Check that git is installed and runnable.",
+    );
   }
   let overflow = false;
   const stdoutP = readBounded(child.proc.stdout, opts.maxStdoutBytes ?? Number.MAX_SAFE_INTEGER, () => {
@@ -113,16 +159,31 @@ export async function runGit(ctx: Context, args: string[], opts: GitRunOptions):
   await child.stop();
   const [stdout, stderr] = await Promise.all([stdoutP, stderrP]);
   if (child.timedOut) {
-    throw sourceError("source_unreachable", `git ${opts.action} timed out after ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`, "Check the network and the URL, then run the command again.", { timeoutMs: opts.timeoutMs });
+    throw sourceError(
+      "source_unreachable",
+      `git ${opts.action} timed out after ${Math.round(opts.timeoutMs / 1000)} s and was stopped.`,
+      "Check the network and the URL, then run the command again.",
+      { timeoutMs: opts.timeoutMs },
+    );
   }
   if (overflow) {
-    throw sourceError("source_too_large", `git ${opts.action} produced more than ${opts.maxStdoutBytes} bytes, over the bundle budget; it was stopped.`, "Keep large or generated files out of the bundle, or point at a smaller subpath.", { limit: "git_output_bytes" });
+    throw sourceError(
+      "source_too_large",
+      `git ${opts.action} produced more than ${opts.maxStdoutBytes} bytes, over the bundle budget; it was stopped.`,
+      "Keep large or generated files out of the bundle, or point at a smaller subpath.",
+      { limit: "git_output_bytes" },
+    );
   }
   if (code !== 0) {
     const last = lastLines(redactText(stderr));
-    throw sourceError("source_unreachable", `git ${opts.action} failed${last ? `: ${last}` : ` (exit ${code})`}`, "Check the URL, the ref and your access to the repository (git's credential helper and ssh agent are used; nothing is prompted).", {
-      exitCode: code,
-    });
+    throw sourceError(
+      "source_unreachable",
+      `git ${opts.action} failed${last ? `: ${last}` : ` (exit ${code})`}`,
+      "Check the URL, the ref and your access to the repository (git's credential helper and ssh agent are used; nothing is prompted).",
+      {
+        exitCode: code,
+      },
+    );
   }
   return {
     bytes: stdout,
@@ -133,7 +194,11 @@ export async function runGit(ctx: Context, args: string[], opts: GitRunOptions):
 }
 
 /** stdout collected up to `max` bytes; past it `onOverflow` runs once and the rest is drained unkept. */
-async function readBounded(stream: ReadableStream<Uint8Array>, max: number, onOverflow: () => void): Promise<Uint8Array> {
+async function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  onOverflow: () => void,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let over = false;

@@ -66,13 +66,16 @@ export function checkPrivateParent(parent: string): void {
   if (uid !== undefined) {
     const othersMayWrite = (outerStat.mode & 0o022) !== 0;
     const sticky = (outerStat.mode & 0o1000) !== 0;
-    if (othersMayWrite && !sticky) throw unsafe(parent, `its parent ${outer} is writable by other users and not sticky, so they could replace it`);
-    if (outerStat.uid !== uid && outerStat.uid !== 0) throw unsafe(parent, `its parent ${outer} belongs to another user (uid ${outerStat.uid})`);
+    if (othersMayWrite && !sticky)
+      throw unsafe(parent, `its parent ${outer} is writable by other users and not sticky, so they could replace it`);
+    if (outerStat.uid !== uid && outerStat.uid !== 0)
+      throw unsafe(parent, `its parent ${outer} belongs to another user (uid ${outerStat.uid})`);
   }
   try {
     mkdirSync(parent, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw unsafe(parent, `it cannot be created (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+      throw unsafe(parent, `it cannot be created (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
   const st = lstatSync(parent);
   if (st.isSymbolicLink()) throw unsafe(parent, "it is a symbolic link");
@@ -107,7 +110,6 @@ function sweepStale(parent: string): void {
     }
   }
 }
-
 
 function unsafe(root: string, why: string) {
   return sourceError(

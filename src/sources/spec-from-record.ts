@@ -43,6 +43,10 @@ function withRef(spec: { ref?: string; pin?: string }, ref: string | undefined):
 
 function refuseRedacted(uri: string): void {
   if (hasRedactedParts(uri)) {
-    throw sourceError("invalid_source", `The recorded source ${uri} had secrets removed before it was stored and cannot be fetched again as is.`, "Install again from the full URL (the secret is used once and never stored).");
+    throw sourceError(
+      "invalid_source",
+      `The recorded source ${uri} had secrets removed before it was stored and cannot be fetched again as is.`,
+      "Install again from the full URL (the secret is used once and never stored).",
+    );
   }
 }

@@ -2,7 +2,10 @@
  * The chunks of a byte stream, read to its end. A failed read is thrown as `readError()`; the
  * stream is cancelled however the caller leaves the loop (done, break or throw).
  */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>, readError: () => Error): AsyncGenerator<Uint8Array> {
+export async function* streamChunks(
+  stream: ReadableStream<Uint8Array>,
+  readError: () => Error,
+): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   try {
     for (;;) {

@@ -14,16 +14,41 @@ export type InstallAction = "install" | "unchanged" | "repair" | "update";
 
 /** What holds the place an install wants, as the refusal names it. */
 export type Occupant =
-  | { family: "gjc"; held: "other-content"; name: string; scope: Scope; installedVersion: string; candidateVersion: string }
-  | { family: "c2"; held: "other-content"; name: string; id: string; installedVersion?: string; candidateVersion: string }
-  | { family: "c2"; held: "other-source"; name: string; installedId: string; installedSource: string; candidateSource: string };
+  | {
+      family: "gjc";
+      held: "other-content";
+      name: string;
+      scope: Scope;
+      installedVersion: string;
+      candidateVersion: string;
+    }
+  | {
+      family: "c2";
+      held: "other-content";
+      name: string;
+      id: string;
+      installedVersion?: string;
+      candidateVersion: string;
+    }
+  | {
+      family: "c2";
+      held: "other-source";
+      name: string;
+      installedId: string;
+      installedSource: string;
+      candidateSource: string;
+    };
 
 /**
  * Throws `already_installed` when the install would replace other content (`update`) or
  * another source's bundle (`other-source`) and the caller has not allowed it (--force, or an
  * upgrade against its baseline). `occupant` is asked only when refusing.
  */
-export function assertMayReplace(action: InstallAction | "other-source", allowed: boolean, occupant: () => Occupant): void {
+export function assertMayReplace(
+  action: InstallAction | "other-source",
+  allowed: boolean,
+  occupant: () => Occupant,
+): void {
   if ((action === "update" || action === "other-source") && !allowed) throw alreadyInstalled(occupant());
 }
 
@@ -44,7 +69,12 @@ function alreadyInstalled(o: Occupant): GjcError {
       code,
       message: `A C2 bundle named ${o.name} is already installed from ${o.installedSource} (${o.installedId}); ${o.candidateSource} is another source.`,
       hint: `Add --force to replace it with this source (its trust and policy do not carry over), or uninstall ${o.installedId} first.`,
-      details: { name: o.name, installedId: o.installedId, installedSource: o.installedSource, candidateSource: o.candidateSource },
+      details: {
+        name: o.name,
+        installedId: o.installedId,
+        installedSource: o.installedSource,
+        candidateSource: o.candidateSource,
+      },
       exit,
     });
   }

@@ -22,6 +22,8 @@ export function cacheCommitted(ctx: Context, content: CommittedContent, root: st
   try {
     putCacheEntry(ctx, content, root);
   } catch (error) {
-    ctx.log.warn(`${content.name} is installed, but the content cache was not updated: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log.warn(
+      `${content.name} is installed, but the content cache was not updated: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

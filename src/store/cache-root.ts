@@ -25,7 +25,16 @@ export function cacheRootProblem(ctx: Context): string | undefined {
     if ((st.mode & 0o022) !== 0) return `other users may write ${path} (mode ${(st.mode & 0o777).toString(8)})`;
     return undefined;
   };
-  return judge(root, tryStat(() => statSync(root))) ?? judge(`${root}/content`, tryStat(() => lstatSync(`${root}/content`)));
+  return (
+    judge(
+      root,
+      tryStat(() => statSync(root)),
+    ) ??
+    judge(
+      `${root}/content`,
+      tryStat(() => lstatSync(`${root}/content`)),
+    )
+  );
 }
 
 function tryStat(f: () => Stats): Stats | undefined {

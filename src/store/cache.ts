@@ -89,7 +89,8 @@ function loadCacheEntry(ctx: Context, integrity: string): { entry: CacheEntry } 
   const problem = entryProblem(raw);
   if (problem !== undefined) return { problem: `entry.json: ${problem}` };
   const entry = raw as CacheEntry;
-  if (entry.integrity !== integrity || integrityOf(entry.files) !== integrity) return { problem: "entry.json does not match the entry's digest" };
+  if (entry.integrity !== integrity || integrityOf(entry.files) !== integrity)
+    return { problem: "entry.json does not match the entry's digest" };
   return { entry };
 }
 
@@ -106,10 +107,19 @@ export const hasCacheEntry = (ctx: Context, integrity: string) => readCacheEntry
  * Returns false, storing nothing, when a file on disk no longer matches its record: the cache
  * only ever holds content that was judged.
  */
-export function putCacheEntry(ctx: Context, given: Omit<CacheEntry, "integrity">, root: string): { integrity: string; stored: boolean } {
+export function putCacheEntry(
+  ctx: Context,
+  given: Omit<CacheEntry, "integrity">,
+  root: string,
+): { integrity: string; stored: boolean } {
   // One key order whoever stores it (the GJC and C2 records list their fields differently):
   // entry.json goes into set archives, which must be the same bytes on every run.
-  const meta = { name: given.name, family: given.family, version: given.version, files: given.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.bytes })) };
+  const meta = {
+    name: given.name,
+    family: given.family,
+    version: given.version,
+    files: given.files.map((f) => ({ path: f.path, mode: f.mode, sha256: f.sha256, bytes: f.bytes })),
+  };
   const integrity = integrityOf(meta.files);
   if (hasCacheEntry(ctx, integrity)) return { integrity, stored: false };
   const content = ensureRoot(ctx);
@@ -179,10 +189,18 @@ export interface CacheVerifyResult {
 /** Re-hashes every entry's files against its record (whose digest is the entry's name). Read-only. */
 export function verifyCache(ctx: Context): CacheVerifyResult {
   const { entries, broken } = scanCache(ctx);
-  const damaged: CacheVerifyResult["damaged"] = broken.map((b) => ({ integrity: b.integrity, reasons: [{ code: "cache_damaged", message: b.problem }] }));
+  const damaged: CacheVerifyResult["damaged"] = broken.map((b) => ({
+    integrity: b.integrity,
+    reasons: [{ code: "cache_damaged", message: b.problem }],
+  }));
   for (const e of entries) {
     const problems = diskProblems({ root: entryFilesDir(ctx, e.integrity), files: e.files });
-    if (problems.length > 0) damaged.push({ integrity: e.integrity, name: e.name, reasons: problems.map((p) => ({ code: "cache_damaged", message: `${p.kind}: ${p.path}` })) });
+    if (problems.length > 0)
+      damaged.push({
+        integrity: e.integrity,
+        name: e.name,
+        reasons: problems.map((p) => ({ code: "cache_damaged", message: `${p.kind}: ${p.path}` })),
+      });
   }
   return { ok: damaged.length === 0, checked: entries.length + broken.length, damaged };
 }
@@ -234,4 +252,3 @@ export function pruneCache(ctx: Context, keep: Set<string>, dryRun = false): Cac
   }
   return { kept, removed, dryRun };
 }
-

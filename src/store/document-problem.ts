@@ -14,7 +14,8 @@ const MAPPING = { at: "#", label: "", nestedLabel: "", code: (): Code => "invali
 export function documentProblem(schema: LazySchema, value: unknown): string | undefined {
   // The deepest error wins: for `null` or an object, a bad field inside the object says more than "must be null".
   let best: Diagnostic | undefined;
-  for (const d of schemaDiagnostics(schema, value, MAPPING)) if (best === undefined || (d.path ?? "").length > (best.path ?? "").length) best = d;
+  for (const d of schemaDiagnostics(schema, value, MAPPING))
+    if (best === undefined || (d.path ?? "").length > (best.path ?? "").length) best = d;
   if (best === undefined) return undefined;
   return `${best.message.replace(/\.$/, "")} (at ${(best.path ?? "#").slice(1) || "/"})`;
 }

@@ -10,13 +10,36 @@
  * has sits under `gjc` or `c2` inside the row.
  */
 import Type, { type Static } from "typebox";
-import { closed, DiagnosticSchema, errorDocument, FamilySchema, opt, schemaField, ScopeSchema, str, strs } from "../core/schema-kit.ts";
+import {
+  closed,
+  DiagnosticSchema,
+  errorDocument,
+  FamilySchema,
+  opt,
+  schemaField,
+  ScopeSchema,
+  str,
+  strs,
+} from "../core/schema-kit.ts";
 
 export { DiagnosticSchema, errorDocument, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
 /** How a source is spelled in every document (C2 records say local/archive on disk; documents say path/tarball). */
-export const SourceKindSchema = Type.Union([Type.Literal("path"), Type.Literal("tarball"), Type.Literal("git"), Type.Literal("github")]);
+export const SourceKindSchema = Type.Union([
+  Type.Literal("path"),
+  Type.Literal("tarball"),
+  Type.Literal("git"),
+  Type.Literal("github"),
+]);
 
-export const StoredFileSchema = Type.Object({ path: str, sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }), bytes: Type.Integer({ minimum: 0 }), mode: Type.Integer({ minimum: 0 }) }, closed);
+export const StoredFileSchema = Type.Object(
+  {
+    path: str,
+    sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+    bytes: Type.Integer({ minimum: 0 }),
+    mode: Type.Integer({ minimum: 0 }),
+  },
+  closed,
+);
 
 export const SourceSchema = Type.Object(
   {
@@ -35,12 +58,24 @@ export const SourceSchema = Type.Object(
 
 const ComponentStatus = ["ready", "requires-trust", "requires-auth", "unsupported"] as const;
 // effectiveStatus: the status after trust and component policy (`disabled` by policy).
-const ComponentSchema = Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]), effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]) }, closed);
+const ComponentSchema = Type.Object(
+  {
+    kind: str,
+    name: str,
+    path: str,
+    status: Type.Enum([...ComponentStatus]),
+    effectiveStatus: Type.Enum([...ComponentStatus, "disabled"]),
+  },
+  closed,
+);
 // The same facts as a GJC surface quarantine (code, detectedAt); the C2 record keeps them as reason and at.
 /** The key that signed an installed bundle (identity only for a trusted publisher's key). */
 export const SignerSchema = Type.Object({ fingerprint: str, keyType: opt(str), identity: opt(str) }, closed);
 /** What install found about the candidate's signature (src/signing/check.ts). */
-export const SignatureSchema = Type.Object({ status: Type.Enum(["unsigned", "trusted", "unknown-signer"]), signer: opt(SignerSchema) }, closed);
+export const SignatureSchema = Type.Object(
+  { status: Type.Enum(["unsigned", "trusted", "unknown-signer"]), signer: opt(SignerSchema) },
+  closed,
+);
 
 const C2QuarantineSchema = Type.Object({ code: str, files: strs, detectedAt: str }, closed);
 /** A GJC surface set aside by verify (registry.json, its list index and the documents alike). */
@@ -70,7 +105,15 @@ export const BundleRowSchema = Type.Object(
     gjc: opt(
       Type.Object(
         {
-          counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
+          counts: Type.Object(
+            {
+              surfaces: Type.Integer(),
+              enabled: Type.Integer(),
+              disabled: Type.Integer(),
+              quarantined: Type.Integer(),
+            },
+            closed,
+          ),
           manifestHash: str,
           quarantine: Type.Array(GjcQuarantineSchema),
           /** gjc-agent: read from a registry the GJC agent wrote in its own shape; gjc never changes that scope. */
@@ -92,13 +135,21 @@ export const BundleRowSchema = Type.Object(
           components: Type.Array(ComponentSchema),
           diagnostics: Type.Object({ errors: Type.Integer(), warnings: Type.Integer() }, closed),
           quarantine: Type.Union([C2QuarantineSchema, Type.Null()]),
-          policy: Type.Object({ state: Type.Enum(["enabled", "disabled"]), source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]) }, closed),
+          policy: Type.Object(
+            {
+              state: Type.Enum(["enabled", "disabled"]),
+              source: Type.Enum(["default", "user", "project", "bundle-disabled", "safe-mode"]),
+            },
+            closed,
+          ),
           /** Services `runtime.inject` names that this host lacks: the runtime is pending. */
           missingServices: strs,
           /** The runtime commands the bundle declares, with their host-readable metadata. */
           commands: Type.Array(CommandSurfaceSchema),
           /** Its runtime's process failed in a running gjc host (pid), in that realm, with why. */
-          runtimeFailures: Type.Array(Type.Object({ host: Type.Integer({ minimum: 1 }), realm: str, code: str, message: str }, closed)),
+          runtimeFailures: Type.Array(
+            Type.Object({ host: Type.Integer({ minimum: 1 }), realm: str, code: str, message: str }, closed),
+          ),
         },
         closed,
       ),
@@ -151,11 +202,25 @@ export const ForeignBundleSchema = Type.Object(
 );
 
 export const ListDocumentSchema = Type.Object(
-  { schema: schemaField("list"), ok: Type.Boolean(), bundles: Type.Array(BundleRowSchema), problems: Type.Array(StoreProblemSchema), foreign: opt(Type.Array(ForeignBundleSchema)) },
+  {
+    schema: schemaField("list"),
+    ok: Type.Boolean(),
+    bundles: Type.Array(BundleRowSchema),
+    problems: Type.Array(StoreProblemSchema),
+    foreign: opt(Type.Array(ForeignBundleSchema)),
+  },
   closed,
 );
 
-export const InstallStatusSchema = Type.Enum(["installed", "updated", "repaired", "unchanged", "would-install", "would-update", "would-repair"]);
+export const InstallStatusSchema = Type.Enum([
+  "installed",
+  "updated",
+  "repaired",
+  "unchanged",
+  "would-install",
+  "would-update",
+  "would-repair",
+]);
 
 const SurfaceDeltaSchema = Type.Object({ added: strs, removed: strs, kept: strs }, closed);
 
@@ -179,7 +244,17 @@ const installDocument = (verb: string) =>
       /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
       capabilityDiff: opt(Type.Object({}, { additionalProperties: true })),
       /** Sources with a release log: the log, the tree size checked, and the release's leaf index (src/sets/release-log-hook.ts). */
-      releaseLog: opt(Type.Object({ origin: str, size: Type.Integer({ minimum: 1 }), index: Type.Integer({ minimum: 0 }), firstSeen: Type.Boolean() }, closed)),
+      releaseLog: opt(
+        Type.Object(
+          {
+            origin: str,
+            size: Type.Integer({ minimum: 1 }),
+            index: Type.Integer({ minimum: 0 }),
+            firstSeen: Type.Boolean(),
+          },
+          closed,
+        ),
+      ),
       gjc: opt(Type.Object({ surfaces: SurfaceDeltaSchema }, closed)),
       c2: opt(
         Type.Object(
@@ -193,7 +268,9 @@ const installDocument = (verb: string) =>
             /** The source as it can be typed again. */
             spec: str,
             contributions: Type.Record(Type.String(), Type.Integer()),
-            components: Type.Array(Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]) }, closed)),
+            components: Type.Array(
+              Type.Object({ kind: str, name: str, path: str, status: Type.Enum([...ComponentStatus]) }, closed),
+            ),
             diagnostics: Type.Array(DiagnosticSchema),
           },
           closed,
@@ -215,7 +292,15 @@ export const UpgradeAllDocumentSchema = Type.Object(
     outcomes: Type.Array(
       Type.Object(
         // reasons: why it failed, as src/core/reason.ts says it ({code, message}); empty otherwise.
-        { name: str, family: FamilySchema, scope: ScopeSchema, outcome: Type.Enum(["upgraded", "unchanged", "failed"]), from: opt(str), to: opt(str), reasons: Type.Array(Type.Object({ code: str, message: str }, closed)) },
+        {
+          name: str,
+          family: FamilySchema,
+          scope: ScopeSchema,
+          outcome: Type.Enum(["upgraded", "unchanged", "failed"]),
+          from: opt(str),
+          to: opt(str),
+          reasons: Type.Array(Type.Object({ code: str, message: str }, closed)),
+        },
         closed,
       ),
     ),
@@ -239,7 +324,12 @@ export const UninstallDocumentSchema = Type.Object(
     // unowned: what the content directory held that the bundle did not install; keptIn: the
     // directory it was kept in (uninstall removes only the files the registry records).
     gjc: opt(Type.Object({ unowned: strs, keptIn: opt(str) }, closed)),
-    c2: opt(Type.Object({ id: str, bundleDir: str, dataDir: str, dataKept: Type.Boolean(), policyForgotten: Type.Boolean() }, closed)),
+    c2: opt(
+      Type.Object(
+        { id: str, bundleDir: str, dataDir: str, dataKept: Type.Boolean(), policyForgotten: Type.Boolean() },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -291,18 +381,43 @@ const RuntimeCheckSchema = Type.Object({}, { additionalProperties: true });
  * it could not be enforced here, it was switched off, or it refused a connection (with the grant
  * that would allow it in `hint`).
  */
-export const SandboxWarningSchema = Type.Object({ code: Type.Enum(["sandbox_unavailable", "sandbox_off", "sandbox_denied"]), message: str, hint: str }, closed);
+export const SandboxWarningSchema = Type.Object(
+  { code: Type.Enum(["sandbox_unavailable", "sandbox_off", "sandbox_denied"]), message: str, hint: str },
+  closed,
+);
 export const sandboxWarningsField = { warnings: opt(Type.Array(SandboxWarningSchema)) };
 
 export const VerifyDocumentSchema = Type.Object(
-  { schema: schemaField("verify"), ok: Type.Boolean(), bundles: Type.Array(VerifiedBundleSchema), problems: Type.Array(StoreProblemSchema), runtime: opt(RuntimeCheckSchema), mcp: opt(RuntimeCheckSchema), ...sandboxWarningsField },
+  {
+    schema: schemaField("verify"),
+    ok: Type.Boolean(),
+    bundles: Type.Array(VerifiedBundleSchema),
+    problems: Type.Array(StoreProblemSchema),
+    runtime: opt(RuntimeCheckSchema),
+    mcp: opt(RuntimeCheckSchema),
+    ...sandboxWarningsField,
+  },
   closed,
 );
 
 /** Sandbox grants (`gjc plugin allow`): what a bundle's processes may touch beyond the default profile. */
-export const NetGrantSchema = Type.Object({ host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, closed);
-export const GrantSetSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema), project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]) }, closed);
-export const GrantProcessSchema = Type.Object({ kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) }, closed);
+export const NetGrantSchema = Type.Object(
+  { host: str, port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) },
+  closed,
+);
+export const GrantSetSchema = Type.Object(
+  {
+    read: strs,
+    write: strs,
+    net: Type.Array(NetGrantSchema),
+    project: Type.Union([Type.Literal("read"), Type.Literal("write"), Type.Null()]),
+  },
+  closed,
+);
+export const GrantProcessSchema = Type.Object(
+  { kind: Type.Union([Type.Literal("server"), Type.Literal("runtime"), Type.Literal("lsp")]), id: opt(str) },
+  closed,
+);
 export const SandboxProfileSchema = Type.Object({ read: strs, write: strs, net: Type.Array(NetGrantSchema) }, closed);
 const GrantedBundleSchema = Type.Object({ name: str, family: FamilySchema, scope: ScopeSchema }, closed);
 /** The grants shown by inspect: for every process, and per process. */
@@ -335,9 +450,14 @@ export const PermissionsDocumentSchema = Type.Object(
     schema: schemaField("permissions"),
     ok: Type.Literal(true),
     bundle: Type.Object({ ...GrantedBundleSchema.properties, root: str }, closed),
-    grantsFile: Type.Object({ path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) }, closed),
+    grantsFile: Type.Object(
+      { path: str, state: Type.Enum(["absent", "signed", "foreign"]), problem: Type.Union([str, Type.Null()]) },
+      closed,
+    ),
     grants: GrantSetSchema,
-    processes: Type.Array(Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed)),
+    processes: Type.Array(
+      Type.Object({ process: GrantProcessSchema, grants: GrantSetSchema, profile: SandboxProfileSchema }, closed),
+    ),
   },
   closed,
 );
@@ -356,7 +476,17 @@ export const InspectBundleSchema = Type.Object(
       Type.Object(
         {
           ...BundleRowSchema.properties.gjc.properties,
-          surfaces: Type.Array(Type.Object({ id: str, kind: str, state: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("quarantined")]), quarantine: opt(str) }, closed)),
+          surfaces: Type.Array(
+            Type.Object(
+              {
+                id: str,
+                kind: str,
+                state: Type.Union([Type.Literal("enabled"), Type.Literal("disabled"), Type.Literal("quarantined")]),
+                quarantine: opt(str),
+              },
+              closed,
+            ),
+          ),
         },
         closed,
       ),
@@ -375,7 +505,12 @@ export const InspectBundleSchema = Type.Object(
           /** Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`). */
           passEnv: strs,
           /** How each language server is launched (args and env verbatim, the variables gjc exports). */
-          languageServers: Type.Array(Type.Object({ server: str, languages: strs, launch: Type.Object({}, { additionalProperties: true }) }, closed)),
+          languageServers: Type.Array(
+            Type.Object(
+              { server: str, languages: strs, launch: Type.Object({}, { additionalProperties: true }) },
+              closed,
+            ),
+          ),
         },
         closed,
       ),
@@ -385,16 +520,46 @@ export const InspectBundleSchema = Type.Object(
 );
 
 export const InspectDocumentSchema = Type.Union([
-  Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: FamilySchema, bundle: InspectBundleSchema }, closed),
+  Type.Object(
+    { schema: schemaField("inspect"), ok: Type.Literal(true), family: FamilySchema, bundle: InspectBundleSchema },
+    closed,
+  ),
   // A bundle the C2 app installed: what its record says, read-only.
-  Type.Object({ schema: schemaField("inspect"), ok: Type.Literal(true), family: Type.Literal("c2"), foreign: ForeignBundleSchema }, closed),
+  Type.Object(
+    {
+      schema: schemaField("inspect"),
+      ok: Type.Literal(true),
+      family: Type.Literal("c2"),
+      foreign: ForeignBundleSchema,
+    },
+    closed,
+  ),
 ]);
 
 export const DoctorFindingSchema = Type.Object(
   {
     family: FamilySchema,
     scope: ScopeSchema,
-    kind: Type.Enum(["stale_lock", "busy_lock", "unreadable_lock", "corrupt_registry", "broken_record", "corrupt_policy", "missing_policy", "leftover", "orphan_dir", "foreign_entry", "missing_dir", "quarantined", "unsafe_scope_path", "foreign_scope", "transaction_pending", "journal_corrupt", "foreign_grants", "foreign_state"]),
+    kind: Type.Enum([
+      "stale_lock",
+      "busy_lock",
+      "unreadable_lock",
+      "corrupt_registry",
+      "broken_record",
+      "corrupt_policy",
+      "missing_policy",
+      "leftover",
+      "orphan_dir",
+      "foreign_entry",
+      "missing_dir",
+      "quarantined",
+      "unsafe_scope_path",
+      "foreign_scope",
+      "transaction_pending",
+      "journal_corrupt",
+      "foreign_grants",
+      "foreign_state",
+    ]),
     severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
     path: str,
     message: str,
@@ -426,7 +591,10 @@ export const SandboxStatusSchema = Type.Object(
   {
     mode: Type.Enum(["default", "require", "off"]),
     enforced: Type.Boolean(),
-    landlock: Type.Object({ active: Type.Boolean(), abi: Type.Integer({ minimum: 0 }), tcp: Type.Boolean(), scoped: Type.Boolean() }, closed),
+    landlock: Type.Object(
+      { active: Type.Boolean(), abi: Type.Integer({ minimum: 0 }), tcp: Type.Boolean(), scoped: Type.Boolean() },
+      closed,
+    ),
     seccomp: Type.Object({ active: Type.Boolean() }, closed),
     namespaces: Type.Object({ active: Type.Boolean(), unshare: Type.Union([str, Type.Null()]) }, closed),
     network: Type.Enum(["namespace", "landlock-tcp", "none"]),
@@ -437,13 +605,20 @@ export const SandboxStatusSchema = Type.Object(
 );
 
 export const DoctorDocumentSchema = Type.Object(
-  { schema: schemaField("doctor"), ok: Type.Boolean(), fix: Type.Boolean(), stores: Type.Array(DoctorStoreSchema), findings: Type.Array(DoctorFindingSchema), sandbox: opt(SandboxStatusSchema) },
+  {
+    schema: schemaField("doctor"),
+    ok: Type.Boolean(),
+    fix: Type.Boolean(),
+    stores: Type.Array(DoctorStoreSchema),
+    findings: Type.Array(DoctorFindingSchema),
+    sandbox: opt(SandboxStatusSchema),
+  },
   closed,
 );
 
-
 /** What every verb prints on stdout with --json when it fails (the same error goes to stderr). */
-const orError = (verb: string, doc: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Union>) => Type.Union([doc, errorDocument(verb)]);
+const orError = (verb: string, doc: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Union>) =>
+  Type.Union([doc, errorDocument(verb)]);
 
 /** Every document above (or its failure form) by its `schema` value; the generator writes one file per entry. */
 export const STORE_DOCUMENTS = {

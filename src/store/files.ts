@@ -26,7 +26,12 @@ export interface StoredFile {
  * fchmod'ed to the recorded mode past the umask. `onHalf` lets the crash tests stop the
  * process with a half-written staging directory.
  */
-export function writeFiles(dir: string, files: readonly StoredFile[], contents: ReadonlyMap<string, Uint8Array>, onHalf?: () => void): void {
+export function writeFiles(
+  dir: string,
+  files: readonly StoredFile[],
+  contents: ReadonlyMap<string, Uint8Array>,
+  onHalf?: () => void,
+): void {
   mkdirSync(dir, { recursive: true, mode: 0o755 });
   const made = new Set<string>([dir]);
   const half = Math.floor(files.length / 2);
@@ -34,7 +39,11 @@ export function writeFiles(dir: string, files: readonly StoredFile[], contents: 
     if (i === half) onHalf?.();
     const bytes = contents.get(file.path);
     if (!bytes || bytes.length !== file.bytes) {
-      throw new GjcError({ code: "internal_error", message: `The plan kept no bytes for ${file.path}.`, exit: ExitCode.internal });
+      throw new GjcError({
+        code: "internal_error",
+        message: `The plan kept no bytes for ${file.path}.`,
+        exit: ExitCode.internal,
+      });
     }
     const abs = join(dir, file.path);
     const parent = dirname(abs);

@@ -18,7 +18,11 @@ const PORT = /^[1-9][0-9]{0,4}$/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function badNet(value: string, why: string): never {
-  throw usageError(`--net ${JSON.stringify(value)} is not a host: ${why}.`, "Write HOST or HOST:PORT: --net api.example.com:443, --net 127.0.0.1:8080, --net [::1]:8080, or --net example.com for any port.", "invalid_net_grant");
+  throw usageError(
+    `--net ${JSON.stringify(value)} is not a host: ${why}.`,
+    "Write HOST or HOST:PORT: --net api.example.com:443, --net 127.0.0.1:8080, --net [::1]:8080, or --net example.com for any port.",
+    "invalid_net_grant",
+  );
 }
 
 /** `HOST[:PORT]`, IPv6 in brackets. Host names are lower-cased, one trailing dot dropped; no wildcards. */
@@ -42,11 +46,13 @@ export function parseNetGrant(value: string): NetGrant {
     if (host.includes("*")) badNet(value, "wildcards are not supported; grant each host");
     if (isIP(host) === 0) {
       if (/^[0-9.]+$/.test(host)) badNet(value, "it is not a dotted IPv4 address");
-      if (host.length > 253 || !host.split(".").every((l) => LABEL.test(l))) badNet(value, "it is not a valid host name");
+      if (host.length > 253 || !host.split(".").every((l) => LABEL.test(l)))
+        badNet(value, "it is not a valid host name");
     }
   }
   if (port === undefined) return { host: host.toLowerCase() };
-  if (!PORT.test(port) || Number(port) > 65535) badNet(value, `the port must be a number from 1 to 65535, not ${JSON.stringify(port)}`);
+  if (!PORT.test(port) || Number(port) > 65535)
+    badNet(value, `the port must be a number from 1 to 65535, not ${JSON.stringify(port)}`);
   return { host: host.toLowerCase(), port: Number(port) };
 }
 
@@ -122,7 +128,12 @@ function realOrResolved(path: string): { path: string; exists: boolean } {
 
 /** A path as typed: absolute, normalized, classed. An empty value is a usage error. */
 export function judgePath(ctx: Context, flag: "read" | "write", given: string): JudgedPath {
-  if (given.trim() === "" || given.includes("\0")) throw usageError(`--${flag} needs a path.`, `For example --${flag} ~/notes or --${flag} ./data.`, "invalid_path_grant");
+  if (given.trim() === "" || given.includes("\0"))
+    throw usageError(
+      `--${flag} needs a path.`,
+      `For example --${flag} ~/notes or --${flag} ./data.`,
+      "invalid_path_grant",
+    );
   const { path, exists } = realOrResolved(resolve(expandHome(ctx, given)));
   const home = realOrResolved(resolve(ctx.home)).path;
   if (within(home, path)) return { path, given, exists, class: "too-broad" };

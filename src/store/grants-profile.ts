@@ -7,7 +7,17 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
-import { bundleKey, emptyGrantSet, grantStore, mergeGrantSets, processKey, readGrants, type GrantFamily, type GrantScope, type GrantSet } from "./grants.ts";
+import {
+  bundleKey,
+  emptyGrantSet,
+  grantStore,
+  mergeGrantSets,
+  processKey,
+  readGrants,
+  type GrantFamily,
+  type GrantScope,
+  type GrantSet,
+} from "./grants.ts";
 
 export interface GrantLookup {
   /** The bundle's family and scope when the caller knows them; otherwise the first store holding grants for the name. */
@@ -31,15 +41,23 @@ const STORES: { family: GrantFamily; scope: GrantScope }[] = [
  * caller must say which bundle it launches rather than have gjc guess in the wider direction.
  */
 export async function grantsFor(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): Promise<GrantSet> {
-  const found = STORES.filter((s) => (!lookup.family || lookup.family === s.family) && (!lookup.scope || lookup.scope === s.scope))
-    .map((s) => ({ ...s, entry: readGrants(ctx, grantStore(ctx, s.family, s.scope)).bundles[bundleKey(s.family, subject.bundle)] }))
+  const found = STORES.filter(
+    (s) => (!lookup.family || lookup.family === s.family) && (!lookup.scope || lookup.scope === s.scope),
+  )
+    .map((s) => ({
+      ...s,
+      entry: readGrants(ctx, grantStore(ctx, s.family, s.scope)).bundles[bundleKey(s.family, subject.bundle)],
+    }))
     .filter((s) => s.entry !== undefined);
   // Several stores hold grants for the name (both GJC scopes, or both families): only the
   // caller's family and scope may pick one; gjc never guesses in the wider direction.
   const chosen = found.length === 1 ? found[0] : undefined;
   if (!chosen?.entry) return emptyGrantSet();
   const key = processKey(subject.process);
-  return mergeGrantSets(chosen.entry.bundle, key !== undefined ? chosen.entry.processes[key] ?? emptyGrantSet() : emptyGrantSet());
+  return mergeGrantSets(
+    chosen.entry.bundle,
+    key !== undefined ? (chosen.entry.processes[key] ?? emptyGrantSet()) : emptyGrantSet(),
+  );
 }
 
 const real = (p: string) => {
@@ -67,7 +85,11 @@ export function profileOfGrants(grants: GrantSet, project: string, home: string)
 }
 
 /** The read, write and net that a bundle's grants add to the default profile of one of its processes. */
-export async function grantedProfileAdditions(ctx: Context, subject: SandboxSubject, lookup: GrantLookup = {}): Promise<SandboxProfile> {
+export async function grantedProfileAdditions(
+  ctx: Context,
+  subject: SandboxSubject,
+  lookup: GrantLookup = {},
+): Promise<SandboxProfile> {
   return profileOfGrants(await grantsFor(ctx, subject, lookup), lookup.project ?? ctx.cwd, ctx.home);
 }
 

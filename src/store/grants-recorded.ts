@@ -1,6 +1,16 @@
 /** The grants recorded for one bundle, as inspect, audit and the lock show them. */
 import type { Context } from "../core/context.ts";
-import { bundleKey, emptyGrantSet, grantStore, processOfKey, readGrants, type GrantFamily, type GrantScope, type GrantSet, type GrantsState } from "./grants.ts";
+import {
+  bundleKey,
+  emptyGrantSet,
+  grantStore,
+  processOfKey,
+  readGrants,
+  type GrantFamily,
+  type GrantScope,
+  type GrantSet,
+  type GrantsState,
+} from "./grants.ts";
 import type { SandboxSubject } from "../process/sandbox/profile.ts";
 
 export interface RecordedGrants {

@@ -73,7 +73,8 @@ export interface ReadGrants {
 }
 
 export const emptyGrantSet = (): GrantSet => ({ read: [], write: [], net: [], project: null });
-export const isEmptyGrantSet = (g: GrantSet) => g.read.length === 0 && g.write.length === 0 && g.net.length === 0 && g.project === null;
+export const isEmptyGrantSet = (g: GrantSet) =>
+  g.read.length === 0 && g.write.length === 0 && g.net.length === 0 && g.project === null;
 export const bundleKey = (family: GrantFamily, name: string) => `${family}:${name}`;
 
 /** `server:<id>`, `runtime`, `lsp:<id>`; undefined for the bundle as a whole. */
@@ -99,7 +100,8 @@ function macOf(key: Uint8Array, store: GrantStore, bundles: Record<string, Bundl
   return registryMac(key, macScope(store), canonicalJson(bundles));
 }
 
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string" && s.startsWith("/"));
+const isStringList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === "string" && s.startsWith("/"));
 
 function grantSetProblem(v: unknown, at: string): string | undefined {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return `${at} is not an object`;
@@ -107,11 +109,18 @@ function grantSetProblem(v: unknown, at: string): string | undefined {
   const keys = Object.keys(g).sort().join(",");
   if (keys !== "net,project,read,write") return `${at} has the fields ${keys || "(none)"}`;
   if (!isStringList(g.read) || !isStringList(g.write)) return `${at} paths must be absolute strings`;
-  if (g.project !== null && g.project !== "read" && g.project !== "write") return `${at}.project must be read, write or null`;
+  if (g.project !== null && g.project !== "read" && g.project !== "write")
+    return `${at}.project must be read, write or null`;
   if (!Array.isArray(g.net)) return `${at}.net is not a list`;
   for (const n of g.net as unknown[]) {
     const e = n as Record<string, unknown>;
-    if (typeof e !== "object" || e === null || typeof e.host !== "string" || (e.port !== undefined && (!Number.isInteger(e.port) || (e.port as number) < 1 || (e.port as number) > 65535))) return `${at}.net has a bad entry`;
+    if (
+      typeof e !== "object" ||
+      e === null ||
+      typeof e.host !== "string" ||
+      (e.port !== undefined && (!Number.isInteger(e.port) || (e.port as number) < 1 || (e.port as number) > 65535))
+    )
+      return `${at}.net has a bad entry`;
     if (Object.keys(e).some((k) => k !== "host" && k !== "port")) return `${at}.net has an unknown field`;
   }
   return undefined;
@@ -121,11 +130,23 @@ function fileProblem(doc: unknown): string | undefined {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return "it is not an object";
   const d = doc as Record<string, unknown>;
   if (d.version !== 1) return "it is not a version 1 grants file";
-  if (typeof d.bundles !== "object" || d.bundles === null || Array.isArray(d.bundles)) return "bundles is not an object";
+  if (typeof d.bundles !== "object" || d.bundles === null || Array.isArray(d.bundles))
+    return "bundles is not an object";
   for (const [name, b] of Object.entries(d.bundles as Record<string, unknown>)) {
     const e = b as Record<string, unknown>;
-    if (typeof e !== "object" || e === null || typeof e.processes !== "object" || e.processes === null || Array.isArray(e.processes)) return `bundles.${name} is malformed`;
-    const problem = grantSetProblem(e.bundle, `bundles.${name}.bundle`) ?? Object.entries(e.processes as Record<string, unknown>).map(([k, g]) => grantSetProblem(g, `bundles.${name}.processes.${k}`)).find(Boolean);
+    if (
+      typeof e !== "object" ||
+      e === null ||
+      typeof e.processes !== "object" ||
+      e.processes === null ||
+      Array.isArray(e.processes)
+    )
+      return `bundles.${name} is malformed`;
+    const problem =
+      grantSetProblem(e.bundle, `bundles.${name}.bundle`) ??
+      Object.entries(e.processes as Record<string, unknown>)
+        .map(([k, g]) => grantSetProblem(g, `bundles.${name}.processes.${k}`))
+        .find(Boolean);
     if (problem) return problem;
   }
   return undefined;
@@ -143,7 +164,15 @@ export function readGrants(ctx: Context, store: GrantStore): ReadGrants {
   } catch (error) {
     if (!isGjcError(error)) throw error;
     if (error.code === "missing_file") return { store, path, state: "absent", bundles: {} };
-    return foreign(error.code === "unsafe_path" ? "it is a symbolic link" : error.code === "file_too_large" ? "it is larger than any grants file gjc writes" : error.code === "special_file" ? "it is not a regular file" : "it cannot be read");
+    return foreign(
+      error.code === "unsafe_path"
+        ? "it is a symbolic link"
+        : error.code === "file_too_large"
+          ? "it is larger than any grants file gjc writes"
+          : error.code === "special_file"
+            ? "it is not a regular file"
+            : "it cannot be read",
+    );
   }
   let doc: unknown;
   try {
@@ -156,7 +185,8 @@ export function readGrants(ctx: Context, store: GrantStore): ReadGrants {
   const file = doc as GrantsFile;
   const key = stateKey(ctx, false);
   if (!key) return foreign("there is no state key to check its signature with");
-  if (!sameMac(file.mac, macOf(key, store, file.bundles))) return foreign("its signature does not match: gjc did not write it for you, or it was edited by hand");
+  if (!sameMac(file.mac, macOf(key, store, file.bundles)))
+    return foreign("its signature does not match: gjc did not write it for you, or it was edited by hand");
   return { store, path, state: "signed", bundles: file.bundles };
 }
 
@@ -174,7 +204,11 @@ export function grantsForeign(read: ReadGrants): GjcError {
 export function writeGrants(ctx: Context, store: GrantStore, bundles: Record<string, BundleGrants>): void {
   const kept: Record<string, BundleGrants> = {};
   for (const [name, b] of Object.entries(bundles).sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0))) {
-    const processes = Object.fromEntries(Object.entries(b.processes).filter(([, g]) => !isEmptyGrantSet(g)).sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)));
+    const processes = Object.fromEntries(
+      Object.entries(b.processes)
+        .filter(([, g]) => !isEmptyGrantSet(g))
+        .sort(([a], [c]) => (a < c ? -1 : a > c ? 1 : 0)),
+    );
     if (!isEmptyGrantSet(b.bundle) || Object.keys(processes).length > 0) kept[name] = { bundle: b.bundle, processes };
   }
   const key = stateKey(ctx, true)!;
@@ -193,7 +227,7 @@ export function mergeGrantSets(a: GrantSet, b: GrantSet): GrantSet {
     net.push(n.port === undefined ? { host: n.host } : { host: n.host, port: n.port });
   }
   net.sort((x, y) => (x.host < y.host ? -1 : x.host > y.host ? 1 : (x.port ?? 0) - (y.port ?? 0)));
-  const project = a.project === "write" || b.project === "write" ? "write" : a.project ?? b.project;
+  const project = a.project === "write" || b.project === "write" ? "write" : (a.project ?? b.project);
   return { read: paths(a.read, b.read), write: paths(a.write, b.write), net, project };
 }
 

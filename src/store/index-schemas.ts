@@ -33,9 +33,17 @@ export const RecordFactsSchema = Type.Object(
       {
         codetwo: Type.Object(
           {
-            runtime: Type.Union([Type.Null(), Type.Object({ scopeSupport: Strings, inject: Strings, optionalInject: Strings }, closed)]),
+            runtime: Type.Union([
+              Type.Null(),
+              Type.Object({ scopeSupport: Strings, inject: Strings, optionalInject: Strings }, closed),
+            ]),
             // The declared commands with their host-readable metadata (argsSchema is the bundle's JSON).
-            commands: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), description: Type.String(), argsSchema: Type.Unknown() }, closed)),
+            commands: Type.Array(
+              Type.Object(
+                { id: Type.String(), title: Type.String(), description: Type.String(), argsSchema: Type.Unknown() },
+                closed,
+              ),
+            ),
             ui: IdList,
             connectors: IdList,
             languageServers: IdList,
@@ -50,7 +58,10 @@ export const RecordFactsSchema = Type.Object(
 );
 
 /** `stamp`: the record file this entry was made from (fileStamp). */
-export const RecordsIndexEntrySchema = Type.Object({ id: Type.String(), stamp: Type.String(), facts: RecordFactsSchema }, closed);
+export const RecordsIndexEntrySchema = Type.Object(
+  { id: Type.String(), stamp: Type.String(), facts: RecordFactsSchema },
+  closed,
+);
 export const RecordsIndexSchema = Type.Array(RecordsIndexEntrySchema);
 
 /** What list/inspect show for one installed GJC bundle (src/install/summary.ts); never includes credentials. */
@@ -62,16 +73,30 @@ export const BundleSummarySchema = Type.Object(
     scope: ScopeSchema,
     enabled: Type.Boolean(),
     quarantined: Type.Boolean(),
-    counts: Type.Object({ surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() }, closed),
+    counts: Type.Object(
+      { surfaces: Type.Integer(), enabled: Type.Integer(), disabled: Type.Integer(), quarantined: Type.Integer() },
+      closed,
+    ),
     source: Type.Object(
-      { kind: Type.String(), display: Type.String(), ref: Type.Optional(Type.String()), sha: Type.Optional(Type.String()), resolvedAt: Type.String() },
+      {
+        kind: Type.String(),
+        display: Type.String(),
+        ref: Type.Optional(Type.String()),
+        sha: Type.Optional(Type.String()),
+        resolvedAt: Type.String(),
+      },
       closed,
     ),
     installedAt: Type.String(),
     updatedAt: Type.String(),
     manifestHash: Type.String(),
     quarantine: Type.Array(GjcQuarantineSchema),
-    signer: Type.Optional(Type.Object({ fingerprint: Type.String(), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) }, closed)),
+    signer: Type.Optional(
+      Type.Object(
+        { fingerprint: Type.String(), keyType: Type.Optional(Type.String()), identity: Type.Optional(Type.String()) },
+        closed,
+      ),
+    ),
   },
   closed,
 );
@@ -81,7 +106,13 @@ export const BundleSummarySchema = Type.Object(
  * `mac`: this user's MAC over scope, stamp and bundles (src/store/state-mac.ts), so an index we
  * did not write is never used.
  */
-export const ListIndexSchema = Type.Object({ scope: ScopeSchema, registryStamp: Type.String(), bundles: Type.Array(BundleSummarySchema), mac: Type.String() }, closed);
+export const ListIndexSchema = Type.Object(
+  { scope: ScopeSchema, registryStamp: Type.String(), bundles: Type.Array(BundleSummarySchema), mac: Type.String() },
+  closed,
+);
 
 /** src/c2store/files-stamp.ts: the record's stamp and each file's stat stamp by path. */
-export const FilesStampSchema = Type.Object({ record: Type.String(), files: Type.Record(Type.String(), Type.String()) }, closed);
+export const FilesStampSchema = Type.Object(
+  { record: Type.String(), files: Type.Record(Type.String(), Type.String()) },
+  closed,
+);

@@ -13,7 +13,14 @@ export const LiveFileSchema = Type.Object(
     // Installed ids with a runtime instance or a language server in that host.
     bundles: Type.Array(Type.String()),
     // Runtimes whose process failed in that host (a refused handshake, a lost connection), with why.
-    failed: Type.Optional(Type.Array(Type.Object({ bundle: Type.String(), realm: Type.String(), code: Type.String(), message: Type.String() }, { additionalProperties: false }))),
+    failed: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { bundle: Type.String(), realm: Type.String(), code: Type.String(), message: Type.String() },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

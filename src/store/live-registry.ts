@@ -46,7 +46,12 @@ export class LiveRegistry {
       return;
     }
     mkdirSync(liveDir(this.dataRoot), { recursive: true, mode: 0o700 });
-    const doc: LiveFile = { pid: process.pid, startTicks: ownStartTicks() ?? null, bundles: sorted, ...(failed.length > 0 ? { failed: [...failed] } : {}) };
+    const doc: LiveFile = {
+      pid: process.pid,
+      startTicks: ownStartTicks() ?? null,
+      bundles: sorted,
+      ...(failed.length > 0 ? { failed: [...failed] } : {}),
+    };
     writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { mode: 0o600, durable: false });
   }
 
@@ -101,7 +106,8 @@ export function liveFailures(dataRoot: string, bundleId: string): ({ host: numbe
   const out: ({ host: number } & Omit<LiveFailure, "bundle">)[] = [];
   for (const { doc, alive } of liveFiles(dataRoot)) {
     if (!alive || doc.pid === process.pid) continue;
-    for (const f of doc.failed ?? []) if (f.bundle === bundleId) out.push({ host: doc.pid, realm: f.realm, code: f.code, message: f.message });
+    for (const f of doc.failed ?? [])
+      if (f.bundle === bundleId) out.push({ host: doc.pid, realm: f.realm, code: f.code, message: f.message });
   }
   return out;
 }
@@ -113,10 +119,18 @@ export function liveFailures(dataRoot: string, bundleId: string): ({ host: numbe
  * a replace its language servers start again on the new files, its runtimes on their next
  * call). The command says so with this notice.
  */
-export function liveProcessesNotice(dataRoot: string, bundleId: string, name: string, change: "uninstall" | "replace"): Diagnostic | undefined {
+export function liveProcessesNotice(
+  dataRoot: string,
+  bundleId: string,
+  name: string,
+  change: "uninstall" | "replace",
+): Diagnostic | undefined {
   const holders = liveHolders(dataRoot, bundleId);
   if (holders.length === 0) return undefined;
-  const after = change === "uninstall" ? "stops them" : "stops them and runs the new files (language servers at once, runtimes on their next call)";
+  const after =
+    change === "uninstall"
+      ? "stops them"
+      : "stops them and runs the new files (language servers at once, runtimes on their next call)";
   return {
     code: "bundle_in_use",
     severity: "warning",

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import type { Static } from "typebox";
@@ -88,7 +98,8 @@ export function staleReason(holder: LockHolder, host = hostname()): string | und
   if (!processAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
   if (holder.processStart !== undefined) {
     const now = processStartTicks(holder.pid);
-    if (now !== undefined && now !== holder.processStart) return `process ${holder.pid} is a different process now (its id was reused)`;
+    if (now !== undefined && now !== holder.processStart)
+      return `process ${holder.pid} is a different process now (its id was reused)`;
   }
   return undefined;
 }
@@ -223,7 +234,14 @@ export async function acquireLock(dir: string, opts: LockOptions): Promise<HeldL
           unlinkSync(tmp);
         } catch {}
         removeIfEmpty(created);
-        throw osErrorFrom(error, tmp) ?? new GjcError({ code: "lock_failed", message: `Could not create the lock ${path} (${code ?? "error"}).`, hint: "Check that the directory is writable." });
+        throw (
+          osErrorFrom(error, tmp) ??
+          new GjcError({
+            code: "lock_failed",
+            message: `Could not create the lock ${path} (${code ?? "error"}).`,
+            hint: "Check that the directory is writable.",
+          })
+        );
       }
     } finally {
       try {
@@ -253,7 +271,12 @@ export async function acquireLock(dir: string, opts: LockOptions): Promise<HeldL
     }
     if (Date.now() >= deadline) {
       removeIfEmpty(created);
-      const who = current === "missing" ? "another process" : current === "unreadable" ? "an unreadable lock file" : describeHolder(current);
+      const who =
+        current === "missing"
+          ? "another process"
+          : current === "unreadable"
+            ? "an unreadable lock file"
+            : describeHolder(current);
       throw new GjcError({
         code: "lock_busy",
         message: `${opts.label ? `${capitalize(opts.label)} is` : `${dir} is`} locked by ${who}; gave up after ${timeoutMs} ms.`,

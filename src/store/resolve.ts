@@ -29,6 +29,11 @@ export function requireScope(sel: StoreSelection, what: string): Scope {
 
 /** The scopes the flags select (both when none is given); both flags at once is a usage error. */
 export function selectedScopes(sel: StoreSelection): Scope[] {
-  if (sel.user && sel.project) throw usageError("Give either --user or --project, not both.", "A bundle lives in exactly one scope per command.", "scope_conflict");
+  if (sel.user && sel.project)
+    throw usageError(
+      "Give either --user or --project, not both.",
+      "A bundle lives in exactly one scope per command.",
+      "scope_conflict",
+    );
   return sel.user ? ["user"] : sel.project ? ["project"] : ["user", "project"];
 }

@@ -9,7 +9,11 @@ import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.
  */
 export async function profileFor(ctx: Context, subject: SandboxSubject, base: SandboxProfile): Promise<SandboxProfile> {
   const granted = await grantedAdditions(ctx, subject);
-  return { read: [...base.read, ...granted.read], write: [...base.write, ...granted.write], net: [...base.net, ...granted.net] };
+  return {
+    read: [...base.read, ...granted.read],
+    write: [...base.write, ...granted.write],
+    net: [...base.net, ...granted.net],
+  };
 }
 
 /** What the user granted the subject with `gjc plugin allow` (signed grants files only). */

@@ -54,7 +54,8 @@ export function gjcTrustedBase(root: string, scope: Scope): string {
   return scope === "user" ? root : dirname(dirname(root));
 }
 
-const SCOPE_PATH_RULE = "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
+const SCOPE_PATH_RULE =
+  "gjc never follows links inside a project or a store, nor uses a directory there that another user owns or every user may write";
 
 /** Why a GJC scope root may not be read (list, session, doctor): the problem and the rule, or undefined. */
 export function unsafeGjcScope(root: string, scope: Scope): string | undefined {

@@ -29,10 +29,7 @@ import { sameMac, stateKey } from "./state-mac.ts";
 /** The largest state document gjc writes is a registry of 8,192-file bundles; 64 MiB is far above any. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
-export type StateText =
-  | { kind: "missing" }
-  | { kind: "foreign"; problem: string }
-  | { kind: "text"; text: string };
+export type StateText = { kind: "missing" } | { kind: "foreign"; problem: string } | { kind: "text"; text: string };
 
 export type StateJson =
   | { kind: "missing" }
@@ -61,15 +58,21 @@ export function readStateText(path: string, o: StateReadOptions = {}): StateText
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
     if (code === "ELOOP" || code === "EMLINK") return { kind: "foreign", problem: "it is a symbolic link" };
-    throw new GjcError({ code: "unreadable_file", message: `${path} could not be opened (${code ?? "error"}).`, hint: "Check its permissions." });
+    throw new GjcError({
+      code: "unreadable_file",
+      message: `${path} could not be opened (${code ?? "error"}).`,
+      hint: "Check its permissions.",
+    });
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { kind: "foreign", problem: "it is not a regular file" };
     if (o.owned !== false) {
       const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-      if (uid !== undefined && st.uid !== uid) return { kind: "foreign", problem: `it belongs to another user (uid ${st.uid})` };
-      if ((st.mode & 0o002) !== 0) return { kind: "foreign", problem: `every user may write it (mode ${(st.mode & 0o777).toString(8)})` };
+      if (uid !== undefined && st.uid !== uid)
+        return { kind: "foreign", problem: `it belongs to another user (uid ${st.uid})` };
+      if ((st.mode & 0o002) !== 0)
+        return { kind: "foreign", problem: `every user may write it (mode ${(st.mode & 0o777).toString(8)})` };
     }
     if (st.size > maxBytes) {
       throw new GjcError({
@@ -109,7 +112,10 @@ export function readStateJson(ctx: Context, path: string, o: StateReadOptions & 
   const parsed = parseStateJson(read.text);
   // gjc writes its signed state whole (atomically): one that does not even parse carries no
   // signature of ours, so it is foreign, never "damaged state of ours" that blocks a command.
-  if (!parsed.ok) return o.purpose === undefined ? { kind: "invalid", problem: parsed.problem } : { kind: "foreign", problem: parsed.problem };
+  if (!parsed.ok)
+    return o.purpose === undefined
+      ? { kind: "invalid", problem: parsed.problem }
+      : { kind: "foreign", problem: parsed.problem };
   if (o.purpose === undefined) return { kind: "ok", value: parsed.value };
   const problem = macProblem(ctx, o.purpose, parsed.value);
   if (problem !== undefined) return { kind: "foreign", problem };
@@ -134,14 +140,16 @@ function stateMac(key: Uint8Array, purpose: string, doc: Record<string, unknown>
 function macProblem(ctx: Context, purpose: string, value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "it is not a JSON object";
   const { mac, ...rest } = value as Record<string, unknown>;
-  if (mac === undefined) return "it carries no gjc signature (another tool or an older gjc wrote it, or it came with the repository)";
+  if (mac === undefined)
+    return "it carries no gjc signature (another tool or an older gjc wrote it, or it came with the repository)";
   let key: Uint8Array | undefined;
   try {
     key = stateKey(ctx, false);
   } catch (error) {
     return isGjcError(error) ? error.message : "the state key cannot be read";
   }
-  if (key === undefined || !sameMac(mac, stateMac(key, purpose, rest))) return "its signature is not this user's (it was written elsewhere, by another user, or edited)";
+  if (key === undefined || !sameMac(mac, stateMac(key, purpose, rest)))
+    return "its signature is not this user's (it was written elsewhere, by another user, or edited)";
   return undefined;
 }
 

@@ -1,4 +1,15 @@
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { hmacSha256Hex } from "../bundle/hash.ts";
 import type { Context } from "../core/context.ts";
@@ -52,7 +63,8 @@ function readKey(path: string): Uint8Array | undefined {
     if (!st.isFile()) throw unsafeKey(path, "it is not a regular file");
     const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
     if (uid !== undefined && st.uid !== uid) throw unsafeKey(path, `it belongs to another user (uid ${st.uid})`);
-    if (uid !== undefined && (st.mode & 0o077) !== 0) throw unsafeKey(path, `other users may read or write it (mode ${(st.mode & 0o777).toString(8)})`);
+    if (uid !== undefined && (st.mode & 0o077) !== 0)
+      throw unsafeKey(path, `other users may read or write it (mode ${(st.mode & 0o777).toString(8)})`);
     const buf = new Uint8Array(80);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const text = new TextDecoder().decode(buf.subarray(0, n));

@@ -44,7 +44,10 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONB
 const CHUNK = 1 << 20;
 let buffer: Uint8Array | undefined;
 
-type Hashed = { kind: "file"; sha256: string; size: number; mode: number; bytes?: Uint8Array } | { kind: "symlink" | "special" | "missing" } | { kind: "size"; size: number; mode: number };
+type Hashed =
+  | { kind: "file"; sha256: string; size: number; mode: number; bytes?: Uint8Array }
+  | { kind: "symlink" | "special" | "missing" }
+  | { kind: "size"; size: number; mode: number };
 
 /**
  * Hashes an installed file opened without following links. Returns what fstat on the open
@@ -103,7 +106,8 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
   const { known, stamps, keep } = options;
   const problems: FileProblem[] = [];
   const kept = new Map<string, Uint8Array>();
-  const add = (kind: FileProblemKind, path: string, what: string) => problems.push({ kind, path, message: `${what}: ${path}` });
+  const add = (kind: FileProblemKind, path: string, what: string) =>
+    problems.push({ kind, path, message: `${what}: ${path}` });
   let rootStat;
   try {
     rootStat = lstatSync(root);
@@ -112,7 +116,11 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
     return { ok: false, checked: 0, problems, kept };
   }
   if (!rootStat.isDirectory()) {
-    add(rootStat.isSymbolicLink() ? "symlink" : "special", ".", "The installed directory was replaced by a link or a file");
+    add(
+      rootStat.isSymbolicLink() ? "symlink" : "special",
+      ".",
+      "The installed directory was replaced by a link or a file",
+    );
     return { ok: false, checked: 0, problems, kept };
   }
 
@@ -138,7 +146,8 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
   const expectedDirs = new Set<string>();
   let checked = 0;
   for (const f of files) {
-    for (let slash = f.path.indexOf("/"); slash !== -1; slash = f.path.indexOf("/", slash + 1)) expectedDirs.add(f.path.slice(0, slash));
+    for (let slash = f.path.indexOf("/"); slash !== -1; slash = f.path.indexOf("/", slash + 1))
+      expectedDirs.add(f.path.slice(0, slash));
     const type = present.get(f.path);
     present.delete(f.path);
     if (type === undefined) {
@@ -165,7 +174,8 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
     checked++;
     if (got.kind === "file") {
       if (got.sha256 !== f.sha256) add("changed", f.path, "Installed file changed");
-      else if (got.mode !== f.mode) add("mode", f.path, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
+      else if (got.mode !== f.mode)
+        add("mode", f.path, `Installed file mode changed to ${got.mode.toString(8)} (recorded ${f.mode.toString(8)})`);
       else {
         if (got.bytes !== undefined) kept.set(f.path, got.bytes);
         if (before !== undefined) stamps?.set(f.path, before);
@@ -177,7 +187,15 @@ export function verifyFiles(root: string, files: readonly StoredFile[], options:
   }
   for (const [rel, type] of present) {
     if (type === "dir" && expectedDirs.has(rel)) continue;
-    add("extra", rel, type === "symlink" ? "Unexpected symbolic link in the installed bundle" : type === "dir" ? "Unexpected directory in the installed bundle" : "Unexpected file in the installed bundle");
+    add(
+      "extra",
+      rel,
+      type === "symlink"
+        ? "Unexpected symbolic link in the installed bundle"
+        : type === "dir"
+          ? "Unexpected directory in the installed bundle"
+          : "Unexpected file in the installed bundle",
+    );
   }
   return { ok: problems.length === 0, checked, problems, kept };
 }

@@ -23,7 +23,8 @@ export function parseCheckpointText(text: string, what = "checkpoint"): Checkpoi
   if (lines.length < 3) throw invalidLog(what, "it has fewer than three lines (origin, tree size, root hash)");
   if (lines.some((l) => l === "")) throw invalidLog(what, "it has an empty line");
   const [origin, sizeText, rootText, ...extensions] = lines;
-  if (!/^(?:0|[1-9][0-9]*)$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText))) throw invalidLog(what, `its tree size "${sizeText}" is not a decimal number without leading zeros`);
+  if (!/^(?:0|[1-9][0-9]*)$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText)))
+    throw invalidLog(what, `its tree size "${sizeText}" is not a decimal number without leading zeros`);
   const root = strictBase64(rootText);
   if (root === undefined || root.length !== 32) throw invalidLog(what, "its root hash is not the base64 of 32 bytes");
   return { origin, size: Number(sizeText), root, extensions };

@@ -37,7 +37,12 @@ const show = (t: TreeHeadSummary) => `${t.size} releases, root ${t.root}`;
  * reordered or published twice, a checkpoint that forks from the remembered one). Both tree
  * heads are shown: the one believed and the one presented.
  */
-export function logInconsistent(problem: string, believed: TreeHeadSummary, presented: TreeHeadSummary, details?: Record<string, unknown>): GjcError {
+export function logInconsistent(
+  problem: string,
+  believed: TreeHeadSummary,
+  presented: TreeHeadSummary,
+  details?: Record<string, unknown>,
+): GjcError {
   return new GjcError({
     code: "log_inconsistent",
     message: `The release log ${presented.origin} was rewritten: ${problem}. Believed: ${show(believed)}; presented: ${show(presented)}. Nothing was written.`,

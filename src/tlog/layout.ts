@@ -21,6 +21,11 @@ export function hasReleaseLog(dir: string): boolean {
     if (code === "ENOENT" || code === "ENOTDIR") return false;
     throw invalidLog(LOG_DIR, `it cannot be read (${code ?? "error"})`, { path: dir });
   }
-  if (!st.isDirectory()) throw invalidLog(LOG_DIR, st.isSymbolicLink() ? "it is a symbolic link (a log is never read through a link)" : "it is not a directory", { path: dir });
+  if (!st.isDirectory())
+    throw invalidLog(
+      LOG_DIR,
+      st.isSymbolicLink() ? "it is a symbolic link (a log is never read through a link)" : "it is not a directory",
+      { path: dir },
+    );
   return true;
 }

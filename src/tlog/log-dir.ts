@@ -20,7 +20,6 @@ import { consistencyProof, inclusionProof, treeRoot, verifyConsistency, sameHash
 import { parseVerifier, toBase64, type NoteVerifier } from "./note.ts";
 import { parseReleases, releaseLeaf, releaseLine, type Release } from "./releases.ts";
 
-
 const MAX_KEY_BYTES = 4096;
 const MAX_CHECKPOINT_BYTES = 64 * 1024;
 /** About 100,000 releases: far more than any publisher's log, small enough to hold in memory. */
@@ -60,7 +59,8 @@ function readText(dir: string, name: string, max: number): string {
 /** The key file's one line. */
 export function readVerifier(dir: string): NoteVerifier {
   const text = readText(dir, LOG_FILES.key, MAX_KEY_BYTES);
-  if (!text.endsWith("\n") || text.indexOf("\n") !== text.length - 1) throw invalidLog(LOG_FILES.key, "it is not exactly one line ending in a newline");
+  if (!text.endsWith("\n") || text.indexOf("\n") !== text.length - 1)
+    throw invalidLog(LOG_FILES.key, "it is not exactly one line ending in a newline");
   return parseVerifier(text.slice(0, -1), LOG_FILES.key);
 }
 
@@ -79,7 +79,15 @@ export function readReleaseLog(dir: string, o: { allowUnsigned?: boolean } = {})
   // An append interrupted between its two writes leaves one release the checkpoint does not
   // sign yet; only `append` (finishing exactly that release) may read past it.
   if (o.allowUnsigned && releases.length === checkpoint.size + 1) {
-    const signed: ReleaseLog = { dir, verifier, origin, checkpoint, checkpointNote, releases: releases.slice(0, -1), leaves: leaves.slice(0, -1) };
+    const signed: ReleaseLog = {
+      dir,
+      verifier,
+      origin,
+      checkpoint,
+      checkpointNote,
+      releases: releases.slice(0, -1),
+      leaves: leaves.slice(0, -1),
+    };
     checkTree(signed);
     return { ...signed, unsigned: releases[releases.length - 1] };
   }
@@ -95,10 +103,18 @@ function checkTree(log: ReleaseLog): void {
   const recomputed: TreeHeadSummary = { origin: log.origin, size: log.releases.length, root: toBase64(root) };
   if (log.releases.length !== log.checkpoint.size) {
     const fewer = log.releases.length < log.checkpoint.size;
-    throw logInconsistent(`the releases file holds ${log.releases.length} releases, the signed checkpoint ${log.checkpoint.size} (${fewer ? "a release was removed" : "a release was added without a new checkpoint"})`, signed, recomputed);
+    throw logInconsistent(
+      `the releases file holds ${log.releases.length} releases, the signed checkpoint ${log.checkpoint.size} (${fewer ? "a release was removed" : "a release was added without a new checkpoint"})`,
+      signed,
+      recomputed,
+    );
   }
   if (!sameHash(root, log.checkpoint.root)) {
-    throw logInconsistent("the releases file is not the tree the checkpoint signs (a release was changed, removed or reordered)", signed, recomputed);
+    throw logInconsistent(
+      "the releases file is not the tree the checkpoint signs (a release was changed, removed or reordered)",
+      signed,
+      recomputed,
+    );
   }
   const seen = new Map<string, number>();
   for (const [i, r] of log.releases.entries()) {
@@ -107,7 +123,9 @@ function checkTree(log: ReleaseLog): void {
     if (first !== undefined) {
       const again = log.releases[first].digest === r.digest;
       throw logInconsistent(
-        again ? `${r.name} ${r.version} is published twice (releases ${first + 1} and ${i + 1})` : `${r.name} ${r.version} is published with a second digest (${log.releases[first].digest} at release ${first + 1}, ${r.digest} at release ${i + 1})`,
+        again
+          ? `${r.name} ${r.version} is published twice (releases ${first + 1} and ${i + 1})`
+          : `${r.name} ${r.version} is published with a second digest (${log.releases[first].digest} at release ${first + 1}, ${r.digest} at release ${i + 1})`,
         signed,
         signed,
         { name: r.name, version: r.version, digests: [log.releases[first].digest, r.digest] },
@@ -136,18 +154,34 @@ export interface BelievedHead {
 export function checkExtends(log: ReleaseLog, believed: BelievedHead): { proof: string[] } {
   const presented = summary(log.checkpoint);
   const was: TreeHeadSummary = { origin: believed.origin, size: believed.size, root: believed.root };
-  if (believed.key !== log.verifier.text) throw logInconsistent(`its note key changed (believed ${believed.key}, now ${log.verifier.text})`, was, presented);
-  if (believed.size > log.checkpoint.size) throw logInconsistent("it is shorter than the tree head seen before (releases were removed, or an old checkpoint is presented)", was, presented);
+  if (believed.key !== log.verifier.text)
+    throw logInconsistent(`its note key changed (believed ${believed.key}, now ${log.verifier.text})`, was, presented);
+  if (believed.size > log.checkpoint.size)
+    throw logInconsistent(
+      "it is shorter than the tree head seen before (releases were removed, or an old checkpoint is presented)",
+      was,
+      presented,
+    );
   const proof = consistencyProof(log.leaves, believed.size, log.checkpoint.size);
   const oldRoot = new Uint8Array(Buffer.from(believed.root, "base64"));
   if (!verifyConsistency(believed.size, log.checkpoint.size, oldRoot, log.checkpoint.root, proof)) {
-    throw logInconsistent("it is not an extension of the tree head seen before (the log forked: a release seen before was removed, changed or reordered)", was, presented);
+    throw logInconsistent(
+      "it is not an extension of the tree head seen before (the log forked: a release seen before was removed, changed or reordered)",
+      was,
+      presented,
+    );
   }
   return { proof: proof.map(toBase64) };
 }
 
 export function believedHead(log: ReleaseLog): BelievedHead {
-  return { origin: log.origin, key: log.verifier.text, size: log.checkpoint.size, root: toBase64(log.checkpoint.root), checkpoint: log.checkpointNote };
+  return {
+    origin: log.origin,
+    key: log.verifier.text,
+    size: log.checkpoint.size,
+    root: toBase64(log.checkpoint.root),
+    checkpoint: log.checkpointNote,
+  };
 }
 
 /** The inclusion proof of release `index` in the log's checkpoint. */

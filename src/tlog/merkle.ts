@@ -53,18 +53,22 @@ export function treeRoot(leaves: readonly Hash[], size = leaves.length): Hash {
 }
 
 function checkSize(leaves: readonly Hash[], size: number): void {
-  if (!Number.isSafeInteger(size) || size < 0 || size > leaves.length) throw new RangeError(`tree size ${size} is outside 0..${leaves.length}`);
+  if (!Number.isSafeInteger(size) || size < 0 || size > leaves.length)
+    throw new RangeError(`tree size ${size} is outside 0..${leaves.length}`);
 }
 
 /** PATH(index, D[0:size]): the audit path of one leaf, leaf side first. */
 export function inclusionProof(leaves: readonly Hash[], index: number, size = leaves.length): Hash[] {
   checkSize(leaves, size);
-  if (!Number.isSafeInteger(index) || index < 0 || index >= size) throw new RangeError(`leaf index ${index} is outside a tree of ${size}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= size)
+    throw new RangeError(`leaf index ${index} is outside a tree of ${size}`);
   const path = (m: number, lo: number, hi: number): Hash[] => {
     const n = hi - lo;
     if (n === 1) return [];
     const k = splitPoint(n);
-    return m < k ? [...path(m, lo, lo + k), subtreeRoot(leaves, lo + k, hi)] : [...path(m - k, lo + k, hi), subtreeRoot(leaves, lo, lo + k)];
+    return m < k
+      ? [...path(m, lo, lo + k), subtreeRoot(leaves, lo + k, hi)]
+      : [...path(m - k, lo + k, hi), subtreeRoot(leaves, lo, lo + k)];
   };
   return path(index, 0, size);
 }
@@ -72,13 +76,16 @@ export function inclusionProof(leaves: readonly Hash[], index: number, size = le
 /** PROOF(oldSize, D[0:newSize]); empty when the sizes are equal or the old tree is empty. */
 export function consistencyProof(leaves: readonly Hash[], oldSize: number, newSize = leaves.length): Hash[] {
   checkSize(leaves, newSize);
-  if (!Number.isSafeInteger(oldSize) || oldSize < 0 || oldSize > newSize) throw new RangeError(`old tree size ${oldSize} is outside 0..${newSize}`);
+  if (!Number.isSafeInteger(oldSize) || oldSize < 0 || oldSize > newSize)
+    throw new RangeError(`old tree size ${oldSize} is outside 0..${newSize}`);
   if (oldSize === 0 || oldSize === newSize) return [];
   const sub = (m: number, lo: number, hi: number, whole: boolean): Hash[] => {
     const n = hi - lo;
     if (m === n) return whole ? [] : [subtreeRoot(leaves, lo, hi)];
     const k = splitPoint(n);
-    return m <= k ? [...sub(m, lo, lo + k, whole), subtreeRoot(leaves, lo + k, hi)] : [...sub(m - k, lo + k, hi, false), subtreeRoot(leaves, lo, lo + k)];
+    return m <= k
+      ? [...sub(m, lo, lo + k, whole), subtreeRoot(leaves, lo + k, hi)]
+      : [...sub(m - k, lo + k, hi, false), subtreeRoot(leaves, lo, lo + k)];
   };
   return sub(oldSize, 0, newSize, true);
 }
@@ -117,8 +124,15 @@ export function verifyInclusion(leaf: Hash, index: number, size: number, proof: 
 }
 
 /** RFC 9162 §2.1.4.2: whether `proof` shows the tree (`newSize`, `newRoot`) extends (`oldSize`, `oldRoot`). */
-export function verifyConsistency(oldSize: number, newSize: number, oldRoot: Hash, newRoot: Hash, proof: readonly Hash[]): boolean {
-  if (!Number.isSafeInteger(oldSize) || !Number.isSafeInteger(newSize) || oldSize < 0 || oldSize > newSize) return false;
+export function verifyConsistency(
+  oldSize: number,
+  newSize: number,
+  oldRoot: Hash,
+  newRoot: Hash,
+  proof: readonly Hash[],
+): boolean {
+  if (!Number.isSafeInteger(oldSize) || !Number.isSafeInteger(newSize) || oldSize < 0 || oldSize > newSize)
+    return false;
   if (oldSize === newSize) return proof.length === 0 && sameHash(oldRoot, newRoot);
   // Every tree extends the empty one; there is nothing to prove.
   if (oldSize === 0) return proof.length === 0 && sameHash(oldRoot, EMPTY_ROOT);

@@ -72,7 +72,8 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 
 /** A new Ed25519 note key named `name`. */
 export function generateSigner(name: string): NoteSigner {
-  if (!validKeyName(name)) throw invalidLog("key name", `"${name}" is empty or holds a space, a control character or "+"`);
+  if (!validKeyName(name))
+    throw invalidLog("key name", `"${name}" is empty or holds a space, a control character or "+"`);
   const { privateKey } = generateKeyPairSync("ed25519");
   return signerFromPrivate(name, privateKey);
 }
@@ -106,7 +107,8 @@ function keyParts(text: string, what: string, size: number): { name: string; id:
   if (!/^[0-9a-f]{8}$/.test(idHex)) throw invalidLog(what, "its key id is not 8 lower-case hexadecimal digits");
   const raw = strictBase64(b64);
   if (raw === undefined) throw invalidLog(what, "its key is not standard base64");
-  if (raw.length !== 1 + size || raw[0] !== ED25519) throw invalidLog(what, "it is not an Ed25519 note key (type 0x01, 32 bytes)");
+  if (raw.length !== 1 + size || raw[0] !== ED25519)
+    throw invalidLog(what, "it is not an Ed25519 note key (type 0x01, 32 bytes)");
   return { name, id: Number.parseInt(idHex, 16), key: raw.slice(1) };
 }
 
@@ -153,7 +155,8 @@ export function signNote(text: string, signers: readonly NoteSigner[]): string {
 
 /** Splits a signed note into its text and signatures; refuses anything not exactly in the format. */
 export function parseNote(note: string, what = "note"): { text: string; signatures: NoteSignature[] } {
-  if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw invalidLog(what, "it holds a control character other than newline");
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(note))
+    throw invalidLog(what, "it holds a control character other than newline");
   const split = note.lastIndexOf("\n\n");
   if (split < 0) throw invalidLog(what, "it has no empty line before its signatures");
   const text = note.slice(0, split + 1);
@@ -165,8 +168,13 @@ export function parseNote(note: string, what = "note"): { text: string; signatur
     const m = /^\u2014 ([^ ]+) ([^ ]+)$/u.exec(line);
     if (!m) throw invalidLog(what, `signature line ${i + 1} is not "— <key name> <base64 signature>"`);
     const raw = strictBase64(m[2]);
-    if (!validKeyName(m[1]) || raw === undefined || raw.length < 5) throw invalidLog(what, `signature line ${i + 1} has a bad key name or signature`);
-    return { name: m[1], keyId: ((raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]) >>> 0, signature: raw.slice(4) };
+    if (!validKeyName(m[1]) || raw === undefined || raw.length < 5)
+      throw invalidLog(what, `signature line ${i + 1} has a bad key name or signature`);
+    return {
+      name: m[1],
+      keyId: ((raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]) >>> 0,
+      signature: raw.slice(4),
+    };
   });
   return { text, signatures };
 }
@@ -175,7 +183,11 @@ export function parseNote(note: string, what = "note"): { text: string; signatur
  * The note's text once a known key's signature on it verifies. Signatures by unknown keys are
  * ignored; one by a known key that fails rejects the whole note; at least one must verify.
  */
-export function openNote(note: string, verifiers: readonly NoteVerifier[], what = "note"): { text: string; verifiedBy: NoteVerifier[] } {
+export function openNote(
+  note: string,
+  verifiers: readonly NoteVerifier[],
+  what = "note",
+): { text: string; verifiedBy: NoteVerifier[] } {
   const { text, signatures } = parseNote(note, what);
   const verifiedBy: NoteVerifier[] = [];
   for (const s of signatures) {
@@ -185,6 +197,10 @@ export function openNote(note: string, verifiers: readonly NoteVerifier[], what 
     if (!ok) throw logSignatureInvalid(what, `the signature by ${v.name} does not verify`);
     if (!verifiedBy.includes(v)) verifiedBy.push(v);
   }
-  if (verifiedBy.length === 0) throw logSignatureInvalid(what, `it carries no signature by ${verifiers.map((v) => v.name).join(", ") || "a known key"}`);
+  if (verifiedBy.length === 0)
+    throw logSignatureInvalid(
+      what,
+      `it carries no signature by ${verifiers.map((v) => v.name).join(", ") || "a known key"}`,
+    );
   return { text, verifiedBy };
 }

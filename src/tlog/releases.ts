@@ -27,7 +27,8 @@ export function releaseProblem(r: Release): string | undefined {
   if (!TOKEN.test(r.name)) return `the name "${r.name}" must be 1-256 visible ASCII characters without spaces`;
   if (!TOKEN.test(r.version)) return `the version "${r.version}" must be 1-256 visible ASCII characters without spaces`;
   if (!DIGEST.test(r.digest)) return `the digest "${r.digest}" is not sha256:<64 lower-case hex>`;
-  if (r.signer !== undefined && !SIGNER.test(r.signer)) return `the signer "${r.signer}" is not an SSH key fingerprint (SHA256:<base64>)`;
+  if (r.signer !== undefined && !SIGNER.test(r.signer))
+    return `the signer "${r.signer}" is not an SSH key fingerprint (SHA256:<base64>)`;
   return undefined;
 }
 
@@ -53,7 +54,10 @@ export function parseReleaseLine(line: string, what: string): Release {
 export function parseReleases(text: string, file: string): Release[] {
   if (text === "") return [];
   if (!text.endsWith("\n")) throw invalidLog(file, "its last line does not end with a newline");
-  return text.slice(0, -1).split("\n").map((line, i) => parseReleaseLine(line, `${file} line ${i + 1}`));
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line, i) => parseReleaseLine(line, `${file} line ${i + 1}`));
 }
 
 export function releasesText(releases: readonly Release[]): string {

@@ -13,7 +13,12 @@ export function writeRiskyC2(dir: string, o: { version?: string; args?: string[]
         "dev.codetwo": {
           standardVersion: "1.2.0",
           commands: [{ id: "risky.run", title: "Run" }],
-          runtime: { command: "node", args: o.args ?? ["runtime.js"], env: { API_KEY: SECRET_VALUE }, inject: ["extensions-runtime"] },
+          runtime: {
+            command: "node",
+            args: o.args ?? ["runtime.js"],
+            env: { API_KEY: SECRET_VALUE },
+            inject: ["extensions-runtime"],
+          },
         },
       },
     },
@@ -21,7 +26,12 @@ export function writeRiskyC2(dir: string, o: { version?: string; args?: string[]
     "mcp.json": {
       $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
       mcpServers: {
-        github: { type: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } },
+        github: {
+          type: "stdio",
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-github"],
+          env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+        },
         local: { type: "sse", url: "http://127.0.0.1:9/sse" },
       },
     },

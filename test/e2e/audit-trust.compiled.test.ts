@@ -37,10 +37,15 @@ describe("compiled gjc: capability-bound trust", () => {
 
     // Text and data only: a README edit and a new skill keep trust.
     writeFileSync(join(src, "README.md"), `${readFileSync(join(src, "README.md"), "utf8")}\nMore words.\n`);
-    cpSync(join(fixturesDir, "examples", "notes-skills", "skills", "take-notes"), join(src, "skills", "take-notes"), { recursive: true });
+    cpSync(join(fixturesDir, "examples", "notes-skills", "skills", "take-notes"), join(src, "skills", "take-notes"), {
+      recursive: true,
+    });
     const textUpgrade = await run(["plugin", "upgrade", "hello-runtime", "--json"]);
     expect(textUpgrade.exitCode).toBe(0);
-    expect((await run(["plugin", "list", "--json"])).json().bundles[0]).toMatchObject({ family: "c2", c2: { trusted: true, trustState: "trusted" } });
+    expect((await run(["plugin", "list", "--json"])).json().bundles[0]).toMatchObject({
+      family: "c2",
+      c2: { trusted: true, trustState: "trusted" },
+    });
     expect((await greet()).exitCode).toBe(0);
 
     // A runtime argument added: installed and enabled, but it needs re-trust before it runs.
@@ -49,17 +54,24 @@ describe("compiled gjc: capability-bound trust", () => {
     manifest.extensions["dev.codetwo"].runtime.args = ["plugin.js", "--verbose"];
     writeFileSync(join(src, "plugin.json"), JSON.stringify(manifest, null, 2));
     const preview = await run(["plugin", "upgrade", "hello-runtime", "--dry-run", "--json"]);
-    expect(preview.json().capabilityDiff.processes.changed).toMatchObject([{ id: "c2-runtime:runtime", fields: ["args"] }]);
+    expect(preview.json().capabilityDiff.processes.changed).toMatchObject([
+      { id: "c2-runtime:runtime", fields: ["args"] },
+    ]);
     expect((await run(["plugin", "upgrade", "hello-runtime", "--json"])).exitCode).toBe(0);
 
     const list = (await run(["plugin", "list", "--json"])).json().bundles[0];
     expect(list).toMatchObject({ version: "1.1.0", enabled: true, c2: { trusted: true, trustState: "needs-retrust" } });
     expect((await run(["plugin", "list"])).stdout).toContain("needs re-trust");
-    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe("needs-retrust");
+    expect((await run(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe(
+      "needs-retrust",
+    );
     expect((await run(["plugin", "inspect", "hello-runtime"])).stdout).toContain("needs re-trust");
     const catalog = (await run(["plugin", "policy", "catalog", "--json"])).json();
     const entry = (catalog.plugins ?? catalog.entries).find((p: any) => p.name === "hello-runtime");
-    expect(entry).toMatchObject({ trustState: "needs-retrust", effectiveState: { status: "untrusted", reason: "needs-retrust" } });
+    expect(entry).toMatchObject({
+      trustState: "needs-retrust",
+      effectiveState: { status: "untrusted", reason: "needs-retrust" },
+    });
 
     const refused = await greet();
     expect(refused.exitCode).toBe(3);
@@ -69,7 +81,11 @@ describe("compiled gjc: capability-bound trust", () => {
 
     const again = await run(["plugin", "trust", "hello-runtime", "--json"]);
     expect(again.exitCode).toBe(0);
-    expect(again.json()).toMatchObject({ changed: true, trusted: true, capabilityDiff: { empty: false, processes: { changed: [{ id: "c2-runtime:runtime", fields: ["args"] }] } } });
+    expect(again.json()).toMatchObject({
+      changed: true,
+      trusted: true,
+      capabilityDiff: { empty: false, processes: { changed: [{ id: "c2-runtime:runtime", fields: ["args"] }] } },
+    });
     manifest.version = "1.2.0";
     manifest.extensions["dev.codetwo"].runtime.args = ["plugin.js", "--verbose", "--quiet"];
     writeFileSync(join(src, "plugin.json"), JSON.stringify(manifest, null, 2));
@@ -77,7 +93,9 @@ describe("compiled gjc: capability-bound trust", () => {
     const shown = await run(["plugin", "trust", "hello-runtime"]);
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).toContain("changed since it was last trusted:");
-    expect(shown.stdout).toContain("~ process c2-runtime:runtime: node plugin.js --verbose --quiet (changed: args; was process c2-runtime:runtime: node plugin.js --verbose)");
+    expect(shown.stdout).toContain(
+      "~ process c2-runtime:runtime: node plugin.js --verbose --quiet (changed: args; was process c2-runtime:runtime: node plugin.js --verbose)",
+    );
     const human = await run(["plugin", "untrust", "hello-runtime"]);
     expect(human.exitCode).toBe(0);
     const retrust = await run(["plugin", "trust", "hello-runtime"]);
@@ -94,9 +112,18 @@ describe("compiled gjc: capability-bound trust", () => {
         version,
         commands: [{ id: "lspkit.echo" }],
         languageServers: [{ id: "ls", languages: ["zig"], command: "./lsp-server.mjs", args: lspArgs }],
-        extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8"), "srv.mjs": "// an MCP server (never started here)\n" },
+        extraFiles: {
+          "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8"),
+          "srv.mjs": "// an MCP server (never started here)\n",
+        },
       });
-      writeFileSync(join(src, "mcp.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { srv: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/srv.mjs"] } } }));
+      writeFileSync(
+        join(src, "mcp.json"),
+        JSON.stringify({
+          $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+          mcpServers: { srv: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/srv.mjs"] } },
+        }),
+      );
     };
     write(["--verbose"], "1.0.0");
     expect((await run(["plugin", "install", src, "--user"])).exitCode).toBe(0);
@@ -119,7 +146,12 @@ describe("compiled gjc: capability-bound trust", () => {
     // Every trust_outdated refusal says what changed.
     expect(errorOf(mcp).message).toContain("~ process language-server:ls (args)");
     const plan = await run(["plugin", "policy", "plan", "lsp-kit", "--state", "enabled", "--json"]);
-    expect(plan.json().warnings).toContainEqual(expect.objectContaining({ code: "trust_outdated", message: expect.stringContaining("~ process language-server:ls (args)") }));
+    expect(plan.json().warnings).toContainEqual(
+      expect.objectContaining({
+        code: "trust_outdated",
+        message: expect.stringContaining("~ process language-server:ls (args)"),
+      }),
+    );
     expect((await run(["plugin", "trust", "lsp-kit"])).exitCode).toBe(0);
     expect((await probe()).exitCode).toBe(0);
   });

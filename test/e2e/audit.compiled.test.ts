@@ -9,7 +9,9 @@ import { checkJsonSchema } from "../unit/audit/json-schema-check.ts";
 import { makeWorld, type World } from "./gjc-install-fixture.ts";
 import { SECRET_VALUE, writeRiskyC2 } from "./audit-fixture.ts";
 
-const sarifSchema = JSON.parse(readFileSync(join(import.meta.dir, "..", "unit", "audit", "sarif-schema-2.1.0.subset.json"), "utf8"));
+const sarifSchema = JSON.parse(
+  readFileSync(join(import.meta.dir, "..", "unit", "audit", "sarif-schema-2.1.0.subset.json"), "utf8"),
+);
 
 let w: World;
 let binary: string;
@@ -22,8 +24,12 @@ const run = (args: string[]) => w.gjc(args, { binary });
 
 const bundles = [
   ...readdirSync(join(fixturesDir, "examples")).map((d) => join(fixturesDir, "examples", d)),
-  ...readdirSync(join(fixturesDir, "c2")).filter((d) => d.startsWith("valid-")).map((d) => join(fixturesDir, "c2", d)),
-  ...readdirSync(join(fixturesDir, "gjc")).filter((d) => d.startsWith("valid-")).map((d) => join(fixturesDir, "gjc", d)),
+  ...readdirSync(join(fixturesDir, "c2"))
+    .filter((d) => d.startsWith("valid-"))
+    .map((d) => join(fixturesDir, "c2", d)),
+  ...readdirSync(join(fixturesDir, "gjc"))
+    .filter((d) => d.startsWith("valid-"))
+    .map((d) => join(fixturesDir, "gjc", d)),
 ];
 
 describe("compiled gjc plugin audit", () => {
@@ -47,13 +53,34 @@ describe("compiled gjc plugin audit", () => {
 
   test("the shipped examples: what each can run and inject", async () => {
     const hello = (await run(["plugin", "audit", join(fixturesDir, "examples", "hello-runtime"), "--json"])).json();
-    expect(hello.capabilities.processes).toMatchObject([{ id: "c2-runtime:runtime", command: "node", args: ["plugin.js"], script: "plugin.js", hostEnvironment: "allow-list" }]);
-    expect(hello.capabilities.hostCommands.map((h: any) => h.name)).toEqual(["hello.greet", "hello.dirty", "session.header:greet->hello.greet"]);
+    expect(hello.capabilities.processes).toMatchObject([
+      {
+        id: "c2-runtime:runtime",
+        command: "node",
+        args: ["plugin.js"],
+        script: "plugin.js",
+        hostEnvironment: "allow-list",
+      },
+    ]);
+    expect(hello.capabilities.hostCommands.map((h: any) => h.name)).toEqual([
+      "hello.greet",
+      "hello.dirty",
+      "session.header:greet->hello.greet",
+    ]);
     expect(hello.findings.map((f: any) => f.ruleId)).toEqual(["interpreter-from-path"]);
     const kit = (await run(["plugin", "audit", join(fixturesDir, "examples", "review-kit"), "--json"])).json();
-    expect(kit.capabilities.hooks).toMatchObject([{ event: "tool_call", target: "read", phase: "before", path: "hooks/note-reads.ts" }]);
-    expect(kit.capabilities.processes.map((p: any) => p.id)).toEqual(["tool-module:review_checklist", "hook-module:note-reads"]);
-    expect(kit.capabilities.prompts.map((p: any) => p.kind).sort()).toEqual(["agent-appendix", "subskill", "system-appendix"]);
+    expect(kit.capabilities.hooks).toMatchObject([
+      { event: "tool_call", target: "read", phase: "before", path: "hooks/note-reads.ts" },
+    ]);
+    expect(kit.capabilities.processes.map((p: any) => p.id)).toEqual([
+      "tool-module:review_checklist",
+      "hook-module:note-reads",
+    ]);
+    expect(kit.capabilities.prompts.map((p: any) => p.kind).sort()).toEqual([
+      "agent-appendix",
+      "subskill",
+      "system-appendix",
+    ]);
     expect(kit.capabilities.promptBytes).toBe(kit.capabilities.prompts.reduce((n: number, p: any) => n + p.bytes, 0));
     expect(kit.findings).toEqual([]);
   });
@@ -65,11 +92,21 @@ describe("compiled gjc plugin audit", () => {
     expect(r.stdout).not.toContain(SECRET_VALUE);
     const doc = r.json();
     const byRule = (id: string) => doc.findings.filter((f: any) => f.ruleId === id);
-    expect(byRule("unpinned-launch-fetch")).toMatchObject([{ level: "error", subject: "mcp-stdio:github", at: { file: "mcp.json", pointer: "/mcpServers/github/command" } }]);
+    expect(byRule("unpinned-launch-fetch")).toMatchObject([
+      { level: "error", subject: "mcp-stdio:github", at: { file: "mcp.json", pointer: "/mcpServers/github/command" } },
+    ]);
     expect(byRule("plain-http-endpoint")).toMatchObject([{ subject: "mcp:local", level: "warning" }]);
-    expect(byRule("env-secret-passthrough").map((f: any) => f.subject).sort()).toEqual(["c2-runtime:runtime", "mcp-stdio:github"]);
-    expect(doc.capabilities.env).toContainEqual(expect.objectContaining({ name: "GITHUB_TOKEN", mode: "passes", from: "GITHUB_TOKEN" }));
-    expect(doc.capabilities.hostCommands).toContainEqual(expect.objectContaining({ kind: "inject", name: "extensions-runtime" }));
+    expect(
+      byRule("env-secret-passthrough")
+        .map((f: any) => f.subject)
+        .sort(),
+    ).toEqual(["c2-runtime:runtime", "mcp-stdio:github"]);
+    expect(doc.capabilities.env).toContainEqual(
+      expect.objectContaining({ name: "GITHUB_TOKEN", mode: "passes", from: "GITHUB_TOKEN" }),
+    );
+    expect(doc.capabilities.hostCommands).toContainEqual(
+      expect.objectContaining({ kind: "inject", name: "extensions-runtime" }),
+    );
     const mcpText = readFileSync(join(src, "mcp.json"), "utf8").split("\n");
     const fetch = byRule("unpinned-launch-fetch")[0];
     // A member is located at its key (src/core/json-position.ts).
@@ -84,7 +121,10 @@ describe("compiled gjc plugin audit", () => {
     const log = JSON.parse(sarif.stdout);
     expect(checkJsonSchema(sarifSchema, log)).toEqual([]);
     const result = log.runs[0].results.find((x: any) => x.ruleId === "unpinned-launch-fetch");
-    expect(result.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: "mcp.json" }, region: { startLine: fetch.region.line, startColumn: fetch.region.column } });
+    expect(result.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: "mcp.json" },
+      region: { startLine: fetch.region.line, startColumn: fetch.region.column },
+    });
     expect(log.runs[0].tool.driver.rules[result.ruleIndex].id).toBe("unpinned-launch-fetch");
     expect(log.runs[0].tool.driver.rules.every((x: any) => x.help.text.length > 0)).toBe(true);
 
@@ -102,7 +142,14 @@ describe("compiled gjc plugin audit", () => {
   test("a source is fetched and planned as install would, and nothing is left behind", async () => {
     const before = snapshotTree(w.root);
     const refused = await run(["plugin", "audit", join(fixturesDir, "gjc", "mcp-launcher-shell"), "--json"]);
-    const install = await run(["plugin", "install", join(fixturesDir, "gjc", "mcp-launcher-shell"), "--user", "--dry-run", "--json"]);
+    const install = await run([
+      "plugin",
+      "install",
+      join(fixturesDir, "gjc", "mcp-launcher-shell"),
+      "--user",
+      "--dry-run",
+      "--json",
+    ]);
     expect(refused.exitCode).toBe(install.exitCode);
     expect(refused.exitCode).not.toBe(0);
     const code = (x: typeof refused) => JSON.parse(x.stderr.trim().split("\n").pop()!).error.code;
@@ -115,7 +162,12 @@ describe("compiled gjc plugin audit", () => {
     expect(fromTgz.exitCode).toBe(0);
     expect(fromTgz.json().subject).toMatchObject({ kind: "source", family: "gjc", name: "review-kit" });
     expect(snapshotTree(w.root)).toEqual(packed);
-    const entry = await run(["plugin", "audit", `hello-runtime@${join(fixturesDir, "catalogs", "valid-local-and-remote")}`, "--json"]);
+    const entry = await run([
+      "plugin",
+      "audit",
+      `hello-runtime@${join(fixturesDir, "catalogs", "valid-local-and-remote")}`,
+      "--json",
+    ]);
     expect(entry.exitCode).toBe(0);
     expect(entry.json().subject).toMatchObject({ kind: "source", family: "c2", name: "hello-runtime" });
     expect(snapshotTree(w.root)).toEqual(packed);
@@ -124,8 +176,12 @@ describe("compiled gjc plugin audit", () => {
   });
 
   test("an installed bundle by name, both families", async () => {
-    expect((await run(["plugin", "install", join(fixturesDir, "examples", "review-kit"), "--project"])).exitCode).toBe(0);
-    expect((await run(["plugin", "install", join(fixturesDir, "examples", "hello-runtime"), "--user"])).exitCode).toBe(0);
+    expect((await run(["plugin", "install", join(fixturesDir, "examples", "review-kit"), "--project"])).exitCode).toBe(
+      0,
+    );
+    expect((await run(["plugin", "install", join(fixturesDir, "examples", "hello-runtime"), "--user"])).exitCode).toBe(
+      0,
+    );
     const gjc = await run(["plugin", "audit", "review-kit", "--json"]);
     expect(gjc.exitCode).toBe(0);
     expect(gjc.json().subject).toMatchObject({ kind: "installed", family: "gjc", scope: "project" });

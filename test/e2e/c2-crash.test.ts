@@ -20,7 +20,8 @@ function setup() {
   return { data: s.c2, run, dir, root: s.root };
 }
 
-const leftovers = (data: string) => readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
+const leftovers = (data: string) =>
+  readdirSync(join(data, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
 
 for (const step of crashPointsOf("c2-install")) {
   test(`an update killed at ${step} leaves 1.0.0 or 2.0.0, whole`, async () => {
@@ -46,12 +47,17 @@ for (const step of ["c2install:staged", "c2install:committed"]) {
     const s = setup();
     const killed = await s.run(["plugin", "install", s.dir], { GJC_TEST_CRASH_AT: step });
     expect({ step, exit: killed.exitCode, stdout: killed.stdout }).toEqual({ step, exit: 137, stdout: "" });
-    const listed = (await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string; version: string }) => [b.name, b.version]);
+    const listed = (await s.run(["plugin", "list", "--json"]))
+      .json()
+      .bundles.map((b: { name: string; version: string }) => [b.name, b.version]);
     expect(listed).toEqual(step === "c2install:committed" ? [["demo", "1.0.0"]] : []);
     if (step === "c2install:committed") expect((await s.run(["plugin", "verify", "demo"])).exitCode).toBe(0);
     // The next mutating command sweeps the dead install's staging; installing again is then a no-op or the install.
     const again = await s.run(["plugin", "install", s.dir, "--json"]);
-    expect([again.exitCode, again.json().status]).toEqual([0, step === "c2install:committed" ? "unchanged" : "installed"]);
+    expect([again.exitCode, again.json().status]).toEqual([
+      0,
+      step === "c2install:committed" ? "unchanged" : "installed",
+    ]);
     expect(leftovers(s.data)).toEqual([]);
     expect(readdirSync(s.data).filter((n) => n.includes("lock"))).toEqual([]);
   });
@@ -60,8 +66,12 @@ for (const step of ["c2install:staged", "c2install:committed"]) {
 test("an uninstall killed after its policy was forgotten, before the bundle moved, leaves it installed; uninstalling again finishes", async () => {
   const s = setup();
   await s.run(["plugin", "install", s.dir]);
-  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:policy-forgotten" })).exitCode).toBe(137);
-  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string }) => b.name)).toEqual(["demo"]);
+  expect(
+    (await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:policy-forgotten" })).exitCode,
+  ).toBe(137);
+  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { name: string }) => b.name)).toEqual([
+    "demo",
+  ]);
   expect((await s.run(["plugin", "verify", "demo"])).exitCode).toBe(0);
   expect((await s.run(["plugin", "uninstall", "demo"])).exitCode).toBe(0);
   expect((await s.run(["plugin", "list", "--json"])).json().bundles).toEqual([]);
@@ -71,11 +81,15 @@ test("an uninstall killed after its policy was forgotten, before the bundle move
 test("an uninstall killed after the bundle was moved away is finished by the next command", async () => {
   const s = setup();
   const first = (await s.run(["plugin", "install", s.dir, "--json"])).json();
-  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:trashed" })).exitCode).toBe(137);
+  expect((await s.run(["plugin", "uninstall", "demo"], { GJC_TEST_CRASH_AT: "c2uninstall:trashed" })).exitCode).toBe(
+    137,
+  );
   expect((await s.run(["plugin", "list", "--json"])).json().bundles).toEqual([]);
   await s.run(["plugin", "install", s.dir]);
   expect(leftovers(s.data)).toEqual([]);
-  expect((await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { c2: { id: string } }) => b.c2.id)).toEqual([first.c2.id]);
+  expect(
+    (await s.run(["plugin", "list", "--json"])).json().bundles.map((b: { c2: { id: string } }) => b.c2.id),
+  ).toEqual([first.c2.id]);
 });
 
 test("a policy apply killed after the write keeps the previous last-good and a valid primary", async () => {
@@ -83,7 +97,9 @@ test("a policy apply killed after the write keeps the previous last-good and a v
   await s.run(["plugin", "install", s.dir]);
   await s.run(["plugin", "trust", "demo"]);
   const token = (await s.run(["plugin", "policy", "plan", "demo", "--state", "disabled", "--json"])).json().token;
-  expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).toBe(137);
+  expect((await s.run(["plugin", "policy", "apply", token], { GJC_TEST_CRASH_AT: "c2policy:written" })).exitCode).toBe(
+    137,
+  );
   const cat = (await s.run(["plugin", "policy", "catalog", "--json"])).json();
   expect(cat.recovery.kind).toBe("normal");
   expect(cat.configRevision).toBe(1);

@@ -95,9 +95,13 @@ export class HostClient implements AsyncDisposable {
   }
 }
 
-
 /** Starts `gjc host --stdio` in a C2 home, in its own process group; `await using` stops it after the test. */
-export function spawnHost(h: C2Home, extra: string[] = [], env: Record<string, string> = {}, binary?: string): HostClient {
+export function spawnHost(
+  h: C2Home,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+  binary?: string,
+): HostClient {
   const proc = Bun.spawn([...(binary ? [binary] : [process.execPath, cliEntry]), "host", "--stdio", ...extra], {
     cwd: h.root,
     env: childEnv({ NO_COLOR: "1", ...h.env, ...env }),

@@ -20,7 +20,10 @@ describe("issue #13 from the compiled binary", () => {
     const binary = await compiledBinary();
     const h = home();
     const run = (...args: string[]) => runCli(args, { binary, env: h.env, cwd: h.root });
-    await installBundle(h, writeRuntimeBundle(join(h.root, "rt"), { name: "realmy", commands: [{ id: "realmy.info" }] }).dir);
+    await installBundle(
+      h,
+      writeRuntimeBundle(join(h.root, "rt"), { name: "realmy", commands: [{ id: "realmy.info" }] }).dir,
+    );
     await using c = spawnHost(h, [], {}, binary);
     const pid = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const seen = c.notifications.length;
@@ -31,11 +34,19 @@ describe("issue #13 from the compiled binary", () => {
 
     const scenes = await run("plugin", "validate", join(fixturesDir, "c2", "valid-scenes-skip-broken"), "--json");
     expect(scenes.exitCode).toBe(0);
-    expect(scenes.json().components.map((x: any) => [x.kind, x.status])).toEqual([["scene", "unsupported"], ["pipeline", "unsupported"]]);
+    expect(scenes.json().components.map((x: any) => [x.kind, x.status])).toEqual([
+      ["scene", "unsupported"],
+      ["pipeline", "unsupported"],
+    ]);
 
     const src = join(h.root, "office");
     writeTree(src, {
-      "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "office", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+      "plugin.json": {
+        $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        name: "office",
+        version: "1.0.0",
+        extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+      },
       "skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n",
       "scaffolds/report/README.md": "# Report\n",
     });

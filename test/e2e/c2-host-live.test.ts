@@ -16,7 +16,8 @@ import { spawnHost, type HostClient } from "./c2-host-client.ts";
 import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
+const errorOf = (r: { stderr: string }) =>
+  JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
 
 function cli(h: C2Home) {
   return (...args: string[]) => runCli(args, { env: { ...h.env, GJC_LOCK_TIMEOUT_MS: "60000" }, cwd: h.root });
@@ -24,7 +25,11 @@ function cli(h: C2Home) {
 
 async function liveSetup() {
   const h = home();
-  const b = writeRuntimeBundle(join(h.root, "src"), { name: "realmy", commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+  const b = writeRuntimeBundle(join(h.root, "src"), {
+    name: "realmy",
+    commands: [{ id: "realmy.info" }, { id: "realmy.hold" }],
+    scopeSupport: ["user", "project"],
+  });
   const installed = await installBundle(h, b.dir);
   const projA = realpathSync(await dirtyRepo(join(h.root, "projA")));
   const projB = realpathSync(await dirtyRepo(join(h.root, "projB")));
@@ -34,7 +39,8 @@ async function liveSetup() {
 }
 
 /** The next `plugins.changed` after `seen` notifications (woken by each arrival, no timers). */
-const changedAfter = (c: HostClient, seen: number) => c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen);
+const changedAfter = (c: HostClient, seen: number) =>
+  c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen);
 
 async function applyPlan(run: ReturnType<typeof cli>, ...planArgs: string[]) {
   const plan = await run("plugin", "policy", "plan", ...planArgs, "--json");
@@ -47,7 +53,9 @@ describe("policy is live across processes", () => {
   test("a project-only change stops that project's realm; in-flight calls elsewhere complete", async () => {
     await using live = await liveSetup();
     const { c, projA, projB, run } = live;
-    const pid = async (project?: string) => (await c.result("plugins.invoke", { command: "realmy.info", ...(project ? { project_path: project } : {}) })).result.pid as number;
+    const pid = async (project?: string) =>
+      (await c.result("plugins.invoke", { command: "realmy.info", ...(project ? { project_path: project } : {}) }))
+        .result.pid as number;
     const [user, a, b] = [await pid(), await pid(projA), await pid(projB)];
     // Two calls that stay in flight until a second hold arrives in the same process.
     const userHold = c.call("plugins.invoke", { command: "realmy.hold", args: { until: 2 } });
@@ -60,7 +68,10 @@ describe("policy is live across processes", () => {
     expect(processAlive(user)).toBe(true);
     expect(processAlive(b)).toBe(true);
     // The in-flight calls were untouched: they complete now.
-    const [u2, b2] = await Promise.all([c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 } }), c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 }, project_path: projB })]);
+    const [u2, b2] = await Promise.all([
+      c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 } }),
+      c.result("plugins.invoke", { command: "realmy.hold", args: { until: 2 }, project_path: projB }),
+    ]);
     expect(u2.result).toEqual({ held: 2 });
     expect(b2.result).toEqual({ held: 2 });
     expect((await userHold).result.result).toEqual({ held: 2 });
@@ -111,9 +122,14 @@ describe("policy is live across processes", () => {
     const seen = c.notifications.length;
     const removed = await run("plugin", "uninstall", "realmy", "--json");
     expect(removed.exitCode).toBe(0);
-    expect(removed.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining(`pid ${c.proc.pid}`) }));
+    expect(removed.json().warnings).toContainEqual(
+      expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining(`pid ${c.proc.pid}`) }),
+    );
     const changed = await changedAfter(c, seen);
-    expect([...changed.params.stopped.runtimes].sort()).toEqual([`${installed.id}@project:${projA}`, `${installed.id}@user`]);
+    expect([...changed.params.stopped.runtimes].sort()).toEqual([
+      `${installed.id}@project:${projA}`,
+      `${installed.id}@user`,
+    ]);
     expect(processAlive(user)).toBe(false);
     expect(processAlive(a)).toBe(false);
     expect(existsSync(bundleDir)).toBe(false);
@@ -127,13 +143,23 @@ describe("policy is live across processes", () => {
     const before = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
     const home = join(h.dataDir, "plugins", installed.id);
     let version = 1;
-    for (const args of [["plugin", "install", join(h.root, "src"), "--force", "--json"], ["plugin", "upgrade", "realmy", "--json"]]) {
+    for (const args of [
+      ["plugin", "install", join(h.root, "src"), "--force", "--json"],
+      ["plugin", "upgrade", "realmy", "--json"],
+    ]) {
       const old = (await c.result("plugins.invoke", { command: "realmy.info" })).result.pid;
-      writeRuntimeBundle(join(h.root, "src"), { name: "realmy", version: `1.${version}.0`, commands: [{ id: "realmy.info" }, { id: "realmy.hold" }], scopeSupport: ["user", "project"] });
+      writeRuntimeBundle(join(h.root, "src"), {
+        name: "realmy",
+        version: `1.${version}.0`,
+        commands: [{ id: "realmy.info" }, { id: "realmy.hold" }],
+        scopeSupport: ["user", "project"],
+      });
       const seen = c.notifications.length;
       const replaced = await run(...args);
       expect(replaced.exitCode).toBe(0);
-      expect(replaced.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining("runs the new files") }));
+      expect(replaced.json().warnings).toContainEqual(
+        expect.objectContaining({ code: "bundle_in_use", message: expect.stringContaining("runs the new files") }),
+      );
       expect(JSON.parse(readFileSync(join(home, "installed-plugin.json"), "utf8")).version).toBe(`1.${version}.0`);
       const changed = await changedAfter(c, seen);
       expect(changed.params.stopped.runtimes).toEqual([`${installed.id}@user`]);
@@ -153,7 +179,15 @@ describe("language servers obey policy", () => {
     return writeRuntimeBundle(join(h.root, dir), {
       name,
       commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
-      languageServers: [{ id: "ls", languages, command: "./lsp-server.mjs", args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" } }],
+      languageServers: [
+        {
+          id: "ls",
+          languages,
+          command: "./lsp-server.mjs",
+          args: ["--stdio", "${PLUGIN_ROOT}/x"],
+          env: { LSP_MODE: "root=${PLUGIN_ROOT}" },
+        },
+      ],
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     }).dir;
   }
@@ -168,15 +202,26 @@ describe("language servers obey policy", () => {
     const hover = (await c.result("lsp.request", { id: started.id, method: "textDocument/hover", params: {} })).result;
     // Args and env verbatim, as the standard says (no expansion); the bundle root is exported as PLUGIN_ROOT.
     const root = join(h.dataDir, "plugins", one.id, "bundle");
-    expect(hover).toMatchObject({ contents: `hover from ${started.pid}`, args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { PLUGIN_ROOT: root, LSP_MODE: "root=${PLUGIN_ROOT}" } });
+    expect(hover).toMatchObject({
+      contents: `hover from ${started.pid}`,
+      args: ["--stdio", "${PLUGIN_ROOT}/x"],
+      env: { PLUGIN_ROOT: root, LSP_MODE: "root=${PLUGIN_ROOT}" },
+    });
 
     // A disable planned through the plane names the live server it would stop.
     const planned = await c.result("plugins.plan_change", { plugin: "zig-one", state: "disabled" });
     expect(planned).toMatchObject({ requires_confirmation: true });
-    expect(planned.active_resources).toContainEqual(expect.objectContaining({ kind: "process", label: expect.stringContaining("language server ls") }));
+    expect(planned.active_resources).toContainEqual(
+      expect.objectContaining({ kind: "process", label: expect.stringContaining("language server ls") }),
+    );
 
     const inspect = (await run("plugin", "inspect", "zig-one", "--json")).json().bundle;
-    expect(inspect.c2.languageServers[0].launch).toMatchObject({ command: join(root, "lsp-server.mjs"), args: ["--stdio", "${PLUGIN_ROOT}/x"], env: { LSP_MODE: "root=${PLUGIN_ROOT}" }, exported: { PLUGIN_ROOT: root } });
+    expect(inspect.c2.languageServers[0].launch).toMatchObject({
+      command: join(root, "lsp-server.mjs"),
+      args: ["--stdio", "${PLUGIN_ROOT}/x"],
+      env: { LSP_MODE: "root=${PLUGIN_ROOT}" },
+      exported: { PLUGIN_ROOT: root },
+    });
     expect((await run("plugin", "inspect", "zig-one")).stdout).toContain("args and env as declared");
 
     let seen = c.notifications.length;
@@ -188,7 +233,10 @@ describe("language servers obey policy", () => {
     const probe = await run("plugin", "lsp", "probe", "zig-one/ls", "--json");
     expect(probe.exitCode).toBe(3);
     expect(errorOf(probe).code).toBe("policy_disabled");
-    expect((await run("plugin", "lsp", "list", "--json")).json().servers[0]).toMatchObject({ status: "disabled", reasons: [{ code: "policy_disabled" }] });
+    expect((await run("plugin", "lsp", "list", "--json")).json().servers[0]).toMatchObject({
+      status: "disabled",
+      reasons: [{ code: "policy_disabled" }],
+    });
 
     // Back on; then a second provider of zig arrives: the live server stops (conflict).
     seen = c.notifications.length;

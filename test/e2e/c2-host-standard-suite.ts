@@ -21,16 +21,29 @@ import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.t
 export function hostStandardSuite(binary: () => string | undefined): void {
   const home = c2HomesPerTest();
 
-
   describe("a failed runtime is reported failed", () => {
     test("after handshake_mismatch: catalog failed/process_failed, extensions.list failed, plugins.list failed, each with the reason", async () => {
       const h = home();
-      const ok = await installBundle(h, writeRuntimeBundle(join(h.root, "fine"), { name: "fine", commands: [{ id: "fine.echo" }] }).dir);
-      const bad = await installBundle(h, writeRuntimeBundle(join(h.root, "drifty"), { name: "drifty", commands: [{ id: "drifty.echo", argsSchema: { type: "object" } }], mode: "drift" }).dir);
+      const ok = await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "fine"), { name: "fine", commands: [{ id: "fine.echo" }] }).dir,
+      );
+      const bad = await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "drifty"), {
+          name: "drifty",
+          commands: [{ id: "drifty.echo", argsSchema: { type: "object" } }],
+          mode: "drift",
+        }).dir,
+      );
       await using c = spawnHost(h, [], {}, binary());
       // Before any call both are dormant and enabled.
       const before = await c.result("plugins.catalog");
-      expect(before.plugins.find((p: any) => p.installed_id === bad.id)).toMatchObject({ effective_state: { status: "enabled", reason: null }, process: null, error: null });
+      expect(before.plugins.find((p: any) => p.installed_id === bad.id)).toMatchObject({
+        effective_state: { status: "enabled", reason: null },
+        process: null,
+        error: null,
+      });
       const call = await c.call("plugins.invoke", { command: "drifty.echo", args: {} });
       expect(call.error.data.code).toBe("handshake_mismatch");
       await c.result("plugins.invoke", { command: "fine.echo" });
@@ -40,7 +53,11 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(entry.effective_state).toEqual({ status: "failed", reason: "process_failed" });
       expect(entry.process).toEqual({ phase: "failed", error: call.error.message });
       expect(entry.error).toBe(call.error.message);
-      expect(cat.plugins.find((p: any) => p.installed_id === ok.id)).toMatchObject({ effective_state: { status: "enabled", reason: null }, process: { phase: "running" }, error: null });
+      expect(cat.plugins.find((p: any) => p.installed_id === ok.id)).toMatchObject({
+        effective_state: { status: "enabled", reason: null },
+        process: { phase: "running" },
+        error: null,
+      });
 
       const ext = await c.result("extensions.list");
       expect(ext.ready).toEqual([ok.id]);
@@ -48,24 +65,38 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(ext.failed).toEqual([{ id: bad.id, code: "handshake_mismatch", message: call.error.message }]);
 
       const list = (await c.result("plugins.list")).plugins;
-      expect(list.find((p: any) => p.id === bad.id)).toMatchObject({ runtime_status: "failed", error: { code: "handshake_mismatch", message: call.error.message } });
+      expect(list.find((p: any) => p.id === bad.id)).toMatchObject({
+        runtime_status: "failed",
+        error: { code: "handshake_mismatch", message: call.error.message },
+      });
       expect(list.find((p: any) => p.id === ok.id)).toMatchObject({ runtime_status: "ready", error: null });
 
       // Another gjc process (list, inspect) reads it from the host's live file.
       const cli = (...args: string[]) => runCli(args, { binary: binary(), env: h.env, cwd: h.root });
       const listed = (await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === bad.id);
-      expect(listed.c2.runtimeFailures).toEqual([{ host: c.proc.pid, realm: "user", code: "handshake_mismatch", message: call.error.message }]);
-      expect((await cli("plugin", "list")).stdout).toContain(`drifty 1.0.0  failed (handshake_mismatch in gjc host ${c.proc.pid}, user)`);
+      expect(listed.c2.runtimeFailures).toEqual([
+        { host: c.proc.pid, realm: "user", code: "handshake_mismatch", message: call.error.message },
+      ]);
+      expect((await cli("plugin", "list")).stdout).toContain(
+        `drifty 1.0.0  failed (handshake_mismatch in gjc host ${c.proc.pid}, user)`,
+      );
       expect((await cli("plugin", "inspect", "drifty", "--json")).json().bundle.c2.runtimeFailures).toHaveLength(1);
-      expect((await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === ok.id).c2.runtimeFailures).toEqual([]);
+      expect(
+        (await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === ok.id).c2.runtimeFailures,
+      ).toEqual([]);
       // The failure is kept for this generation: no restart behind the user's back.
       const again = await c.call("plugins.invoke", { command: "drifty.echo", args: {} });
       expect(again.error.data.code).toBe("handshake_mismatch");
-      expect((await c.result("plugins.processes")).processes.find((p: any) => p.plugin === bad.id)).toMatchObject({ phase: "failed", starts: 1 });
+      expect((await c.result("plugins.processes")).processes.find((p: any) => p.plugin === bad.id)).toMatchObject({
+        phase: "failed",
+        starts: 1,
+      });
       // A reload clears it: the runtime is dormant again, so no longer failed.
       await c.result("plugins.reload", { plugin: "drifty" });
       expect((await c.result("extensions.list")).failed).toEqual([]);
-      expect((await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === bad.id).c2.runtimeFailures).toEqual([]);
+      expect(
+        (await cli("plugin", "list", "--json")).json().bundles.find((b: any) => b.c2?.id === bad.id).c2.runtimeFailures,
+      ).toEqual([]);
       expect(await c.close()).toBe(0);
     });
   });
@@ -73,7 +104,10 @@ export function hostStandardSuite(binary: () => string | undefined): void {
   describe("plan and apply on the plane", () => {
     test("plan_change returns the id apply_change takes; a plan without state keeps a disabled plugin disabled", async () => {
       const h = home();
-      await installBundle(h, writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir);
+      await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir,
+      );
       await using c = spawnHost(h, [], {}, binary());
       const off = await c.result("plugins.plan_change", { plugin: "cfg", state: "disabled" });
       expect(typeof off.id).toBe("string");
@@ -86,7 +120,11 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(plan.after).toMatchObject({ state: "disabled", config: { mode: "fast" } });
       await c.result("plugins.apply_change", { id: plan.id });
       const entry = (await c.result("plugins.catalog")).plugins[0];
-      expect(entry).toMatchObject({ state: "disabled", config: { mode: "fast" }, effective_state: { status: "disabled" } });
+      expect(entry).toMatchObject({
+        state: "disabled",
+        config: { mode: "fast" },
+        effective_state: { status: "disabled" },
+      });
       // A component change still needs its state spelled out.
       expect((await c.call("plugins.plan_change", { plugin: "cfg", component: "runtime" })).error).toBeDefined();
       expect(await c.close()).toBe(0);
@@ -94,12 +132,17 @@ export function hostStandardSuite(binary: () => string | undefined): void {
 
     test("a config change to a running runtime lists it in active_resources, and the change notification lists what it stopped", async () => {
       const h = home();
-      const b = await installBundle(h, writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir);
+      const b = await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "cfg"), { name: "cfg", commands: [{ id: "cfg.info" }] }).dir,
+      );
       await using c = spawnHost(h, [], {}, binary());
       const first = (await c.result("plugins.invoke", { command: "cfg.info" })).result;
       expect(first.config).toBeNull();
       const plan = await c.result("plugins.plan_change", { plugin: "cfg", config: { mode: "fast" } });
-      expect(plan.active_resources).toEqual([{ plugin: b.id, kind: "process", id: `${b.id}@user`, label: `${b.id} runtime (user)` }]);
+      expect(plan.active_resources).toEqual([
+        { plugin: b.id, kind: "process", id: `${b.id}@user`, label: `${b.id} runtime (user)` },
+      ]);
       expect(plan.requires_confirmation).toBe(true);
       const seen = c.notifications.length;
       await c.result("plugins.apply_change", { id: plan.id });
@@ -130,7 +173,8 @@ export function hostStandardSuite(binary: () => string | undefined): void {
     }).dir;
   }
 
-  const hoverOf = async (c: ReturnType<typeof spawnHost>, id: string) => (await c.result("lsp.request", { id, method: "textDocument/hover", params: {} })).result;
+  const hoverOf = async (c: ReturnType<typeof spawnHost>, id: string) =>
+    (await c.result("lsp.request", { id, method: "textDocument/hover", params: {} })).result;
 
   describe("replace and uninstall under a live host", () => {
     test("install --force restarts a live language server on the new files under the same id; uninstall stops it; both are announced", async () => {
@@ -140,10 +184,19 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       const started = await c.result("lsp.start", { language: "zig" });
       const id = `${started.id}:${b.id}/ls`;
       let seen = c.notifications.length;
-      const replaced = await runCli(["plugin", "install", lspBundle(h, "1.1.0"), "--force", "--json"], { binary: binary(), env: h.env, cwd: h.root });
+      const replaced = await runCli(["plugin", "install", lspBundle(h, "1.1.0"), "--force", "--json"], {
+        binary: binary(),
+        env: h.env,
+        cwd: h.root,
+      });
       expect(replaced.exitCode).toBe(0);
       expect(replaced.json().warnings).toContainEqual(expect.objectContaining({ code: "bundle_in_use" }));
-      await c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen && m.params.restarted.language_servers.length > 0);
+      await c.waitFor(
+        (m) =>
+          m.method === "plugins.changed" &&
+          c.notifications.indexOf(m) >= seen &&
+          m.params.restarted.language_servers.length > 0,
+      );
       // One notice, or two when the host looked while the install was mid-commit: stopped, then restarted.
       const notices = c.notifications.slice(seen).filter((m) => m.method === "plugins.changed");
       expect(notices.flatMap((m) => m.params.stopped.language_servers)).toEqual([id]);
@@ -156,9 +209,18 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(readFileSync(join(h.dataDir, "plugins", b.id, "bundle", "notes.md"), "utf8")).toBe("version 1.1.0\n");
 
       seen = c.notifications.length;
-      const removed = await runCli(["plugin", "uninstall", "zig-kit", "--json"], { binary: binary(), env: h.env, cwd: h.root });
+      const removed = await runCli(["plugin", "uninstall", "zig-kit", "--json"], {
+        binary: binary(),
+        env: h.env,
+        cwd: h.root,
+      });
       expect(removed.exitCode).toBe(0);
-      const gone = await c.waitFor((m) => m.method === "plugins.changed" && c.notifications.indexOf(m) >= seen && m.params.stopped.language_servers.length > 0);
+      const gone = await c.waitFor(
+        (m) =>
+          m.method === "plugins.changed" &&
+          c.notifications.indexOf(m) >= seen &&
+          m.params.stopped.language_servers.length > 0,
+      );
       expect(gone.params.stopped.language_servers).toEqual([id]);
       expect(gone.params.restarted.language_servers).toEqual([]);
       expect(processAlive(live.pid)).toBe(false);
@@ -170,7 +232,10 @@ export function hostStandardSuite(binary: () => string | undefined): void {
   describe("language server launch", () => {
     test("args and env reach the server verbatim; the project root is the working directory", async () => {
       const h = home();
-      const b = await installBundle(h, lspBundle(h, "1.0.0", { args: ["--stdio", "${PLUGIN_ROOT}/x", "$HOME"], env: { LSP_MODE: "${PLUGIN_DATA}" } }));
+      const b = await installBundle(
+        h,
+        lspBundle(h, "1.0.0", { args: ["--stdio", "${PLUGIN_ROOT}/x", "$HOME"], env: { LSP_MODE: "${PLUGIN_DATA}" } }),
+      );
       const project = join(h.root, "proj");
       mkdirSync(project);
       await using c = spawnHost(h, [], {}, binary());
@@ -178,7 +243,10 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(started.cwd).toBe(project);
       const hover = await hoverOf(c, started.id);
       expect(hover.args).toEqual(["--stdio", "${PLUGIN_ROOT}/x", "$HOME"]);
-      expect(hover.env).toEqual({ PLUGIN_ROOT: join(h.dataDir, "plugins", b.id, "bundle"), LSP_MODE: "${PLUGIN_DATA}" });
+      expect(hover.env).toEqual({
+        PLUGIN_ROOT: join(h.dataDir, "plugins", b.id, "bundle"),
+        LSP_MODE: "${PLUGIN_DATA}",
+      });
       expect(await c.close()).toBe(0);
     });
 
@@ -188,7 +256,11 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       await using c = spawnHost(h, [], {}, binary());
       const started = await c.result("lsp.start", { language: "zig" });
       const asked = (await c.result("lsp.request", { id: started.id, method: "gjc/askClient", params: {} })).result;
-      expect(asked.clientAnswered).toMatchObject({ jsonrpc: "2.0", id: "server-1", error: { code: -32601, message: expect.stringContaining("workspace/configuration") } });
+      expect(asked.clientAnswered).toMatchObject({
+        jsonrpc: "2.0",
+        id: "server-1",
+        error: { code: -32601, message: expect.stringContaining("workspace/configuration") },
+      });
       // The connection stays usable.
       expect((await hoverOf(c, started.id)).contents).toBe(`hover from ${started.pid}`);
       expect(await c.close()).toBe(0);
@@ -200,14 +272,29 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       mkdirSync(project);
       const sentinel = join(h.root, "preloaded");
       writeFileSync(join(project, ".env"), "LSP_MODE=from-dotenv\n");
-      writeFileSync(join(project, "evil.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
+      writeFileSync(
+        join(project, "evil.mjs"),
+        `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(sentinel)}, "ran");\n`,
+      );
       writeFileSync(join(project, "bunfig.toml"), 'preload = ["./evil.mjs"]\n');
-      await installBundle(h, lspBundle(h, "1.0.0", { command: "bun", args: [join(fixturesDir, "runtimes", "lsp-server.mjs")] }));
+      await installBundle(
+        h,
+        lspBundle(h, "1.0.0", { command: "bun", args: [join(fixturesDir, "runtimes", "lsp-server.mjs")] }),
+      );
       // The flags are what is tested: unsandboxed, so the project (and the fixture the server runs from) stay readable.
       const unsandboxed = { GJC_SANDBOX: "off" };
-      const probe = await runCli(["plugin", "lsp", "probe", "zig-kit/ls", "--project", project, "--json"], { binary: binary(), env: { ...h.env, ...unsandboxed }, cwd: h.root });
+      const probe = await runCli(["plugin", "lsp", "probe", "zig-kit/ls", "--project", project, "--json"], {
+        binary: binary(),
+        env: { ...h.env, ...unsandboxed },
+        cwd: h.root,
+      });
       expect(probe.exitCode).toBe(0);
-      expect(probe.json().launch.args).toEqual(["--no-env-file", "--no-install", "--config=/dev/null", join(fixturesDir, "runtimes", "lsp-server.mjs")]);
+      expect(probe.json().launch.args).toEqual([
+        "--no-env-file",
+        "--no-install",
+        "--config=/dev/null",
+        join(fixturesDir, "runtimes", "lsp-server.mjs"),
+      ]);
       await using c = spawnHost(h, [], unsandboxed, binary());
       const started = await c.result("lsp.start", { language: "zig", project_path: project });
       expect((await hoverOf(c, started.id)).env.LSP_MODE).toBeNull();
@@ -229,17 +316,34 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       c.sendLine(JSON.stringify({ id: "none", method: "plugins.list" }));
       c.sendLine(JSON.stringify({ jsonrpc: "2.0", id: { bad: true }, method: "plugins.list" }));
       // A batch: requests, a notification and invalid members.
-      c.sendLine(JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "plugins.list" }, { jsonrpc: "2.0", method: "plugins.list" }, { foo: 1 }, 1, { jsonrpc: "2.0", id: "b2", method: "nope" }]));
+      c.sendLine(
+        JSON.stringify([
+          { jsonrpc: "2.0", id: "b1", method: "plugins.list" },
+          { jsonrpc: "2.0", method: "plugins.list" },
+          { foo: 1 },
+          1,
+          { jsonrpc: "2.0", id: "b2", method: "nope" },
+        ]),
+      );
       c.sendLine("[]");
-      c.sendLine(JSON.stringify([{ jsonrpc: "2.0", method: "plugins.list" }, { jsonrpc: "2.0", method: "extensions.list" }]));
+      c.sendLine(
+        JSON.stringify([
+          { jsonrpc: "2.0", method: "plugins.list" },
+          { jsonrpc: "2.0", method: "extensions.list" },
+        ]),
+      );
       c.sendLine("{not json");
       expect(await c.result("plugins.list")).toEqual({ plugins: [] });
       // EOF: the plane answers what is in flight, then stops; everything it wrote is now here.
       expect(await c.close()).toBe(0);
       const out = c.notifications;
       const byId = (id: unknown) => out.filter((m) => !Array.isArray(m) && m.id === id);
-      expect(byId("old")).toEqual([{ jsonrpc: "2.0", id: "old", error: { code: -32600, message: expect.stringContaining('"2.0"') } }]);
-      expect(byId("none")).toEqual([{ jsonrpc: "2.0", id: "none", error: { code: -32600, message: expect.any(String) } }]);
+      expect(byId("old")).toEqual([
+        { jsonrpc: "2.0", id: "old", error: { code: -32600, message: expect.stringContaining('"2.0"') } },
+      ]);
+      expect(byId("none")).toEqual([
+        { jsonrpc: "2.0", id: "none", error: { code: -32600, message: expect.any(String) } },
+      ]);
       const batches = out.filter((m) => Array.isArray(m));
       expect(batches).toHaveLength(1);
       const [batch] = batches;
@@ -248,7 +352,10 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect(batch.find((m: any) => m.id === "b2").error.code).toBe(-32601);
       expect(batch.filter((m: any) => m.id === null).map((m: any) => m.error.code)).toEqual([-32600, -32600]);
       // The rest: the bad id, the empty batch and the parse error, each answered once with id null.
-      const nulls = out.filter((m) => !Array.isArray(m) && m.id === null).map((m) => m.error.code).sort();
+      const nulls = out
+        .filter((m) => !Array.isArray(m) && m.id === null)
+        .map((m) => m.error.code)
+        .sort();
       expect(nulls).toEqual([-32700, -32600, -32600].sort());
       // Nothing else: no answer to any notification.
       expect(out.filter((m) => !Array.isArray(m) && m.method === undefined)).toHaveLength(5);
@@ -265,14 +372,28 @@ export function hostStandardSuite(binary: () => string | undefined): void {
         newline: { items: [{ id: "a", label: "x", accessibilityLabel: "one\ntwo" }] },
         bell: { items: [{ id: "a", label: "ding\u0007" }] },
       };
-      await installBundle(h, writeRuntimeBundle(join(h.root, "acts"), {
-        name: "acts",
-        commands: [{ id: "acts.actions" }],
-        ui: Object.entries(docs).map(([id, document]) => ({ id, slot: "host.actions", label: id, command: "acts.actions", input: { document } })),
-      }).dir);
+      await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "acts"), {
+          name: "acts",
+          commands: [{ id: "acts.actions" }],
+          ui: Object.entries(docs).map(([id, document]) => ({
+            id,
+            slot: "host.actions",
+            label: id,
+            command: "acts.actions",
+            input: { document },
+          })),
+        }).dir,
+      );
       await using c = spawnHost(h, [], {}, binary());
-      const render = (id: string) => c.call("plugins.invoke_ui", { plugin_id: "acts", contribution_id: id, context: { operation: "render" } });
-      expect((await render("plain")).result.items[0]).toMatchObject({ label: "a < b & c", detail: "x > y", accessibilityLabel: "Tom & Jerry" });
+      const render = (id: string) =>
+        c.call("plugins.invoke_ui", { plugin_id: "acts", contribution_id: id, context: { operation: "render" } });
+      expect((await render("plain")).result.items[0]).toMatchObject({
+        label: "a < b & c",
+        detail: "x > y",
+        accessibilityLabel: "Tom & Jerry",
+      });
       for (const id of ["img", "script", "newline", "bell"]) {
         const r = await render(id);
         expect([id, r.error?.data.code]).toEqual([id, "invalid_host_actions"]);
@@ -293,10 +414,20 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       }).dir;
       const v = await runCli(["plugin", "validate", dir, "--json"], { binary: binary(), env: h.env, cwd: h.root });
       expect(v.exitCode).toBe(1);
-      const found = v.json().diagnostics.filter((d: any) => d.code === "invalid_ui").map((d: any) => d.path);
-      expect(found).toEqual(["plugin.json#/extensions/dev.codetwo/ui/0/label", "plugin.json#/extensions/dev.codetwo/ui/1/description"]);
+      const found = v
+        .json()
+        .diagnostics.filter((d: any) => d.code === "invalid_ui")
+        .map((d: any) => d.path);
+      expect(found).toEqual([
+        "plugin.json#/extensions/dev.codetwo/ui/0/label",
+        "plugin.json#/extensions/dev.codetwo/ui/1/description",
+      ]);
       const before = snapshotTree(h.dataDir);
-      const i = await runCli(["plugin", "install", dir, "--user", "--json"], { binary: binary(), env: h.env, cwd: h.root });
+      const i = await runCli(["plugin", "install", dir, "--user", "--json"], {
+        binary: binary(),
+        env: h.env,
+        cwd: h.root,
+      });
       expect(i.exitCode).toBe(1);
       expect(i.stderr).toContain("invalid_ui");
       expect(snapshotTree(h.dataDir)).toEqual(before);
@@ -306,14 +437,28 @@ export function hostStandardSuite(binary: () => string | undefined): void {
   describe("connector events", () => {
     test("only an object with the reference envelope from a declared connector is forwarded; the rest is dropped and counted", async () => {
       const h = home();
-      const good = { connectorId: "workspace", eventId: "e1", kind: "message.created", createdAt: "2026-01-01T00:00:00Z", text: "hi" };
-      const b = await installBundle(h, writeRuntimeBundle(join(h.root, "chat"), {
-        name: "chat",
-        commands: [{ id: "chat.emit" }, { id: "chat.connector" }],
-        connectors: [{ id: "workspace", provider: "test-chat", command: "chat.connector", capabilities: ["messaging"] }],
-      }).dir);
+      const good = {
+        connectorId: "workspace",
+        eventId: "e1",
+        kind: "message.created",
+        createdAt: "2026-01-01T00:00:00Z",
+        text: "hi",
+      };
+      const b = await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "chat"), {
+          name: "chat",
+          commands: [{ id: "chat.emit" }, { id: "chat.connector" }],
+          connectors: [
+            { id: "workspace", provider: "test-chat", command: "chat.connector", capabilities: ["messaging"] },
+          ],
+        }).dir,
+      );
       // A bundle with no connector at all may not forward connector events either.
-      const other = await installBundle(h, writeRuntimeBundle(join(h.root, "plain"), { name: "plain", commands: [{ id: "plain.emit" }] }).dir);
+      const other = await installBundle(
+        h,
+        writeRuntimeBundle(join(h.root, "plain"), { name: "plain", commands: [{ id: "plain.emit" }] }).dir,
+      );
       await using c = spawnHost(h, [], {}, binary());
       const bad = [
         "a string",
@@ -324,7 +469,11 @@ export function hostStandardSuite(binary: () => string | undefined): void {
         { ...good, kind: 7 },
         { ...good, createdAt: "yesterday" },
       ];
-      const emit = (command: string, payloads: unknown[]) => c.result("plugins.invoke", { command, args: { events: payloads.map((payload) => ({ name: "connector/event", payload })) } });
+      const emit = (command: string, payloads: unknown[]) =>
+        c.result("plugins.invoke", {
+          command,
+          args: { events: payloads.map((payload) => ({ name: "connector/event", payload })) },
+        });
       await emit("chat.emit", [...bad, { ...good, plugin_id: "spoofed" }]);
       await emit("plain.emit", [good]);
       // The one good event arrives, attributed to its bundle, without the spoofed plugin_id.
@@ -342,14 +491,24 @@ export function hostStandardSuite(binary: () => string | undefined): void {
   describe("the command surface is readable", () => {
     test("argsSchema and description appear in validate, inspect, list, policy catalog, audit, the plane's catalog and plugins.list, and commands.list", async () => {
       const h = home();
-      const argsSchema = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+      const argsSchema = {
+        type: "object",
+        properties: { path: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      };
       const src = join(h.root, "cmds");
       writeRuntimeBundle(src, { name: "cmds", commands: [{ id: "cmds.open", argsSchema }, { id: "cmds.ping" }] });
       // The helper writes no description; add one to the first command.
       const pj = JSON.parse(readFileSync(join(src, "plugin.json"), "utf8"));
       pj.extensions["dev.codetwo"].commands[0].description = "Open a file in the workspace.";
       writeFileSync(join(src, "plugin.json"), JSON.stringify(pj));
-      const open = { id: "cmds.open", title: "Run cmds.open", description: "Open a file in the workspace.", argsSchema };
+      const open = {
+        id: "cmds.open",
+        title: "Run cmds.open",
+        description: "Open a file in the workspace.",
+        argsSchema,
+      };
       const ping = { id: "cmds.ping", title: "Run cmds.ping", description: "", argsSchema: null };
       const cli = (...args: string[]) => runCli(args, { binary: binary(), env: h.env, cwd: h.root });
 
@@ -365,9 +524,13 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       const b = await installBundle(h, src);
       expect((await cli("plugin", "list", "--json")).json().bundles[0].c2.commands).toEqual([open, ping]);
       expect((await cli("plugin", "inspect", "cmds", "--json")).json().bundle.c2.commands).toEqual([open, ping]);
-      expect((await cli("plugin", "inspect", "cmds")).stdout).toContain("cmds.open  Run cmds.open — Open a file in the workspace.");
+      expect((await cli("plugin", "inspect", "cmds")).stdout).toContain(
+        "cmds.open  Run cmds.open — Open a file in the workspace.",
+      );
       expect((await cli("plugin", "policy", "catalog", "--json")).json().plugins[0].commands).toEqual([open, ping]);
-      expect((await cli("plugin", "policy", "catalog")).stdout).toContain("command cmds.open — Open a file in the workspace.");
+      expect((await cli("plugin", "policy", "catalog")).stdout).toContain(
+        "command cmds.open — Open a file in the workspace.",
+      );
 
       const wire = [
         { id: "cmds.open", title: open.title, description: open.description, args_schema: argsSchema },
@@ -377,7 +540,9 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       expect((await c.result("plugins.catalog")).plugins[0].commands).toEqual(wire);
       expect((await c.result("plugins.list")).plugins[0].commands).toEqual(wire);
       const inventory = await c.result("commands.list");
-      expect(inventory.commands).toEqual(wire.map((w) => ({ ...w, plugin_id: b.id, plugin_name: "cmds", status: "ready" })));
+      expect(inventory.commands).toEqual(
+        wire.map((w) => ({ ...w, plugin_id: b.id, plugin_name: "cmds", status: "ready" })),
+      );
       expect(inventory.host_commands).toEqual(expect.arrayContaining(["git.status", "plugins.list", "host.info"]));
       expect(await c.close()).toBe(0);
     });
@@ -389,11 +554,20 @@ export function hostStandardSuite(binary: () => string | undefined): void {
       const dir = writeRuntimeBundle(join(h.root, "envy"), {
         name: "envy",
         commands: [{ id: "envy.env" }],
-        env: { MODE: "fast", AUTHOR_NAME: "me", GITHUB_TOKEN: "not-a-secret-but-named-like-one", NODE_OPTIONS: "--require ./x.js", LD_PRELOAD: "x.so" },
+        env: {
+          MODE: "fast",
+          AUTHOR_NAME: "me",
+          GITHUB_TOKEN: "not-a-secret-but-named-like-one",
+          NODE_OPTIONS: "--require ./x.js",
+          LD_PRELOAD: "x.so",
+        },
       }).dir;
       const v = await runCli(["plugin", "validate", dir, "--json"], { binary: binary(), env: h.env, cwd: h.root });
       expect(v.exitCode).toBe(0);
-      const dropped = v.json().diagnostics.filter((d: any) => d.code === "invalid_runtime" && d.severity === "warning").map((d: any) => d.path.split("/").pop());
+      const dropped = v
+        .json()
+        .diagnostics.filter((d: any) => d.code === "invalid_runtime" && d.severity === "warning")
+        .map((d: any) => d.path.split("/").pop());
       expect(dropped.sort()).toEqual(["GITHUB_TOKEN", "LD_PRELOAD", "NODE_OPTIONS"]);
       await installBundle(h, dir);
       const r = await runCli(["plugin", "run", "envy.env", "--json"], { binary: binary(), env: h.env, cwd: h.root });
@@ -405,9 +579,18 @@ export function hostStandardSuite(binary: () => string | undefined): void {
 
     test("validate warns that a language server arg with a placeholder is passed verbatim", async () => {
       const h = home();
-      const v = await runCli(["plugin", "validate", lspBundle(h, "1.0.0", { args: ["${PLUGIN_ROOT}/server.js"] }), "--json"], { binary: binary(), env: h.env, cwd: h.root });
+      const v = await runCli(
+        ["plugin", "validate", lspBundle(h, "1.0.0", { args: ["${PLUGIN_ROOT}/server.js"] }), "--json"],
+        { binary: binary(), env: h.env, cwd: h.root },
+      );
       expect(v.exitCode).toBe(0);
-      expect(v.json().diagnostics).toContainEqual(expect.objectContaining({ code: "invalid_language_server", severity: "warning", path: "plugin.json#/extensions/dev.codetwo/languageServers/0/args/0" }));
+      expect(v.json().diagnostics).toContainEqual(
+        expect.objectContaining({
+          code: "invalid_language_server",
+          severity: "warning",
+          path: "plugin.json#/extensions/dev.codetwo/languageServers/0/args/0",
+        }),
+      );
     });
   });
 }

@@ -16,7 +16,12 @@ const box = sandboxPerTest("gjc-c2e2e-");
 /** The CLI in a fresh sandbox, run from its root (no project scope). */
 function c2Cli(binary?: string) {
   const s = box();
-  return { root: s.root, data: s.c2, run: (...args: string[]) => s.gjc(args, { cwd: s.root, binary }), bundle: s.write };
+  return {
+    root: s.root,
+    data: s.c2,
+    run: (...args: string[]) => s.gjc(args, { cwd: s.root, binary }),
+    bundle: s.write,
+  };
 }
 
 function errorOf(r: { stderr: string }): { code: string } {
@@ -32,7 +37,16 @@ describe("gjc plugin install (C2)", () => {
     const r = await c.run("plugin", "install", dir, "--json");
     expect(r.exitCode).toBe(0);
     const out = r.json();
-    expect(out).toMatchObject({ schema: "gjc/install@1", ok: true, family: "c2", status: "installed", name: "demo", scope: "user", enabled: true, c2: { trusted: false } });
+    expect(out).toMatchObject({
+      schema: "gjc/install@1",
+      ok: true,
+      family: "c2",
+      status: "installed",
+      name: "demo",
+      scope: "user",
+      enabled: true,
+      c2: { trusted: false },
+    });
     expect(out).not.toHaveProperty("human");
     expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(["runtime.requires_trust"]);
     expect(r.stderr).toContain("runtime.requires_trust");
@@ -43,15 +57,28 @@ describe("gjc plugin install (C2)", () => {
     expect(human.stdout).toContain("already installed with the same content");
 
     const list = (await c.run("plugin", "list", "--json")).json();
-    expect(list.bundles).toEqual([expect.objectContaining({ family: "c2", name: "demo", scope: "user", enabled: true, c2: expect.objectContaining({ id: out.c2.id, trusted: false }) })]);
+    expect(list.bundles).toEqual([
+      expect.objectContaining({
+        family: "c2",
+        name: "demo",
+        scope: "user",
+        enabled: true,
+        c2: expect.objectContaining({ id: out.c2.id, trusted: false }),
+      }),
+    ]);
     const listText = (await c.run("plugin", "list")).stdout;
     expect(listText).toContain("enabled, not trusted");
     expect(listText).toContain("runtime 1, runtimeCommands 1, ui 1 · 1 need trust");
     const inspect = await c.run("plugin", "inspect", "demo", "--json");
     expect(inspect.exitCode).toBe(0);
     const b = inspect.json().bundle;
-    expect(b).toMatchObject({ enabled: true, c2: { trusted: false, contributions: { runtime: 1, runtimeCommands: 1, ui: 1 } } });
-    expect(b.c2.components.map((x: { kind: string; effectiveStatus: string }) => `${x.kind}:${x.effectiveStatus}`)).toEqual(["command:ready", "ui:requires-trust"]);
+    expect(b).toMatchObject({
+      enabled: true,
+      c2: { trusted: false, contributions: { runtime: 1, runtimeCommands: 1, ui: 1 } },
+    });
+    expect(
+      b.c2.components.map((x: { kind: string; effectiveStatus: string }) => `${x.kind}:${x.effectiveStatus}`),
+    ).toEqual(["command:ready", "ui:requires-trust"]);
     expect(b.c2.diagnosticsList.map((d: { code: string }) => d.code)).toContain("runtime.requires_trust");
     const text = await c.run("plugin", "inspect", "demo");
     expect(text.stdout).toContain("trusted: no");
@@ -60,10 +87,26 @@ describe("gjc plugin install (C2)", () => {
   test("trust/untrust and enable/disable are separate decisions", async () => {
     const c = c2Cli();
     await c.run("plugin", "install", c.bundle("demo", runtimeBundle("demo")));
-    expect((await c.run("plugin", "trust", "demo", "--json")).json()).toMatchObject({ schema: "gjc/trust@1", changed: true, enabled: true, trusted: true });
-    expect((await c.run("plugin", "disable", "demo", "--json")).json()).toMatchObject({ family: "c2", enabled: false, c2: { trusted: true } });
-    expect((await c.run("plugin", "untrust", "demo", "--json")).json()).toMatchObject({ schema: "gjc/untrust@1", enabled: false, trusted: false });
-    expect((await c.run("plugin", "enable", "demo", "--json")).json()).toMatchObject({ enabled: true, c2: { trusted: false } });
+    expect((await c.run("plugin", "trust", "demo", "--json")).json()).toMatchObject({
+      schema: "gjc/trust@1",
+      changed: true,
+      enabled: true,
+      trusted: true,
+    });
+    expect((await c.run("plugin", "disable", "demo", "--json")).json()).toMatchObject({
+      family: "c2",
+      enabled: false,
+      c2: { trusted: true },
+    });
+    expect((await c.run("plugin", "untrust", "demo", "--json")).json()).toMatchObject({
+      schema: "gjc/untrust@1",
+      enabled: false,
+      trusted: false,
+    });
+    expect((await c.run("plugin", "enable", "demo", "--json")).json()).toMatchObject({
+      enabled: true,
+      c2: { trusted: false },
+    });
     const again = await c.run("plugin", "enable", "demo");
     expect(again.stdout).toContain("already enabled");
     const before = snapshotTree(c.data);
@@ -83,7 +126,14 @@ describe("gjc plugin install (C2)", () => {
 
     await c.run("plugin", "install", dir);
     const before = snapshotTree(c.data);
-    const bad = c.bundle("bad", { "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "bad", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.1.0" } } } });
+    const bad = c.bundle("bad", {
+      "plugin.json": {
+        $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        name: "bad",
+        version: "1.0.0",
+        extensions: { "dev.codetwo": { standardVersion: "1.1.0" } },
+      },
+    });
     const invalid = await c.run("plugin", "install", bad, "--json");
     expect(invalid.exitCode).toBe(1);
     c.bundle("demo", runtimeBundle("demo", "2.0.0"));
@@ -105,7 +155,12 @@ describe("gjc plugin install (C2)", () => {
     c.bundle("demo", runtimeBundle("demo", "1.2.0"));
     const up = await c.run("plugin", "upgrade", "demo", "--json");
     expect(up.exitCode).toBe(0);
-    expect(up.json()).toMatchObject({ schema: "gjc/upgrade@1", status: "updated", version: "1.2.0", c2: { id: first.c2.id, trusted: true } });
+    expect(up.json()).toMatchObject({
+      schema: "gjc/upgrade@1",
+      status: "updated",
+      version: "1.2.0",
+      c2: { id: first.c2.id, trusted: true },
+    });
     const missing = await c.run("plugin", "upgrade", "ghost", "--json");
     expect(missing.exitCode).toBe(1);
   });
@@ -121,7 +176,9 @@ describe("gjc plugin install (C2)", () => {
     expect((await c.run("plugin", "uninstall", "alpha")).exitCode).toBe(0);
     expect(existsSync(join(c.data, "plugins", a.c2.id))).toBe(false);
     expect(existsSync(join(c.data, "plugins", ".data", a.c2.id))).toBe(false);
-    expect((await c.run("plugin", "uninstall", "beta", "--keep-data", "--json")).json()).toMatchObject({ c2: { dataKept: true } });
+    expect((await c.run("plugin", "uninstall", "beta", "--keep-data", "--json")).json()).toMatchObject({
+      c2: { dataKept: true },
+    });
     expect(readFileSync(join(c.data, "plugins", ".data", b.c2.id, "notes.db"), "utf8")).toBe("keep");
   });
 });
@@ -140,7 +197,12 @@ describe("catalog entries", () => {
         plugins: [
           { name: "alpha", version: "1.0.0", source: { kind: "local", path: "./alpha" } },
           { name: "beta", version: "2.0.0", source: { kind: "local", path: "./beta" } },
-          { name: "closed", version: "1.0.0", installationPolicy: "NOT_AVAILABLE", source: { kind: "local", path: "./alpha" } },
+          {
+            name: "closed",
+            version: "1.0.0",
+            installationPolicy: "NOT_AVAILABLE",
+            source: { kind: "local", path: "./alpha" },
+          },
           { name: "pkg", version: "1.0.0", source: { kind: "npm", package: "pkg" } },
         ],
       }),
@@ -148,9 +210,16 @@ describe("catalog entries", () => {
     const viaAt = await c.run("plugin", "install", "alpha@./cat", "--json");
     expect(viaAt.exitCode).toBe(0);
     expect(viaAt.json()).toMatchObject({ family: "c2", name: "alpha", source: { display: "Marketplace · team" } });
-    expect((await c.run("plugin", "install", "alpha", "--catalog", "cat/marketplace.json", "--json")).json().status).toBe("unchanged");
+    expect(
+      (await c.run("plugin", "install", "alpha", "--catalog", "cat/marketplace.json", "--json")).json().status,
+    ).toBe("unchanged");
     const before = snapshotTree(c.data);
-    for (const [entry, code, exit] of [["beta", "catalog_mismatch", 3], ["closed", "not_available", 3], ["pkg", "unsupported_source", 1], ["ghost", "not_in_catalog", 1]] as const) {
+    for (const [entry, code, exit] of [
+      ["beta", "catalog_mismatch", 3],
+      ["closed", "not_available", 3],
+      ["pkg", "unsupported_source", 1],
+      ["ghost", "not_in_catalog", 1],
+    ] as const) {
       const r = await c.run("plugin", "install", `${entry}@./cat`, "--json");
       expect({ entry, exit: r.exitCode, code: errorOf(r).code }).toEqual({ entry, exit, code });
     }

@@ -15,10 +15,16 @@ const box = sandboxPerTest("gjc-c2pol-");
 /** The CLI in a fresh sandbox, run from its root (no project scope). */
 function c2Cli() {
   const s = box();
-  return { root: s.root, data: s.c2, run: (...args: string[]) => s.gjc(args, { cwd: s.root, env: { GJC_LOCK_TIMEOUT_MS: "60000" } }), bundle: s.write };
+  return {
+    root: s.root,
+    data: s.c2,
+    run: (...args: string[]) => s.gjc(args, { cwd: s.root, env: { GJC_LOCK_TIMEOUT_MS: "60000" } }),
+    bundle: s.write,
+  };
 }
 
-const errorCode = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;
+const errorCode = (r: { stderr: string }) =>
+  JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code;
 
 async function installedTrusted(c: ReturnType<typeof c2Cli>, name = "demo") {
   const r = await c.run("plugin", "install", c.bundle(name, runtimeBundle(name)), "--json");
@@ -32,7 +38,12 @@ describe("gjc plugin policy", () => {
     const c = c2Cli();
     const id = await installedTrusted(c);
     const cat = await c.run("plugin", "policy", "catalog", "--json");
-    expect(cat.json()).toMatchObject({ schema: "gjc/policy-catalog@1", configRevision: 0, recovery: { kind: "normal" }, plugins: [{ id: `bundle:${id}`, state: "inherit" }] });
+    expect(cat.json()).toMatchObject({
+      schema: "gjc/policy-catalog@1",
+      configRevision: 0,
+      recovery: { kind: "normal" },
+      plugins: [{ id: `bundle:${id}`, state: "inherit" }],
+    });
 
     const plan = await c.run("plugin", "policy", "plan", "demo", "--state", "disabled");
     expect(plan.exitCode).toBe(0);
@@ -42,8 +53,15 @@ describe("gjc plugin policy", () => {
 
     const applied = await c.run("plugin", "policy", "apply", token, "--json");
     expect(applied.exitCode).toBe(0);
-    expect(applied.json()).toMatchObject({ schema: "gjc/policy-apply@1", configRevision: 1, effective: { state: "disabled" } });
-    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0]).toMatchObject({ state: "disabled", effectiveState: { status: "disabled" } });
+    expect(applied.json()).toMatchObject({
+      schema: "gjc/policy-apply@1",
+      configRevision: 1,
+      effective: { state: "disabled" },
+    });
+    expect((await c.run("plugin", "policy", "catalog", "--json")).json().plugins[0]).toMatchObject({
+      state: "disabled",
+      effectiveState: { status: "disabled" },
+    });
 
     const before = snapshotTree(c.data);
     const reused = await c.run("plugin", "policy", "apply", token, "--json");
@@ -56,7 +74,9 @@ describe("gjc plugin policy", () => {
     const c = c2Cli();
     await installedTrusted(c);
     const a = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--json")).json().token;
-    const b = (await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--config", '{"level":2}', "--json")).json().token;
+    const b = (
+      await c.run("plugin", "policy", "plan", "demo", "--state", "enabled", "--config", '{"level":2}', "--json")
+    ).json().token;
     expect((await c.run("plugin", "policy", "apply", a)).exitCode).toBe(0);
     const stale = await c.run("plugin", "policy", "apply", b, "--json");
     expect(stale.exitCode).toBe(3);
@@ -84,7 +104,9 @@ describe("gjc plugin policy", () => {
     const real = join(c.root, "work", "proj");
     mkdirSync(join(real, "sub"), { recursive: true });
     symlinkSync(real, join(c.root, "alias"));
-    const t = (await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--project", "alias/sub/..", "--json")).json();
+    const t = (
+      await c.run("plugin", "policy", "plan", "demo", "--state", "disabled", "--project", "alias/sub/..", "--json")
+    ).json();
     expect(t.scope).toEqual({ kind: "project", projectPath: real });
     expect((await c.run("plugin", "policy", "apply", t.token)).exitCode).toBe(0);
     for (const spelling of [real, `${real}/.`, "work/proj/sub/..", "alias"]) {

@@ -13,14 +13,19 @@ import { c2HomesPerTest, installBundle, type C2Home, unconfined } from "./c2-run
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[]) => runCli(args, { env: h.env, cwd: h.root });
-const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint?: string; details?: any };
+const errorOf = (r: { stdout: string }) =>
+  JSON.parse(r.stdout).error as { code: string; message: string; hint?: string; details?: any };
 const installedDir = (h: C2Home, name: string) => listInstalledC2(h.ctx).find((b) => b.name === name)!.bundleDir;
 
 describe("runtime files are checked before a process starts", () => {
   test("gjc plugin run: a changed runtime script is refused, nothing starts, the bundle is quarantined", async () => {
     const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "drifty", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }], env: { GJC_TEST_SENTINEL: sentinel } });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "drifty",
+      commands: [{ id: "demo.echo", argsSchema: { type: "object" } }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, b.dir);
     const ok = await run(h, ["plugin", "run", "demo.echo", "--json"]);
     expect(ok.exitCode).toBe(0);
@@ -39,13 +44,19 @@ describe("runtime files are checked before a process starts", () => {
     // Quarantined as verify would: the next run says so, and list/inspect show it.
     const again = await run(h, ["plugin", "run", "demo.echo", "--json"]);
     expect([again.exitCode, errorOf(again).code]).toEqual([3, "quarantined"]);
-    expect(listInstalledC2(h.ctx).find((x) => x.name === "drifty")!.quarantine).toMatchObject({ reason: "runtime_mismatch", files: ["changed:runtime.mjs"] });
+    expect(listInstalledC2(h.ctx).find((x) => x.name === "drifty")!.quarantine).toMatchObject({
+      reason: "runtime_mismatch",
+      files: ["changed:runtime.mjs"],
+    });
     expect(existsSync(sentinel)).toBe(false);
   });
 
   test("a mode change (group/other write added) is drift too", async () => {
     const h = home();
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "modey", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }] });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "modey",
+      commands: [{ id: "demo.echo", argsSchema: { type: "object" } }],
+    });
     await installBundle(h, b.dir);
     chmodSync(join(installedDir(h, "modey"), "runtime.mjs"), 0o666);
     const r = await run(h, ["plugin", "run", "demo.echo", "--json"]);
@@ -58,7 +69,9 @@ describe("runtime files are checked before a process starts", () => {
     const b = writeRuntimeBundle(join(h.root, "src"), {
       name: "zig-one",
       commands: [{ id: "zigone.echo" }],
-      languageServers: [{ id: "zls", languages: ["zig"], command: "./lsp-server.mjs", args: [], env: { GJC_TEST_SENTINEL: sentinel } }],
+      languageServers: [
+        { id: "zls", languages: ["zig"], command: "./lsp-server.mjs", args: [], env: { GJC_TEST_SENTINEL: sentinel } },
+      ],
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     });
     await installBundle(h, b.dir);

@@ -11,9 +11,16 @@ import { processAlive, writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const hostSecrets = { GITHUB_TOKEN: "ghp_host_secret", AWS_ACCESS_KEY_ID: "AKIAHOST", NODE_OPTIONS: "--no-warnings", LD_PRELOAD: "/nonexistent.so", DOCKER_HOST: "unix:///tmp/docker.sock" };
+const hostSecrets = {
+  GITHUB_TOKEN: "ghp_host_secret",
+  AWS_ACCESS_KEY_ID: "AKIAHOST",
+  NODE_OPTIONS: "--no-warnings",
+  LD_PRELOAD: "/nonexistent.so",
+  DOCKER_HOST: "unix:///tmp/docker.sock",
+};
 const run = (h: C2Home, args: string[]) => runCli(args, { env: { ...h.env, ...hostSecrets }, cwd: h.root });
-const recordOf = (h: C2Home, id: string) => readFileSync(join(h.dataDir, "plugins", id, "installed-plugin.json"), "utf8");
+const recordOf = (h: C2Home, id: string) =>
+  readFileSync(join(h.dataDir, "plugins", id, "installed-plugin.json"), "utf8");
 
 describe.if(process.platform === "linux")("nothing outlives gjc plugin run", () => {
   test("a setsid daemon and a double-forked orphan are gone when the command returns", async () => {
@@ -42,7 +49,15 @@ describe("what a runtime's environment holds", () => {
     expect(r.exitCode).toBe(0);
     const env = r.json().result.env as Record<string, string>;
     expect(env.PLUGIN_MODE).toBe("strict");
-    for (const name of ["GITHUB_TOKEN", "AWS_ACCESS_KEY_ID", "NODE_OPTIONS", "LD_PRELOAD", "DOCKER_HOST", "GJC_C2_DATA_DIR"]) expect(env[name]).toBeUndefined();
+    for (const name of [
+      "GITHUB_TOKEN",
+      "AWS_ACCESS_KEY_ID",
+      "NODE_OPTIONS",
+      "LD_PRELOAD",
+      "DOCKER_HOST",
+      "GJC_C2_DATA_DIR",
+    ])
+      expect(env[name]).toBeUndefined();
     expect(r.stderr).toContain("NODE_OPTIONS");
   });
 
@@ -62,12 +77,24 @@ describe("what a runtime's environment holds", () => {
     // The audit of the installed bundle lists it (name only) as passed to the runtime.
     const audit = await run(h, ["plugin", "audit", "docker-tools", "--json"]);
     expect(audit.exitCode).toBe(0);
-    expect(audit.json().capabilities.env).toContainEqual({ owner: "c2-runtime:runtime", name: "DOCKER_HOST", mode: "passes", from: "DOCKER_HOST", at: { file: "installed-plugin.json", pointer: "/pass_env/0" } });
+    expect(audit.json().capabilities.env).toContainEqual({
+      owner: "c2-runtime:runtime",
+      name: "DOCKER_HOST",
+      mode: "passes",
+      from: "DOCKER_HOST",
+      at: { file: "installed-plugin.json", pointer: "/pass_env/0" },
+    });
     expect(audit.stdout).not.toContain("unix:///tmp/docker.sock");
-    expect((await run(h, ["plugin", "audit", "docker-tools"])).stdout).toContain("c2-runtime:runtime: DOCKER_HOST <- $DOCKER_HOST");
+    expect((await run(h, ["plugin", "audit", "docker-tools"])).stdout).toContain(
+      "c2-runtime:runtime: DOCKER_HOST <- $DOCKER_HOST",
+    );
     await run(h, ["plugin", "untrust", "docker-tools", "--json"]);
     expect(JSON.parse(recordOf(h, id)).pass_env).toBeUndefined();
-    expect((await run(h, ["plugin", "audit", "docker-tools", "--json"])).json().capabilities.env.map((v: { name: string }) => v.name)).not.toContain("DOCKER_HOST");
+    expect(
+      (await run(h, ["plugin", "audit", "docker-tools", "--json"]))
+        .json()
+        .capabilities.env.map((v: { name: string }) => v.name),
+    ).not.toContain("DOCKER_HOST");
   });
 
   test("--pass-env of a credential or a loader switch is refused (exit 3) and changes nothing", async () => {

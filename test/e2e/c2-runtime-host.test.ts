@@ -11,7 +11,13 @@ async function setup() {
   const h = home();
   const b = writeRuntimeBundle(join(h.root, "src"), {
     name: "realmy",
-    commands: [{ id: "realmy.info" }, { id: "realmy.emit" }, { id: "realmy.events" }, { id: "realmy.stubborn" }, { id: "realmy.connector" }],
+    commands: [
+      { id: "realmy.info" },
+      { id: "realmy.emit" },
+      { id: "realmy.events" },
+      { id: "realmy.stubborn" },
+      { id: "realmy.connector" },
+    ],
     scopeSupport: ["user", "project"],
     connectors: [{ id: "w", provider: "test-chat", command: "realmy.connector", capabilities: ["messaging"] }],
   });
@@ -27,7 +33,9 @@ describe("gjc host --stdio", () => {
     await using c = spawnHost(h);
     expect(await c.result("extensions.list")).toEqual({ ready: [installed.id], untrusted: [], failed: [] });
     const user = (await c.result("plugins.invoke", { command: "realmy.info" })).result;
-    const a = (await c.result("plugins.invoke", { command: "realmy.info", scope: { kind: "project", project_path: projA } })).result;
+    const a = (
+      await c.result("plugins.invoke", { command: "realmy.info", scope: { kind: "project", project_path: projA } })
+    ).result;
     const b = (await c.result("plugins.invoke", { command: "realmy.info", project_path: projB })).result;
     const a2 = (await c.result("plugins.invoke", { command: "realmy.info", project_path: `${projA}/.` })).result;
     expect(new Set([user.pid, a.pid, b.pid]).size).toBe(3);
@@ -79,10 +87,27 @@ describe("gjc host --stdio", () => {
     await using c = spawnHost(h);
     await c.result("plugins.invoke", {
       command: "realmy.emit",
-      args: { events: [{ name: "connector/event", payload: { plugin_id: "spoofed", connectorId: "w", eventId: "e1", kind: "message", createdAt: "2026-01-01T00:00:00Z" } }, { name: "custom/thing", payload: 1 }] },
+      args: {
+        events: [
+          {
+            name: "connector/event",
+            payload: {
+              plugin_id: "spoofed",
+              connectorId: "w",
+              eventId: "e1",
+              kind: "message",
+              createdAt: "2026-01-01T00:00:00Z",
+            },
+          },
+          { name: "custom/thing", payload: 1 },
+        ],
+      },
     });
     const ev = await c.waitFor((m) => m.method === "plugins.connector_event");
-    expect(ev.params).toEqual({ plugin_id: installed.id, event: { connectorId: "w", eventId: "e1", kind: "message", createdAt: "2026-01-01T00:00:00Z" } });
+    expect(ev.params).toEqual({
+      plugin_id: installed.id,
+      event: { connectorId: "w", eventId: "e1", kind: "message", createdAt: "2026-01-01T00:00:00Z" },
+    });
     const bus = await c.waitFor((m) => m.method === "plugins.event");
     expect(bus.params).toEqual({ plugin_id: installed.id, name: "custom/thing", payload: 1 });
     expect(await c.result("events.publish", { name: "skills/changed", payload: { n: 1 } })).toEqual({ delivered: 1 });
@@ -99,13 +124,19 @@ describe("gjc host --stdio", () => {
     const catalog = await c.result("plugins.catalog", { scope: { kind: "project", project_path: projA } });
     expect(catalog.plugins[0].name).toBe("realmy");
     expect(catalog.processes.some((p: any) => p.pid === a.pid && p.phase === "running")).toBe(true);
-    const plan = await c.result("plugins.plan_change", { plugin: "realmy", state: "disabled", scope: { kind: "project", project_path: projA } });
+    const plan = await c.result("plugins.plan_change", {
+      plugin: "realmy",
+      state: "disabled",
+      scope: { kind: "project", project_path: projA },
+    });
     await c.result("plugins.apply_change", { id: plan.id });
     expect(liveGroupMembers(a.pid)).toEqual([]);
     const blocked = await c.call("plugins.invoke", { command: "realmy.info", project_path: projA });
     expect(blocked.error).toMatchObject({ code: -32000, data: { code: "plugin_disabled" } });
     await c.result("plugins.reset", { plugin: "realmy", scope: { kind: "project", project_path: projA } });
-    expect((await c.call("plugins.invoke", { command: "realmy.info", project_path: projA })).result.result.projectPath).toBe(projA);
+    expect(
+      (await c.call("plugins.invoke", { command: "realmy.info", project_path: projA })).result.result.projectPath,
+    ).toBe(projA);
     const unknown = await c.call("plugins.nope");
     expect(unknown.error.code).toBe(-32601);
     const badParams = await c.call("plugins.invoke", { command: 5 });

@@ -32,7 +32,11 @@ export function c2Home(): C2Home {
  * Installs a bundle directory through the C2 store (the same code `gjc plugin install` runs)
  * and trusts it unless told not to. Returns the installed id.
  */
-export async function installBundle(home: C2Home, dir: string, opts: { trust?: boolean; enabled?: boolean } = {}): Promise<{ id: string; name: string }> {
+export async function installBundle(
+  home: C2Home,
+  dir: string,
+  opts: { trust?: boolean; enabled?: boolean } = {},
+): Promise<{ id: string; name: string }> {
   const fetched = await fetchSpec(home.ctx, dir);
   let result;
   try {
@@ -49,7 +53,11 @@ export async function installBundle(home: C2Home, dir: string, opts: { trust?: b
 export async function dirtyRepo(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const git = async (...args: string[]) => {
-    const p = Bun.spawn(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", ...args], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+    const p = Bun.spawn(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", ...args], {
+      cwd: dir,
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     if ((await p.exited) !== 0) throw new Error(`git ${args.join(" ")} failed: ${await new Response(p.stderr).text()}`);
   };
   await git("init", "-q", "-b", "main");

@@ -7,7 +7,8 @@ import { c2HomesPerTest, installBundle, type C2Home, unconfined } from "./c2-run
 
 const home = c2HomesPerTest();
 const run = (h: C2Home, args: string[]) => runCli(args, { env: h.env, cwd: h.root });
-const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
+const errorOf = (r: { stdout: string }) =>
+  JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
 
 describe("UI actions", () => {
   test("list, and invoke with {context, input} through the owning bundle", async () => {
@@ -16,7 +17,14 @@ describe("UI actions", () => {
     const list = await run(h, ["plugin", "ui", "list", "--json"]);
     expect(list.exitCode).toBe(0);
     expect(list.json().contributions).toEqual([
-      expect.objectContaining({ pluginName: "hello-runtime", id: "greet", slot: "session.header", command: "hello.greet", status: "ready", order: 10 }),
+      expect.objectContaining({
+        pluginName: "hello-runtime",
+        id: "greet",
+        slot: "session.header",
+        command: "hello.greet",
+        status: "ready",
+        order: 10,
+      }),
     ]);
     const r = await run(h, ["plugin", "ui", "invoke", "hello-runtime", "greet", "--context", '{"cwd":"/x"}', "--json"]);
     expect(r.exitCode).toBe(0);
@@ -35,12 +43,25 @@ describe("UI actions", () => {
       env: { GJC_TEST_SENTINEL: sentinel },
     });
     await installBundle(h, b.dir);
-    const plan = await run(h, ["plugin", "policy", "plan", "uiy", "--state", "disabled", "--component", "ui:go", "--json"]);
+    const plan = await run(h, [
+      "plugin",
+      "policy",
+      "plan",
+      "uiy",
+      "--state",
+      "disabled",
+      "--component",
+      "ui:go",
+      "--json",
+    ]);
     expect(plan.exitCode).toBe(0);
     expect((await run(h, ["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
     const off = await run(h, ["plugin", "ui", "invoke", "uiy", "go", "--json"]);
     expect([off.exitCode, errorOf(off).code]).toEqual([3, "component_disabled"]);
-    expect((await run(h, ["plugin", "ui", "list", "uiy", "--json"])).json().contributions[0]).toMatchObject({ status: "disabled", reasons: [{ code: "component_disabled" }] });
+    expect((await run(h, ["plugin", "ui", "list", "uiy", "--json"])).json().contributions[0]).toMatchObject({
+      status: "disabled",
+      reasons: [{ code: "component_disabled" }],
+    });
     expect((await run(h, ["plugin", "untrust", "uiy"])).exitCode).toBe(0);
     const untrusted = await run(h, ["plugin", "ui", "invoke", "uiy", "go", "--json"]);
     expect([untrusted.exitCode, errorOf(untrusted).code]).toEqual([3, "untrusted"]);
@@ -52,14 +73,45 @@ describe("UI actions", () => {
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "actiony",
       commands: [{ id: "actiony.actions" }],
-      ui: [{ id: "panel", slot: "host.actions", label: "Panel", command: "actiony.actions", input: { document: { items: [{ id: "one", label: " First ", input: { n: 1 } }, { id: "two", label: "Second", enabled: false }] } } }],
+      ui: [
+        {
+          id: "panel",
+          slot: "host.actions",
+          label: "Panel",
+          command: "actiony.actions",
+          input: {
+            document: {
+              items: [
+                { id: "one", label: " First ", input: { n: 1 } },
+                { id: "two", label: "Second", enabled: false },
+              ],
+            },
+          },
+        },
+      ],
     });
     await installBundle(h, b.dir);
     const render = await run(h, ["plugin", "ui", "invoke", "actiony", "panel", "--json"]);
     expect(render.exitCode).toBe(0);
     expect(render.json().items).toEqual([
-      { id: "one", label: "First", detail: "", state: "default", enabled: true, input: { n: 1 }, accessibilityLabel: "First" },
-      { id: "two", label: "Second", detail: "", state: "default", enabled: false, input: null, accessibilityLabel: "Second" },
+      {
+        id: "one",
+        label: "First",
+        detail: "",
+        state: "default",
+        enabled: true,
+        input: { n: 1 },
+        accessibilityLabel: "First",
+      },
+      {
+        id: "two",
+        label: "Second",
+        detail: "",
+        state: "default",
+        enabled: false,
+        input: null,
+        accessibilityLabel: "Second",
+      },
     ]);
     const invoke = await run(h, ["plugin", "ui", "invoke", "actiony", "panel", "--item", "one", "--json"]);
     expect(invoke.exitCode).toBe(0);
@@ -75,7 +127,12 @@ describe("UI actions", () => {
       nine: { items: Array.from({ length: 9 }, (_, i) => ({ id: `a${i}`, label: "x" })) },
       bigInput: { items: [{ id: "a", label: "x", input: { blob: "z".repeat(4096) } }] },
       badState: { items: [{ id: "a", label: "x", state: "blinking" }] },
-      dupIds: { items: [{ id: "a", label: "x" }, { id: "a", label: "y" }] },
+      dupIds: {
+        items: [
+          { id: "a", label: "x" },
+          { id: "a", label: "y" },
+        ],
+      },
       extraKey: { items: [{ id: "a", label: "x", onClick: "alert(1)" }] },
       // The host chooses the markup: a tag, a character reference, a newline or a control character in any text is refused.
       imgLabel: { items: [{ id: "a", label: '<img src=x onerror="alert(1)">' }] },
@@ -88,7 +145,13 @@ describe("UI actions", () => {
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "badactions",
       commands: [{ id: "bad.actions" }],
-      ui: Object.entries(docs).map(([k, document]) => ({ id: k, slot: "host.actions", label: k, command: "bad.actions", input: { document } })),
+      ui: Object.entries(docs).map(([k, document]) => ({
+        id: k,
+        slot: "host.actions",
+        label: k,
+        command: "bad.actions",
+        input: { document },
+      })),
     });
     await installBundle(h, b.dir);
     for (const k of Object.keys(docs)) {
@@ -105,7 +168,14 @@ describe("connectors", () => {
     const b = writeRuntimeBundle(join(h.root, "b"), {
       name: "chatty",
       commands: [{ id: "chat.connector" }],
-      connectors: [{ id: "workspace", provider: "test-chat", command: "chat.connector", capabilities: ["connection", "conversations", "messaging"] }],
+      connectors: [
+        {
+          id: "workspace",
+          provider: "test-chat",
+          command: "chat.connector",
+          capabilities: ["connection", "conversations", "messaging"],
+        },
+      ],
       env: { GJC_TEST_SENTINEL: sentinel },
     });
     await installBundle(h, b.dir);
@@ -113,20 +183,46 @@ describe("connectors", () => {
     expect([denied.exitCode, errorOf(denied).code]).toEqual([3, "capability_denied"]);
     expect(errorOf(denied).message).toContain("does not declare the capability");
     expect(existsSync(sentinel)).toBe(false);
-    const ok = await run(h, ["plugin", "connector", "invoke", "chatty", "workspace", "conversation.messages", "--input", '{"limit":2}', "--json"]);
+    const ok = await run(h, [
+      "plugin",
+      "connector",
+      "invoke",
+      "chatty",
+      "workspace",
+      "conversation.messages",
+      "--input",
+      '{"limit":2}',
+      "--json",
+    ]);
     expect(ok.exitCode).toBe(0);
-    expect(ok.json()).toMatchObject({ connector: "workspace", provider: "test-chat", capability: "conversations", result: { operation: "conversation.messages", input: { limit: 2 } } });
+    expect(ok.json()).toMatchObject({
+      connector: "workspace",
+      provider: "test-chat",
+      capability: "conversations",
+      result: { operation: "conversation.messages", input: { limit: 2 } },
+    });
     const list = await run(h, ["plugin", "connector", "invoke", "chatty", "workspace", "resources.list", "--json"]);
     expect(list.json().capability).toBe("conversations");
   });
 });
 
 describe("language servers", () => {
-  function lspBundle(h: C2Home, dir: string, name: string, servers: { id: string; languages: string[] }[], sentinel?: string) {
+  function lspBundle(
+    h: C2Home,
+    dir: string,
+    name: string,
+    servers: { id: string; languages: string[] }[],
+    sentinel?: string,
+  ) {
     return writeRuntimeBundle(join(h.root, dir), {
       name,
       commands: [{ id: `${name.replace(/-/g, "")}.echo` }],
-      languageServers: servers.map((s) => ({ ...s, command: "./lsp-server.mjs", args: [], ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}) })),
+      languageServers: servers.map((s) => ({
+        ...s,
+        command: "./lsp-server.mjs",
+        args: [],
+        ...(sentinel ? { env: { GJC_TEST_SENTINEL: sentinel } } : {}),
+      })),
       extraFiles: { "lsp-server.mjs": readFileSync(join(fixturesDir, "runtimes", "lsp-server.mjs"), "utf8") },
     });
   }
@@ -135,7 +231,9 @@ describe("language servers", () => {
     const h = home();
     await installBundle(h, lspBundle(h, "a", "zig-one", [{ id: "zls", languages: ["zig", "Zon"] }]).dir);
     await installBundle(h, lspBundle(h, "b", "zig-two", [{ id: "other", languages: ["zig"] }]).dir);
-    await installBundle(h, lspBundle(h, "c", "lua-untrusted", [{ id: "lua", languages: ["lua"] }]).dir, { trust: false });
+    await installBundle(h, lspBundle(h, "c", "lua-untrusted", [{ id: "lua", languages: ["lua"] }]).dir, {
+      trust: false,
+    });
     const r = await run(h, ["plugin", "lsp", "list", "--json"]);
     expect(r.exitCode).toBe(0);
     const doc = r.json();
@@ -143,9 +241,15 @@ describe("language servers", () => {
     const zig = doc.languages.find((l: any) => l.language === "zig");
     expect(zig.provider).toBeNull();
     expect(zig.providers.map((p: any) => p.pluginName).sort()).toEqual(["zig-one", "zig-two"]);
-    expect(doc.languages.find((l: any) => l.language === "zon").provider).toMatchObject({ pluginName: "zig-one", server: "zls" });
+    expect(doc.languages.find((l: any) => l.language === "zon").provider).toMatchObject({
+      pluginName: "zig-one",
+      server: "zls",
+    });
     expect(doc.languages.find((l: any) => l.language === "lua")).toBeUndefined();
-    expect(doc.servers.find((s: any) => s.server === "lua")).toMatchObject({ status: "untrusted", reasons: [{ code: "untrusted" }] });
+    expect(doc.servers.find((s: any) => s.server === "lua")).toMatchObject({
+      status: "untrusted",
+      reasons: [{ code: "untrusted" }],
+    });
     const human = await run(h, ["plugin", "lsp", "list"]);
     expect(human.stdout).toContain("zig → conflict");
   });
@@ -158,7 +262,11 @@ describe("language servers", () => {
     await Bun.write(join(project, "x.zig"), "");
     const r = await run(h, ["plugin", "lsp", "probe", "zig-one/zls", "--project", project, "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ server: "zls", capabilities: { hoverProvider: true, textDocumentSync: 1 }, serverInfo: { name: "fixture-ls" } });
+    expect(r.json()).toMatchObject({
+      server: "zls",
+      capabilities: { hoverProvider: true, textDocumentSync: 1 },
+      serverInfo: { name: "fixture-ls" },
+    });
     const [, pid, , cwd] = readFileSync(sentinel, "utf8").trim().split(" ");
     expect(cwd).toBe(r.json().cwd);
     expect(liveGroupMembers(Number(pid))).toEqual([]);

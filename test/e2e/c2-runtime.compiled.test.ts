@@ -18,7 +18,8 @@ describe("plugin run from the compiled binary", () => {
     homes.push(h);
     await installBundle(h, join(fixturesDir, "examples", "hello-runtime"));
     const repo = await dirtyRepo(join(h.root, "repo"));
-    const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { binary, env: { ...h.env, ...env }, cwd: h.root });
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      runCli(args, { binary, env: { ...h.env, ...env }, cwd: h.root });
 
     const ok = await run(["plugin", "run", "hello.dirty", "--args", JSON.stringify({ cwd: repo }), "--json"]);
     expect(ok.exitCode).toBe(0);
@@ -28,14 +29,23 @@ describe("plugin run from the compiled binary", () => {
     // sandbox from the compiled binary is tested in sandbox.compiled.test.ts).
     const unconfined = { GJC_SANDBOX: "off" };
     const sentinel = join(h.root, "sentinel");
-    const untrusted = writeRuntimeBundle(join(h.root, "u"), { name: "untrusted-one", commands: [{ id: "u.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
+    const untrusted = writeRuntimeBundle(join(h.root, "u"), {
+      name: "untrusted-one",
+      commands: [{ id: "u.echo" }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, untrusted.dir, { trust: false });
     const refused = await run(["plugin", "run", "u.echo", "--json"], unconfined);
     expect(refused.exitCode).toBe(3);
     expect(JSON.parse(refused.stdout).error.code).toBe("untrusted");
     expect(existsSync(sentinel)).toBe(false);
 
-    const drift = writeRuntimeBundle(join(h.root, "d"), { name: "drifty", mode: "drift", commands: [{ id: "d.echo", argsSchema: { type: "object" } }], env: { GJC_TEST_SENTINEL: sentinel } });
+    const drift = writeRuntimeBundle(join(h.root, "d"), {
+      name: "drifty",
+      mode: "drift",
+      commands: [{ id: "d.echo", argsSchema: { type: "object" } }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, drift.dir);
     const failed = await run(["plugin", "run", "d.echo", "--json"], unconfined);
     expect(failed.exitCode).toBe(1);

@@ -8,8 +8,10 @@ import { liveGroupMembers, processAlive, writeRuntimeBundle } from "../unit/c2ho
 import { c2HomesPerTest, dirtyRepo, installBundle, type C2Home, unconfined } from "./c2-runtime-setup.ts";
 
 const home = c2HomesPerTest();
-const run = (h: C2Home, args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
-const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
+const run = (h: C2Home, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
+const errorOf = (r: { stdout: string }) =>
+  JSON.parse(r.stdout).error as { code: string; message: string; hint?: string };
 /** The pid the fixture runtime wrote to its sentinel when it started. */
 const sentinelPid = (path: string) => Number(readFileSync(path, "utf8").trim().split(" ")[1]);
 
@@ -39,17 +41,44 @@ describe("gjc plugin run", () => {
     const status = r.json().result.status;
     expect(status).toMatchObject({ is_repo: true, branch: "main", ahead: 0, behind: 0 });
     const byPath = Object.fromEntries(status.files.map((f: any) => [f.path, f]));
-    expect(byPath["a.txt"]).toEqual({ path: "a.txt", original_path: null, staged: false, unstaged: true, state: "modified", staged_state: null, unstaged_state: "modified" });
-    expect(byPath["c.txt"]).toEqual({ path: "c.txt", original_path: "b.txt", staged: true, unstaged: false, state: "renamed", staged_state: "renamed", unstaged_state: null });
+    expect(byPath["a.txt"]).toEqual({
+      path: "a.txt",
+      original_path: null,
+      staged: false,
+      unstaged: true,
+      state: "modified",
+      staged_state: null,
+      unstaged_state: "modified",
+    });
+    expect(byPath["c.txt"]).toEqual({
+      path: "c.txt",
+      original_path: "b.txt",
+      staged: true,
+      unstaged: false,
+      state: "renamed",
+      staged_state: "renamed",
+      unstaged_state: null,
+    });
     expect(byPath["new file.txt"]).toMatchObject({ state: "untracked", staged: false, unstaged: true });
-    const outside = await run(h, ["plugin", "run", "probe.status", "--args", JSON.stringify({ cwd: h.root }), "--json"]);
+    const outside = await run(h, [
+      "plugin",
+      "run",
+      "probe.status",
+      "--args",
+      JSON.stringify({ cwd: h.root }),
+      "--json",
+    ]);
     expect(outside.json().result.status).toEqual({ is_repo: false, branch: "", ahead: 0, behind: 0, files: [] });
   });
 
   test("an untrusted runtime is never spawned (sentinel), exit 3, nothing written", async () => {
     const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "untrusted-one", commands: [{ id: "demo.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "untrusted-one",
+      commands: [{ id: "demo.echo" }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, b.dir, { trust: false });
     const before = snapshotTree(h.dataDir);
     const r = await run(h, ["plugin", "run", "demo.echo", "--json"]);
@@ -63,8 +92,17 @@ describe("gjc plugin run", () => {
   test("disabled, unknown and missing-service refusals have distinct codes and start nothing", async () => {
     const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
-    const disabled = writeRuntimeBundle(join(h.root, "d"), { name: "off-one", commands: [{ id: "off.echo" }], env: { GJC_TEST_SENTINEL: sentinel } });
-    const pending = writeRuntimeBundle(join(h.root, "p"), { name: "needs-service", commands: [{ id: "needs.echo" }], inject: ["desktop-host-actions"], env: { GJC_TEST_SENTINEL: sentinel } });
+    const disabled = writeRuntimeBundle(join(h.root, "d"), {
+      name: "off-one",
+      commands: [{ id: "off.echo" }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
+    const pending = writeRuntimeBundle(join(h.root, "p"), {
+      name: "needs-service",
+      commands: [{ id: "needs.echo" }],
+      inject: ["desktop-host-actions"],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, disabled.dir, { enabled: false });
     await installBundle(h, pending.dir);
     const before = snapshotTree(h.dataDir);
@@ -94,7 +132,12 @@ describe("gjc plugin run", () => {
     ];
     for (const [mode, code, env] of cases) {
       const sentinel = join(h.root, `sentinel-${mode}`);
-      const b = writeRuntimeBundle(join(h.root, mode), { name: `hs-${mode}`, mode, commands: [{ id: `hs${mode}.echo`, argsSchema: { type: "object" } }], env: { GJC_TEST_SENTINEL: sentinel } });
+      const b = writeRuntimeBundle(join(h.root, mode), {
+        name: `hs-${mode}`,
+        mode,
+        commands: [{ id: `hs${mode}.echo`, argsSchema: { type: "object" } }],
+        env: { GJC_TEST_SENTINEL: sentinel },
+      });
       await installBundle(h, b.dir);
       const r = await run(h, ["plugin", "run", `hs${mode}.echo`, "--json"], env);
       expect([mode, r.exitCode, errorOf(r).code]).toEqual([mode, 1, code]);
@@ -108,21 +151,36 @@ describe("gjc plugin run", () => {
   test("--timeout stops a runtime that does not answer, and the plugin's own errors are passed through", async () => {
     const h = unconfined(home());
     const sentinel = join(h.root, "sentinel");
-    const b = writeRuntimeBundle(join(h.root, "s"), { name: "slow-one", commands: [{ id: "slow.sleep" }, { id: "slow.fail" }], env: { GJC_TEST_SENTINEL: sentinel } });
+    const b = writeRuntimeBundle(join(h.root, "s"), {
+      name: "slow-one",
+      commands: [{ id: "slow.sleep" }, { id: "slow.fail" }],
+      env: { GJC_TEST_SENTINEL: sentinel },
+    });
     await installBundle(h, b.dir);
     const r = await run(h, ["plugin", "run", "slow.sleep", "--timeout", "200", "--json"]);
     expect([r.exitCode, errorOf(r).code]).toEqual([1, "invoke_timeout"]);
     expect(liveGroupMembers(sentinelPid(sentinel))).toEqual([]);
     const f = await run(h, ["plugin", "run", "slow.fail", "--args", '{"message":"no such thing"}', "--json"]);
-    expect([f.exitCode, errorOf(f).code, errorOf(f).message]).toEqual([1, "plugin_command_failed", "slow.fail: no such thing"]);
+    expect([f.exitCode, errorOf(f).code, errorOf(f).message]).toEqual([
+      1,
+      "plugin_command_failed",
+      "slow.fail: no such thing",
+    ]);
     const bad = await run(h, ["plugin", "run", "slow.fail", "--args", "{nope", "--json"]);
     expect([bad.exitCode, errorOf(bad).code]).toEqual([2, "invalid_option_value"]);
   });
 
   test("project realms: own data dir keyed by the BLAKE3 project hash; user-only runtimes stay global", async () => {
     const h = home();
-    const both = writeRuntimeBundle(join(h.root, "both"), { name: "realmy", commands: [{ id: "realmy.info" }], scopeSupport: ["user", "project"] });
-    const userOnly = writeRuntimeBundle(join(h.root, "user"), { name: "globally", commands: [{ id: "globally.info" }] });
+    const both = writeRuntimeBundle(join(h.root, "both"), {
+      name: "realmy",
+      commands: [{ id: "realmy.info" }],
+      scopeSupport: ["user", "project"],
+    });
+    const userOnly = writeRuntimeBundle(join(h.root, "user"), {
+      name: "globally",
+      commands: [{ id: "globally.info" }],
+    });
     const a = await installBundle(h, both.dir);
     const g = await installBundle(h, userOnly.dir);
     const projA = join(h.root, "projA");
@@ -146,13 +204,27 @@ describe("gjc plugin run", () => {
 
   test("a runtime disabled in one project is blocked there (no fallback) and runs elsewhere", async () => {
     const h = home();
-    const both = writeRuntimeBundle(join(h.root, "both"), { name: "realmy", commands: [{ id: "realmy.info" }], scopeSupport: ["user", "project"] });
+    const both = writeRuntimeBundle(join(h.root, "both"), {
+      name: "realmy",
+      commands: [{ id: "realmy.info" }],
+      scopeSupport: ["user", "project"],
+    });
     await installBundle(h, both.dir);
     const projA = join(h.root, "projA");
     const projB = join(h.root, "projB");
     await dirtyRepo(projA);
     await dirtyRepo(projB);
-    const plan = await run(h, ["plugin", "policy", "plan", "realmy", "--state", "disabled", "--project", projA, "--json"]);
+    const plan = await run(h, [
+      "plugin",
+      "policy",
+      "plan",
+      "realmy",
+      "--state",
+      "disabled",
+      "--project",
+      projA,
+      "--json",
+    ]);
     expect(plan.exitCode).toBe(0);
     const applied = await run(h, ["plugin", "policy", "apply", plan.json().token, "--json"]);
     expect(applied.exitCode).toBe(0);

@@ -18,7 +18,8 @@ const home = c2HomesPerTest();
 const SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 const MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 const sha = (path: string) => new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
-const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
+const errorOf = (r: { stderr: string }) =>
+  JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
 
 const servers: { stop(): void; close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -41,10 +42,16 @@ async function contentHome() {
   const loopbackUrl = await loopbackServer();
   const src = join(h.root, "kit-src");
   writeTree(src, {
-    "plugin.json": { $schema: SCHEMA, name: "kit", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+    "plugin.json": {
+      $schema: SCHEMA,
+      name: "kit",
+      version: "1.0.0",
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+    },
     "skills/notes/SKILL.md": "---\nname: notes\ndescription: Take notes.\n---\nWrite them down.\n",
     "skills/notes/reference.md": "more\n",
-    "agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews.\nmodel: fast\ntools: [read, grep]\n---\nReview carefully.\n",
+    "agents/reviewer.md":
+      "---\nname: reviewer\ndescription: Reviews.\nmodel: fast\ntools: [read, grep]\n---\nReview carefully.\n",
     "commands/ship.md": "---\ndescription: Ship the release.\n---\nTag, build, publish.\n",
     "mcp.json": {
       $schema: MCP_SCHEMA,
@@ -67,16 +74,29 @@ describe("C2 session content", () => {
     const r = await run("plugin", "session", "--family", "c2", "--json");
     expect(r.exitCode).toBe(0);
     const doc = r.json();
-    expect(doc).toMatchObject({ schema: "gjc/c2-session@1", family: "c2", ok: true, contentScope: "user", bundles: [{ id: installed.id, status: "active" }] });
+    expect(doc).toMatchObject({
+      schema: "gjc/c2-session@1",
+      family: "c2",
+      ok: true,
+      contentScope: "user",
+      bundles: [{ id: installed.id, status: "active" }],
+    });
     const id = installed.id;
     expect(doc.skills).toHaveLength(1);
     expect(doc.skills[0]).toMatchObject({ name: "notes", description: "Take notes.", plugin: id });
     expect(doc.skills[0].id).toMatch(new RegExp(`^${id}:skill:[a-z0-9-]+-[0-9a-f]{8}$`));
-    expect(doc.skills[0].files.map((f: any) => f.relativePath)).toEqual(["skills/notes/SKILL.md", "skills/notes/reference.md"]);
-    for (const f of [doc.skills[0].file, ...doc.skills[0].files, doc.subagents[0].file, doc.promptCommands[0].file]) expect(sha(f.path)).toBe(f.sha256);
+    expect(doc.skills[0].files.map((f: any) => f.relativePath)).toEqual([
+      "skills/notes/SKILL.md",
+      "skills/notes/reference.md",
+    ]);
+    for (const f of [doc.skills[0].file, ...doc.skills[0].files, doc.subagents[0].file, doc.promptCommands[0].file])
+      expect(sha(f.path)).toBe(f.sha256);
     expect(doc.subagents[0]).toMatchObject({ name: "reviewer", model: "fast", tools: ["read", "grep"] });
     expect(doc.subagents[0].id).toStartWith(`${id}:agent:`);
-    expect(doc.promptCommands[0]).toMatchObject({ name: "ship", skillFallback: { name: "ship", description: "Ship the release.", instructions: "Tag, build, publish.\n" } });
+    expect(doc.promptCommands[0]).toMatchObject({
+      name: "ship",
+      skillFallback: { name: "ship", description: "Ship the release.", instructions: "Tag, build, publish.\n" },
+    });
     expect(doc.promptCommands[0].id).toStartWith(`${id}:command:`);
     expect(doc.mcpServers.map((m: any) => [m.server, m.status])).toEqual([
       ["local", "untrusted"],
@@ -84,11 +104,24 @@ describe("C2 session content", () => {
       ["loopback", "active"],
     ]);
     expect(doc.mcpServers[0].id).toMatch(new RegExp(`^${id}:mcp:local-[0-9a-f]{8}$`));
-    expect(doc.mcpServers[0].launch.env).toMatchObject({ KIT_MODE: "test", PLUGIN_ROOT: expect.stringContaining(`/plugins/${id}/bundle`) });
+    expect(doc.mcpServers[0].launch.env).toMatchObject({
+      KIT_MODE: "test",
+      PLUGIN_ROOT: expect.stringContaining(`/plugins/${id}/bundle`),
+    });
     const root = String(r.json().mcpServers[0].launch.env.PLUGIN_ROOT);
     // Started through gjc, in the bundle's sandbox: the real command follows the "--".
     const args: string[] = doc.mcpServers[0].launch.args;
-    expect(args.slice(args.indexOf("sandbox"), args.indexOf("--") + 3)).toEqual(["sandbox", "exec", "--bundle", doc.mcpServers[0].bundle, "--server", "local", "--", "bun", join(root, "server.mjs")]);
+    expect(args.slice(args.indexOf("sandbox"), args.indexOf("--") + 3)).toEqual([
+      "sandbox",
+      "exec",
+      "--bundle",
+      doc.mcpServers[0].bundle,
+      "--server",
+      "local",
+      "--",
+      "bun",
+      join(root, "server.mjs"),
+    ]);
   });
 
   test("mcp list and probe include C2 servers: trust gates stdio, gjc's launcher and URL rules decide what starts", async () => {
@@ -110,7 +143,12 @@ describe("C2 session content", () => {
     const probe = await run("plugin", "mcp", "probe", "kit/local", "--json");
     expect(probe.exitCode).toBe(0);
     const p = probe.json();
-    expect(p).toMatchObject({ family: "c2", bundle: "kit", server: "local", serverInfo: { name: "fixture-sdk-server" } });
+    expect(p).toMatchObject({
+      family: "c2",
+      bundle: "kit",
+      server: "local",
+      serverInfo: { name: "fixture-sdk-server" },
+    });
     expect(p.tools.length).toBeGreaterThan(0);
     // The server got the Agent Plugins variables and its declared env, not the host's secrets.
     expect(p.instructions).toContain("PLUGIN_ROOT");
@@ -122,7 +160,12 @@ describe("C2 session content", () => {
     // Agent Plugins allows http to loopback: a real SDK server there is probed.
     const loop = await run("plugin", "mcp", "probe", "kit/loopback", "--json");
     expect(loop.exitCode).toBe(0);
-    expect(loop.json()).toMatchObject({ family: "c2", server: "loopback", transport: "streamable-http", serverInfo: { name: "fixture-sdk-http" } });
+    expect(loop.json()).toMatchObject({
+      family: "c2",
+      server: "loopback",
+      transport: "streamable-http",
+      serverInfo: { name: "fixture-sdk-http" },
+    });
     expect(errorOf(await run("plugin", "mcp", "probe", "kit/nope", "--json")).code).toBe("unknown_server");
 
     expect((await run("plugin", "disable", "kit")).exitCode).toBe(0);
@@ -130,17 +173,34 @@ describe("C2 session content", () => {
     expect(off.exitCode).toBe(3);
     expect(errorOf(off).code).toBe("plugin_disabled");
     const session = (await run("plugin", "session", "--family", "c2", "--json")).json();
-    expect(session).toMatchObject({ bundles: [{ status: "disabled" }], skills: [], subagents: [], promptCommands: [], mcpServers: [] });
+    expect(session).toMatchObject({
+      bundles: [{ status: "disabled" }],
+      skills: [],
+      subagents: [],
+      promptCommands: [],
+      mcpServers: [],
+    });
     void h;
   });
 
   test("a drifted bundle is quarantined at session start and contributes nothing", async () => {
     const { h, installed, run } = await contentHome();
-    writeFileSync(join(h.dataDir, "plugins", installed.id, "bundle", "skills/notes/SKILL.md"), "---\nname: notes\ndescription: evil\n---\nexfiltrate\n");
+    writeFileSync(
+      join(h.dataDir, "plugins", installed.id, "bundle", "skills/notes/SKILL.md"),
+      "---\nname: notes\ndescription: evil\n---\nexfiltrate\n",
+    );
     const r = await run("plugin", "session", "--family", "c2", "--json");
     expect(r.exitCode).toBe(3);
-    expect(r.json()).toMatchObject({ ok: false, bundles: [{ status: "quarantined", reasons: [{ code: "runtime_mismatch" }] }], skills: [], mcpServers: [] });
-    expect((await run("plugin", "list", "--json")).json().bundles.find((b: { family: string }) => b.family === "c2").c2.quarantine).toMatchObject({ code: "runtime_mismatch" });
+    expect(r.json()).toMatchObject({
+      ok: false,
+      bundles: [{ status: "quarantined", reasons: [{ code: "runtime_mismatch" }] }],
+      skills: [],
+      mcpServers: [],
+    });
+    expect(
+      (await run("plugin", "list", "--json")).json().bundles.find((b: { family: string }) => b.family === "c2").c2
+        .quarantine,
+    ).toMatchObject({ code: "runtime_mismatch" });
     const probe = await run("plugin", "mcp", "probe", "kit/loopback", "--json");
     expect(probe.exitCode).toBe(3);
     expect(errorOf(probe).code).toBe("quarantined");

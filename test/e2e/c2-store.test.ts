@@ -13,7 +13,8 @@ import { writeBundle } from "./gjc-install-fixture.ts";
 
 const box = sandboxPerTest("gjc-c2store-");
 
-const errorOf = (r: { stderr: string }) => JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
+const errorOf = (r: { stderr: string }) =>
+  JSON.parse(r.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error;
 /** Runs a command that must be refused with `code`/`exit` and proves nothing changed anywhere. */
 async function refused(s: Sandbox, args: string[], code: string, exit: number) {
   const before = snapshotTree(s.root);
@@ -22,12 +23,15 @@ async function refused(s: Sandbox, args: string[], code: string, exit: number) {
   expect(snapshotTree(s.root)).toEqual(before);
   return errorOf(r);
 }
-const c2Leftovers = (s: Sandbox) => readdirSync(join(s.c2, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
+const c2Leftovers = (s: Sandbox) =>
+  readdirSync(join(s.c2, "plugins")).filter((n) => n.startsWith(".") && n !== ".data");
 
 describe("C2 installs at once (real processes)", () => {
   test("8 processes installing 8 different bundles: all 8 land, no leftovers, no lock", async () => {
     const s = box();
-    const dirs = Array.from({ length: 8 }, (_, i) => s.write(`src/b${i}`, i % 2 ? runtimeBundle(`b${i}`) : skillsBundle(`b${i}`)));
+    const dirs = Array.from({ length: 8 }, (_, i) =>
+      s.write(`src/b${i}`, i % 2 ? runtimeBundle(`b${i}`) : skillsBundle(`b${i}`)),
+    );
     const results = await Promise.all(dirs.map((d) => s.gjc(["plugin", "install", d, "--json"])));
     expect(results.map((r) => [r.exitCode, r.json().status])).toEqual(dirs.map(() => [0, "installed"]));
     const list = (await s.gjc(["plugin", "list", "--json"])).json();
@@ -59,14 +63,24 @@ describe("reinstall and replacement", () => {
     // Drift found by the reinstall itself.
     const repaired = await s.gjc(["plugin", "install", dir, "--json"]);
     expect([repaired.exitCode, repaired.json().status]).toEqual([0, "repaired"]);
-    expect((await s.gjc(["plugin", "verify", "--json"])).json()).toMatchObject({ ok: true, bundles: [{ ok: true, change: "none" }] });
+    expect((await s.gjc(["plugin", "verify", "--json"])).json()).toMatchObject({
+      ok: true,
+      bundles: [{ ok: true, change: "none" }],
+    });
     // Drift quarantined by verify first.
     writeFileSync(js, "evil();\n");
     const v = await s.gjc(["plugin", "verify", "demo", "--json"]);
-    expect([v.exitCode, v.json().bundles[0].change, v.json().bundles[0].problems[0].kind]).toEqual([3, "quarantined", "changed"]);
+    expect([v.exitCode, v.json().bundles[0].change, v.json().bundles[0].problems[0].kind]).toEqual([
+      3,
+      "quarantined",
+      "changed",
+    ]);
     expect((await s.gjc(["plugin", "install", dir, "--dry-run", "--json"])).json().status).toBe("would-repair");
     expect((await s.gjc(["plugin", "install", dir, "--json"])).json().status).toBe("repaired");
-    expect((await s.gjc(["plugin", "list", "--json"])).json().bundles[0]).toMatchObject({ quarantined: false, c2: { quarantine: null } });
+    expect((await s.gjc(["plugin", "list", "--json"])).json().bundles[0]).toMatchObject({
+      quarantined: false,
+      c2: { quarantine: null },
+    });
     expect((await s.gjc(["plugin", "install", dir, "--json"])).json().status).toBe("unchanged");
   });
 
@@ -82,11 +96,18 @@ describe("reinstall and replacement", () => {
     const forced = await s.gjc(["plugin", "install", other, "--force", "--json"]);
     expect(forced.exitCode).toBe(0);
     const b = forced.json();
-    expect(b).toMatchObject({ status: "installed", version: "1.1.0", previousVersion: "1.0.0", c2: { trusted: false } });
+    expect(b).toMatchObject({
+      status: "installed",
+      version: "1.1.0",
+      previousVersion: "1.0.0",
+      c2: { trusted: false },
+    });
     expect(b.c2.id).not.toBe(a.c2.id);
     expect(b.warnings.map((w: { code: string }) => w.code)).toContain("replaced_source");
     const rows = (await s.gjc(["plugin", "list", "--json"])).json().bundles;
-    expect(rows.map((r: { c2: { id: string; trusted: boolean } }) => [r.c2.id, r.c2.trusted])).toEqual([[b.c2.id, false]]);
+    expect(rows.map((r: { c2: { id: string; trusted: boolean } }) => [r.c2.id, r.c2.trusted])).toEqual([
+      [b.c2.id, false],
+    ]);
     expect(existsSync(join(s.c2, "plugins", a.c2.id))).toBe(false);
     expect(existsSync(join(s.c2, "plugins", ".data", a.c2.id))).toBe(false);
   });
@@ -95,7 +116,9 @@ describe("reinstall and replacement", () => {
     const s = box();
     const withCommand = (name: string, command: string) => {
       const tree = runtimeBundle(name);
-      const manifest = tree["plugin.json"] as { extensions: { "dev.codetwo": { commands: { id: string; title: string }[]; ui: { command: string }[] } } };
+      const manifest = tree["plugin.json"] as {
+        extensions: { "dev.codetwo": { commands: { id: string; title: string }[]; ui: { command: string }[] } };
+      };
       manifest.extensions["dev.codetwo"].commands = [{ id: command, title: "Run" }];
       manifest.extensions["dev.codetwo"].ui[0].command = command;
       return s.write(`src/${name}`, tree);
@@ -118,19 +141,37 @@ describe("one name resolver, one answer to one mistake", () => {
       expect(e.hint).toContain("--family gjc");
       expect(e.hint).toContain("--family c2");
     }
-    expect((await s.gjc(["plugin", "inspect", "demo", "--family", "c2", "--json"])).json()).toMatchObject({ family: "c2", bundle: { name: "demo" } });
-    expect((await s.gjc(["plugin", "inspect", "demo", "--user", "--family", "gjc", "--json"])).json()).toMatchObject({ family: "gjc" });
-    const fam = (args: string[]) => s.gjc(["plugin", "list", ...args, "--json"]).then((r) => r.json().bundles.map((b: { family: string; scope: string }) => `${b.family}:${b.scope}`));
+    expect((await s.gjc(["plugin", "inspect", "demo", "--family", "c2", "--json"])).json()).toMatchObject({
+      family: "c2",
+      bundle: { name: "demo" },
+    });
+    expect((await s.gjc(["plugin", "inspect", "demo", "--user", "--family", "gjc", "--json"])).json()).toMatchObject({
+      family: "gjc",
+    });
+    const fam = (args: string[]) =>
+      s
+        .gjc(["plugin", "list", ...args, "--json"])
+        .then((r) => r.json().bundles.map((b: { family: string; scope: string }) => `${b.family}:${b.scope}`));
     expect(await fam([])).toEqual(["gjc:user", "c2:user"]);
     expect(await fam(["--family", "c2"])).toEqual(["c2:user"]);
     expect(await fam(["--project"])).toEqual([]);
     expect((await s.gjc(["plugin", "verify", "--user", "--family", "gjc", "--json"])).json().bundles).toHaveLength(1);
-    expect((await s.gjc(["plugin", "doctor", "--project", "--json"])).json().stores.map((x: { family: string; scope: string }) => `${x.family}:${x.scope}`)).toEqual(["gjc:project"]);
+    expect(
+      (await s.gjc(["plugin", "doctor", "--project", "--json"]))
+        .json()
+        .stores.map((x: { family: string; scope: string }) => `${x.family}:${x.scope}`),
+    ).toEqual(["gjc:project"]);
     await refused(s, ["plugin", "list", "--family", "npm"], "invalid_option_value", 2);
     await refused(s, ["plugin", "list", "--user", "--project"], "scope_conflict", 2);
     // One flag is enough when it leaves one match.
-    expect((await s.gjc(["plugin", "uninstall", "demo", "--family", "c2", "--json"])).json()).toMatchObject({ family: "c2", status: "uninstalled" });
-    expect((await s.gjc(["plugin", "uninstall", "demo", "--json"])).json()).toMatchObject({ family: "gjc", status: "uninstalled" });
+    expect((await s.gjc(["plugin", "uninstall", "demo", "--family", "c2", "--json"])).json()).toMatchObject({
+      family: "c2",
+      status: "uninstalled",
+    });
+    expect((await s.gjc(["plugin", "uninstall", "demo", "--json"])).json()).toMatchObject({
+      family: "gjc",
+      status: "uninstalled",
+    });
   });
 
   test("missing path, folder without manifest, unknown name: the same code and exit in every verb", async () => {
@@ -144,7 +185,8 @@ describe("one name resolver, one answer to one mistake", () => {
     writeFileSync(join(empty, "README.md"), "no manifest here\n");
     await refused(s, ["plugin", "validate", empty], "no_manifest", 1);
     await refused(s, ["plugin", "install", empty, "--user"], "no_manifest", 1);
-    for (const verb of ["inspect", "uninstall", "enable", "disable", "upgrade", "verify"]) await refused(s, ["plugin", verb, "ghost"], "not_installed", 1);
+    for (const verb of ["inspect", "uninstall", "enable", "disable", "upgrade", "verify"])
+      await refused(s, ["plugin", verb, "ghost"], "not_installed", 1);
     await refused(s, ["plugin", "uninstall", "ghost", "--user"], "not_installed", 1);
   });
 });
@@ -155,7 +197,9 @@ describe("doctor on the C2 store", () => {
     const dir = s.write("src/demo", runtimeBundle("demo"));
     expect((await s.gjc(["plugin", "install", dir])).exitCode).toBe(0);
     s.write("src/demo", runtimeBundle("demo", "2.0.0"));
-    const killed = await s.gjc(["plugin", "install", dir, "--force"], { env: { GJC_TEST_CRASH_AT: "c2install:staged" } });
+    const killed = await s.gjc(["plugin", "install", dir, "--force"], {
+      env: { GJC_TEST_CRASH_AT: "c2install:staged" },
+    });
     expect(killed.exitCode).toBe(137);
     mkdirSync(join(s.c2, "plugins", "broken-00000000"));
     writeFileSync(join(s.c2, "plugins", "broken-00000000", "installed-plugin.json"), "{ not json");
@@ -163,7 +207,11 @@ describe("doctor on the C2 store", () => {
 
     const report = await s.gjc(["plugin", "doctor", "--family", "c2", "--json"]);
     expect(report.exitCode).toBe(1);
-    const byKind = Object.fromEntries(report.json().findings.map((f: { kind: string; fixable: boolean; command?: string }) => [f.kind, [f.fixable, f.command]]));
+    const byKind = Object.fromEntries(
+      report
+        .json()
+        .findings.map((f: { kind: string; fixable: boolean; command?: string }) => [f.kind, [f.fixable, f.command]]),
+    );
     expect(byKind).toEqual({
       stale_lock: [true, "gjc plugin doctor --fix"],
       leftover: [true, "gjc plugin doctor --fix"],
@@ -177,10 +225,16 @@ describe("doctor on the C2 store", () => {
 
     // verify cannot check an unusable record: it fails (exit 3) naming it, as for a corrupt registry.
     const verify = await s.gjc(["plugin", "verify", "--json"]);
-    expect([verify.exitCode, verify.json().problems.map((p: { id: string }) => p.id)]).toEqual([3, ["broken-00000000"]]);
+    expect([verify.exitCode, verify.json().problems.map((p: { id: string }) => p.id)]).toEqual([
+      3,
+      ["broken-00000000"],
+    ]);
 
     const fixed = await s.gjc(["plugin", "doctor", "--fix", "--json"]);
-    const open = fixed.json().findings.filter((f: { fixed?: boolean }) => !f.fixed).map((f: { kind: string }) => f.kind);
+    const open = fixed
+      .json()
+      .findings.filter((f: { fixed?: boolean }) => !f.fixed)
+      .map((f: { kind: string }) => f.kind);
     expect(open).toEqual(["corrupt_policy"]);
     expect(existsSync(join(s.c2, "c2.lock"))).toBe(false);
     expect(existsSync(join(s.c2, "plugins", "broken-00000000"))).toBe(false);
@@ -188,7 +242,9 @@ describe("doctor on the C2 store", () => {
     expect((await s.gjc(["plugin", "policy", "reset", "demo", "--json"])).exitCode).toBe(0);
     expect((await s.gjc(["plugin", "doctor", "--json"])).json()).toMatchObject({ ok: true });
     // The interrupted update left the store as before it.
-    expect((await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { version: string }) => b.version)).toEqual(["1.0.0"]);
+    expect(
+      (await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { version: string }) => b.version),
+    ).toEqual(["1.0.0"]);
 
     // A policy file deleted beside its last good copy: reported, and --fix brings the policy back.
     const token = (await s.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", "--json"])).json().token;
@@ -198,8 +254,13 @@ describe("doctor on the C2 store", () => {
     rmSync(join(s.c2, "plugin-config.json"));
     expect(await policyState()).toBe("enabled");
     const missing = (await s.gjc(["plugin", "doctor", "--json"])).json();
-    expect(missing.findings.map((f: { kind: string; fixable: boolean }) => [f.kind, f.fixable])).toEqual([["missing_policy", true]]);
-    expect((await s.gjc(["plugin", "doctor", "--fix", "--json"])).json()).toMatchObject({ ok: true, findings: [{ kind: "missing_policy", fixed: true }] });
+    expect(missing.findings.map((f: { kind: string; fixable: boolean }) => [f.kind, f.fixable])).toEqual([
+      ["missing_policy", true],
+    ]);
+    expect((await s.gjc(["plugin", "doctor", "--fix", "--json"])).json()).toMatchObject({
+      ok: true,
+      findings: [{ kind: "missing_policy", fixed: true }],
+    });
     expect(await policyState()).toBe("disabled");
     expect((await s.gjc(["plugin", "doctor", "--json"])).json()).toMatchObject({ ok: true, findings: [] });
   });

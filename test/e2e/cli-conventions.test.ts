@@ -59,7 +59,12 @@ describe("gjc CLI conventions", () => {
   });
 
   test("a top-level or group option typo gets a suggestion too (--versoin, --hlep, -v)", async () => {
-    for (const [args, suggestion] of [[["--versoin"], '"--version"'], [["--hlep"], '"--help"'], [["-v"], '"-V"'], [["plugin", "--hepl"], '"--help"']] as const) {
+    for (const [args, suggestion] of [
+      [["--versoin"], '"--version"'],
+      [["--hlep"], '"--help"'],
+      [["-v"], '"-V"'],
+      [["plugin", "--hepl"], '"--help"'],
+    ] as const) {
       const r = await runCli([...args]);
       expect({ args, exit: r.exitCode, stdout: r.stdout }).toEqual({ args, exit: 2, stdout: "" });
       expect(r.stderr).toContain(`error[unknown_option]: Unknown option ${args.at(-1)} for`);
@@ -88,7 +93,13 @@ describe("gjc CLI conventions", () => {
     const ok = await runCli(["plugin", "validate", example, "--json"]);
     expect(ok.exitCode).toBe(0);
     const doc = ok.json();
-    expect(doc).toMatchObject({ schema: "gjc/validate@1", ok: true, family: "c2", name: "notes-skills", version: "0.3.1" });
+    expect(doc).toMatchObject({
+      schema: "gjc/validate@1",
+      ok: true,
+      family: "c2",
+      name: "notes-skills",
+      version: "0.3.1",
+    });
     expect(doc.contributions).toMatchObject({ skills: 2, subagents: 1, commands: 1 });
     expect(ok.stderr).toBe("");
 
@@ -113,7 +124,11 @@ describe("gjc CLI conventions", () => {
     const r = await runCli(["plugin", "validate", invalid, "--json"]);
     expect(r.exitCode).toBe(1);
     expect(r.json().ok).toBe(false);
-    expect(r.json().diagnostics[0]).toMatchObject({ code: "invalid_name", severity: "error", path: "plugin.json#/name" });
+    expect(r.json().diagnostics[0]).toMatchObject({
+      code: "invalid_name",
+      severity: "error",
+      path: "plugin.json#/name",
+    });
   });
 
   test("NO_COLOR removes escapes even when FORCE_COLOR asks for them; FORCE_COLOR adds them to a pipe", async () => {
@@ -123,7 +138,9 @@ describe("gjc CLI conventions", () => {
     expect(coloured.stdout).toContain(`${ESC}31m`);
     expect(coloured.exitCode).toBe(1);
     // stdout is a pipe here: without FORCE_COLOR there is no colour
-    const piped = await runCli(["plugin", "validate", invalid], { env: { NO_COLOR: undefined, FORCE_COLOR: undefined } });
+    const piped = await runCli(["plugin", "validate", invalid], {
+      env: { NO_COLOR: undefined, FORCE_COLOR: undefined },
+    });
     expect(piped.stdout).not.toContain(ESC);
     // FORCE_COLOR=0 is off
     const off = await runCli(["plugin", "validate", invalid], { env: { NO_COLOR: undefined, FORCE_COLOR: "0" } });
@@ -132,7 +149,10 @@ describe("gjc CLI conventions", () => {
 
   test("on a terminal (a real pseudo-terminal from Bun.spawn) colour is on by default, and NO_COLOR turns it off", async () => {
     const run = async (env: Record<string, string>) => {
-      const r = await runInTerminal([process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "validate", invalid], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+      const r = await runInTerminal(
+        [process.execPath, join(import.meta.dir, "..", "..", "src", "cli.ts"), "plugin", "validate", invalid],
+        { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } },
+      );
       return { out: r.output, code: r.exitCode };
     };
     const tty = await run({});

@@ -30,7 +30,13 @@ describe("compiled gjc", () => {
     expect(human.stdout).toContain("[runtime.requires_trust]");
     const json = await run(["plugin", "validate", dir, "--json"]);
     expect(json.exitCode).toBe(0);
-    expect(json.json()).toMatchObject({ schema: "gjc/validate@1", ok: true, family: "c2", name: "hello-runtime", contributions: { runtime: 1, runtimeCommands: 2, ui: 1 } });
+    expect(json.json()).toMatchObject({
+      schema: "gjc/validate@1",
+      ok: true,
+      family: "c2",
+      name: "hello-runtime",
+      contributions: { runtime: 1, runtimeCommands: 2, ui: 1 },
+    });
   });
 
   test("validates the data-only example (human and --json)", async () => {
@@ -39,7 +45,11 @@ describe("compiled gjc", () => {
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain("✓ valid c2 bundle notes-skills 0.3.1");
     const json = await run(["plugin", "validate", dir, "--json"]);
-    expect(json.json()).toMatchObject({ ok: true, contributions: { skills: 2, subagents: 1, commands: 1 }, diagnostics: [] });
+    expect(json.json()).toMatchObject({
+      ok: true,
+      contributions: { skills: 2, subagents: 1, commands: 1 },
+      diagnostics: [],
+    });
   });
 
   test("validates the GJC example and lists its surfaces and files", async () => {
@@ -47,7 +57,13 @@ describe("compiled gjc", () => {
     const json = await run(["plugin", "validate", dir, "--json"]);
     expect(json.exitCode).toBe(0);
     const doc = json.json();
-    expect(doc).toMatchObject({ schema: "gjc/validate@1", ok: true, family: "gjc", name: "review-kit", diagnostics: [] });
+    expect(doc).toMatchObject({
+      schema: "gjc/validate@1",
+      ok: true,
+      family: "gjc",
+      name: "review-kit",
+      diagnostics: [],
+    });
     expect(doc.surfaces.map((s: { id: string }) => s.id).sort()).toEqual([
       "agent-appendix:critic:review-kit:review-critic",
       "hook:tool_call:before:read:note-reads",
@@ -69,7 +85,12 @@ describe("compiled gjc", () => {
   });
 
   test("a catalog, and an unknown flag (exit 2)", async () => {
-    const cat = await run(["marketplace", "validate", join(fixturesDir, "catalogs", "valid-local-and-remote"), "--json"]);
+    const cat = await run([
+      "marketplace",
+      "validate",
+      join(fixturesDir, "catalogs", "valid-local-and-remote"),
+      "--json",
+    ]);
     expect(cat.exitCode).toBe(0);
     expect(cat.json().family).toBe("catalog");
     const bad = await run(["plugin", "validate", ".", "--jsno"]);

@@ -30,7 +30,10 @@ describe("gjc completion", () => {
   });
 
   test("zsh and fish scripts cover every command path and flag of the model", async () => {
-    const model = (await runCli(["completion", "bash", "--json"])).json().commands as { path: string[]; options: { name: string }[] }[];
+    const model = (await runCli(["completion", "bash", "--json"])).json().commands as {
+      path: string[];
+      options: { name: string }[];
+    }[];
     expect(model.length).toBeGreaterThan(3);
     for (const shell of ["zsh", "fish"]) {
       const r = await runCli(["completion", shell]);

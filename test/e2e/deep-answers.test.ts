@@ -14,7 +14,10 @@ const home = c2HomesPerTest();
 describe("deeply nested answers and arguments", () => {
   test("--args nested 60,000 deep is a usage error before any runtime starts", async () => {
     const h = home();
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "echoer", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }] });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "echoer",
+      commands: [{ id: "demo.echo", argsSchema: { type: "object" } }],
+    });
     await installBundle(h, b.dir);
     // 60,000 levels: enough to overflow JSON.stringify, small enough for one argv string (128 KiB).
     const deep = `{"a":${"[".repeat(60_000)}${"]".repeat(60_000)}}`;
@@ -26,7 +29,10 @@ describe("deeply nested answers and arguments", () => {
   test("a runtime answering with a result nested 200,000 deep: runtime_protocol_error (exit 1), human and --json", async () => {
     const h = home();
     // A runtime whose echo wraps the answer in 200,000 arrays (well inside the 1 MiB frame).
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "deep-one", commands: [{ id: "deep.echo", argsSchema: { type: "object" } }] });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "deep-one",
+      commands: [{ id: "deep.echo", argsSchema: { type: "object" } }],
+    });
     const script = join(b.dir, "runtime.mjs");
     const { readFileSync } = await import("node:fs");
     const source = readFileSync(script, "utf8");

@@ -92,7 +92,13 @@ describe("every hint names its code", () => {
 
   test("validation diagnostics show [code] and a see line; every code shown has a page", async () => {
     const bundle = writeTree(join(box.root, "broken"), {
-      "gajae-plugin.json": JSON.stringify({ kind: "claude-plugin", name: "demo", version: "1.0.0", skills: ["x"], tools: [{ name: "t", path: "tools/missing.ts" }] }),
+      "gajae-plugin.json": JSON.stringify({
+        kind: "claude-plugin",
+        name: "demo",
+        version: "1.0.0",
+        skills: ["x"],
+        tools: [{ name: "t", path: "tools/missing.ts" }],
+      }),
     });
     const r = await run(["plugin", "validate", bundle]);
     expect(r.exitCode).toBe(1);

@@ -13,7 +13,8 @@ import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
 
 let world: World | undefined;
 afterEach(() => world?.cleanup());
-const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error as { code: string; message: string; hint: string };
+const errorOf = (r: { stdout: string }) =>
+  JSON.parse(r.stdout).error as { code: string; message: string; hint: string };
 
 /** A project scope installed by the repository's author (another HOME, so another key). */
 async function shippedProject(w: World) {
@@ -54,7 +55,12 @@ describe("foreign scopes", () => {
       expect(errorOf(r).hint).toContain("delete .gjc/gjc-plugins");
     }
     const doctor = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
-    expect(doctor.json().findings.filter((f: any) => f.scope === "project").map((f: any) => [f.kind, f.fixed ?? false])).toEqual([["foreign_scope", false]]);
+    expect(
+      doctor
+        .json()
+        .findings.filter((f: any) => f.scope === "project")
+        .map((f: any) => [f.kind, f.fixed ?? false]),
+    ).toEqual([["foreign_scope", false]]);
     // --adopt is refused for nothing here either way: without it nothing changed.
     expect(snapshotTree(w.project)).toEqual(before);
   });
@@ -101,11 +107,15 @@ describe("foreign scopes", () => {
     const { mac, ...unsigned } = JSON.parse(readFileSync(path, "utf8"));
     expect(mac).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     writeFileSync(path, JSON.stringify({ ...unsigned, mac: `hmac-sha256:${"0".repeat(64)}` }));
-    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "project", foreign: true }]);
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([
+      { scope: "project", foreign: true },
+    ]);
     // What an older gjc wrote: registry.json and its last good copy, both unsigned.
     writeFileSync(path, JSON.stringify(unsigned, null, 2));
     writeFileSync(join(w.projectScope, "registry.last-good.json"), JSON.stringify(unsigned, null, 2));
-    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "project", foreign: true }]);
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([
+      { scope: "project", foreign: true },
+    ]);
     const plain = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
     expect(plain.json().findings.find((f: any) => f.kind === "foreign_scope").fixed).toBeUndefined();
     const adopt = await w.gjc(["plugin", "doctor", "--fix", "--adopt", "--json"]);
@@ -125,6 +135,8 @@ describe("foreign scopes", () => {
     expect((await w.gjc(["plugin", "disable", "beta", "--user", "--json"])).exitCode).toBe(0);
     expect(JSON.parse(readFileSync(userPath, "utf8")).mac).toMatch(/^hmac-sha256:/);
     writeFileSync(userPath, JSON.stringify({ ...userUnsigned, mac: `hmac-sha256:${"1".repeat(64)}` }));
-    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([{ scope: "user", foreign: true }]);
+    expect((await w.gjc(["plugin", "list", "--json"])).json().problems).toMatchObject([
+      { scope: "user", foreign: true },
+    ]);
   });
 });

@@ -26,7 +26,13 @@ function world() {
 
 const errorOf = (stderr: string) => JSON.parse(stderr.trim().split("\n").at(-1) as string).error;
 
-const DENIED = ["https://127.0.0.1/x.git", "https://[::ffff:127.0.0.1]/x.git", "https://169.254.169.254/x.git", "https://2130706433/x.git", "https://localhost/x.git"];
+const DENIED = [
+  "https://127.0.0.1/x.git",
+  "https://[::ffff:127.0.0.1]/x.git",
+  "https://169.254.169.254/x.git",
+  "https://2130706433/x.git",
+  "https://localhost/x.git",
+];
 
 describe("git remotes under the network address policy", () => {
   test("denied https hosts are refused like the same host's archive URL; git never starts; nothing written", async () => {
@@ -51,7 +57,10 @@ describe("git remotes under the network address policy", () => {
     const cat = join(w.root, "cat");
     const plugins = DENIED.map((url, i) => ({ name: `evil${i}`, version: "1.0.0", source: { kind: "git", url } }));
     mkdirSync(cat);
-    writeFileSync(join(cat, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "hostile", displayName: "Hostile", plugins }));
+    writeFileSync(
+      join(cat, "marketplace.json"),
+      JSON.stringify({ standardVersion: "1.0.0", name: "hostile", displayName: "Hostile", plugins }),
+    );
     const before = snapshotTree(w.root);
     for (let i = 0; i < DENIED.length; i++) {
       const r = await w.gjc(["plugin", "install", `evil${i}@${cat}`, "--user", "--json"], { env });

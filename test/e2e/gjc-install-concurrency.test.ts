@@ -22,7 +22,14 @@ describe("concurrent installs into one scope", () => {
     }
     const reg = registry();
     expect(reg.plugins.map((p: { name: string }) => p.name)).toEqual(names);
-    expect(readdirSync(w.user).sort()).toEqual(["registry.index.json", "registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort());
+    expect(readdirSync(w.user).sort()).toEqual(
+      [
+        "registry.index.json",
+        "registry.json",
+        "registry.last-good.json",
+        ...reg.plugins.map((p: { dir: string }) => p.dir),
+      ].sort(),
+    );
     const verify = await w.gjc(["plugin", "verify", "--json"]);
     expect(verify.exitCode).toBe(0);
     expect(verify.json().bundles).toHaveLength(8);
@@ -32,7 +39,9 @@ describe("concurrent installs into one scope", () => {
     w = makeWorld();
     const src = writeBundle(join(w.root, "src"), "same", { tools: ["same_a"] });
     const env = { GJC_LOCK_TIMEOUT_MS: "60000" };
-    const results = await Promise.all(Array.from({ length: 4 }, () => w.gjc(["plugin", "install", src, "--project", "--json"], { env })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => w.gjc(["plugin", "install", src, "--project", "--json"], { env })),
+    );
     const statuses = results.map((r) => {
       expect(r.exitCode).toBe(0);
       return r.json().status;

@@ -25,7 +25,12 @@ const versions = (root: string): Record<string, string> => {
 /** What a consistent scope looks like: the registry, its last good copy, and exactly the registered content dirs. */
 function expectClean(root: string) {
   const reg = JSON.parse(readFileSync(join(root, "registry.json"), "utf8"));
-  const expected = ["registry.index.json", "registry.json", "registry.last-good.json", ...reg.plugins.map((p: { dir: string }) => p.dir)].sort();
+  const expected = [
+    "registry.index.json",
+    "registry.json",
+    "registry.last-good.json",
+    ...reg.plugins.map((p: { dir: string }) => p.dir),
+  ].sort();
   expect(readdirSync(root).sort()).toEqual(expected);
 }
 
@@ -67,7 +72,11 @@ describe("crash safety (kill -9)", () => {
       const src = writeBundle(join(w.root, "src"), "crashy", { tools: ["c_a", "c_b", "c_c", "c_d"] });
       const other = writeBundle(join(w.root, "other"), "bystander");
       expect((await w.gjc(["plugin", "install", src, "--user"])).exitCode).toBe(0);
-      writeBundle(src, "crashy", { version: "2.0.0", tools: ["c_a", "c_b", "c_c", "c_d"], body: "export default () => 2;" });
+      writeBundle(src, "crashy", {
+        version: "2.0.0",
+        tools: ["c_a", "c_b", "c_c", "c_d"],
+        body: "export default () => 2;",
+      });
       await crash(["plugin", "install", src, "--user", "--force"], step);
       expect(versions(w.user).crashy).toBe(expectState === "old" ? "1.0.0" : "2.0.0");
       await recoverAndCheck(other);

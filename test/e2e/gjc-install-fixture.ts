@@ -38,9 +38,13 @@ export function writeBundle(dir: string, name: string, o: BundleOptions = {}): s
       name,
       version: o.version ?? "1.0.0",
       tools: tools.map((t) => ({ name: t, path: `tools/${t}.ts`, description: `The ${t} tool` })),
-      ...(o.mcps ? { mcps: o.mcps.map((m) => ({ name: m, transport: "stdio", command: "bun", args: [`mcp/${m}.ts`] })) } : {}),
+      ...(o.mcps
+        ? { mcps: o.mcps.map((m) => ({ name: m, transport: "stdio", command: "bun", args: [`mcp/${m}.ts`] })) }
+        : {}),
     },
-    ...Object.fromEntries(tools.map((t) => [`tools/${t}.ts`, `${o.body ?? "export default function tool() { return 1; }"}\n// ${t}\n`])),
+    ...Object.fromEntries(
+      tools.map((t) => [`tools/${t}.ts`, `${o.body ?? "export default function tool() { return 1; }"}\n// ${t}\n`]),
+    ),
     ...Object.fromEntries((o.mcps ?? []).map((m) => [`mcp/${m}.ts`, `// mcp ${m}\n`])),
     ...(o.files ?? {}),
   };

@@ -10,12 +10,18 @@ import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
 let w: World;
 afterEach(() => w?.cleanup());
 
-const entry = (root: string, name: string) => JSON.parse(readFileSync(join(root, "registry.json"), "utf8")).plugins.find((p: { name: string }) => p.name === name);
+const entry = (root: string, name: string) =>
+  JSON.parse(readFileSync(join(root, "registry.json"), "utf8")).plugins.find((p: { name: string }) => p.name === name);
 
 function gitWorld(): { sb: GitSandbox; env: Record<string, string> } {
   w = makeWorld();
   const sb = gitSandbox(join(w.root, "git"));
-  const env = { GIT_CONFIG_GLOBAL: sb.config, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_DATE: sb.env.GIT_AUTHOR_DATE, GIT_COMMITTER_DATE: sb.env.GIT_COMMITTER_DATE };
+  const env = {
+    GIT_CONFIG_GLOBAL: sb.config,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_DATE: sb.env.GIT_AUTHOR_DATE,
+    GIT_COMMITTER_DATE: sb.env.GIT_COMMITTER_DATE,
+  };
   return { sb, env };
 }
 
@@ -35,7 +41,11 @@ describe("git sources", () => {
     writeBundle(dir, "gitty", { version: "1.1.0", tools: ["g_a", "g_b"] });
     const second = repo.commit({}, "v1.1.0");
     const dry = await w.gjc(["plugin", "upgrade", "gitty", "--user", "--dry-run", "--json"], { env });
-    expect(dry.json()).toMatchObject({ status: "would-update", version: "1.1.0", gjc: { surfaces: { added: ["tool:g_b"], kept: ["tool:g_a"] } } });
+    expect(dry.json()).toMatchObject({
+      status: "would-update",
+      version: "1.1.0",
+      gjc: { surfaces: { added: ["tool:g_b"], kept: ["tool:g_a"] } },
+    });
     expect(entry(w.user, "gitty").source.sha).toBe(first);
     const up = await w.gjc(["plugin", "upgrade", "gitty", "--user", "--json"], { env });
     expect(up.json()).toMatchObject({ status: "updated", version: "1.1.0" });
@@ -73,16 +83,30 @@ describe("git sources", () => {
     expect(r.stdout + r.stderr).not.toContain("s3cret");
     expect(readFileSync(join(w.user, "registry.json"), "utf8")).not.toContain("s3cret");
     expect(entry(w.user, "secretive").source.uri).toBe("https://git.example/o/r.git");
-    for (const args of [["plugin", "list"], ["plugin", "list", "--json"], ["plugin", "inspect", "secretive", "--user", "--json"]]) {
+    for (const args of [
+      ["plugin", "list"],
+      ["plugin", "list", "--json"],
+      ["plugin", "inspect", "secretive", "--user", "--json"],
+    ]) {
       const out = await w.gjc(args, { env });
       expect(out.stdout).not.toContain("s3cret");
       expect(out.stdout).not.toContain("tok:");
     }
-    expect((await w.gjc(["plugin", "upgrade", "secretive", "--user", "--json"], { env })).json().status).toBe("unchanged");
+    expect((await w.gjc(["plugin", "upgrade", "secretive", "--user", "--json"], { env })).json().status).toBe(
+      "unchanged",
+    );
   });
 });
 
-const M: TarEntrySpec = { name: "pkg/gajae-plugin.json", data: JSON.stringify({ kind: "gajae-code-plugin", name: "tarred", version: "1.0.0", tools: [{ name: "t_a", path: "tools/t_a.ts" }] }) };
+const M: TarEntrySpec = {
+  name: "pkg/gajae-plugin.json",
+  data: JSON.stringify({
+    kind: "gajae-code-plugin",
+    name: "tarred",
+    version: "1.0.0",
+    tools: [{ name: "t_a", path: "tools/t_a.ts" }],
+  }),
+};
 const T: TarEntrySpec = { name: "pkg/tools/t_a.ts", data: "export default 1;\n" };
 
 describe("tarball sources", () => {
@@ -102,13 +126,33 @@ describe("tarball sources", () => {
   const hostile: [string, () => Promise<Uint8Array> | Uint8Array, string, number][] = [
     ["an absolute name", () => tar([M, T, { name: "/etc/evil", data: "x" }]), "security_policy", 3],
     ["a .. name", () => tar([M, T, { name: "pkg/../../evil", data: "x" }]), "security_policy", 3],
-    ["a symlink", () => tar([M, T, { name: "pkg/link", type: "symlink", linkname: "/etc/passwd" }]), "security_policy", 3],
-    ["a hard link", () => tar([M, T, { name: "pkg/hard", type: "hardlink", linkname: "pkg/tools/t_a.ts" }]), "security_policy", 3],
+    [
+      "a symlink",
+      () => tar([M, T, { name: "pkg/link", type: "symlink", linkname: "/etc/passwd" }]),
+      "security_policy",
+      3,
+    ],
+    [
+      "a hard link",
+      () => tar([M, T, { name: "pkg/hard", type: "hardlink", linkname: "pkg/tools/t_a.ts" }]),
+      "security_policy",
+      3,
+    ],
     ["a device", () => tar([M, T, { name: "pkg/tty", type: "chardev" }]), "security_policy", 3],
     ["a duplicate", () => tar([M, T, { name: "pkg/tools/t_a.ts", data: "evil" }]), "security_policy", 3],
     ["a case collision", () => tar([M, T, { name: "pkg/TOOLS/t_a.ts", data: "x" }]), "security_policy", 3],
-    ["an NFC collision", () => tar([M, T, { name: "pkg/caf\u00e9", data: "1" }, { name: "pkg/cafe\u0301", data: "2" }]), "security_policy", 3],
-    ["a PAX path override to ..", () => tar([M, T, { name: "pkg/innocent", pax: { path: "../evil" }, data: "x" }]), "security_policy", 3],
+    [
+      "an NFC collision",
+      () => tar([M, T, { name: "pkg/caf\u00e9", data: "1" }, { name: "pkg/cafe\u0301", data: "2" }]),
+      "security_policy",
+      3,
+    ],
+    [
+      "a PAX path override to ..",
+      () => tar([M, T, { name: "pkg/innocent", pax: { path: "../evil" }, data: "x" }]),
+      "security_policy",
+      3,
+    ],
     ["a truncated archive", () => gzip(tar([M, T])).subarray(0, 60), "invalid_archive", 1],
     ["a decompression bomb (160 MiB of zeros)", () => gzipBomb(160, 1024 * 1024, "pkg"), "source_too_large", 1],
   ];

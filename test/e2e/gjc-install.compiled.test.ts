@@ -24,7 +24,9 @@ describe("compiled gjc: GJC install lifecycle", () => {
     expect(inst.json()).toMatchObject({ schema: "gjc/install@1", status: "installed", files: 4 });
 
     const list = await run(["plugin", "list", "--json"]);
-    expect(list.json().bundles).toMatchObject([{ family: "gjc", name: "binbundle", scope: "user", gjc: { counts: { surfaces: 3, enabled: 3 } } }]);
+    expect(list.json().bundles).toMatchObject([
+      { family: "gjc", name: "binbundle", scope: "user", gjc: { counts: { surfaces: 3, enabled: 3 } } },
+    ]);
     expect((await run(["plugin", "verify"])).exitCode).toBe(0);
 
     const reg = JSON.parse(readFileSync(join(w.user, "registry.json"), "utf8"));

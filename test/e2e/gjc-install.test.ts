@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fixturesDir } from "../helpers/cli.ts";
 import { spawnScoped } from "../helpers/sandbox.ts";
@@ -25,10 +34,21 @@ async function refused(args: string[], code: string, exit: number, env?: Record<
 describe("gjc plugin install (GJC)", () => {
   test("installs into the user scope: registry v1, content dir, last good copy, list/inspect/verify", async () => {
     w = makeWorld();
-    const src = writeBundle(join(w.root, "src"), "alpha", { tools: ["alpha_note"], mcps: ["alpha_docs"], files: { "tools/run.sh": { content: "#!/bin/sh\n", mode: 0o775 }, "README.md": "not declared\n" } });
+    const src = writeBundle(join(w.root, "src"), "alpha", {
+      tools: ["alpha_note"],
+      mcps: ["alpha_docs"],
+      files: { "tools/run.sh": { content: "#!/bin/sh\n", mode: 0o775 }, "README.md": "not declared\n" },
+    });
     const r = await w.gjc(["plugin", "install", src, "--user", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ schema: "gjc/install@1", status: "installed", scope: "user", name: "alpha", version: "1.0.0", gjc: { surfaces: { added: ["mcp:alpha_docs", "tool:alpha_note"] } } });
+    expect(r.json()).toMatchObject({
+      schema: "gjc/install@1",
+      status: "installed",
+      scope: "user",
+      name: "alpha",
+      version: "1.0.0",
+      gjc: { surfaces: { added: ["mcp:alpha_docs", "tool:alpha_note"] } },
+    });
 
     const reg = registry(w.user);
     expect(reg).toMatchObject({ version: 1, scope: "user" });
@@ -39,21 +59,41 @@ describe("gjc plugin install (GJC)", () => {
     expect(e.manifestPath).toBe(join(w.user, e.dir, "gajae-plugin.json"));
     expect(e.source).toMatchObject({ kind: "path", uri: src });
     expect(e.copiedFiles[0].relativePath).toBe("gajae-plugin.json");
-    expect(e.copiedFiles.map((f: { relativePath: string }) => f.relativePath).sort()).toEqual(["gajae-plugin.json", "mcp/alpha_docs.ts", "tools/alpha_note.ts"]);
+    expect(e.copiedFiles.map((f: { relativePath: string }) => f.relativePath).sort()).toEqual([
+      "gajae-plugin.json",
+      "mcp/alpha_docs.ts",
+      "tools/alpha_note.ts",
+    ]);
     for (const f of e.copiedFiles) expect(f.mode).toBe(0o644);
     expect(e.surfaces.tools[0]).toMatchObject({ extensionId: "tool:alpha_note", kind: "tool" });
     expect(e.surfaces.mcps[0]).toMatchObject({ extensionId: "mcp:alpha_docs", kind: "mcp" });
     // Only declared files are installed; the last good copy equals the committed registry.
     expect(existsSync(join(e.pluginRoot, "README.md"))).toBe(false);
-    expect(readFileSync(join(w.user, "registry.last-good.json"), "utf8")).toBe(readFileSync(join(w.user, "registry.json"), "utf8"));
-    expect(readdirSync(w.user).sort()).toEqual([e.dir, "registry.index.json", "registry.json", "registry.last-good.json"].sort());
+    expect(readFileSync(join(w.user, "registry.last-good.json"), "utf8")).toBe(
+      readFileSync(join(w.user, "registry.json"), "utf8"),
+    );
+    expect(readdirSync(w.user).sort()).toEqual(
+      [e.dir, "registry.index.json", "registry.json", "registry.last-good.json"].sort(),
+    );
     expect(existsSync(join(w.project, ".gjc"))).toBe(false);
 
     const list = await w.gjc(["plugin", "list", "--json"]);
     expect(list.exitCode).toBe(0);
-    expect(list.json().bundles).toMatchObject([{ family: "gjc", name: "alpha", scope: "user", enabled: true, quarantined: false, gjc: { counts: { surfaces: 2, enabled: 2, disabled: 0, quarantined: 0 } } }]);
+    expect(list.json().bundles).toMatchObject([
+      {
+        family: "gjc",
+        name: "alpha",
+        scope: "user",
+        enabled: true,
+        quarantined: false,
+        gjc: { counts: { surfaces: 2, enabled: 2, disabled: 0, quarantined: 0 } },
+      },
+    ]);
     const inspect = await w.gjc(["plugin", "inspect", "alpha", "--user", "--json"]);
-    expect(inspect.json().bundle.gjc.surfaces.map((s: { id: string; state: string }) => `${s.id}=${s.state}`)).toEqual(["mcp:alpha_docs=enabled", "tool:alpha_note=enabled"]);
+    expect(inspect.json().bundle.gjc.surfaces.map((s: { id: string; state: string }) => `${s.id}=${s.state}`)).toEqual([
+      "mcp:alpha_docs=enabled",
+      "tool:alpha_note=enabled",
+    ]);
     const verify = await w.gjc(["plugin", "verify", "--json"]);
     expect(verify.exitCode).toBe(0);
     expect(verify.json()).toMatchObject({ ok: true, bundles: [{ name: "alpha", ok: true, checked: 3 }] });
@@ -80,7 +120,12 @@ describe("gjc plugin install (GJC)", () => {
     const oldDir = registry(w.projectScope).plugins[0].dir;
     const forced = await w.gjc(["plugin", "install", src, "--project", "--force", "--json"]);
     expect(forced.exitCode).toBe(0);
-    expect(forced.json()).toMatchObject({ status: "updated", previousVersion: "1.0.0", version: "1.1.0", gjc: { surfaces: { added: ["tool:beta_c"], removed: ["tool:beta_a"], kept: ["tool:beta_b"] } } });
+    expect(forced.json()).toMatchObject({
+      status: "updated",
+      previousVersion: "1.0.0",
+      version: "1.1.0",
+      gjc: { surfaces: { added: ["tool:beta_c"], removed: ["tool:beta_a"], kept: ["tool:beta_b"] } },
+    });
     const e = registry(w.projectScope).plugins[0];
     expect(e.enabled).toBe(false);
     expect(e.disabledSurfaceIds).toEqual(["tool:beta_b"]);
@@ -124,7 +169,10 @@ describe("gjc plugin install (GJC)", () => {
     expect(existsSync(join(w.project, ".gjc"))).toBe(false);
     expect((await w.gjc(["plugin", "install", one, "--project"])).exitCode).toBe(0);
     const list = (await w.gjc(["plugin", "list", "--json"])).json();
-    expect(list.bundles.map((b: { name: string; scope: string }) => `${b.name}@${b.scope}`)).toEqual(["one@user", "one@project"]);
+    expect(list.bundles.map((b: { name: string; scope: string }) => `${b.name}@${b.scope}`)).toEqual([
+      "one@user",
+      "one@project",
+    ]);
     // A name in both scopes: one error listing both, with the flag that picks one.
     const hint = await refused(["plugin", "inspect", "one"], "ambiguous_plugin", 2);
     expect(hint.hint).toContain("--user or --project");
@@ -141,7 +189,11 @@ describe("gjc plugin install (GJC)", () => {
     expect(registry(w.user).plugins[0].disabledSurfaceIds).toEqual(["tool:eps_a"]);
     const inspect = (await w.gjc(["plugin", "inspect", "eps", "--user", "--json"])).json().bundle;
     expect(inspect.gjc.counts).toEqual({ surfaces: 2, enabled: 1, disabled: 1, quarantined: 0 });
-    const unknown = await refused(["plugin", "enable", "eps", "--user", "--surface", "tool:eps_c"], "surface_unknown", 1);
+    const unknown = await refused(
+      ["plugin", "enable", "eps", "--user", "--surface", "tool:eps_c"],
+      "surface_unknown",
+      1,
+    );
     expect(unknown.message).toContain("tool:eps_a");
     await refused(["plugin", "enable", "zzz", "--user"], "not_installed", 1);
     expect((await w.gjc(["plugin", "enable", "eps", "--user", "--surface", "tool:eps_a"])).exitCode).toBe(0);
@@ -164,10 +216,23 @@ describe("gjc plugin install (GJC)", () => {
 
     const v = await w.gjc(["plugin", "verify", "zeta", "--json"]);
     expect(v.exitCode).toBe(3);
-    const kinds = v.json().bundles[0].problems.map((p: { kind: string; path: string }) => `${p.kind}:${p.path}`).sort();
-    expect(kinds).toEqual(["changed:tools/zeta_a.ts", "extra:extra.txt", "missing:tools/zeta_b.ts", "mode:tools/zeta_c.ts", "symlink:tools/zeta_d.ts"]);
+    const kinds = v
+      .json()
+      .bundles[0].problems.map((p: { kind: string; path: string }) => `${p.kind}:${p.path}`)
+      .sort();
+    expect(kinds).toEqual([
+      "changed:tools/zeta_a.ts",
+      "extra:extra.txt",
+      "missing:tools/zeta_b.ts",
+      "mode:tools/zeta_c.ts",
+      "symlink:tools/zeta_d.ts",
+    ]);
     const q = registry(w.user).plugins[0].quarantine;
-    expect(q.every((r: { code: string; surfaceId: string }) => r.code === "runtime_mismatch" && r.surfaceId === "plugin:zeta")).toBe(true);
+    expect(
+      q.every(
+        (r: { code: string; surfaceId: string }) => r.code === "runtime_mismatch" && r.surfaceId === "plugin:zeta",
+      ),
+    ).toBe(true);
     expect(q.map((r: { message: string }) => r.message).join("\n")).toContain("tools/zeta_a.ts");
     const list = (await w.gjc(["plugin", "list", "--json"])).json().bundles[0];
     expect(list).toMatchObject({ quarantined: true, gjc: { counts: { quarantined: 4 } } });
@@ -220,12 +285,20 @@ describe("gjc plugin install (GJC)", () => {
     expect(r.exitCode).toBe(0);
     // The link is not a file the registry records: it is kept (never followed), with the directory renamed out of gjc's names.
     const keptIn = r.json().gjc.keptIn as string;
-    expect(r.json()).toMatchObject({ status: "uninstalled", gjc: { unowned: ["tools"], keptIn: expect.stringContaining(join(w.projectScope, "eta.kept-")) } });
+    expect(r.json()).toMatchObject({
+      status: "uninstalled",
+      gjc: { unowned: ["tools"], keptIn: expect.stringContaining(join(w.projectScope, "eta.kept-")) },
+    });
     expect(readFileSync(join(outside, "eta_a.ts"), "utf8")).toBe("keep me\n");
     expect(existsSync(e.pluginRoot)).toBe(false);
     expect(readdirSync(keptIn)).toEqual(["tools"]);
     expect(registry(w.projectScope).plugins).toEqual([]);
-    expect(readdirSync(w.projectScope).sort()).toEqual([keptIn.slice(w.projectScope.length + 1), "registry.index.json", "registry.json", "registry.last-good.json"]);
+    expect(readdirSync(w.projectScope).sort()).toEqual([
+      keptIn.slice(w.projectScope.length + 1),
+      "registry.index.json",
+      "registry.json",
+      "registry.last-good.json",
+    ]);
   });
 
   test("a corrupt or tampered registry fails the scope closed; doctor --fix restores the last good copy", async () => {
@@ -244,10 +317,30 @@ describe("gjc plugin install (GJC)", () => {
     // (src/store/state-mac.ts), so it is foreign. Both fail closed; doctor --fix restores the
     // last good copy, which we signed.
     const cases: [string, () => void, string, string][] = [
-      ["bad JSON", () => writeFileSync(join(w.user, "registry.json"), "{ nope"), "registry_corrupt", "corrupt_registry"],
-      ["a path with ..", () => tamper((r) => (r.plugins[0].copiedFiles[1].relativePath = "../../../etc/passwd")), "registry_corrupt", "corrupt_registry"],
-      ["an entry outside the root", () => tamper((r) => (r.plugins[0].pluginRoot = "/etc")), "foreign_scope", "foreign_scope"],
-      ["a foreign dir name", () => tamper((r) => ((r.plugins[0].dir = ".."), (r.plugins[0].pluginRoot = join(w.user, "..")))), "registry_corrupt", "corrupt_registry"],
+      [
+        "bad JSON",
+        () => writeFileSync(join(w.user, "registry.json"), "{ nope"),
+        "registry_corrupt",
+        "corrupt_registry",
+      ],
+      [
+        "a path with ..",
+        () => tamper((r) => (r.plugins[0].copiedFiles[1].relativePath = "../../../etc/passwd")),
+        "registry_corrupt",
+        "corrupt_registry",
+      ],
+      [
+        "an entry outside the root",
+        () => tamper((r) => (r.plugins[0].pluginRoot = "/etc")),
+        "foreign_scope",
+        "foreign_scope",
+      ],
+      [
+        "a foreign dir name",
+        () => tamper((r) => ((r.plugins[0].dir = ".."), (r.plugins[0].pluginRoot = join(w.user, "..")))),
+        "registry_corrupt",
+        "corrupt_registry",
+      ],
       ["the wrong scope", () => tamper((r) => (r.scope = "project")), "registry_corrupt", "corrupt_registry"],
     ];
     let lastKind = "";
@@ -289,20 +382,40 @@ describe("gjc plugin install (GJC)", () => {
     mkdirSync(join(w.user, "mine-do-not-touch"));
     const dead = Bun.spawn(["true"]);
     await dead.exited;
-    writeFileSync(join(w.user, "registry.lock"), JSON.stringify({ pid: dead.pid, host: require("node:os").hostname(), startedAt: "2020-01-01T00:00:00.000Z", command: "gjc plugin install", token: `${dead.pid}-abcdef0123456789` }));
+    writeFileSync(
+      join(w.user, "registry.lock"),
+      JSON.stringify({
+        pid: dead.pid,
+        host: require("node:os").hostname(),
+        startedAt: "2020-01-01T00:00:00.000Z",
+        command: "gjc plugin install",
+        token: `${dead.pid}-abcdef0123456789`,
+      }),
+    );
 
     const before = snapshotTree(w.root);
     const report = await w.gjc(["plugin", "doctor", "--json"]);
     expect(report.exitCode).toBe(1);
     expect(snapshotTree(w.root)).toEqual(before);
-    const kinds = report.json().findings.map((f: { kind: string }) => f.kind).sort();
+    const kinds = report
+      .json()
+      .findings.map((f: { kind: string }) => f.kind)
+      .sort();
     expect(kinds).toEqual(["foreign_entry", "leftover", "missing_dir", "orphan_dir", "stale_lock"]);
     const human = await w.gjc(["plugin", "doctor"]);
     expect(human.stdout).toContain("--fix would");
 
     const fixed = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
     expect(fixed.exitCode).toBe(0);
-    expect(readdirSync(w.user).sort()).toEqual([reg.plugins.find((p: { name: string }) => p.name === "kappa").dir, "mine-do-not-touch", "registry.index.json", "registry.json", "registry.last-good.json"].sort());
+    expect(readdirSync(w.user).sort()).toEqual(
+      [
+        reg.plugins.find((p: { name: string }) => p.name === "kappa").dir,
+        "mine-do-not-touch",
+        "registry.index.json",
+        "registry.json",
+        "registry.last-good.json",
+      ].sort(),
+    );
     expect(registry(w.user).plugins.map((p: { name: string }) => p.name)).toEqual(["kappa"]);
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });
@@ -319,7 +432,12 @@ describe("gjc plugin install (GJC)", () => {
     writeBundle(src, "mu", { version: "2.0.0", tools: ["mu_b", "mu_c"] });
     const before = snapshotTree(w.root);
     const dry = await w.gjc(["plugin", "upgrade", "mu", "--user", "--dry-run", "--json"]);
-    expect(dry.json()).toMatchObject({ status: "would-update", previousVersion: "1.0.0", version: "2.0.0", gjc: { surfaces: { added: ["tool:mu_c"], removed: ["tool:mu_a"], kept: ["tool:mu_b"] } } });
+    expect(dry.json()).toMatchObject({
+      status: "would-update",
+      previousVersion: "1.0.0",
+      version: "2.0.0",
+      gjc: { surfaces: { added: ["tool:mu_c"], removed: ["tool:mu_a"], kept: ["tool:mu_b"] } },
+    });
     expect(snapshotTree(w.root)).toEqual(before);
     const human = await w.gjc(["plugin", "upgrade", "mu", "--user", "--dry-run"]);
     expect(human.stdout).toContain("+ tool:mu_c");
@@ -327,7 +445,11 @@ describe("gjc plugin install (GJC)", () => {
 
     const up = await w.gjc(["plugin", "upgrade", "mu", "--user", "--json"]);
     expect(up.json()).toMatchObject({ status: "updated", version: "2.0.0" });
-    expect(registry(w.user).plugins[0]).toMatchObject({ version: "2.0.0", disabledSurfaceIds: ["tool:mu_b"], enabled: true });
+    expect(registry(w.user).plugins[0]).toMatchObject({
+      version: "2.0.0",
+      disabledSurfaceIds: ["tool:mu_b"],
+      enabled: true,
+    });
 
     writeBundle(src, "nu", { version: "3.0.0", tools: ["mu_b"] });
     await refused(["plugin", "upgrade", "mu", "--user"], "identity_mismatch", 1);
@@ -345,7 +467,17 @@ describe("gjc plugin install (GJC)", () => {
       await using held = spawnScoped([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
       const holder = held.proc;
       mkdirSync(w.user, { recursive: true });
-      writeFileSync(join(w.user, "registry.lock"), JSON.stringify({ pid: holder.pid, host: require("node:os").hostname(), startedAt: new Date().toISOString(), processStart: processStartTicks(holder.pid), command: "gjc plugin upgrade", token: `${holder.pid}-0011223344556677` }));
+      writeFileSync(
+        join(w.user, "registry.lock"),
+        JSON.stringify({
+          pid: holder.pid,
+          host: require("node:os").hostname(),
+          startedAt: new Date().toISOString(),
+          processStart: processStartTicks(holder.pid),
+          command: "gjc plugin upgrade",
+          token: `${holder.pid}-0011223344556677`,
+        }),
+      );
       const err = await refused(["plugin", "install", src, "--user"], "lock_busy", 5, { GJC_LOCK_TIMEOUT_MS: "300" });
       expect(err.message).toContain(`process ${holder.pid}`);
       expect(err.message).toContain("gjc plugin upgrade");

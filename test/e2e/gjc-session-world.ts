@@ -35,7 +35,13 @@ export const sixSurfaces: BundleSpec = {
   mcp: "docs",
   subskills: [
     { name: "design", parent: "ralplan", phase: "planner", arg: "design", body: "Design body for the planner." },
-    { name: "design-exec", parent: "executor", phase: "prompt", arg: "design", body: "Executor side of the design pack." },
+    {
+      name: "design-exec",
+      parent: "executor",
+      phase: "prompt",
+      arg: "design",
+      body: "Executor side of the design pack.",
+    },
   ],
   systemAppendix: "Follow the <domain> policy.\n",
   agentAppendix: { agent: "executor", text: "Executor appendix.\n" },

@@ -13,7 +13,12 @@ beforeAll(async () => {
     ...sixSurfaces,
     toolSource: `require("node:fs").writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ secret: process.env.GJC_E2E_SECRET ?? null, bun: typeof Bun }));\nexport default () => ({ name: "six_note", execute() {} });\n`,
   });
-  await w.install({ name: "bad-hook", tool: null, hook: { name: "h", event: "session_start" }, hookSource: `export default (api) => { api.on("session_shutdown", () => {}); };\n` });
+  await w.install({
+    name: "bad-hook",
+    tool: null,
+    hook: { name: "h", event: "session_start" },
+    hookSource: `export default (api) => { api.on("session_shutdown", () => {}); };\n`,
+  });
 }, 120_000);
 afterAll(() => w.cleanup());
 
@@ -21,7 +26,9 @@ afterAll(() => w.cleanup());
 test("the compiled binary checks modules in isolated children and quarantines a mismatch", async () => {
   // The tool reports what it saw in a file outside its sandbox: unconfined here (the sandbox from
   // the compiled binary is tested in sandbox.compiled.test.ts).
-  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], { env: { GJC_E2E_SECRET: "compiled-secret-42", GJC_SANDBOX: "off" } });
+  const r = await w.gjc(["plugin", "session", "--check-runtime", "--json"], {
+    env: { GJC_E2E_SECRET: "compiled-secret-42", GJC_SANDBOX: "off" },
+  });
   expect(r.exitCode).toBe(3);
   const doc = r.json();
   expect(doc.runtimeCheck.results.map((x: any) => [x.surfaceId, x.ok, x.code ?? null])).toEqual([
@@ -54,7 +61,15 @@ test("the compiled binary answers an empty session (the fast start) with the ful
   try {
     const r = await empty.gjc(["plugin", "session", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json()).toMatchObject({ schema: "gjc/session@1", ok: true, projectDir: empty.project, bundles: [], tools: [], runtimeCheck: null, persistedQuarantine: 0 });
+    expect(r.json()).toMatchObject({
+      schema: "gjc/session@1",
+      ok: true,
+      projectDir: empty.project,
+      bundles: [],
+      tools: [],
+      runtimeCheck: null,
+      persistedQuarantine: 0,
+    });
     expect(r.json().scopes).toEqual([
       { scope: "user", root: empty.user, ok: true },
       { scope: "project", root: `${empty.project}/.gjc/gjc-plugins`, ok: true },

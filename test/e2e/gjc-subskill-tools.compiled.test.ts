@@ -11,19 +11,27 @@ import { sandboxPerTest } from "../helpers/sandbox.ts";
 
 const box = sandboxPerTest("gjc-subtools-");
 const sha = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
-const tool = (name: string) => `export default () => ({ name: ${JSON.stringify(name)}, description: "t", parameters: {}, execute: async () => ({ ok: true }) });\n`;
+const tool = (name: string) =>
+  `export default () => ({ name: ${JSON.stringify(name)}, description: "t", parameters: {}, execute: async () => ({ ok: true }) });\n`;
 
 function bundle(helperRegisters: string) {
   const files = {
     "tools/helper.ts": tool(helperRegisters),
     "tools/fm-tool.ts": tool("fm-tool"),
-    "subskills/design/SKILL.md": "---\nname: design\ndescription: Design guidance\nbinds_to: ralplan\nphase: planner\nactivation_arg: design\ntools: tools/fm-tool.ts\n---\nDesign it.\n",
+    "subskills/design/SKILL.md":
+      "---\nname: design\ndescription: Design guidance\nbinds_to: ralplan\nphase: planner\nactivation_arg: design\ntools: tools/fm-tool.ts\n---\nDesign it.\n",
   };
   return {
     files,
     tree: {
       ...files,
-      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "subtools", version: "1.0.0", subskills: ["subskills/design/SKILL.md"], tools: ["tools/helper.ts"] },
+      "gajae-plugin.json": {
+        kind: "gajae-code-plugin",
+        name: "subtools",
+        version: "1.0.0",
+        subskills: ["subskills/design/SKILL.md"],
+        tools: ["tools/helper.ts"],
+      },
     },
   };
 }
@@ -44,12 +52,13 @@ test("sub-skill tools reach the host at their phase and are runtime-checked — 
   const session = await run("plugin", "session", "--json");
   expect(session.exitCode).toBe(0);
   const doc = session.json();
-  expect(doc.subskills).toEqual([expect.objectContaining({ extensionId: "subskill:ralplan:planner:design", phase: "planner", tools: expected })]);
-  // Checked like any tool: both modules were loaded in isolated children.
-  expect(doc.runtimeCheck.results.filter((r: { surfaceId: string }) => r.surfaceId === "subskill:ralplan:planner:design")).toEqual([
-    expect.objectContaining({ ok: true }),
-    expect.objectContaining({ ok: true }),
+  expect(doc.subskills).toEqual([
+    expect.objectContaining({ extensionId: "subskill:ralplan:planner:design", phase: "planner", tools: expected }),
   ]);
+  // Checked like any tool: both modules were loaded in isolated children.
+  expect(
+    doc.runtimeCheck.results.filter((r: { surfaceId: string }) => r.surfaceId === "subskill:ralplan:planner:design"),
+  ).toEqual([expect.objectContaining({ ok: true }), expect.objectContaining({ ok: true })]);
   // Not always-on tools.
   expect(doc.tools).toEqual([]);
 
@@ -60,7 +69,9 @@ test("sub-skill tools reach the host at their phase and are runtime-checked — 
 
   const unknown = await run("plugin", "activate", "no-such-skill", "--design", "--json");
   expect(unknown.exitCode).toBe(2);
-  expect(JSON.parse(unknown.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code).toBe("invalid_parent");
+  expect(JSON.parse(unknown.stderr.split("\n").find((l) => l.startsWith('{"error"'))!).error.code).toBe(
+    "invalid_parent",
+  );
 });
 
 test("a sub-skill tool that registers another name quarantines its sub-skill", async () => {
@@ -69,7 +80,9 @@ test("a sub-skill tool that registers another name quarantines its sub-skill", a
   expect((await s.gjc(["plugin", "install", s.write("src/bad", tree), "--user", "--json"])).exitCode).toBe(0);
   const doc = (await s.gjc(["plugin", "session", "--json"])).json();
   expect(doc.subskills).toEqual([]);
-  expect(doc.diagnostics).toContainEqual(expect.objectContaining({ code: "runtime_mismatch", surfaceId: "subskill:ralplan:planner:design" }));
+  expect(doc.diagnostics).toContainEqual(
+    expect.objectContaining({ code: "runtime_mismatch", surfaceId: "subskill:ralplan:planner:design" }),
+  );
   const activate = await s.gjc(["plugin", "activate", "ralplan", "--design", "--json"]);
   expect(activate.exitCode).toBe(3);
 });

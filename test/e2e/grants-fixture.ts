@@ -3,7 +3,12 @@ import type { Sandbox } from "../helpers/sandbox.ts";
 
 export function writeGjcServerBundle(box: Sandbox, rel = "src/gjc-notes", name = "notes"): string {
   return box.write(rel, {
-    "gajae-plugin.json": { kind: "gajae-code-plugin", name, version: "1.0.0", mcps: [{ name, transport: "stdio", command: "bun", args: ["mcp/notes.mjs"] }] },
+    "gajae-plugin.json": {
+      kind: "gajae-code-plugin",
+      name,
+      version: "1.0.0",
+      mcps: [{ name, transport: "stdio", command: "bun", args: ["mcp/notes.mjs"] }],
+    },
     "mcp/notes.mjs": "// an MCP server (never started here)\n",
   });
 }
@@ -25,7 +30,10 @@ export function writeC2ProcessBundle(box: Sandbox, rel = "src/c2-kit"): string {
     },
     "runtime.js": "// runtime\n",
     "lsp.mjs": "// language server\n",
-    "mcp.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { srv: { type: "stdio", command: "node", args: ["${PLUGIN_ROOT}/srv.mjs"] } } },
+    "mcp.json": {
+      $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+      mcpServers: { srv: { type: "stdio", command: "node", args: ["${PLUGIN_ROOT}/srv.mjs"] } },
+    },
     "srv.mjs": "// an MCP server\n",
   });
 }

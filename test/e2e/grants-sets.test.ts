@@ -38,7 +38,10 @@ describe("grants in a project lock", () => {
   test("lock writes project-relative grants and leaves out what lies outside the project", async () => {
     const a = await teamProject();
     const entry = readLock(a).bundles.find((e: { name: string }) => e.name === "notes");
-    expect(entry.grants).toEqual({ bundle: { read: ["./docs"], net: ["example.org:443"] }, processes: { "server:notes": { project: "read" } } });
+    expect(entry.grants).toEqual({
+      bundle: { read: ["./docs"], net: ["example.org:443"] },
+      processes: { "server:notes": { project: "read" } },
+    });
     expect((await a.gjc(["plugin", "lock", "--project", "--check", "--json"])).exitCode).toBe(0);
     await a.gjc(["plugin", "allow", "notes", "--net", "other.example"]);
     const check = await a.gjc(["plugin", "lock", "--project", "--check", "--json"]);
@@ -53,7 +56,10 @@ describe("grants in a project lock", () => {
     expect(first.exitCode).toBe(3);
     const doc = JSON.parse(first.stdout);
     expect(doc.needsGrants).toEqual(["notes"]);
-    expect(doc.items.find((i: { name: string }) => i.name === "notes")).toMatchObject({ action: "install", grants: "needs-confirmation" });
+    expect(doc.items.find((i: { name: string }) => i.name === "notes")).toMatchObject({
+      action: "install",
+      grants: "needs-confirmation",
+    });
     expect((await b.gjc(["plugin", "permissions", "notes", "--json"])).json().grants.net).toEqual([]);
     expect((await b.gjc(["plugin", "sync", "--project"])).stdout).toContain("sync again with --grant notes");
 
@@ -68,7 +74,12 @@ describe("grants in a project lock", () => {
     const confirmed = await b.gjc(["plugin", "sync", "--project", "--grant", "notes", "--json"]);
     expect(confirmed.exitCode).toBe(0);
     const p = (await b.gjc(["plugin", "permissions", "notes", "--json"])).json();
-    expect(p.grants).toEqual({ read: [join(b.project, "docs")], write: [], net: [{ host: "example.org", port: 443 }], project: null });
+    expect(p.grants).toEqual({
+      read: [join(b.project, "docs")],
+      write: [],
+      net: [{ host: "example.org", port: 443 }],
+      project: null,
+    });
     expect(p.processes[0].grants.project).toBe("read");
     expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
     const again = await b.gjc(["plugin", "sync", "--project", "--json"]);
@@ -141,7 +152,13 @@ describe("grants in a user lock", () => {
     expect(asked.exitCode).toBe(3);
     expect(JSON.parse(asked.stdout).needsGrants.sort()).toEqual(["kit", "notes"]);
     expect((await a.gjc(["plugin", "sync", "--user", "--grant", "kit,notes"])).exitCode).toBe(0);
-    expect((await a.gjc(["plugin", "permissions", "notes", "--json"])).json().grants.write).toEqual([join(a.home, "notes")]);
-    expect((await a.gjc(["plugin", "permissions", "kit", "--json"])).json().processes.find((p: { process: { kind: string } }) => p.process.kind === "lsp").grants.net).toEqual([{ host: "::1", port: 9 }]);
+    expect((await a.gjc(["plugin", "permissions", "notes", "--json"])).json().grants.write).toEqual([
+      join(a.home, "notes"),
+    ]);
+    expect(
+      (await a.gjc(["plugin", "permissions", "kit", "--json"]))
+        .json()
+        .processes.find((p: { process: { kind: string } }) => p.process.kind === "lsp").grants.net,
+    ).toEqual([{ host: "::1", port: 9 }]);
   });
 });

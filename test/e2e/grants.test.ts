@@ -24,14 +24,39 @@ describe("gjc plugin allow and permissions", () => {
   test("GJC: bundle-wide and per-server grants, shown per process, idempotent, taken back by --reset", async () => {
     const s = await withBundles();
     mkdirSync(join(s.home, "notes"));
-    const a = await s.gjc(["plugin", "allow", "notes", "--read", "~/notes", "--read", "./data", "--write", "~/notes", "--net", "API.example.com.:443", "--json"]);
+    const a = await s.gjc([
+      "plugin",
+      "allow",
+      "notes",
+      "--read",
+      "~/notes",
+      "--read",
+      "./data",
+      "--write",
+      "~/notes",
+      "--net",
+      "API.example.com.:443",
+      "--json",
+    ]);
     expect(a.exitCode).toBe(0);
     const doc = a.json();
-    expect(doc).toMatchObject({ status: "granted", bundle: { name: "notes", family: "gjc", scope: "user" }, process: null });
-    expect(doc.grants).toEqual({ read: [join(s.home, "notes"), join(s.project, "data")].sort(), write: [join(s.home, "notes")], net: [{ host: "api.example.com", port: 443 }], project: null });
+    expect(doc).toMatchObject({
+      status: "granted",
+      bundle: { name: "notes", family: "gjc", scope: "user" },
+      process: null,
+    });
+    expect(doc.grants).toEqual({
+      read: [join(s.home, "notes"), join(s.project, "data")].sort(),
+      write: [join(s.home, "notes")],
+      net: [{ host: "api.example.com", port: 443 }],
+      project: null,
+    });
     expect(doc.warnings.map((w: { code: string }) => w.code)).toEqual(["path_missing"]);
 
-    expect((await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--net", "[::1]:8080", "--project", "read"])).exitCode).toBe(0);
+    expect(
+      (await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--net", "[::1]:8080", "--project", "read"]))
+        .exitCode,
+    ).toBe(0);
     const again = await s.gjc(["plugin", "allow", "notes", "--net", "api.example.com:443", "--json"]);
     expect(again.json().status).toBe("unchanged");
 
@@ -43,7 +68,10 @@ describe("gjc plugin allow and permissions", () => {
     expect(server.profile.read).toContain(p.bundle.root);
     expect(server.profile.read).toContain(s.project);
     expect(server.profile.write).toEqual([join(s.home, "notes")]);
-    expect(server.profile.net).toEqual([{ host: "::1", port: 8080 }, { host: "api.example.com", port: 443 }]);
+    expect(server.profile.net).toEqual([
+      { host: "::1", port: 8080 },
+      { host: "api.example.com", port: 443 },
+    ]);
 
     const human = await s.gjc(["plugin", "permissions", "notes"]);
     expect(human.stdout).toContain("server notes (own grants: net [::1]:8080; project read)");
@@ -77,23 +105,33 @@ describe("gjc plugin allow and permissions", () => {
     await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--net", "example.org"]);
     const r = await s.gjc(["plugin", "allow", "kit", "--reset", "--json"]);
     expect(r.json().status).toBe("reset");
-    expect((await permissions(s, "kit")).processes.every((p: { grants: { net: unknown[] } }) => p.grants.net.length === 0)).toBe(true);
+    expect(
+      (await permissions(s, "kit")).processes.every((p: { grants: { net: unknown[] } }) => p.grants.net.length === 0),
+    ).toBe(true);
     expect((await s.gjc(["plugin", "allow", "kit", "--reset", "--json"])).json().status).toBe("unchanged");
   });
 
   test("a name in both GJC scopes: allow asks for --user or --scope project, and each scope keeps its own grants", async () => {
     const s = box();
     expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/u"), "--user"])).exitCode).toBe(0);
-    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/p", "notes"), "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/p", "notes"), "--project"])).exitCode).toBe(
+      0,
+    );
     const ambiguous = await s.gjc(["plugin", "allow", "notes", "--net", "example.org", "--json"]);
     expect(ambiguous.exitCode).toBe(2);
     const error = JSON.parse(ambiguous.stderr.trim().split("\n").at(-1)!).error;
     expect(error.code).toBe("ambiguous_plugin");
     expect(error.hint).toContain("--scope project");
-    expect((await s.gjc(["plugin", "allow", "notes", "--scope", "project", "--net", "project.example"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "allow", "notes", "--scope", "project", "--net", "project.example"])).exitCode).toBe(
+      0,
+    );
     expect((await s.gjc(["plugin", "allow", "notes", "--user", "--net", "user.example"])).exitCode).toBe(0);
-    expect((await s.gjc(["plugin", "permissions", "notes", "--project", "--json"])).json().grants.net).toEqual([{ host: "project.example" }]);
-    expect((await s.gjc(["plugin", "permissions", "notes", "--user", "--json"])).json().grants.net).toEqual([{ host: "user.example" }]);
+    expect((await s.gjc(["plugin", "permissions", "notes", "--project", "--json"])).json().grants.net).toEqual([
+      { host: "project.example" },
+    ]);
+    expect((await s.gjc(["plugin", "permissions", "notes", "--user", "--json"])).json().grants.net).toEqual([
+      { host: "user.example" },
+    ]);
     expect(existsSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"))).toBe(true);
   });
 
@@ -174,7 +212,12 @@ describe("refusals change nothing", () => {
     const s = await withBundles();
     const r = await s.gjc(["plugin", "allow", "notes", "--read", "~/.ssh", "--read", "~", "--force", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json().warnings.map((w: { code: string }) => w.code).sort()).toEqual(["grant_too_broad", "path_missing", "sensitive_grant"]);
+    expect(
+      r
+        .json()
+        .warnings.map((w: { code: string }) => w.code)
+        .sort(),
+    ).toEqual(["grant_too_broad", "path_missing", "sensitive_grant"]);
     expect(r.json().grants.read).toEqual([s.home, join(s.home, ".ssh")].sort());
   });
 
@@ -205,7 +248,9 @@ describe("a grants file gjc did not write is foreign", () => {
     expect(snapshotTree(s.root)).toEqual(before);
     // doctor reports it and, even with --fix, leaves it for the user to look at.
     const doctor = await s.gjc(["plugin", "doctor", "--fix", "--json"]);
-    expect(JSON.parse(doctor.stdout).findings.filter((f: { path: string }) => f.path === path)).toEqual([expect.objectContaining({ kind: "foreign_grants", severity: "warning", fixable: false, command: `rm ${path}` })]);
+    expect(JSON.parse(doctor.stdout).findings.filter((f: { path: string }) => f.path === path)).toEqual([
+      expect.objectContaining({ kind: "foreign_grants", severity: "warning", fixable: false, command: `rm ${path}` }),
+    ]);
     expect(readFileSync(path, "utf8")).toBe(edited);
   });
 
@@ -213,7 +258,9 @@ describe("a grants file gjc did not write is foreign", () => {
     const s = box();
     const src = writeGjcServerBundle(s, "src/p-notes", "pnotes");
     expect((await s.gjc(["plugin", "install", src, "--project"])).exitCode).toBe(0);
-    expect((await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/u-notes", "unotes"), "--user"])).exitCode).toBe(0);
+    expect(
+      (await s.gjc(["plugin", "install", writeGjcServerBundle(s, "src/u-notes", "unotes"), "--user"])).exitCode,
+    ).toBe(0);
     await s.gjc(["plugin", "allow", "unotes", "--net", "example.org"]);
     const user = JSON.parse(readFileSync(join(s.user, "grants.json"), "utf8"));
     // The same signed content under the project's bundle name: the MAC binds the store, so it fails.
@@ -226,10 +273,25 @@ describe("a grants file gjc did not write is foreign", () => {
     expect((await permissions(s, "pnotes")).grantsFile.state).toBe("foreign");
     // A link to a file this user signed for another project is not followed.
     const other = box();
-    expect((await other.gjc(["plugin", "install", writeGjcServerBundle(other, "src/p-notes", "pnotes"), "--project"], { env: { HOME: s.home, GJC_USER_DIR: s.user } })).exitCode).toBe(0);
-    expect((await other.gjc(["plugin", "allow", "pnotes", "--net", "example.org"], { env: { HOME: s.home, GJC_USER_DIR: s.user } })).exitCode).toBe(0);
+    expect(
+      (
+        await other.gjc(["plugin", "install", writeGjcServerBundle(other, "src/p-notes", "pnotes"), "--project"], {
+          env: { HOME: s.home, GJC_USER_DIR: s.user },
+        })
+      ).exitCode,
+    ).toBe(0);
+    expect(
+      (
+        await other.gjc(["plugin", "allow", "pnotes", "--net", "example.org"], {
+          env: { HOME: s.home, GJC_USER_DIR: s.user },
+        })
+      ).exitCode,
+    ).toBe(0);
     rmSync(join(s.project, ".gjc", "gjc-plugins", "grants.json"));
-    symlinkSync(join(other.project, ".gjc", "gjc-plugins", "grants.json"), join(s.project, ".gjc", "gjc-plugins", "grants.json"));
+    symlinkSync(
+      join(other.project, ".gjc", "gjc-plugins", "grants.json"),
+      join(s.project, ".gjc", "gjc-plugins", "grants.json"),
+    );
     const linked = await permissions(s, "pnotes");
     expect(linked.grantsFile).toMatchObject({ state: "foreign", problem: "it is a symbolic link" });
     expect(linked.grants.net).toEqual([]);
@@ -243,9 +305,15 @@ describe("grants in inspect and audit", () => {
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
     await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--project", "read"]);
     const gjc = await s.gjc(["plugin", "inspect", "notes", "--json"]);
-    expect(gjc.json().bundle.grants).toEqual({ state: "signed", bundle: { read: [], write: [], net: [{ host: "example.org", port: 443 }], project: null }, processes: [] });
+    expect(gjc.json().bundle.grants).toEqual({
+      state: "signed",
+      bundle: { read: [], write: [], net: [{ host: "example.org", port: 443 }], project: null },
+      processes: [],
+    });
     const c2 = await s.gjc(["plugin", "inspect", "kit", "--json"]);
-    expect(c2.json().bundle.grants.processes).toEqual([{ process: { kind: "lsp", id: "ls" }, grants: { read: [], write: [], net: [], project: "read" } }]);
+    expect(c2.json().bundle.grants.processes).toEqual([
+      { process: { kind: "lsp", id: "ls" }, grants: { read: [], write: [], net: [], project: "read" } },
+    ]);
     expect((await s.gjc(["plugin", "inspect", "notes"])).stdout).toContain("grants:    net example.org:443");
     expect((await s.gjc(["plugin", "inspect", "kit"])).stdout).toContain("language server ls: project read");
   });
@@ -254,17 +322,27 @@ describe("grants in inspect and audit", () => {
     const s = await withBundles();
     const clean = await s.gjc(["plugin", "audit", "notes", "--json"]);
     expect(clean.json().findings.filter((f: { ruleId: string }) => f.ruleId.startsWith("sandbox-grant"))).toEqual([]);
-    expect((await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--read", "~/.gjc/state.key", "--force"])).exitCode).toBe(0);
+    expect(
+      (await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--read", "~/.gjc/state.key", "--force"]))
+        .exitCode,
+    ).toBe(0);
     expect((await s.gjc(["plugin", "allow", "kit", "--write", "~", "--force"])).exitCode).toBe(0);
 
     const a = (await s.gjc(["plugin", "audit", "notes", "--json"])).json();
     const sensitive = a.findings.find((f: { ruleId: string }) => f.ruleId === "sandbox-grant-sensitive");
-    expect(sensitive).toMatchObject({ level: "warning", subject: "grant:server:notes", at: { file: "grants.json", pointer: "/bundles/gjc:notes/processes/server:notes/read/0" } });
+    expect(sensitive).toMatchObject({
+      level: "warning",
+      subject: "grant:server:notes",
+      at: { file: "grants.json", pointer: "/bundles/gjc:notes/processes/server:notes/read/0" },
+    });
     expect(sensitive.message).toContain(join(s.home, ".gjc", "state.key"));
     expect(a.grants.processes[0].grants.read).toEqual([join(s.home, ".gjc", "state.key")]);
 
     const kit = (await s.gjc(["plugin", "audit", "kit", "--json"])).json();
-    expect(kit.findings.find((f: { ruleId: string }) => f.ruleId === "sandbox-grant-broad")).toMatchObject({ level: "error", subject: "grant:kit" });
+    expect(kit.findings.find((f: { ruleId: string }) => f.ruleId === "sandbox-grant-broad")).toMatchObject({
+      level: "error",
+      subject: "grant:kit",
+    });
 
     const human = await s.gjc(["plugin", "audit", "notes"]);
     expect(human.stdout).toContain("[sandbox-grant-sensitive]");
@@ -282,7 +360,10 @@ describe("grants in inspect and audit", () => {
   test("a foreign grants file gives no findings and no grants", async () => {
     const s = await withBundles();
     await s.gjc(["plugin", "allow", "notes", "--read", "~/.ssh", "--force"]);
-    writeFileSync(join(s.user, "grants.json"), readFileSync(join(s.user, "grants.json"), "utf8").replace("hmac-sha256:", "hmac-sha256:0"));
+    writeFileSync(
+      join(s.user, "grants.json"),
+      readFileSync(join(s.user, "grants.json"), "utf8").replace("hmac-sha256:", "hmac-sha256:0"),
+    );
     const a = (await s.gjc(["plugin", "audit", "notes", "--json"])).json();
     expect(a.grants.state).toBe("foreign");
     expect(a.findings.filter((f: { ruleId: string }) => f.ruleId.startsWith("sandbox-grant"))).toEqual([]);
@@ -295,14 +376,25 @@ describe("grants in the capability diff", () => {
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
     await s.gjc(["plugin", "allow", "notes", "--server", "notes", "--project", "read"]);
     const next = s.write("src/notes-2", {
-      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "notes", version: "2.0.0", mcps: [{ name: "search", transport: "stdio", command: "bun", args: ["mcp/search.mjs"] }] },
+      "gajae-plugin.json": {
+        kind: "gajae-code-plugin",
+        name: "notes",
+        version: "2.0.0",
+        mcps: [{ name: "search", transport: "stdio", command: "bun", args: ["mcp/search.mjs"] }],
+      },
       "mcp/search.mjs": "// another server\n",
     });
     const r = await s.gjc(["plugin", "audit", next, "--against", "notes", "--json"]);
     expect(r.exitCode).toBe(0);
     expect(r.json().capabilityDiff.grants).toEqual({
       bundle: { read: [], write: [], net: [{ host: "example.org", port: 443 }], project: null },
-      processes: [{ process: { kind: "server", id: "notes" }, grants: { read: [], write: [], net: [], project: "read" }, declared: false }],
+      processes: [
+        {
+          process: { kind: "server", id: "notes" },
+          grants: { read: [], write: [], net: [], project: "read" },
+          declared: false,
+        },
+      ],
       inheritedBy: ["mcp-stdio:search"],
     });
     const human = await s.gjc(["plugin", "audit", next, "--against", "notes"]);
@@ -315,7 +407,12 @@ describe("grants in the capability diff", () => {
     await s.gjc(["plugin", "allow", "notes", "--net", "example.org:443"]);
     await s.gjc(["plugin", "allow", "kit", "--lsp", "ls", "--net", "127.0.0.1:9"]);
     const next = s.write("src/notes-3", {
-      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "notes", version: "3.0.0", mcps: [{ name: "notes", transport: "stdio", command: "bun", args: ["mcp/notes.mjs", "--v3"] }] },
+      "gajae-plugin.json": {
+        kind: "gajae-code-plugin",
+        name: "notes",
+        version: "3.0.0",
+        mcps: [{ name: "notes", transport: "stdio", command: "bun", args: ["mcp/notes.mjs", "--v3"] }],
+      },
       "mcp/notes.mjs": "// v3\n",
     });
     const gjc = await s.gjc(["plugin", "install", next, "--user", "--force", "--dry-run", "--json"]);
@@ -329,7 +426,13 @@ describe("grants in the capability diff", () => {
     writeFileSync(join(kit2, "plugin.json"), JSON.stringify(manifest));
     const c2 = await s.gjc(["plugin", "install", kit2, "--user", "--force", "--dry-run", "--json"]);
     expect(c2.exitCode).toBe(0);
-    expect(c2.json().capabilityDiff.grants.processes).toEqual([{ process: { kind: "lsp", id: "ls" }, grants: { read: [], write: [], net: [{ host: "127.0.0.1", port: 9 }], project: null }, declared: true }]);
+    expect(c2.json().capabilityDiff.grants.processes).toEqual([
+      {
+        process: { kind: "lsp", id: "ls" },
+        grants: { read: [], write: [], net: [{ host: "127.0.0.1", port: 9 }], project: null },
+        declared: true,
+      },
+    ]);
   });
 
   test("no grants, no grants section", async () => {

@@ -6,7 +6,16 @@
  * a loose directory, a TMPDIR that does not exist) run everywhere.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { gzip, tar } from "../helpers/tar.ts";
@@ -23,13 +32,31 @@ function world(): { s: Sandbox; archive: string; oldPath: string } {
   chmodSync(s.root, 0o755);
   chmodSync(s.tmp, 0o1777);
   const archive = join(s.root, "b.tgz");
-  const manifest = JSON.stringify({ kind: "gajae-code-plugin", name: "tarred", version: "1.0.0", tools: [{ name: "t_a", path: "tools/t_a.ts" }] });
-  writeFileSync(archive, gzip(tar([{ name: "pkg/" }, { name: "pkg/gajae-plugin.json", data: manifest }, { name: "pkg/tools/" }, { name: "pkg/tools/t_a.ts", data: TOOL }])));
+  const manifest = JSON.stringify({
+    kind: "gajae-code-plugin",
+    name: "tarred",
+    version: "1.0.0",
+    tools: [{ name: "t_a", path: "tools/t_a.ts" }],
+  });
+  writeFileSync(
+    archive,
+    gzip(
+      tar([
+        { name: "pkg/" },
+        { name: "pkg/gajae-plugin.json", data: manifest },
+        { name: "pkg/tools/" },
+        { name: "pkg/tools/t_a.ts", data: TOOL },
+      ]),
+    ),
+  );
   return { s, archive, oldPath: join(s.tmp, `gjc-${uid}`) };
 }
 
 async function asNobody(script: string): Promise<void> {
-  const p = Bun.spawn(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script], { stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", script], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(await p.exited).toBe(0);
 }
 
@@ -42,20 +69,29 @@ async function installsCleanly(s: Sandbox, archive: string, env: Record<string, 
   expect(readFileSync(join(reg.plugins[0].pluginRoot, "tools", "t_a.ts"), "utf8")).toBe(TOOL);
   const parent = join(s.cache, "scratch");
   const st = lstatSync(parent);
-  expect({ dir: st.isDirectory(), mode: st.mode & 0o777, uid: st.uid }).toEqual({ dir: true, mode: 0o700, uid: process.getuid?.() ?? st.uid });
+  expect({ dir: st.isDirectory(), mode: st.mode & 0o777, uid: st.uid }).toEqual({
+    dir: true,
+    mode: 0o700,
+    uid: process.getuid?.() ?? st.uid,
+  });
   expect(readdirSync(parent)).toEqual([]);
 }
 
 describe("hostile scratch: the old shared path is no longer gjc's", () => {
-  test.skipIf(!canBeNobody)("another user who made $TMPDIR/gjc-<uid> first (0777, with a file in it) neither blocks nor redirects an install (needs root for a second user)", async () => {
-    const { s, archive, oldPath } = world();
-    await asNobody(`mkdir -m 0777 '${oldPath}' && echo planted > '${oldPath}/mine' && ln -s / '${oldPath}/fetch-trap'`);
-    const before = snapshotTree(s.tmp);
-    await installsCleanly(s, archive);
-    // Their directory is exactly as they left it: gjc neither wrote into it nor read from it.
-    expect(snapshotTree(s.tmp)).toEqual(before);
-    expect(lstatSync(oldPath).uid).toBe(65534);
-  });
+  test.skipIf(!canBeNobody)(
+    "another user who made $TMPDIR/gjc-<uid> first (0777, with a file in it) neither blocks nor redirects an install (needs root for a second user)",
+    async () => {
+      const { s, archive, oldPath } = world();
+      await asNobody(
+        `mkdir -m 0777 '${oldPath}' && echo planted > '${oldPath}/mine' && ln -s / '${oldPath}/fetch-trap'`,
+      );
+      const before = snapshotTree(s.tmp);
+      await installsCleanly(s, archive);
+      // Their directory is exactly as they left it: gjc neither wrote into it nor read from it.
+      expect(snapshotTree(s.tmp)).toEqual(before);
+      expect(lstatSync(oldPath).uid).toBe(65534);
+    },
+  );
 
   test("a link, a file or a loose directory at the old path, or a TMPDIR that does not exist, changes nothing for gjc", async () => {
     for (const plant of ["link", "file", "loose", "missing-tmpdir"] as const) {
@@ -88,15 +124,18 @@ describe("hostile scratch: the old shared path is no longer gjc's", () => {
     expect(snapshotTree(s.root)).toEqual(before);
   });
 
-  test.skipIf(!canBeNobody)("a cache directory that belongs to another user is refused, and their directory is untouched (needs root for a second user)", async () => {
-    const { s, archive } = world();
-    const theirs = join(s.tmp, "their-cache");
-    await asNobody(`mkdir -m 0755 '${theirs}'`);
-    const before = snapshotTree(s.root);
-    const r = await s.gjc(["plugin", "install", archive, "--user", "--json"], { env: { GJC_CACHE_DIR: theirs } });
-    expect(r.exitCode).toBe(3);
-    expect(r.json().error).toMatchObject({ code: "security_policy" });
-    expect(r.json().error.message).toContain("another user");
-    expect(snapshotTree(s.root)).toEqual(before);
-  });
+  test.skipIf(!canBeNobody)(
+    "a cache directory that belongs to another user is refused, and their directory is untouched (needs root for a second user)",
+    async () => {
+      const { s, archive } = world();
+      const theirs = join(s.tmp, "their-cache");
+      await asNobody(`mkdir -m 0755 '${theirs}'`);
+      const before = snapshotTree(s.root);
+      const r = await s.gjc(["plugin", "install", archive, "--user", "--json"], { env: { GJC_CACHE_DIR: theirs } });
+      expect(r.exitCode).toBe(3);
+      expect(r.json().error).toMatchObject({ code: "security_policy" });
+      expect(r.json().error.message).toContain("another user");
+      expect(snapshotTree(s.root)).toEqual(before);
+    },
+  );
 });

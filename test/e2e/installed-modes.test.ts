@@ -46,7 +46,10 @@ describe("installed file modes", () => {
 
   test("C2: the whole tree's hostile modes are dropped the same way", async () => {
     const w = (world = makeWorld());
-    const b = writeRuntimeBundle(join(w.root, "c2src"), { name: "modes-c2", extraFiles: Object.fromEntries(HOSTILE_MODES.map((_, i) => [`bin/f${i}`, `#${i}\n`])) });
+    const b = writeRuntimeBundle(join(w.root, "c2src"), {
+      name: "modes-c2",
+      extraFiles: Object.fromEntries(HOSTILE_MODES.map((_, i) => [`bin/f${i}`, `#${i}\n`])),
+    });
     HOSTILE_MODES.forEach((m, i) => chmodSync(join(b.dir, "bin", `f${i}`), m));
     chmodSync(join(b.dir, "runtime.mjs"), 0o666);
     const r = await w.gjc(["plugin", "install", b.dir, "--user", "--json"]);

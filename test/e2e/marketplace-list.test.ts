@@ -18,7 +18,11 @@ describe("gjc marketplace list", () => {
     expect(doc.name).toBe("fixture-catalog");
     const byName = Object.fromEntries(doc.entries.map((e: { name: string }) => [e.name, e]));
     expect(byName["npm-plugin"]).toMatchObject({ installable: false, installed: null });
-    expect(byName["notes-skills"]).toMatchObject({ installable: true, installed: null, source: "local ./plugins/notes-skills" });
+    expect(byName["notes-skills"]).toMatchObject({
+      installable: true,
+      installed: null,
+      source: "local ./plugins/notes-skills",
+    });
     expect((await s.gjc(["plugin", "install", `notes-skills@${catalog}`])).exitCode).toBe(0);
     const after = (await s.gjc(["marketplace", "list", catalog, "--json"])).json();
     const notes = after.entries.find((e: { name: string }) => e.name === "notes-skills");
@@ -31,15 +35,26 @@ describe("gjc marketplace list", () => {
     writeTree(join(root, "plugins", "run"), runtimeBundle("run"));
     writeTree(join(root, "plugins", "data"), skillsBundle("data"));
     writeTree(root, {
-      "marketplace.json": { standardVersion: "1.0.0", name: "mixed", plugins: [{ name: "run", version: "1.0.0", source: { kind: "local", path: "./plugins/run" } }, { name: "data", version: "1.0.0", source: { kind: "local", path: "./plugins/data" } }] },
+      "marketplace.json": {
+        standardVersion: "1.0.0",
+        name: "mixed",
+        plugins: [
+          { name: "run", version: "1.0.0", source: { kind: "local", path: "./plugins/run" } },
+          { name: "data", version: "1.0.0", source: { kind: "local", path: "./plugins/data" } },
+        ],
+      },
     });
-    for (const name of ["run", "data"]) expect((await s.gjc(["plugin", "install", `${name}@${root}`])).exitCode).toBe(0);
+    for (const name of ["run", "data"])
+      expect((await s.gjc(["plugin", "install", `${name}@${root}`])).exitCode).toBe(0);
     const lineOf = (out: string, name: string) => out.split("\n").find((l) => l.trimStart().startsWith(`${name} `))!;
     const untrusted = (await s.gjc(["marketplace", "list", root])).stdout;
     expect(lineOf(untrusted, "run")).toContain("installed 1.0.0, untrusted");
     expect(lineOf(untrusted, "data")).toContain("installed 1.0.0");
     expect(lineOf(untrusted, "data")).not.toContain("trusted");
-    const warnsTrust = async () => (await s.gjc(["plugin", "inspect", "run", "--json"])).json().bundle.c2.diagnosticsList.some((d: { code: string }) => d.code === "runtime.requires_trust");
+    const warnsTrust = async () =>
+      (await s.gjc(["plugin", "inspect", "run", "--json"]))
+        .json()
+        .bundle.c2.diagnosticsList.some((d: { code: string }) => d.code === "runtime.requires_trust");
     expect(await warnsTrust()).toBe(true);
 
     expect((await s.gjc(["plugin", "trust", "run"])).exitCode).toBe(0);
@@ -52,7 +67,12 @@ describe("gjc marketplace list", () => {
 
   test("an invalid catalog is refused with its code and a hint to validate; nothing is written", async () => {
     const s = box();
-    const r = await s.gjc(["marketplace", "list", join(fixturesDir, "catalogs", "invalid-catalog-not-object"), "--json"]);
+    const r = await s.gjc([
+      "marketplace",
+      "list",
+      join(fixturesDir, "catalogs", "invalid-catalog-not-object"),
+      "--json",
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.json().error.code).toBe("invalid_catalog");
     expect(r.json().error.hint).toContain("gjc marketplace validate");

@@ -18,11 +18,17 @@ describe("MCP pin writes under the store lock", () => {
   test("two probes of two servers run as two processes at once: both pins are kept, every time", async () => {
     for (let round = 0; round < 3; round++) {
       rmSync(pinFile(), { force: true });
-      const [a, b] = await Promise.all([h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"]), h.cli(["plugin", "mcp", "probe", "pin-bundle/growing", "--json"])]);
+      const [a, b] = await Promise.all([
+        h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"]),
+        h.cli(["plugin", "mcp", "probe", "pin-bundle/growing", "--json"]),
+      ]);
       expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
       expect([a.json().pin.status, b.json().pin.status]).toEqual(["pinned", "pinned"]);
       const pins = JSON.parse(readFileSync(pinFile(), "utf8"));
-      expect(Object.keys(pins.servers).sort()).toEqual(["gjc:user:pin-bundle/described", "gjc:user:pin-bundle/growing"]);
+      expect(Object.keys(pins.servers).sort()).toEqual([
+        "gjc:user:pin-bundle/described",
+        "gjc:user:pin-bundle/growing",
+      ]);
       expect(existsSync(join(h.userDir, "registry.lock"))).toBe(false);
     }
   });
@@ -30,7 +36,10 @@ describe("MCP pin writes under the store lock", () => {
   test("a busy scope lock refuses the pin write with lock_busy (exit 5) and writes no pin", async () => {
     {
       // The holder keeps the lock until this block ends.
-      await using held = spawnScoped([process.execPath, join(import.meta.dir, "../unit/store/lock-child.ts"), "hold", h.userDir], { stdin: "pipe" });
+      await using held = spawnScoped(
+        [process.execPath, join(import.meta.dir, "../unit/store/lock-child.ts"), "hold", h.userDir],
+        { stdin: "pipe" },
+      );
       const holder = held.proc;
       const reader = holder.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toBe("held\n");
@@ -43,6 +52,8 @@ describe("MCP pin writes under the store lock", () => {
       holder.stdin!.end();
       await holder.exited;
     }
-    expect((await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"])).json().pin.status).toBe("pinned");
+    expect((await h.cli(["plugin", "mcp", "probe", "pin-bundle/described", "--json"])).json().pin.status).toBe(
+      "pinned",
+    );
   });
 });

@@ -12,7 +12,12 @@ function pinServerBuild(): Promise<string> {
   built ??= (async () => {
     const outdir = mkdtempSync(join(tmpdir(), "gjc-pin-server-"));
     removeAtEndOfRun(outdir);
-    const result = await Bun.build({ entrypoints: [join(import.meta.dir, "../../fixtures/mcp/sdk-server/pin-server.ts")], target: "node", outdir, naming: "pin-server.mjs" });
+    const result = await Bun.build({
+      entrypoints: [join(import.meta.dir, "../../fixtures/mcp/sdk-server/pin-server.ts")],
+      target: "node",
+      outdir,
+      naming: "pin-server.mjs",
+    });
     if (!result.success) throw new Error(result.logs.map(String).join("\n"));
     return result.outputs[0].path;
   })();
@@ -35,7 +40,8 @@ export async function pinHome(box: Sandbox, binary?: string) {
   // settings first, then the built server. The state directory is outside the bundle, so the
   // installed files never change and verify stays clean.
   const server = await Bun.file(await pinServerBuild()).text();
-  const script = (mode: string) => `process.env.PIN_STATE_DIR = ${JSON.stringify(state)};\nprocess.env.PIN_MODE = ${JSON.stringify(mode)};\n${server}`;
+  const script = (mode: string) =>
+    `process.env.PIN_STATE_DIR = ${JSON.stringify(state)};\nprocess.env.PIN_MODE = ${JSON.stringify(mode)};\n${server}`;
   writeFileSync(join(src, "mcp/described.mjs"), script("description"));
   writeFileSync(join(src, "mcp/growing.mjs"), script("grow"));
   const manifest = (extra: object[] = []) =>
@@ -51,22 +57,50 @@ export async function pinHome(box: Sandbox, binary?: string) {
       ],
     });
   mkdirSync(join(src, "tools"), { recursive: true });
-  writeFileSync(join(src, "tools/t.ts"), 'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n');
+  writeFileSync(
+    join(src, "tools/t.ts"),
+    'export default function t() {\n  return { name: "t", label: "T", description: "A tool", parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } };\n}\n',
+  );
   writeFileSync(join(src, "gajae-plugin.json"), manifest());
   // The pin servers keep their state outside their bundle (and outside their sandbox): they run
   // unconfined here; what a confined server may touch is tested in test/e2e/sandbox*.test.ts.
-  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => box.gjc(args, { binary, env: { GJC_SANDBOX: "off", ...extraEnv } });
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> =>
+    box.gjc(args, { binary, env: { GJC_SANDBOX: "off", ...extraEnv } });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   // The same described server in a C2 bundle's mcp.json (trusted, so its stdio server may start).
   const c2 = join(base, "c2-bundle");
   mkdirSync(join(c2, "mcp"), { recursive: true });
   writeFileSync(join(c2, "mcp/described.mjs"), script("description"));
-  writeFileSync(join(c2, "plugin.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "pin-c2", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } }));
-  writeFileSync(join(c2, "mcp.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", mcpServers: { described: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/mcp/described.mjs"] } } }));
-  for (const args of [["plugin", "install", c2, "--user"], ["plugin", "trust", "pin-c2"]]) {
+  writeFileSync(
+    join(c2, "plugin.json"),
+    JSON.stringify({
+      $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+      name: "pin-c2",
+      version: "1.0.0",
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+    }),
+  );
+  writeFileSync(
+    join(c2, "mcp.json"),
+    JSON.stringify({
+      $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+      mcpServers: { described: { type: "stdio", command: "bun", args: ["${PLUGIN_ROOT}/mcp/described.mjs"] } },
+    }),
+  );
+  for (const args of [
+    ["plugin", "install", c2, "--user"],
+    ["plugin", "trust", "pin-c2"],
+  ]) {
     const r = await cli(args);
     if (r.exitCode !== 0) throw new Error(`${args.join(" ")} failed: ${r.stdout}\n${r.stderr}`);
   }
-  return { cli, state, src, c2Dir: box.c2, userDir: box.user, rewriteManifest: (extra: object[]) => writeFileSync(join(src, "gajae-plugin.json"), manifest(extra)) };
+  return {
+    cli,
+    state,
+    src,
+    c2Dir: box.c2,
+    userDir: box.user,
+    rewriteManifest: (extra: object[]) => writeFileSync(join(src, "gajae-plugin.json"), manifest(extra)),
+  };
 }

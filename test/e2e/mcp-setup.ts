@@ -16,7 +16,10 @@ export async function mcpHome(box: Sandbox, binary?: string) {
   for (const d of [userDir, join(src, "mcp"), join(src, "bin")]) mkdirSync(d, { recursive: true });
   const server = await sdkServerBuild();
   writeFileSync(join(src, "mcp/server.mjs"), await Bun.file(server).bytes());
-  writeFileSync(join(src, "mcp/sentinel.mjs"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`);
+  writeFileSync(
+    join(src, "mcp/sentinel.mjs"),
+    `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(sentinel)}, "ran");\n`,
+  );
   writeFileSync(join(src, "bin/server"), "#!/bin/sh\nexec node ./mcp/server.mjs\n");
   chmodSync(join(src, "bin/server"), 0o755);
   writeFileSync(
@@ -34,7 +37,8 @@ export async function mcpHome(box: Sandbox, binary?: string) {
       ],
     }),
   );
-  const cli = (args: string[]): Promise<CliResult> => box.gjc(args, { binary, env: { GJC_E2E_HOST_SECRET: "do-not-leak-1234" } });
+  const cli = (args: string[]): Promise<CliResult> =>
+    box.gjc(args, { binary, env: { GJC_E2E_HOST_SECRET: "do-not-leak-1234" } });
   const install = await cli(["plugin", "install", src, "--user", "--json"]);
   if (install.exitCode !== 0) throw new Error(`install failed: ${install.stdout}\n${install.stderr}`);
   return { cli, userDir, sentinel, src };

@@ -18,7 +18,14 @@ describe("gjc plugin mcp list", () => {
     expect(r.exitCode).toBe(0);
     const doc = r.json();
     expect(doc.schema).toBe("gjc/mcp-list@1");
-    expect(doc.servers.map((s: { server: string; transport: string; status: string; policy: { ok: boolean } }) => [s.server, s.transport, s.status, s.policy.ok])).toEqual([
+    expect(
+      doc.servers.map((s: { server: string; transport: string; status: string; policy: { ok: boolean } }) => [
+        s.server,
+        s.transport,
+        s.status,
+        s.policy.ok,
+      ]),
+    ).toEqual([
       ["docs", "stdio", "active", true],
       ["docs-node", "stdio", "active", true],
       ["native", "stdio", "active", true],
@@ -35,7 +42,14 @@ describe("gjc plugin mcp probe", () => {
       const r = await h.cli(["plugin", "mcp", "probe", `docs-bundle/${server}`, "--json"]);
       expect(r.exitCode).toBe(0);
       const doc = r.json();
-      expect(doc).toMatchObject({ schema: "gjc/mcp-probe@1", ok: true, bundle: "docs-bundle", server, scope: "user", transport: "stdio" });
+      expect(doc).toMatchObject({
+        schema: "gjc/mcp-probe@1",
+        ok: true,
+        bundle: "docs-bundle",
+        server,
+        scope: "user",
+        transport: "stdio",
+      });
       expect(doc.serverInfo).toEqual({ name: "fixture-sdk-server", version: "1.2.3" });
       expect(doc.tools.map((t: { name: string }) => t.name)).toEqual(["echo", "env_names", "cwd"]);
       expect(doc.instructions).toStartWith("env: ");

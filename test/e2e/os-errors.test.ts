@@ -24,7 +24,11 @@ const out = () => join(w.root, "out");
 // The one plugin process here (a pin server) keeps its state outside the world and its sandbox:
 // unconfined; what a confined one may touch is tested in test/e2e/sandbox*.test.ts.
 async function gjc(args: string[], wrap?: string[]): Promise<CliResult> {
-  return runCli([...args, "--json"], { cwd: w.project, env: { ...w.env, GJC_LOCK_TIMEOUT_MS: "60000", GJC_SANDBOX: "off" }, wrap });
+  return runCli([...args, "--json"], {
+    cwd: w.project,
+    env: { ...w.env, GJC_LOCK_TIMEOUT_MS: "60000", GJC_SANDBOX: "off" },
+    wrap,
+  });
 }
 
 async function ok(...args: string[]): Promise<CliResult> {
@@ -92,7 +96,10 @@ describe("a read-only target", () => {
     await populated();
     // Content only another scope named: installed with another user dir (same cache), so nothing on this side keeps it.
     const stray = writeBundle(join(w.root, "src", "stray"), "stray");
-    const other = await runCli(["plugin", "install", stray, "--user", "--json"], { cwd: w.project, env: { ...w.env, GJC_USER_DIR: join(w.root, "other-user") } });
+    const other = await runCli(["plugin", "install", stray, "--user", "--json"], {
+      cwd: w.project,
+      env: { ...w.env, GJC_USER_DIR: join(w.root, "other-user") },
+    });
     expect(other.exitCode).toBe(0);
     expect((await ok("plugin", "cache", "prune", "--dry-run")).json().removed).toHaveLength(1);
     const cache = join(w.home, ".cache", "gjc");
@@ -133,13 +140,24 @@ describe("a read-only target", () => {
     await refusedReadOnly(["plugin", "trust", "demo"], [c2Data()]);
     await ok("plugin", "disable", "demo");
     await refusedReadOnly(["plugin", "enable", "demo"], [c2Data()]);
-    await ok("plugin", "policy", "apply", (await ok("plugin", "policy", "plan", "demo", "--state", "disabled")).json().token);
+    await ok(
+      "plugin",
+      "policy",
+      "apply",
+      (await ok("plugin", "policy", "plan", "demo", "--state", "disabled")).json().token,
+    );
     await refusedReadOnly(["plugin", "policy", "reset", "demo"], [c2Data()]);
   });
 
   test("scaffold apply into a read-only folder", async () => {
     await populated();
-    const office = writeTree(join(w.root, "src", "office"), skillsBundle("office", "1.0.0", { "scaffolds/report/README.md": "# Report\n", "scaffolds/report/docs/guide.md": "Weekly.\n" }));
+    const office = writeTree(
+      join(w.root, "src", "office"),
+      skillsBundle("office", "1.0.0", {
+        "scaffolds/report/README.md": "# Report\n",
+        "scaffolds/report/docs/guide.md": "Weekly.\n",
+      }),
+    );
     await ok("plugin", "install", office);
     await refusedReadOnly(["plugin", "scaffold", "apply", "office/report", join(out(), "report")], [out()]);
   });
@@ -197,14 +215,38 @@ describe("a full disk", () => {
       expect(readOnlyMode()).toMatch(/mount/); // a size-limited tmpfs needs a mount namespace
       w = makeWorld();
       const blob = "x".repeat(600_000);
-      const big = family === "gjc" ? writeBundle(join(w.root, "src", "big"), "big", { tools: ["big_tool"], body: `export const blob = "${blob}";` }) : writeTree(join(w.root, "src", "big"), skillsBundle("big", "1.0.0", { "data/blob.txt": blob }));
+      const big =
+        family === "gjc"
+          ? writeBundle(join(w.root, "src", "big"), "big", {
+              tools: ["big_tool"],
+              body: `export const blob = "${blob}";`,
+            })
+          : writeTree(join(w.root, "src", "big"), skillsBundle("big", "1.0.0", { "data/blob.txt": blob }));
       const target = family === "gjc" ? w.user : c2Data();
       mkdirSync(target, { recursive: true });
       const listing = join(w.root, "after.txt");
       // a 256 KiB tmpfs over the scope, only for this child; the listing is taken inside it
-      const script = 'mount -t tmpfs -o size=256k tmpfs "$1" || exit 97; d="$1"; l="$2"; shift 2; "$@"; rc=$?; ls -A "$d" > "$l"; exit $rc';
-      const prefix = ["unshare", ...(readOnlyMode() === "user-mount" ? ["--user", "--map-root-user"] : []), "--mount", "--propagation", "private", "--", "sh", "-c", script, "sh", target, listing];
-      const r = await runCli(["plugin", "install", big, ...(family === "gjc" ? ["--user"] : []), "--json"], { cwd: w.project, env: w.env, wrap: prefix });
+      const script =
+        'mount -t tmpfs -o size=256k tmpfs "$1" || exit 97; d="$1"; l="$2"; shift 2; "$@"; rc=$?; ls -A "$d" > "$l"; exit $rc';
+      const prefix = [
+        "unshare",
+        ...(readOnlyMode() === "user-mount" ? ["--user", "--map-root-user"] : []),
+        "--mount",
+        "--propagation",
+        "private",
+        "--",
+        "sh",
+        "-c",
+        script,
+        "sh",
+        target,
+        listing,
+      ];
+      const r = await runCli(["plugin", "install", big, ...(family === "gjc" ? ["--user"] : []), "--json"], {
+        cwd: w.project,
+        env: w.env,
+        wrap: prefix,
+      });
       const error = JSON.parse(r.stderr.trim().split("\n").pop()!).error;
       expect({ exit: r.exitCode, code: error.code }).toEqual({ exit: 1, code: "disk_full" });
       expect(error.message).toContain(target);
@@ -224,7 +266,11 @@ describe("standard output", () => {
     const rc = join(w.root, "rc.txt");
     const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
     const cmd = `{ ${q(process.execPath)} ${q(cliEntry)} plugin validate ${q(bundle)} --json 2>${q(err)}; echo $? >${q(rc)}; } | head -c 16`;
-    const proc = Bun.spawn(["sh", "-c", cmd], { env: { ...process.env, ...w.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["sh", "-c", cmd], {
+      env: { ...process.env, ...w.env, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [head] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(head).toBe('{\n  "schema": "g');
     expect(readFileSync(err, "utf8")).toBe("");
@@ -234,7 +280,10 @@ describe("standard output", () => {
   test("a stdout that cannot be written (a full device) is reported as disk_full, exit 1", async () => {
     w = makeWorld();
     const bundle = writeTree(join(w.root, "b"), skillsBundle("b"));
-    const proc = Bun.spawn(["sh", "-c", `exec "$@" > /dev/full`, "sh", process.execPath, cliEntry, "plugin", "validate", bundle], { env: { ...process.env, ...w.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(
+      ["sh", "-c", `exec "$@" > /dev/full`, "sh", process.execPath, cliEntry, "plugin", "validate", bundle],
+      { env: { ...process.env, ...w.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" },
+    );
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(1);
     expect(stderr).toContain("error[disk_full]");

@@ -9,7 +9,9 @@ const fresh = tempDirsPerTest();
 const box = sandboxPerTest();
 
 async function scaffold(root: string, name: string, family: "c2" | "gjc", runtime?: string) {
-  const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], { cwd: root });
+  const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], {
+    cwd: root,
+  });
   expect(r.exitCode).toBe(0);
   return join(root, name);
 }
@@ -35,7 +37,9 @@ describe("gjc plugin pack", () => {
     chmodSync(join(copy, "README.md"), 0o600);
     const c = await runCli(["plugin", "pack", copy, "-o", join(root, "c.tgz"), "--json"]);
     expect(c.json().sha256).toBe(a.json().sha256);
-    expect(new Bun.CryptoHasher("sha256").update(readFileSync(join(root, "a.tgz"))).digest("hex")).toBe(a.json().sha256);
+    expect(new Bun.CryptoHasher("sha256").update(readFileSync(join(root, "a.tgz"))).digest("hex")).toBe(
+      a.json().sha256,
+    );
   });
 
   test("C2: the archive holds exactly the collected files, sorted, root-owned, fixed time", async () => {
@@ -60,7 +64,12 @@ describe("gjc plugin pack", () => {
     const r = await runCli(["plugin", "pack", dir, "--json"]);
     expect(r.exitCode).toBe(0);
     const names = tarListing(r.json().file).map((l) => l.split(/\s+/).pop());
-    expect(names).toEqual(["gajae-plugin.json", "prompts/system-appendix.md", "subskills/gb/SKILL.md", "tools/hello.ts"]);
+    expect(names).toEqual([
+      "gajae-plugin.json",
+      "prompts/system-appendix.md",
+      "subskills/gb/SKILL.md",
+      "tools/hello.ts",
+    ]);
   });
 
   test("an invalid bundle is refused with validate's first error code, and nothing is written", async () => {
@@ -71,7 +80,9 @@ describe("gjc plugin pack", () => {
     const r = await runCli(["plugin", "pack", dir, "--json"]);
     expect(r.exitCode).toBe(1);
     // The same mistake gets the same answer as validate and install give for it.
-    const firstError = (await runCli(["plugin", "validate", dir, "--json"])).json().diagnostics.find((d: { severity: string }) => d.severity === "error");
+    const firstError = (await runCli(["plugin", "validate", dir, "--json"]))
+      .json()
+      .diagnostics.find((d: { severity: string }) => d.severity === "error");
     expect(r.json().error.code).toBe(firstError.code);
     expect(snapshotTree(root)).toEqual(before);
   });
@@ -91,10 +102,21 @@ describe("gjc plugin install <packed.tgz> --sha256", () => {
   test("a GJC and a C2 archive install when the digest matches, and verify clean", async () => {
     const s = box();
     const root = s.root;
-    for (const [name, family] of [["gb", "gjc"], ["cb", "c2"]] as const) {
+    for (const [name, family] of [
+      ["gb", "gjc"],
+      ["cb", "c2"],
+    ] as const) {
       const dir = await scaffold(root, name, family);
       const pack = (await runCli(["plugin", "pack", dir, "--json"])).json();
-      const args = ["plugin", "install", pack.file, "--sha256", pack.sha256.toUpperCase(), "--json", ...(family === "gjc" ? ["--user"] : [])];
+      const args = [
+        "plugin",
+        "install",
+        pack.file,
+        "--sha256",
+        pack.sha256.toUpperCase(),
+        "--json",
+        ...(family === "gjc" ? ["--user"] : []),
+      ];
       const r = await s.gjc(args, { cwd: root });
       expect(r.exitCode).toBe(0);
       expect(r.json().family).toBe(family);
@@ -127,7 +149,9 @@ describe("gjc plugin install <packed.tgz> --sha256", () => {
     const before = scopes();
     const onDir = await s.gjc(["plugin", "install", dir, "--sha256", "a".repeat(64), "--user"], { cwd: root });
     expect(onDir.exitCode).toBe(2);
-    const malformed = await s.gjc(["plugin", "install", join(root, "x.tgz"), "--sha256", "xyz", "--user"], { cwd: root });
+    const malformed = await s.gjc(["plugin", "install", join(root, "x.tgz"), "--sha256", "xyz", "--user"], {
+      cwd: root,
+    });
     expect(malformed.exitCode).toBe(2);
     const catalog = await s.gjc(["plugin", "install", "gb@./nowhere", "--sha256", "a".repeat(64)], { cwd: root });
     expect(catalog.exitCode).toBe(2);
@@ -136,7 +160,11 @@ describe("gjc plugin install <packed.tgz> --sha256", () => {
 });
 
 describe("catalog archive entries that ship beside the catalog", () => {
-  async function catalogWithArchive(root: string, sha256: (real: string) => string | undefined, url = "./dist/cb-0.1.0.tgz") {
+  async function catalogWithArchive(
+    root: string,
+    sha256: (real: string) => string | undefined,
+    url = "./dist/cb-0.1.0.tgz",
+  ) {
     const dir = await scaffold(root, "cb", "c2");
     const cat = join(root, "catalog");
     const pack = (await runCli(["plugin", "pack", dir, "-o", join(cat, "dist", "cb-0.1.0.tgz"), "--json"])).json();
@@ -146,7 +174,9 @@ describe("catalog archive entries that ship beside the catalog", () => {
       JSON.stringify({
         standardVersion: "1.0.0",
         name: "offline",
-        plugins: [{ name: "cb", version: "0.1.0", source: { kind: "archive", url, ...(digest ? { sha256: digest } : {}) } }],
+        plugins: [
+          { name: "cb", version: "0.1.0", source: { kind: "archive", url, ...(digest ? { sha256: digest } : {}) } },
+        ],
       }),
     );
     return cat;

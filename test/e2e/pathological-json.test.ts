@@ -14,16 +14,62 @@ const SKILL = "---\nname: a\ndescription: b\n---\nbody\n";
 const deepArray = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
 const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 const gjcHead = '{"kind":"gajae-code-plugin","name":"a","version":"1.0.0"';
-const c2Manifest = (codetwo: string, extra = "") => `${JSON.stringify(C2_HEAD).slice(0, -1)}${extra},"extensions":{"dev.codetwo":${codetwo}}}`;
+const c2Manifest = (codetwo: string, extra = "") =>
+  `${JSON.stringify(C2_HEAD).slice(0, -1)}${extra},"extensions":{"dev.codetwo":${codetwo}}}`;
 
 const CASES: [string, Record<string, string>, string][] = [
-  ["GJC manifest nested 200,000 deep", { "gajae-plugin.json": `${gjcHead},"x":${deepArray(200_000)}}` }, "invalid_manifest"],
-  ["GJC mcps nested 50,000 deep", { "gajae-plugin.json": `${gjcHead},"mcps":{"a":{"transport":"stdio","command":"node","args":["s.js"],"env":${deepObject(50_000)}}}}`, "s.js": "" }, "invalid_manifest"],
-  ["GJC number 1e400", { "gajae-plugin.json": `${gjcHead},"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","maximum":1e400}}]}` }, "invalid_manifest"],
-  ["C2 manifest nested 200,000 deep", { "plugin.json": c2Manifest('{"standardVersion":"1.2.0"}', `,"x":${deepArray(200_000)}`), "skills/a/SKILL.md": SKILL }, "invalid_manifest"],
-  ["C2 mcp.json nested 200,000 deep", { "plugin.json": c2Manifest('{"standardVersion":"1.2.0"}'), "mcp.json": `{"mcpServers":{"a":{"type":"stdio","command":"./x","args":${deepArray(200_000)}}}}`, "skills/a/SKILL.md": SKILL }, "invalid_mcp"],
-  ["C2 argsSchema number 1e400", { "plugin.json": c2Manifest('{"standardVersion":"1.2.0","commands":[{"id":"a.b","title":"t","argsSchema":{"type":"object","maxProperties":1e400}}],"runtime":{"command":"node","args":["r.mjs"]}}'), "r.mjs": "" }, "invalid_manifest"],
-  ["C2 manifest over the 4 MiB file limit", { "plugin.json": `${JSON.stringify(C2_HEAD).slice(0, -1)},"description":"${"x".repeat(5 * 1024 * 1024)}"}` }, "file_too_large"],
+  [
+    "GJC manifest nested 200,000 deep",
+    { "gajae-plugin.json": `${gjcHead},"x":${deepArray(200_000)}}` },
+    "invalid_manifest",
+  ],
+  [
+    "GJC mcps nested 50,000 deep",
+    {
+      "gajae-plugin.json": `${gjcHead},"mcps":{"a":{"transport":"stdio","command":"node","args":["s.js"],"env":${deepObject(50_000)}}}}`,
+      "s.js": "",
+    },
+    "invalid_manifest",
+  ],
+  [
+    "GJC number 1e400",
+    {
+      "gajae-plugin.json": `${gjcHead},"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","maximum":1e400}}]}`,
+    },
+    "invalid_manifest",
+  ],
+  [
+    "C2 manifest nested 200,000 deep",
+    {
+      "plugin.json": c2Manifest('{"standardVersion":"1.2.0"}', `,"x":${deepArray(200_000)}`),
+      "skills/a/SKILL.md": SKILL,
+    },
+    "invalid_manifest",
+  ],
+  [
+    "C2 mcp.json nested 200,000 deep",
+    {
+      "plugin.json": c2Manifest('{"standardVersion":"1.2.0"}'),
+      "mcp.json": `{"mcpServers":{"a":{"type":"stdio","command":"./x","args":${deepArray(200_000)}}}}`,
+      "skills/a/SKILL.md": SKILL,
+    },
+    "invalid_mcp",
+  ],
+  [
+    "C2 argsSchema number 1e400",
+    {
+      "plugin.json": c2Manifest(
+        '{"standardVersion":"1.2.0","commands":[{"id":"a.b","title":"t","argsSchema":{"type":"object","maxProperties":1e400}}],"runtime":{"command":"node","args":["r.mjs"]}}',
+      ),
+      "r.mjs": "",
+    },
+    "invalid_manifest",
+  ],
+  [
+    "C2 manifest over the 4 MiB file limit",
+    { "plugin.json": `${JSON.stringify(C2_HEAD).slice(0, -1)},"description":"${"x".repeat(5 * 1024 * 1024)}"}` },
+    "file_too_large",
+  ],
 ];
 
 function codes(doc: any): string[] {
@@ -49,7 +95,9 @@ describe("pathological input: validate and install agree", () => {
       expect(v).toContain(doc.error.code);
       expect(codes(doc)).toEqual(v);
       // Nothing installed and nothing left: the tree is as before (the private scratch parent in the cache dir aside).
-      const after = Object.fromEntries(Object.entries(snapshotTree(root)).filter(([k]) => !k.startsWith("home/.cache")));
+      const after = Object.fromEntries(
+        Object.entries(snapshotTree(root)).filter(([k]) => !k.startsWith("home/.cache")),
+      );
       expect(after).toEqual(before);
       expect(existsSync(s.user)).toBe(false);
     });

@@ -7,7 +7,9 @@ import { sdkServerBuild } from "../unit/mcp/fixture-servers.ts";
 
 const fresh = tempDirsPerTest();
 async function scaffold(root: string, name: string, family: "c2" | "gjc", runtime?: string) {
-  const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], { cwd: root });
+  const r = await runCli(["plugin", "init", name, "--family", family, ...(runtime ? ["--runtime", runtime] : [])], {
+    cwd: root,
+  });
   expect(r.exitCode).toBe(0);
   return join(root, name);
 }
@@ -17,7 +19,10 @@ const rules = (r: { checks: { rule: string; ok: boolean; skipped?: boolean; code
 /** Every process whose command line mentions the bundle dir (the runtime would be one). */
 function processesUnder(dir: string): string[] {
   const ps = Bun.spawnSync(["ps", "-eo", "pid,args"]);
-  return ps.stdout.toString().split("\n").filter((l) => l.includes(dir) && !l.includes("ps -eo"));
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .filter((l) => l.includes(dir) && !l.includes("ps -eo"));
 }
 
 describe("gjc plugin test (C2)", () => {
@@ -41,7 +46,10 @@ describe("gjc plugin test (C2)", () => {
     const unknown = await runCli(["plugin", "test", dir, "--args", '{"demo.nope": {}}', "--json"]);
     expect(unknown.exitCode).toBe(1);
     expect(rules(unknown.json())).toContain("sample-args:fail(unknown_command)");
-    writeFileSync(join(dir, "gjc.test.json"), JSON.stringify({ commands: { "demo.greet": { args: { name: "x" }, expect: { greeting: "nope" } } } }));
+    writeFileSync(
+      join(dir, "gjc.test.json"),
+      JSON.stringify({ commands: { "demo.greet": { args: { name: "x" }, expect: { greeting: "nope" } } } }),
+    );
     const wrong = await runCli(["plugin", "test", dir, "--json"]);
     expect(wrong.exitCode).toBe(1);
     expect(rules(wrong.json())).toEqual(["manifest:ok", "handshake:ok", "invoke demo.greet:fail(unexpected_result)"]);
@@ -60,7 +68,10 @@ describe("gjc plugin test (C2)", () => {
 
   test("schema drift in the runtime fails the handshake rule with a hint, and no process is left", async () => {
     const dir = await scaffold(fresh(), "drift", "c2", "node");
-    const src = readFileSync(join(dir, "plugin.cjs"), "utf8").replace("schema: c.argsSchema ?? null", 'schema: { type: "array" }');
+    const src = readFileSync(join(dir, "plugin.cjs"), "utf8").replace(
+      "schema: c.argsSchema ?? null",
+      'schema: { type: "array" }',
+    );
     writeFileSync(join(dir, "plugin.cjs"), src);
     const r = await runCli(["plugin", "test", dir]);
     expect(r.exitCode).toBe(1);
@@ -74,7 +85,10 @@ describe("gjc plugin test (C2)", () => {
     const manifest = JSON.parse(readFileSync(join(dir, "plugin.json"), "utf8"));
     manifest.extensions["dev.codetwo"].runtime.commandTimeoutMs = 5;
     writeFileSync(join(dir, "plugin.json"), JSON.stringify(manifest));
-    writeFileSync(join(dir, "plugin.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(join(dir, "..", "ran"))}, "x");`);
+    writeFileSync(
+      join(dir, "plugin.cjs"),
+      `require("node:fs").writeFileSync(${JSON.stringify(join(dir, "..", "ran"))}, "x");`,
+    );
     const r = await runCli(["plugin", "test", dir, "--json"]);
     expect(r.exitCode).toBe(1);
     expect(rules(r.json())).toEqual(["manifest:fail(unknown_field)"]);
@@ -106,7 +120,11 @@ describe("gjc plugin test (GJC)", () => {
     writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify(manifest));
     const r = await runCli(["plugin", "test", dir, "--json"]);
     expect(r.exitCode).toBe(1);
-    expect(rules(r.json()).sort()).toEqual(["load hook:tool_call:before:read:audit:fail(security_policy)", "load tool:gb_hello:fail(runtime_mismatch)", "manifest:ok"]);
+    expect(rules(r.json()).sort()).toEqual([
+      "load hook:tool_call:before:read:audit:fail(security_policy)",
+      "load tool:gb_hello:fail(runtime_mismatch)",
+      "manifest:ok",
+    ]);
   });
 
   test("stdio MCP servers are probed (a real SDK server passes, a silent one fails)", async () => {

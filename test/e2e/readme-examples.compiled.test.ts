@@ -31,10 +31,16 @@ function readmeExamples(text: string): Example[] {
   for (let i = 0; i < lines.length; i++) {
     const m = MARKER.exec(lines[i]);
     if (!m) continue;
-    if (!lines[i + 1]?.startsWith("```")) throw new Error(`README.md:${i + 1}: an example marker must be followed by a fenced block`);
+    if (!lines[i + 1]?.startsWith("```"))
+      throw new Error(`README.md:${i + 1}: an example marker must be followed by a fenced block`);
     const end = lines.indexOf("```", i + 2);
     if (end === -1) throw new Error(`README.md:${i + 1}: the example's block is not closed`);
-    out.push({ line: i + 1, args: m[2].split(" ").filter(Boolean), exit: Number(m[1] ?? 0), expected: lines.slice(i + 2, end).join("\n") });
+    out.push({
+      line: i + 1,
+      args: m[2].split(" ").filter(Boolean),
+      exit: Number(m[1] ?? 0),
+      expected: lines.slice(i + 2, end).join("\n"),
+    });
     i = end;
   }
   return out;
@@ -44,7 +50,11 @@ const examples = readmeExamples(readFileSync(join(repoRoot, "README.md"), "utf8"
 const box = sandbox("gjc-readme-");
 afterAll(() => box.cleanup());
 /** The sandbox's environment and the machine's PATH, nothing else of the machine's. */
-const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...Object.fromEntries(Object.entries(box.env).filter((e): e is [string, string] => e[1] !== undefined)) };
+const env = {
+  PATH: process.env.PATH ?? "",
+  NO_COLOR: "1",
+  ...Object.fromEntries(Object.entries(box.env).filter((e): e is [string, string] => e[1] !== undefined)),
+};
 
 describe("README examples are the binary's real output", () => {
   test("the README has examples to check", () => {

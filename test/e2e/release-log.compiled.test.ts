@@ -34,7 +34,12 @@ describe("compiled gjc: release log", () => {
 
     const installed = await run(["plugin", "install", `${repo.url}#main`, "--user", "--json"]);
     expect(installed.exitCode).toBe(0);
-    expect(installed.json().releaseLog).toEqual({ origin: "example.com/acme/hello", size: 1, index: 0, firstSeen: true });
+    expect(installed.json().releaseLog).toEqual({
+      origin: "example.com/acme/hello",
+      size: 1,
+      index: 0,
+      firstSeen: true,
+    });
 
     writeBundle(repo.dir, "hello", { version: "1.1.0", body: "export default function tool() { return 11; }" });
     expect((await run(["plugin", "log", "append", log, repo.dir])).exitCode).toBe(0);
@@ -51,12 +56,18 @@ describe("compiled gjc: release log", () => {
     const rs = parseReleases(readFileSync(join(log, "releases"), "utf8"), "releases");
     const forged = [{ ...rs[0], digest: d }, rs[1], { name: "hello", version: "1.2.0", digest: d }];
     writeFileSync(join(log, "releases"), releasesText(forged));
-    writeFileSync(join(log, "checkpoint"), signCheckpoint({ origin: signer.name, size: 3, root: treeRoot(forged.map(releaseLeaf)), extensions: [] }, signer));
+    writeFileSync(
+      join(log, "checkpoint"),
+      signCheckpoint({ origin: signer.name, size: 3, root: treeRoot(forged.map(releaseLeaf)), extensions: [] }, signer),
+    );
     repo.commit({}, "rewritten");
     const before = snapshotTree(w.root);
     const refused = await run(["plugin", "upgrade", "hello", "--user", "--json"]);
     expect(refused.exitCode).toBe(3);
-    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: "log_inconsistent", details: { believed: { size: 2 }, presented: { size: 3 } } });
+    expect(JSON.parse(refused.stdout).error).toMatchObject({
+      code: "log_inconsistent",
+      details: { believed: { size: 2 }, presented: { size: 3 } },
+    });
     expect(snapshotTree(w.root)).toEqual(before);
   });
 });

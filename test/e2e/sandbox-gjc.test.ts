@@ -12,7 +12,8 @@ afterEach(() => {
   world = undefined;
 });
 
-const reportOf = (doc: { tools: { name: string; description: string }[] }) => JSON.parse(doc.tools.find((t) => t.name === "report")!.description);
+const reportOf = (doc: { tools: { name: string; description: string }[] }) =>
+  JSON.parse(doc.tools.find((t) => t.name === "report")!.description);
 
 describe("a GJC stdio MCP server and a runtime-checked tool run in the default sandbox", () => {
   test("under mcp probe, verify --mcp and plugin test; the runtime check of its tool; denials reported with the grant", async () => {
@@ -23,7 +24,12 @@ describe("a GJC stdio MCP server and a runtime-checked tool run in the default s
     const probe = await s.gjc(["plugin", "mcp", "probe", "prober/probe", "--json"]);
     expect(probe.exitCode).toBe(0);
     expect(expectDefaultDenials(reportOf(probe.json()), ALLOWED)).toEqual({ leaks: [], blocked: [] });
-    expect(probe.json().warnings).toContainEqual(expect.objectContaining({ code: "sandbox_denied", hint: `if it should: gjc plugin allow prober --server probe --net 127.0.0.1:${p.targets.tcp.port}` }));
+    expect(probe.json().warnings).toContainEqual(
+      expect.objectContaining({
+        code: "sandbox_denied",
+        hint: `if it should: gjc plugin allow prober --server probe --net 127.0.0.1:${p.targets.tcp.port}`,
+      }),
+    );
 
     // verify --mcp probes the pinned server again, in the same sandbox (its report is its tool definition: unchanged).
     const verify = await s.gjc(["plugin", "verify", "--mcp", "--json"]);
@@ -54,7 +60,9 @@ describe("a GJC stdio MCP server and a runtime-checked tool run in the default s
     for (const name of server.envAllowList as string[]) env[name] = s.env[name] ?? process.env[name];
     await using child = spawnScoped([server.command, ...server.args], { cwd: server.cwd, env, stdin: "pipe" });
     const stdin = child.proc.stdin as import("bun").FileSink;
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "host", version: "1" } } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "host", version: "1" } } })}\n`,
+    );
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })}\n`);
     stdin.flush();
     let out = "";
@@ -64,7 +72,10 @@ describe("a GJC stdio MCP server and a runtime-checked tool run in the default s
       if (out.split("\n").some((l) => l.includes('"id":2'))) break;
     }
     const answer = JSON.parse(out.split("\n").find((l) => l.includes('"id":2'))!);
-    expect(expectDefaultDenials(JSON.parse(answer.result.tools[0].description), ALLOWED)).toEqual({ leaks: [], blocked: [] });
+    expect(expectDefaultDenials(JSON.parse(answer.result.tools[0].description), ALLOWED)).toEqual({
+      leaks: [],
+      blocked: [],
+    });
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
   });
 });
@@ -75,18 +86,38 @@ describe("gjc sandbox exec", () => {
     writeFileSync(join(s.home, "secret.txt"), "s3cret");
     const dir = join(s.root, "b");
     mkdirSync(join(dir, "mcp"), { recursive: true });
-    writeFileSync(join(dir, "gajae-plugin.json"), JSON.stringify({ kind: "gajae-code-plugin", name: "execy", version: "1.0.0", mcps: [{ name: "srv", transport: "stdio", command: "node", args: ["mcp/s.mjs"] }] }));
+    writeFileSync(
+      join(dir, "gajae-plugin.json"),
+      JSON.stringify({
+        kind: "gajae-code-plugin",
+        name: "execy",
+        version: "1.0.0",
+        mcps: [{ name: "srv", transport: "stdio", command: "node", args: ["mcp/s.mjs"] }],
+      }),
+    );
     writeFileSync(join(dir, "mcp", "s.mjs"), "// server\n");
     expect((await s.gjc(["plugin", "install", dir, "--project", "--json"])).exitCode).toBe(0);
     const script = `const fs = require("fs"); let home; try { fs.readFileSync(${JSON.stringify(join(s.home, "secret.txt"))}); home = "read"; } catch (e) { home = e.code; } process.stdout.write(JSON.stringify({ home, own: fs.existsSync("gajae-plugin.json"), input: fs.readFileSync(0, "utf8") })); process.exit(7);`;
     const root = (await s.gjc(["plugin", "inspect", "execy", "--json"])).json().bundle.root as string;
-    const r = await s.gjc(["sandbox", "exec", "--bundle", "execy", "--server", "srv", "--project", s.project, "--", "node", "-e", script], { cwd: root, stdin: "hello" });
+    const r = await s.gjc(
+      ["sandbox", "exec", "--bundle", "execy", "--server", "srv", "--project", s.project, "--", "node", "-e", script],
+      { cwd: root, stdin: "hello" },
+    );
     expect(r.exitCode).toBe(7);
     expect(JSON.parse(r.stdout)).toMatchObject({ own: true, input: "hello" });
     expect(["EACCES", "ENOENT"]).toContain(JSON.parse(r.stdout).home);
 
     const before = snapshotTree(s.root);
-    const missing = await s.gjc(["sandbox", "exec", "--bundle", "nope", "--", "node", "-e", "require('fs').writeFileSync('ran', '1')"]);
+    const missing = await s.gjc([
+      "sandbox",
+      "exec",
+      "--bundle",
+      "nope",
+      "--",
+      "node",
+      "-e",
+      "require('fs').writeFileSync('ran', '1')",
+    ]);
     expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining("not_installed")]);
     const noCommand = await s.gjc(["sandbox", "exec", "--bundle", "execy", "--project", s.project]);
     expect([noCommand.exitCode, noCommand.stderr]).toEqual([2, expect.stringContaining("missing_argument")]);

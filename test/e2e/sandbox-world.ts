@@ -34,7 +34,10 @@ export interface ProbeTargets {
   dns: string;
 }
 
-export async function probeWorld(s: { home: string; project: string; root: string }, otherBundleFile: string): Promise<ProbeWorld> {
+export async function probeWorld(
+  s: { home: string; project: string; root: string },
+  otherBundleFile: string,
+): Promise<ProbeWorld> {
   mkdirSync(join(s.home, ".ssh"), { recursive: true, mode: 0o700 });
   writeFileSync(join(s.home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nplanted\n", { mode: 0o600 });
   mkdirSync(join(s.home, ".gjc"), { recursive: true, mode: 0o700 });
@@ -49,12 +52,44 @@ export async function probeWorld(s: { home: string; project: string; root: strin
   // Agent-like sockets at paths: one in the home (as gpg-agent keeps it), one in the shared /tmp.
   mkdirSync(join(s.home, ".gnupg"), { recursive: true, mode: 0o700 });
   const unixPaths = { home: join(s.home, ".gnupg", "S.gpg-agent"), tmp: `${sharedTmp}.sock` };
-  const unixListeners = Object.values(unixPaths).map((path) => Bun.listen({ unix: path, socket: { open(sock: Socket) { unixAccepted++; sock.end(); }, data() {} } }));
-  const tcp = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(sock: Socket) { accepted++; sock.end(); }, data() {} } });
-  const udp: udp.Socket<"buffer"> = await Bun.udpSocket({ hostname: "127.0.0.1", port: 0, socket: { data: () => void received++ } });
+  const unixListeners = Object.values(unixPaths).map((path) =>
+    Bun.listen({
+      unix: path,
+      socket: {
+        open(sock: Socket) {
+          unixAccepted++;
+          sock.end();
+        },
+        data() {},
+      },
+    }),
+  );
+  const tcp = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(sock: Socket) {
+        accepted++;
+        sock.end();
+      },
+      data() {},
+    },
+  });
+  const udp: udp.Socket<"buffer"> = await Bun.udpSocket({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: { data: () => void received++ },
+  });
   return {
     targets: (own, extra = {}) => ({
-      read: { ssh: join(s.home, ".ssh", "id_ed25519"), stateKey, otherBundle: otherBundleFile, project: join(s.project, "README.md"), own, ...extra.read },
+      read: {
+        ssh: join(s.home, ".ssh", "id_ed25519"),
+        stateKey,
+        otherBundle: otherBundleFile,
+        project: join(s.project, "README.md"),
+        own,
+        ...extra.read,
+      },
       write: { home: join(s.home, "written"), project: join(s.project, "written"), sharedTmp, ...extra.write },
       tcp: { host: "127.0.0.1", port: tcp.port },
       udp: { host: "127.0.0.1", port: udp.port },
@@ -75,7 +110,10 @@ export async function probeWorld(s: { home: string; project: string; root: strin
 }
 
 /** What every attempt of a default-profile process must get: denied, except its own bundle and temporary directory (and data, where it has one). */
-export function expectDefaultDenials(report: Record<string, unknown>, allowed: string[] = ["read own", "write tmpdir"]): { leaks: string[]; blocked: string[] } {
+export function expectDefaultDenials(
+  report: Record<string, unknown>,
+  allowed: string[] = ["read own", "write tmpdir"],
+): { leaks: string[]; blocked: string[] } {
   const leaks: string[] = [];
   const blocked: string[] = [];
   for (const role of ["main", "fork", "daemon"] as const) {
@@ -96,7 +134,11 @@ export function expectDefaultDenials(report: Record<string, unknown>, allowed: s
 
 /** One file (a GJC bundle holds only its declared files) with the probe and its targets built in. */
 async function built(entry: string, define: Record<string, unknown>): Promise<string> {
-  const out = await Bun.build({ entrypoints: [join(fixturesDir, "sandbox", entry)], target: "node", define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])) });
+  const out = await Bun.build({
+    entrypoints: [join(fixturesDir, "sandbox", entry)],
+    target: "node",
+    define: Object.fromEntries(Object.entries(define).map(([k, v]) => [k, JSON.stringify(v)])),
+  });
   if (!out.success) throw new Error(out.logs.map(String).join("\n"));
   return out.outputs[0]!.text();
 }
@@ -105,9 +147,16 @@ async function built(entry: string, define: Record<string, unknown>): Promise<st
 export const GJC_ALLOWED = ["read own", "write tmpdir"];
 
 /** Installs `other` (to be another bundle's files) and `prober` (a stdio MCP server and a tool that run the probe). */
-export async function installGjcProber(s: Pick<Sandbox, "root" | "home" | "project" | "gjc">): Promise<{ world: ProbeWorld; targets: ProbeTargets }> {
+export async function installGjcProber(
+  s: Pick<Sandbox, "root" | "home" | "project" | "gjc">,
+): Promise<{ world: ProbeWorld; targets: ProbeTargets }> {
   const other = writeTree(join(s.root, "other-src"), {
-    "gajae-plugin.json": JSON.stringify({ kind: "gajae-code-plugin", name: "other", version: "1.0.0", tools: [{ name: "other_tool", path: "tools/t.ts", description: "x" }] }),
+    "gajae-plugin.json": JSON.stringify({
+      kind: "gajae-code-plugin",
+      name: "other",
+      version: "1.0.0",
+      tools: [{ name: "other_tool", path: "tools/t.ts", description: "x" }],
+    }),
     "tools/t.ts": "export default () => ({ name: 'other_tool', execute() {} });\n",
   });
   expect((await s.gjc(["plugin", "install", other, "--user", "--json"])).exitCode).toBe(0);
@@ -131,7 +180,6 @@ export async function installGjcProber(s: Pick<Sandbox, "root" | "home" | "proje
   return { world: w, targets };
 }
 
-
 export const PROBE_CHECKS = readFileSync(join(fixturesDir, "sandbox", "probe-checks.mjs"), "utf8");
 
 /** Installs a bundle to be "another bundle's files" and returns one of its installed files. */
@@ -152,4 +200,3 @@ export async function installC2Prober(h: C2Home): Promise<ProbeWorld> {
   await installBundle(h, b.dir);
   return w;
 }
-

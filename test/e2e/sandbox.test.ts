@@ -6,10 +6,18 @@ import { snapshotTree } from "../helpers/tmp.ts";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { spawnHost } from "./c2-host-client.ts";
 import { c2HomesPerTest, installBundle, type C2Home } from "./c2-runtime-setup.ts";
-import { expectDefaultDenials, installC2Prober, otherC2Bundle, PROBE_CHECKS, probeWorld, type ProbeWorld } from "./sandbox-world.ts";
+import {
+  expectDefaultDenials,
+  installC2Prober,
+  otherC2Bundle,
+  PROBE_CHECKS,
+  probeWorld,
+  type ProbeWorld,
+} from "./sandbox-world.ts";
 
 const home = c2HomesPerTest();
-const run = (h: C2Home, args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
+const run = (h: C2Home, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: { ...h.env, ...env }, cwd: h.root });
 
 let world: ProbeWorld | undefined;
 afterEach(() => {
@@ -31,7 +39,10 @@ describe("a C2 runtime runs in the default sandbox", () => {
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"]);
     expect(r.exitCode).toBe(0);
     const report = r.json().result;
-    expect(expectDefaultDenials(report, ["read own", "write tmpdir", "write data"])).toEqual({ leaks: [], blocked: [] });
+    expect(expectDefaultDenials(report, ["read own", "write tmpdir", "write data"])).toEqual({
+      leaks: [],
+      blocked: [],
+    });
     // Denied by Landlock, or not there at all: the home is an empty tmpfs in the sandbox's mount namespace.
     expect(["EACCES", "ENOENT"]).toContain(report["read ssh"]);
     expect(["EACCES", "ENOENT"]).toContain(report["write home"]);
@@ -42,7 +53,13 @@ describe("a C2 runtime runs in the default sandbox", () => {
 
     // The probe can tell: unconfined, the same attempts succeed.
     const open = (await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX: "off" })).json().result;
-    expect([open["read ssh"], open["write home"], open.tcp, open.udp, open.daemon["read stateKey"]]).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect([open["read ssh"], open["write home"], open.tcp, open.udp, open.daemon["read stateKey"]]).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+    ]);
   });
 });
 
@@ -54,7 +71,11 @@ describe("denials and platforms", () => {
     const r = await run(h, ["plugin", "run", "prober.probe", "--json"]);
     expect(r.exitCode).toBe(0);
     const allow = `gjc plugin allow prober --runtime --net 127.0.0.1:${port}`;
-    expect(r.json().warnings).toContainEqual({ code: "sandbox_denied", message: `prober (runtime) tried to connect to 127.0.0.1:${port}, which its sandbox does not allow`, hint: `if it should: ${allow}` });
+    expect(r.json().warnings).toContainEqual({
+      code: "sandbox_denied",
+      message: `prober (runtime) tried to connect to 127.0.0.1:${port}, which its sandbox does not allow`,
+      hint: `if it should: ${allow}`,
+    });
     expect(r.stderr.split(allow).length - 1).toBe(1);
   });
 
@@ -84,7 +105,10 @@ describe("denials and platforms", () => {
 
     for (const role of ["main", "fork", "daemon"]) rmSync(join(h.home, `written.${role}`));
     const before = snapshotTree(h.home);
-    const refused = await run(h, ["plugin", "run", "prober.probe", "--json"], { GJC_SANDBOX_WITHOUT: "landlock", GJC_SANDBOX: "require" });
+    const refused = await run(h, ["plugin", "run", "prober.probe", "--json"], {
+      GJC_SANDBOX_WITHOUT: "landlock",
+      GJC_SANDBOX: "require",
+    });
     expect([refused.exitCode, refused.json().error.code]).toEqual([3, "sandbox_unavailable"]);
     expect(refused.json().error.message).toContain("GJC_SANDBOX=require");
     // Nothing ran: the probe's own writes (it could have made them unconfined) are not there.
@@ -124,7 +148,12 @@ describe("a C2 language server runs in the default sandbox", () => {
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.json().serverInfo.version);
     expect(expectDefaultDenials(report)).toEqual({ leaks: [], blocked: [] });
-    expect(r.json().warnings).toContainEqual(expect.objectContaining({ code: "sandbox_denied", hint: `if it should: gjc plugin allow lsp-prober --lsp probe --net 127.0.0.1:${world.targets("x").tcp.port}` }));
+    expect(r.json().warnings).toContainEqual(
+      expect.objectContaining({
+        code: "sandbox_denied",
+        hint: `if it should: gjc plugin allow lsp-prober --lsp probe --net 127.0.0.1:${world.targets("x").tcp.port}`,
+      }),
+    );
     expect([world.tcpAccepted(), world.udpReceived()]).toEqual([0, 0]);
   });
 });
@@ -133,9 +162,23 @@ describe("gjc plugin doctor", () => {
   test("reports which mechanisms are active, and what a machine without one falls back to or misses", async () => {
     const h = home();
     const full = (await run(h, ["plugin", "doctor", "--json"])).json().sandbox;
-    expect(full).toMatchObject({ mode: "default", enforced: true, landlock: { active: true, tcp: true, scoped: true }, seccomp: { active: true }, namespaces: { active: true }, network: "namespace", missing: [], fallbacks: [] });
+    expect(full).toMatchObject({
+      mode: "default",
+      enforced: true,
+      landlock: { active: true, tcp: true, scoped: true },
+      seccomp: { active: true },
+      namespaces: { active: true },
+      network: "namespace",
+      missing: [],
+      fallbacks: [],
+    });
     const noNetns = (await run(h, ["plugin", "doctor", "--json"], { GJC_SANDBOX_WITHOUT: "netns" })).json().sandbox;
-    expect(noNetns).toMatchObject({ enforced: true, namespaces: { active: false, unshare: null }, network: "landlock-tcp", missing: [] });
+    expect(noNetns).toMatchObject({
+      enforced: true,
+      namespaces: { active: false, unshare: null },
+      network: "landlock-tcp",
+      missing: [],
+    });
     expect(noNetns.fallbacks[0]).toContain("Landlock port rules");
     const human = await run(h, ["plugin", "doctor"], { GJC_SANDBOX_WITHOUT: "landlock,seccomp" });
     expect(human.stdout).toContain("Plugin sandbox: not available: plugin processes run unconfined");

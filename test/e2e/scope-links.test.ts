@@ -7,7 +7,16 @@
  * directory gjc makes is writable by others, whatever the umask.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import { writeRuntimeBundle } from "../unit/c2host/_bundle.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
@@ -30,14 +39,23 @@ describe("scope paths are real directories", () => {
       }
       const src = writeBundle(join(w.root, "src"), "alpha");
       const before = snapshotTree(w.root);
-      for (const args of [["plugin", "install", src, "--project"], ["plugin", "uninstall", "alpha", "--project"], ["plugin", "enable", "alpha", "--project"]]) {
+      for (const args of [
+        ["plugin", "install", src, "--project"],
+        ["plugin", "uninstall", "alpha", "--project"],
+        ["plugin", "enable", "alpha", "--project"],
+      ]) {
         const r = await w.gjc([...args, "--json"]);
         expect([args[1], r.exitCode, errorOf(r).code]).toEqual([args[1], 3, "unsafe_scope_path"]);
         expect(snapshotTree(w.root)).toEqual(before);
       }
       // doctor reports the link and --fix leaves it (and whatever it points at) alone.
       const doctor = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
-      expect(doctor.json().findings.filter((f: any) => f.kind === "unsafe_scope_path").map((f: any) => [f.scope, f.fixable])).toEqual([["project", false]]);
+      expect(
+        doctor
+          .json()
+          .findings.filter((f: any) => f.kind === "unsafe_scope_path")
+          .map((f: any) => [f.scope, f.fixable]),
+      ).toEqual([["project", false]]);
       expect(snapshotTree(w.root)).toEqual(before);
       const install = await w.gjc(["plugin", "install", src, "--project", "--json"]);
       expect(errorOf(install).message).toContain("symbolic link");
@@ -57,7 +75,9 @@ describe("scope paths are real directories", () => {
     mkdirSync(join(w.home, ".gjc"), { recursive: true });
     const linkedRoot = join(w.home, ".gjc", "linked-root");
     symlinkSync(real, linkedRoot);
-    const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--user", "--json"], { env: { GJC_USER_DIR: linkedRoot } });
+    const r = await w.gjc(["plugin", "install", writeBundle(join(w.root, "src"), "alpha"), "--user", "--json"], {
+      env: { GJC_USER_DIR: linkedRoot },
+    });
     expect(r.exitCode).toBe(0);
     expect(existsSync(join(realpathSync(real), "registry.json"))).toBe(true);
   });
@@ -101,9 +121,14 @@ describe("scope paths are real directories", () => {
     const w = (world = makeWorld());
     const umask = ["sh", "-c", 'umask 000 && exec "$0" "$@"'];
     const gjc = (args: string[]) => w.gjc([...args, "--json"], { wrap: umask });
-    expect((await gjc(["plugin", "install", writeBundle(join(w.root, "src-p"), "alpha"), "--project"])).exitCode).toBe(0);
+    expect((await gjc(["plugin", "install", writeBundle(join(w.root, "src-p"), "alpha"), "--project"])).exitCode).toBe(
+      0,
+    );
     expect((await gjc(["plugin", "install", writeBundle(join(w.root, "src-u"), "beta"), "--user"])).exitCode).toBe(0);
-    expect((await gjc(["plugin", "install", writeRuntimeBundle(join(w.root, "c2src"), { name: "gamma" }).dir, "--user"])).exitCode).toBe(0);
+    expect(
+      (await gjc(["plugin", "install", writeRuntimeBundle(join(w.root, "c2src"), { name: "gamma" }).dir, "--user"]))
+        .exitCode,
+    ).toBe(0);
     expect((await gjc(["plugin", "trust", "gamma"])).exitCode).toBe(0);
     expect((await gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
     expect((await gjc(["plugin", "uninstall", "alpha", "--project"])).exitCode).toBe(0);
@@ -125,7 +150,12 @@ describe("scope paths are real directories", () => {
     expect(list.json().problems[0].problem).toContain(expectProblem);
     expect((await w.gjc(["plugin", "session", "--json"])).json().bundles).toEqual([]);
     const doctor = await w.gjc(["plugin", "doctor", "--fix", "--json"]);
-    expect(doctor.json().findings.filter((f: any) => f.kind === "unsafe_scope_path").map((f: any) => [f.scope, f.fixable])).toEqual([["project", false]]);
+    expect(
+      doctor
+        .json()
+        .findings.filter((f: any) => f.kind === "unsafe_scope_path")
+        .map((f: any) => [f.scope, f.fixable]),
+    ).toEqual([["project", false]]);
     expect(snapshotTree(w.root)).toEqual(before);
   };
 
@@ -137,12 +167,15 @@ describe("scope paths are real directories", () => {
   });
 
   const root = typeof process.getuid === "function" && process.getuid() === 0;
-  test.skipIf(!root)("a project .gjc that another user owns (made here by root for uid 65534) is refused with nothing written; list, session and doctor load nothing from it", async () => {
-    const w = (world = makeWorld());
-    mkdirSync(join(w.project, ".gjc"));
-    chownSync(join(w.project, ".gjc"), 65534, 65534);
-    await refusedEverywhere(w, "belongs to another user (uid 65534)");
-  });
+  test.skipIf(!root)(
+    "a project .gjc that another user owns (made here by root for uid 65534) is refused with nothing written; list, session and doctor load nothing from it",
+    async () => {
+      const w = (world = makeWorld());
+      mkdirSync(join(w.project, ".gjc"));
+      chownSync(join(w.project, ".gjc"), 65534, 65534);
+      await refusedEverywhere(w, "belongs to another user (uid 65534)");
+    },
+  );
 
   test("C2: a plugins directory inside the data directory that every user may write refuses install with nothing written", async () => {
     const w = (world = makeWorld());

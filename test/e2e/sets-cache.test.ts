@@ -44,9 +44,17 @@ describe("content cache", () => {
     expect(readdirSync(join(w.cache, "content"))).toEqual([integrity.slice(7)]); // no temp leftovers
 
     const list = await w.gjc(["plugin", "cache", "list", "--json"]);
-    expect(list.json()).toMatchObject({ schema: "gjc/cache-list@1", entries: [{ integrity, name: "aa", family: "gjc", version: "1.0.0", files: 2 }], broken: [] });
+    expect(list.json()).toMatchObject({
+      schema: "gjc/cache-list@1",
+      entries: [{ integrity, name: "aa", family: "gjc", version: "1.0.0", files: 2 }],
+      broken: [],
+    });
     const ok = await w.gjc(["plugin", "cache", "verify", "--json"]);
-    expect({ exit: ok.exitCode, ok: ok.json().ok, checked: ok.json().checked }).toEqual({ exit: 0, ok: true, checked: 1 });
+    expect({ exit: ok.exitCode, ok: ok.json().ok, checked: ok.json().checked }).toEqual({
+      exit: 0,
+      ok: true,
+      checked: 1,
+    });
 
     // A refused or dry-run install stores nothing new.
     const other = writeBundle(join(w.root, "src", "b"), "bb");
@@ -56,13 +64,31 @@ describe("content cache", () => {
     appendFileSync(join(entry, "files", "tools", "aa_tool.ts"), "tampered");
     const bad = await w.gjc(["plugin", "cache", "verify", "--json"]);
     expect(bad.exitCode).toBe(3);
-    expect(bad.json().damaged).toEqual([{ integrity, name: "aa", reasons: [{ code: "cache_damaged", message: "changed: tools/aa_tool.ts" }] }]);
+    expect(bad.json().damaged).toEqual([
+      { integrity, name: "aa", reasons: [{ code: "cache_damaged", message: "changed: tools/aa_tool.ts" }] },
+    ]);
     expect((await w.gjc(["plugin", "cache", "verify"])).stdout).toContain("no longer match their digest");
     // A malformed entry.json is damaged too, with the field named (its schema: src/sets/disk-schemas.ts).
     const meta = JSON.parse(readFileSync(join(entry, "entry.json"), "utf8"));
-    writeFileSync(join(entry, "entry.json"), JSON.stringify({ ...meta, files: [{ ...meta.files[0], sha256: 7 }, ...meta.files.slice(1)] }));
+    writeFileSync(
+      join(entry, "entry.json"),
+      JSON.stringify({ ...meta, files: [{ ...meta.files[0], sha256: 7 }, ...meta.files.slice(1)] }),
+    );
     const malformed = await w.gjc(["plugin", "cache", "verify", "--json"]);
-    expect({ exit: malformed.exitCode, damaged: malformed.json().damaged }).toEqual({ exit: 3, damaged: [{ integrity, reasons: [{ code: "cache_damaged", message: "entry.json: files[0].sha256 must be a string, not an integer (at /files/0/sha256)" }] }] });
+    expect({ exit: malformed.exitCode, damaged: malformed.json().damaged }).toEqual({
+      exit: 3,
+      damaged: [
+        {
+          integrity,
+          reasons: [
+            {
+              code: "cache_damaged",
+              message: "entry.json: files[0].sha256 must be a string, not an integer (at /files/0/sha256)",
+            },
+          ],
+        },
+      ],
+    });
   });
 
   test("prune keeps what a lock, a generation or an installed bundle names, and removes the rest", async () => {
@@ -73,7 +99,14 @@ describe("content cache", () => {
     // Another user's home sharing the cache dir: nothing on this user's side names its content.
     const stranger = world();
     const b = writeBundle(join(stranger.root, "src", "b"), "bb");
-    expect((await runCli(["plugin", "install", b, "--user"], { cwd: stranger.project, env: { ...stranger.env, GJC_CACHE_DIR: w.cache } })).exitCode).toBe(0);
+    expect(
+      (
+        await runCli(["plugin", "install", b, "--user"], {
+          cwd: stranger.project,
+          env: { ...stranger.env, GJC_CACHE_DIR: w.cache },
+        })
+      ).exitCode,
+    ).toBe(0);
     const bIntegrity = integrityOfDir(registry(stranger.user).plugins[0].pluginRoot);
     expect(readdirSync(join(w.cache, "content")).sort()).toHaveLength(2);
 

@@ -5,7 +5,17 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { integrityOf } from "../../src/store/integrity.ts";
 import { join } from "node:path";
 import { tar } from "../helpers/tar.ts";
@@ -23,7 +33,8 @@ const world = () => {
   worlds.push(w);
   return w;
 };
-const installedFiles = (scopeRoot: string) => Object.fromEntries(registry(scopeRoot).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
+const installedFiles = (scopeRoot: string) =>
+  Object.fromEntries(registry(scopeRoot).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
 const sha = (p: string) => new Bun.CryptoHasher("sha256").update(readFileSync(p)).digest("hex");
 
 async function exportedSet(a: SetWorld): Promise<string> {
@@ -55,9 +66,15 @@ describe("set archives", () => {
     rmSync(join(a.root, "src"), { recursive: true, force: true });
     const r = netlessCli(b, ["plugin", "sync", "--project", "--from", out, "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
-    expect(JSON.parse(r.stdout).items.map((i: { name: string; from: string }) => `${i.name}:${i.from}`)).toEqual(["gitty:set", "loc:set"]);
+    expect(JSON.parse(r.stdout).items.map((i: { name: string; from: string }) => `${i.name}:${i.from}`)).toEqual([
+      "gitty:set",
+      "loc:set",
+    ]);
     expect(installedFiles(b.projectScope)).toEqual(installedFiles(a.projectScope));
-    expect(registry(b.projectScope).plugins.map((p) => [p.name, p.enabled])).toEqual([["gitty", true], ["loc", false]]);
+    expect(registry(b.projectScope).plugins.map((p) => [p.name, p.enabled])).toEqual([
+      ["gitty", true],
+      ["loc", false],
+    ]);
     expect(readFileSync(b.lock, "utf8")).toBe(readFileSync(a.lock, "utf8"));
     expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
     expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
@@ -124,7 +141,15 @@ describe("set archives", () => {
 
     // A hostile entry is judged by the tarball rules.
     const hostile = join(a.root, "hostile.tgz");
-    writeFileSync(hostile, Bun.gzipSync(tar([{ name: "plugins.lock.json", data: readFileSync(a.lock) }, { name: "../escape.txt", data: "x" }]) as Uint8Array<ArrayBuffer>));
+    writeFileSync(
+      hostile,
+      Bun.gzipSync(
+        tar([
+          { name: "plugins.lock.json", data: readFileSync(a.lock) },
+          { name: "../escape.txt", data: "x" },
+        ]) as Uint8Array<ArrayBuffer>,
+      ),
+    );
     const r4 = await b.gjc(["plugin", "sync", "--project", "--from", hostile, "--json"]);
     expect({ exit: r4.exitCode, code: errorOf(r4).code }).toEqual({ exit: 3, code: "security_policy" });
     expect(snapshotTree(b.project)).toEqual(before);
@@ -137,26 +162,42 @@ describe("set archives", () => {
     // Someone else's content in the same cache, which nothing of b names: prune removes it.
     const stranger = world();
     const other = writeBundle(join(stranger.root, "src", "other"), "other");
-    expect((await stranger.gjc(["plugin", "install", other, "--user"], { env: { GJC_CACHE_DIR: b.cache } })).exitCode).toBe(0);
+    expect(
+      (await stranger.gjc(["plugin", "install", other, "--user"], { env: { GJC_CACHE_DIR: b.cache } })).exitCode,
+    ).toBe(0);
 
-    const crash = await b.gjc(["plugin", "sync", "--project", "--from", out], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
+    const crash = await b.gjc(["plugin", "sync", "--project", "--from", out], {
+      env: { GJC_TEST_CRASH_AT: "sync:journaled" },
+    });
     expect(crash.exitCode).toBe(137);
     // Only the journal names the set's content now (the lock is written at the end of a sync --from).
     expect(existsSync(b.lock)).toBe(false);
-    const setEntries = JSON.parse(readFileSync(a.lock, "utf8")).bundles.map((e: { integrity: string }) => e.integrity).sort();
+    const setEntries = JSON.parse(readFileSync(a.lock, "utf8"))
+      .bundles.map((e: { integrity: string }) => e.integrity)
+      .sort();
     const pruned = await b.gjc(["plugin", "cache", "prune", "--json"]);
     expect(pruned.exitCode).toBe(0);
     expect(pruned.json()).toMatchObject({ kept: 2, removed: [{ name: "other" }], dryRun: false });
-    expect(readdirSync(join(b.cache, "content")).filter((n) => !n.startsWith(".")).sort()).toEqual(setEntries.map((i: string) => i.slice(7)));
+    expect(
+      readdirSync(join(b.cache, "content"))
+        .filter((n) => !n.startsWith("."))
+        .sort(),
+    ).toEqual(setEntries.map((i: string) => i.slice(7)));
 
     // Finished with the archive and the sources gone and no network: from the cache alone.
     rmSync(out);
     rmSync(join(a.root, "repos"), { recursive: true, force: true });
     rmSync(join(a.root, "src"), { recursive: true, force: true });
     const finish = netlessCli(b, ["plugin", "lock", "--project"]);
-    expect({ status: finish.status, err: finish.stderr }).toMatchObject({ status: 0, err: expect.stringContaining("interrupted") });
+    expect({ status: finish.status, err: finish.stderr }).toMatchObject({
+      status: 0,
+      err: expect.stringContaining("interrupted"),
+    });
     expect(installedFiles(b.projectScope)).toEqual(installedFiles(a.projectScope));
-    expect(registry(b.projectScope).plugins.map((p) => [p.name, p.enabled])).toEqual([["gitty", true], ["loc", false]]);
+    expect(registry(b.projectScope).plugins.map((p) => [p.name, p.enabled])).toEqual([
+      ["gitty", true],
+      ["loc", false],
+    ]);
     expect(readFileSync(b.lock, "utf8")).toBe(readFileSync(a.lock, "utf8"));
     expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
     expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);

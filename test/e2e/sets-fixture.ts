@@ -59,13 +59,26 @@ export function fileHashes(root: string): Record<string, string> {
 
 /** The documented integrity encoding, computed here from the files on disk. */
 export function integrityOfDir(root: string): string {
-  const files = Object.entries(fileHashes(root)).map(([path, v]) => ({ path, mode: v.split(":")[0].padStart(4, "0"), sha: v.split(":")[1] }));
+  const files = Object.entries(fileHashes(root)).map(([path, v]) => ({
+    path,
+    mode: v.split(":")[0].padStart(4, "0"),
+    sha: v.split(":")[1],
+  }));
   files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   const text = files.map((f) => `${f.path}\0${f.mode}\0${f.sha}\n`).join("");
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-export function registry(scopeRoot: string): { plugins: { name: string; version: string; dir: string; pluginRoot: string; enabled: boolean; source: Record<string, string> }[] } {
+export function registry(scopeRoot: string): {
+  plugins: {
+    name: string;
+    version: string;
+    dir: string;
+    pluginRoot: string;
+    enabled: boolean;
+    source: Record<string, string>;
+  }[];
+} {
   return JSON.parse(readFileSync(join(scopeRoot, "registry.json"), "utf8"));
 }
 
@@ -87,9 +100,17 @@ export const canUnshareNet = (() => {
 })();
 
 /** The CLI in a network namespace without network when available (see canUnshareNet). */
-export function netlessCli(w: SetWorld, args: string[], env: Record<string, string> = {}): { status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
+export function netlessCli(
+  w: SetWorld,
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
   const argv = [process.execPath, join(repoRoot, "src", "cli.ts"), ...args];
   const cmd = canUnshareNet ? ["unshare", "-n", ...argv] : argv;
-  const r = spawnSync(cmd[0], cmd.slice(1), { cwd: w.project, env: { ...process.env, ...w.env, NO_COLOR: "1", ...env }, encoding: "utf8" });
+  const r = spawnSync(cmd[0], cmd.slice(1), {
+    cwd: w.project,
+    env: { ...process.env, ...w.env, NO_COLOR: "1", ...env },
+    encoding: "utf8",
+  });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }

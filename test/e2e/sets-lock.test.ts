@@ -33,8 +33,28 @@ describe("gjc plugin lock", () => {
       lockfileVersion: 1,
       scope: "project",
       bundles: [
-        { name: "alpha", family: "gjc", version: "1.0.0", source: { kind: "path", path: "./bundles/alpha" }, pin: {}, integrity: integrityOfDir(dirOf("alpha")), files: 2, enabled: true, disabledSurfaces: [] },
-        { name: "zeta", family: "gjc", version: "1.0.0", source: { kind: "git", url: repo.url, ref: "main" }, pin: { commit: repo.head() }, integrity: integrityOfDir(dirOf("zeta")), files: 3, enabled: true, disabledSurfaces: ["tool:z_two"] },
+        {
+          name: "alpha",
+          family: "gjc",
+          version: "1.0.0",
+          source: { kind: "path", path: "./bundles/alpha" },
+          pin: {},
+          integrity: integrityOfDir(dirOf("alpha")),
+          files: 2,
+          enabled: true,
+          disabledSurfaces: [],
+        },
+        {
+          name: "zeta",
+          family: "gjc",
+          version: "1.0.0",
+          source: { kind: "git", url: repo.url, ref: "main" },
+          pin: { commit: repo.head() },
+          integrity: integrityOfDir(dirOf("zeta")),
+          files: 3,
+          enabled: true,
+          disabledSurfaces: ["tool:z_two"],
+        },
       ],
     });
     expect(text).toBe(`${JSON.stringify(lock, null, 2)}\n`);
@@ -47,7 +67,10 @@ describe("gjc plugin lock", () => {
     expect((await w.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
 
     // A newer tool's top-level keys survive a rewrite (after the known ones).
-    writeFileSync(w.lock, text.replace('"lockfileVersion": 1,', '"lockfileVersion": 1,\n  "xTeam": { "owner": "infra" },'));
+    writeFileSync(
+      w.lock,
+      text.replace('"lockfileVersion": 1,', '"lockfileVersion": 1,\n  "xTeam": { "owner": "infra" },'),
+    );
     expect((await w.gjc(["plugin", "uninstall", "alpha", "--project"])).exitCode).toBe(0);
     expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
     const rewritten = JSON.parse(readFileSync(w.lock, "utf8"));
@@ -101,10 +124,32 @@ describe("gjc plugin lock", () => {
     writeFileSync(w.lock, JSON.stringify({ lockfileVersion: 1, scope: "user", bundles: [] }));
     const foreign = await w.gjc(["plugin", "lock", "--project", "--check", "--json"]);
     expect(errorOf(foreign).message).toContain("not the project scope");
-    writeFileSync(w.lock, JSON.stringify({ lockfileVersion: 1, scope: "project", bundles: [{ name: "x", family: "gjc", version: "1", source: { kind: "path", path: "." }, pin: {}, integrity: "md5:00", files: 1, enabled: true, disabledSurfaces: [] }] }));
+    writeFileSync(
+      w.lock,
+      JSON.stringify({
+        lockfileVersion: 1,
+        scope: "project",
+        bundles: [
+          {
+            name: "x",
+            family: "gjc",
+            version: "1",
+            source: { kind: "path", path: "." },
+            pin: {},
+            integrity: "md5:00",
+            files: 1,
+            enabled: true,
+            disabledSurfaces: [],
+          },
+        ],
+      }),
+    );
     const badDigest = await w.gjc(["plugin", "lock", "--project", "--check", "--json"]);
     // The bad field is named (the lock's generated check, src/sets/disk-schemas.generated.ts).
-    expect(errorOf(badDigest)).toMatchObject({ code: "invalid_lock", message: expect.stringContaining("bundles[0].integrity \"md5:00\" is not valid") });
+    expect(errorOf(badDigest)).toMatchObject({
+      code: "invalid_lock",
+      message: expect.stringContaining('bundles[0].integrity "md5:00" is not valid'),
+    });
     expect(errorOf(badDigest).message).toContain("(at /bundles/0/integrity)");
   });
 });

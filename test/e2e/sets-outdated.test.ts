@@ -22,7 +22,8 @@ async function setup() {
   writeBundle(join(w.root, "tarsrc", "tarry"), "tarry");
   mkdirSync(join(w.project, "vendor"), { recursive: true });
   execFileSync("tar", ["czf", join(w.project, "vendor", "tarry.tgz"), "-C", join(w.root, "tarsrc"), "tarry"]);
-  for (const src of [`${branchy.url}#main`, `${taggy.url}#v1.0.0`, gone.url, "./vendor/tarry.tgz"]) expect((await w.gjc(["plugin", "install", src, "--project"])).exitCode).toBe(0);
+  for (const src of [`${branchy.url}#main`, `${taggy.url}#v1.0.0`, gone.url, "./vendor/tarry.tgz"])
+    expect((await w.gjc(["plugin", "install", src, "--project"])).exitCode).toBe(0);
   expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
   return { branchy, taggy, gone };
 }
@@ -32,7 +33,12 @@ describe("outdated and upgrade --all", () => {
     const { branchy, taggy, gone } = await setup();
     let r = await w.gjc(["plugin", "outdated", "--project", "--json", "--exit-code"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json().rows.map((x: { name: string; status: string }) => `${x.name}:${x.status}`)).toEqual(["branchy:current", "gone:current", "taggy:current", "tarry:not-checkable"]);
+    expect(r.json().rows.map((x: { name: string; status: string }) => `${x.name}:${x.status}`)).toEqual([
+      "branchy:current",
+      "gone:current",
+      "taggy:current",
+      "tarry:not-checkable",
+    ]);
 
     const moved = branchy.commit({ "tools/branchy_tool.ts": "export default () => 2;\n" });
     taggy.commit({ "README.md": "v1.2" });
@@ -45,10 +51,20 @@ describe("outdated and upgrade --all", () => {
     expect(r.exitCode).toBe(0); // updates are not an error
     const rows = Object.fromEntries(r.json().rows.map((x: { name: string }) => [x.name, x]));
     expect(rows.branchy).toMatchObject({ status: "outdated", installed: { ref: "main" }, latest: { commit: moved } });
-    expect(rows.taggy).toMatchObject({ status: "outdated", installed: { ref: "v1.0.0" }, latest: { tag: "v1.10.0", commit: taggy.head() } });
+    expect(rows.taggy).toMatchObject({
+      status: "outdated",
+      installed: { ref: "v1.0.0" },
+      latest: { tag: "v1.10.0", commit: taggy.head() },
+    });
     // Why a row is not compared, as {code, message}: the refusal's error code, or not_checkable.
-    expect(rows.gone).toMatchObject({ status: "unreachable", reasons: [{ code: "source_unreachable", message: expect.any(String) }] });
-    expect(rows.tarry).toMatchObject({ status: "not-checkable", reasons: [{ code: "not_checkable", message: "an archive has no newer version to ask for" }] });
+    expect(rows.gone).toMatchObject({
+      status: "unreachable",
+      reasons: [{ code: "source_unreachable", message: expect.any(String) }],
+    });
+    expect(rows.tarry).toMatchObject({
+      status: "not-checkable",
+      reasons: [{ code: "not_checkable", message: "an archive has no newer version to ask for" }],
+    });
     expect([rows.branchy.reasons, rows.taggy.reasons]).toEqual([[], []]);
     expect(r.json().outdated).toBe(2);
     const ci = await w.gjc(["plugin", "outdated", "--project", "--exit-code"]);
@@ -62,14 +78,26 @@ describe("outdated and upgrade --all", () => {
     renameSync(gone.dir, `${gone.dir}.moved`);
     const lockBefore = readFileSync(w.lock, "utf8");
     const dry = await w.gjc(["plugin", "upgrade", "--all", "--project", "--dry-run", "--json"]);
-    expect(dry.json().outcomes.map((o: { name: string; outcome: string }) => `${o.name}:${o.outcome}`)).toEqual(["branchy:upgraded", "gone:failed", "taggy:unchanged", "tarry:unchanged"]);
+    expect(dry.json().outcomes.map((o: { name: string; outcome: string }) => `${o.name}:${o.outcome}`)).toEqual([
+      "branchy:upgraded",
+      "gone:failed",
+      "taggy:unchanged",
+      "tarry:unchanged",
+    ]);
     expect(readFileSync(w.lock, "utf8")).toBe(lockBefore);
 
     const r = await w.gjc(["plugin", "upgrade", "--all", "--project", "--json"]);
     expect(r.exitCode).toBe(1); // one failed
     const out = r.json();
-    expect(out.outcomes.find((o: { name: string }) => o.name === "gone")).toMatchObject({ outcome: "failed", reasons: [{ code: "source_unreachable", message: expect.any(String) }] });
-    expect(out.outcomes.filter((o: { outcome: string }) => o.outcome !== "failed").map((o: { reasons: unknown[] }) => o.reasons)).toEqual([[], [], []]);
+    expect(out.outcomes.find((o: { name: string }) => o.name === "gone")).toMatchObject({
+      outcome: "failed",
+      reasons: [{ code: "source_unreachable", message: expect.any(String) }],
+    });
+    expect(
+      out.outcomes
+        .filter((o: { outcome: string }) => o.outcome !== "failed")
+        .map((o: { reasons: unknown[] }) => o.reasons),
+    ).toEqual([[], [], []]);
     expect(out.locksUpdated).toEqual([w.lock]);
     const lock = JSON.parse(readFileSync(w.lock, "utf8"));
     expect(lock.bundles.find((e: { name: string }) => e.name === "branchy").pin.commit).toBe(branchy.head());

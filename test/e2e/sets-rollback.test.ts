@@ -35,7 +35,12 @@ describe("history and rollback", () => {
     const { v1 } = await twoVersions();
     const h = await w.gjc(["plugin", "history", "p", "--project", "--json"]);
     const gens = h.json().generations;
-    expect(gens.map((g: { generation: number; command: string }) => `${g.generation}:${g.command}`)).toEqual(["4:gjc plugin enable", "3:gjc plugin upgrade", "2:gjc plugin disable", "1:gjc plugin install"]);
+    expect(gens.map((g: { generation: number; command: string }) => `${g.generation}:${g.command}`)).toEqual([
+      "4:gjc plugin enable",
+      "3:gjc plugin upgrade",
+      "2:gjc plugin disable",
+      "1:gjc plugin install",
+    ]);
     expect(gens[1].bundles[0]).toMatchObject({ name: "p", version: "2.0.0", disabledSurfaces: ["tool:p_b"] });
 
     // The newest generation where p differs is 3 (2.0.0, p_b off): only the choice changes.
@@ -46,7 +51,12 @@ describe("history and rollback", () => {
 
     r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--to", "2", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
-    expect(JSON.parse(r.stdout)).toMatchObject({ generation: 2, status: "restored", from: { version: "2.0.0" }, to: { version: "1.0.0" } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      generation: 2,
+      status: "restored",
+      from: { version: "2.0.0" },
+      to: { version: "1.0.0" },
+    });
     expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(v1);
     expect(bundleOf("p").version).toBe("1.0.0");
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
@@ -86,7 +96,11 @@ describe("history and rollback", () => {
     // 1.0.0 is no longer in the cache: the only older generation cannot be restored, so nothing changes.
     const r = netlessCli(w, ["plugin", "rollback", "p", "--project", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: "unchanged", from: { version: "2.0.0" }, to: { version: "2.0.0" } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: "unchanged",
+      from: { version: "2.0.0" },
+      to: { version: "2.0.0" },
+    });
     expect(fileHashes(bundleOf("p").pluginRoot)).toEqual(before);
     const gens = (await w.gjc(["plugin", "history", "--project", "--json"])).json().generations;
     expect(gens.map((g: { command: string }) => g.command)).toEqual(["gjc plugin upgrade", "gjc plugin install"]);
@@ -126,20 +140,29 @@ describe("history and rollback", () => {
     writeTree(dir, runtimeBundle("demo"));
     expect((await w.gjc(["plugin", "install", dir])).exitCode).toBe(0); // gen 1: v1, untrusted
     expect((await w.gjc(["plugin", "trust", "demo"])).exitCode).toBe(0); // gen 2: v1, trusted
-    const v1Row = (await w.gjc(["plugin", "list", "--json"])).json().bundles.find((b: { family: string }) => b.family === "c2");
+    const v1Row = (await w.gjc(["plugin", "list", "--json"]))
+      .json()
+      .bundles.find((b: { family: string }) => b.family === "c2");
     const v1 = { ...v1Row, ...v1Row.c2 };
     const v1Files = fileHashes(join(w.home, ".codetwo", "plugins", v1.id, "bundle"));
     writeTree(dir, runtimeBundle("demo", "2.0.0"));
     expect((await w.gjc(["plugin", "install", dir, "--force"])).exitCode).toBe(0); // gen 3: v2, trusted (kept by the store)
     expect((await w.gjc(["plugin", "untrust", "demo"])).exitCode).toBe(0); // gen 4: v2, untrusted
     const c2Now = async () => {
-      const row = (await w.gjc(["plugin", "list", "--json"])).json().bundles.find((b: { family: string }) => b.family === "c2");
+      const row = (await w.gjc(["plugin", "list", "--json"]))
+        .json()
+        .bundles.find((b: { family: string }) => b.family === "c2");
       return { ...row, ...row.c2 };
     };
 
     const r = netlessCli(w, ["plugin", "rollback", "demo", "--to", "2", "--json"]);
     expect({ status: r.status, err: r.stderr }).toMatchObject({ status: 0 });
-    expect(JSON.parse(r.stdout)).toMatchObject({ family: "c2", generation: 2, status: "restored", trustNotRaised: true });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      family: "c2",
+      generation: 2,
+      status: "restored",
+      trustNotRaised: true,
+    });
     expect(await c2Now()).toMatchObject({ version: "1.0.0", trusted: false, id: v1.id });
     expect(fileHashes(join(w.home, ".codetwo", "plugins", v1.id, "bundle"))).toEqual(v1Files);
 

@@ -26,7 +26,8 @@ const world = () => {
 };
 
 /** Every installed file of a scope by bundle: { name: { path: "mode:sha256" } }. */
-const installedFiles = (scopeRoot: string) => Object.fromEntries(registry(scopeRoot).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
+const installedFiles = (scopeRoot: string) =>
+  Object.fromEntries(registry(scopeRoot).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
 
 /** A first machine with a set: a git bundle on a branch, one on a tag, a real tarball, a local dir in the project. */
 async function teamSet(w: SetWorld) {
@@ -71,19 +72,27 @@ describe("gjc plugin sync", () => {
     const b = freshCheckout(a, ["vendor", "bundles"]);
     const untouched = { project: snapshotTree(b.project), home: snapshotTree(b.home) };
     const dry = await b.gjc(["plugin", "sync", "--project", "--frozen", "--dry-run", "--json"]);
-    expect({ exit: dry.exitCode, dryRun: dry.json().dryRun, actions: dry.json().items.map((i: { action: string }) => i.action) }).toEqual({ exit: 0, dryRun: true, actions: ["install", "install", "install", "install"] });
+    expect({
+      exit: dry.exitCode,
+      dryRun: dry.json().dryRun,
+      actions: dry.json().items.map((i: { action: string }) => i.action),
+    }).toEqual({ exit: 0, dryRun: true, actions: ["install", "install", "install", "install"] });
     expect({ project: snapshotTree(b.project), home: snapshotTree(b.home) }).toEqual(untouched); // a dry run writes nothing, not even the cache
     const r = await b.gjc(["plugin", "sync", "--project", "--frozen", "--json"]);
     expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 0 });
     const doc = r.json();
     expect(doc.schema).toBe("gjc/sync@1");
-    expect(doc.items.map((i: { name: string; action: string; from: string }) => `${i.name}:${i.action}:${i.from}`)).toEqual(["branchy:install:source", "local:install:source", "taggy:install:source", "tarry:install:source"]);
+    expect(
+      doc.items.map((i: { name: string; action: string; from: string }) => `${i.name}:${i.action}:${i.from}`),
+    ).toEqual(["branchy:install:source", "local:install:source", "taggy:install:source", "tarry:install:source"]);
     expect(installedFiles(b.projectScope)).toEqual(original);
     expect(readFileSync(b.lock, "utf8")).toBe(lockBytes); // --frozen never writes the lock
     expect((await b.gjc(["plugin", "verify"])).exitCode).toBe(0);
     expect((await b.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
     const reg = registry(b.projectScope).plugins.find((p) => p.name === "branchy")!;
-    expect(reg.source.sha).toBe(JSON.parse(lockBytes).bundles.find((e: { name: string }) => e.name === "branchy").pin.commit);
+    expect(reg.source.sha).toBe(
+      JSON.parse(lockBytes).bundles.find((e: { name: string }) => e.name === "branchy").pin.commit,
+    );
     expect((reg as unknown as { disabledSurfaceIds: string[] }).disabledSurfaceIds).toEqual(["tool:b_two"]);
 
     // Again: nothing to do; the content is in B's cache now.
@@ -101,14 +110,24 @@ describe("gjc plugin sync", () => {
     rmSync(join(a.root, "repos"), { recursive: true, force: true }); // the sources are gone too
     const inNamespace = netlessCli(b, ["plugin", "sync", "--project", "--frozen", "--offline", "--json"]);
     expect({ status: inNamespace.status, err: inNamespace.stderr }).toMatchObject({ status: 0 });
-    expect(JSON.parse(inNamespace.stdout).items.map((i: { from: string }) => i.from)).toEqual(["cache", "cache", "cache", "cache"]);
+    expect(JSON.parse(inNamespace.stdout).items.map((i: { from: string }) => i.from)).toEqual([
+      "cache",
+      "cache",
+      "cache",
+      "cache",
+    ]);
     expect(installedFiles(b.projectScope)).toEqual(original);
 
     const c = freshCheckout(a, ["vendor", "bundles"]); // empty cache
     const before = snapshotTree(c.project);
     const miss = await c.gjc(["plugin", "sync", "--project", "--offline", "--json"]);
     expect({ exit: miss.exitCode, code: errorOf(miss).code }).toEqual({ exit: 4, code: "offline_miss" });
-    expect(miss.json().error.details.missing.map((m: { name: string }) => m.name)).toEqual(["branchy", "local", "taggy", "tarry"]);
+    expect(miss.json().error.details.missing.map((m: { name: string }) => m.name)).toEqual([
+      "branchy",
+      "local",
+      "taggy",
+      "tarry",
+    ]);
     expect(snapshotTree(c.project)).toEqual(before);
   });
 
@@ -123,13 +142,26 @@ describe("gjc plugin sync", () => {
     expect({ exit: r.exitCode, code: errorOf(r).code }).toEqual({ exit: 3, code: "lock_mismatch" });
     const lock = JSON.parse(readFileSync(a.lock, "utf8"));
     const localEntry = lock.bundles.find((e: { name: string }) => e.name === "local");
-    expect(r.json().error.details.mismatches).toEqual([{ name: "local", family: "gjc", what: "integrity", expected: localEntry.integrity, actual: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), source: "path ./bundles/local", origin: "source" }]);
+    expect(r.json().error.details.mismatches).toEqual([
+      {
+        name: "local",
+        family: "gjc",
+        what: "integrity",
+        expected: localEntry.integrity,
+        actual: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        source: "path ./bundles/local",
+        origin: "source",
+      },
+    ]);
     expect(snapshotTree(b.project)).toEqual(before.project); // nothing written: not even the other three bundles
     expect(snapshotTree(b.home)).toEqual(before.home);
 
     // A replaced archive at the same path.
     const c = freshCheckout(a, ["vendor", "bundles"]);
-    writeFileSync(join(c.project, "vendor", "tarry.tgz"), execFileSync("tar", ["cz", "-C", join(a.root, "repos"), "taggy"]));
+    writeFileSync(
+      join(c.project, "vendor", "tarry.tgz"),
+      execFileSync("tar", ["cz", "-C", join(a.root, "repos"), "taggy"]),
+    );
     const t = await c.gjc(["plugin", "sync", "--project", "--json"]);
     expect({ exit: t.exitCode, code: errorOf(t).code }).toEqual({ exit: 3, code: "lock_mismatch" });
     expect(t.json().error.details.mismatches[0]).toMatchObject({ name: "tarry", what: "pin" });
@@ -151,7 +183,9 @@ describe("gjc plugin sync", () => {
     writeFileSync(e.lock, JSON.stringify(moved, null, 2));
     const mismatch = await e.gjc(["plugin", "sync", "--project", "--json"]);
     expect({ exit: mismatch.exitCode, code: errorOf(mismatch).code }).toEqual({ exit: 3, code: "lock_mismatch" });
-    expect(mismatch.json().error.details.mismatches).toMatchObject([{ name: "branchy", what: "integrity", source: expect.stringContaining(rewritten.slice(0, 12)) }]);
+    expect(mismatch.json().error.details.mismatches).toMatchObject([
+      { name: "branchy", what: "integrity", source: expect.stringContaining(rewritten.slice(0, 12)) },
+    ]);
   });
 
   test("repairs drift and applies choices from the lock; extras are reported, --frozen refuses them, --prune removes them", async () => {
@@ -170,9 +204,17 @@ describe("gjc plugin sync", () => {
     expect({ exit: frozen.exitCode, code: errorOf(frozen).code }).toEqual({ exit: 1, code: "lock_unsettled" });
     const r = await a.gjc(["plugin", "sync", "--user", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(r.json().items.map((i: { name: string; action: string; from?: string }) => [i.name, i.action, i.from ?? null])).toEqual([["xx", "repair", "cache"], ["yy", "extra", null]]);
+    expect(
+      r.json().items.map((i: { name: string; action: string; from?: string }) => [i.name, i.action, i.from ?? null]),
+    ).toEqual([
+      ["xx", "repair", "cache"],
+      ["yy", "extra", null],
+    ]);
     // Why, as {code, message} (no prose-only fields): the drifted file, by the code verify gives drift.
-    expect(r.json().items.map((i: { reasons: unknown[] }) => i.reasons)).toEqual([[{ code: "runtime_mismatch", message: expect.stringContaining("tools/x_a.ts") }], []]);
+    expect(r.json().items.map((i: { reasons: unknown[] }) => i.reasons)).toEqual([
+      [{ code: "runtime_mismatch", message: expect.stringContaining("tools/x_a.ts") }],
+      [],
+    ]);
     const xNow = registry(a.user).plugins.find((p) => p.name === "xx")!;
     expect(fileHashes(xNow.pluginRoot)).toEqual(original);
     expect((xNow as unknown as { disabledSurfaceIds: string[] }).disabledSurfaceIds).toEqual([]);
@@ -180,8 +222,14 @@ describe("gjc plugin sync", () => {
     // A choice changed since the lock: the lock field that differs is the reason.
     expect((await a.gjc(["plugin", "disable", "xx", "--user"])).exitCode).toBe(0);
     const choices = await a.gjc(["plugin", "sync", "--user", "--dry-run", "--json"]);
-    expect(choices.json().items[0]).toMatchObject({ name: "xx", action: "choices", reasons: [{ code: "differs_from_lock", message: "enabled is not the lock's" }] });
-    expect((await a.gjc(["plugin", "sync", "--user", "--dry-run"])).stdout).toContain("xx 1.0.0 [gjc]: enabled is not the lock's");
+    expect(choices.json().items[0]).toMatchObject({
+      name: "xx",
+      action: "choices",
+      reasons: [{ code: "differs_from_lock", message: "enabled is not the lock's" }],
+    });
+    expect((await a.gjc(["plugin", "sync", "--user", "--dry-run"])).stdout).toContain(
+      "xx 1.0.0 [gjc]: enabled is not the lock's",
+    );
     const pruned = await a.gjc(["plugin", "sync", "--user", "--prune", "--frozen", "--json"]);
     expect(pruned.json().items.map((i: { action: string }) => i.action)).toEqual(["choices", "remove"]);
     expect(registry(a.user).plugins.map((p) => p.name)).toEqual(["xx"]);
@@ -189,7 +237,12 @@ describe("gjc plugin sync", () => {
     expect((await a.gjc(["plugin", "doctor", "--json"])).json().findings).toEqual([]);
   });
 
-  for (const [step, state] of [["sync:staging", "old"], ["sync:placed", "old"], ["sync:committed", "new"], ["sync:gjc-done", "new"]] as const) {
+  for (const [step, state] of [
+    ["sync:staging", "old"],
+    ["sync:placed", "old"],
+    ["sync:committed", "new"],
+    ["sync:gjc-done", "new"],
+  ] as const) {
     test(`kill -9 at ${step} leaves the ${state} set whole; the next sync finishes it`, async () => {
       const a = world();
       const srcs = ["p1", "p2", "p3"].map((n) => writeBundle(join(a.root, "src", n), n));

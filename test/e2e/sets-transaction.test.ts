@@ -30,10 +30,29 @@ async function stateOf() {
       return []; // no GJC bundle in the user scope
     }
   })();
-  const gjc = Object.fromEntries(plugins.map((p) => [p.name, { version: p.version, enabled: p.enabled, files: fileHashes(p.pluginRoot) }]));
-  const rows = (await w.gjc(["plugin", "list", "--json"])).json().bundles as { family: string; name: string; version: string; enabled: boolean; c2: { id: string; trusted: boolean } }[];
+  const gjc = Object.fromEntries(
+    plugins.map((p) => [p.name, { version: p.version, enabled: p.enabled, files: fileHashes(p.pluginRoot) }]),
+  );
+  const rows = (await w.gjc(["plugin", "list", "--json"])).json().bundles as {
+    family: string;
+    name: string;
+    version: string;
+    enabled: boolean;
+    c2: { id: string; trusted: boolean };
+  }[];
   const c2 = Object.fromEntries(
-    rows.filter((r) => r.family === "c2").map((r) => [r.name, { version: r.version, enabled: r.enabled, trusted: r.c2.trusted, id: r.c2.id, files: fileHashes(join(w.home, ".codetwo", "plugins", r.c2.id, "bundle")) }]),
+    rows
+      .filter((r) => r.family === "c2")
+      .map((r) => [
+        r.name,
+        {
+          version: r.version,
+          enabled: r.enabled,
+          trusted: r.c2.trusted,
+          id: r.c2.id,
+          files: fileHashes(join(w.home, ".codetwo", "plugins", r.c2.id, "bundle")),
+        },
+      ]),
   );
   return { gjc, c2 };
 }
@@ -47,14 +66,27 @@ async function twoSets() {
   writeBundle(g, "gg", { tools: ["g_a", "g_b"] });
   writeTree(notes, skillsBundle("notes"));
   writeTree(demo, runtimeBundle("demo"));
-  for (const args of [["install", g, "--user"], ["install", notes], ["install", demo], ["trust", "demo"], ["lock", "--user"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+  for (const args of [
+    ["install", g, "--user"],
+    ["install", notes],
+    ["install", demo],
+    ["trust", "demo"],
+    ["lock", "--user"],
+  ])
+    expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
   const oldLock = readFileSync(userLock(), "utf8");
   const oldState = await stateOf();
 
   writeBundle(g, "gg", { version: "2.0.0", tools: ["g_a", "g_b"], body: "export default () => 2;" });
   writeTree(notes, skillsBundle("notes", "1.1.0"));
   writeTree(demo, runtimeBundle("demo", "2.0.0"));
-  for (const args of [["install", g, "--user", "--force"], ["install", notes, "--force"], ["install", demo, "--force"], ["disable", "notes"], ["lock", "--user"]]) {
+  for (const args of [
+    ["install", g, "--user", "--force"],
+    ["install", notes, "--force"],
+    ["install", demo, "--force"],
+    ["disable", "notes"],
+    ["lock", "--user"],
+  ]) {
     expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
   }
   const newLock = readFileSync(userLock(), "utf8");
@@ -77,7 +109,10 @@ async function afterCrash(expectState: Awaited<ReturnType<typeof stateOf>>, expe
   expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
   // The next sets verb finishes the change first; the lock it then writes is the set it left.
   const lock = await w.gjc(["plugin", "lock", "--user"]);
-  expect({ exit: lock.exitCode, err: lock.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+  expect({ exit: lock.exitCode, err: lock.stderr }).toMatchObject({
+    exit: 0,
+    err: expect.stringContaining("interrupted"),
+  });
   expect(await stateOf()).toEqual(expectState);
   expect(readFileSync(userLock(), "utf8")).toBe(expectLock);
   expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
@@ -117,11 +152,16 @@ describe("sync across both families is one transaction (kill -9)", () => {
 describe("store commands finish an interrupted change before their own", () => {
   test("after a sync killed between two C2 commits, an install and a C2 disable first finish it, so their change is not overwritten later", async () => {
     const { newState } = await twoSets();
-    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], {
+      env: { GJC_TEST_CRASH_AT: "c2install:committed" },
+    });
     expect(crash.exitCode).toBe(137);
     const other = writeBundle(join(w.root, "src", "other"), "other");
     const install = await w.gjc(["plugin", "install", other, "--user"]);
-    expect({ exit: install.exitCode, err: install.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
+    expect({ exit: install.exitCode, err: install.stderr }).toMatchObject({
+      exit: 0,
+      err: expect.stringContaining("interrupted"),
+    });
     const { other: added, ...rest } = (await stateOf()).gjc;
     expect({ gjc: rest, c2: (await stateOf()).c2 }).toEqual(newState);
     expect(added.version).toBe("1.0.0");
@@ -142,17 +182,29 @@ describe("a sync refused half-way is undone at once", () => {
     // squat declares a command in the namespace "demo", which the bundle demo will own.
     const squat = join(w.root, "src", "squat");
     const tree = runtimeBundle("squat");
-    const manifest = tree["plugin.json"] as { extensions: { "dev.codetwo": { commands: { id: string }[]; ui: { command: string }[] } } };
+    const manifest = tree["plugin.json"] as {
+      extensions: { "dev.codetwo": { commands: { id: string }[]; ui: { command: string }[] } };
+    };
     manifest.extensions["dev.codetwo"].commands[0].id = "demo.run";
     manifest.extensions["dev.codetwo"].ui[0].command = "demo.run";
     writeTree(squat, tree);
     writeBundle(g, "gg", { version: "2.0.0", tools: ["g_a"], body: "export default () => 2;" });
-    for (const args of [["install", g, "--user", "--force"], ["install", squat], ["lock", "--user"], ["uninstall", "squat"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+    for (const args of [
+      ["install", g, "--user", "--force"],
+      ["install", squat],
+      ["lock", "--user"],
+      ["uninstall", "squat"],
+    ])
+      expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
     const wanted = readFileSync(userLock(), "utf8");
     writeBundle(g, "gg", { tools: ["g_a"] });
     const demo = join(w.root, "src", "demo");
     writeTree(demo, runtimeBundle("demo"));
-    for (const args of [["install", g, "--user", "--force"], ["install", demo]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+    for (const args of [
+      ["install", g, "--user", "--force"],
+      ["install", demo],
+    ])
+      expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
     const before = await stateOf();
     expect(fileHashes(registry(w.user).plugins[0].pluginRoot)).toEqual(v1);
 
@@ -180,7 +232,9 @@ describe("a C2 rollback is one transaction (kill -9)", () => {
     expect((await w.gjc(["plugin", "enable", "notes"])).exitCode).toBe(0);
     expect((await stateOf()).c2.notes).toMatchObject({ version: "1.1.0", enabled: true });
 
-    const crash = await w.gjc(["plugin", "rollback", "notes", "--to", "2"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    const crash = await w.gjc(["plugin", "rollback", "notes", "--to", "2"], {
+      env: { GJC_TEST_CRASH_AT: "c2install:committed" },
+    });
     expect(crash.exitCode).toBe(137);
     // Half done on disk: the old files, the new choice.
     expect((await stateOf()).c2.notes).toMatchObject({ version: "1.0.0", enabled: true });
@@ -188,7 +242,11 @@ describe("a C2 rollback is one transaction (kill -9)", () => {
     expect(await stateOf()).toEqual(gen2);
     const gens = (await w.gjc(["plugin", "history", "notes", "--user", "--json"])).json().generations;
     expect(gens[0].command).toBe("gjc plugin rollback notes --to 2 (finished after an interruption)");
-    expect(JSON.parse(readFileSync(userLock(), "utf8")).bundles.map((e: { name: string; version: string; enabled: boolean }) => [e.name, e.version, e.enabled])).toEqual([["notes", "1.0.0", false]]);
+    expect(
+      JSON.parse(readFileSync(userLock(), "utf8")).bundles.map(
+        (e: { name: string; version: string; enabled: boolean }) => [e.name, e.version, e.enabled],
+      ),
+    ).toEqual([["notes", "1.0.0", false]]);
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
   });
 });
@@ -200,27 +258,54 @@ describe("sync --project with C2 bundles is one transaction (kill -9)", () => {
       const demo = join(w.root, "src", "demo");
       writeTree(demo, runtimeBundle("demo"));
       const gg = writeBundle(join(w.root, "src", "gg"), "gg");
-      for (const args of [["install", demo], ["install", gg, "--project"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+      for (const args of [
+        ["install", demo],
+        ["install", gg, "--project"],
+      ])
+        expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
       for (const extra of [[], ["--component", "ui:go"]]) {
-        const plan = await w.gjc(["plugin", "policy", "plan", "demo", "--state", "disabled", ...extra, "--project", ".", "--json"]);
+        const plan = await w.gjc([
+          "plugin",
+          "policy",
+          "plan",
+          "demo",
+          "--state",
+          "disabled",
+          ...extra,
+          "--project",
+          ".",
+          "--json",
+        ]);
         expect((await w.gjc(["plugin", "policy", "apply", plan.json().token])).exitCode).toBe(0);
       }
       expect((await w.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
       const lockText = readFileSync(w.lock, "utf8");
       const want = { c2: (await stateOf()).c2, gg: fileHashes(registry(w.projectScope).plugins[0].pluginRoot) };
-      const policyOf = async () => (await w.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"])).json().plugins.map((p: { name: string; state: string; components: unknown }) => [p.name, p.state, p.components]);
+      const policyOf = async () =>
+        (await w.gjc(["plugin", "policy", "catalog", "--project", ".", "--json"]))
+          .json()
+          .plugins.map((p: { name: string; state: string; components: unknown }) => [p.name, p.state, p.components]);
       const policy = await policyOf();
 
       // The same machine made fresh: nothing installed, no policy, only the lock (and the cache).
-      for (const args of [["uninstall", "demo"], ["uninstall", "gg", "--project"]]) expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
+      for (const args of [
+        ["uninstall", "demo"],
+        ["uninstall", "gg", "--project"],
+      ])
+        expect((await w.gjc(["plugin", ...args])).exitCode).toBe(0);
       expect(await policyOf()).toEqual([]);
       const crash = await w.gjc(["plugin", "sync", "--project", "--frozen"], { env: { GJC_TEST_CRASH_AT: step } });
       expect(crash.exitCode).toBe(137);
       const check = await w.gjc(["plugin", "lock", "--project", "--check", "--json"]);
       expect({ exit: check.exitCode, code: errorOf(check).code }).toEqual({ exit: 1, code: "transaction_pending" });
       const next = await w.gjc(["plugin", "sync", "--project", "--frozen"]);
-      expect({ exit: next.exitCode, err: next.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
-      expect({ c2: (await stateOf()).c2, gg: fileHashes(registry(w.projectScope).plugins[0].pluginRoot) }).toEqual(want);
+      expect({ exit: next.exitCode, err: next.stderr }).toMatchObject({
+        exit: 0,
+        err: expect.stringContaining("interrupted"),
+      });
+      expect({ c2: (await stateOf()).c2, gg: fileHashes(registry(w.projectScope).plugins[0].pluginRoot) }).toEqual(
+        want,
+      );
       expect(await policyOf()).toEqual(policy);
       expect(readFileSync(w.lock, "utf8")).toBe(lockText);
       expect((await w.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
@@ -232,7 +317,9 @@ describe("sync --project with C2 bundles is one transaction (kill -9)", () => {
 describe("doctor shows a pending set transaction and --fix finishes it", () => {
   test("a sync killed between two C2 commits: doctor reports transaction_pending (exit 1, what --fix does), --fix finishes it as the next sets verb would", async () => {
     const { newLock, newState } = await twoSets();
-    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "c2install:committed" } });
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], {
+      env: { GJC_TEST_CRASH_AT: "c2install:committed" },
+    });
     expect(crash.exitCode).toBe(137);
     const journal = join(w.home, ".gjc", "agent", "plugins-history", "transaction.json");
     expect(existsSync(journal)).toBe(true);
@@ -255,13 +342,22 @@ describe("doctor shows a pending set transaction and --fix finishes it", () => {
     ]);
     // Looking changes nothing: the journal is still there, the set still half changed.
     expect(existsSync(journal)).toBe(true);
-    expect((await w.gjc(["plugin", "doctor", "--user"])).stdout).toContain("--fix would finish \"gjc plugin sync\"");
+    expect((await w.gjc(["plugin", "doctor", "--user"])).stdout).toContain('--fix would finish "gjc plugin sync"');
     // The project scope has no journal: nothing about it.
-    expect((await w.gjc(["plugin", "doctor", "--project", "--json"])).json().findings.filter((f: { kind: string }) => f.kind === "transaction_pending")).toEqual([]);
+    expect(
+      (await w.gjc(["plugin", "doctor", "--project", "--json"]))
+        .json()
+        .findings.filter((f: { kind: string }) => f.kind === "transaction_pending"),
+    ).toEqual([]);
 
     const fix = await w.gjc(["plugin", "doctor", "--user", "--fix", "--json"]);
-    expect({ exit: fix.exitCode, err: fix.stderr }).toMatchObject({ exit: 0, err: expect.stringContaining("interrupted") });
-    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "transaction_pending")).toMatchObject({ fixed: true });
+    expect({ exit: fix.exitCode, err: fix.stderr }).toMatchObject({
+      exit: 0,
+      err: expect.stringContaining("interrupted"),
+    });
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "transaction_pending")).toMatchObject({
+      fixed: true,
+    });
     expect(existsSync(journal)).toBe(false);
     expect(await stateOf()).toEqual(newState);
     expect((await w.gjc(["plugin", "verify"])).exitCode).toBe(0);
@@ -274,14 +370,20 @@ describe("doctor shows a pending set transaction and --fix finishes it", () => {
 
   test("an edited journal is foreign (its signature no longer matches): shown as foreign_state and left alone by --fix", async () => {
     const { newState } = await twoSets();
-    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], { env: { GJC_TEST_CRASH_AT: "sync:journaled" } });
+    const crash = await w.gjc(["plugin", "sync", "--user", "--trust", "demo"], {
+      env: { GJC_TEST_CRASH_AT: "sync:journaled" },
+    });
     expect(crash.exitCode).toBe(137);
     const journal = join(w.home, ".gjc", "agent", "plugins-history", "transaction.json");
     const original = readFileSync(journal, "utf8");
     const j = JSON.parse(original);
     writeFileSync(journal, JSON.stringify({ ...j, forward: { ...j.forward, trust: [...j.forward.trust, "notes"] } }));
     const fix = await w.gjc(["plugin", "doctor", "--user", "--fix", "--json"]);
-    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "foreign_state")).toMatchObject({ severity: "warning", path: journal, fixable: false });
+    expect(fix.json().findings.find((f: { kind: string }) => f.kind === "foreign_state")).toMatchObject({
+      severity: "warning",
+      path: journal,
+      fixable: false,
+    });
     expect(fix.stderr).toContain("foreign_state");
     expect(existsSync(journal)).toBe(true);
     // Once the journal is what gjc wrote again, --fix finishes the change.

@@ -20,7 +20,8 @@ const world = () => {
   worlds.push(w);
   return w;
 };
-const files = (scope: string) => Object.fromEntries(registry(scope).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
+const files = (scope: string) =>
+  Object.fromEntries(registry(scope).plugins.map((p) => [p.name, fileHashes(p.pluginRoot)]));
 
 describe("compiled gjc: plugin sets", () => {
   test("lock, check, sync --frozen on a fresh machine, export and sync --from, outdated, history, rollback, cache", async () => {
@@ -52,9 +53,15 @@ describe("compiled gjc: plugin sets", () => {
 
     repo.commit({ "tools/gitty_tool.ts": "export default () => 2;\n" });
     const out = await run(a, ["plugin", "outdated", "--project", "--json"]);
-    expect(out.json().rows.map((r: { name: string; status: string }) => `${r.name}:${r.status}`)).toEqual(["gitty:outdated", "loc:not-checkable"]);
+    expect(out.json().rows.map((r: { name: string; status: string }) => `${r.name}:${r.status}`)).toEqual([
+      "gitty:outdated",
+      "loc:not-checkable",
+    ]);
     const up = await run(a, ["plugin", "upgrade", "--all", "--project", "--json"]);
-    expect(up.json().outcomes.map((o: { name: string; outcome: string }) => `${o.name}:${o.outcome}`)).toEqual(["gitty:upgraded", "loc:unchanged"]);
+    expect(up.json().outcomes.map((o: { name: string; outcome: string }) => `${o.name}:${o.outcome}`)).toEqual([
+      "gitty:upgraded",
+      "loc:unchanged",
+    ]);
     const gens = (await run(a, ["plugin", "history", "gitty", "--project", "--json"])).json().generations;
     expect(gens[0].command).toBe("gjc plugin upgrade --all");
     const back = await run(a, ["plugin", "rollback", "gitty", "--project", "--json"]);

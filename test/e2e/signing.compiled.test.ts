@@ -32,7 +32,10 @@ describe("compiled: signed bundles", () => {
     await refused(["plugin", "install", src, "--user", "--require-signed"], "unsigned_bundle");
     const s = await ok(["plugin", "sign", src, "--key", key]);
     await ok(["signers", "add", "pub@example", `${key}.pub`]);
-    expect((await ok(["plugin", "install", src, "--user"])).signature).toMatchObject({ status: "trusted", signer: { fingerprint: s.fingerprint, identity: "pub@example" } });
+    expect((await ok(["plugin", "install", src, "--user"])).signature).toMatchObject({
+      status: "trusted",
+      signer: { fingerprint: s.fingerprint, identity: "pub@example" },
+    });
     writeBundle(src, "demo", { version: "1.1.0" });
     await refused(["plugin", "upgrade", "demo", "--user"], "signature_invalid");
     await ok(["plugin", "sign", src, "--key", other]);

@@ -51,7 +51,9 @@ describe("gjc plugin digest and sign", () => {
     await ok(["plugin", "install", src, "--user"]);
     await ok(["plugin", "lock", "--user"]);
     const lock = JSON.parse(readFileSync(join(w.user, "..", "plugins.lock.json"), "utf8"));
-    const entry = (lock.plugins ?? lock.bundles ?? Object.values(lock).find(Array.isArray)).find((e: { name: string }) => e.name === "demo");
+    const entry = (lock.plugins ?? lock.bundles ?? Object.values(lock).find(Array.isArray)).find(
+      (e: { name: string }) => e.name === "demo",
+    );
     expect(`${entry.integrity}\n`).toBe(d.stdout);
   });
 
@@ -127,7 +129,10 @@ describe("install verifies signatures", () => {
     writeFileSync(join(src, "gjc-signature.sshsig"), armorSignature(sig));
     const e = await refused(["plugin", "install", src, "--user"], "signature_invalid");
     expect(e.message).toContain('namespace "file"');
-    writeFileSync(join(src, "gjc-signature.sshsig"), "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n");
+    writeFileSync(
+      join(src, "gjc-signature.sshsig"),
+      "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n",
+    );
     await refused(["plugin", "install", src, "--user"], "signature_invalid");
   });
 
@@ -158,7 +163,9 @@ describe("install verifies signatures", () => {
     await refused(["plugin", "install", src, "--project"], "signer_revoked");
     await refused(["plugin", "install", src, "--user"], "signer_revoked");
     await refused(["signers", "add", "x@y", `${keyFile}.pub`], "signer_revoked");
-    expect((await ok(["signers", "list"])).revoked.map((k: { fingerprint: string }) => k.fingerprint)).toEqual([rev.revoked[0].fingerprint]);
+    expect((await ok(["signers", "list"])).revoked.map((k: { fingerprint: string }) => k.fingerprint)).toEqual([
+      rev.revoked[0].fingerprint,
+    ]);
   });
 
   test("a project's allowed_signers counts for the project's bundles only", async () => {
@@ -227,11 +234,22 @@ describe("gjc signers", () => {
     const { keyFile } = setup();
     const a = await ok(["signers", "add", "publisher@acme.example", `${keyFile}.pub`, "--for", "acme-*"]);
     expect(a.status).toBe("added");
-    expect((await ok(["signers", "add", "publisher@acme.example", `${keyFile}.pub`, "--for", "acme-*"])).status).toBe("unchanged");
+    expect((await ok(["signers", "add", "publisher@acme.example", `${keyFile}.pub`, "--for", "acme-*"])).status).toBe(
+      "unchanged",
+    );
     const text = readFileSync(a.file, "utf8");
     expect(text).toMatch(/^publisher@acme\.example namespaces="gjc-plugin" ssh-ed25519 \S+ gjc-for=acme-\*\n$/);
     const list = await ok(["signers", "list"]);
-    expect(list.signers).toEqual([expect.objectContaining({ identity: "publisher@acme.example", fingerprint: a.fingerprint, forNames: "acme-*", namespaces: "gjc-plugin", revoked: false, unusable: null })]);
+    expect(list.signers).toEqual([
+      expect.objectContaining({
+        identity: "publisher@acme.example",
+        fingerprint: a.fingerprint,
+        forNames: "acme-*",
+        namespaces: "gjc-plugin",
+        revoked: false,
+        unusable: null,
+      }),
+    ]);
     await ok(["signers", "remove", a.fingerprint]);
     expect((await ok(["signers", "list"])).signers).toEqual([]);
     await refused(["signers", "remove", "nobody@example"], "signer_not_found", 1);
@@ -285,7 +303,10 @@ describe("audit", () => {
     await ok(["signers", "add", "publisher@acme.example", `${keyFile}.pub`]);
     const s = await ok(["plugin", "sign", src, "--key", keyFile]);
     const a = await ok(["plugin", "audit", src]);
-    expect(a.signature).toEqual({ status: "trusted", signer: { fingerprint: s.fingerprint, keyType: "ssh-ed25519", identity: "publisher@acme.example" } });
+    expect(a.signature).toEqual({
+      status: "trusted",
+      signer: { fingerprint: s.fingerprint, keyType: "ssh-ed25519", identity: "publisher@acme.example" },
+    });
     const human = await w.gjc(["plugin", "audit", src]);
     expect(human.stdout).toContain(`signed publisher@acme.example ${s.fingerprint}`);
     await ok(["plugin", "install", src, "--user"]);

@@ -23,14 +23,20 @@ const box = sandboxPerTest();
 function oldStore(s: Sandbox): void {
   const from = join(fixturesDir, "stores", "main-34cadc3");
   for (const part of ["home", "project", "src"]) cpSync(join(from, part), join(s.root, part), { recursive: true });
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
+    );
   for (const file of walk(s.root).filter((f) => f.endsWith(".json"))) {
     const text = readFileSync(file, "utf8");
     if (text.includes("@ROOT@")) writeFileSync(file, text.replaceAll("@ROOT@", s.root));
   }
   chmodSync(join(s.home, ".gjc", "state.key"), 0o600); // git keeps no 0600
   const key = stateKey(s.context(), false) as Uint8Array;
-  for (const [scope, root] of [["user", s.user], ["project", join(s.project, ".gjc", "gjc-plugins")]] as const) {
+  for (const [scope, root] of [
+    ["user", s.user],
+    ["project", join(s.project, ".gjc", "gjc-plugins")],
+  ] as const) {
     for (const name of ["registry.json", "registry.last-good.json"]) {
       const path = join(root, name);
       const text = readFileSync(path, "utf8");
@@ -44,7 +50,18 @@ function oldStore(s: Sandbox): void {
 }
 
 const rows = async (s: Sandbox) =>
-  (await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { family: string; name: string; scope: string; enabled: boolean; c2?: { id: string; trusted: boolean } }) => [b.family, b.name, b.scope, b.enabled, b.c2?.id ?? null, b.c2?.trusted ?? null]);
+  (await s.gjc(["plugin", "list", "--json"]))
+    .json()
+    .bundles.map(
+      (b: { family: string; name: string; scope: string; enabled: boolean; c2?: { id: string; trusted: boolean } }) => [
+        b.family,
+        b.name,
+        b.scope,
+        b.enabled,
+        b.c2?.id ?? null,
+        b.c2?.trusted ?? null,
+      ],
+    );
 
 describe("a store written by main at 34cadc3", () => {
   test("is listed, verified and checked as it was: both GJC scopes, the trusted C2 runtime (trust kept), the locks and the cache", async () => {
@@ -58,7 +75,10 @@ describe("a store written by main at 34cadc3", () => {
     ]);
     expect((await s.gjc(["plugin", "inspect", "hello-runtime", "--json"])).json().bundle.c2.trustState).toBe("trusted");
     const verify = await s.gjc(["plugin", "verify", "--json"]);
-    expect({ exit: verify.exitCode, ok: verify.json().bundles.map((b: { ok: boolean }) => b.ok) }).toEqual({ exit: 0, ok: [true, true, true, true] });
+    expect({ exit: verify.exitCode, ok: verify.json().bundles.map((b: { ok: boolean }) => b.ok) }).toEqual({
+      exit: 0,
+      ok: [true, true, true, true],
+    });
     expect((await s.gjc(["plugin", "lock", "--project", "--check"])).exitCode).toBe(0);
     const cache = await s.gjc(["plugin", "cache", "verify", "--json"]);
     expect({ exit: cache.exitCode, checked: cache.json().checked }).toEqual({ exit: 0, checked: 3 });
@@ -71,22 +91,34 @@ describe("a store written by main at 34cadc3", () => {
     const s = box();
     oldStore(s);
     const history = await s.gjc(["plugin", "history", "--user", "--json"]);
-    expect({ generations: history.json().generations, warned: history.stderr.includes("foreign_state") }).toEqual({ generations: [], warned: true });
+    expect({ generations: history.json().generations, warned: history.stderr.includes("foreign_state") }).toEqual({
+      generations: [],
+      warned: true,
+    });
     const session = await s.gjc(["plugin", "session", "--json"]);
-    expect({ exit: session.exitCode, warned: session.stderr.includes("foreign_state") }).toEqual({ exit: 0, warned: true });
+    expect({ exit: session.exitCode, warned: session.stderr.includes("foreign_state") }).toEqual({
+      exit: 0,
+      warned: true,
+    });
     expect((await s.gjc(["plugin", "session", "--json"])).stderr).not.toContain("foreign_state");
 
     expect((await s.gjc(["plugin", "enable", "notes-skills"])).exitCode).toBe(0);
     const after = await s.gjc(["plugin", "history", "--user", "--json"]);
-    expect({ n: after.json().generations.length, warned: after.stderr.includes("foreign_state") }).toEqual({ n: 1, warned: false });
-    expect(JSON.parse(readFileSync(join(s.home, ".gjc", "agent", "plugins-history", "generations.json"), "utf8")).mac).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect({ n: after.json().generations.length, warned: after.stderr.includes("foreign_state") }).toEqual({
+      n: 1,
+      warned: false,
+    });
+    expect(
+      JSON.parse(readFileSync(join(s.home, ".gjc", "agent", "plugins-history", "generations.json"), "utf8")).mac,
+    ).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
   });
 
   test("is changed in place: its C2 record is trusted again with the code bound, GJC bundles upgrade from their recorded source, uninstall removes", async () => {
     const s = box();
     oldStore(s);
     // (A C2 local source's identity includes its real path, so the moved fixture cannot be upgraded from src/.)
-    const record = () => JSON.parse(readFileSync(join(s.c2, "plugins", "hello-runtime-3929ffce", "installed-plugin.json"), "utf8"));
+    const record = () =>
+      JSON.parse(readFileSync(join(s.c2, "plugins", "hello-runtime-3929ffce", "installed-plugin.json"), "utf8"));
     expect(record().trusted_capabilities.code).toBeUndefined();
     expect((await s.gjc(["plugin", "untrust", "hello-runtime"])).exitCode).toBe(0);
     expect((await s.gjc(["plugin", "trust", "hello-runtime"])).exitCode).toBe(0);
@@ -102,6 +134,10 @@ describe("a store written by main at 34cadc3", () => {
       ["c2", "hello-runtime", "user"],
     ]);
     expect((await s.gjc(["plugin", "verify"])).exitCode).toBe(0);
-    expect((await s.gjc(["plugin", "doctor", "--json"])).json().findings.filter((f: { severity: string }) => f.severity !== "info")).toEqual([]);
+    expect(
+      (await s.gjc(["plugin", "doctor", "--json"]))
+        .json()
+        .findings.filter((f: { severity: string }) => f.severity !== "info"),
+    ).toEqual([]);
   });
 });

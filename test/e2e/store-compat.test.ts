@@ -14,7 +14,10 @@ const box = sandboxPerTest();
 function oldStore(s: Sandbox): void {
   const from = join(fixturesDir, "stores", "main-4813a3f");
   for (const part of ["home", "project", "src"]) cpSync(join(from, part), join(s.root, part), { recursive: true });
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
+    );
   for (const file of walk(s.root).filter((f) => f.endsWith(".json"))) {
     const text = readFileSync(file, "utf8");
     if (text.includes("@ROOT@")) writeFileSync(file, text.replaceAll("@ROOT@", s.root));
@@ -30,7 +33,10 @@ async function adoptOldProject(s: Sandbox): Promise<void> {
   const before = await s.gjc(["plugin", "list", "--json"]);
   expect(before.json().problems).toMatchObject([{ family: "gjc", scope: "project", foreign: true }]);
   const adopt = await s.gjc(["plugin", "doctor", "--fix", "--adopt", "--json"]);
-  expect(adopt.json().findings.find((f: { kind: string }) => f.kind === "foreign_scope")).toMatchObject({ scope: "project", fixed: true });
+  expect(adopt.json().findings.find((f: { kind: string }) => f.kind === "foreign_scope")).toMatchObject({
+    scope: "project",
+    fixed: true,
+  });
 }
 
 describe("a store written by the previous binary (4813a3f)", () => {
@@ -40,7 +46,16 @@ describe("a store written by the previous binary (4813a3f)", () => {
     await adoptOldProject(s);
     const list = await s.gjc(["plugin", "list", "--json"]);
     expect(list.exitCode).toBe(0);
-    expect(list.json().bundles.map((b: { family: string; name: string; scope: string; enabled: boolean }) => [b.family, b.name, b.scope, b.enabled])).toEqual([
+    expect(
+      list
+        .json()
+        .bundles.map((b: { family: string; name: string; scope: string; enabled: boolean }) => [
+          b.family,
+          b.name,
+          b.scope,
+          b.enabled,
+        ]),
+    ).toEqual([
       ["gjc", "review-kit", "user", true],
       ["gjc", "review-kit", "project", false],
       ["c2", "hello-runtime", "user", true],
@@ -49,14 +64,26 @@ describe("a store written by the previous binary (4813a3f)", () => {
     expect(list.json().bundles[2].c2).toMatchObject({ id: "hello-runtime-1d250d6a", trusted: true });
     const verify = await s.gjc(["plugin", "verify", "--json"]);
     expect(verify.exitCode).toBe(0);
-    expect(verify.json().bundles.map((b: { name: string; ok: boolean; checked: number }) => [b.name, b.ok, b.checked])).toEqual([
+    expect(
+      verify.json().bundles.map((b: { name: string; ok: boolean; checked: number }) => [b.name, b.ok, b.checked]),
+    ).toEqual([
       ["review-kit", true, 5],
       ["review-kit", true, 5],
       ["hello-runtime", true, 4],
       ["notes-skills", true, 5],
     ]);
-    expect((await s.gjc(["plugin", "inspect", "notes-skills", "--json"])).json().bundle).toMatchObject({ family: "c2", version: "0.3.1", source: { kind: "path" }, c2: { id: "notes-skills-b104af16" } });
-    expect((await s.gjc(["plugin", "inspect", "review-kit", "--project", "--json"])).json().bundle.gjc.counts).toEqual({ surfaces: 5, enabled: 0, disabled: 5, quarantined: 0 });
+    expect((await s.gjc(["plugin", "inspect", "notes-skills", "--json"])).json().bundle).toMatchObject({
+      family: "c2",
+      version: "0.3.1",
+      source: { kind: "path" },
+      c2: { id: "notes-skills-b104af16" },
+    });
+    expect((await s.gjc(["plugin", "inspect", "review-kit", "--project", "--json"])).json().bundle.gjc.counts).toEqual({
+      surfaces: 5,
+      enabled: 0,
+      disabled: 5,
+      quarantined: 0,
+    });
     const doctor = await s.gjc(["plugin", "doctor", "--json"]);
     expect(doctor.json()).toMatchObject({ ok: true, findings: [] });
   });
@@ -67,9 +94,18 @@ describe("a store written by the previous binary (4813a3f)", () => {
     await adoptOldProject(s);
     // A name in both GJC scopes needs a flag; the C2 bundles are found by name alone.
     expect((await s.gjc(["plugin", "enable", "review-kit", "--json"])).json().error.code).toBe("ambiguous_plugin");
-    expect((await s.gjc(["plugin", "enable", "review-kit", "--project", "--json"])).json()).toMatchObject({ changed: true, enabled: true });
-    expect((await s.gjc(["plugin", "disable", "notes-skills", "--json"])).json()).toMatchObject({ family: "c2", changed: true, enabled: false });
-    const record = JSON.parse(readFileSync(join(s.c2, "plugins", "notes-skills-b104af16", "installed-plugin.json"), "utf8"));
+    expect((await s.gjc(["plugin", "enable", "review-kit", "--project", "--json"])).json()).toMatchObject({
+      changed: true,
+      enabled: true,
+    });
+    expect((await s.gjc(["plugin", "disable", "notes-skills", "--json"])).json()).toMatchObject({
+      family: "c2",
+      changed: true,
+      enabled: false,
+    });
+    const record = JSON.parse(
+      readFileSync(join(s.c2, "plugins", "notes-skills-b104af16", "installed-plugin.json"), "utf8"),
+    );
     expect(record).toMatchObject({ schema_version: 1, enabled: false, trusted: false });
 
     // GJC upgrade re-reads the recorded source (the fixture's src/review-kit), changed here.

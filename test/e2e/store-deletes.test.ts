@@ -4,7 +4,17 @@
  * restores the last good copy (its content directories are never swept meanwhile).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { makeWorld, writeBundle, type World } from "./gjc-install-fixture.ts";
@@ -50,7 +60,16 @@ describe("deletes stay inside real content directories", () => {
       writeFileSync(join(w.user, "registry.json"), JSON.stringify(reg));
     };
     for (const edit of [
-      (e: any) => (e.copiedFiles = [e.copiedFiles[0], ...Array.from({ length: 9000 }, (_, i) => ({ relativePath: `f${i}`, sha256: "0".repeat(64), bytes: 1, mode: 0o644 }))]),
+      (e: any) =>
+        (e.copiedFiles = [
+          e.copiedFiles[0],
+          ...Array.from({ length: 9000 }, (_, i) => ({
+            relativePath: `f${i}`,
+            sha256: "0".repeat(64),
+            bytes: 1,
+            mode: 0o644,
+          })),
+        ]),
       (e: any) => (e.copiedFiles[0].bytes = 2 ** 40),
     ]) {
       forged(edit);

@@ -23,7 +23,9 @@ function expectSafe(text: string): void {
 
 describe("untrusted text cannot drive the terminal", () => {
   test("validate: a GJC bundle name and a C2 description with escape sequences", async () => {
-    const gjc = writeTree(fresh(), { "gajae-plugin.json": { kind: "gajae-code-plugin", name: `x${HOSTILE}`, version: "1.0.0" } });
+    const gjc = writeTree(fresh(), {
+      "gajae-plugin.json": { kind: "gajae-code-plugin", name: `x${HOSTILE}`, version: "1.0.0" },
+    });
     const human = await runCli(["plugin", "validate", gjc]);
     expect(human.exitCode).toBe(1);
     expectSafe(human.stdout);
@@ -50,7 +52,14 @@ describe("untrusted text cannot drive the terminal", () => {
         standardVersion: "1.0.0",
         name: "evil-catalog",
         displayName: `Evil${HOSTILE}`,
-        plugins: [{ name: "notes", version: "1.0.0", source: { kind: "local", path: "./plugins/notes" }, description: `Looks fine${HOSTILE}\x1b[8mhidden` }],
+        plugins: [
+          {
+            name: "notes",
+            version: "1.0.0",
+            source: { kind: "local", path: "./plugins/notes" },
+            description: `Looks fine${HOSTILE}\x1b[8mhidden`,
+          },
+        ],
       },
     });
     const r = await runCli(["marketplace", "list", dir], { env: h.env, cwd: h.root });
@@ -64,7 +73,10 @@ describe("untrusted text cannot drive the terminal", () => {
 
   test("plugin run: a runtime's result with escape sequences, human and --json", async () => {
     const h = home();
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "echoer", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }] });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "echoer",
+      commands: [{ id: "demo.echo", argsSchema: { type: "object" } }],
+    });
     await installBundle(h, b.dir);
     const args = JSON.stringify({ say: `hi${HOSTILE}` });
     const human = await runCli(["plugin", "run", "demo.echo", "--args", args], { env: h.env, cwd: h.root });
@@ -80,12 +92,18 @@ describe("untrusted text cannot drive the terminal", () => {
 
   test("an error message that quotes the input (a source path) is made visible on stderr", async () => {
     const h = home();
-    const r = await runCli(["plugin", "install", join(h.root, `missing${HOSTILE}`), "--user"], { env: h.env, cwd: h.root });
+    const r = await runCli(["plugin", "install", join(h.root, `missing${HOSTILE}`), "--user"], {
+      env: h.env,
+      cwd: h.root,
+    });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain("error");
     expectSafe(r.stderr);
     expectSafe(r.stdout);
-    const json = await runCli(["plugin", "install", join(h.root, `missing${HOSTILE}`), "--user", "--json"], { env: h.env, cwd: h.root });
+    const json = await runCli(["plugin", "install", join(h.root, `missing${HOSTILE}`), "--user", "--json"], {
+      env: h.env,
+      cwd: h.root,
+    });
     expectSafe(json.stdout);
     expectSafe(json.stderr);
     expect(JSON.parse(json.stderr.trim().split("\n").at(-1)!).error.code).toBe(json.json().error.code);
@@ -93,9 +111,15 @@ describe("untrusted text cannot drive the terminal", () => {
 
   test("with colour on, our colours pass and a runtime's sequences do not", async () => {
     const h = home();
-    const b = writeRuntimeBundle(join(h.root, "src"), { name: "echoer", commands: [{ id: "demo.echo", argsSchema: { type: "object" } }] });
+    const b = writeRuntimeBundle(join(h.root, "src"), {
+      name: "echoer",
+      commands: [{ id: "demo.echo", argsSchema: { type: "object" } }],
+    });
     await installBundle(h, b.dir);
-    const r = await runCli(["plugin", "run", "demo.echo", "--args", JSON.stringify({ say: "\x9b31m" })], { env: { ...h.env, NO_COLOR: undefined, FORCE_COLOR: "1" }, cwd: h.root });
+    const r = await runCli(["plugin", "run", "demo.echo", "--args", JSON.stringify({ say: "\x9b31m" })], {
+      env: { ...h.env, NO_COLOR: undefined, FORCE_COLOR: "1" },
+      cwd: h.root,
+    });
     expect(r.exitCode).toBe(0);
     expectSafe(r.stdout);
     expect(r.stderr).toContain("\x1b[2m"); // our dim progress line

@@ -35,7 +35,8 @@ const TABLE: [name: string, exit: 0 | 1, errors: string[]][] = [
 ];
 
 const CATALOGS = join(fixturesDir, "catalogs");
-const errorCodes = (doc: any) => [...new Set((doc.diagnostics as any[]).filter((d) => d.severity === "error").map((d) => d.code))].sort();
+const errorCodes = (doc: any) =>
+  [...new Set((doc.diagnostics as any[]).filter((d) => d.severity === "error").map((d) => d.code))].sort();
 
 const fresh = tempDirsPerTest();
 
@@ -68,11 +69,15 @@ describe("marketplace validate", () => {
     ]);
     expect(doc.entries[2].source).toBe("github octo-org/gh-plugin/packs/gh-plugin@0123456789ab");
     // the runtime bundle's trust warning is reported against its path inside the catalog
-    expect(doc.diagnostics.map((d: any) => [d.code, d.path])).toEqual([["runtime.requires_trust", "plugins/hello-runtime/plugin.json#/extensions/dev.codetwo/runtime"]]);
+    expect(doc.diagnostics.map((d: any) => [d.code, d.path])).toEqual([
+      ["runtime.requires_trust", "plugins/hello-runtime/plugin.json#/extensions/dev.codetwo/runtime"],
+    ]);
   });
 
   test("an unknown entry field gets a did-you-mean", async () => {
-    const doc = (await runCli(["marketplace", "validate", join(CATALOGS, "invalid-entry-unknown-field"), "--json"])).json();
+    const doc = (
+      await runCli(["marketplace", "validate", join(CATALOGS, "invalid-entry-unknown-field"), "--json"])
+    ).json();
     expect(doc.diagnostics[0].path).toBe("marketplace.json#/plugins/0/sourc");
     expect(doc.diagnostics[0].message).toContain('Did you mean "source"?');
   });
@@ -109,10 +114,20 @@ describe("marketplace validate", () => {
     const catalog = join(t, "catalog");
     mkdirSync(join(catalog, "plugins"), { recursive: true });
     symlinkSync(outside, join(catalog, "plugins", "notes-skills"));
-    writeTree(catalog, { "marketplace.json": { standardVersion: "1.0.0", name: "c", plugins: [{ name: "notes-skills", version: "0.3.1", source: { kind: "local", path: "./plugins/notes-skills" } }] } });
+    writeTree(catalog, {
+      "marketplace.json": {
+        standardVersion: "1.0.0",
+        name: "c",
+        plugins: [
+          { name: "notes-skills", version: "0.3.1", source: { kind: "local", path: "./plugins/notes-skills" } },
+        ],
+      },
+    });
     const r = await runCli(["marketplace", "validate", catalog, "--json"]);
     expect(r.exitCode).toBe(1);
-    expect(r.json().diagnostics.map((d: any) => [d.code, d.path])).toEqual([["unsafe_path", "marketplace.json#/plugins/0/source/path"]]);
+    expect(r.json().diagnostics.map((d: any) => [d.code, d.path])).toEqual([
+      ["unsafe_path", "marketplace.json#/plugins/0/source/path"],
+    ]);
   });
 
   test("a symlinked marketplace.json is refused", async () => {

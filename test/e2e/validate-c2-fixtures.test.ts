@@ -88,9 +88,13 @@ const TABLE: Row[] = [
   ["missing-file-mcp-command", 1, ["missing_file"]],
   ["missing-file-runtime-command", 1, ["missing_file"]],
   ["missing-runtime-commands-without-runtime", 1, ["missing_runtime"]],
-  ["missing-runtime-connector-without-runtime", 1, ["missing_runtime","undeclared_command"]],
-  ["missing-runtime-ui-without-runtime", 1, ["missing_runtime","undeclared_command"]],
-  ["multiple-errors-one-run", 1, ["invalid_command","invalid_manifest","invalid_name","invalid_ui","invalid_version","missing_runtime"]],
+  ["missing-runtime-connector-without-runtime", 1, ["missing_runtime", "undeclared_command"]],
+  ["missing-runtime-ui-without-runtime", 1, ["missing_runtime", "undeclared_command"]],
+  [
+    "multiple-errors-one-run",
+    1,
+    ["invalid_command", "invalid_manifest", "invalid_name", "invalid_ui", "invalid_version", "missing_runtime"],
+  ],
   ["no-components-standard-only", 1, ["no_components"]],
   ["reserved-namespace-git", 1, ["reserved_namespace"]],
   ["too-many-commands-101", 1, ["too_many_commands"]],
@@ -131,9 +135,19 @@ const TABLE: Row[] = [
 ];
 
 const C2 = join(fixturesDir, "c2");
-const codes = (ds: { code: string; severity: string }[], severity: string) => [...new Set(ds.filter((d) => d.severity === severity).map((d) => d.code))].sort();
+const codes = (ds: { code: string; severity: string }[], severity: string) =>
+  [...new Set(ds.filter((d) => d.severity === severity).map((d) => d.code))].sort();
 /** Every 5th case, plus the ones whose refusal matters most, go through the real CLI. */
-const viaCli = new Set(TABLE.filter((_, i) => i % 5 === 0).map(([n]) => n).concat(["multiple-errors-one-run", "unknown-field-runtime-commandTimeoutMs", "invalid-connector-capability-issues", "valid-seed-example"]));
+const viaCli = new Set(
+  TABLE.filter((_, i) => i % 5 === 0)
+    .map(([n]) => n)
+    .concat([
+      "multiple-errors-one-run",
+      "unknown-field-runtime-commandTimeoutMs",
+      "invalid-connector-capability-issues",
+      "valid-seed-example",
+    ]),
+);
 
 describe("C2 fixtures", () => {
   test("the table lists every fixture directory exactly once, and fixtures hold no symlinks", () => {
@@ -195,16 +209,32 @@ describe("C2 fixtures", () => {
 
 describe("gjc plugin validate --format", () => {
   test("github: one annotation a diagnostic, at the file, line and column the JSON pointer names, escaped", async () => {
-    const r = await runCli(["plugin", "validate", join(fixturesDir, "c2", "unknown-field-runtime-commandTimeoutMs"), "--format", "github"], { cwd: fixturesDir });
+    const r = await runCli(
+      ["plugin", "validate", join(fixturesDir, "c2", "unknown-field-runtime-commandTimeoutMs"), "--format", "github"],
+      { cwd: fixturesDir },
+    );
     expect(r.exitCode).toBe(1);
     const lines = r.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     // "commandTimeoutMs": 60000 is line 20, its key at column 9 of plugin.json
-    expect(lines[0]).toStartWith("::error file=c2/unknown-field-runtime-commandTimeoutMs/plugin.json,line=20,col=9,title=gjc unknown_field::runtime has an unknown field");
+    expect(lines[0]).toStartWith(
+      "::error file=c2/unknown-field-runtime-commandTimeoutMs/plugin.json,line=20,col=9,title=gjc unknown_field::runtime has an unknown field",
+    );
     expect(lines[0]).toContain("%0Ahint: runtime.commandTimeoutMs is newer");
-    const catalog = await runCli(["plugin", "validate", join(fixturesDir, "catalogs", "catalog-mismatch-name"), "--format=github"], { cwd: fixturesDir });
-    expect(catalog.stdout).toStartWith("::error file=catalogs/catalog-mismatch-name/marketplace.json,line=8,col=7,title=gjc catalog_mismatch::");
-    const valid = await runCli(["plugin", "validate", join(fixturesDir, "examples", "notes-skills"), "--format", "github"]);
+    const catalog = await runCli(
+      ["plugin", "validate", join(fixturesDir, "catalogs", "catalog-mismatch-name"), "--format=github"],
+      { cwd: fixturesDir },
+    );
+    expect(catalog.stdout).toStartWith(
+      "::error file=catalogs/catalog-mismatch-name/marketplace.json,line=8,col=7,title=gjc catalog_mismatch::",
+    );
+    const valid = await runCli([
+      "plugin",
+      "validate",
+      join(fixturesDir, "examples", "notes-skills"),
+      "--format",
+      "github",
+    ]);
     expect({ exit: valid.exitCode, out: valid.stdout }).toEqual({ exit: 0, out: "" });
   });
 

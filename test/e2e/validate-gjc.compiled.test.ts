@@ -42,7 +42,11 @@ describe("compiled gjc: plugin validate on a GJC bundle", () => {
     });
     const before = snapshotTree(parent);
     // GJC_USER_DIR unset, so the bundle's .env could take effect if the binary ever loaded it
-    const r = await box.gjc(["plugin", "validate", ".", "--json"], { binary, cwd: root, env: { GJC_USER_DIR: undefined } });
+    const r = await box.gjc(["plugin", "validate", ".", "--json"], {
+      binary,
+      cwd: root,
+      env: { GJC_USER_DIR: undefined },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.json().surfaces).toHaveLength(3);
     for (const name of ["tool", "hook", "server"]) expect(existsSync(join(parent, `SENTINEL-${name}`))).toBe(false);
@@ -51,8 +55,12 @@ describe("compiled gjc: plugin validate on a GJC bundle", () => {
 
   test("invalid fixture: exit 1 with the seed's codes", async () => {
     const binary = await compiledBinary();
-    const r = await box.gjc(["plugin", "validate", join(fixturesDir, "gjc", "alias-unpreservable-fields"), "--json"], { binary });
+    const r = await box.gjc(["plugin", "validate", join(fixturesDir, "gjc", "alias-unpreservable-fields"), "--json"], {
+      binary,
+    });
     expect(r.exitCode).toBe(1);
-    expect(new Set(r.json().diagnostics.map((d: { code: string }) => d.code))).toEqual(new Set(["unsupported_surface"]));
+    expect(new Set(r.json().diagnostics.map((d: { code: string }) => d.code))).toEqual(
+      new Set(["unsupported_surface"]),
+    );
   });
 });

@@ -11,7 +11,8 @@ const sha = (s: string | Uint8Array) => new Bun.CryptoHasher("sha256").update(s)
 const fixture = (name: string) => join(fixturesDir, "gjc", name);
 const box = sandboxPerTest("gjc-e2e-validate-home-");
 /** What gjc wrote into the sandbox's HOME (user scope and C2 data dir included); Bun's own transpiler cache (~/.bun) is not ours. */
-const homeWrites = (s: Sandbox) => Object.keys(snapshotTree(s.home)).filter((p) => p !== ".bun" && !p.startsWith(".bun/"));
+const homeWrites = (s: Sandbox) =>
+  Object.keys(snapshotTree(s.home)).filter((p) => p !== ".bun" && !p.startsWith(".bun/"));
 
 /** The CLI in a sandbox, so nothing of the real user can be read or written (run from the repository, as before). */
 function cli(args: string[], s: Sandbox = box()) {
@@ -24,7 +25,15 @@ describe("gjc plugin validate <gjc bundle>", () => {
     const r = await cli(["plugin", "validate", fixture("valid-six-surfaces"), "--json"], home);
     expect(r.exitCode).toBe(0);
     const doc = r.json();
-    expect(doc).toMatchObject({ schema: "gjc/validate@1", ok: true, family: "gjc", name: "fixture-bundle", version: "1.0.0", target: fixture("valid-six-surfaces"), diagnostics: [] });
+    expect(doc).toMatchObject({
+      schema: "gjc/validate@1",
+      ok: true,
+      family: "gjc",
+      name: "fixture-bundle",
+      version: "1.0.0",
+      target: fixture("valid-six-surfaces"),
+      diagnostics: [],
+    });
     expect(doc.surfaces).toEqual([
       { id: "subskill:ralplan:architect:design", kind: "subskill", enabledByDefault: true },
       { id: "tool:domain_note", kind: "tool", enabledByDefault: true },
@@ -69,9 +78,20 @@ describe("gjc plugin validate <gjc bundle>", () => {
     expect(doc.surfaces).toBeUndefined();
     expect(doc.files).toBeUndefined();
     expect(doc.diagnostics.map((d: { code: string }) => d.code)).toEqual([
-      "forbidden_surface", "forbidden_surface", "unsupported_surface", "unsupported_surface", "invalid_manifest", "invalid_kind", "invalid_manifest", "invalid_manifest", "invalid_manifest",
+      "forbidden_surface",
+      "forbidden_surface",
+      "unsupported_surface",
+      "unsupported_surface",
+      "invalid_manifest",
+      "invalid_kind",
+      "invalid_manifest",
+      "invalid_manifest",
+      "invalid_manifest",
     ]);
-    for (const d of doc.diagnostics) expect(Object.keys(d).sort()).toEqual(d.hint ? ["code", "hint", "message", "path", "severity"] : ["code", "message", "path", "severity"]);
+    for (const d of doc.diagnostics)
+      expect(Object.keys(d).sort()).toEqual(
+        d.hint ? ["code", "hint", "message", "path", "severity"] : ["code", "message", "path", "severity"],
+      );
     expect(snapshotTree(fixture("precedence-many"))).toEqual(before);
     expect(homeWrites(home)).toEqual([]);
   });
@@ -87,7 +107,12 @@ describe("gjc plugin validate <gjc bundle>", () => {
 
   test("warnings pass, and fail under --strict", async () => {
     const root = writeTree(fresh(), {
-      "gajae-plugin.json": { kind: "gajae-code-plugin", name: "w", version: "1", system_appendix: Array.from({ length: 5 }, (_, i) => ({ name: `a${i}`, content: "x".repeat(7000) })) },
+      "gajae-plugin.json": {
+        kind: "gajae-code-plugin",
+        name: "w",
+        version: "1",
+        system_appendix: Array.from({ length: 5 }, (_, i) => ({ name: `a${i}`, content: "x".repeat(7000) })),
+      },
     });
     const plain = await cli(["plugin", "validate", root, "--json"]);
     expect(plain.exitCode).toBe(0);
@@ -121,14 +146,37 @@ describe("gjc plugin validate <gjc bundle>", () => {
     expect(r.exitCode).toBe(0);
     const doc = r.json();
     expect(doc.family).toBe("gjc");
-    expect(doc.files.map((f: { path: string }) => f.path)).toEqual(["gajae-plugin.json", "subskills/critic-check/SKILL.md", "tools/checker.ts"]);
-    for (const word of ["standalone", "reviewer", "deploy", "leak", "outside", ".claude-plugin", "hooks.json", ".mcp.json", '"plugin.json"', "claude-side", "s3cret"]) {
+    expect(doc.files.map((f: { path: string }) => f.path)).toEqual([
+      "gajae-plugin.json",
+      "subskills/critic-check/SKILL.md",
+      "tools/checker.ts",
+    ]);
+    for (const word of [
+      "standalone",
+      "reviewer",
+      "deploy",
+      "leak",
+      "outside",
+      ".claude-plugin",
+      "hooks.json",
+      ".mcp.json",
+      '"plugin.json"',
+      "claude-side",
+      "s3cret",
+    ]) {
       expect(r.stdout).not.toContain(word);
     }
   });
 
   test("hostile names are never echoed raw to the terminal", async () => {
-    const root = writeTree(fresh(), { "gajae-plugin.json": { kind: "gajae-code-plugin", name: "\u001b[2J\u001b[31mpwned", version: "1", "\u001b]0;title\u0007": 1 } });
+    const root = writeTree(fresh(), {
+      "gajae-plugin.json": {
+        kind: "gajae-code-plugin",
+        name: "\u001b[2J\u001b[31mpwned",
+        version: "1",
+        "\u001b]0;title\u0007": 1,
+      },
+    });
     const r = await cli(["plugin", "validate", root]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).not.toContain("\u001b");
@@ -137,7 +185,8 @@ describe("gjc plugin validate <gjc bundle>", () => {
 });
 
 describe("validating never imports or runs a bundle file", () => {
-  const loader = (name: string) => `import { writeFileSync } from "node:fs";\nimport { join } from "node:path";\nwriteFileSync(join(import.meta.dir, "..", "..", "SENTINEL-${name}"), "loaded");\nexport default function factory() { return { name: "${name}" }; }\n`;
+  const loader = (name: string) =>
+    `import { writeFileSync } from "node:fs";\nimport { join } from "node:path";\nwriteFileSync(join(import.meta.dir, "..", "..", "SENTINEL-${name}"), "loaded");\nexport default function factory() { return { name: "${name}" }; }\n`;
 
   function sentinelBundle(): { parent: string; root: string } {
     const parent = fresh();
@@ -154,7 +203,8 @@ describe("validating never imports or runs a bundle file", () => {
           { name: "native", transport: "stdio", command: "./mcp/native" },
         ],
       },
-      "subskills/s/SKILL.md": "---\nname: s\ndescription: d\nbinds_to: ralplan\nphase: planner\nactivation_arg: s\ntools: [tools/fm.ts]\n---\nBody\n",
+      "subskills/s/SKILL.md":
+        "---\nname: s\ndescription: d\nbinds_to: ralplan\nphase: planner\nactivation_arg: s\ntools: [tools/fm.ts]\n---\nBody\n",
       "tools/tool.ts": loader("tool"),
       "tools/scoped.ts": loader("scoped"),
       "tools/fm.ts": loader("fm"),
@@ -167,11 +217,13 @@ describe("validating never imports or runs a bundle file", () => {
     });
     return { parent, root };
   }
-  const sentinels = (parent: string) => ["tool", "scoped", "fm", "hook", "server", "native"].filter((n) => existsSync(join(parent, `SENTINEL-${n}`)));
+  const sentinels = (parent: string) =>
+    ["tool", "scoped", "fm", "hook", "server", "native"].filter((n) => existsSync(join(parent, `SENTINEL-${n}`)));
 
   test("the sentinel files do fire when the bundle's code is actually run (the check below can fail)", () => {
     const { parent, root } = sentinelBundle();
-    for (const f of ["tools/tool.ts", "tools/scoped.ts", "tools/fm.ts", "hooks/hook.ts", "mcp/server.ts"]) execFileSync(process.execPath, [join(root, f)], { cwd: parent });
+    for (const f of ["tools/tool.ts", "tools/scoped.ts", "tools/fm.ts", "hooks/hook.ts", "mcp/server.ts"])
+      execFileSync(process.execPath, [join(root, f)], { cwd: parent });
     execFileSync(join(root, "mcp", "native"));
     expect(sentinels(parent)).toEqual(["tool", "scoped", "fm", "hook", "server", "native"]);
   });
@@ -184,7 +236,13 @@ describe("validating never imports or runs a bundle file", () => {
     expect(human.exitCode).toBe(0);
     const json = await cli(["plugin", "validate", root, "--json"], home);
     expect(json.exitCode).toBe(0);
-    expect(json.json().surfaces.map((s: { id: string }) => s.id)).toEqual(["subskill:ralplan:planner:s", "tool:tool", "hook:session_start:::hook", "mcp:server", "mcp:native"]);
+    expect(json.json().surfaces.map((s: { id: string }) => s.id)).toEqual([
+      "subskill:ralplan:planner:s",
+      "tool:tool",
+      "hook:session_start:::hook",
+      "mcp:server",
+      "mcp:native",
+    ]);
     expect(sentinels(parent)).toEqual([]);
     expect(snapshotTree(parent)).toEqual(before);
   });

@@ -13,7 +13,12 @@ afterEach(() => s?.cleanup());
 test("validate shows ten findings per code and counts the rest; --json lists them all", async () => {
   s = sandbox();
   const dir = s.write("noisy", {
-    "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "noisy", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+    "plugin.json": {
+      $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+      name: "noisy",
+      version: "1.0.0",
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+    },
     "skills/a/SKILL.md": "---\nname: a\ndescription: A skill.\n---\nBody\n",
   });
   for (let i = 0; i < 25; i++) writeFileSync(join(dir, `bad\u0007${i}`), "x");

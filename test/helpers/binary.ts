@@ -22,11 +22,14 @@ export function compiledBinary(): Promise<string> {
     const outDir = mkdtempSync(join(tmpdir(), "gjc-binary-"));
     removeAtEndOfRun(outDir);
     const outfile = join(outDir, "gjc");
-    const proc = Bun.spawn([process.execPath, "build", ...COMPILE_FLAGS, join(repoRoot, "src", "cli.ts"), "--outfile", outfile], {
-      cwd: repoRoot,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [process.execPath, "build", ...COMPILE_FLAGS, join(repoRoot, "src", "cli.ts"), "--outfile", outfile],
+      {
+        cwd: repoRoot,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     if (code !== 0) throw new Error(`bun build --compile failed:\n${err}`);
     return outfile;

@@ -26,9 +26,13 @@ export interface CliOptions {
 
 /** Spawns the real CLI as a child process and waits for it to finish. */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const cmd = [...(options.wrap ?? []), ...(options.binary ? [options.binary, ...args] : [process.execPath, cliEntry, ...args])];
+  const cmd = [
+    ...(options.wrap ?? []),
+    ...(options.binary ? [options.binary, ...args] : [process.execPath, cliEntry, ...args]),
+  ];
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...options.env }))
+    if (v !== undefined) env[k] = v;
   const proc = Bun.spawn(cmd, {
     cwd: options.cwd ?? repoRoot,
     env,
@@ -36,7 +40,11 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   // Every --json document gjc prints is held to its published schema, however the test reads it.
   if (stdout.startsWith("{")) {
     let doc: unknown;
@@ -86,8 +94,12 @@ export function assertMatchesSchema(doc: unknown): void {
   const schema = publishedSchemas().get(id);
   if (schema === undefined || isErrorEnvelope(doc as Record<string, unknown>)) return;
   if (Value.Check(schema as never, doc)) return;
-  const errors = [...Value.Errors(schema as never, doc)].slice(0, 10).map((e) => `  ${e.instancePath || "/"}: ${e.message}`);
-  throw new Error(`The ${id} document does not match docs/json:\n${errors.join("\n")}\n${JSON.stringify(doc, null, 2).slice(0, 4000)}`);
+  const errors = [...Value.Errors(schema as never, doc)]
+    .slice(0, 10)
+    .map((e) => `  ${e.instancePath || "/"}: ${e.message}`);
+  throw new Error(
+    `The ${id} document does not match docs/json:\n${errors.join("\n")}\n${JSON.stringify(doc, null, 2).slice(0, 4000)}`,
+  );
 }
 
 /** The one failure document every verb prints (README "Conventions"), whatever its verb's schema. */

@@ -80,12 +80,21 @@ const isGenerated = (name: string) => name.endsWith(".generated.ts");
  */
 export const INDIRECT_CODES: Record<string, string[]> = {
   // runtimeError(e.status, …): the statuses eligibility() returns other than "ready".
-  "src/c2host/lsp.ts runtimeError(e.status)": ["quarantined", "untrusted", "plugin_disabled", "policy_safe_mode", "policy_disabled"],
+  "src/c2host/lsp.ts runtimeError(e.status)": [
+    "quarantined",
+    "untrusted",
+    "plugin_disabled",
+    "policy_safe_mode",
+    "policy_disabled",
+  ],
 };
 
 export function scanInventory(repoRoot: string): Inventory {
   const srcRoot = join(repoRoot, "src");
-  const files = listTs(srcRoot).map((abs) => ({ file: relative(repoRoot, abs).split(sep).join("/"), tokens: tokenize(readFileSync(abs, "utf8")) }));
+  const files = listTs(srcRoot).map((abs) => ({
+    file: relative(repoRoot, abs).split(sep).join("/"),
+    tokens: tokenize(readFileSync(abs, "utf8")),
+  }));
   const emitters = discoverEmitters(files.map((f) => f.tokens));
   const codes = new Map<string, CodeSite[]>();
   const unresolved: DynamicSite[] = [];
@@ -123,8 +132,35 @@ function listTs(dir: string): string[] {
   return out;
 }
 
-const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "await", "new", "super", "import", "with"]);
-const METHOD_PREFIX = new Set(["{", "}", ";", "private", "public", "protected", "static", "async", "readonly", "get", "set", "export"]);
+const KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "function",
+  "return",
+  "typeof",
+  "await",
+  "new",
+  "super",
+  "import",
+  "with",
+]);
+const METHOD_PREFIX = new Set([
+  "{",
+  "}",
+  ";",
+  "private",
+  "public",
+  "protected",
+  "static",
+  "async",
+  "readonly",
+  "get",
+  "set",
+  "export",
+]);
 
 const isPunct = (t: Token | undefined, v: string) => t?.type === "punct" && t.value === v;
 const isIdent = (t: Token | undefined, v?: string) => t?.type === "ident" && (v === undefined || t.value === v);
@@ -198,7 +234,11 @@ function discoverEmitters(files: Token[][]): Map<string, Set<number>> {
       let name: string | undefined;
       const close = matching(tokens, i + 1);
       if (isIdent(prev, "function")) name = t.value;
-      else if (prev && (prev.type === "ident" ? METHOD_PREFIX.has(prev.value) : METHOD_PREFIX.has(prev.value)) && declarationBodyFollows(tokens, close)) {
+      else if (
+        prev &&
+        (prev.type === "ident" ? METHOD_PREFIX.has(prev.value) : METHOD_PREFIX.has(prev.value)) &&
+        declarationBodyFollows(tokens, close)
+      ) {
         name = t.value === "constructor" ? currentClass : t.value;
       }
       if (name) codeParams(tokens, i + 1, close).forEach((index) => record(name, index));
@@ -273,21 +313,37 @@ type Found = { kind: "literal" | "template"; value: string; line: number; rule: 
 const COMPARISONS = new Set(["===", "!==", "==", "!="]);
 
 /** Code-shaped literals in a token range; comparison operands and object keys are reads, not codes. */
-function literalsIn(tokens: Token[], start: number, end: number, rule: CodeSite["rule"], tables: Map<string, Token[]>): Found[] {
+function literalsIn(
+  tokens: Token[],
+  start: number,
+  end: number,
+  rule: CodeSite["rule"],
+  tables: Map<string, Token[]>,
+): Found[] {
   const out: Found[] = [];
   for (let i = start; i < end; i++) {
     const t = tokens[i];
     const table = t.type === "ident" && isPunct(tokens[i + 1], "[") ? tables.get(t.value) : undefined;
-    if (table) for (const v of table) if (CODE_SHAPE.test(v.value)) out.push({ kind: "literal", value: v.value, line: v.line, rule });
+    if (table)
+      for (const v of table)
+        if (CODE_SHAPE.test(v.value)) out.push({ kind: "literal", value: v.value, line: v.line, rule });
     // Arguments of a nested call (`f(…)`, `a.b(…)`, `x?.(…)`) are that callee's business.
-    if (rule === "property" && isPunct(t, "(") && (tokens[i - 1]?.type === "ident" || isPunct(tokens[i - 1], ")") || isPunct(tokens[i - 1], "?."))) {
+    if (
+      rule === "property" &&
+      isPunct(t, "(") &&
+      (tokens[i - 1]?.type === "ident" || isPunct(tokens[i - 1], ")") || isPunct(tokens[i - 1], "?."))
+    ) {
       i = matching(tokens, i);
       continue;
     }
     if (t.type !== "string" && t.type !== "template") continue;
     const before = tokens[i - 1];
     const after = tokens[i + 1];
-    if ((before?.type === "punct" && COMPARISONS.has(before.value)) || (after?.type === "punct" && COMPARISONS.has(after.value))) continue;
+    if (
+      (before?.type === "punct" && COMPARISONS.has(before.value)) ||
+      (after?.type === "punct" && COMPARISONS.has(after.value))
+    )
+      continue;
     if (isPunct(after, ":") && (isPunct(before, "{") || isPunct(before, ","))) continue;
     if (isPunct(before, "[") && isPunct(after, "]")) continue;
     if (t.type === "template" && t.dynamic) out.push({ kind: "template", value: t.value, line: t.line, rule });
@@ -306,7 +362,8 @@ function constTables(tokens: Token[]): Map<string, Token[]> {
     if (!isPunct(tokens[k], "=") || !isPunct(tokens[k + 1], "{")) continue;
     const close = matching(tokens, k + 1);
     const values: Token[] = [];
-    for (let j = k + 2; j < close; j++) if (tokens[j].type === "string" && isPunct(tokens[j - 1], ":")) values.push(tokens[j]);
+    for (let j = k + 2; j < close; j++)
+      if (tokens[j].type === "string" && isPunct(tokens[j - 1], ":")) values.push(tokens[j]);
     out.set(tokens[i + 1].value, values);
   }
   return out;
@@ -339,7 +396,9 @@ function scanTokens(tokens: Token[], emitters: Map<string, Set<number>>): Found[
         let open = close + 1;
         while (open < tokens.length && !isPunct(tokens[open], "{")) open++;
         const end = matching(tokens, open);
-        for (let j = open; j < end; j++) if (isIdent(tokens[j], "return")) out.push(...literalsIn(tokens, j + 1, expressionEnd(tokens, j + 1), "property", tables));
+        for (let j = open; j < end; j++)
+          if (isIdent(tokens[j], "return"))
+            out.push(...literalsIn(tokens, j + 1, expressionEnd(tokens, j + 1), "property", tables));
         i = end;
         continue;
       }
@@ -357,7 +416,12 @@ function scanTokens(tokens: Token[], emitters: Map<string, Set<number>>): Found[
       continue;
     }
     // `type XCode = "a" | "b";`
-    if (t.value === "type" && isIdent(tokens[i + 1]) && tokens[i + 1].value.includes("Code") && isPunct(tokens[i + 2], "=")) {
+    if (
+      t.value === "type" &&
+      isIdent(tokens[i + 1]) &&
+      tokens[i + 1].value.includes("Code") &&
+      isPunct(tokens[i + 2], "=")
+    ) {
       out.push(...literalsIn(tokens, i + 3, expressionEnd(tokens, i + 3), "type", tables));
       continue;
     }
@@ -365,7 +429,8 @@ function scanTokens(tokens: Token[], emitters: Map<string, Set<number>>): Found[
     if (!positions || !isPunct(tokens[i + 1], "(")) continue;
     if (isIdent(tokens[i - 1], "function")) continue;
     const close = matching(tokens, i + 1);
-    if (isPunct(tokens[close + 1], "{") || (isPunct(tokens[close + 1], ":") && declarationBodyFollows(tokens, close))) continue;
+    if (isPunct(tokens[close + 1], "{") || (isPunct(tokens[close + 1], ":") && declarationBodyFollows(tokens, close)))
+      continue;
     const args = splitArgs(tokens, i + 1, close);
     for (const p of positions) {
       const range = args[p];

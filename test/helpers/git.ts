@@ -34,7 +34,12 @@ export function gitSandbox(root: string): GitSandbox {
 }
 
 export function git(sandbox: GitSandbox, cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: sandbox.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  return execFileSync("git", args, {
+    cwd,
+    env: sandbox.env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 /** Adds a line to the sandbox's global git config. */

@@ -4,7 +4,10 @@
  * stdin, stdout and stderr of the child are all the terminal; the output is everything the
  * child wrote, read to the terminal's end (EOF), not just until the process exited.
  */
-export async function runInTerminal(argv: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ output: string; exitCode: number }> {
+export async function runInTerminal(
+  argv: string[],
+  opts: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<{ output: string; exitCode: number }> {
   const chunks: Uint8Array[] = [];
   const { promise: drained, resolve } = Promise.withResolvers<void>();
   const proc = Bun.spawn(argv, {

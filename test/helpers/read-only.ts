@@ -27,7 +27,9 @@ const MOUNT_SCRIPT = [
 let detected: ReadOnlyMode | undefined;
 
 function unshareArgs(mode: "mount" | "user-mount"): string[] {
-  return mode === "mount" ? ["unshare", "--mount", "--propagation", "private", "--"] : ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--"];
+  return mode === "mount"
+    ? ["unshare", "--mount", "--propagation", "private", "--"]
+    : ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private", "--"];
 }
 
 /** How this machine can make a folder read-only for a child (probed once). */
@@ -36,7 +38,10 @@ export function readOnlyMode(): ReadOnlyMode {
   const probeDir = process.cwd();
   for (const mode of ["mount", "user-mount"] as const) {
     if (!Bun.which("unshare")) break;
-    const r = Bun.spawnSync([...unshareArgs(mode), "sh", "-c", MOUNT_SCRIPT, "sh", probeDir, "--", "true"], { stdout: "ignore", stderr: "ignore" });
+    const r = Bun.spawnSync([...unshareArgs(mode), "sh", "-c", MOUNT_SCRIPT, "sh", probeDir, "--", "true"], {
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     if (r.exitCode === 0) return (detected = mode);
   }
   detected = process.getuid?.() === 0 ? "none" : "chmod";
@@ -54,7 +59,8 @@ export function expectedCode(): "read_only" | "permission_denied" {
  */
 export function readOnly(dirs: string[]): { prefix: string[]; restore(): void } {
   const mode = readOnlyMode();
-  if (mode === "none") throw new Error("cannot make a read-only folder here: running as root without mount namespaces (unshare)");
+  if (mode === "none")
+    throw new Error("cannot make a read-only folder here: running as root without mount namespaces (unshare)");
   if (mode === "chmod") {
     const all = dirs.flatMap(foldersUnder);
     const modes = all.map((d) => lstatSync(d).mode & 0o7777);
@@ -66,6 +72,7 @@ export function readOnly(dirs: string[]): { prefix: string[]; restore(): void } 
 
 function foldersUnder(dir: string): string[] {
   const out = [dir];
-  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) out.push(...foldersUnder(join(dir, e.name)));
+  for (const e of readdirSync(dir, { withFileTypes: true }))
+    if (e.isDirectory()) out.push(...foldersUnder(join(dir, e.name)));
   return out;
 }

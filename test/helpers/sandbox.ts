@@ -34,7 +34,10 @@ export interface Sandbox extends Disposable {
   tmp: string;
   env: SandboxEnv;
   /** Runs the CLI in this sandbox (cwd: the project unless given). */
-  gjc(args: string[], options?: Omit<CliOptions, "env"> & { env?: Record<string, string | undefined> }): Promise<CliResult>;
+  gjc(
+    args: string[],
+    options?: Omit<CliOptions, "env"> & { env?: Record<string, string | undefined> },
+  ): Promise<CliResult>;
   /**
    * A core Context in this sandbox, for tests that call core functions directly: the sandbox's
    * environment plus only PATH of the machine's (so nothing else leaks in), cwd the project.
@@ -82,8 +85,15 @@ export function sandbox(prefix = "gjc-sandbox-"): Sandbox {
     cache: join(home, ".cache", "gjc"),
     tmp,
     env,
-    gjc: (args, options = {}) => runCli(args, { ...options, cwd: options.cwd ?? project, env: { ...env, ...options.env } }),
-    context: (options = {}) => createContext({ env: { PATH: process.env.PATH, ...env, ...options.env }, cwd: options.cwd ?? project, quiet: true, now: options.now }),
+    gjc: (args, options = {}) =>
+      runCli(args, { ...options, cwd: options.cwd ?? project, env: { ...env, ...options.env } }),
+    context: (options = {}) =>
+      createContext({
+        env: { PATH: process.env.PATH, ...env, ...options.env },
+        cwd: options.cwd ?? project,
+        quiet: true,
+        now: options.now,
+      }),
     write: (rel, spec) => writeTree(join(t.path, rel), spec),
     cleanup: t.cleanup,
     [Symbol.dispose]: t.cleanup,
@@ -129,8 +139,18 @@ export interface ScopedProcess extends AsyncDisposable {
  * (SIGKILL, grandchildren included) and waits until the child is reaped. (A Bun subprocess's own
  * asyncDispose signals only the child, which is why this wraps it.)
  */
-export function spawnScoped(cmd: string[], options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: "ignore" | "pipe" } = {}): ScopedProcess {
-  const proc = Bun.spawn(cmd, { cwd: options.cwd, env: childEnv(options.env), stdin: options.stdin ?? "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+export function spawnScoped(
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: "ignore" | "pipe" } = {},
+): ScopedProcess {
+  const proc = Bun.spawn(cmd, {
+    cwd: options.cwd,
+    env: childEnv(options.env),
+    stdin: options.stdin ?? "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   return {
     proc,
     async [Symbol.asyncDispose]() {

@@ -48,14 +48,32 @@ export function makeKey(type: TestKeyType = "ed25519", comment = "test@example")
     const j = privateKey.export({ format: "jwk" });
     typeName = "ssh-rsa";
     pub = new WireWriter().string(typeName).mpint(fromB64url(j.e!)).mpint(fromB64url(j.n!)).bytes();
-    priv = new WireWriter().string(typeName).mpint(fromB64url(j.n!)).mpint(fromB64url(j.e!)).mpint(fromB64url(j.d!)).mpint(fromB64url(j.qi!)).mpint(fromB64url(j.p!)).mpint(fromB64url(j.q!));
+    priv = new WireWriter()
+      .string(typeName)
+      .mpint(fromB64url(j.n!))
+      .mpint(fromB64url(j.e!))
+      .mpint(fromB64url(j.d!))
+      .mpint(fromB64url(j.qi!))
+      .mpint(fromB64url(j.p!))
+      .mpint(fromB64url(j.q!));
   }
   const check = 0x12345678;
   const body = new WireWriter().uint32(check).uint32(check).raw(priv.string(comment).bytes());
   let section = body.bytes();
   const pad = (8 - (section.length % 8)) % 8;
-  section = new WireWriter().raw(section).raw(Uint8Array.from({ length: pad }, (_, i) => i + 1)).bytes();
-  const container = new WireWriter().raw("openssh-key-v1\0").string("none").string("none").string("").uint32(1).string(pub).string(section).bytes();
+  section = new WireWriter()
+    .raw(section)
+    .raw(Uint8Array.from({ length: pad }, (_, i) => i + 1))
+    .bytes();
+  const container = new WireWriter()
+    .raw("openssh-key-v1\0")
+    .string("none")
+    .string("none")
+    .string("")
+    .uint32(1)
+    .string(pub)
+    .string(section)
+    .bytes();
   const b64 = Buffer.from(container).toString("base64").replace(/.{70}/g, "$&\n");
   const privatePem = `-----BEGIN OPENSSH PRIVATE KEY-----\n${b64.trimEnd()}\n-----END OPENSSH PRIVATE KEY-----\n`;
   const publicLine = `${typeName} ${Buffer.from(pub).toString("base64")} ${comment}`;
@@ -73,7 +91,11 @@ export function makeKey(type: TestKeyType = "ed25519", comment = "test@example")
 }
 
 /** An OpenSSH user certificate for `subject`'s key, signed by `ca` (PROTOCOL.certkeys layout). */
-export async function makeCertificate(ca: TestKey, subject: TestKey, o: { principals: string[]; validAfter?: bigint; validBefore?: bigint; certType?: number; criticalOptions?: string[] }): Promise<string> {
+export async function makeCertificate(
+  ca: TestKey,
+  subject: TestKey,
+  o: { principals: string[]; validAfter?: bigint; validBefore?: bigint; certType?: number; criticalOptions?: string[] },
+): Promise<string> {
   const { parsePrivateKey } = await import("../../src/signing/private-key.ts");
   const { parsePublicKeyLine } = await import("../../src/signing/ssh-keys.ts");
   const { WireReader } = await import("../../src/signing/ssh-wire.ts");
@@ -84,7 +106,9 @@ export async function makeCertificate(ca: TestKey, subject: TestKey, o: { princi
   const u64 = (w: WireWriter, v: bigint) => w.uint32(Number(v >> 32n)).uint32(Number(v & 0xffffffffn));
   const w = new WireWriter().string(`${plain}-cert-v01@openssh.com`).string(new Uint8Array(32).fill(7));
   w.raw(key.blob.subarray(4 + plain.length));
-  u64(w, 1n).uint32(o.certType ?? 1).string("test-cert");
+  u64(w, 1n)
+    .uint32(o.certType ?? 1)
+    .string("test-cert");
   const principals = new WireWriter();
   for (const p of o.principals) principals.string(p);
   w.string(principals.bytes());

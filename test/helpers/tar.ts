@@ -33,7 +33,15 @@ export interface TarOptions {
   globalPax?: Record<string, string>;
 }
 
-const FLAGS: Record<TarType, string> = { file: "0", dir: "5", symlink: "2", hardlink: "1", chardev: "3", blockdev: "4", fifo: "6" };
+const FLAGS: Record<TarType, string> = {
+  file: "0",
+  dir: "5",
+  symlink: "2",
+  hardlink: "1",
+  chardev: "3",
+  blockdev: "4",
+  fifo: "6",
+};
 const enc = new TextEncoder();
 
 export function tar(entries: TarEntrySpec[], options: TarOptions = {}): Uint8Array {
@@ -41,7 +49,8 @@ export function tar(entries: TarEntrySpec[], options: TarOptions = {}): Uint8Arr
   if (options.globalPax) blocks.push(...metaEntry("pax_global_header", "g", paxBody(options.globalPax)));
   for (const e of entries) {
     if (e.pax) blocks.push(...metaEntry(`PaxHeader/${e.name.slice(0, 80)}`, "x", paxBody(e.pax)));
-    if (e.gnuLongName) blocks.push(...metaEntry("././@LongLink", "L", concat([enc.encode(e.name), new Uint8Array(1)]), "gnu"));
+    if (e.gnuLongName)
+      blocks.push(...metaEntry("././@LongLink", "L", concat([enc.encode(e.name), new Uint8Array(1)]), "gnu"));
     const data = typeof e.data === "string" ? enc.encode(e.data) : (e.data ?? new Uint8Array(0));
     const type = e.type ?? (e.name.endsWith("/") ? "dir" : "file");
     const flag = typeof type === "string" ? FLAGS[type] : type.flag;
@@ -82,10 +91,21 @@ export async function gzipBomb(count: number, fileBytes: number, top = "bomb"): 
     gz.on("error", reject);
   });
   const zeros = new Uint8Array(fileBytes);
-  const write = (b: Uint8Array) => new Promise<void>((resolve) => (gz.write(b) ? resolve() : gz.once("drain", () => resolve())));
-  await write(tar([{ name: `${top}/gajae-plugin.json`, data: "{}" }, { name: `${top}/plugin.json`, data: "{}" }], { end: false }));
+  const write = (b: Uint8Array) =>
+    new Promise<void>((resolve) => (gz.write(b) ? resolve() : gz.once("drain", () => resolve())));
+  await write(
+    tar(
+      [
+        { name: `${top}/gajae-plugin.json`, data: "{}" },
+        { name: `${top}/plugin.json`, data: "{}" },
+      ],
+      { end: false },
+    ),
+  );
   for (let i = 0; i < count; i++) {
-    await write(header({ name: `${top}/f${i}.bin`, mode: 0o644, size: fileBytes, flag: "0", linkname: "", format: "ustar" }));
+    await write(
+      header({ name: `${top}/f${i}.bin`, mode: 0o644, size: fileBytes, flag: "0", linkname: "", format: "ustar" }),
+    );
     await write(zeros);
     const pad = (512 - (fileBytes % 512)) % 512;
     if (pad) await write(new Uint8Array(pad));

@@ -16,5 +16,8 @@ export type TestCertificateName = keyof typeof TEST_CERTIFICATES;
 /** The PEM certificate (also the CA to trust) and key for one of the committed test certificates. */
 export function testCertificate(name: TestCertificateName): { cert: string; key: string } {
   const dir = join(import.meta.dir, "..", "fixtures", "tls");
-  return { cert: readFileSync(join(dir, `${name}.cert.pem`), "utf8"), key: readFileSync(join(dir, `${name}.key.pem`), "utf8") };
+  return {
+    cert: readFileSync(join(dir, `${name}.cert.pem`), "utf8"),
+    key: readFileSync(join(dir, `${name}.key.pem`), "utf8"),
+  };
 }

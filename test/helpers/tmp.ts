@@ -1,5 +1,15 @@
 import { afterEach } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -49,7 +59,9 @@ export function snapshotTree(root: string): Record<string, string> {
       else if (st.isDirectory()) {
         out[r] = `dir:${(st.mode & 0o777).toString(8)}`;
         walk(abs, r);
-      } else if (st.isFile()) out[r] = `file:${(st.mode & 0o777).toString(8)}:${new Bun.CryptoHasher("sha256").update(readFileSync(abs)).digest("hex")}`;
+      } else if (st.isFile())
+        out[r] =
+          `file:${(st.mode & 0o777).toString(8)}:${new Bun.CryptoHasher("sha256").update(readFileSync(abs)).digest("hex")}`;
       else out[r] = "special";
     }
   };

@@ -19,21 +19,40 @@ if (!SSH_KEYGEN) throw new Error("ssh-keygen is required for the interop tests (
 let w: World;
 afterEach(() => w?.cleanup());
 
-function run(cmd: string[], o: { stdin?: string; env?: Record<string, string> } = {}): { code: number; stdout: string; stderr: string } {
-  const p = Bun.spawnSync(cmd, { stdin: o.stdin === undefined ? "ignore" : new TextEncoder().encode(o.stdin), env: { PATH: process.env.PATH ?? "", HOME: w.home, ...o.env } });
+function run(
+  cmd: string[],
+  o: { stdin?: string; env?: Record<string, string> } = {},
+): { code: number; stdout: string; stderr: string } {
+  const p = Bun.spawnSync(cmd, {
+    stdin: o.stdin === undefined ? "ignore" : new TextEncoder().encode(o.stdin),
+    env: { PATH: process.env.PATH ?? "", HOME: w.home, ...o.env },
+  });
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
 function keygen(name: string, type: "ed25519" | "ecdsa", passphrase = ""): string {
   const path = join(w.root, name);
-  const r = run([SSH_KEYGEN!, "-q", "-t", type, ...(type === "ecdsa" ? ["-b", "256"] : []), "-N", passphrase, "-C", `${name}@example`, "-f", path]);
+  const r = run([
+    SSH_KEYGEN!,
+    "-q",
+    "-t",
+    type,
+    ...(type === "ecdsa" ? ["-b", "256"] : []),
+    "-N",
+    passphrase,
+    "-C",
+    `${name}@example`,
+    "-f",
+    path,
+  ]);
   expect(r.code).toBe(0);
   return path;
 }
 
 for (const target of ["source", "compiled"] as const) {
   describe(`${target}: gjc and ssh-keygen agree`, () => {
-    const gjc = async (args: string[], env: Record<string, string> = {}) => w.gjc(args, { env, ...(target === "compiled" ? { binary: await compiledBinary() } : {}) });
+    const gjc = async (args: string[], env: Record<string, string> = {}) =>
+      w.gjc(args, { env, ...(target === "compiled" ? { binary: await compiledBinary() } : {}) });
     const ok = async (args: string[], env: Record<string, string> = {}) => {
       const r = await gjc([...args, "--json"], env);
       if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
@@ -69,16 +88,41 @@ for (const target of ["source", "compiled"] as const) {
         const signed = await ok(["plugin", "sign", src, "--key", key, "--identity", "pub@example"]);
         const allowed = (await ok(["signers", "add", "pub@example", `${key}.pub`, "--for", "demo,acme-*"])).file;
         const digest = (await gjc(["plugin", "digest", src])).stdout;
-        const v = run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", signed.file], { stdin: digest });
+        const v = run(
+          [SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", signed.file],
+          { stdin: digest },
+        );
         expect(v.stdout + v.stderr).toContain('Good "gjc-plugin" signature for pub@example');
         expect(v.code).toBe(0);
         const who = run([SSH_KEYGEN!, "-Y", "find-principals", "-f", allowed, "-s", signed.file]);
         expect(who.stdout.trim()).toBe("pub@example");
         // The line gjc plugin sign --identity prints is one ssh-keygen reads too.
         writeFileSync(join(w.root, "printed"), `${signed.allowedSignersLine}\n`);
-        expect(run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", join(w.root, "printed"), "-I", "pub@example", "-s", signed.file], { stdin: digest }).code).toBe(0);
+        expect(
+          run(
+            [
+              SSH_KEYGEN!,
+              "-Y",
+              "verify",
+              "-n",
+              "gjc-plugin",
+              "-f",
+              join(w.root, "printed"),
+              "-I",
+              "pub@example",
+              "-s",
+              signed.file,
+            ],
+            { stdin: digest },
+          ).code,
+        ).toBe(0);
         // ssh-keygen agrees that the signature does not cover a changed bundle.
-        expect(run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", signed.file], { stdin: digest.replace(/.\n$/, "0\n") }).code).not.toBe(0);
+        expect(
+          run(
+            [SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", signed.file],
+            { stdin: digest.replace(/.\n$/, "0\n") },
+          ).code,
+        ).not.toBe(0);
       });
     }
 
@@ -99,13 +143,47 @@ for (const target of ["source", "compiled"] as const) {
       const pub = readFileSync(`${key}.pub`, "utf8").trim().split(" ").slice(0, 2).join(" ");
       writeFileSync(allowed, `pub@example valid-before="20200101Z" ${pub}\n`);
       await refused(["plugin", "install", src, "--user"], "signer_not_allowed");
-      expect(run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", join(src, "gjc-signature.sshsig")], { stdin: digest }).code).not.toBe(0);
+      expect(
+        run(
+          [
+            SSH_KEYGEN!,
+            "-Y",
+            "verify",
+            "-n",
+            "gjc-plugin",
+            "-f",
+            allowed,
+            "-I",
+            "pub@example",
+            "-s",
+            join(src, "gjc-signature.sshsig"),
+          ],
+          { stdin: digest },
+        ).code,
+      ).not.toBe(0);
       // Tampered file.
       writeFileSync(allowed, `pub@example ${pub}\n`);
       writeFileSync(join(src, "tools", "demo_tool.ts"), "export default 2;\n");
       await refused(["plugin", "install", src, "--user"], "signature_invalid");
       const changed = (await gjc(["plugin", "digest", src])).stdout;
-      expect(run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", "pub@example", "-s", join(src, "gjc-signature.sshsig")], { stdin: changed }).code).not.toBe(0);
+      expect(
+        run(
+          [
+            SSH_KEYGEN!,
+            "-Y",
+            "verify",
+            "-n",
+            "gjc-plugin",
+            "-f",
+            allowed,
+            "-I",
+            "pub@example",
+            "-s",
+            join(src, "gjc-signature.sshsig"),
+          ],
+          { stdin: changed },
+        ).code,
+      ).not.toBe(0);
       // Revoked key.
       await ok(["plugin", "sign", src, "--key", key]);
       await ok(["signers", "revoke", `${key}.pub`]);
@@ -153,13 +231,42 @@ for (const target of ["source", "compiled"] as const) {
       await ok(["signers", "add", "*@acme.example", `${ca}.pub`, "--cert-authority"]);
       expect(readFileSync(allowed, "utf8")).toBe(`*@acme.example cert-authority,namespaces="gjc-plugin" ${caPub}\n`);
       const certify = (principals: string, validity: string) => {
-        const made = run([SSH_KEYGEN!, "-q", "-s", ca, "-I", "release", "-n", principals, "-V", validity, `${user}.pub`]);
+        const made = run([
+          SSH_KEYGEN!,
+          "-q",
+          "-s",
+          ca,
+          "-I",
+          "release",
+          "-n",
+          principals,
+          "-V",
+          validity,
+          `${user}.pub`,
+        ]);
         expect(made.stderr).toBe("");
         expect(made.code).toBe(0);
         rmSync(join(w.root, "msg.sig"), { force: true });
-        expect(run([SSH_KEYGEN!, "-Y", "sign", "-n", "gjc-plugin", "-f", `${user}-cert.pub`, join(w.root, "msg")]).code).toBe(0);
+        expect(
+          run([SSH_KEYGEN!, "-Y", "sign", "-n", "gjc-plugin", "-f", `${user}-cert.pub`, join(w.root, "msg")]).code,
+        ).toBe(0);
         writeFileSync(join(src, "gjc-signature.sshsig"), readFileSync(join(w.root, "msg.sig")));
-        return run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", allowed, "-I", principals.split(",")[0], "-s", join(src, "gjc-signature.sshsig")], { stdin: digest }).code;
+        return run(
+          [
+            SSH_KEYGEN!,
+            "-Y",
+            "verify",
+            "-n",
+            "gjc-plugin",
+            "-f",
+            allowed,
+            "-I",
+            principals.split(",")[0],
+            "-s",
+            join(src, "gjc-signature.sshsig"),
+          ],
+          { stdin: digest },
+        ).code;
       };
       expect(certify("release@acme.example", "-1d:+1d")).toBe(0);
       const installed = await ok(["plugin", "install", src, "--user", "--dry-run"]);
@@ -184,14 +291,33 @@ for (const target of ["source", "compiled"] as const) {
       const askpass = join(w.root, "askpass");
       writeFileSync(askpass, "#!/bin/sh\necho 'correct horse'\n");
       chmodSync(askpass, 0o700);
-      const add = run(["ssh-add", key], { env: { SSH_AUTH_SOCK: sock, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: "force", DISPLAY: "none" } });
+      const add = run(["ssh-add", key], {
+        env: { SSH_AUTH_SOCK: sock, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: "force", DISPLAY: "none" },
+      });
       expect(add.code).toBe(0);
       const viaPriv = await ok(["plugin", "sign", src, "--key", key], { SSH_AUTH_SOCK: sock });
       const viaPub = await ok(["plugin", "sign", src, "--key", `${key}.pub`], { SSH_AUTH_SOCK: sock });
       expect(viaPub.fingerprint).toBe(viaPriv.fingerprint);
       writeFileSync(join(w.root, "allowed"), `me@example ${readFileSync(`${key}.pub`, "utf8").trim()}\n`);
       const digest = (await gjc(["plugin", "digest", src])).stdout;
-      expect(run([SSH_KEYGEN!, "-Y", "verify", "-n", "gjc-plugin", "-f", join(w.root, "allowed"), "-I", "me@example", "-s", viaPub.file], { stdin: digest }).code).toBe(0);
+      expect(
+        run(
+          [
+            SSH_KEYGEN!,
+            "-Y",
+            "verify",
+            "-n",
+            "gjc-plugin",
+            "-f",
+            join(w.root, "allowed"),
+            "-I",
+            "me@example",
+            "-s",
+            viaPub.file,
+          ],
+          { stdin: digest },
+        ).code,
+      ).toBe(0);
       // A key the agent does not hold.
       const other = keygen("other", "ed25519");
       const r = await gjc(["plugin", "sign", src, "--key", `${other}.pub`, "--json"], { SSH_AUTH_SOCK: sock });

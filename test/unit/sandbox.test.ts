@@ -23,13 +23,22 @@ describe("test sandbox helper", () => {
       expect(s.c2).toBe(join(s.home, ".codetwo"));
       expect(existsSync(s.tmp) && existsSync(s.project)).toBe(true);
       const bundle = s.write("src/notes", {
-        "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "notes", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+        "plugin.json": {
+          $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+          name: "notes",
+          version: "1.0.0",
+          extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+        },
         "skills/n/SKILL.md": "---\nname: n\ndescription: Notes.\n---\nWrite notes.\n",
       });
       const r = await s.gjc(["plugin", "install", bundle, "--json"]);
       expect(r.exitCode).toBe(0);
       expect(readdirSync(join(s.c2, "plugins")).some((n) => n.startsWith("notes-"))).toBe(true);
-      expect((await s.gjc(["plugin", "list", "--json"])).json().bundles.map((b: { family: string; name: string }) => `${b.family}:${b.name}`)).toEqual(["c2:notes"]);
+      expect(
+        (await s.gjc(["plugin", "list", "--json"]))
+          .json()
+          .bundles.map((b: { family: string; name: string }) => `${b.family}:${b.name}`),
+      ).toEqual(["c2:notes"]);
     }
     expect(existsSync(root)).toBe(false);
   });

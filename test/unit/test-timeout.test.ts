@@ -14,14 +14,24 @@ test("the preload's timeout applies to the second test file too", async () => {
   const t = tempDir("gjc-timeout-");
   try {
     writeFileSync(join(t.path, "a.test.ts"), 'import { test } from "bun:test";\ntest("first", () => {});\n');
-    writeFileSync(join(t.path, "b.test.ts"), 'import { test } from "bun:test";\ntest("second", async () => { await Bun.sleep(1500); });\n');
-    const proc = Bun.spawn([process.execPath, "test", "--preload", join(repoRoot, "test", "preload.ts"), "./a.test.ts", "./b.test.ts"], {
-      cwd: t.path,
-      env: { ...process.env, GJC_TEST_TIMEOUT_MS: "200" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    writeFileSync(
+      join(t.path, "b.test.ts"),
+      'import { test } from "bun:test";\ntest("second", async () => { await Bun.sleep(1500); });\n',
+    );
+    const proc = Bun.spawn(
+      [process.execPath, "test", "--preload", join(repoRoot, "test", "preload.ts"), "./a.test.ts", "./b.test.ts"],
+      {
+        cwd: t.path,
+        env: { ...process.env, GJC_TEST_TIMEOUT_MS: "200" },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     const report = out + err;
     expect(report).toContain("(pass) first");
     expect(report).toContain("this test timed out after 200ms");

@@ -15,8 +15,12 @@ export default defineVerb({
     const { usageError } = await import("../../core/errors.ts");
     const generators = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
     const generate = generators[args.shell as keyof typeof generators];
-    if (!generate) throw usageError(`No completion for the shell "${args.shell}".`, "Choose bash, zsh or fish.", "unknown_shell");
+    if (!generate)
+      throw usageError(`No completion for the shell "${args.shell}".`, "Choose bash, zsh or fish.", "unknown_shell");
     const model = await completionModel();
-    return { json: { schema: "gjc/completion@1", ok: true, shell: args.shell, commands: model }, human: generate(model) };
+    return {
+      json: { schema: "gjc/completion@1", ok: true, shell: args.shell, commands: model },
+      human: generate(model),
+    };
   },
 });

@@ -16,11 +16,21 @@ export default defineVerb({
   async run({ args, ctx }) {
     const code = args.code as string | undefined;
     if (args.list) {
-      if (code !== undefined) throw usageError("Give either a code or --list, not both.", 'Run "gjc explain <code>" or "gjc explain --list".', "unexpected_argument");
+      if (code !== undefined)
+        throw usageError(
+          "Give either a code or --list, not both.",
+          'Run "gjc explain <code>" or "gjc explain --list".',
+          "unexpected_argument",
+        );
       const codes = listCodes();
       return { json: { schema: "gjc/explain@1", ok: true, codes }, human: describeCodeList(codes, ctx.out) };
     }
-    if (code === undefined) throw usageError('Missing the <code> argument for "gjc explain".', 'Run "gjc explain <code>" with the code shown in brackets, or "gjc explain --list".', "missing_argument");
+    if (code === undefined)
+      throw usageError(
+        'Missing the <code> argument for "gjc explain".',
+        'Run "gjc explain <code>" with the code shown in brackets, or "gjc explain --list".',
+        "missing_argument",
+      );
     const page = explainCode(code);
     return { json: { schema: "gjc/explain@1", ok: true, ...page }, human: page.text };
   },

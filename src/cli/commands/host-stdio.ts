@@ -8,7 +8,11 @@ export default defineVerb({
   schema: "gjc/host@1",
   args: {
     stdio: { type: "boolean", description: "Use stdin/stdout (the only transport)" },
-    "idle-ms": { type: "string", description: "Reap idle project realms after this many milliseconds (default 300000)", valueHint: "ms" },
+    "idle-ms": {
+      type: "string",
+      description: "Reap idle project realms after this many milliseconds (default 300000)",
+      valueHint: "ms",
+    },
     ...jsonArg,
   },
   examples: ["gjc host --stdio"],
@@ -17,14 +21,24 @@ export default defineVerb({
     let idle: number | undefined;
     if (args["idle-ms"] !== undefined) {
       idle = Number(args["idle-ms"]);
-      if (!Number.isInteger(idle) || idle < 1) throw usageError(`--idle-ms must be a positive integer, not "${args["idle-ms"]}".`, undefined, "invalid_option_value");
+      if (!Number.isInteger(idle) || idle < 1)
+        throw usageError(
+          `--idle-ms must be a positive integer, not "${args["idle-ms"]}".`,
+          undefined,
+          "invalid_option_value",
+        );
     }
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
     try {
-      const { served } = await runStdioHost(ctx, { idleMs: idle, input: Bun.stdin.stream(), write: (line) => void process.stdout.write(`${line}\n`), signal: stop.signal });
+      const { served } = await runStdioHost(ctx, {
+        idleMs: idle,
+        input: Bun.stdin.stream(),
+        write: (line) => void process.stdout.write(`${line}\n`),
+        signal: stop.signal,
+      });
       return { json: { schema: "gjc/host@1", ok: true, served }, human: "" };
     } finally {
       process.off("SIGTERM", onSignal);

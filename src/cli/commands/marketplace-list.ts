@@ -13,6 +13,9 @@ export default defineVerb({
   examples: ["gjc marketplace list ./catalog", "gjc plugin install hello-runtime@./catalog"],
   async run({ args, ctx }) {
     const r = listCatalog(ctx, args.catalog);
-    return { json: { schema: "gjc/marketplace-list@1", ok: true, ...r }, human: describeCatalogListing(r, args.catalog, ctx.out) };
+    return {
+      json: { schema: "gjc/marketplace-list@1", ok: true, ...r },
+      human: describeCatalogListing(r, args.catalog, ctx.out),
+    };
   },
 });

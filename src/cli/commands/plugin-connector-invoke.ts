@@ -21,9 +21,21 @@ export default defineVerb({
   async run({ args, ctx }) {
     const input = jsonOption("input", args.input) ?? null;
     const timeoutMs = timeoutOption(args.timeout);
-    const r = await withCliHost(ctx, (host) => invokeConnector(host, args.plugin, args.connector, args.operation, input, { project: args.project, timeoutMs }));
+    const r = await withCliHost(ctx, (host) =>
+      invokeConnector(host, args.plugin, args.connector, args.operation, input, { project: args.project, timeoutMs }),
+    );
     return {
-      json: { schema: "gjc/plugin-connector-invoke@1", ok: true, plugin: r.plugin, realm: r.realm, connector: r.connector, provider: r.provider, operation: r.operation, capability: r.capability, result: r.result },
+      json: {
+        schema: "gjc/plugin-connector-invoke@1",
+        ok: true,
+        plugin: r.plugin,
+        realm: r.realm,
+        connector: r.connector,
+        provider: r.provider,
+        operation: r.operation,
+        capability: r.capability,
+        result: r.result,
+      },
       human: pretty(r.result),
     };
   },

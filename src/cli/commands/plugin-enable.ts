@@ -13,10 +13,17 @@ export function enablementVerb(action: "enable" | "disable") {
       name: { type: "positional", description: "Installed bundle name", required: true },
       ...scopeArgs,
       ...familyArg,
-      surface: { type: "string", description: "GJC: one surface id (tool:x, mcp:y, …) instead of the whole bundle", valueHint: "id" },
+      surface: {
+        type: "string",
+        description: "GJC: one surface id (tool:x, mcp:y, …) instead of the whole bundle",
+        valueHint: "id",
+      },
       ...jsonArg,
     },
-    examples: [`gjc plugin ${action} my-bundle --user`, `gjc plugin ${action} my-bundle --project --surface tool:domain_note`],
+    examples: [
+      `gjc plugin ${action} my-bundle --user`,
+      `gjc plugin ${action} my-bundle --project --surface tool:domain_note`,
+    ],
     async run({ args, ctx }) {
       const r = await setBundleEnabled(ctx, args.name, action === "enable", args, args.surface);
       return { json: { schema: `gjc/${action}@1`, ok: true, ...r }, human: describeEnablement(ctx, r, action) };

@@ -11,12 +11,26 @@ export default defineVerb({
     family: { type: "enum", options: ["c2", "gjc"], description: "Bundle family", required: true },
     name: { type: "string", description: "Plugin name (default: derived from the directory name)" },
     runtime: { type: "enum", options: ["node", "bun"], description: "C2 only: add a process runtime in this language" },
-    parent: { type: "string", description: "GJC only: the workflow skill or agent the sub-skill binds to (default ralplan)" },
-    phase: { type: "string", description: "GJC only: the parent's phase it is active in (default: architect for ralplan, else the parent's first phase)" },
-    "activation-arg": { type: "string", description: "GJC only: the flag that activates it (default: the bundle name)" },
+    parent: {
+      type: "string",
+      description: "GJC only: the workflow skill or agent the sub-skill binds to (default ralplan)",
+    },
+    phase: {
+      type: "string",
+      description:
+        "GJC only: the parent's phase it is active in (default: architect for ralplan, else the parent's first phase)",
+    },
+    "activation-arg": {
+      type: "string",
+      description: "GJC only: the flag that activates it (default: the bundle name)",
+    },
     ...jsonArg,
   },
-  examples: ["gjc plugin init ./hello --family c2 --runtime node", "gjc plugin init ./my-bundle --family gjc", "gjc plugin init . --family gjc --parent deep-interview --phase handoff --activation-arg notes"],
+  examples: [
+    "gjc plugin init ./hello --family c2 --runtime node",
+    "gjc plugin init ./my-bundle --family gjc",
+    "gjc plugin init . --family gjc --parent deep-interview --phase handoff --activation-arg notes",
+  ],
   async run({ args, ctx }) {
     if (!args.family) {
       const { usageError } = await import("../../core/errors.ts");

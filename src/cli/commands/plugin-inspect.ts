@@ -15,7 +15,14 @@ export default defineVerb({
   examples: ["gjc plugin inspect my-bundle", "gjc plugin inspect my-bundle --project --json"],
   async run({ args, ctx }) {
     const found = await inspectBundle(ctx, args.name, args);
-    if ("foreign" in found) return { json: { schema: "gjc/inspect@1", ok: true, family: "c2", foreign: found.foreign }, human: describeForeign(found.foreign) };
-    return { json: { schema: "gjc/inspect@1", ok: true, family: found.family, bundle: found }, human: describeInspect(found) };
+    if ("foreign" in found)
+      return {
+        json: { schema: "gjc/inspect@1", ok: true, family: "c2", foreign: found.foreign },
+        human: describeForeign(found.foreign),
+      };
+    return {
+      json: { schema: "gjc/inspect@1", ok: true, family: found.family, bundle: found },
+      human: describeInspect(found),
+    };
   },
 });

@@ -8,17 +8,44 @@ export default defineVerb({
   schema: "gjc/log-append@1",
   args: {
     dir: { type: "positional", description: "The log directory", required: true },
-    bundle: { type: "positional", description: "A bundle directory or archive: its name, version and digest are computed", required: false },
+    bundle: {
+      type: "positional",
+      description: "A bundle directory or archive: its name, version and digest are computed",
+      required: false,
+    },
     name: { type: "string", description: "Without a bundle: the release's name", valueHint: "name" },
     version: { type: "string", description: "Without a bundle: the release's version", valueHint: "version" },
-    digest: { type: "string", description: "Without a bundle: its digest, sha256:<hex> (gjc plugin lock's integrity)", valueHint: "sha256:hex" },
-    signer: { type: "string", description: "The SSH key fingerprint (SHA256:…) that signed the bundle", valueHint: "fingerprint" },
-    "key-file": { type: "string", description: "The log's note signer key (default ~/.gjc/log-keys/<key id>.key)", valueHint: "path" },
+    digest: {
+      type: "string",
+      description: "Without a bundle: its digest, sha256:<hex> (gjc plugin lock's integrity)",
+      valueHint: "sha256:hex",
+    },
+    signer: {
+      type: "string",
+      description: "The SSH key fingerprint (SHA256:…) that signed the bundle",
+      valueHint: "fingerprint",
+    },
+    "key-file": {
+      type: "string",
+      description: "The log's note signer key (default ~/.gjc/log-keys/<key id>.key)",
+      valueHint: "path",
+    },
     ...jsonArg,
   },
-  examples: ["gjc plugin log append gjc-log ./my-bundle --signer SHA256:abc…", "gjc plugin log append gjc-log --name hello --version 1.2.0 --digest sha256:<hex>"],
+  examples: [
+    "gjc plugin log append gjc-log ./my-bundle --signer SHA256:abc…",
+    "gjc plugin log append gjc-log --name hello --version 1.2.0 --digest sha256:<hex>",
+  ],
   async run({ args, ctx }) {
-    const r = await appendRelease(ctx, { dir: args.dir, bundle: args.bundle, name: args.name, version: args.version, digest: args.digest, signer: args.signer, keyFile: args["key-file"] });
+    const r = await appendRelease(ctx, {
+      dir: args.dir,
+      bundle: args.bundle,
+      name: args.name,
+      version: args.version,
+      digest: args.digest,
+      signer: args.signer,
+      keyFile: args["key-file"],
+    });
     return { json: { schema: "gjc/log-append@1", ok: true, ...r }, human: describeLogAppend(r) };
   },
 });

@@ -4,11 +4,16 @@ import { describeLogVerify } from "../render/release-log.ts";
 
 export default defineVerb({
   name: "plugin log verify",
-  description: "Recompute a release log from its files (signature, tree, duplicates) and check it extends the checkpoint this gjc remembers; changes nothing",
+  description:
+    "Recompute a release log from its files (signature, tree, duplicates) and check it extends the checkpoint this gjc remembers; changes nothing",
   schema: "gjc/log-verify@1",
   args: {
     dir: { type: "positional", description: "The log directory", required: true },
-    against: { type: "string", description: "An older checkpoint of this log (a file kept from before): the log must extend it", valueHint: "checkpoint" },
+    against: {
+      type: "string",
+      description: "An older checkpoint of this log (a file kept from before): the log must extend it",
+      valueHint: "checkpoint",
+    },
     ...jsonArg,
   },
   examples: ["gjc plugin log verify gjc-log", "gjc plugin log verify gjc-log --against checkpoint.before"],

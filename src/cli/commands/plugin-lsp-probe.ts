@@ -16,7 +16,12 @@ export default defineVerb({
   },
   examples: ["gjc plugin lsp probe zig-tools/zls --project ."],
   async run({ args, ctx }) {
-    const r = await withCliHost(ctx, (host) => probeLanguageServer(host, args.server, { project: args.project, cwd: ctx.cwd, env: ctx.env }));
-    return { json: { schema: "gjc/plugin-lsp-probe@1", ok: true, ...r, ...sandboxWarnings() }, human: describeLspProbe(r) };
+    const r = await withCliHost(ctx, (host) =>
+      probeLanguageServer(host, args.server, { project: args.project, cwd: ctx.cwd, env: ctx.env }),
+    );
+    return {
+      json: { schema: "gjc/plugin-lsp-probe@1", ok: true, ...r, ...sandboxWarnings() },
+      human: describeLspProbe(r),
+    };
   },
 });

@@ -6,7 +6,8 @@ import { describeMcpAccept } from "../render/mcp-pins.ts";
 
 export default defineVerb({
   name: "plugin mcp accept",
-  description: "Probe a server whose tool definitions drifted, show what changed since the pin, and pin what it serves now",
+  description:
+    "Probe a server whose tool definitions drifted, show what changed since the pin, and pin what it serves now",
   schema: "gjc/mcp-accept@1",
   args: {
     target: { type: "positional", description: "<bundle>/<server>", required: true },
@@ -16,7 +17,10 @@ export default defineVerb({
   },
   examples: ["gjc plugin mcp accept docs-bundle/docs"],
   async run({ args, ctx }) {
-    const r = await acceptServer(ctx, args.target, { scope: scopeFromFlags(args), timeoutMs: timeoutOption(args.timeout) });
+    const r = await acceptServer(ctx, args.target, {
+      scope: scopeFromFlags(args),
+      timeoutMs: timeoutOption(args.timeout),
+    });
     return { json: { schema: "gjc/mcp-accept@1", ok: true, ...r }, human: describeMcpAccept(r, ctx.out) };
   },
 });

@@ -21,6 +21,9 @@ export default defineVerb({
     const scope = scopeFromFlags(args);
     // The probe pins the server's tool definitions on first success and holds it to them after (src/app/mcp-probe.ts).
     const r = await probeAndPin(ctx, args.target, { scope, timeoutMs });
-    return { json: { schema: "gjc/mcp-probe@1", ok: true, ...r, ...sandboxWarnings() }, human: describeMcpProbe(r, ctx.out) };
+    return {
+      json: { schema: "gjc/mcp-probe@1", ok: true, ...r, ...sandboxWarnings() },
+      human: describeMcpProbe(r, ctx.out),
+    };
   },
 });

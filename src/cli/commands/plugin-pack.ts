@@ -8,8 +8,17 @@ export default defineVerb({
   schema: "gjc/pack@1",
   args: {
     dir: { type: "positional", description: "Bundle directory", required: true },
-    output: { type: "string", alias: "o", description: "Archive to write (default: <name>-<version>.tgz next to the bundle)", valueHint: "file.tgz" },
-    sign: { type: "string", description: "Also sign the archive with this SSH key (writes <archive>.sig)", valueHint: "key" },
+    output: {
+      type: "string",
+      alias: "o",
+      description: "Archive to write (default: <name>-<version>.tgz next to the bundle)",
+      valueHint: "file.tgz",
+    },
+    sign: {
+      type: "string",
+      description: "Also sign the archive with this SSH key (writes <archive>.sig)",
+      valueHint: "key",
+    },
     ...jsonArg,
   },
   examples: ["gjc plugin pack ./my-bundle", "gjc plugin pack . -o ../my-bundle.tgz"],

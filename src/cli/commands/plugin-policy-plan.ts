@@ -9,25 +9,46 @@ export default defineVerb({
   schema: "gjc/policy-plan@1",
   args: {
     plugin: { type: "positional", description: "Installed C2 bundle name or id", required: true },
-    state: { type: "enum", options: ["enabled", "disabled", "inherit"], description: "The state to set (left out with --config: the state stays as it is)" },
-    component: { type: "string", description: "Change one component (ui:<id>, connector:<id>, lsp:<id>)", valueHint: "id" },
+    state: {
+      type: "enum",
+      options: ["enabled", "disabled", "inherit"],
+      description: "The state to set (left out with --config: the state stays as it is)",
+    },
+    component: {
+      type: "string",
+      description: "Change one component (ui:<id>, connector:<id>, lsp:<id>)",
+      valueHint: "id",
+    },
     config: { type: "string", description: "Runtime configuration to set (JSON)", valueHint: "json" },
-    project: { type: "string", description: "Change the policy of this project instead of the user's", valueHint: "dir" },
+    project: {
+      type: "string",
+      description: "Change the policy of this project instead of the user's",
+      valueHint: "dir",
+    },
     ...jsonArg,
   },
   examples: [
     "gjc plugin policy plan hello-runtime --state disabled --project .",
     "gjc plugin policy plan hello-runtime --state disabled --component ui:greet",
-    "gjc plugin policy plan hello-runtime --state enabled --config '{\"mode\":\"fast\"}'",
+    'gjc plugin policy plan hello-runtime --state enabled --config \'{"mode":"fast"}\'',
   ],
   async run({ args, ctx }) {
-    if (!args.state && args.config === undefined) throw usageError("Missing --state.", "Pass --state enabled, disabled or inherit, or --config alone to keep the state.", "missing_argument");
+    if (!args.state && args.config === undefined)
+      throw usageError(
+        "Missing --state.",
+        "Pass --state enabled, disabled or inherit, or --config alone to keep the state.",
+        "missing_argument",
+      );
     let config: unknown;
     if (args.config !== undefined) {
       try {
         config = JSON.parse(args.config);
       } catch (error) {
-        throw usageError(`--config is not valid JSON: ${(error as Error).message}.`, `Quote it for the shell, e.g. --config '{"key":"value"}'.`, "invalid_option_value");
+        throw usageError(
+          `--config is not valid JSON: ${(error as Error).message}.`,
+          `Quote it for the shell, e.g. --config '{"key":"value"}'.`,
+          "invalid_option_value",
+        );
       }
     }
     const plan = await planPolicyChange(ctx, {

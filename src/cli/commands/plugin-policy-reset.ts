@@ -8,7 +8,11 @@ export default defineVerb({
   schema: "gjc/policy-reset@1",
   args: {
     plugin: { type: "positional", description: "C2 bundle name or id", required: true },
-    project: { type: "string", description: "Reset the policy of this project instead of the user's", valueHint: "dir" },
+    project: {
+      type: "string",
+      description: "Reset the policy of this project instead of the user's",
+      valueHint: "dir",
+    },
     ...jsonArg,
   },
   examples: ["gjc plugin policy reset hello-runtime", "gjc plugin policy reset hello-runtime --project ."],

@@ -12,15 +12,35 @@ export default defineVerb({
     command: { type: "positional", description: "Runtime command id (namespace.verb)", required: true },
     args: { type: "string", description: "Command arguments as JSON", valueHint: "json" },
     ...projectArg,
-    timeout: { type: "string", description: "Give up on the call after this many milliseconds (the runtime is stopped)", valueHint: "ms" },
+    timeout: {
+      type: "string",
+      description: "Give up on the call after this many milliseconds (the runtime is stopped)",
+      valueHint: "ms",
+    },
     ...jsonArg,
   },
-  examples: ["gjc plugin run hello.dirty --args '{\"cwd\":\"/path/to/repo\"}'", "gjc plugin run review.run --project . --json"],
+  examples: [
+    'gjc plugin run hello.dirty --args \'{"cwd":"/path/to/repo"}\'',
+    "gjc plugin run review.run --project . --json",
+  ],
   async run({ args, ctx }) {
     const callArgs = jsonOption("args", args.args) ?? null;
     const timeoutMs = timeoutOption(args.timeout);
-    const r = await withCliHost(ctx, (host) => host.invoke(args.command, callArgs, { project: args.project, timeoutMs }));
+    const r = await withCliHost(ctx, (host) =>
+      host.invoke(args.command, callArgs, { project: args.project, timeoutMs }),
+    );
     ctx.log.progress(describeRunProgress(r));
-    return { json: { schema: "gjc/plugin-run@1", ok: true, command: r.command, plugin: r.plugin, realm: r.realm, result: r.result, ...sandboxWarnings() }, human: pretty(r.result) };
+    return {
+      json: {
+        schema: "gjc/plugin-run@1",
+        ok: true,
+        command: r.command,
+        plugin: r.plugin,
+        realm: r.realm,
+        result: r.result,
+        ...sandboxWarnings(),
+      },
+      human: pretty(r.result),
+    };
   },
 });

@@ -13,6 +13,9 @@ export default defineVerb({
   examples: ["gjc plugin scaffold list", "gjc plugin scaffold list office --json"],
   async run({ args, ctx }) {
     const { scaffolds } = await listScaffolds(ctx, args.bundle);
-    return { json: { schema: "gjc/plugin-scaffold-list@1", ok: true, scaffolds }, human: describeScaffoldList(ctx.out, scaffolds) };
+    return {
+      json: { schema: "gjc/plugin-scaffold-list@1", ok: true, scaffolds },
+      human: describeScaffoldList(ctx.out, scaffolds),
+    };
   },
 });

@@ -9,11 +9,19 @@ export default defineVerb({
   schema: "gjc/trust@1",
   args: {
     name: { type: "positional", description: "Installed C2 bundle name or id", required: true },
-    "pass-env": { type: "string", description: "Host variables this plugin's processes may also see, comma-separated (never tokens, keys or loader switches)" },
+    "pass-env": {
+      type: "string",
+      description:
+        "Host variables this plugin's processes may also see, comma-separated (never tokens, keys or loader switches)",
+    },
     ...jsonArg,
   },
   examples: ["gjc plugin trust hello-runtime", "gjc plugin trust docker-tools --pass-env DOCKER_HOST"],
   async run({ args, ctx }) {
-    return flagOutcome(ctx, "gjc/trust@1", await setBundleTrusted(ctx, args.name, true, passEnvOption(args["pass-env"])));
+    return flagOutcome(
+      ctx,
+      "gjc/trust@1",
+      await setBundleTrusted(ctx, args.name, true, passEnvOption(args["pass-env"])),
+    );
   },
 });

@@ -15,7 +15,12 @@ export default defineVerb({
   },
   examples: ["gjc plugin ui list", "gjc plugin ui list hello-runtime --json"],
   async run({ args, ctx }) {
-    const entries = await withCliHost(ctx, async (host) => listUi(host, { plugin: args.plugin, project: args.project }));
-    return { json: { schema: "gjc/plugin-ui-list@1", ok: true, contributions: entries }, human: describeUiList(entries, ctx.out) };
+    const entries = await withCliHost(ctx, async (host) =>
+      listUi(host, { plugin: args.plugin, project: args.project }),
+    );
+    return {
+      json: { schema: "gjc/plugin-ui-list@1", ok: true, contributions: entries },
+      human: describeUiList(entries, ctx.out),
+    };
   },
 });

@@ -4,7 +4,8 @@ import { describeUninstall } from "../render/store.ts";
 
 export default defineVerb({
   name: "plugin uninstall",
-  description: "Remove an installed bundle, wherever it is installed (--user/--project/--family pick one when several match)",
+  description:
+    "Remove an installed bundle, wherever it is installed (--user/--project/--family pick one when several match)",
   schema: "gjc/uninstall@1",
   args: {
     name: { type: "positional", description: "Installed bundle name", required: true },

@@ -9,10 +9,19 @@ export default defineVerb({
   args: {
     path: { type: "positional", description: "Bundle directory, manifest file, or marketplace.json", required: true },
     strict: { type: "boolean", description: "Treat warnings as failures" },
-    format: { type: "enum", options: ["human", "json", "github"], description: "Output: human (default), json (= --json), github (GitHub Actions annotations with file, line and column)" },
+    format: {
+      type: "enum",
+      options: ["human", "json", "github"],
+      description:
+        "Output: human (default), json (= --json), github (GitHub Actions annotations with file, line and column)",
+    },
     ...jsonArg,
   },
-  examples: ["gjc plugin validate ./my-bundle", "gjc plugin validate ./catalog/marketplace.json --json", "gjc plugin validate . --format github"],
+  examples: [
+    "gjc plugin validate ./my-bundle",
+    "gjc plugin validate ./catalog/marketplace.json --json",
+    "gjc plugin validate . --format github",
+  ],
   async run({ args, ctx }) {
     if (args.format === "github") {
       // Loaded only here: the plain run needs no line and column for its diagnostics.

@@ -7,7 +7,11 @@ export default defineVerb({
   description: "Revoke a key: every bundle signed by it is refused from now on, whatever a project file says",
   schema: "gjc/signers-revoke@1",
   args: {
-    who: { type: "positional", description: "Identity, SHA256:… fingerprint, public key file or key line", required: true },
+    who: {
+      type: "positional",
+      description: "Identity, SHA256:… fingerprint, public key file or key line",
+      required: true,
+    },
     ...jsonArg,
   },
   examples: ["gjc signers revoke release@acme.example", "gjc signers revoke ./leaked.pub"],

@@ -6,7 +6,6 @@ import Type from "typebox";
 import { closed, str } from "../../core/schema-kit.ts";
 import { errorDocument } from "../../store/documents.ts";
 
-
 export const CompletionDocumentSchema = Type.Object(
   {
     schema: Type.Literal("gjc/completion@1"),
@@ -18,7 +17,12 @@ export const CompletionDocumentSchema = Type.Object(
           path: Type.Array(str),
           description: str,
           children: Type.Array(Type.Object({ name: str, description: str }, closed)),
-          options: Type.Array(Type.Object({ name: str, description: str, takesValue: Type.Boolean(), values: Type.Optional(Type.Array(str)) }, closed)),
+          options: Type.Array(
+            Type.Object(
+              { name: str, description: str, takesValue: Type.Boolean(), values: Type.Optional(Type.Array(str)) },
+              closed,
+            ),
+          ),
         },
         closed,
       ),
@@ -28,5 +32,9 @@ export const CompletionDocumentSchema = Type.Object(
 );
 
 export const COMPLETION_DOCUMENTS = {
-  "gjc/completion@1": { file: "completion.schema.json", title: "gjc completion --json", schema: Type.Union([CompletionDocumentSchema, errorDocument("completion")]) },
+  "gjc/completion@1": {
+    file: "completion.schema.json",
+    title: "gjc completion --json",
+    schema: Type.Union([CompletionDocumentSchema, errorDocument("completion")]),
+  },
 };

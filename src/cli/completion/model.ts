@@ -22,9 +22,13 @@ export async function completionModel(): Promise<CompletionEntry[]> {
       path,
       description,
       children: children.map(([name, child]) => ({ name, description: child.meta.description })),
-      options: [{ name: "help", description: "Show help", takesValue: false }, ...(isGroup(command) ? [] : optionsOf(command.args))],
+      options: [
+        { name: "help", description: "Show help", takesValue: false },
+        ...(isGroup(command) ? [] : optionsOf(command.args)),
+      ],
     });
-    for (const [name, child] of children) await visit([...path, name], child.meta.description, await resolveEntry(child));
+    for (const [name, child] of children)
+      await visit([...path, name], child.meta.description, await resolveEntry(child));
   };
   await visit([], "gjc", gjc);
   out[0].options.push({ name: "version", description: "Print the version", takesValue: false });

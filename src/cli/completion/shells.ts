@@ -84,7 +84,10 @@ export function fishScript(model: CompletionEntry[]): string {
     "    end",
     "    string join ' ' $path",
     "end",
-    `set -g __gjc_paths ${model.filter((e) => e.path.length > 0).map((e) => sq(key(e.path))).join(" ")}`,
+    `set -g __gjc_paths ${model
+      .filter((e) => e.path.length > 0)
+      .map((e) => sq(key(e.path)))
+      .join(" ")}`,
     "complete -c gjc -f",
   ];
   for (const e of model) {

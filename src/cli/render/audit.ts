@@ -18,28 +18,66 @@ const quoteArg = (a: string) => (/^[A-Za-z0-9_./:=@${}+,-]+$/.test(a) ? a : JSON
 export function describeAudit(r: AuditReport, s: Style): string {
   const m = r.capabilities;
   const lines: string[] = [];
-  const where = r.subject.kind === "source" ? `from ${r.subject.display} (not installed)` : `installed: ${r.subject.display}`;
+  const where =
+    r.subject.kind === "source" ? `from ${r.subject.display} (not installed)` : `installed: ${r.subject.display}`;
   lines.push(`${s.bold(`${m.name} ${m.version}`)} [${m.family}] ${where}`);
-  lines.push(`  ${s.dim("content")} ${r.subject.integrity}${r.subject.commit ? ` ${s.dim("commit")} ${r.subject.commit}` : ""}`);
+  lines.push(
+    `  ${s.dim("content")} ${r.subject.integrity}${r.subject.commit ? ` ${s.dim("commit")} ${r.subject.commit}` : ""}`,
+  );
   const signer = r.signature.signer;
-  lines.push(`  ${s.dim("signed")} ${signer ? `${signer.identity !== undefined ? `${signer.identity} ` : ""}${signer.fingerprint}${r.signature.status === "unknown-signer" ? " (unknown key)" : ""}` : "no"}`);
+  lines.push(
+    `  ${s.dim("signed")} ${signer ? `${signer.identity !== undefined ? `${signer.identity} ` : ""}${signer.fingerprint}${r.signature.status === "unknown-signer" ? " (unknown key)" : ""}` : "no"}`,
+  );
   lines.push(`  ${s.dim("files")} ${m.files.count} (${formatBytes(m.files.bytes)})`);
   lines.push(`  ${s.dim("processes")} ${m.processes.length}`);
   // Started processes first: they are what trust is about; modules the agent loads after.
   const started = m.processes.filter((p) => p.hostEnvironment !== "agent");
   const modules = m.processes.filter((p) => p.hostEnvironment === "agent");
-  capped(started, (p) => [`    ${p.id}: ${[p.command, ...p.args].map(quoteArg).join(" ")}${p.commandInBundle ? "" : s.dim(" (program from PATH)")}`, `      ${s.dim(`cwd ${p.cwd} · environment ${p.hostEnvironment}`)}`], lines, s);
+  capped(
+    started,
+    (p) => [
+      `    ${p.id}: ${[p.command, ...p.args].map(quoteArg).join(" ")}${p.commandInBundle ? "" : s.dim(" (program from PATH)")}`,
+      `      ${s.dim(`cwd ${p.cwd} · environment ${p.hostEnvironment}`)}`,
+    ],
+    lines,
+    s,
+  );
   capped(modules, (p) => [`    ${p.id}: ${p.script}${s.dim(" (loaded by the GJC agent)")}`], lines, s);
   lines.push(`  ${s.dim("network endpoints")} ${m.endpoints.length}`);
-  capped(m.endpoints, (e) => [`    ${e.id}: ${e.transport} ${e.url} (host ${e.host})${e.headers.length ? ` headers ${e.headers.join(", ")}` : ""}`], lines, s);
+  capped(
+    m.endpoints,
+    (e) => [
+      `    ${e.id}: ${e.transport} ${e.url} (host ${e.host})${e.headers.length ? ` headers ${e.headers.join(", ")}` : ""}`,
+    ],
+    lines,
+    s,
+  );
   lines.push(`  ${s.dim("environment")} ${m.env.length}`);
-  capped(m.env, (v) => [`    ${v.owner}: ${v.mode === "passes" ? `${v.name} <- $${v.from}` : `${v.name} (set by the bundle)`}`], lines, s);
+  capped(
+    m.env,
+    (v) => [`    ${v.owner}: ${v.mode === "passes" ? `${v.name} <- $${v.from}` : `${v.name} (set by the bundle)`}`],
+    lines,
+    s,
+  );
   lines.push(`  ${s.dim("hooks")} ${m.hooks.length}`);
-  capped(m.hooks, (h) => [`    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`], lines, s);
+  capped(
+    m.hooks,
+    (h) => [
+      `    ${h.id}: ${h.event}${h.target ? ` ${h.target}` : ""}${h.phase ? ` (${h.phase})` : ""}${h.supported ? "" : s.dim(" (inventoried, never run)")}`,
+    ],
+    lines,
+    s,
+  );
   lines.push(`  ${s.dim("host commands and services")} ${m.hostCommands.length}`);
   capped(
     m.hostCommands,
-    (h) => (h.kind === "command" ? [`    command ${h.name}: ${h.title ?? ""}${h.description ? ` — ${h.description}` : ""}`, `      args ${h.argsSchema == null ? "(no argsSchema)" : JSON.stringify(h.argsSchema)}`] : [`    ${h.kind} ${h.name}`]),
+    (h) =>
+      h.kind === "command"
+        ? [
+            `    command ${h.name}: ${h.title ?? ""}${h.description ? ` — ${h.description}` : ""}`,
+            `      args ${h.argsSchema == null ? "(no argsSchema)" : JSON.stringify(h.argsSchema)}`,
+          ]
+        : [`    ${h.kind} ${h.name}`],
     lines,
     s,
   );
@@ -47,7 +85,8 @@ export function describeAudit(r: AuditReport, s: Style): string {
   capped(m.prompts, (p) => [`    ${p.id}: ${formatBytes(p.bytes)} ${s.dim(p.sha256.slice(0, 19))}`], lines, s);
   if (r.grants) {
     const g = r.grants;
-    if (g.state === "foreign") lines.push(`  ${s.dim("sandbox grants")} none apply (the grants file was not written by gjc for you)`);
+    if (g.state === "foreign")
+      lines.push(`  ${s.dim("sandbox grants")} none apply (the grants file was not written by gjc for you)`);
     else {
       lines.push(`  ${s.dim("sandbox grants")} ${describeGrantSet(g.bundle)}`);
       for (const p of g.processes) lines.push(`    ${processLabel(p.process)}: ${describeGrantSet(p.grants)}`);
@@ -71,5 +110,8 @@ export function describeAudit(r: AuditReport, s: Style): string {
 
 /** The human audit and, when `--fail-on` matched, how many findings did. */
 export function describeGatedAudit(r: GatedAudit, s: Style): string {
-  return describeAudit(r, s) + (r.failing > 0 ? `\n${r.failing} finding${r.failing === 1 ? "" : "s"} match --fail-on ${r.failOn}.` : "");
+  return (
+    describeAudit(r, s) +
+    (r.failing > 0 ? `\n${r.failing} finding${r.failing === 1 ? "" : "s"} match --fail-on ${r.failOn}.` : "")
+  );
 }

@@ -9,8 +9,20 @@ export function describeInit(result: ScaffoldResult, dir: string, s: Style): str
   return [
     `Created ${result.family === "c2" ? "C2" : "GJC"} bundle ${s.bold(result.name)} in ${result.dir}:`,
     ...result.files.map((f) => `  ${f.path}`),
-    ...(result.subskill ? [`The sub-skill binds to ${result.subskill.parent}'s ${result.subskill.phase} phase; activate it with --${result.subskill.activationArg}.`] : []),
-    ...(result.packageScript === "added" ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.'] : result.packageScript === "kept" ? ['package.json already has a "plugin:validate" script; it was kept.'] : result.packageScript === "untouched" ? ['package.json was left as it is: it repeats a key or holds a number that rewriting would change. Add "plugin:validate": "gjc plugin validate ." to its scripts by hand.'] : []),
+    ...(result.subskill
+      ? [
+          `The sub-skill binds to ${result.subskill.parent}'s ${result.subskill.phase} phase; activate it with --${result.subskill.activationArg}.`,
+        ]
+      : []),
+    ...(result.packageScript === "added"
+      ? ['Added "plugin:validate": "gjc plugin validate ." to package.json.']
+      : result.packageScript === "kept"
+        ? ['package.json already has a "plugin:validate" script; it was kept.']
+        : result.packageScript === "untouched"
+          ? [
+              'package.json was left as it is: it repeats a key or holds a number that rewriting would change. Add "plugin:validate": "gjc plugin validate ." to its scripts by hand.',
+            ]
+          : []),
     "",
     `Next: gjc plugin validate ${dir}`,
   ].join("\n");
@@ -28,7 +40,9 @@ export function describePack(r: PackResult, s: Style): string {
 }
 
 export function describeConformance(r: ConformanceReport, s: Style): string {
-  const lines = [`${r.ok ? s.green("✓ conformant") : s.red("✗ not conformant")} ${r.family} bundle ${s.bold(`${r.name ?? "?"} ${r.version ?? ""}`.trim())}`];
+  const lines = [
+    `${r.ok ? s.green("✓ conformant") : s.red("✗ not conformant")} ${r.family} bundle ${s.bold(`${r.name ?? "?"} ${r.version ?? ""}`.trim())}`,
+  ];
   for (const c of r.checks) {
     const mark = c.skipped ? s.dim("-") : c.ok ? s.green("✓") : s.red("✗");
     const latency = c.latencyMs !== undefined ? s.dim(` (${c.latencyMs} ms)`) : "";

@@ -13,14 +13,29 @@ export function describePolicyCatalog(s: Style, result: CatalogResult): string {
   if (result.plugins.length === 0) lines.push("No C2 bundles are installed.");
   for (const p of result.plugins) {
     const st = p.effectiveState.status;
-    const status = st === "enabled" ? s.green("enabled") : st === "untrusted" ? s.yellow(p.effectiveState.reason === "needs-retrust" ? "needs re-trust" : "untrusted") : st === "pending" ? s.yellow(`pending: this host lacks ${p.missingServices.join(", ")}`) : s.dim("disabled");
+    const status =
+      st === "enabled"
+        ? s.green("enabled")
+        : st === "untrusted"
+          ? s.yellow(p.effectiveState.reason === "needs-retrust" ? "needs re-trust" : "untrusted")
+          : st === "pending"
+            ? s.yellow(`pending: this host lacks ${p.missingServices.join(", ")}`)
+            : s.dim("disabled");
     lines.push(`  ${s.bold(p.name)} ${p.version}  ${p.id}`);
-    lines.push(`    ${status}${p.effectiveState.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effectiveState.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.hasRuntime ? `runtime, scopes ${p.metadata.scopeSupport.join("+")}` : "no runtime"}`);
+    lines.push(
+      `    ${status}${p.effectiveState.reason && st !== "untrusted" && st !== "pending" ? ` (${p.effectiveState.reason})` : ""} · policy ${p.state} → ${p.effective.state} (${p.effective.source}) · ${p.hasRuntime ? `runtime, scopes ${p.metadata.scopeSupport.join("+")}` : "no runtime"}`,
+    );
     if (p.dependencies.required.length + p.dependencies.optional.length > 0) {
-      lines.push(`    needs ${p.dependencies.required.join(", ") || "nothing"}${p.dependencies.optional.length > 0 ? `; optional ${p.dependencies.optional.join(", ")}` : ""} · ${p.metadata.category}`);
+      lines.push(
+        `    needs ${p.dependencies.required.join(", ") || "nothing"}${p.dependencies.optional.length > 0 ? `; optional ${p.dependencies.optional.join(", ")}` : ""} · ${p.metadata.category}`,
+      );
     }
-    for (const [c, v] of Object.entries(p.effective.components)) lines.push(`    component ${c.slice(p.id.length + 1)}: ${v}`);
-    for (const c of p.commands) lines.push(`    command ${c.id}${c.description ? ` — ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`);
+    for (const [c, v] of Object.entries(p.effective.components))
+      lines.push(`    component ${c.slice(p.id.length + 1)}: ${v}`);
+    for (const c of p.commands)
+      lines.push(
+        `    command ${c.id}${c.description ? ` — ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`,
+      );
   }
   for (const b of result.broken) lines.push(s.yellow(`  ${b.id}: unusable record (${b.problem})`));
   return lines.join("\n");

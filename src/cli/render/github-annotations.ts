@@ -9,7 +9,12 @@ import type { LocatedDiagnostic } from "../../authoring/annotations.ts";
 export function githubAnnotations(located: LocatedDiagnostic[]): string {
   return located
     .map(({ diagnostic: d, file, line, column }) => {
-      const properties = [`file=${escapeProperty(file)}`, `line=${line}`, `col=${column}`, `title=${escapeProperty(`gjc ${d.code}`)}`].join(",");
+      const properties = [
+        `file=${escapeProperty(file)}`,
+        `line=${line}`,
+        `col=${column}`,
+        `title=${escapeProperty(`gjc ${d.code}`)}`,
+      ].join(",");
       const message = d.hint ? `${d.message}\nhint: ${d.hint}` : d.message;
       return `::${d.severity === "error" ? "error" : "warning"} ${properties}::${escapeData(message)}`;
     })

@@ -4,7 +4,12 @@ import { formatNetGrant } from "../../store/grant-values.ts";
 import type { GrantSet } from "../../store/grants.ts";
 import type { SandboxProfile } from "../../process/sandbox/profile.ts";
 
-export const processLabel = (p: GrantProcess | null) => (p === null ? "every process" : p.kind === "runtime" ? "the runtime" : `${p.kind === "server" ? "server" : "language server"} ${p.id}`);
+export const processLabel = (p: GrantProcess | null) =>
+  p === null
+    ? "every process"
+    : p.kind === "runtime"
+      ? "the runtime"
+      : `${p.kind === "server" ? "server" : "language server"} ${p.id}`;
 
 /** `read: a, b · write: c · net: h:443 · project: read`, or `none`. */
 export function describeGrantSet(g: GrantSet): string {
@@ -28,16 +33,30 @@ export function describeAllow(ctx: Context, r: AllowResult): string {
   return lines.join("\n");
 }
 
-const profileLines = (p: SandboxProfile) => [`  read:  ${p.read.join(", ") || "-"}`, `  write: ${p.write.join(", ") || "-"}`, `  net:   ${p.net.map(formatNetGrant).join(", ") || "none"}`];
+const profileLines = (p: SandboxProfile) => [
+  `  read:  ${p.read.join(", ") || "-"}`,
+  `  write: ${p.write.join(", ") || "-"}`,
+  `  net:   ${p.net.map(formatNetGrant).join(", ") || "none"}`,
+];
 
 export function describePermissions(ctx: Context, r: PermissionsResult): string {
   const lines = [`${ctx.out.bold(r.bundle.name)} (${r.bundle.family}, ${r.bundle.scope} scope)`];
-  if (r.grantsFile.state === "foreign") lines.push(`${ctx.out.red("foreign")} ${r.grantsFile.path} was not written by gjc for you (${r.grantsFile.problem}); none of its grants apply.`);
+  if (r.grantsFile.state === "foreign")
+    lines.push(
+      `${ctx.out.red("foreign")} ${r.grantsFile.path} was not written by gjc for you (${r.grantsFile.problem}); none of its grants apply.`,
+    );
   lines.push(`Grants for every process: ${describeGrantSet(r.grants)}.`);
   if (r.processes.length === 0) lines.push("It starts no process of its own.");
   for (const p of r.processes) {
-    lines.push(`${processLabel(p.process)}${p.grants.read.length + p.grants.write.length + p.grants.net.length || p.grants.project ? ` (own grants: ${describeGrantSet(p.grants)})` : ""}:`, ...profileLines(p.profile));
+    lines.push(
+      `${processLabel(p.process)}${p.grants.read.length + p.grants.write.length + p.grants.net.length || p.grants.project ? ` (own grants: ${describeGrantSet(p.grants)})` : ""}:`,
+      ...profileLines(p.profile),
+    );
   }
-  lines.push(ctx.out.dim("Besides these, the sandbox lets every process read the system directories its command needs and write its own data and private temporary directories."));
+  lines.push(
+    ctx.out.dim(
+      "Besides these, the sandbox lets every process read the system directories its command needs and write its own data and private temporary directories.",
+    ),
+  );
   return lines.join("\n");
 }

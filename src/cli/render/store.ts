@@ -8,16 +8,28 @@ import { describeGrantSet, processLabel } from "./grants.ts";
 import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
-import type { BundleRow, DoctorResult, EnablementResult, ForeignBundle, InspectBundle, InstallResult, ListDocument, UninstallResult } from "../../store/documents.ts";
+import type {
+  BundleRow,
+  DoctorResult,
+  EnablementResult,
+  ForeignBundle,
+  InspectBundle,
+  InstallResult,
+  ListDocument,
+  UninstallResult,
+} from "../../store/documents.ts";
 import type { VerifyReport } from "../../app/verify.ts";
 import { describePinChecks } from "./mcp-pins.ts";
 
 const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const where = (r: { family: string; scope: string }) => (r.family === "c2" ? "the C2 store" : `the ${r.scope} scope`);
-const label = (r: { family: string; name: string; c2?: { id: string } }) => (r.c2 ? `C2 bundle ${r.name} (${r.c2.id})` : r.name);
+const label = (r: { family: string; name: string; c2?: { id: string } }) =>
+  r.c2 ? `C2 bundle ${r.name} (${r.c2.id})` : r.name;
 
 function contributionLine(c: Record<string, number>): string {
-  const parts = Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  const parts = Object.entries(c)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`);
   return parts.length ? parts.join(", ") : "no contributions";
 }
 
@@ -51,11 +63,15 @@ export function describeInstall(ctx: Context, r: InstallResult, verb = "install"
     lines.push(`  source:        ${r.source.display}`);
     lines.push(`  contributions: ${contributionLine(r.c2.contributions)}`);
     lines.push(`  enabled: ${r.enabled ? "yes" : "no"}, trusted: ${r.c2.trusted ? "yes" : "no"}`);
-    for (const d of r.c2.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust")) lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
+    for (const d of r.c2.diagnostics.filter((d) => d.severity === "warning" && d.code !== "runtime.requires_trust"))
+      lines.push(`  warning [${d.code}] ${d.path}: ${d.message}`);
   }
   if (r.signature?.signer) lines.push(`  signed by:     ${signerLine(r.signature.signer)}`);
   if (r.capabilityDiff) lines.push(...describeCapabilityDiff(r.capabilityDiff as unknown as InstallCapabilityDiff));
-  if (r.releaseLog) lines.push(`  release log:   ${r.releaseLog.origin}, release ${r.releaseLog.index + 1} of ${r.releaseLog.size}${r.releaseLog.firstSeen ? " (first checkpoint seen from this log: remembered from now on)" : ", consistent with the checkpoint seen before"}`);
+  if (r.releaseLog)
+    lines.push(
+      `  release log:   ${r.releaseLog.origin}, release ${r.releaseLog.index + 1} of ${r.releaseLog.size}${r.releaseLog.firstSeen ? " (first checkpoint seen from this log: remembered from now on)" : ", consistent with the checkpoint seen before"}`,
+    );
   return lines.join("\n");
 }
 
@@ -64,14 +80,28 @@ export function describeUninstall(ctx: Context, r: UninstallResult): string {
   const name = label(r);
   if (r.status === "would-uninstall") {
     const data = r.c2 && !r.c2.dataKept ? ` and its data ${r.c2.dataDir}` : "";
-    const keep = r.gjc?.unowned.length ? [`  and keep ${counted(r.gjc.unowned.length, "item")} it did not install: ${r.gjc.unowned.slice(0, 5).join(", ")}`] : [];
-    return [`[dry-run] Would uninstall ${name} ${r.version} from ${where(r)}, removing ${counted(r.files.length, "file")}${data}:`, ...r.files.map((f) => `  ${f}`), ...keep].join("\n");
+    const keep = r.gjc?.unowned.length
+      ? [
+          `  and keep ${counted(r.gjc.unowned.length, "item")} it did not install: ${r.gjc.unowned.slice(0, 5).join(", ")}`,
+        ]
+      : [];
+    return [
+      `[dry-run] Would uninstall ${name} ${r.version} from ${where(r)}, removing ${counted(r.files.length, "file")}${data}:`,
+      ...r.files.map((f) => `  ${f}`),
+      ...keep,
+    ].join("\n");
   }
   const lines = [`Uninstalled ${name} ${r.version} from ${where(r)} (${counted(r.files.length, "file")} removed).`];
   if (r.c2) lines.push(r.c2.dataKept ? `  Its data was kept in ${r.c2.dataDir}.` : "  Its data was removed with it.");
   if (r.c2?.policyForgotten) lines.push("  Its user and project policy was forgotten.");
-  if (r.gjc?.keptIn !== undefined) lines.push(`  Kept ${counted(r.gjc.unowned.length, "item")} the bundle did not install, in ${r.gjc.keptIn}: ${r.gjc.unowned.slice(0, 5).join(", ")}${r.gjc.unowned.length > 5 ? ", …" : ""}`);
-  else if (r.gjc?.unowned.length) lines.push(`  also removed ${r.gjc.unowned.length} item(s) that appeared while it was uninstalled: ${r.gjc.unowned.slice(0, 5).join(", ")}`);
+  if (r.gjc?.keptIn !== undefined)
+    lines.push(
+      `  Kept ${counted(r.gjc.unowned.length, "item")} the bundle did not install, in ${r.gjc.keptIn}: ${r.gjc.unowned.slice(0, 5).join(", ")}${r.gjc.unowned.length > 5 ? ", …" : ""}`,
+    );
+  else if (r.gjc?.unowned.length)
+    lines.push(
+      `  also removed ${r.gjc.unowned.length} item(s) that appeared while it was uninstalled: ${r.gjc.unowned.slice(0, 5).join(", ")}`,
+    );
   return lines.join("\n");
 }
 
@@ -79,7 +109,9 @@ export function describeEnablement(ctx: Context, r: EnablementResult, op: "enabl
   logWarnings(ctx, r.warnings);
   const what = r.surface ? `Surface ${r.surface} of ${r.name}` : label(r);
   const trust = r.c2 ? ` (trusted: ${r.c2.trusted ? "yes" : "no"})` : "";
-  return r.changed ? `${what} is now ${op}d in ${where(r)}${trust}.` : `${what} was already ${op}d in ${where(r)}; nothing changed.`;
+  return r.changed
+    ? `${what} is now ${op}d in ${where(r)}${trust}.`
+    : `${what} was already ${op}d in ${where(r)}; nothing changed.`;
 }
 
 function stateOf(b: BundleRow): string {
@@ -89,12 +121,14 @@ function stateOf(b: BundleRow): string {
   if (b.enabled && missing.length > 0) return `pending (this host lacks ${missing.join(", ")})`;
   // A runtime whose process failed in a running gjc host is failed, with why, never "enabled".
   const failed = b.c2?.runtimeFailures ?? [];
-  if (b.enabled && failed.length > 0) return `failed (${failed.map((f) => `${f.code} in gjc host ${f.host}, ${f.realm}`).join("; ")})`;
+  if (b.enabled && failed.length > 0)
+    return `failed (${failed.map((f) => `${f.code} in gjc host ${f.host}, ${f.realm}`).join("; ")})`;
   return b.enabled ? "enabled" : "disabled";
 }
 
 /** `identity (SHA256:…)` for a trusted publisher, `SHA256:… (unknown key)` otherwise. */
-const signerLine = (s: { fingerprint: string; identity?: string }) => (s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`);
+const signerLine = (s: { fingerprint: string; identity?: string }) =>
+  s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`;
 
 export function describeList(r: Omit<ListDocument, "schema">): string {
   const lines: string[] = [];
@@ -105,25 +139,39 @@ export function describeList(r: Omit<ListDocument, "schema">): string {
     for (const b of rows) {
       if (b.gjc) {
         const c = b.gjc.counts;
-        lines.push(`  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}${b.gjc.writer === "gjc-agent" ? "  (the GJC agent's registry: read-only)" : ""}`);
+        lines.push(
+          `  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}${b.gjc.writer === "gjc-agent" ? "  (the GJC agent's registry: read-only)" : ""}`,
+        );
       }
       if (b.signer) lines.push(`    signed by ${signerLine(b.signer)}`);
       if (b.c2) {
         const c2 = b.c2;
-        lines.push(`  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`);
+        lines.push(
+          `  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`,
+        );
         const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires-trust").length;
         const unsupported = c2.components.filter((c) => c.effectiveStatus === "unsupported").length;
         const diagnostics = c2.diagnostics.warnings + c2.diagnostics.errors;
-        lines.push(`    ${contributionLine(c2.contributions)}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${counted(diagnostics, "diagnostic")}` : ""}`);
+        lines.push(
+          `    ${contributionLine(c2.contributions)}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${counted(diagnostics, "diagnostic")}` : ""}`,
+        );
       }
     }
     for (const p of r.problems.filter((x) => x.family === family)) {
       if (p.foreign) {
-        lines.push(`  ${p.scope} scope: FOREIGN, not written by gjc for you (${p.problem}); nothing in it is loaded or changed. Delete it${p.scope === "project" ? ' (then "gjc plugin sync --project" installs what the lock names)' : ""}; "gjc plugin doctor" explains.`);
-      } else lines.push(p.id ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".` : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`);
+        lines.push(
+          `  ${p.scope} scope: FOREIGN, not written by gjc for you (${p.problem}); nothing in it is loaded or changed. Delete it${p.scope === "project" ? ' (then "gjc plugin sync --project" installs what the lock names)' : ""}; "gjc plugin doctor" explains.`,
+        );
+      } else
+        lines.push(
+          p.id
+            ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".`
+            : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`,
+        );
     }
     const foreign = (r.foreign ?? []).filter((f) => f.family === family);
-    if (foreign.length > 0) lines.push(`  Installed by another program (read-only; gjc never changes or deletes them):`);
+    if (foreign.length > 0)
+      lines.push(`  Installed by another program (read-only; gjc never changes or deletes them):`);
     for (const f of foreign) lines.push(`    ${foreignLine(f)}`);
   }
   return lines.join("\n");
@@ -136,10 +184,15 @@ function foreignLine(f: ForeignBundle): string {
 
 /** `inspect` of a bundle another program installed: what its record says. */
 export function describeForeign(f: ForeignBundle): string {
-  const lines = [`${f.writer === "c2-app" ? `${f.name} ${f.version}` : f.id}  C2 bundle installed by ${f.writer === "c2-app" ? "the C2 app" : "another program"} (read-only)`];
+  const lines = [
+    `${f.writer === "c2-app" ? `${f.name} ${f.version}` : f.id}  C2 bundle installed by ${f.writer === "c2-app" ? "the C2 app" : "another program"} (read-only)`,
+  ];
   if (f.description) lines.push(`  about:     ${f.description}`);
   if (f.source) lines.push(`  source:    ${f.source}${f.repository ? ` (${f.repository})` : ""}`);
-  if (f.enabled !== undefined) lines.push(`  state:     ${f.enabled ? "enabled" : "disabled"}, ${f.trusted ? "trusted" : "not trusted"} (as the C2 app set them)`);
+  if (f.enabled !== undefined)
+    lines.push(
+      `  state:     ${f.enabled ? "enabled" : "disabled"}, ${f.trusted ? "trusted" : "not trusted"} (as the C2 app set them)`,
+    );
   lines.push(`  location:  ${f.path}`);
   lines.push(`  record:    schema ${f.schemaVersion}; ${f.problem}.`);
   return lines.join("\n");
@@ -147,7 +200,9 @@ export function describeForeign(f: ForeignBundle): string {
 
 export function describeInspect(b: InspectBundle): string {
   const lines = [`${b.name} ${b.version}  ${b.c2 ? `(${b.c2.id})  C2 bundle` : `[${b.scope}]`} ${stateOf(b)}`];
-  lines.push(`  source:    ${b.source.display} (${b.source.kind}${b.source.resolvedAt ? `, fetched ${b.source.resolvedAt}` : ""})`);
+  lines.push(
+    `  source:    ${b.source.display} (${b.source.kind}${b.source.resolvedAt ? `, fetched ${b.source.resolvedAt}` : ""})`,
+  );
   if (b.source.sha) lines.push(`  commit:    ${b.source.sha}`);
   if (b.source.sha256) lines.push(`  archive:   sha256 ${b.source.sha256}`);
   lines.push(`  installed: ${b.installedAt} (updated ${b.updatedAt})`);
@@ -157,19 +212,33 @@ export function describeInspect(b: InspectBundle): string {
   if (b.gjc) {
     lines.push(`  manifest:  sha256 ${b.gjc.manifestHash}`);
     lines.push(`  surfaces (${b.gjc.surfaces.length}):`);
-    for (const s of b.gjc.surfaces) lines.push(`    ${s.state.padEnd(11)} ${s.id}${s.quarantine ? ` (${s.quarantine})` : ""}`);
+    for (const s of b.gjc.surfaces)
+      lines.push(`    ${s.state.padEnd(11)} ${s.id}${s.quarantine ? ` (${s.quarantine})` : ""}`);
     lines.push(`  files (${b.files.length}):`);
-    for (const f of b.files) lines.push(`    ${f.mode.toString(8)} ${f.sha256.slice(0, 12)} ${String(f.bytes).padStart(9)}  ${f.path}`);
-    for (const q of b.gjc.quarantine) lines.push(`  quarantine: ${q.surfaceId} ${q.code}: ${q.message} (${q.detectedAt})`);
+    for (const f of b.files)
+      lines.push(`    ${f.mode.toString(8)} ${f.sha256.slice(0, 12)} ${String(f.bytes).padStart(9)}  ${f.path}`);
+    for (const q of b.gjc.quarantine)
+      lines.push(`  quarantine: ${q.surfaceId} ${q.code}: ${q.message} (${q.detectedAt})`);
   }
   if (b.c2) {
     const c2 = b.c2;
     const runtime = c2.runtime as { command?: string; args?: string[]; scopeSupport?: string[] } | null;
-    const trust = c2.trustState === "needs-retrust" ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)" : c2.trusted ? "yes" : "no";
-    lines.push(`  enabled:   ${b.enabled ? "yes" : "no"}    trusted: ${trust}    policy: ${c2.policy.state} (${c2.policy.source})`);
+    const trust =
+      c2.trustState === "needs-retrust"
+        ? "needs re-trust (an upgrade changed its capabilities; gjc plugin trust again)"
+        : c2.trusted
+          ? "yes"
+          : "no";
+    lines.push(
+      `  enabled:   ${b.enabled ? "yes" : "no"}    trusted: ${trust}    policy: ${c2.policy.state} (${c2.policy.source})`,
+    );
     lines.push(`  data:      ${c2.dataDir}`);
-    lines.push(`  pass-env:  ${c2.passEnv.length > 0 ? c2.passEnv.join(", ") : "(none: only the allow-list of host variables)"}`);
-    lines.push(`  runtime:   ${runtime ? `${runtime.command} ${(runtime.args ?? []).join(" ")} (scopes ${(runtime.scopeSupport ?? []).join("+")})` : "none (data-only)"}`);
+    lines.push(
+      `  pass-env:  ${c2.passEnv.length > 0 ? c2.passEnv.join(", ") : "(none: only the allow-list of host variables)"}`,
+    );
+    lines.push(
+      `  runtime:   ${runtime ? `${runtime.command} ${(runtime.args ?? []).join(" ")} (scopes ${(runtime.scopeSupport ?? []).join("+")})` : "none (data-only)"}`,
+    );
     lines.push(`  contributions (${c2.totalContributions}): ${contributionLine(c2.contributions)}`);
     if (c2.components.length) {
       lines.push("  components:");
@@ -183,18 +252,27 @@ export function describeInspect(b: InspectBundle): string {
       }
     }
     if (c2.languageServers.length) {
-      lines.push("  language servers (args and env as declared; gjc exports PLUGIN_ROOT, PLUGIN_DATA, PLUGIN_PROJECT_DIR):");
+      lines.push(
+        "  language servers (args and env as declared; gjc exports PLUGIN_ROOT, PLUGIN_DATA, PLUGIN_PROJECT_DIR):",
+      );
       for (const l of c2.languageServers) {
         const launch = l.launch as { command: string; args: string[]; env: Record<string, string> };
-        const env = Object.entries(launch.env).map(([k, v]) => `${k}=${v}`).join(" ");
-        lines.push(`    ${l.server} (${l.languages.join(", ")}): ${[launch.command, ...launch.args].join(" ")}${env ? `  env ${env}` : ""}`);
+        const env = Object.entries(launch.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ");
+        lines.push(
+          `    ${l.server} (${l.languages.join(", ")}): ${[launch.command, ...launch.args].join(" ")}${env ? `  env ${env}` : ""}`,
+        );
       }
     }
     if (c2.diagnosticsList.length) {
       lines.push("  diagnostics:");
       for (const d of c2.diagnosticsList) lines.push(`    ${d.severity} [${d.code}] ${d.path}: ${d.message}`);
     }
-    if (c2.quarantine) lines.push(`  quarantine: ${c2.quarantine.files.slice(0, 10).join(", ")} (${c2.quarantine.detectedAt}); reinstall or fix, then gjc plugin verify`);
+    if (c2.quarantine)
+      lines.push(
+        `  quarantine: ${c2.quarantine.files.slice(0, 10).join(", ")} (${c2.quarantine.detectedAt}); reinstall or fix, then gjc plugin verify`,
+      );
   }
   return lines.join("\n");
 }
@@ -203,31 +281,52 @@ export function describeVerify(r: VerifyReport): string {
   const lines: string[] = [];
   for (const b of r.bundles) {
     const tag = b.c2 ? `[c2 ${b.c2.id}]` : `[${b.scope}]`;
-    if (b.ok) lines.push(`ok          ${b.name} ${b.version} ${tag} (${counted(b.checked, "file")})${b.change === "cleared" ? " — quarantine cleared" : ""}`);
+    if (b.ok)
+      lines.push(
+        `ok          ${b.name} ${b.version} ${tag} (${counted(b.checked, "file")})${b.change === "cleared" ? " — quarantine cleared" : ""}`,
+      );
     else {
-      lines.push(`quarantined ${b.name} ${b.version} ${tag}: ${counted(b.problems.length, "problem")} (runtime_mismatch)`);
+      lines.push(
+        `quarantined ${b.name} ${b.version} ${tag}: ${counted(b.problems.length, "problem")} (runtime_mismatch)`,
+      );
       for (const p of b.problems.slice(0, 20)) lines.push(`  ${p.message}`);
       if (b.problems.length > 20) lines.push(`  …and ${b.problems.length - 20} more`);
     }
   }
   for (const p of r.problems) {
-    if (p.foreign) lines.push(`foreign     ${p.family} ${p.scope} registry ${p.path}: ${p.problem}; gjc verifies nothing in it (see "gjc plugin doctor")`);
-    else lines.push(`damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`);
+    if (p.foreign)
+      lines.push(
+        `foreign     ${p.family} ${p.scope} registry ${p.path}: ${p.problem}; gjc verifies nothing in it (see "gjc plugin doctor")`,
+      );
+    else
+      lines.push(
+        `damaged     ${p.family} ${p.scope} ${p.id ?? "registry"} ${p.path}: ${p.problem} — run "gjc plugin doctor --fix"`,
+      );
   }
   if (r.bundles.length === 0 && r.problems.length === 0) lines.push("No bundles installed.");
   if (r.runtime) {
-    for (const x of r.runtime.results) lines.push(`${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`);
+    for (const x of r.runtime.results)
+      lines.push(
+        `${x.ok ? "runtime ok " : "quarantined"} ${x.bundle} [${x.scope}] ${x.surfaceId}${x.ok ? "" : `: ${x.message} (${x.code})`}`,
+      );
     // Nothing checked is said out loud, never an empty success: --runtime holds GJC tool and
     // hook modules to their declarations; C2 runtimes are judged by their handshake instead.
-    if (r.runtime.checked === 0) lines.push("runtime: no active GJC tool or hook module to check (C2 runtimes are checked by their handshake: gjc plugin test <dir>)");
+    if (r.runtime.checked === 0)
+      lines.push(
+        "runtime: no active GJC tool or hook module to check (C2 runtimes are checked by their handshake: gjc plugin test <dir>)",
+      );
   }
   if (r.mcp) {
     lines.push(...describePinChecks(r.mcp.servers));
-    if (r.mcp.servers.length === 0) lines.push("mcp: no pinned MCP servers (gjc plugin mcp probe <bundle>/<server> pins one)");
+    if (r.mcp.servers.length === 0)
+      lines.push("mcp: no pinned MCP servers (gjc plugin mcp probe <bundle>/<server> pins one)");
   }
   // The repair hint is for file drift and runtime quarantine; MCP drift names its own command.
   const filesOk = r.problems.length === 0 && r.bundles.every((b) => b.ok);
-  if (!filesOk || (r.runtime?.failed ?? 0) > 0) lines.push("Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.");
+  if (!filesOk || (r.runtime?.failed ?? 0) > 0)
+    lines.push(
+      "Reinstall a quarantined bundle (gjc plugin install <source> …) to repair it; a clean verify also clears the quarantine.",
+    );
   return lines.join("\n");
 }
 
@@ -239,18 +338,32 @@ export function describeDoctor(r: DoctorResult): string {
     lines.push(`${title}: ${!s.exists ? "not created yet" : `${state}, ${counted(s.bundles, "bundle")}`}`);
     for (const f of r.findings.filter((x) => x.family === s.family && x.scope === s.scope)) {
       lines.push(`  ${(f.fixed ? "fixed" : f.severity).padEnd(7)} ${f.message} (${f.path})`);
-      if (!f.fixed) lines.push(`          ${r.fix || !f.fixable ? "" : "--fix would "}${f.fix}${f.command && f.command !== "gjc plugin doctor --fix" ? ` (${f.command})` : ""}`);
+      if (!f.fixed)
+        lines.push(
+          `          ${r.fix || !f.fixable ? "" : "--fix would "}${f.fix}${f.command && f.command !== "gjc plugin doctor --fix" ? ` (${f.command})` : ""}`,
+        );
     }
   }
   if (r.sandbox) lines.push(...describeSandbox(r.sandbox));
-  lines.push(r.ok ? "No problems found." : r.fix ? "Some problems need you (see above)." : 'Run "gjc plugin doctor --fix" to repair what can be repaired safely.');
+  lines.push(
+    r.ok
+      ? "No problems found."
+      : r.fix
+        ? "Some problems need you (see above)."
+        : 'Run "gjc plugin doctor --fix" to repair what can be repaired safely.',
+  );
   return lines.join("\n");
 }
 
 /** The sandbox grants lines of inspect: what the bundle's processes may touch beyond the default profile. */
 function grantLines(g: NonNullable<InspectBundle["grants"]>): string[] {
-  if (g.state === "foreign") return ["  grants:    none apply (its grants file was not written by gjc for you; gjc plugin permissions shows it)"];
-  const lines = [`  grants:    ${describeGrantSet(g.bundle)}${g.processes.length ? "" : " (default sandbox profile otherwise)"}`];
+  if (g.state === "foreign")
+    return [
+      "  grants:    none apply (its grants file was not written by gjc for you; gjc plugin permissions shows it)",
+    ];
+  const lines = [
+    `  grants:    ${describeGrantSet(g.bundle)}${g.processes.length ? "" : " (default sandbox profile otherwise)"}`,
+  ];
   for (const p of g.processes) lines.push(`    ${processLabel(p.process)}: ${describeGrantSet(p.grants)}`);
   return lines;
 }

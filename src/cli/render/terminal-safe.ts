@@ -54,5 +54,7 @@ export function terminalSafe(text: string, options: TerminalSafeOptions = {}): s
  */
 export function jsonText(value: unknown, indent = 2): string {
   const text = JSON.stringify(value, null, indent);
-  return UNSAFE_TEST.test(text) ? text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : text;
+  return UNSAFE_TEST.test(text)
+    ? text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : text;
 }

@@ -6,7 +6,8 @@ import type { ValidationReport } from "../../families/types.ts";
 import type { VerbOutcome } from "../define-verb.ts";
 import { moreLine } from "./more-line.ts";
 
-const count = (diagnostics: Diagnostic[], severity: Diagnostic["severity"]): number => diagnostics.filter((d) => d.severity === severity).length;
+const count = (diagnostics: Diagnostic[], severity: Diagnostic["severity"]): number =>
+  diagnostics.filter((d) => d.severity === severity).length;
 
 /** validate's outcome: exit 0 when valid (warnings allowed unless strict), else 1. */
 export function validationOutcome(report: ValidationReport, strict: boolean, style: Style): VerbOutcome {
@@ -60,7 +61,10 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
   }
   if (r.commands?.length) {
     lines.push(`  ${s.dim("commands")}`);
-    for (const c of r.commands) lines.push(`    ${c.id} — ${c.title}${c.description ? `: ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`);
+    for (const c of r.commands)
+      lines.push(
+        `    ${c.id} — ${c.title}${c.description ? `: ${c.description}` : ""} ${s.dim(c.argsSchema === null ? "(no argsSchema)" : `args ${JSON.stringify(c.argsSchema)}`)}`,
+      );
   }
   if (r.surfaces) {
     lines.push(`  ${s.dim("surfaces")} ${r.surfaces.length}`);
@@ -70,16 +74,23 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
     let bytes = 0;
     for (const f of r.files) bytes += f.bytes;
     lines.push(`  ${s.dim("files")} ${r.files.length} (${bytes} bytes)`);
-    if (r.family === "gjc") for (const f of r.files) lines.push(`    ${f.path} ${s.dim(`${f.bytes} B sha256:${f.sha256.slice(0, 12)}…`)}`);
+    if (r.family === "gjc")
+      for (const f of r.files) lines.push(`    ${f.path} ${s.dim(`${f.bytes} B sha256:${f.sha256.slice(0, 12)}…`)}`);
   }
   if (r.entries) {
     lines.push(`  ${s.dim("entries")} ${r.entries.length}`);
-    for (const e of r.entries) lines.push(`    ${e.ok ? s.green("✓") : s.red("✗")} ${e.name ?? `#${e.index}`} ${e.version ?? ""} ${s.dim(e.source ?? "")}`);
+    for (const e of r.entries)
+      lines.push(
+        `    ${e.ok ? s.green("✓") : s.red("✗")} ${e.name ?? `#${e.index}`} ${e.version ?? ""} ${s.dim(e.source ?? "")}`,
+      );
   }
   const errors = count(r.diagnostics, "error");
   const warnings = r.diagnostics.length - errors;
   if (r.diagnostics.length > 0) {
-    lines.push("", `${errors} error(s), ${warnings} warning(s)${strict && warnings > 0 ? " (warnings fail under --strict)" : ""}:`);
+    lines.push(
+      "",
+      `${errors} error(s), ${warnings} warning(s)${strict && warnings > 0 ? " (warnings fail under --strict)" : ""}:`,
+    );
     // A bundle of thousands of bad names gives thousands of findings of one code: a few show
     // what is wrong, a count says how many more (exact, all of them, in --json).
     const shown = new Map<string, number>();
@@ -88,7 +99,8 @@ function renderValidation(r: ValidationReport, strict: boolean, s: Style): strin
       shown.set(d.code, n);
       if (n <= SHOWN_PER_CODE) lines.push(renderDiagnostic(d, s));
     }
-    for (const [code, n] of shown) if (n > SHOWN_PER_CODE) lines.push(`  ${moreLine(n - SHOWN_PER_CODE, s, ` [${code}]`)}`);
+    for (const [code, n] of shown)
+      if (n > SHOWN_PER_CODE) lines.push(`  ${moreLine(n - SHOWN_PER_CODE, s, ` [${code}]`)}`);
     lines.push(`  ${s.cyan("see")}: gjc explain <code> (the code in brackets) for what it means and how to fix it`);
   }
   return `${lines.join("\n")}\n`;

@@ -34,7 +34,10 @@ export const SUBPATH_PATTERN = "^(?!/)(?!.*(?:^|/)\\.\\.?(?:/|$))(?!.*//)[^\\\\:
 
 const text = Type.Optional(Type.String());
 
-export const LocalSourceSchema = Type.Object({ kind: Type.Literal("local"), path: Type.String({ pattern: LOCAL_PATH_PATTERN }) }, closed);
+export const LocalSourceSchema = Type.Object(
+  { kind: Type.Literal("local"), path: Type.String({ pattern: LOCAL_PATH_PATTERN }) },
+  closed,
+);
 export const GithubSourceSchema = Type.Object(
   {
     kind: Type.Literal("github"),
@@ -64,7 +67,14 @@ export const NpmSourceSchema = Type.Object(
   },
   closed,
 );
-export const ArchiveSourceSchema = Type.Object({ kind: Type.Literal("archive"), url: Type.String({ minLength: 1 }), sha256: Type.Optional(Type.String({ pattern: SHA256_PATTERN })) }, closed);
+export const ArchiveSourceSchema = Type.Object(
+  {
+    kind: Type.Literal("archive"),
+    url: Type.String({ minLength: 1 }),
+    sha256: Type.Optional(Type.String({ pattern: SHA256_PATTERN })),
+  },
+  closed,
+);
 
 export const SOURCE_SCHEMAS = {
   local: LocalSourceSchema,

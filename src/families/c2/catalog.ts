@@ -76,7 +76,8 @@ export interface ParsedCatalog {
 }
 
 const PATTERNS: Record<string, string> = {
-  [NAME_PATTERN]: "use lowercase letters, digits, '.' and '-', starting and ending with a letter or digit (Agent Plugins names)",
+  [NAME_PATTERN]:
+    "use lowercase letters, digits, '.' and '-', starting and ending with a letter or digit (Agent Plugins names)",
   [SEMVER_PATTERN]: "use a semantic version such as 1.0.0",
   [LOCAL_PATH_PATTERN]: 'write "." or a path starting with "./", relative to marketplace.json',
   [REPOSITORY_PATTERN]: "write owner/repository",
@@ -96,11 +97,31 @@ export function readCatalogFile(file: string): { raw?: unknown; diagnostics: Dia
     try {
       return { raw: parseBoundedJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes)), diagnostics: [] };
     } catch (error) {
-      return { diagnostics: [{ code: "invalid_catalog", severity: "error", path: jsonErrorPath(CATALOG_FILE, error), message: `marketplace.json is not valid UTF-8 JSON: ${(error as Error).message}`, hint: "Fix the JSON syntax." }] };
+      return {
+        diagnostics: [
+          {
+            code: "invalid_catalog",
+            severity: "error",
+            path: jsonErrorPath(CATALOG_FILE, error),
+            message: `marketplace.json is not valid UTF-8 JSON: ${(error as Error).message}`,
+            hint: "Fix the JSON syntax.",
+          },
+        ],
+      };
     }
   } catch (error) {
     if (!isGjcError(error)) throw error;
-    return { diagnostics: [{ code: error.code === "missing_file" ? "missing_catalog" : error.code, severity: "error", path: CATALOG_FILE, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }] };
+    return {
+      diagnostics: [
+        {
+          code: error.code === "missing_file" ? "missing_catalog" : error.code,
+          severity: "error",
+          path: CATALOG_FILE,
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        },
+      ],
+    };
   }
 }
 
@@ -108,19 +129,32 @@ export function parseCatalog(raw: unknown): ParsedCatalog {
   const sink = new DiagnosticSink();
   const entries: CatalogEntrySummary[] = [];
   if (!isObject(raw)) {
-    sink.error("invalid_catalog", AT, "marketplace.json must hold a JSON object.", `Write { "standardVersion": "${CATALOG_STANDARD_VERSION}", "name": "…", "plugins": [ … ] }.`);
+    sink.error(
+      "invalid_catalog",
+      AT,
+      "marketplace.json must hold a JSON object.",
+      `Write { "standardVersion": "${CATALOG_STANDARD_VERSION}", "name": "…", "plugins": [ … ] }.`,
+    );
     return { entries, diagnostics: sink.items };
   }
   if (raw.standardVersion !== CATALOG_STANDARD_VERSION) {
     sink.error(
       "unsupported_standard",
       `${AT}/standardVersion`,
-      raw.standardVersion === undefined ? "marketplace.json has no standardVersion." : `Catalog standard ${JSON.stringify(raw.standardVersion)} is not supported; only ${CATALOG_STANDARD_VERSION} loads.`,
+      raw.standardVersion === undefined
+        ? "marketplace.json has no standardVersion."
+        : `Catalog standard ${JSON.stringify(raw.standardVersion)} is not supported; only ${CATALOG_STANDARD_VERSION} loads.`,
       `Set "standardVersion": "${CATALOG_STANDARD_VERSION}".`,
     );
     return { entries, diagnostics: sink.items };
   }
-  for (const d of schemaDiagnostics(CatalogSchema, raw, { at: AT, label: "", code: (): Code => "invalid_catalog", patterns: PATTERNS })) sink.add(d);
+  for (const d of schemaDiagnostics(CatalogSchema, raw, {
+    at: AT,
+    label: "",
+    code: (): Code => "invalid_catalog",
+    patterns: PATTERNS,
+  }))
+    sink.add(d);
   if (sink.hasErrors || !Array.isArray(raw.plugins)) return { entries, diagnostics: sink.items };
 
   const plugins: C2CatalogEntry[] = [];
@@ -135,7 +169,12 @@ export function parseCatalog(raw: unknown): ParsedCatalog {
     if (name !== null) {
       const first = seen.get(name);
       if (first !== undefined) {
-        sink.error("duplicate_plugin", pointer(at, "name"), `The plugin name "${name}" is already used by entry ${first}; this entry would be skipped.`, "Give every entry a unique name (it is how gjc plugin install name@catalog finds it).");
+        sink.error(
+          "duplicate_plugin",
+          pointer(at, "name"),
+          `The plugin name "${name}" is already used by entry ${first}; this entry would be skipped.`,
+          "Give every entry a unique name (it is how gjc plugin install name@catalog finds it).",
+        );
       } else seen.set(name, index);
     }
     const ok = sink.items.length === before;
@@ -155,7 +194,12 @@ export function parseCatalog(raw: unknown): ParsedCatalog {
 
 function parseEntry(item: unknown, index: number, at: string, sink: DiagnosticSink): C2CatalogEntry | undefined {
   if (!isObject(item)) {
-    sink.error("invalid_plugin_entry", at, `plugins[${index}] must be an object.`, "Each entry is { name, version, source, … }.");
+    sink.error(
+      "invalid_plugin_entry",
+      at,
+      `plugins[${index}] must be an object.`,
+      "Each entry is { name, version, source, … }.",
+    );
     return undefined;
   }
   const before = sink.items.length;
@@ -166,10 +210,20 @@ function parseEntry(item: unknown, index: number, at: string, sink: DiagnosticSi
   if (isObject(source)) {
     const kind = source.kind;
     if (typeof kind !== "string" || !(SOURCE_KINDS as readonly string[]).includes(kind)) {
-      sink.error("invalid_plugin_entry", pointer(pointer(at, "source"), "kind"), `plugins[${index}].source.kind ${kind === undefined ? "is missing" : `${JSON.stringify(kind)} is not a source kind`}.`, `Use one of: ${SOURCE_KINDS.join(", ")}.`);
+      sink.error(
+        "invalid_plugin_entry",
+        pointer(pointer(at, "source"), "kind"),
+        `plugins[${index}].source.kind ${kind === undefined ? "is missing" : `${JSON.stringify(kind)} is not a source kind`}.`,
+        `Use one of: ${SOURCE_KINDS.join(", ")}.`,
+      );
     } else {
       const schema = SOURCE_SCHEMAS[kind as SourceKind];
-      for (const d of schemaDiagnostics(schema, source, { ...entryMapping, at: pointer(at, "source"), label: `plugins[${index}].source` })) sink.add({ ...d, code: "invalid_plugin_entry" });
+      for (const d of schemaDiagnostics(schema, source, {
+        ...entryMapping,
+        at: pointer(at, "source"),
+        label: `plugins[${index}].source`,
+      }))
+        sink.add({ ...d, code: "invalid_plugin_entry" });
       checkSourceUrls(kind as SourceKind, source, pointer(at, "source"), `plugins[${index}].source`, sink);
     }
   }
@@ -189,16 +243,29 @@ function parseEntry(item: unknown, index: number, at: string, sink: DiagnosticSi
 }
 
 /** URL fields: transports gjc can fetch, never with credentials. */
-function checkSourceUrls(kind: SourceKind, s: Record<string, unknown>, at: string, label: string, sink: DiagnosticSink): void {
-  const bad = (field: string, message: string, hint: string) => sink.error("invalid_plugin_entry", pointer(at, field), `${label}.${field} ${message}`, hint);
+function checkSourceUrls(
+  kind: SourceKind,
+  s: Record<string, unknown>,
+  at: string,
+  label: string,
+  sink: DiagnosticSink,
+): void {
+  const bad = (field: string, message: string, hint: string) =>
+    sink.error("invalid_plugin_entry", pointer(at, field), `${label}.${field} ${message}`, hint);
   if (kind === "git" && typeof s.url === "string" && s.url !== "") {
     const problem = gitUrlProblem(s.url);
-    if (problem) bad("url", problem, "Use https://host/owner/repo.git, ssh://git@host/owner/repo.git or git@host:owner/repo.git.");
+    if (problem)
+      bad("url", problem, "Use https://host/owner/repo.git, ssh://git@host/owner/repo.git or git@host:owner/repo.git.");
   }
   if (kind === "archive" && typeof s.url === "string" && s.url !== "") {
     // A `./` path names an archive shipped beside the catalog: it installs offline.
     const problem = s.url.startsWith("./") ? localArchiveProblem(s.url) : httpsUrlProblem(s.url);
-    if (problem) bad("url", problem, "Use an https:// URL of a .tar.gz or .tgz file, or ./path/to/file.tgz inside the catalog's folder.");
+    if (problem)
+      bad(
+        "url",
+        problem,
+        "Use an https:// URL of a .tar.gz or .tgz file, or ./path/to/file.tgz inside the catalog's folder.",
+      );
   }
   if (kind === "npm" && typeof s.registry === "string") {
     const problem = httpsUrlProblem(s.registry);
@@ -214,14 +281,20 @@ function localArchiveProblem(raw: string): string | undefined {
 }
 
 /** Resolves a catalog-relative archive (`./dist/x.tgz`): a regular file inside the catalog's folder, reached without symlinks. */
-export function resolveLocalArchive(catalogFile: string, url: string): { file: string } | { problem: string; code: Code } {
+export function resolveLocalArchive(
+  catalogFile: string,
+  url: string,
+): { file: string } | { problem: string; code: Code } {
   const lexical = localArchiveProblem(url);
   if (lexical) return { code: "unsafe_path", problem: lexical.replace(/\.$/, "") };
   const rel = stripDotSlash(url);
   const walk = walkInside(dirname(catalogFile), rel, "file");
   if (walk.ok) return { file: join(dirname(catalogFile), rel) };
   if (walk.reason === "symlink") return { code: "unsafe_path", problem: `goes through the symbolic link ${walk.at}` };
-  return { code: "invalid_plugin_entry", problem: walk.reason === "missing" ? "does not exist" : "is not a regular file" };
+  return {
+    code: "invalid_plugin_entry",
+    problem: walk.reason === "missing" ? "does not exist" : "is not a regular file",
+  };
 }
 
 function httpsUrlProblem(raw: string): string | undefined {
@@ -246,7 +319,8 @@ export function gitUrlProblem(raw: string): string | undefined {
   } catch {
     return "is not a URL or an scp-style git address.";
   }
-  if (!["https:", "ssh:", "file:"].includes(url.protocol)) return `uses the ${url.protocol.slice(0, -1)} transport; only https, ssh and file are allowed.`;
+  if (!["https:", "ssh:", "file:"].includes(url.protocol))
+    return `uses the ${url.protocol.slice(0, -1)} transport; only https, ssh and file are allowed.`;
   if (url.password || (url.protocol === "https:" && url.username)) return "must not carry credentials.";
   return undefined;
 }
@@ -273,7 +347,10 @@ export function describeSource(s: Record<string, unknown>): string {
  * The bundle directory of a `local` source: under the catalog's directory, reached without
  * symlinks. Returns the absolute directory or the reason it is refused.
  */
-export function resolveLocalSource(catalogFile: string, path: string): { dir: string } | { problem: string; code: Code } {
+export function resolveLocalSource(
+  catalogFile: string,
+  path: string,
+): { dir: string } | { problem: string; code: Code } {
   const root = dirname(catalogFile);
   const rel = stripDotSlash(path === "." ? "./" : path).replace(/\/+$/, "");
   if (rel === "") return { dir: root };
@@ -297,13 +374,24 @@ export async function validateCatalog(_ctx: Context, file: string): Promise<Vali
   if (parsed.catalog && Array.isArray((read.raw as { plugins?: unknown }).plugins)) {
     for (const item of (read.raw as { plugins: unknown[] }).plugins.entries()) {
       const [index, entry] = item;
-      if (!isObject(entry) || !isObject(entry.source) || entry.source.kind !== "local" || typeof entry.source.path !== "string") continue;
+      if (
+        !isObject(entry) ||
+        !isObject(entry.source) ||
+        entry.source.kind !== "local" ||
+        typeof entry.source.path !== "string"
+      )
+        continue;
       if (!new RegExp(LOCAL_PATH_PATTERN).test(entry.source.path)) continue;
       const at = pointer(`${AT}/plugins`, index);
       const summary = entries[index];
       const resolved = resolveLocalSource(file, entry.source.path);
       if ("problem" in resolved) {
-        sink.error(resolved.code, pointer(pointer(at, "source"), "path"), `plugins[${index}].source.path ${JSON.stringify(entry.source.path)} ${resolved.problem}.`, "Point it at the bundle directory next to marketplace.json.");
+        sink.error(
+          resolved.code,
+          pointer(pointer(at, "source"), "path"),
+          `plugins[${index}].source.path ${JSON.stringify(entry.source.path)} ${resolved.problem}.`,
+          "Point it at the bundle directory next to marketplace.json.",
+        );
         if (summary) summary.ok = false;
         continue;
       }
@@ -311,14 +399,29 @@ export async function validateCatalog(_ctx: Context, file: string): Promise<Vali
       const prefix = relative(dirname(file), resolved.dir);
       for (const d of plan.diagnostics) sink.add({ ...d, path: prefix === "" ? d.path : `${prefix}/${d.path}` });
       if (!plan.ok) {
-        sink.error("invalid_plugin_entry", pointer(pointer(at, "source"), "path"), `plugins[${index}] points at an invalid bundle (${prefix || "."}); see the errors above.`, "Fix the bundle, then validate the catalog again.");
+        sink.error(
+          "invalid_plugin_entry",
+          pointer(pointer(at, "source"), "path"),
+          `plugins[${index}] points at an invalid bundle (${prefix || "."}); see the errors above.`,
+          "Fix the bundle, then validate the catalog again.",
+        );
       }
       const { name, version } = plan.manifest ?? plan.declared;
       if (typeof entry.name === "string" && name !== null && name !== entry.name) {
-        sink.error("catalog_mismatch", pointer(at, "name"), `plugins[${index}].name is "${entry.name}" but the bundle is named "${name}".`, "The entry's name must equal the bundle's plugin.json name.");
+        sink.error(
+          "catalog_mismatch",
+          pointer(at, "name"),
+          `plugins[${index}].name is "${entry.name}" but the bundle is named "${name}".`,
+          "The entry's name must equal the bundle's plugin.json name.",
+        );
       }
       if (typeof entry.version === "string" && version !== null && version !== entry.version) {
-        sink.error("catalog_mismatch", pointer(at, "version"), `plugins[${index}].version is ${entry.version} but the bundle is version ${version}.`, "Update the entry (or the bundle) so both versions agree.");
+        sink.error(
+          "catalog_mismatch",
+          pointer(at, "version"),
+          `plugins[${index}].version is ${entry.version} but the bundle is version ${version}.`,
+          "Update the entry (or the bundle) so both versions agree.",
+        );
       }
       if (summary && (!plan.ok || name !== entry.name || version !== entry.version)) summary.ok = false;
     }

@@ -24,7 +24,9 @@ export function compiledCheckSource(schema: unknown): string {
   // A reference (not a property or key of that name) to what the evaluated code would be handed.
   const unsupported = code.match(/(?<![.\w"$])(CheckContext|Hashing|context)\b/);
   if (validator.buildResult.UseUnevaluated() || unsupported || external.identifier !== "External") {
-    throw new Error(`the compiled check needs ${unsupported?.[1] ?? "more than Guard and External"}; extend compiledCheckSource before generating this schema`);
+    throw new Error(
+      `the compiled check needs ${unsupported?.[1] ?? "more than Guard and External"}; extend compiledCheckSource before generating this schema`,
+    );
   }
   const regexes = external.variables.map((v) => {
     if (!(v instanceof RegExp)) throw new Error(`the compiled check refers to a ${typeof v} it cannot write out`);

@@ -123,7 +123,12 @@ function kindOf(abs: string): Kind {
 }
 
 function linkError(sink: DiagnosticSink, rel: string): void {
-  sink.error("unsafe_path", rel, `${rel} is a symbolic link inside a contribution location.`, "Ship the real file or directory; links are never followed or copied.");
+  sink.error(
+    "unsafe_path",
+    rel,
+    `${rel} is a symbolic link inside a contribution location.`,
+    "Ship the real file or directory; links are never followed or copied.",
+  );
 }
 
 /** Reads a small contribution file; failures the collector also reports (size) stay silent here. */
@@ -142,7 +147,12 @@ function readMarkdown(dir: string, rel: string, sink: DiagnosticSink, warnCode: 
   if (text === undefined) return undefined;
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) {
-    sink.warning(warnCode, rel, `${rel} is skipped: ${parsed.reason}.`, "Fix the frontmatter between the two --- lines.");
+    sink.warning(
+      warnCode,
+      rel,
+      `${rel} is skipped: ${parsed.reason}.`,
+      "Fix the frontmatter between the two --- lines.",
+    );
     return undefined;
   }
   return parsed.doc;
@@ -160,7 +170,11 @@ function toolList(v: unknown): string[] | undefined {
     .filter((t) => t !== "");
 }
 
-export function inventoryC2Contributions(dir: string, manifest: C2Manifest | undefined, sink: DiagnosticSink): C2Contributions {
+export function inventoryC2Contributions(
+  dir: string,
+  manifest: C2Manifest | undefined,
+  sink: DiagnosticSink,
+): C2Contributions {
   const errorsBefore = sink.errors().length;
   const skills = findSkills(dir, sink);
   const promptCommands: C2PromptCommand[] = [];
@@ -168,11 +182,21 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
     const doc = readMarkdown(dir, rel, sink, "invalid_prompt_command");
     if (!doc) continue;
     if (doc.body.trim() === "") {
-      sink.warning("empty_command", rel, `${rel} has no body and is skipped.`, "Write the prompt below the frontmatter.");
+      sink.warning(
+        "empty_command",
+        rel,
+        `${rel} has no body and is skipped.`,
+        "Write the prompt below the frontmatter.",
+      );
       continue;
     }
     const stem = rel.slice(rel.lastIndexOf("/") + 1).replace(/\.md$/, "");
-    promptCommands.push({ name: str(doc.data.name) || stem, description: str(doc.data.description), path: rel, localId: slugHash(rel) });
+    promptCommands.push({
+      name: str(doc.data.name) || stem,
+      description: str(doc.data.description),
+      path: rel,
+      localId: slugHash(rel),
+    });
   }
   const agents: C2Agent[] = [];
   for (const rel of findMarkdown(dir, "agents", sink)) {
@@ -193,7 +217,12 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
 
   const componentCount = skills.length + promptCommands.length + agents.length + mcpServers.length;
   if (componentCount > C2_MAX_COMPONENTS) {
-    sink.error("too_many_components", ".", `The bundle has ${componentCount} skills, prompt commands, agents and MCP servers; the limit is ${C2_MAX_COMPONENTS}.`, "Split it into several bundles.");
+    sink.error(
+      "too_many_components",
+      ".",
+      `The bundle has ${componentCount} skills, prompt commands, agents and MCP servers; the limit is ${C2_MAX_COMPONENTS}.`,
+      "Split it into several bundles.",
+    );
   }
 
   const scaffolds = [...findScaffolds(dir, "scaffolds", sink), ...findScaffolds(dir, "templates", sink)];
@@ -219,16 +248,40 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
     languageServers: c2?.languageServers.length ?? 0,
   };
 
-  const unsupported = (kind: ComponentSummary["kind"], paths: string[]): ComponentSummary[] => paths.map((p) => ({ kind, name: p, path: p, status: "unsupported" }));
+  const unsupported = (kind: ComponentSummary["kind"], paths: string[]): ComponentSummary[] =>
+    paths.map((p) => ({ kind, name: p, path: p, status: "unsupported" }));
   const components: ComponentSummary[] = [
-    ...(c2?.commands ?? []).map((c, i): ComponentSummary => ({ kind: "command", name: c.id, path: `${C2_AT}/commands/${i}`, status: "ready" })),
-    ...(c2?.languageServers ?? []).map((l, i): ComponentSummary => ({ kind: "lsp", name: l.id, path: `${C2_AT}/languageServers/${i}`, status: "requires-trust" })),
+    ...(c2?.commands ?? []).map(
+      (c, i): ComponentSummary => ({ kind: "command", name: c.id, path: `${C2_AT}/commands/${i}`, status: "ready" }),
+    ),
+    ...(c2?.languageServers ?? []).map(
+      (l, i): ComponentSummary => ({
+        kind: "lsp",
+        name: l.id,
+        path: `${C2_AT}/languageServers/${i}`,
+        status: "requires-trust",
+      }),
+    ),
     ...unsupported("hook", hooks),
     ...unsupported("monitor", monitors),
     ...unsupported("scene", scenes),
     ...unsupported("pipeline", pipelines),
-    ...(c2?.ui ?? []).map((a, i): ComponentSummary => ({ kind: "ui", name: `${a.id}@${a.slot}`, path: `${C2_AT}/ui/${i}`, status: "requires-trust" })),
-    ...(c2?.connectors ?? []).map((c, i): ComponentSummary => ({ kind: "connector", name: `${c.id}@${c.provider}`, path: `${C2_AT}/connectors/${i}`, status: "requires-trust" })),
+    ...(c2?.ui ?? []).map(
+      (a, i): ComponentSummary => ({
+        kind: "ui",
+        name: `${a.id}@${a.slot}`,
+        path: `${C2_AT}/ui/${i}`,
+        status: "requires-trust",
+      }),
+    ),
+    ...(c2?.connectors ?? []).map(
+      (c, i): ComponentSummary => ({
+        kind: "connector",
+        name: `${c.id}@${c.provider}`,
+        path: `${C2_AT}/connectors/${i}`,
+        status: "requires-trust",
+      }),
+    ),
   ];
 
   if (c2?.runtime) {
@@ -249,7 +302,19 @@ export function inventoryC2Contributions(dir: string, manifest: C2Manifest | und
       "Add a skill (skills/<name>/SKILL.md), an agent, a prompt command, mcp.json, a scene, a scaffold, or declare commands with a runtime.",
     );
   }
-  return { counts, skills, promptCommands, agents, mcpServers, scaffolds, scenes, pipelines, hooks, monitors, components };
+  return {
+    counts,
+    skills,
+    promptCommands,
+    agents,
+    mcpServers,
+    scaffolds,
+    scenes,
+    pipelines,
+    hooks,
+    monitors,
+    components,
+  };
 }
 
 /** skills/<name>/SKILL.md, exactly one level deep. */
@@ -261,7 +326,12 @@ function findSkills(dir: string, sink: DiagnosticSink): C2Skill[] {
     return [];
   }
   if (kind !== "dir") {
-    sink.error("agent_skills_location_invalid", "skills", "skills is not a directory.", "Put each skill in skills/<name>/SKILL.md.");
+    sink.error(
+      "agent_skills_location_invalid",
+      "skills",
+      "skills is not a directory.",
+      "Put each skill in skills/<name>/SKILL.md.",
+    );
     return [];
   }
   const out: C2Skill[] = [];
@@ -286,15 +356,30 @@ function findSkills(dir: string, sink: DiagnosticSink): C2Skill[] {
     const skillName = doc.data.name;
     const description = doc.data.description;
     if (typeof skillName !== "string" || !SKILL_NAME.test(skillName)) {
-      sink.warning("invalid_agent_skill", rel, `${rel} is skipped: its frontmatter name ${skillName === undefined ? "is missing" : `${JSON.stringify(skillName)} is not 1-64 lowercase letters, digits and '-' (not at the ends)`}.`, "Give the skill a name such as review-code.");
+      sink.warning(
+        "invalid_agent_skill",
+        rel,
+        `${rel} is skipped: its frontmatter name ${skillName === undefined ? "is missing" : `${JSON.stringify(skillName)} is not 1-64 lowercase letters, digits and '-' (not at the ends)`}.`,
+        "Give the skill a name such as review-code.",
+      );
       continue;
     }
     if (typeof description !== "string" || description.trim() === "") {
-      sink.warning("invalid_agent_skill", rel, `${rel} is skipped: its frontmatter has no description.`, "Add a description saying when to use the skill.");
+      sink.warning(
+        "invalid_agent_skill",
+        rel,
+        `${rel} is skipped: its frontmatter has no description.`,
+        "Add a description saying when to use the skill.",
+      );
       continue;
     }
     if (doc.body.trim() === "") {
-      sink.warning("empty_skill", rel, `${rel} has no instructions below the frontmatter and is skipped.`, "Write the skill's instructions.");
+      sink.warning(
+        "empty_skill",
+        rel,
+        `${rel} has no instructions below the frontmatter and is skipped.`,
+        "Write the skill's instructions.",
+      );
       continue;
     }
     out.push({ name: skillName, description: description.trim(), path: rel, localId: slugHash(relDir) });
@@ -306,7 +391,11 @@ function safeReaddir(dir: string, rel: string, sink: DiagnosticSink): string[] {
   try {
     return readdirSync(join(dir, rel)).sort();
   } catch (error) {
-    sink.error(rel === "skills" ? "agent_skills_location_invalid" : "unreadable_directory", rel, `${rel} could not be read (${(error as NodeJS.ErrnoException).code}).`);
+    sink.error(
+      rel === "skills" ? "agent_skills_location_invalid" : "unreadable_directory",
+      rel,
+      `${rel} could not be read (${(error as NodeJS.ErrnoException).code}).`,
+    );
     return [];
   }
 }
@@ -332,7 +421,12 @@ function findMarkdown(dir: string, top: string, sink: DiagnosticSink): string[] 
     if (k === "link") linkError(sink, child);
     else if (k === "file") {
       if (out.length === MAX_MARKDOWN) {
-        sink.error("too_many_components", top, `${top}/ holds more than ${MAX_MARKDOWN} Markdown files.`, "Split the bundle; C2 accepts at most 100 components.");
+        sink.error(
+          "too_many_components",
+          top,
+          `${top}/ holds more than ${MAX_MARKDOWN} Markdown files.`,
+          "Split the bundle; C2 accepts at most 100 components.",
+        );
         break;
       }
       out.push(child);
@@ -349,7 +443,12 @@ function findMcp(dir: string, sink: DiagnosticSink): C2McpServer[] {
     return [];
   }
   if (kind !== "file") {
-    sink.error("invalid_mcp", MCP_FILE, "mcp.json is not a regular file.", "Remove it or make it the MCP configuration file.");
+    sink.error(
+      "invalid_mcp",
+      MCP_FILE,
+      "mcp.json is not a regular file.",
+      "Remove it or make it the MCP configuration file.",
+    );
     return [];
   }
   const text = readText(dir, MCP_FILE, sink);
@@ -358,7 +457,12 @@ function findMcp(dir: string, sink: DiagnosticSink): C2McpServer[] {
   try {
     raw = parseBoundedJson(text);
   } catch (error) {
-    sink.error("invalid_mcp", jsonErrorPath(MCP_FILE, error), `mcp.json is not valid JSON: ${(error as Error).message}`, "Fix the JSON syntax.");
+    sink.error(
+      "invalid_mcp",
+      jsonErrorPath(MCP_FILE, error),
+      `mcp.json is not valid JSON: ${(error as Error).message}`,
+      "Fix the JSON syntax.",
+    );
     return [];
   }
   return checkMcpConfig(raw, sink, dir);
@@ -378,11 +482,17 @@ function findScaffolds(dir: string, container: string, sink: DiagnosticSink): C2
     if (kindOf(join(dir, rel, "scaffold.json")) === "file") {
       const text = readText(dir, `${rel}/scaffold.json`, sink);
       try {
-        const meta = text === undefined ? {} : (parseBoundedJson(text) as { name?: unknown; description?: unknown } | null);
+        const meta =
+          text === undefined ? {} : (parseBoundedJson(text) as { name?: unknown; description?: unknown } | null);
         if (typeof meta?.name === "string" && meta.name.trim()) title = meta.name.trim();
         if (typeof meta?.description === "string") description = meta.description.trim();
       } catch (error) {
-        sink.warning("invalid_scaffold", jsonErrorPath(`${rel}/scaffold.json`, error), `${rel}/scaffold.json is not valid JSON (${(error as Error).message}); the folder name is used.`, "Fix the JSON or remove the file.");
+        sink.warning(
+          "invalid_scaffold",
+          jsonErrorPath(`${rel}/scaffold.json`, error),
+          `${rel}/scaffold.json is not valid JSON (${(error as Error).message}); the folder name is used.`,
+          "Fix the JSON or remove the file.",
+        );
       }
     }
     out.push({ id: slugHash(rel), path: rel, name: title, description, files });
@@ -433,11 +543,21 @@ function findScenes(dir: string, sink: DiagnosticSink): { scenes: string[]; pipe
     try {
       doc = parseBoundedJson(text);
     } catch (error) {
-      sink.warning("invalid_scene", jsonErrorPath(rel, error), `${rel} is not valid JSON and is skipped (${(error as Error).message}).`, "Fix the JSON; the rest of the bundle is unaffected.");
+      sink.warning(
+        "invalid_scene",
+        jsonErrorPath(rel, error),
+        `${rel} is not valid JSON and is skipped (${(error as Error).message}).`,
+        "Fix the JSON; the rest of the bundle is unaffected.",
+      );
       continue;
     }
     if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-      sink.warning("invalid_scene", rel, `${rel} does not hold a JSON object and is skipped.`, "A scene or pipeline file is one JSON object.");
+      sink.warning(
+        "invalid_scene",
+        rel,
+        `${rel} does not hold a JSON object and is skipped.`,
+        "A scene or pipeline file is one JSON object.",
+      );
       continue;
     }
     const sceneKind = isScene ? "scene" : "pipeline";
@@ -479,7 +599,11 @@ function findUnsupported(dir: string, rel: string, what: string, sink: Diagnosti
     return [];
   }
   if (k !== "file") return [];
-  sink.warning("component_unsupported", rel, `${what} (${rel}) are kept in the bundle but gjc has no runtime adapter for them; they will not run.`, "Nothing to do unless you rely on them; they are shown as unsupported.");
+  sink.warning(
+    "component_unsupported",
+    rel,
+    `${what} (${rel}) are kept in the bundle but gjc has no runtime adapter for them; they will not run.`,
+    "Nothing to do unless you rely on them; they are shown as unsupported.",
+  );
   return [rel];
 }
-

@@ -25,26 +25,51 @@ export function isBundleRelative(command: string): boolean {
 export function checkExecutable(command: string, c: ExecutableCheck): void {
   const value = command.trim();
   if (value === "") {
-    c.sink.error(c.code, c.path, `The ${c.label} is empty.`, "Name an executable (node) or a file in the bundle (./bin/server).");
+    c.sink.error(
+      c.code,
+      c.path,
+      `The ${c.label} is empty.`,
+      "Name an executable (node) or a file in the bundle (./bin/server).",
+    );
     return;
   }
   if (value !== command) {
-    c.sink.error(c.code, c.path, `The ${c.label} ${JSON.stringify(command)} has leading or trailing spaces.`, "Remove the spaces; arguments belong in args.");
+    c.sink.error(
+      c.code,
+      c.path,
+      `The ${c.label} ${JSON.stringify(command)} has leading or trailing spaces.`,
+      "Remove the spaces; arguments belong in args.",
+    );
     return;
   }
   if (command.includes("${")) {
-    c.sink.error(c.code, c.path, `The ${c.label} ${JSON.stringify(command)} contains "\${"; variables are not expanded in commands.`, "Write the executable name or a bundle-relative path.");
+    c.sink.error(
+      c.code,
+      c.path,
+      `The ${c.label} ${JSON.stringify(command)} contains "\${"; variables are not expanded in commands.`,
+      "Write the executable name or a bundle-relative path.",
+    );
     return;
   }
   if (command.includes("..")) {
-    c.sink.error("unsafe_path", c.path, `The ${c.label} ${JSON.stringify(command)} contains "..".`, "Executables must stay inside the bundle: use ./bin/tool.");
+    c.sink.error(
+      "unsafe_path",
+      c.path,
+      `The ${c.label} ${JSON.stringify(command)} contains "..".`,
+      "Executables must stay inside the bundle: use ./bin/tool.",
+    );
     return;
   }
   if (!isBundleRelative(command)) return;
   const rel = stripDotSlash(command);
   const problem = command.startsWith("/") ? "is absolute" : relativePathProblem(rel);
   if (problem) {
-    c.sink.error("unsafe_path", c.path, `The ${c.label} ${JSON.stringify(command)} ${problem}.`, "Use a relative path inside the bundle such as ./bin/tool, or a bare program name found on PATH.");
+    c.sink.error(
+      "unsafe_path",
+      c.path,
+      `The ${c.label} ${JSON.stringify(command)} ${problem}.`,
+      "Use a relative path inside the bundle such as ./bin/tool, or a bare program name found on PATH.",
+    );
     return;
   }
   if (!c.bundleDir) return;
@@ -52,12 +77,27 @@ export function checkExecutable(command: string, c: ExecutableCheck): void {
   if (walk.ok) return;
   switch (walk.reason) {
     case "missing":
-      c.sink.error("missing_file", c.path, `The ${c.label} ${JSON.stringify(command)} does not exist in the bundle.`, "Ship the file at that path, relative to the bundle root.");
+      c.sink.error(
+        "missing_file",
+        c.path,
+        `The ${c.label} ${JSON.stringify(command)} does not exist in the bundle.`,
+        "Ship the file at that path, relative to the bundle root.",
+      );
       return;
     case "symlink":
-      c.sink.error("unsafe_path", c.path, `The ${c.label} ${JSON.stringify(command)} goes through the symbolic link ${walk.at}.`, "Ship the real file in the bundle; links are never followed.");
+      c.sink.error(
+        "unsafe_path",
+        c.path,
+        `The ${c.label} ${JSON.stringify(command)} goes through the symbolic link ${walk.at}.`,
+        "Ship the real file in the bundle; links are never followed.",
+      );
       return;
     default:
-      c.sink.error("missing_file", c.path, `The ${c.label} ${JSON.stringify(command)} is not a regular file.`, "Point it at the executable file itself.");
+      c.sink.error(
+        "missing_file",
+        c.path,
+        `The ${c.label} ${JSON.stringify(command)} is not a regular file.`,
+        "Point it at the executable file itself.",
+      );
   }
 }

@@ -28,9 +28,16 @@ export function parseFrontmatter(text: string): MarkdownParse {
     const parsed = parseFrontmatterYaml(yaml);
     // The block starts on the file's second line (the first is the opening ---).
     const at = !parsed.ok && parsed.line !== undefined ? ` at line ${parsed.line + 1}` : "";
-    if (!parsed.ok) return { ok: false, reason: parsed.duplicate ? `the frontmatter repeats the key ${parsed.key === undefined ? "(spelled two ways)" : JSON.stringify(parsed.key)}${at}; YAML readers disagree on which one counts, so keep one` : `the frontmatter is not valid YAML${at} (${parsed.reason})` };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        reason: parsed.duplicate
+          ? `the frontmatter repeats the key ${parsed.key === undefined ? "(spelled two ways)" : JSON.stringify(parsed.key)}${at}; YAML readers disagree on which one counts, so keep one`
+          : `the frontmatter is not valid YAML${at} (${parsed.reason})`,
+      };
     data = parsed.value;
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "the frontmatter must be a YAML mapping" };
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    return { ok: false, reason: "the frontmatter must be a YAML mapping" };
   return { ok: true, doc: { data: data as Record<string, unknown>, body } };
 }

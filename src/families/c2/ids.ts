@@ -7,7 +7,10 @@ import { fnv1a32Hex } from "../../bundle/hash.ts";
  */
 export function slug(value: string): string {
   // Replaced before lower-casing, so no non-ASCII letter can lower-case into ASCII (K, the Kelvin sign).
-  return value.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+  return value
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase();
 }
 
 /** `slug(v)` cut to 52 characters, `-`, FNV-1a-32 of `v` (component ids, scaffold ids). */

@@ -14,7 +14,8 @@ export interface LspLaunchPlan {
   exported: Record<string, string>;
 }
 
-const isBun = (command: string, resolved: string) => command === "bun" || basename(resolved) === "bun" || basename(resolved) === "bun.exe";
+const isBun = (command: string, resolved: string) =>
+  command === "bun" || basename(resolved) === "bun" || basename(resolved) === "bun.exe";
 
 /**
  * Args and env exactly as the manifest declares them: the standard passes args verbatim, so a
@@ -24,7 +25,12 @@ const isBun = (command: string, resolved: string) => command === "bun" || basena
  * gets the flags every bun child of gjc gets first, so the project's `.env` and `bunfig.toml`
  * (a preload) never run inside it.
  */
-export function lspLaunchPlan(bundle: { bundleDir: string; dataDir: string }, server: C2LanguageServer, cwd: string, env: Record<string, string | undefined>): LspLaunchPlan {
+export function lspLaunchPlan(
+  bundle: { bundleDir: string; dataDir: string },
+  server: C2LanguageServer,
+  cwd: string,
+  env: Record<string, string | undefined>,
+): LspLaunchPlan {
   const command = resolveRuntimeCommand(server.command, bundle.bundleDir, env);
   return {
     command,

@@ -8,9 +8,25 @@ import { closed } from "../../core/schema-kit.ts";
 import { AGENT_PLUGINS_MCP_SCHEMA } from "./rules.ts";
 
 const StringMap = Type.Record(Type.String(), Type.String());
-export const McpRootSchema = Type.Object({ $schema: Type.Literal(AGENT_PLUGINS_MCP_SCHEMA), mcpServers: Type.Record(Type.String(), Type.Object({})) }, closed);
-export const StdioServerSchema = Type.Object(
-  { type: Type.Literal("stdio"), command: Type.String({ minLength: 1 }), args: Type.Optional(Type.Array(Type.String())), env: Type.Optional(StringMap), cwd: Type.Optional(Type.String()) },
+export const McpRootSchema = Type.Object(
+  { $schema: Type.Literal(AGENT_PLUGINS_MCP_SCHEMA), mcpServers: Type.Record(Type.String(), Type.Object({})) },
   closed,
 );
-export const HttpServerSchema = Type.Object({ type: Type.Enum(["streamable-http", "sse"]), url: Type.String({ minLength: 1 }), headers: Type.Optional(StringMap) }, closed);
+export const StdioServerSchema = Type.Object(
+  {
+    type: Type.Literal("stdio"),
+    command: Type.String({ minLength: 1 }),
+    args: Type.Optional(Type.Array(Type.String())),
+    env: Type.Optional(StringMap),
+    cwd: Type.Optional(Type.String()),
+  },
+  closed,
+);
+export const HttpServerSchema = Type.Object(
+  {
+    type: Type.Enum(["streamable-http", "sse"]),
+    url: Type.String({ minLength: 1 }),
+    headers: Type.Optional(StringMap),
+  },
+  closed,
+);

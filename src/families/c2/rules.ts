@@ -40,10 +40,24 @@ export const LANGUAGE_ID_PATTERN = "^[a-z0-9][a-z0-9+_.-]{0,63}$";
  */
 export const RESERVED_COMMAND_NAMESPACES = ["git", "plugins", "host", "extensions"] as const;
 
-export const UI_SLOTS = ["rail.features", "session.header", "transcript.before", "composer.above", "composer.toolbar", "host.actions"] as const;
+export const UI_SLOTS = [
+  "rail.features",
+  "session.header",
+  "transcript.before",
+  "composer.above",
+  "composer.toolbar",
+  "host.actions",
+] as const;
 
 /** The seed's six capabilities; `issues` and `observations` are newer than 1.2.0 and refused. */
-export const CONNECTOR_CAPABILITIES = ["connection", "conversations", "documents", "tables", "messaging", "turn_notifications"] as const;
+export const CONNECTOR_CAPABILITIES = [
+  "connection",
+  "conversations",
+  "documents",
+  "tables",
+  "messaging",
+  "turn_notifications",
+] as const;
 
 export const SCOPES = ["user", "project"] as const;
 

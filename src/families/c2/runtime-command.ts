@@ -9,7 +9,11 @@ import { ExitCode } from "../../core/exit-codes.ts";
  * Bundle-relative commands (`./x` or anything with a `/`) resolve inside the installed bundle
  * and must stay there; bare names (`node`, `bun`) are looked up on the child's PATH.
  */
-export function resolveRuntimeCommand(command: string, bundleDir: string, env: Record<string, string | undefined>): string {
+export function resolveRuntimeCommand(
+  command: string,
+  bundleDir: string,
+  env: Record<string, string | undefined>,
+): string {
   if (command.includes("/") || command.includes("\\")) {
     const candidate = resolve(bundleDir, command);
     const root = realpathSync(bundleDir);

@@ -22,7 +22,10 @@ function checker(kind: SceneKind): Checker {
   let c = compiled.get(kind);
   if (!c) {
     const { default: Schema } = require("typebox/schema") as typeof import("typebox/schema");
-    const schema = kind === "scene" ? require("./agent-scenes/scene-1.0.0.schema.json") : require("./agent-scenes/pipeline-1.0.0.schema.json");
+    const schema =
+      kind === "scene"
+        ? require("./agent-scenes/scene-1.0.0.schema.json")
+        : require("./agent-scenes/pipeline-1.0.0.schema.json");
     c = Schema.Compile(schema as never) as unknown as Checker;
     compiled.set(kind, c);
   }
@@ -47,7 +50,9 @@ export function sceneProblems(kind: SceneKind, doc: unknown, max = 3): string[] 
   for (const e of errors) {
     // "schema is false" repeats the additionalProperties error that follows it.
     if (e.message === "schema is false") continue;
-    const extra = Array.isArray(e.params?.additionalProperties) ? ` (${(e.params.additionalProperties as string[]).join(", ")})` : "";
+    const extra = Array.isArray(e.params?.additionalProperties)
+      ? ` (${(e.params.additionalProperties as string[]).join(", ")})`
+      : "";
     const text = `${e.instancePath || "/"} ${e.message}${extra}`;
     if (!out.includes(text)) out.push(text);
     if (out.length >= max) break;

@@ -20,7 +20,8 @@ export interface LazySchema {
   load(): unknown;
 }
 
-const isLazy = (s: unknown): s is LazySchema => typeof (s as LazySchema).load === "function" && typeof (s as LazySchema).check === "function";
+const isLazy = (s: unknown): s is LazySchema =>
+  typeof (s as LazySchema).load === "function" && typeof (s as LazySchema).check === "function";
 
 export interface ErrorMapping {
   /** Pointer of the validated value, e.g. `plugin.json#/extensions/dev.codetwo`. */
@@ -91,7 +92,13 @@ export function schemaDiagnostics(lazyOrSchema: unknown, value: unknown, m: Erro
       continue;
     }
     const { problem, hint } = describe(e, found, m);
-    out.push({ code: m.code(segments, e.keyword), severity: "error", path: here, message: `${name || "The document"} ${problem}`, ...(hint ? { hint } : {}) });
+    out.push({
+      code: m.code(segments, e.keyword),
+      severity: "error",
+      path: here,
+      message: `${name || "The document"} ${problem}`,
+      ...(hint ? { hint } : {}),
+    });
   }
   return out;
 }
@@ -106,7 +113,9 @@ function describe(e: TypeBoxError, found: unknown, m: ErrorMapping): { problem: 
       return { problem: `${shown} is not valid${help ? `: ${help}` : ` (must match ${e.params.pattern})`}.` };
     }
     case "minLength":
-      return { problem: e.params.limit === 1 ? "must not be empty." : `must be at least ${e.params.limit} characters long.` };
+      return {
+        problem: e.params.limit === 1 ? "must not be empty." : `must be at least ${e.params.limit} characters long.`,
+      };
     case "maxLength":
       return { problem: `must be at most ${e.params.limit} characters long.` };
     case "minItems":
@@ -115,7 +124,9 @@ function describe(e: TypeBoxError, found: unknown, m: ErrorMapping): { problem: 
       return { problem: `must have at most ${e.params.limit} entries.`, hint: "Split the bundle or drop entries." };
     case "minimum":
     case "maximum":
-      return { problem: `${shown} is out of range (${e.keyword === "minimum" ? "at least" : "at most"} ${e.params.limit}).` };
+      return {
+        problem: `${shown} is out of range (${e.keyword === "minimum" ? "at least" : "at most"} ${e.params.limit}).`,
+      };
     case "enum": {
       const allowed = (e.params.allowedValues as unknown[]).map(String);
       const extra = typeof found === "string" ? m.enumHints?.[found] : undefined;
@@ -162,7 +173,14 @@ function schemaAt(schema: unknown, schemaPath: string): unknown {
 }
 
 function article(type: string): string {
-  const map: Record<string, string> = { object: "an object", array: "an array", integer: "an integer", string: "a string", number: "a number", boolean: "a boolean" };
+  const map: Record<string, string> = {
+    object: "an object",
+    array: "an array",
+    integer: "an integer",
+    string: "a string",
+    number: "a number",
+    boolean: "a boolean",
+  };
   return map[type] ?? type;
 }
 

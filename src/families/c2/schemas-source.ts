@@ -44,7 +44,13 @@ export function schemasModuleSource(): string {
   const loader: Record<string, string> = { "./schema.ts": "manifestSchemas", "./mcp-schema.ts": "mcpSchemas" };
   for (const [name, [mod, symbol]] of Object.entries(GENERATED_SCHEMAS)) {
     const check = compiledCheckSource(typeboxSchema(name as keyof typeof GENERATED_SCHEMAS));
-    lines.push("", `export const ${name}: LazySchema = {`, `  check: ${check},`, `  load: () => ${loader[mod]}().${symbol},`, "};");
+    lines.push(
+      "",
+      `export const ${name}: LazySchema = {`,
+      `  check: ${check},`,
+      `  load: () => ${loader[mod]}().${symbol},`,
+      "};",
+    );
   }
   lines.push("");
   return lines.join("\n");

@@ -34,7 +34,10 @@ export interface CompiledBundle {
  * keeps the bytes it hashed so the copy is exactly what was validated. Any error diagnostic
  * refuses the whole bundle, with every diagnostic in `details`.
  */
-export async function compileForInstall(dir: string, opts: { keepContents?: boolean } = {}): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
+export async function compileForInstall(
+  dir: string,
+  opts: { keepContents?: boolean } = {},
+): Promise<{ bundle: CompiledBundle; warnings: Diagnostic[] }> {
   const { compileGjcBundle } = await import("./compile.ts");
   // keepContents: false is the audit's plan (nothing is copied, so no bytes are kept).
   const keepContents = opts.keepContents ?? true;
@@ -43,7 +46,12 @@ export async function compileForInstall(dir: string, opts: { keepContents?: bool
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || !result.bundle) throw invalidBundleError(dir, diagnostics);
   const bundle = result.bundle as CompiledBundle;
-  if (keepContents && !bundle.contents) throw new GjcError({ code: "internal_error", message: "The compiler kept no file contents for install.", exit: ExitCode.internal });
+  if (keepContents && !bundle.contents)
+    throw new GjcError({
+      code: "internal_error",
+      message: "The compiler kept no file contents for install.",
+      exit: ExitCode.internal,
+    });
   bundle.contents ??= new Map();
   return { bundle, warnings: diagnostics.filter((d) => d.severity === "warning") };
 }

@@ -5,7 +5,15 @@ import { DiagnosticSink, type Diagnostic } from "../../core/diagnostics.ts";
 import { GJC_MANIFEST } from "../detect.ts";
 import type { PlannedFile } from "../types.ts";
 import { reportDuplicates } from "./collisions.ts";
-import { compileAppendix, compileHook, compileMcp, compileSubskill, compileTool, type CompileScope, type SurfaceList } from "./compile-surfaces.ts";
+import {
+  compileAppendix,
+  compileHook,
+  compileMcp,
+  compileSubskill,
+  compileTool,
+  type CompileScope,
+  type SurfaceList,
+} from "./compile-surfaces.ts";
 import { APPENDIX_MAX_COUNT, APPENDIX_TOTAL_MAX_BYTES } from "./constants.ts";
 import { DeclaredFileReader } from "./declared-files.ts";
 import { MANIFEST_PTR, visible, withoutBom } from "./fields.ts";
@@ -13,7 +21,15 @@ import { parseGjcManifest } from "./manifest.ts";
 import type { GjcManifest, GjcToolEntry, Located, ParsedManifest } from "./manifest-types.ts";
 import type { GjcAppendixSurface, GjcSurface } from "./surface-types.ts";
 
-export type { GjcSurface, GjcSurfaceKind, GjcToolSurface, GjcHookSurface, GjcMcpSurface, GjcAppendixSurface, GjcSubskillSurface } from "./surface-types.ts";
+export type {
+  GjcSurface,
+  GjcSurfaceKind,
+  GjcToolSurface,
+  GjcHookSurface,
+  GjcMcpSurface,
+  GjcAppendixSurface,
+  GjcSubskillSurface,
+} from "./surface-types.ts";
 export type { GjcManifest } from "./manifest-types.ts";
 
 export interface CompiledGjcBundle {
@@ -51,11 +67,21 @@ export function compileGjcBundle(root: string, opts: { keepContents?: boolean } 
   try {
     st = lstatSync(dir);
   } catch {
-    sink.error("missing_file", dir, `The bundle directory ${dir} does not exist.`, "Pass the folder that holds gajae-plugin.json.");
+    sink.error(
+      "missing_file",
+      dir,
+      `The bundle directory ${dir} does not exist.`,
+      "Pass the folder that holds gajae-plugin.json.",
+    );
     return { diagnostics: sink.items, partial };
   }
   if (st.isSymbolicLink() || !st.isDirectory()) {
-    sink.error(st.isSymbolicLink() ? "security_policy" : "missing_file", dir, `${dir} is ${st.isSymbolicLink() ? "a symbolic link" : "not a directory"}.`, "Pass the real folder that holds gajae-plugin.json.");
+    sink.error(
+      st.isSymbolicLink() ? "security_policy" : "missing_file",
+      dir,
+      `${dir} is ${st.isSymbolicLink() ? "a symbolic link" : "not a directory"}.`,
+      "Pass the real folder that holds gajae-plugin.json.",
+    );
     return { diagnostics: sink.items, partial };
   }
 
@@ -77,9 +103,11 @@ export function compileGjcBundle(root: string, opts: { keepContents?: boolean } 
   };
 
   const scopedTools: string[] = [];
-  for (const { entry, at } of parsed.tools) if (typeof entry === "string" && files.read(entry, at, "Sub-skill tool")) scopedTools.push(entry);
+  for (const { entry, at } of parsed.tools)
+    if (typeof entry === "string" && files.read(entry, at, "Sub-skill tool")) scopedTools.push(entry);
   for (const decl of parsed.subskills) keep(compileSubskill(scope, decl, scopedTools), decl.at);
-  for (const decl of parsed.tools) if (typeof decl.entry !== "string") keep(compileTool(scope, decl as Located<GjcToolEntry>), decl.at);
+  for (const decl of parsed.tools)
+    if (typeof decl.entry !== "string") keep(compileTool(scope, decl as Located<GjcToolEntry>), decl.at);
   for (const decl of parsed.hooks) keep(compileHook(scope, decl), decl.at);
   for (const decl of parsed.mcps) keep(compileMcp(scope, decl), decl.at);
   for (const decl of parsed.systemAppendices) keep(compileAppendix(scope, decl, "system-appendix"), decl.at);
@@ -108,13 +136,23 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    sink.error("invalid_manifest", GJC_MANIFEST, "gajae-plugin.json is not valid UTF-8.", "Save the manifest as UTF-8.");
+    sink.error(
+      "invalid_manifest",
+      GJC_MANIFEST,
+      "gajae-plugin.json is not valid UTF-8.",
+      "Save the manifest as UTF-8.",
+    );
     return undefined;
   }
   try {
     return { value: parseBoundedJson(withoutBom(text)) };
   } catch (error) {
-    sink.error("invalid_manifest", jsonErrorPath(GJC_MANIFEST, error), `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`, "Fix the syntax; a JSON linter points at the exact spot.");
+    sink.error(
+      "invalid_manifest",
+      jsonErrorPath(GJC_MANIFEST, error),
+      `gajae-plugin.json is not valid JSON (${visible((error as Error).message)}).`,
+      "Fix the syntax; a JSON linter points at the exact spot.",
+    );
     return undefined;
   }
 }
@@ -124,14 +162,26 @@ function decodeManifest(sink: DiagnosticSink, bytes: Uint8Array): { value: unkno
  * can never have all its appendices shown. That is worth knowing but not an error.
  */
 function warnAppendixBudget(sink: DiagnosticSink, surfaces: GjcSurface[]): void {
-  const appendices = surfaces.filter((s): s is GjcAppendixSurface => s.kind === "system-appendix" || s.kind === "agent-appendix");
+  const appendices = surfaces.filter(
+    (s): s is GjcAppendixSurface => s.kind === "system-appendix" || s.kind === "agent-appendix",
+  );
   const count = appendices.length;
   const total = appendices.reduce((sum, s) => sum + s.bytes, 0);
   if (total > APPENDIX_TOTAL_MAX_BYTES) {
-    sink.warning("invalid_appendix", MANIFEST_PTR, `The appendices of this bundle add up to ${total} bytes; at most ${APPENDIX_TOTAL_MAX_BYTES} bytes (32 KiB) of appendices are rendered in a session, so some would be dropped.`, "Shorten or merge appendices.");
+    sink.warning(
+      "invalid_appendix",
+      MANIFEST_PTR,
+      `The appendices of this bundle add up to ${total} bytes; at most ${APPENDIX_TOTAL_MAX_BYTES} bytes (32 KiB) of appendices are rendered in a session, so some would be dropped.`,
+      "Shorten or merge appendices.",
+    );
   }
   if (count > APPENDIX_MAX_COUNT) {
-    sink.warning("invalid_appendix", MANIFEST_PTR, `The bundle declares ${count} appendices; at most ${APPENDIX_MAX_COUNT} are rendered in a session.`, "Merge appendices.");
+    sink.warning(
+      "invalid_appendix",
+      MANIFEST_PTR,
+      `The bundle declares ${count} appendices; at most ${APPENDIX_MAX_COUNT} are rendered in a session.`,
+      "Merge appendices.",
+    );
   }
 }
 

@@ -85,7 +85,10 @@ export const HOOK_EVENTS = [
 export const HOOK_EVENT_PREFIXES = ["auto_compaction_", "auto_retry_", "reasoning_summary_"] as const;
 
 /** Events that carry a phase: `tool_call` runs before the tool, `tool_result` after it. */
-export const PHASED_EVENTS: Readonly<Record<string, "before" | "after">> = { tool_call: "before", tool_result: "after" };
+export const PHASED_EVENTS: Readonly<Record<string, "before" | "after">> = {
+  tool_call: "before",
+  tool_result: "after",
+};
 
 export const MCP_TRANSPORTS = ["stdio", "http", "sse"] as const;
 export type McpTransport = (typeof MCP_TRANSPORTS)[number];
@@ -94,7 +97,16 @@ export type McpTransport = (typeof MCP_TRANSPORTS)[number];
  * Fields of a loose MCP config that a bundle server cannot carry end to end (the bundle
  * runtime starts servers with an allow-listed environment and never forwards headers).
  */
-export const UNPRESERVABLE_MCP_KEYS = ["env", "auth", "oauth", "headers", "enabled", "timeout", "autoload", "noInheritEnv"] as const;
+export const UNPRESERVABLE_MCP_KEYS = [
+  "env",
+  "auth",
+  "oauth",
+  "headers",
+  "enabled",
+  "timeout",
+  "autoload",
+  "noInheritEnv",
+] as const;
 
 /** Keys of one canonical entry, per surface. */
 export const TOOL_KEYS = ["name", "path", "description", "sha256"] as const;

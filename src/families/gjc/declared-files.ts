@@ -33,7 +33,8 @@ type Refusal =
   | { kind: "walk"; walk: Extract<WalkResult, { ok: false }> }
   | { kind: "open"; error: GjcError };
 
-const PATH_RULES = 'Declared paths are relative to the bundle root, use "/" as the separator and have no ".", ".." or empty segments.';
+const PATH_RULES =
+  'Declared paths are relative to the bundle root, use "/" as the separator and have no ".", ".." or empty segments.';
 
 /**
  * Reads the files a GJC manifest declares, and nothing else (DESIGN item 14): each path is
@@ -92,12 +93,15 @@ export class DeclaredFileReader implements Disposable {
     const gitMarker = rel.split("/").find(isGitMarker);
     const lexical =
       relativePathProblem(rel) ??
-      (gitMarker !== undefined ? `has a "${gitMarker}" segment (git's repository marker is never installed)` : undefined) ??
+      (gitMarker !== undefined
+        ? `has a "${gitMarker}" segment (git's repository marker is never installed)`
+        : undefined) ??
       // The signature signs the bundle's digest, so it can never be one of the files digested.
       (rel === SIGNATURE_FILE ? "is the bundle's detached signature, which is never part of the bundle" : undefined);
     if (lexical) return this.refuse({ kind: "lexical", lexical }, rel, at, label);
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
-    if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes) return this.refuse({ kind: "long" }, rel, at, label);
+    if (maxPathBytes !== undefined && Buffer.byteLength(rel) > maxPathBytes)
+      return this.refuse({ kind: "long" }, rel, at, label);
     if (rel.split("/").length - 1 > maxDepth) return this.refuse({ kind: "deep" }, rel, at, label);
     const key = collisionKey(rel);
     const twin = this.keys.get(key);
@@ -117,7 +121,13 @@ export class DeclaredFileReader implements Disposable {
     if (this.totalBytes + opened.size > maxTotalBytes) return this.refuse({ kind: "too_big" }, rel, at, label);
     this.totalBytes += opened.size;
     this.keys.set(key, rel);
-    const file: DeclaredFile = { path: rel, sha256: sha256Hex(opened.bytes), bytes: opened.size, mode: opened.mode, data: opened.bytes };
+    const file: DeclaredFile = {
+      path: rel,
+      sha256: sha256Hex(opened.bytes),
+      bytes: opened.size,
+      mode: opened.mode,
+      data: opened.bytes,
+    };
     this.files.set(rel, file);
     return file;
   }
@@ -132,30 +142,70 @@ export class DeclaredFileReader implements Disposable {
     const { maxPathBytes, maxDepth, maxFileBytes, maxFiles, maxTotalBytes } = this.limits;
     switch (why.kind) {
       case "lexical":
-        this.sink.error("missing_file", at, `${what} names the path ${quote(rel)}, which ${why.lexical}; it cannot name a file inside the bundle.`, PATH_RULES);
+        this.sink.error(
+          "missing_file",
+          at,
+          `${what} names the path ${quote(rel)}, which ${why.lexical}; it cannot name a file inside the bundle.`,
+          PATH_RULES,
+        );
         break;
       case "long":
-        this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`, "Use a shorter path.");
+        this.sink.error(
+          "security_policy",
+          at,
+          `${what} names the path ${quote(rel)}, which is longer than ${maxPathBytes} bytes.`,
+          "Use a shorter path.",
+        );
         break;
       case "deep":
-        this.sink.error("security_policy", at, `${what} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`, "Flatten the bundle layout.");
+        this.sink.error(
+          "security_policy",
+          at,
+          `${what} names the path ${quote(rel)}, which is nested deeper than ${maxDepth} directories.`,
+          "Flatten the bundle layout.",
+        );
         break;
       case "twin":
-        this.sink.error("invalid_manifest", at, `${what} names ${quote(rel)}, and another declaration names ${quote(why.twin)}; they differ only by letter case or Unicode normalization.`, "Case-insensitive file systems (macOS, Windows) would merge them; rename one.");
+        this.sink.error(
+          "invalid_manifest",
+          at,
+          `${what} names ${quote(rel)}, and another declaration names ${quote(why.twin)}; they differ only by letter case or Unicode normalization.`,
+          "Case-insensitive file systems (macOS, Windows) would merge them; rename one.",
+        );
         break;
       case "walk":
         switch (why.walk.reason) {
           case "missing":
-            this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which does not exist in the bundle.`, "Check the path; it is relative to the folder holding gajae-plugin.json.");
+            this.sink.error(
+              "missing_file",
+              at,
+              `${what} names ${quote(rel)}, which does not exist in the bundle.`,
+              "Check the path; it is relative to the folder holding gajae-plugin.json.",
+            );
             break;
           case "symlink":
-            this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which goes through the symbolic link ${quote(why.walk.at)}; links are never followed.`, "Ship the file itself inside the bundle, not a link to it.");
+            this.sink.error(
+              "security_policy",
+              at,
+              `${what} names ${quote(rel)}, which goes through the symbolic link ${quote(why.walk.at)}; links are never followed.`,
+              "Ship the file itself inside the bundle, not a link to it.",
+            );
             break;
           case "special":
-            this.sink.error("security_policy", at, `${what} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`, "Declare a regular file.");
+            this.sink.error(
+              "security_policy",
+              at,
+              `${what} names ${quote(rel)}, which is a FIFO, socket or device, not a regular file.`,
+              "Declare a regular file.",
+            );
             break;
           default:
-            this.sink.error("missing_file", at, `${what} names ${quote(rel)}, which is a directory, not a file.`, "Declare the file itself.");
+            this.sink.error(
+              "missing_file",
+              at,
+              `${what} names ${quote(rel)}, which is a directory, not a file.`,
+              "Declare the file itself.",
+            );
         }
         break;
       case "too_many":
@@ -165,13 +215,27 @@ export class DeclaredFileReader implements Disposable {
       case "open": {
         const { error } = why;
         const code =
-          error.code === "missing_file" ? "missing_file" : error.code === "file_changed" ? "hash_mismatch" : error.code === "unreadable_file" ? "missing_file" : "security_policy";
-        const message = error.code === "file_too_large" ? `${what} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.` : `${what}: ${error.message}`;
+          error.code === "missing_file"
+            ? "missing_file"
+            : error.code === "file_changed"
+              ? "hash_mismatch"
+              : error.code === "unreadable_file"
+                ? "missing_file"
+                : "security_policy";
+        const message =
+          error.code === "file_too_large"
+            ? `${what} names ${quote(rel)}, which is larger than the ${formatBytes(maxFileBytes)} limit for one file.`
+            : `${what}: ${error.message}`;
         this.sink.error(code, at, message, error.hint);
         break;
       }
       case "too_big":
-        this.sink.error("security_policy", at, `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`, "Keep large assets out of the bundle.");
+        this.sink.error(
+          "security_policy",
+          at,
+          `The declared files add up to more than the ${formatBytes(maxTotalBytes)} limit for a bundle.`,
+          "Keep large assets out of the bundle.",
+        );
         this.exhausted = true;
         break;
     }

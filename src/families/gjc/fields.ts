@@ -43,7 +43,7 @@ export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-const SAFE_NAME_RULE = "1-128 characters of letters, digits, \".\", \"_\" or \"-\", starting with a letter or digit";
+const SAFE_NAME_RULE = '1-128 characters of letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** Label used in messages: `tools[0].name`, `mcpServers["docs"].url`. */
 export type Label = string;
@@ -52,7 +52,14 @@ export type Label = string;
  * Reads a required non-empty string; reports `invalid_manifest` (or the given code) and
  * returns undefined when it is missing or not a string.
  */
-export function requiredString(sink: DiagnosticSink, obj: Record<string, unknown>, key: string, label: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
+export function requiredString(
+  sink: DiagnosticSink,
+  obj: Record<string, unknown>,
+  key: string,
+  label: Label,
+  at: string,
+  code: Code = "invalid_manifest",
+): string | undefined {
   const v = obj[key];
   if (typeof v === "string" && v.trim() !== "") return v;
   const what = v === undefined ? "is missing" : `must be a non-empty string, not ${describeValue(v)}`;
@@ -61,44 +68,94 @@ export function requiredString(sink: DiagnosticSink, obj: Record<string, unknown
 }
 
 /** An optional non-empty string: undefined when absent, reported when of the wrong shape. */
-export function optionalString(sink: DiagnosticSink, obj: Record<string, unknown>, key: string, label: Label, at: string): string | undefined {
+export function optionalString(
+  sink: DiagnosticSink,
+  obj: Record<string, unknown>,
+  key: string,
+  label: Label,
+  at: string,
+): string | undefined {
   if (!(key in obj) || obj[key] === undefined) return undefined;
   return requiredString(sink, obj, key, label, at);
 }
 
 /** A safe name (names, events, targets, activation args). */
-export function checkSafeName(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
+export function checkSafeName(
+  sink: DiagnosticSink,
+  value: string | undefined,
+  field: Label,
+  at: string,
+  code: Code = "invalid_manifest",
+): string | undefined {
   if (value === undefined) return undefined;
   if (SAFE_NAME.test(value)) return value;
-  sink.error(code, at, `${field} is ${quote(value)}; it must be ${SAFE_NAME_RULE}.`, "Names become parts of extension ids and file names, so they are kept to a safe alphabet.");
+  sink.error(
+    code,
+    at,
+    `${field} is ${quote(value)}; it must be ${SAFE_NAME_RULE}.`,
+    "Names become parts of extension ids and file names, so they are kept to a safe alphabet.",
+  );
   return undefined;
 }
 
 /** Prose (descriptions) must not carry control characters that could rewrite a terminal or prompt. */
-export function checkProse(sink: DiagnosticSink, value: string | undefined, field: Label, at: string, code: Code = "invalid_manifest"): string | undefined {
+export function checkProse(
+  sink: DiagnosticSink,
+  value: string | undefined,
+  field: Label,
+  at: string,
+  code: Code = "invalid_manifest",
+): string | undefined {
   if (value === undefined) return undefined;
   const m = CONTROL_CHARS.exec(value);
   if (!m) return value;
-  sink.error(code, at, `${field} contains the control character U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}.`, "Remove control characters (including tabs and line breaks) from the text.");
+  sink.error(
+    code,
+    at,
+    `${field} contains the control character U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}.`,
+    "Remove control characters (including tabs and line breaks) from the text.",
+  );
   return undefined;
 }
 
 /** A declared sha256 is 64 hex digits; case does not matter (it is compared lowercased). */
-export function optionalSha256(sink: DiagnosticSink, obj: Record<string, unknown>, label: Label, at: string): string | undefined {
+export function optionalSha256(
+  sink: DiagnosticSink,
+  obj: Record<string, unknown>,
+  label: Label,
+  at: string,
+): string | undefined {
   const v = optionalString(sink, obj, "sha256", label, at);
   if (v === undefined) return undefined;
   if (SHA256_HEX.test(v)) return v.toLowerCase();
-  sink.error("invalid_manifest", `${at}/sha256`, `${label}.sha256 must be 64 hexadecimal digits.`, "Leave sha256 out, or set it to the SHA-256 of the file (sha256sum <file>).");
+  sink.error(
+    "invalid_manifest",
+    `${at}/sha256`,
+    `${label}.sha256 must be 64 hexadecimal digits.`,
+    "Leave sha256 out, or set it to the SHA-256 of the file (sha256sum <file>).",
+  );
   return undefined;
 }
 
 /** Reports keys outside `allowed` (with a suggestion) and returns whether all were known. */
-export function checkEntryKeys(sink: DiagnosticSink, obj: Record<string, unknown>, allowed: readonly string[], label: Label, at: string, skip: readonly string[] = []): boolean {
+export function checkEntryKeys(
+  sink: DiagnosticSink,
+  obj: Record<string, unknown>,
+  allowed: readonly string[],
+  label: Label,
+  at: string,
+  skip: readonly string[] = [],
+): boolean {
   let ok = true;
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key) || skip.includes(key)) continue;
     ok = false;
-    sink.error("invalid_manifest", `${at}/${escapeKey(key)}`, `${label} has an unknown key ${quote(key)}.${didYouMean(key, allowed)}`, `An entry here takes ${allowed.join(", ")}.`);
+    sink.error(
+      "invalid_manifest",
+      `${at}/${escapeKey(key)}`,
+      `${label} has an unknown key ${quote(key)}.${didYouMean(key, allowed)}`,
+      `An entry here takes ${allowed.join(", ")}.`,
+    );
   }
   return ok;
 }

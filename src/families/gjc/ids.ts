@@ -5,12 +5,18 @@
  */
 export const toolId = (name: string) => `tool:${name}`;
 /** A missing phase or target is an empty segment: `hook:session_start:::audit`. */
-export const hookId = (event: string, phase: string | undefined | null, target: string | undefined | null, name: string) =>
-  `hook:${event}:${phase ?? ""}:${target ?? ""}:${name}`;
+export const hookId = (
+  event: string,
+  phase: string | undefined | null,
+  target: string | undefined | null,
+  name: string,
+) => `hook:${event}:${phase ?? ""}:${target ?? ""}:${name}`;
 export const mcpId = (name: string) => `mcp:${name}`;
 export const systemAppendixId = (plugin: string, name: string) => `system-appendix:${plugin}:${name}`;
-export const agentAppendixId = (agent: string, plugin: string, name: string) => `agent-appendix:${agent}:${plugin}:${name}`;
-export const subskillId = (parent: string, phase: string, activationArg: string) => `subskill:${parent}:${phase}:${activationArg}`;
+export const agentAppendixId = (agent: string, plugin: string, name: string) =>
+  `agent-appendix:${agent}:${plugin}:${name}`;
+export const subskillId = (parent: string, phase: string, activationArg: string) =>
+  `subskill:${parent}:${phase}:${activationArg}`;
 /** Pseudo id for quarantining a whole bundle. */
 export const pluginId = (name: string) => `plugin:${name}`;
 
@@ -57,8 +63,16 @@ export function collisionKeys(surface: CollidableSurface): CollisionKey[] {
       return [{ code: "duplicate_appendix", key: surface.id, label: `appendix ${surface.id}` }];
     case "subskill":
       return [
-        { code: "duplicate_arg", key: `arg:${s.parent}:${s.activation_arg}`, label: `${s.parent} activation_arg "${s.activation_arg}"` },
-        { code: "duplicate_parent_phase", key: `phase:${s.parent}:${s.phase}`, label: `${s.parent} phase "${s.phase}"` },
+        {
+          code: "duplicate_arg",
+          key: `arg:${s.parent}:${s.activation_arg}`,
+          label: `${s.parent} activation_arg "${s.activation_arg}"`,
+        },
+        {
+          code: "duplicate_parent_phase",
+          key: `phase:${s.parent}:${s.phase}`,
+          label: `${s.parent} phase "${s.phase}"`,
+        },
       ];
     default:
       return [];

@@ -16,7 +16,12 @@ import { parseMcpEntry, REMOTE_ONLY, reportTransportField, reportUnpreservable, 
  */
 export function normalizeMcpServers(sink: DiagnosticSink, value: unknown, at: string): Located<GjcMcpEntry>[] {
   if (!isPlainObject(value)) {
-    sink.error("invalid_manifest", at, `"mcpServers" must be a map of server name to configuration, not ${describeValue(value)}.`, 'Write "mcpServers": { "<name>": { "command": "bun", "args": ["server.ts"] } }, or use the canonical "mcps" array.');
+    sink.error(
+      "invalid_manifest",
+      at,
+      `"mcpServers" must be a map of server name to configuration, not ${describeValue(value)}.`,
+      'Write "mcpServers": { "<name>": { "command": "bun", "args": ["server.ts"] } }, or use the canonical "mcps" array.',
+    );
     return [];
   }
   const out: Located<GjcMcpEntry>[] = [];
@@ -50,27 +55,47 @@ export function normalizeMcpServers(sink: DiagnosticSink, value: unknown, at: st
     }
     if (sink.items.length !== before || transport === undefined) continue;
     const canonical: Record<string, unknown> = { name, transport };
-    for (const key of ["command", "args", "cwd", "url"] as const) if (config[key] !== undefined) canonical[key] = config[key];
+    for (const key of ["command", "args", "cwd", "url"] as const)
+      if (config[key] !== undefined) canonical[key] = config[key];
     const entry = parseMcpEntry(sink, canonical, label, here, true);
     if (entry) out.push({ at: here, entry });
   }
   return out;
 }
 
-function aliasTransport(sink: DiagnosticSink, config: Record<string, unknown>, label: string, here: string): McpTransport | undefined {
+function aliasTransport(
+  sink: DiagnosticSink,
+  config: Record<string, unknown>,
+  label: string,
+  here: string,
+): McpTransport | undefined {
   if (config.type !== undefined) {
     if ((MCP_TRANSPORTS as readonly unknown[]).includes(config.type)) return config.type as McpTransport;
-    sink.error("invalid_manifest", `${here}/type`, `${label}.type must be one of ${MCP_TRANSPORTS.join(", ")}, not ${typeof config.type === "string" ? quote(config.type) : describeValue(config.type)}.`);
+    sink.error(
+      "invalid_manifest",
+      `${here}/type`,
+      `${label}.type must be one of ${MCP_TRANSPORTS.join(", ")}, not ${typeof config.type === "string" ? quote(config.type) : describeValue(config.type)}.`,
+    );
     return undefined;
   }
   const hasCommand = typeof config.command === "string";
   const hasUrl = typeof config.url === "string";
   if (hasCommand && hasUrl) {
-    sink.error("invalid_manifest", here, `${label} declares both "command" and "url" without a "type".`, 'Set "type" to "stdio" (and drop url) or to "http"/"sse" (and drop command).');
+    sink.error(
+      "invalid_manifest",
+      here,
+      `${label} declares both "command" and "url" without a "type".`,
+      'Set "type" to "stdio" (and drop url) or to "http"/"sse" (and drop command).',
+    );
     return undefined;
   }
   if (hasCommand) return "stdio";
   if (hasUrl) return "http";
-  sink.error("invalid_manifest", here, `${label} has no transport: no "type", "command" or "url".`, 'Set "type" (stdio, http or sse), or give "command" (stdio) or "url" (http; sse must be named with "type").');
+  sink.error(
+    "invalid_manifest",
+    here,
+    `${label} has no transport: no "type", "command" or "url".`,
+    'Set "type" (stdio, http or sse), or give "command" (stdio) or "url" (http; sse must be named with "type").',
+  );
   return undefined;
 }

@@ -42,7 +42,12 @@ export interface GjcMcpSurface extends GjcSurface {
   cwd: string | null;
   url: string | null;
   /** stdio only: how it is launched and which bundled files it runs (hashed and copied). */
-  launcher: { kind: "node" | "bun" | "bundled"; script: string | null; executable: string | null; cwd: string | null } | null;
+  launcher: {
+    kind: "node" | "bun" | "bundled";
+    script: string | null;
+    executable: string | null;
+    cwd: string | null;
+  } | null;
   /** SHA-256 of the normalized config, so drift in the manifest entry is detectable. */
   configSha256: string;
 }

@@ -46,12 +46,18 @@ const unconfined = (argv: string[], env: Record<string, string>): Confined => ({
  * and seccomp to itself and execs the command. Where the machine cannot confine, says so once
  * (or refuses, with `GJC_SANDBOX=require`) and runs the command as it is.
  */
-export function confine(argv: string[], env: Record<string, string>, request: SandboxRequest, canRun: (argv: string[]) => boolean): Confined {
+export function confine(
+  argv: string[],
+  env: Record<string, string>,
+  request: SandboxRequest,
+  canRun: (argv: string[]) => boolean,
+): Confined {
   const mode = sandboxMode(request.hostEnv);
   if (mode === "off") {
     recordSandboxNotice({
       code: "sandbox_off",
-      message: "GJC_SANDBOX=off: plugin processes run unconfined, with all of your permissions (files, network, other processes)",
+      message:
+        "GJC_SANDBOX=off: plugin processes run unconfined, with all of your permissions (files, network, other processes)",
       hint: "unset GJC_SANDBOX to confine them again; off is meant for debugging only",
     });
     return unconfined(argv, env);
@@ -68,7 +74,9 @@ export function confine(argv: string[], env: Record<string, string>, request: Sa
       });
     recordSandboxNotice({
       code: "sandbox_unavailable",
-      message: m.enforced ? `the plugin sandbox is only partly enforced here: missing ${what}` : `plugin processes run unconfined here: missing ${what}`,
+      message: m.enforced
+        ? `the plugin sandbox is only partly enforced here: missing ${what}`
+        : `plugin processes run unconfined here: missing ${what}`,
       hint: "gjc plugin doctor shows which mechanisms are active; GJC_SANDBOX=require refuses instead of running",
     });
     if (!m.enforced) return unconfined(argv, env);
@@ -76,7 +84,12 @@ export function confine(argv: string[], env: Record<string, string>, request: Sa
   return stageLaunch(argv, env, request, m);
 }
 
-function stageLaunch(argv: string[], env: Record<string, string>, request: SandboxRequest, m: SandboxMechanisms): Confined {
+function stageLaunch(
+  argv: string[],
+  env: Record<string, string>,
+  request: SandboxRequest,
+  m: SandboxMechanisms,
+): Confined {
   const command = resolveCommand(argv[0] as string, env.PATH);
   const tempParent = request.hostEnv.TMPDIR && isAbsolute(request.hostEnv.TMPDIR) ? request.hostEnv.TMPDIR : "/tmp";
   const temp = mkdtempSync(join(tempParent, "gjc-sandbox-"));
@@ -104,7 +117,11 @@ function stageLaunch(argv: string[], env: Record<string, string>, request: Sandb
   if (!noNetwork && m.unshare !== null) {
     const net = relayedNetwork(profile, join(temp, "net.sock"));
     // node:net only for processes with network grants.
-    relay = (require("./relay.ts") as typeof import("./relay.ts")).startRelay(net.forwarder.socket, profile.net, request.subject);
+    relay = (require("./relay.ts") as typeof import("./relay.ts")).startRelay(
+      net.forwarder.socket,
+      profile.net,
+      request.subject,
+    );
     spec.forwarder = [...selfArgv(), FORWARDER_ARGUMENT, JSON.stringify(net.forwarder)];
     spec.connectPorts = net.connectPorts;
     Object.assign(spec.setEnv, net.env);

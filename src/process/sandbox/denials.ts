@@ -23,7 +23,8 @@ export function denialsIn(text: string): Denial[] {
     const port = Number(m[2]);
     if (port > 0 && port < 65536) found.set(`${m[1]}:${port}`, { host: m[1] as string, port });
   }
-  for (const m of text.matchAll(LOOKUP)) if (![...found.values()].some((d) => d.host === m[1])) found.set(m[1] as string, { host: m[1] as string });
+  for (const m of text.matchAll(LOOKUP))
+    if (![...found.values()].some((d) => d.host === m[1])) found.set(m[1] as string, { host: m[1] as string });
   return [...found.values()];
 }
 
@@ -39,7 +40,10 @@ export function reportDenials(subject: SandboxSubject, output: string): Denial[]
   for (const d of denials) {
     recordSandboxNotice({
       code: "sandbox_denied",
-      message: d.port === undefined ? `${describe(subject)} tried to look up ${d.host}, and its sandbox has no network` : `${describe(subject)} tried to connect to ${d.host}:${d.port}, which its sandbox does not allow`,
+      message:
+        d.port === undefined
+          ? `${describe(subject)} tried to look up ${d.host}, and its sandbox has no network`
+          : `${describe(subject)} tried to connect to ${d.host}:${d.port}, which its sandbox does not allow`,
       hint: `if it should: ${allowCommandFor(subject, d)}`,
     });
   }

@@ -35,7 +35,8 @@ export function hideAndKeep(c: Libc, plan: HidePlan): void {
   });
   try {
     for (const dir of plan.hide) {
-      if (c.mount(cString("tmpfs"), cString(dir), cString("tmpfs"), MS_NOSUID | MS_NODEV, cString("mode=0755")) !== 0) throw new Error(`cannot cover ${dir} (errno ${c.errno()})`);
+      if (c.mount(cString("tmpfs"), cString(dir), cString("tmpfs"), MS_NOSUID | MS_NODEV, cString("mode=0755")) !== 0)
+        throw new Error(`cannot cover ${dir} (errno ${c.errno()})`);
     }
     for (const { path, fd, dir } of held) {
       if (dir) mkdirSync(path, { recursive: true });
@@ -43,7 +44,8 @@ export function hideAndKeep(c: Libc, plan: HidePlan): void {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, "", { flag: "a" });
       }
-      if (c.mount(cString(`/proc/self/fd/${fd}`), cString(path), null, MS_BIND | MS_REC, null) !== 0) throw new Error(`cannot keep ${path} visible (errno ${c.errno()})`);
+      if (c.mount(cString(`/proc/self/fd/${fd}`), cString(path), null, MS_BIND | MS_REC, null) !== 0)
+        throw new Error(`cannot keep ${path} visible (errno ${c.errno()})`);
     }
   } finally {
     for (const { fd } of held) closeSync(fd);

@@ -99,8 +99,10 @@ export function restrictSelf(c: Libc, rules: LandlockRules): LandlockResult {
   try {
     for (const { path, rights } of rules.paths) addPathRule(c, ruleset, path, rights & handledFs);
     if (tcp) for (const port of rules.connectPorts ?? []) addPortRule(c, ruleset, port);
-    if (c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0) throw new Error(`PR_SET_NO_NEW_PRIVS failed (errno ${c.errno()})`);
-    if (c.syscall(SYS_RESTRICT_SELF, ruleset, 0, 0, 0) !== 0) throw new Error(`landlock_restrict_self failed (errno ${c.errno()})`);
+    if (c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0)
+      throw new Error(`PR_SET_NO_NEW_PRIVS failed (errno ${c.errno()})`);
+    if (c.syscall(SYS_RESTRICT_SELF, ruleset, 0, 0, 0) !== 0)
+      throw new Error(`landlock_restrict_self failed (errno ${c.errno()})`);
   } finally {
     c.close(ruleset);
   }
@@ -131,5 +133,6 @@ function addPortRule(c: Libc, ruleset: number, port: number): void {
   const attr = new BigUint64Array(2);
   attr[0] = NET_CONNECT_TCP;
   attr[1] = BigInt(port);
-  if (c.syscall(SYS_ADD_RULE, ruleset, RULE_NET_PORT, c.address(attr), 0) !== 0) throw new Error(`landlock_add_rule failed for TCP port ${port} (errno ${c.errno()})`);
+  if (c.syscall(SYS_ADD_RULE, ruleset, RULE_NET_PORT, c.address(attr), 0) !== 0)
+    throw new Error(`landlock_add_rule failed for TCP port ${port} (errno ${c.errno()})`);
 }

@@ -11,7 +11,13 @@ export interface Libc {
   open(path: Uint8Array, flags: number): number;
   close(fd: number): number;
   execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
-  mount(source: Uint8Array, target: Uint8Array, fstype: Uint8Array | null, flags: number, data: Uint8Array | null): number;
+  mount(
+    source: Uint8Array,
+    target: Uint8Array,
+    fstype: Uint8Array | null,
+    flags: number,
+    data: Uint8Array | null,
+  ): number;
   socket(domain: number, type: number, protocol: number): number;
   ioctl(fd: number, request: number, arg: Uint8Array): number;
   /** The errno of the last failed call on this thread. */
@@ -48,7 +54,8 @@ export function openLibc(): Libc | null {
       execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
       socket: (domain, type, protocol) => s.socket(domain, type, protocol) as number,
       ioctl: (fd, request, arg) => s.ioctl(fd, request, ptr(arg)) as number,
-      mount: (source, target, fstype, flags, data) => s.mount(ptr(source), ptr(target), fstype ? ptr(fstype) : null, flags, data ? ptr(data) : null) as number,
+      mount: (source, target, fstype, flags, data) =>
+        s.mount(ptr(source), ptr(target), fstype ? ptr(fstype) : null, flags, data ? ptr(data) : null) as number,
       errno: () => read.i32(s.__errno_location() as any, 0),
       address: (buffer) => BigInt(ptr(buffer as DataView)),
     };

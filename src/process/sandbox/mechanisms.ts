@@ -39,8 +39,16 @@ export const UNSHARE_NET = "--net";
 
 const cache = new Map<string, SandboxMechanisms>();
 
-export function sandboxMechanisms(env: Record<string, string | undefined>, canRun: (argv: string[]) => boolean): SandboxMechanisms {
-  const without = new Set((env.GJC_SANDBOX_WITHOUT ?? "").split(",").map((w) => w.trim()).filter((w) => w !== ""));
+export function sandboxMechanisms(
+  env: Record<string, string | undefined>,
+  canRun: (argv: string[]) => boolean,
+): SandboxMechanisms {
+  const without = new Set(
+    (env.GJC_SANDBOX_WITHOUT ?? "")
+      .split(",")
+      .map((w) => w.trim())
+      .filter((w) => w !== ""),
+  );
   const key = [...without].sort().join(",");
   const known = cache.get(key);
   if (known) return known;
@@ -53,7 +61,15 @@ function detect(without: Set<string>, canRun: (argv: string[]) => boolean): Sand
   const missing: string[] = [];
   const fallbacks: string[] = [];
   if (process.platform !== "linux") {
-    return { landlockAbi: 0, seccomp: false, unshare: null, missing: [`a Linux kernel (this is ${process.platform}: nothing is confined)`], fallbacks, enforced: false, network: "none" };
+    return {
+      landlockAbi: 0,
+      seccomp: false,
+      unshare: null,
+      missing: [`a Linux kernel (this is ${process.platform}: nothing is confined)`],
+      fallbacks,
+      enforced: false,
+      network: "none",
+    };
   }
   const libc = openLibc();
   const abi = without.has("landlock") || libc === null ? 0 : landlockAbi(libc);
@@ -66,9 +82,16 @@ function detect(without: Set<string>, canRun: (argv: string[]) => boolean): Sand
     if (found && canRun([found, ...UNSHARE_FLAGS, UNSHARE_NET, "--", "/bin/true"])) unshare = found;
   }
   const network = unshare !== null ? "namespace" : abi >= 4 ? "landlock-tcp" : "none";
-  if (network === "landlock-tcp") fallbacks.push("user, network and mount namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead; UNIX sockets at paths (agents, docker.sock) stay reachable, and a network grant opens its port on any host");
-  if (network === "none") missing.push("user and network namespaces, and Landlock TCP rules (ABI 4): the network is open");
-  if (unshare !== null && abi > 0 && abi < 6) missing.push(`Landlock ABI 6 scoping (this kernel has ABI ${abi}: abstract sockets and signals outside are not scoped)`);
+  if (network === "landlock-tcp")
+    fallbacks.push(
+      "user, network and mount namespaces (util-linux unshare): TCP is closed by Landlock port rules and UDP by seccomp instead; UNIX sockets at paths (agents, docker.sock) stay reachable, and a network grant opens its port on any host",
+    );
+  if (network === "none")
+    missing.push("user and network namespaces, and Landlock TCP rules (ABI 4): the network is open");
+  if (unshare !== null && abi > 0 && abi < 6)
+    missing.push(
+      `Landlock ABI 6 scoping (this kernel has ABI ${abi}: abstract sockets and signals outside are not scoped)`,
+    );
   return { landlockAbi: abi, seccomp, unshare, missing, fallbacks, enforced: abi > 0, network };
 }
 

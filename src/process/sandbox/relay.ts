@@ -19,8 +19,10 @@ export interface Relay {
 const MAX_HEAD = 16 * 1024;
 
 export function startRelay(socketPath: string, grants: readonly NetGrant[], subject: SandboxSubject): Relay {
-  const allowed = (host: string, port: number) => grants.some((g) => g.host.toLowerCase() === host.toLowerCase() && (g.port === undefined || g.port === port));
-  const refuse = (host: string, port: number) => reportDenials(subject, `connect EACCES ${host.includes(":") ? `[${host}]` : host}:${port}`);
+  const allowed = (host: string, port: number) =>
+    grants.some((g) => g.host.toLowerCase() === host.toLowerCase() && (g.port === undefined || g.port === port));
+  const refuse = (host: string, port: number) =>
+    reportDenials(subject, `connect EACCES ${host.includes(":") ? `[${host}]` : host}:${port}`);
   const server: Server = createServer((inner) => {
     inner.on("error", () => inner.destroy());
     readUntil(inner, "\n", (line, rest) => {
@@ -57,7 +59,9 @@ export function startRelay(socketPath: string, grants: readonly NetGrant[], subj
     }
     if (!allowed(host, port)) {
       refuse(host, port);
-      return void inner.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nthe plugin sandbox does not allow ${host}:${port}\n`);
+      return void inner.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nthe plugin sandbox does not allow ${host}:${port}\n`,
+      );
     }
     if (method === "CONNECT") pipeTo(inner, host, port, rest, "HTTP/1.1 200 Connection Established\r\n\r\n");
     // A plain HTTP request in absolute form goes to the origin as it was written.
@@ -73,7 +77,12 @@ export function startRelay(socketPath: string, grants: readonly NetGrant[], subj
 }
 
 /** Reads up to and including `marker` (bounded), then hands the head and what followed it on, the socket paused. */
-function readUntil(s: Socket, marker: string, then: (head: string, rest: Buffer) => void, initial: Buffer = Buffer.alloc(0)): void {
+function readUntil(
+  s: Socket,
+  marker: string,
+  then: (head: string, rest: Buffer) => void,
+  initial: Buffer = Buffer.alloc(0),
+): void {
   let buffered = initial;
   const check = (): boolean => {
     const at = buffered.indexOf(marker);

@@ -27,7 +27,10 @@ const X86_64: Arch = {
   // init_module, finit_module, delete_module, userfaultfd, open_by_handle_at, swapon,
   // swapoff, reboot, acct, iopl, ioperm, syslog, quotactl, io_uring_setup/enter/register,
   // open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr.
-  denied: [101, 310, 311, 165, 166, 155, 161, 272, 308, 321, 250, 248, 249, 298, 246, 320, 175, 313, 176, 323, 304, 167, 168, 169, 163, 172, 173, 103, 179, 425, 426, 427, 428, 429, 430, 431, 432, 433, 442],
+  denied: [
+    101, 310, 311, 165, 166, 155, 161, 272, 308, 321, 250, 248, 249, 298, 246, 320, 175, 313, 176, 323, 304, 167, 168,
+    169, 163, 172, 173, 103, 179, 425, 426, 427, 428, 429, 430, 431, 432, 433, 442,
+  ],
   clone: 56,
   clone3: 435,
   socket: 41,
@@ -37,7 +40,10 @@ const X86_64: Arch = {
 
 const AARCH64: Arch = {
   audit: 0xc00000b7,
-  denied: [117, 270, 271, 40, 39, 41, 51, 97, 268, 280, 219, 217, 218, 241, 104, 294, 105, 273, 106, 282, 265, 224, 225, 142, 89, 116, 60, 425, 426, 427, 428, 429, 430, 431, 432, 433, 442],
+  denied: [
+    117, 270, 271, 40, 39, 41, 51, 97, 268, 280, 219, 217, 218, 241, 104, 294, 105, 273, 106, 282, 265, 224, 225, 142,
+    89, 116, 60, 425, 426, 427, 428, 429, 430, 431, 432, 433, 442,
+  ],
   clone: 220,
   clone3: 435,
   socket: 198,
@@ -60,7 +66,8 @@ const SOCK_STREAM = 1;
 const TIOCSTI = 0x5412;
 const TIOCLINUX = 0x541c;
 /** CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET | NEWTIME */
-const CLONE_NEW_ANY = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
+const CLONE_NEW_ANY =
+  0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000 | 0x00000080;
 
 const RET_ALLOW = 0x7fff0000;
 const RET_KILL_PROCESS = 0x80000000;
@@ -164,6 +171,8 @@ export function installFilter(c: Libc, a: Arch): void {
   const prog = new DataView(new ArrayBuffer(16));
   prog.setUint16(0, filter.length / 8, true);
   prog.setBigUint64(8, c.address(filter), true);
-  if (c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0) throw new Error(`PR_SET_NO_NEW_PRIVS failed (errno ${c.errno()})`);
-  if (c.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, c.address(prog), 0, 0) !== 0) throw new Error(`seccomp filter refused (errno ${c.errno()})`);
+  if (c.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0)
+    throw new Error(`PR_SET_NO_NEW_PRIVS failed (errno ${c.errno()})`);
+  if (c.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, c.address(prog), 0, 0) !== 0)
+    throw new Error(`seccomp filter refused (errno ${c.errno()})`);
 }

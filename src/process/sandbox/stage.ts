@@ -61,7 +61,11 @@ export async function runStage(args: string[]): Promise<string> {
   }
   const env = { ...process.env, ...spec.setEnv };
   const keep: Uint8Array[] = [];
-  const envp = cStringArray(c, Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`), keep);
+  const envp = cStringArray(
+    c,
+    Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`),
+    keep,
+  );
   const argvp = cStringArray(c, argv, keep);
   c.execve(cString(argv[0] as string), argvp, envp);
   return `cannot run ${argv[0]}: errno ${c.errno()}`;

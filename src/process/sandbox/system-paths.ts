@@ -31,7 +31,8 @@ export function commandPaths(command: string, home: string): string[] {
   return tooWide(prefix) ? [real] : [real, prefix];
 }
 
-const isWithin = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+const isWithin = (child: string, parent: string) =>
+  child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
 function safeRealpath(p: string): string {
   try {

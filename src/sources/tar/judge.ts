@@ -112,24 +112,39 @@ export class TarJudge {
     // second gzip member, is refused: `tar -i` and other readers would extract entries that
     // gjc never judged, so a reviewer and gjc would see different bundles.
     if (this.ended && chunk.subarray(off).some((b) => b !== 0)) {
-      throw invalid("The archive holds data after its end-of-archive marker (an appended archive or gzip member); only zero padding may follow it.");
+      throw invalid(
+        "The archive holds data after its end-of-archive marker (an appended archive or gzip member); only zero padding may follow it.",
+      );
     }
     if (this.streamBytes > this.budget.maxStreamBytes) {
-      throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, { limit: "stream_bytes", streamBytes: this.streamBytes });
+      throw tooLarge(`The archive expands to more than ${formatBytes(this.budget.maxStreamBytes)}.`, {
+        limit: "stream_bytes",
+        streamBytes: this.streamBytes,
+      });
     }
   }
 
   /** Refuses an archive that ended before its end-of-archive block or inside an entry. */
   finish(): JudgedEntry[] {
     if (this.state !== "ended") {
-      throw sourceError("invalid_archive", "The archive is truncated: it ends before its end-of-archive marker.", "Download or build the archive again.", { streamBytes: this.streamBytes });
+      throw sourceError(
+        "invalid_archive",
+        "The archive is truncated: it ends before its end-of-archive marker.",
+        "Download or build the archive again.",
+        { streamBytes: this.streamBytes },
+      );
     }
     return this.entries;
   }
 
   private onHeader(block: Uint8Array): void {
     if (isZeroBlock(block)) {
-      if (this.pending !== "entry" || this.paxPath !== undefined || this.paxSize !== undefined || this.longName !== undefined) {
+      if (
+        this.pending !== "entry" ||
+        this.paxPath !== undefined ||
+        this.paxSize !== undefined ||
+        this.longName !== undefined
+      ) {
         throw invalid("The archive ends right after an extended header, with no entry for it.");
       }
       this.state = "ended";
@@ -137,7 +152,8 @@ export class TarJudge {
     }
     let raw;
     try {
-      if (!checksumMatches(block)) throw hostile("A tar header checksum does not match; the archive is corrupt or was tampered with.");
+      if (!checksumMatches(block))
+        throw hostile("A tar header checksum does not match; the archive is corrupt or was tampered with.");
       raw = decodeHeader(block);
     } catch (error) {
       if (error instanceof HeaderError) throw invalid(`A tar header is malformed: ${error.message}.`);
@@ -145,9 +161,13 @@ export class TarJudge {
     }
     const t = raw.typeflag;
     if (t === "x" || t === "g" || t === "L") {
-      if (raw.size > MAX_META_BYTES) throw invalid(`An extended header of ${raw.size} bytes is larger than the ${formatBytes(MAX_META_BYTES)} we accept.`);
+      if (raw.size > MAX_META_BYTES)
+        throw invalid(
+          `An extended header of ${raw.size} bytes is larger than the ${formatBytes(MAX_META_BYTES)} we accept.`,
+        );
       if (t === "L" && this.longName !== undefined) throw hostile("Two GNU long-name records precede one entry.");
-      if (t === "x" && (this.paxPath !== undefined || this.paxSize !== undefined)) throw hostile("Two pax headers precede one entry.");
+      if (t === "x" && (this.paxPath !== undefined || this.paxSize !== undefined))
+        throw hostile("Two pax headers precede one entry.");
       this.pending = t === "x" ? "pax" : t === "g" ? "global" : "longname";
       this.readInto(raw.size);
       return;
@@ -156,7 +176,10 @@ export class TarJudge {
     if (++this.entryCount > this.budget.maxEntries) {
       throw tooLarge(`The archive has more than ${this.budget.maxEntries} entries.`, { limit: "entries" });
     }
-    if (t === "K") throw hostile(`The archive holds a link (GNU long link name before ${JSON.stringify(raw.name)}); links are refused.`);
+    if (t === "K")
+      throw hostile(
+        `The archive holds a link (GNU long link name before ${JSON.stringify(raw.name)}); links are refused.`,
+      );
 
     const name = this.paxPath ?? this.longName ?? raw.name;
     const size = this.paxSize ?? raw.size;
@@ -165,10 +188,15 @@ export class TarJudge {
     this.longName = undefined;
 
     const kind = entryKind(t, name);
-    if (kind !== "file" && kind !== "dir") throw hostile(`The entry ${JSON.stringify(name)} is ${kind}; archives may hold only regular files and directories.`, { entry: name });
+    if (kind !== "file" && kind !== "dir")
+      throw hostile(
+        `The entry ${JSON.stringify(name)} is ${kind}; archives may hold only regular files and directories.`,
+        { entry: name },
+      );
     const verdict = judgeEntryName(name);
     if (!verdict.ok) throw hostile(`The entry name ${JSON.stringify(name)} ${verdict.reason}.`, { entry: name });
-    if (kind === "dir" && size !== 0) throw invalid(`The directory entry ${JSON.stringify(name)} claims ${size} bytes of data.`);
+    if (kind === "dir" && size !== 0)
+      throw invalid(`The directory entry ${JSON.stringify(name)} claims ${size} bytes of data.`);
     if (verdict.path === null) {
       if (kind !== "dir") throw hostile(`The archive root ${JSON.stringify(name)} is not a directory.`);
       this.state = "header";
@@ -182,13 +210,20 @@ export class TarJudge {
       this.state = "header";
       return;
     }
-    if (++this.files > this.budget.maxFiles) throw tooLarge(`The archive has more than ${this.budget.maxFiles} files.`, { limit: "files" });
+    if (++this.files > this.budget.maxFiles)
+      throw tooLarge(`The archive has more than ${this.budget.maxFiles} files.`, { limit: "files" });
     if (size > this.budget.maxFileBytes) {
-      throw tooLarge(`${path} is ${size} bytes, over the ${formatBytes(this.budget.maxFileBytes)} limit for one file.`, { limit: "file_bytes", entry: path });
+      throw tooLarge(
+        `${path} is ${size} bytes, over the ${formatBytes(this.budget.maxFileBytes)} limit for one file.`,
+        { limit: "file_bytes", entry: path },
+      );
     }
     this.totalFileBytes += size;
     if (this.totalFileBytes > this.budget.maxTotalBytes) {
-      throw tooLarge(`The archive's files add up to more than ${formatBytes(this.budget.maxTotalBytes)}.`, { limit: "total_bytes", streamBytes: this.streamBytes });
+      throw tooLarge(`The archive's files add up to more than ${formatBytes(this.budget.maxTotalBytes)}.`, {
+        limit: "total_bytes",
+        streamBytes: this.streamBytes,
+      });
     }
     const entry: JudgedEntry = { path, type: "file", mode: raw.mode & 0o111 ? 0o755 : 0o644 };
     this.entries.push(entry);
@@ -220,13 +255,15 @@ export class TarJudge {
         const records = parsePaxRecords(data);
         if (this.pending === "global") {
           for (const key of ["path", "linkpath", "size"]) {
-            if (records.has(key)) throw hostile(`A global pax header sets ${key}; that would apply to every entry and is refused.`);
+            if (records.has(key))
+              throw hostile(`A global pax header sets ${key}; that would apply to every entry and is refused.`);
           }
         } else {
           this.paxPath = records.get("path");
           const size = records.get("size");
           if (size !== undefined) {
-            if (!/^[0-9]+$/.test(size) || !Number.isSafeInteger(Number(size))) throw invalid(`A pax size record ${JSON.stringify(size)} is not a number.`);
+            if (!/^[0-9]+$/.test(size) || !Number.isSafeInteger(Number(size)))
+              throw invalid(`A pax size record ${JSON.stringify(size)} is not a number.`);
             this.paxSize = Number(size);
           }
         }
@@ -267,10 +304,18 @@ export class EntryNames {
     const segments = path.split("/").length;
     const depth = kind === "dir" ? segments : segments - 1;
     if (depth > this.budget.maxDepth + (this.topFolderSlack ? TOP_FOLDER_DEPTH_SLACK : 0)) {
-      throw tooLarge(`${path} is nested deeper than ${this.budget.maxDepth} directories.`, { limit: "depth", entry: path });
+      throw tooLarge(`${path} is nested deeper than ${this.budget.maxDepth} directories.`, {
+        limit: "depth",
+        entry: path,
+      });
     }
-    if (this.budget.maxPathBytes !== undefined && Buffer.byteLength(path) > this.budget.maxPathBytes + (this.topFolderSlack ? TOP_FOLDER_PATH_SLACK : 0)) {
-      throw tooLarge(`The entry path ${path.slice(0, 80)}… is longer than ${this.budget.maxPathBytes} bytes.`, { limit: "path_bytes" });
+    if (
+      this.budget.maxPathBytes !== undefined &&
+      Buffer.byteLength(path) > this.budget.maxPathBytes + (this.topFolderSlack ? TOP_FOLDER_PATH_SLACK : 0)
+    ) {
+      throw tooLarge(`The entry path ${path.slice(0, 80)}… is longer than ${this.budget.maxPathBytes} bytes.`, {
+        limit: "path_bytes",
+      });
     }
   }
 
@@ -291,11 +336,18 @@ export class EntryNames {
         continue;
       }
       if (prior.exact !== prefix) {
-        throw hostile(`The entries ${JSON.stringify(prior.exact)} and ${JSON.stringify(prefix)} differ only by letter case or Unicode normalization.`, { entry: path });
+        throw hostile(
+          `The entries ${JSON.stringify(prior.exact)} and ${JSON.stringify(prefix)} differ only by letter case or Unicode normalization.`,
+          { entry: path },
+        );
       }
-      if (prior.kind !== k) throw hostile(`${JSON.stringify(prefix)} appears both as a file and as a directory.`, { entry: path });
+      if (prior.kind !== k)
+        throw hostile(`${JSON.stringify(prefix)} appears both as a file and as a directory.`, { entry: path });
       if (isSelf) {
-        if (prior.explicit) throw hostile(`The archive holds ${JSON.stringify(path)} twice; duplicate entries are refused.`, { entry: path });
+        if (prior.explicit)
+          throw hostile(`The archive holds ${JSON.stringify(path)} twice; duplicate entries are refused.`, {
+            entry: path,
+          });
         prior.explicit = true;
         // A directory entry after files inside it is legal tar; a file cannot have children.
       }
@@ -315,7 +367,12 @@ function entryKind(t: string, name: string): "file" | "dir" | string {
 }
 
 function hostile(message: string, details?: unknown) {
-  return sourceError("security_policy", message, "The archive is refused as a whole; nothing was written. Rebuild it with only regular files and directories under safe relative names.", details);
+  return sourceError(
+    "security_policy",
+    message,
+    "The archive is refused as a whole; nothing was written. Rebuild it with only regular files and directories under safe relative names.",
+    details,
+  );
 }
 
 function invalid(message: string) {
@@ -323,5 +380,10 @@ function invalid(message: string) {
 }
 
 function tooLarge(message: string, details?: unknown) {
-  return sourceError("source_too_large", message, "The archive exceeds the bundle limits; nothing was written. Keep large or generated files out of the bundle.", details);
+  return sourceError(
+    "source_too_large",
+    message,
+    "The archive exceeds the bundle limits; nothing was written. Keep large or generated files out of the bundle.",
+    details,
+  );
 }

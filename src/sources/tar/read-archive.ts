@@ -24,13 +24,23 @@ export function archiveByteBudget(limits: BundleLimits): number {
  * Checks the archive hash, then judges every entry of a tar or tar.gz while decompressing as
  * a stream (so a bomb stops at the budget), then picks the bundle root. Nothing is written.
  */
-export async function judgeArchive(bytes: Uint8Array, limits: BundleLimits, manifestNames: string[], expectedSha256?: string): Promise<JudgedArchive> {
+export async function judgeArchive(
+  bytes: Uint8Array,
+  limits: BundleLimits,
+  manifestNames: string[],
+  expectedSha256?: string,
+): Promise<JudgedArchive> {
   const sha256 = sha256Hex(bytes);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256.toLowerCase()) {
-    throw sourceError("hash_mismatch", `The archive's SHA-256 is ${sha256}, not the expected ${expectedSha256.toLowerCase()}.`, "The archive changed or is not the one you meant; nothing was written. Check the URL and the expected hash.", {
-      expected: expectedSha256.toLowerCase(),
-      actual: sha256,
-    });
+    throw sourceError(
+      "hash_mismatch",
+      `The archive's SHA-256 is ${sha256}, not the expected ${expectedSha256.toLowerCase()}.`,
+      "The archive changed or is not the one you meant; nothing was written. Check the URL and the expected hash.",
+      {
+        expected: expectedSha256.toLowerCase(),
+        actual: sha256,
+      },
+    );
   }
   const judge = new TarJudge(tarBudget(limits));
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) await gunzipInto(bytes, judge);
@@ -43,7 +53,13 @@ export async function judgeArchive(bytes: Uint8Array, limits: BundleLimits, mani
 
 async function gunzipInto(bytes: Uint8Array, judge: TarJudge): Promise<void> {
   const gunzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  const readError = () => sourceError("invalid_archive", "The gzip stream is corrupt or truncated.", "Download or build the archive again; nothing was written.", { streamBytes: judge.streamBytes });
+  const readError = () =>
+    sourceError(
+      "invalid_archive",
+      "The gzip stream is corrupt or truncated.",
+      "Download or build the archive again; nothing was written.",
+      { streamBytes: judge.streamBytes },
+    );
   // Drained to the end even after the end marker, so gzip verifies its CRC and length;
   // the judge's stream budget bounds what that may cost.
   for await (const chunk of streamChunks(gunzipped, readError)) judge.push(chunk);
@@ -90,11 +106,20 @@ function checkRelativeShape(entries: JudgedEntry[], root: string, limits: Bundle
     const segments = rel.split("/").length;
     const depth = e.type === "dir" ? segments : segments - 1;
     if (depth > limits.maxDepth) {
-      throw sourceError("source_too_large", `${rel} is nested ${depth} directories deep; the limit is ${limits.maxDepth}.`, "Flatten the bundle layout; nothing was written.", { limit: "depth", entry: rel });
+      throw sourceError(
+        "source_too_large",
+        `${rel} is nested ${depth} directories deep; the limit is ${limits.maxDepth}.`,
+        "Flatten the bundle layout; nothing was written.",
+        { limit: "depth", entry: rel },
+      );
     }
     if (limits.maxPathBytes !== undefined && Buffer.byteLength(rel) > limits.maxPathBytes) {
-      throw sourceError("source_too_large", `A path in the archive is longer than ${limits.maxPathBytes} bytes.`, "Shorten it; nothing was written.", { limit: "path_bytes", entry: rel });
+      throw sourceError(
+        "source_too_large",
+        `A path in the archive is longer than ${limits.maxPathBytes} bytes.`,
+        "Shorten it; nothing was written.",
+        { limit: "path_bytes", entry: rel },
+      );
     }
   }
 }
-

@@ -7,7 +7,8 @@
  */
 type Schema = Record<string, any>;
 
-const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
+const typeOf = (v: unknown): string =>
+  v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v;
 const matchesType = (v: unknown, t: string) => t === typeOf(v) || (t === "number" && typeof v === "number");
 
 export function checkJsonSchema(root: Schema, value: unknown): string[] {
@@ -23,17 +24,21 @@ export function checkJsonSchema(root: Schema, value: unknown): string[] {
     const s = resolve(schema);
     if (s.type !== undefined) {
       const types: string[] = Array.isArray(s.type) ? s.type : [s.type];
-      if (!types.some((t) => matchesType(v, t))) return void errors.push(`${at}: expected ${types.join("|")}, got ${typeOf(v)}`);
+      if (!types.some((t) => matchesType(v, t)))
+        return void errors.push(`${at}: expected ${types.join("|")}, got ${typeOf(v)}`);
     }
-    if (s.enum && !s.enum.some((e: unknown) => e === v)) errors.push(`${at}: ${JSON.stringify(v)} is not one of ${JSON.stringify(s.enum)}`);
+    if (s.enum && !s.enum.some((e: unknown) => e === v))
+      errors.push(`${at}: ${JSON.stringify(v)} is not one of ${JSON.stringify(s.enum)}`);
     if (typeof v === "number") {
       if (s.minimum !== undefined && v < s.minimum) errors.push(`${at}: ${v} < minimum ${s.minimum}`);
       if (s.maximum !== undefined && v > s.maximum) errors.push(`${at}: ${v} > maximum ${s.maximum}`);
     }
-    if (typeof v === "string" && s.pattern && !new RegExp(s.pattern).test(v)) errors.push(`${at}: does not match ${s.pattern}`);
+    if (typeof v === "string" && s.pattern && !new RegExp(s.pattern).test(v))
+      errors.push(`${at}: does not match ${s.pattern}`);
     if (Array.isArray(v)) {
       if (s.minItems !== undefined && v.length < s.minItems) errors.push(`${at}: fewer than ${s.minItems} items`);
-      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) errors.push(`${at}: items are not unique`);
+      if (s.uniqueItems && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
+        errors.push(`${at}: items are not unique`);
       if (s.items) v.forEach((x, i) => walk(s.items, x, `${at}/${i}`));
     }
     if (typeOf(v) === "object") {

@@ -9,6 +9,10 @@ import { join } from "node:path";
 const repoRoot = join(import.meta.dir, "..", "..", "..");
 
 test("security-off.patch still applies to src/ (update it with the functions it switches off)", () => {
-  const check = Bun.spawnSync(["git", "apply", "--check", join(repoRoot, "scripts", "bench", "security-off.patch")], { cwd: repoRoot, stdout: "pipe", stderr: "pipe" });
+  const check = Bun.spawnSync(["git", "apply", "--check", join(repoRoot, "scripts", "bench", "security-off.patch")], {
+    cwd: repoRoot,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect({ exit: check.exitCode, stderr: check.stderr.toString() }).toEqual({ exit: 0, stderr: "" });
 });

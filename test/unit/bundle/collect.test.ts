@@ -83,8 +83,12 @@ describe("collectBundle", () => {
   test("stops at the per-file and total byte budgets (limit itself allowed)", () => {
     expect(codes(collectBundle(writeTree(fresh(), { a: "x".repeat(10) }), small))).toEqual([]);
     expect(codes(collectBundle(writeTree(fresh(), { a: "x".repeat(11) }), small))).toEqual(["file_too_large"]);
-    expect(codes(collectBundle(writeTree(fresh(), { a: "x".repeat(10), b: "x".repeat(10), c: "x".repeat(5) }), small))).toEqual([]);
-    expect(codes(collectBundle(writeTree(fresh(), { a: "x".repeat(10), b: "x".repeat(10), c: "x".repeat(6) }), small))).toEqual(["bundle_too_large"]);
+    expect(
+      codes(collectBundle(writeTree(fresh(), { a: "x".repeat(10), b: "x".repeat(10), c: "x".repeat(5) }), small)),
+    ).toEqual([]);
+    expect(
+      codes(collectBundle(writeTree(fresh(), { a: "x".repeat(10), b: "x".repeat(10), c: "x".repeat(6) }), small)),
+    ).toEqual(["bundle_too_large"]);
   });
 
   test("stops at the depth budget (root is depth 0)", () => {

@@ -3,7 +3,15 @@ import { DuplicateKeyError, MAX_JSON_DEPTH, jsonErrorPath, parseBoundedJson } fr
 
 describe("parseBoundedJson", () => {
   test("the same values as JSON.parse for ordinary documents, -0 and integers past 2^53 included", () => {
-    for (const text of ['{"a":[1,2,{"b":"c"}]}', "-0", "9007199254740993", '"e400 in a string"', '{"x":"[[[[[[["}', "1e308", "[]"]) {
+    for (const text of [
+      '{"a":[1,2,{"b":"c"}]}',
+      "-0",
+      "9007199254740993",
+      '"e400 in a string"',
+      '{"x":"[[[[[[["}',
+      "1e308",
+      "[]",
+    ]) {
       expect(parseBoundedJson(text)).toEqual(JSON.parse(text));
     }
   });
@@ -17,7 +25,8 @@ describe("parseBoundedJson", () => {
   });
 
   test("a number a double cannot hold is a SyntaxError; invalid JSON still is", () => {
-    for (const text of ["1e400", '{"a":[-1E+999]}', `[${"9".repeat(400)}]`]) expect(() => parseBoundedJson(text)).toThrow(/too large/);
+    for (const text of ["1e400", '{"a":[-1E+999]}', `[${"9".repeat(400)}]`])
+      expect(() => parseBoundedJson(text)).toThrow(/too large/);
     expect(() => parseBoundedJson("{")).toThrow(SyntaxError);
   });
 
@@ -41,13 +50,23 @@ describe("parseBoundedJson", () => {
       }
       expect(error).toBeInstanceOf(DuplicateKeyError);
       expect(error).toBeInstanceOf(SyntaxError);
-      expect({ pointer: (error as DuplicateKeyError).pointer, line: (error as DuplicateKeyError).line, column: (error as DuplicateKeyError).column }).toEqual({ pointer, line, column });
+      expect({
+        pointer: (error as DuplicateKeyError).pointer,
+        line: (error as DuplicateKeyError).line,
+        column: (error as DuplicateKeyError).column,
+      }).toEqual({ pointer, line, column });
       expect(jsonErrorPath("plugin.json", error)).toBe(`plugin.json#${pointer}`);
     }
   });
 
   test("the same key in sibling objects, a key-like string value, and keys that encode alike in a pointer are not duplicates", () => {
-    for (const text of ['[{"k":1},{"k":1}]', '{"a":"\\"b\\":1","b":1}', '{"a/b":1,"a~1b":2}', '{"a":{"k":1},"b":{"k":1}}', '{"":1," ":2}']) {
+    for (const text of [
+      '[{"k":1},{"k":1}]',
+      '{"a":"\\"b\\":1","b":1}',
+      '{"a/b":1,"a~1b":2}',
+      '{"a":{"k":1},"b":{"k":1}}',
+      '{"":1," ":2}',
+    ]) {
       expect(parseBoundedJson(text)).toEqual(JSON.parse(text));
     }
   });

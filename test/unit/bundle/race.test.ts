@@ -83,7 +83,8 @@ describe("race-proof directory reads", () => {
     const r = await race(w, () => {
       const c = collectBundle(w.bundle, C2_LIMITS);
       // Whatever was read, it is never the outside content; a swap seen mid-read is a refusal.
-      for (const d of c.diagnostics) expect(["file_changed", "unsafe_path", "missing_file", "unreadable_directory"]).toContain(d.code);
+      for (const d of c.diagnostics)
+        expect(["file_changed", "unsafe_path", "missing_file", "unreadable_directory"]).toContain(d.code);
       return c.files.map((f) => f.sha256);
     });
     expect(r.clean + r.refused).toBe(400);

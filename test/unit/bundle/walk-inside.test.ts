@@ -34,9 +34,17 @@ describe("walkInside", () => {
     ["fifo", "file", { ok: false, reason: "special", at: "fifo" }],
     ["fifo/x", "file", { ok: false, reason: "missing", at: "fifo" }],
   ];
-  const roots = [root, `${root}/`, `${root}//`, join(tmp.path, "bundle", ".", "dir", ".."), `${tmp.path}/./bundle`, relative(process.cwd(), root)];
+  const roots = [
+    root,
+    `${root}/`,
+    `${root}//`,
+    join(tmp.path, "bundle", ".", "dir", ".."),
+    `${tmp.path}/./bundle`,
+    relative(process.cwd(), root),
+  ];
 
   test.each(roots)("judges each component without following links, under root %p", (r) => {
-    for (const [rel, want, verdict] of cases) expect({ rel, want, verdict: walkInside(r, rel, want) }).toEqual({ rel, want, verdict });
+    for (const [rel, want, verdict] of cases)
+      expect({ rel, want, verdict: walkInside(r, rel, want) }).toEqual({ rel, want, verdict });
   });
 });

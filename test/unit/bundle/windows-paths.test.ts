@@ -29,7 +29,14 @@ const hostile = [
   "a/b:c/d",
 ];
 
-const benign = ["plugin.json", "bin/server", "deep/er/path/file.ts", "dots.in.name/x.y.z", "spaces are fine/a b.md", "unicodé/naïve.txt"];
+const benign = [
+  "plugin.json",
+  "bin/server",
+  "deep/er/path/file.ts",
+  "dots.in.name/x.y.z",
+  "spaces are fine/a b.md",
+  "unicodé/naïve.txt",
+];
 
 function staysInside(rel: string): boolean {
   const w = win32.resolve("C:\\root", rel);
@@ -54,7 +61,12 @@ describe("Windows-style paths are refused by every path judge", () => {
   for (const p of hostile.filter((x) => x.includes("/") || x.includes("\\"))) {
     test(`C2 bundle-relative executable ${JSON.stringify(p)}`, () => {
       const sink = new DiagnosticSink();
-      checkExecutable(p, { sink, path: "plugin.json#/extensions/dev.codetwo/runtime/command", label: "runtime command", code: "invalid_runtime" });
+      checkExecutable(p, {
+        sink,
+        path: "plugin.json#/extensions/dev.codetwo/runtime/command",
+        label: "runtime command",
+        code: "invalid_runtime",
+      });
       expect(sink.hasErrors).toBe(true);
     });
   }

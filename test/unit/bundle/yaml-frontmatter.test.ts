@@ -14,7 +14,16 @@ describe("parseFrontmatterYaml", () => {
     ];
     for (const [yaml, line] of cases) {
       const r = parseFrontmatterYaml(yaml);
-      expect({ yaml, r }).toEqual({ yaml, r: { ok: false, duplicate: true, line, key: expect.any(String), reason: expect.stringContaining("written twice") } });
+      expect({ yaml, r }).toEqual({
+        yaml,
+        r: {
+          ok: false,
+          duplicate: true,
+          line,
+          key: expect.any(String),
+          reason: expect.stringContaining("written twice"),
+        },
+      });
     }
   });
 
@@ -28,12 +37,20 @@ describe("parseFrontmatterYaml", () => {
     ]) {
       expect(parseFrontmatterYaml(yaml).ok).toBe(true);
     }
-    expect(parseFrontmatterYaml("name: a\ntools: [t/x.ts, t/y.ts]\n")).toEqual({ ok: true, value: { name: "a", tools: ["t/x.ts", "t/y.ts"] } });
+    expect(parseFrontmatterYaml("name: a\ntools: [t/x.ts, t/y.ts]\n")).toEqual({
+      ok: true,
+      value: { name: "a", tools: ["t/x.ts", "t/y.ts"] },
+    });
   });
 
   test("an alias bomb stops at once; a syntax error names its line", () => {
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(", ")}]`,
+      );
     const bomb = parseFrontmatterYaml(levels.join("\n"));
     expect(bomb.ok).toBe(false);
     expect(parseFrontmatterYaml("name: a\nb: [unclosed\n")).toMatchObject({ ok: false, line: expect.any(Number) });

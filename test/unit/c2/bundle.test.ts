@@ -12,17 +12,25 @@ import { writeTree, type TreeSpec, tempDirsPerTest } from "../../helpers/tmp.ts"
 const SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 const MCP = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 const SKILL = (name: string) => `---\nname: ${name}\ndescription: Use it.\n---\nDo it.\n`;
-const manifest = (codetwo: object = {}) => ({ $schema: SCHEMA, name: "t", version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0", ...codetwo } } });
+const manifest = (codetwo: object = {}) => ({
+  $schema: SCHEMA,
+  name: "t",
+  version: "1.0.0",
+  extensions: { "dev.codetwo": { standardVersion: "1.2.0", ...codetwo } },
+});
 const runtimeAt = (command: string) => manifest({ commands: [{ id: "t.run", title: "Run" }], runtime: { command } });
 
 const fresh = tempDirsPerTest();
 const bundle = (spec: TreeSpec): string => writeTree(join(fresh(), "b"), spec);
 const outsideDir = (spec: TreeSpec): string => writeTree(fresh(), spec);
-const errors = (dir: string) => planC2Bundle(dir).diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.path]);
+const errors = (dir: string) =>
+  planC2Bundle(dir)
+    .diagnostics.filter((d) => d.severity === "error")
+    .map((d) => [d.code, d.path]);
 
 describe("symlinks", () => {
   test("a runtime command reached through a symlinked directory is unsafe (reference test 19)", () => {
-    const outside = outsideDir({ "tool": { content: "#!/bin/sh\n", mode: 0o755 } });
+    const outside = outsideDir({ tool: { content: "#!/bin/sh\n", mode: 0o755 } });
     const dir = bundle({ "plugin.json": runtimeAt("linked/tool") });
     symlinkSync(outside, join(dir, "linked"));
     expect(errors(dir)).toEqual([["unsafe_path", "plugin.json#/extensions/dev.codetwo/runtime/command"]]);
@@ -37,17 +45,25 @@ describe("symlinks", () => {
   });
 
   test("a language server command through a symlink is unsafe", () => {
-    const outside = outsideDir({ "zls": "x" });
-    const dir = bundle({ "plugin.json": manifest({ languageServers: [{ id: "z", languages: ["zig"], command: "./tools/zls" }] }) });
+    const outside = outsideDir({ zls: "x" });
+    const dir = bundle({
+      "plugin.json": manifest({ languageServers: [{ id: "z", languages: ["zig"], command: "./tools/zls" }] }),
+    });
     symlinkSync(outside, join(dir, "tools"));
     expect(errors(dir)).toEqual([["unsafe_path", "plugin.json#/extensions/dev.codetwo/languageServers/0/command"]]);
   });
 
   test("MCP ./command and cwd through symlinks are unsafe", () => {
-    const outside = outsideDir({ "server": "x", "data/x": "y" });
+    const outside = outsideDir({ server: "x", "data/x": "y" });
     const dir = bundle({
       "plugin.json": manifest(),
-      "mcp.json": { $schema: MCP, mcpServers: { a: { type: "stdio", command: "./ext/server" }, b: { type: "stdio", command: "node", cwd: "./ext/data" } } },
+      "mcp.json": {
+        $schema: MCP,
+        mcpServers: {
+          a: { type: "stdio", command: "./ext/server" },
+          b: { type: "stdio", command: "node", cwd: "./ext/data" },
+        },
+      },
     });
     symlinkSync(outside, join(dir, "ext"));
     expect(errors(dir)).toEqual([
@@ -57,7 +73,13 @@ describe("symlinks", () => {
   });
 
   test("symlinks in contribution locations are errors: SKILL.md, a skill dir, an agent, mcp.json, plugin.json", () => {
-    const outside = outsideDir({ "SKILL.md": SKILL("x"), "skill/SKILL.md": SKILL("y"), "agent.md": "Agent.\n", "mcp.json": "{}", "plugin.json": JSON.stringify(manifest()) });
+    const outside = outsideDir({
+      "SKILL.md": SKILL("x"),
+      "skill/SKILL.md": SKILL("y"),
+      "agent.md": "Agent.\n",
+      "mcp.json": "{}",
+      "plugin.json": JSON.stringify(manifest()),
+    });
     const dir = bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), "skills/a/.keep": "" });
     symlinkSync(join(outside, "SKILL.md"), join(dir, "skills", "a", "SKILL.md"));
     symlinkSync(join(outside, "skill"), join(dir, "skills", "b"));
@@ -108,9 +130,17 @@ describe("special files", () => {
 describe("budgets (C2 limits)", () => {
   const MiB = 1024 * 1024;
   test("one file over 4 MiB is refused; exactly 4 MiB passes", () => {
-    const ok = bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), "big.bin": new Uint8Array(4 * MiB) });
+    const ok = bundle({
+      "plugin.json": manifest(),
+      "skills/ok/SKILL.md": SKILL("ok"),
+      "big.bin": new Uint8Array(4 * MiB),
+    });
     expect(errors(ok)).toEqual([]);
-    const bad = bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), "big.bin": new Uint8Array(4 * MiB + 1) });
+    const bad = bundle({
+      "plugin.json": manifest(),
+      "skills/ok/SKILL.md": SKILL("ok"),
+      "big.bin": new Uint8Array(4 * MiB + 1),
+    });
     expect(errors(bad)).toEqual([["file_too_large", "big.bin"]]);
   });
 
@@ -134,12 +164,24 @@ describe("budgets (C2 limits)", () => {
 
   test("depth 12 passes, depth 13 is refused", () => {
     const deep = (n: number) => `${Array.from({ length: n }, (_, i) => `d${i}`).join("/")}/f`;
-    expect(errors(bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), [deep(12)]: "x" }))).toEqual([]);
-    expect(errors(bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), [deep(13)]: "x" })).map(([c]) => c)).toEqual(["bundle_too_deep"]);
+    expect(errors(bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), [deep(12)]: "x" }))).toEqual(
+      [],
+    );
+    expect(
+      errors(bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), [deep(13)]: "x" })).map(([c]) => c),
+    ).toEqual(["bundle_too_deep"]);
   });
 
   test(".git, node_modules, target and .venv are never collected nor inventoried", () => {
-    const dir = bundle({ "plugin.json": manifest(), "skills/ok/SKILL.md": SKILL("ok"), "node_modules/x/index.js": "x", "agents/node_modules/a.md": "Agent.\n", ".git/HEAD": "x", "target/out": "x", ".venv/bin/py": "x" });
+    const dir = bundle({
+      "plugin.json": manifest(),
+      "skills/ok/SKILL.md": SKILL("ok"),
+      "node_modules/x/index.js": "x",
+      "agents/node_modules/a.md": "Agent.\n",
+      ".git/HEAD": "x",
+      "target/out": "x",
+      ".venv/bin/py": "x",
+    });
     const plan = planC2Bundle(dir);
     expect(plan.ok).toBe(true);
     expect(plan.contributions.counts.subagents).toBe(0);
@@ -179,11 +221,22 @@ describe("components", () => {
     expect(plan.ok).toBe(true);
     const c = plan.contributions;
     expect(c.skills.map((s) => s.name)).toEqual(["review"]);
-    expect(c.agents).toEqual([{ name: "reviewer", description: "Reviews", model: "fast", tools: ["Read", "Grep"], path: "agents/reviewer.md", localId: expect.stringMatching(/^agents-reviewer-md-[0-9a-f]{8}$/) }]);
+    expect(c.agents).toEqual([
+      {
+        name: "reviewer",
+        description: "Reviews",
+        model: "fast",
+        tools: ["Read", "Grep"],
+        path: "agents/reviewer.md",
+        localId: expect.stringMatching(/^agents-reviewer-md-[0-9a-f]{8}$/),
+      },
+    ]);
     expect(c.promptCommands.map((p) => [p.name, p.path])).toEqual([["commit", "commands/commit.md"]]);
     expect(c.counts).toMatchObject({ skills: 1, subagents: 1, commands: 1, runtime: 0 });
     // The deeper files are ordinary bundle files: stored, never contributions.
-    expect(plan.collection.files.map((f) => f.path)).toEqual(expect.arrayContaining(["agents/team/deeper.md", "commands/git/push.md"]));
+    expect(plan.collection.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(["agents/team/deeper.md", "commands/git/push.md"]),
+    );
     // A link down there is not a contribution path either.
     const outside = outsideDir({ "a.md": "A.\n" });
     const linked = bundle({ "plugin.json": manifest(), "agents/ok.md": "Agent.\n", "agents/deep/.keep": "" });
@@ -204,7 +257,14 @@ describe("components", () => {
     });
     const plan = planC2Bundle(dir);
     expect(plan.ok).toBe(true);
-    expect(plan.contributions.counts).toMatchObject({ runtime: 1, runtimeCommands: 1, ui: 1, connectors: 1, languageServers: 1, hooks: 1 });
+    expect(plan.contributions.counts).toMatchObject({
+      runtime: 1,
+      runtimeCommands: 1,
+      ui: 1,
+      connectors: 1,
+      languageServers: 1,
+      hooks: 1,
+    });
     expect(plan.contributions.components.map((c) => [c.kind, c.status])).toEqual([
       ["command", "ready"],
       ["lsp", "requires-trust"],
@@ -228,7 +288,11 @@ describe("components", () => {
   });
 
   test("one run reports manifest, contribution and collector problems together", () => {
-    const dir = bundle({ "plugin.json": { ...manifest(), name: "Bad" }, "skills/x/SKILL.md": "---\nname: X\n---\nb\n", "big.bin": new Uint8Array(4 * 1024 * 1024 + 1) });
+    const dir = bundle({
+      "plugin.json": { ...manifest(), name: "Bad" },
+      "skills/x/SKILL.md": "---\nname: X\n---\nb\n",
+      "big.bin": new Uint8Array(4 * 1024 * 1024 + 1),
+    });
     const plan = planC2Bundle(dir);
     expect(plan.diagnostics.map((d) => d.code)).toEqual(["invalid_name", "invalid_agent_skill", "file_too_large"]);
   });

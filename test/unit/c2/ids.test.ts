@@ -23,7 +23,9 @@ describe("C2 ids", () => {
   });
 
   test("installed id matches the reference example", () => {
-    expect(installedId("hello-runtime", "IchenDEV/codeTwo:packs/hello-runtime")).toBe(`hello-runtime-${fnv1a32Hex("IchenDEV/codeTwo:packs/hello-runtime")}`);
+    expect(installedId("hello-runtime", "IchenDEV/codeTwo:packs/hello-runtime")).toBe(
+      `hello-runtime-${fnv1a32Hex("IchenDEV/codeTwo:packs/hello-runtime")}`,
+    );
     expect(installedId("hello-runtime", "IchenDEV/codeTwo:packs/hello-runtime")).toBe("hello-runtime-83dfd86f");
     expect(installedId("日本", "x")).toBe(`plugin-${fnv1a32Hex("x")}`);
   });

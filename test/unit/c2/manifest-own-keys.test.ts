@@ -35,6 +35,13 @@ describe("parseC2Manifest own keys", () => {
     expect(Object.getOwnPropertyDescriptor(env, "__proto__")?.value).toBe("x");
     expect(Object.getOwnPropertyDescriptor(manifest!.codetwo.languageServers[0].env, "__proto__")?.value).toBe("y");
     // The same as Object.fromEntries gave.
-    expect(JSON.stringify(env)).toBe(JSON.stringify(Object.fromEntries([["__proto__", "x"], ["A", "1"]])));
+    expect(JSON.stringify(env)).toBe(
+      JSON.stringify(
+        Object.fromEntries([
+          ["__proto__", "x"],
+          ["A", "1"],
+        ]),
+      ),
+    );
   });
 });

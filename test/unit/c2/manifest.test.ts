@@ -14,10 +14,20 @@ const rt = { command: "node", args: ["plugin.js"] };
 describe("parseC2Manifest normalization", () => {
   test("fills defaults and normalizes values (c2-notes §2)", () => {
     const raw = base({
-      commands: [{ id: "demo.run", title: "  Run it  ", description: " Does it. ", argsSchema: { type: "object" } }, { id: "demo.other", title: "Other", argsSchema: null }],
+      commands: [
+        { id: "demo.run", title: "  Run it  ", description: " Does it. ", argsSchema: { type: "object" } },
+        { id: "demo.other", title: "Other", argsSchema: null },
+      ],
       runtime: rt,
       ui: [{ id: "go", slot: "composer.toolbar", label: " Go ", command: "demo.run" }],
-      connectors: [{ id: "chat", provider: "example-chat", command: "demo.other", capabilities: ["messaging", "connection", "messaging"] }],
+      connectors: [
+        {
+          id: "chat",
+          provider: "example-chat",
+          command: "demo.other",
+          capabilities: ["messaging", "connection", "messaging"],
+        },
+      ],
       languageServers: [{ id: "zls", languages: ["Zig", "zig", "ZIG-x"], command: "zls" }],
     }) as any;
     raw.extensions["com.other"] = { keep: [1, 2] };
@@ -32,14 +42,26 @@ describe("parseC2Manifest normalization", () => {
       { id: "demo.run", title: "Run it", description: "Does it.", argsSchema: { type: "object" } },
       { id: "demo.other", title: "Other", description: "", argsSchema: null },
     ]);
-    expect(c2.runtime).toEqual({ command: "node", protocol: "1.0.0", args: ["plugin.js"], env: {}, inject: [], optionalInject: [], scopeSupport: ["user"] });
-    expect(c2.ui).toEqual([{ id: "go", slot: "composer.toolbar", label: "Go", description: "", command: "demo.run", input: null, order: 0 }]);
+    expect(c2.runtime).toEqual({
+      command: "node",
+      protocol: "1.0.0",
+      args: ["plugin.js"],
+      env: {},
+      inject: [],
+      optionalInject: [],
+      scopeSupport: ["user"],
+    });
+    expect(c2.ui).toEqual([
+      { id: "go", slot: "composer.toolbar", label: "Go", description: "", command: "demo.run", input: null, order: 0 },
+    ]);
     expect(c2.connectors[0].capabilities).toEqual(["messaging", "connection"]);
     expect(c2.languageServers[0].languages).toEqual(["zig", "zig-x"]);
   });
 
   test("scopeSupport: project is kept only when declared, user always", () => {
-    const scopes = (s: unknown) => parseC2Manifest(base({ commands: [{ id: "a.b", title: "t" }], runtime: { ...rt, scopeSupport: s } })).manifest!.codetwo.runtime!.scopeSupport;
+    const scopes = (s: unknown) =>
+      parseC2Manifest(base({ commands: [{ id: "a.b", title: "t" }], runtime: { ...rt, scopeSupport: s } })).manifest!
+        .codetwo.runtime!.scopeSupport;
     expect(scopes(["user", "project"])).toEqual(["user", "project"]);
     expect(scopes(["project"])).toEqual(["user", "project"]);
     expect(scopes(["user"])).toEqual(["user"]);
@@ -47,11 +69,19 @@ describe("parseC2Manifest normalization", () => {
 
   test("a data-only manifest has no runtime and empty arrays", () => {
     const { manifest } = parseC2Manifest(base({}));
-    expect(manifest!.codetwo).toEqual({ standardVersion: "1.2.0", runtime: null, commands: [], ui: [], connectors: [], languageServers: [] });
+    expect(manifest!.codetwo).toEqual({
+      standardVersion: "1.2.0",
+      runtime: null,
+      commands: [],
+      ui: [],
+      connectors: [],
+      languageServers: [],
+    });
   });
 
   test("lengths are Unicode code points: 80 emoji fit, 81 accented letters do not", () => {
-    const title = (t: string) => parseC2Manifest(base({ commands: [{ id: "a.b", title: t }], runtime: rt })).diagnostics.map((d) => d.code);
+    const title = (t: string) =>
+      parseC2Manifest(base({ commands: [{ id: "a.b", title: t }], runtime: rt })).diagnostics.map((d) => d.code);
     expect(title("😀".repeat(80))).toEqual([]);
     expect(title("é".repeat(81))).toEqual(["invalid_command"]);
     expect(title("x".repeat(80))).toEqual([]);
@@ -76,7 +106,12 @@ describe("parseC2Manifest diagnostics", () => {
         "dev.codetwo": {
           standardVersion: "1.2.0",
           comands: [],
-          commands: [{ id: "x", title: "" }, { id: "a.b", title: "t", handler: 1 }, { id: "a.b", title: "t" }, { id: "ok.one", title: "t" }],
+          commands: [
+            { id: "x", title: "" },
+            { id: "a.b", title: "t", handler: 1 },
+            { id: "a.b", title: "t" },
+            { id: "ok.one", title: "t" },
+          ],
           runtime: { command: "node", commandTimeoutMs: 1000 },
           ui: [{ id: "u", slot: "sidebar", label: "L", command: "z.z" }],
           connectors: [{ id: "c", provider: "p", command: "ok.one", capabilities: ["issues"] }],
@@ -101,16 +136,33 @@ describe("parseC2Manifest diagnostics", () => {
   });
 
   test("unknown keys get a did-you-mean against the closed key set, and newer fields say so", () => {
-    const ds = parseC2Manifest({ ...base({ comands: [] }), licence: "MIT", extensions: { "dev.codetwo": { standardVersion: "1.2.0", comands: [], runtime: { command: "node", commandTimeoutMs: 5 }, commands: [{ id: "a.b", title: "t", titel: "x" }] } } }).diagnostics;
+    const ds = parseC2Manifest({
+      ...base({ comands: [] }),
+      licence: "MIT",
+      extensions: {
+        "dev.codetwo": {
+          standardVersion: "1.2.0",
+          comands: [],
+          runtime: { command: "node", commandTimeoutMs: 5 },
+          commands: [{ id: "a.b", title: "t", titel: "x" }],
+        },
+      },
+    }).diagnostics;
     const byPath = Object.fromEntries(ds.map((d) => [d.path, d]));
     expect(byPath["plugin.json#/licence"].message).toContain('Did you mean "license"?');
     expect(byPath["plugin.json#/extensions/dev.codetwo/comands"].message).toContain('Did you mean "commands"?');
     expect(byPath["plugin.json#/extensions/dev.codetwo/commands/0/titel"].message).toContain('Did you mean "title"?');
-    expect(byPath["plugin.json#/extensions/dev.codetwo/runtime/commandTimeoutMs"].hint).toContain("newer than C2 Plugin Standard 1.2.0");
+    expect(byPath["plugin.json#/extensions/dev.codetwo/runtime/commandTimeoutMs"].hint).toContain(
+      "newer than C2 Plugin Standard 1.2.0",
+    );
   });
 
   test("every diagnostic carries a readable message", () => {
-    const ds = parseC2Manifest({ $schema: "x", name: "A", extensions: { "dev.codetwo": { standardVersion: "1.2.0", runtime: { command: "" }, ui: [{}] } } }).diagnostics;
+    const ds = parseC2Manifest({
+      $schema: "x",
+      name: "A",
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0", runtime: { command: "" }, ui: [{}] } },
+    }).diagnostics;
     expect(ds.length).toBeGreaterThan(3);
     for (const d of ds) expect(d.message.length).toBeGreaterThan(5);
   });
@@ -123,7 +175,9 @@ describe("parseC2Manifest diagnostics", () => {
   test("non-object documents and missing extension", () => {
     expect(parseC2Manifest("x").diagnostics.map((d) => d.code)).toEqual(["invalid_manifest"]);
     expect(parseC2Manifest(null).diagnostics.map((d) => d.code)).toEqual(["invalid_manifest"]);
-    expect(parseC2Manifest({ $schema: SCHEMA, name: "a", version: "1.0.0" }).diagnostics.map((d) => d.code)).toEqual(["missing_codetwo"]);
+    expect(parseC2Manifest({ $schema: SCHEMA, name: "a", version: "1.0.0" }).diagnostics.map((d) => d.code)).toEqual([
+      "missing_codetwo",
+    ]);
   });
 
   test("reserved host namespaces cannot be claimed", () => {
@@ -131,23 +185,41 @@ describe("parseC2Manifest diagnostics", () => {
       const ds = parseC2Manifest(base({ commands: [{ id: `${ns}.x`, title: "t" }], runtime: rt })).diagnostics;
       expect(ds.map((d) => d.code)).toEqual(["reserved_namespace"]);
     }
-    expect(parseC2Manifest(base({ commands: [{ id: "gitx.status", title: "t" }], runtime: rt })).diagnostics).toEqual([]);
+    expect(parseC2Manifest(base({ commands: [{ id: "gitx.status", title: "t" }], runtime: rt })).diagnostics).toEqual(
+      [],
+    );
   });
 
   test("limits: 100 commands and connectors pass, 101 fail; 16 languages pass", () => {
     const cmds = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `a.c${i}`, title: "t" }));
     expect(parseC2Manifest(base({ commands: cmds(100), runtime: rt })).diagnostics).toEqual([]);
-    expect(parseC2Manifest(base({ commands: cmds(101), runtime: rt })).diagnostics.map((d) => d.code)).toEqual(["too_many_commands"]);
-    const conns = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, provider: "p", command: "a.c0", capabilities: ["connection"] }));
+    expect(parseC2Manifest(base({ commands: cmds(101), runtime: rt })).diagnostics.map((d) => d.code)).toEqual([
+      "too_many_commands",
+    ]);
+    const conns = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `c${i}`,
+        provider: "p",
+        command: "a.c0",
+        capabilities: ["connection"],
+      }));
     expect(parseC2Manifest(base({ commands: cmds(1), runtime: rt, connectors: conns(100) })).diagnostics).toEqual([]);
-    expect(parseC2Manifest(base({ commands: cmds(1), runtime: rt, connectors: conns(101) })).diagnostics.map((d) => d.code)).toEqual(["too_many_connectors"]);
+    expect(
+      parseC2Manifest(base({ commands: cmds(1), runtime: rt, connectors: conns(101) })).diagnostics.map((d) => d.code),
+    ).toEqual(["too_many_connectors"]);
     const langs = Array.from({ length: 16 }, (_, i) => `l${i}`);
-    expect(parseC2Manifest(base({ languageServers: [{ id: "x", languages: langs, command: "x" }] })).diagnostics).toEqual([]);
+    expect(
+      parseC2Manifest(base({ languageServers: [{ id: "x", languages: langs, command: "x" }] })).diagnostics,
+    ).toEqual([]);
     // Sixteen distinct ids, counted after case-folding: 17 entries naming 16 languages pass, de-duplicated.
     const dup = parseC2Manifest(base({ languageServers: [{ id: "x", languages: [...langs, "L3"], command: "x" }] }));
     expect(dup.diagnostics).toEqual([]);
     expect(dup.manifest?.codetwo.languageServers[0].languages).toEqual(langs);
-    expect(parseC2Manifest(base({ languageServers: [{ id: "x", languages: [...langs, "l16"], command: "x" }] })).diagnostics.map((d) => d.code)).toEqual(["invalid_language_server"]);
+    expect(
+      parseC2Manifest(
+        base({ languageServers: [{ id: "x", languages: [...langs, "l16"], command: "x" }] }),
+      ).diagnostics.map((d) => d.code),
+    ).toEqual(["invalid_language_server"]);
   });
 
   test("runtime: null is one invalid_runtime, with no missing_commands on top of it", () => {
@@ -157,7 +229,15 @@ describe("parseC2Manifest diagnostics", () => {
 
   test("order bounds are inclusive", () => {
     for (const order of [-100, 100, 0]) {
-      expect(parseC2Manifest(base({ commands: [{ id: "a.b", title: "t" }], runtime: rt, ui: [{ id: "u", slot: "host.actions", label: "l", command: "a.b", order }] })).diagnostics).toEqual([]);
+      expect(
+        parseC2Manifest(
+          base({
+            commands: [{ id: "a.b", title: "t" }],
+            runtime: rt,
+            ui: [{ id: "u", slot: "host.actions", label: "l", command: "a.b", order }],
+          }),
+        ).diagnostics,
+      ).toEqual([]);
     }
   });
 });
@@ -179,7 +259,10 @@ describe("schema fast path", () => {
         continue;
       }
       const c2 = raw?.extensions?.["dev.codetwo"];
-      for (const [lazy, schema, value] of [[generated.ManifestRoot, ManifestRootSchema, raw], [generated.Codetwo, CodetwoSchema, c2]] as const) {
+      for (const [lazy, schema, value] of [
+        [generated.ManifestRoot, ManifestRootSchema, raw],
+        [generated.Codetwo, CodetwoSchema, c2],
+      ] as const) {
         if (value === undefined) continue;
         const fast = lazy.check(value);
         expect(fast).toBe(Value.Check(schema, value));

@@ -50,7 +50,11 @@ function fixtureDocuments(): [Name, unknown][] {
   return out;
 }
 
-const mapping: ErrorMapping = { at: "doc#", label: "", code: (segments, keyword) => `${segments.join(".")}:${keyword}` as Code };
+const mapping: ErrorMapping = {
+  at: "doc#",
+  label: "",
+  code: (segments, keyword) => `${segments.join(".")}:${keyword}` as Code,
+};
 
 describe("schemas.generated.ts", () => {
   test("the committed file is up to date (run bun run gen:schemas when this fails)", () => {

@@ -25,7 +25,10 @@ export interface BundleOptions {
  * Writes a C2 bundle that runs fixtures/runtimes/protocol-runtime.mjs, and returns its
  * plugin.json object plus the normalized manifest the validator would produce for it.
  */
-export function writeRuntimeBundle(dir: string, o: BundleOptions = {}): { dir: string; pluginJson: Record<string, unknown>; manifest: C2Manifest } {
+export function writeRuntimeBundle(
+  dir: string,
+  o: BundleOptions = {},
+): { dir: string; pluginJson: Record<string, unknown>; manifest: C2Manifest } {
   mkdirSync(dir, { recursive: true });
   const commands = o.commands ?? [{ id: "demo.echo", argsSchema: { type: "object" } }];
   const runtime: Record<string, unknown> = { command: o.interpreter ?? "node", args: ["runtime.mjs", o.mode ?? "ok"] };
@@ -34,7 +37,11 @@ export function writeRuntimeBundle(dir: string, o: BundleOptions = {}): { dir: s
   if (o.env) runtime.env = o.env;
   const codetwo: Record<string, unknown> = {
     standardVersion: "1.2.0",
-    commands: commands.map((c) => ({ id: c.id, title: `Run ${c.id}`, ...(c.argsSchema ? { argsSchema: c.argsSchema } : {}) })),
+    commands: commands.map((c) => ({
+      id: c.id,
+      title: `Run ${c.id}`,
+      ...(c.argsSchema ? { argsSchema: c.argsSchema } : {}),
+    })),
     runtime,
   };
   if (o.ui) codetwo.ui = o.ui;
@@ -81,9 +88,29 @@ export function manifestOf(pluginJson: Record<string, any>): C2Manifest {
             scopeSupport: scope.includes("user") ? scope : ["user", ...scope],
           }
         : null,
-      commands: (c.commands ?? []).map((x: any): C2Command => ({ id: x.id, title: x.title, description: x.description ?? "", argsSchema: x.argsSchema ?? null })),
-      ui: (c.ui ?? []).map((u: any) => ({ id: u.id, slot: u.slot, label: u.label, description: u.description ?? "", command: u.command, input: u.input ?? null, order: u.order ?? 0 })),
-      connectors: (c.connectors ?? []).map((k: any) => ({ id: k.id, provider: k.provider, command: k.command, capabilities: [...new Set<string>(k.capabilities)] })),
+      commands: (c.commands ?? []).map(
+        (x: any): C2Command => ({
+          id: x.id,
+          title: x.title,
+          description: x.description ?? "",
+          argsSchema: x.argsSchema ?? null,
+        }),
+      ),
+      ui: (c.ui ?? []).map((u: any) => ({
+        id: u.id,
+        slot: u.slot,
+        label: u.label,
+        description: u.description ?? "",
+        command: u.command,
+        input: u.input ?? null,
+        order: u.order ?? 0,
+      })),
+      connectors: (c.connectors ?? []).map((k: any) => ({
+        id: k.id,
+        provider: k.provider,
+        command: k.command,
+        capabilities: [...new Set<string>(k.capabilities)],
+      })),
       languageServers: (c.languageServers ?? []).map((l: any) => ({
         id: l.id,
         languages: [...new Set<string>(l.languages.map((x: string) => x.toLowerCase()))],

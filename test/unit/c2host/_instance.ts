@@ -12,11 +12,19 @@ export interface Recorded {
 /** A runtime instance over a freshly written bundle, with every host callback recorded. */
 export function makeInstance(
   root: string,
-  options: BundleOptions & { projectPath?: string; config?: unknown; extraHostCommands?: Record<string, HostCommand>; binding?: Partial<InstanceBindings> } = {},
+  options: BundleOptions & {
+    projectPath?: string;
+    config?: unknown;
+    extraHostCommands?: Record<string, HostCommand>;
+    binding?: Partial<InstanceBindings>;
+  } = {},
 ): { instance: RuntimeInstance; recorded: Recorded; spec: RuntimeSpec } {
   const bundle = writeRuntimeBundle(join(root, "bundle"), options);
   const recorded: Recorded = { logs: [], events: [], connectorEvents: [] };
-  const hostCommands = publicHostCommands({ env: process.env, listPlugins: async () => [{ id: "demo-runtime-1", name: "demo-runtime" }] });
+  const hostCommands = publicHostCommands({
+    env: process.env,
+    listPlugins: async () => [{ id: "demo-runtime-1", name: "demo-runtime" }],
+  });
   for (const [k, v] of Object.entries(options.extraHostCommands ?? {})) hostCommands.set(k, v);
   const spec: RuntimeSpec = {
     bundleId: "demo-runtime-1",

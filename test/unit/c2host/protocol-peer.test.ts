@@ -57,7 +57,11 @@ describe("protocol peer", () => {
     peer.feed(enc({ jsonrpc: "2.0", id: 9, method: "nope", params: {} }));
     await waitFor(() => written.length === 2, "both answers");
     expect(written).toContainEqual({ jsonrpc: "2.0", id: "abc", result: { ok: true } });
-    expect(written).toContainEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "the host has no method `nope`" } });
+    expect(written).toContainEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32000, message: "the host has no method `nope`" },
+    });
   });
 
   test("notifications are passed on; blank lines and CRLF are tolerated", () => {
@@ -81,7 +85,10 @@ describe("protocol peer", () => {
     const a = peer.request("command/invoke", {});
     peer.feed(enc({ id: 1, method: "command/call", params: {} }));
     peer.close(new PeerError("closed", "the runtime process exited with code 1"));
-    await expect(a).rejects.toMatchObject({ kind: "closed", message: "the runtime process exited with code 1 (while waiting for `command/invoke`)" });
+    await expect(a).rejects.toMatchObject({
+      kind: "closed",
+      message: "the runtime process exited with code 1 (while waiting for `command/invoke`)",
+    });
     expect(aborted).toBeInstanceOf(PeerError);
     await expect(peer.request("x", {})).rejects.toMatchObject({ kind: "closed" });
   });

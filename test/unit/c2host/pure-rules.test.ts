@@ -18,18 +18,39 @@ describe("handshake rules", () => {
       { id: "a.b", title: "x", description: "", argsSchema: { type: "object", properties: { x: { type: "string" } } } },
       { id: "a.c", title: "y", description: "", argsSchema: null },
     ];
-    const ok = checkInitializeResult({ protocolVersion: "1.2.0", commands: [{ name: "a.c", schema: null }, { name: "a.b", schema: { properties: { x: { type: "string" } }, type: "object" }, description: "ignored" }], events: ["skills/changed", 3] }, declared);
+    const ok = checkInitializeResult(
+      {
+        protocolVersion: "1.2.0",
+        commands: [
+          { name: "a.c", schema: null },
+          { name: "a.b", schema: { properties: { x: { type: "string" } }, type: "object" }, description: "ignored" },
+        ],
+        events: ["skills/changed", 3],
+      },
+      declared,
+    );
     expect(ok.events).toEqual(["skills/changed"]);
-    expect(() => checkInitializeResult({ protocolVersion: "1.0.0", commands: [{ name: "a.b" }, { name: "a.c" }] }, declared)).toThrow("initialize schema for `a.b` does not match the manifest argsSchema");
-    expect(() => checkInitializeResult({ protocolVersion: "1.0.0", commands: [{ name: "a.c" }, { name: "a.c" }] }, declared)).toThrow("duplicate command `a.c`");
+    expect(() =>
+      checkInitializeResult({ protocolVersion: "1.0.0", commands: [{ name: "a.b" }, { name: "a.c" }] }, declared),
+    ).toThrow("initialize schema for `a.b` does not match the manifest argsSchema");
+    expect(() =>
+      checkInitializeResult({ protocolVersion: "1.0.0", commands: [{ name: "a.c" }, { name: "a.c" }] }, declared),
+    ).toThrow("duplicate command `a.c`");
     expect(() => checkInitializeResult({ protocolVersion: "1.0.0" }, declared)).toThrow("no `commands` array");
   });
 
   test("initialize params carry projectPath only for project instances", () => {
     const user = initializeParams({ visibleCommands: ["git.status"], config: undefined, dataDir: "/d" });
-    expect(user).toEqual({ protocolVersion: "1.0.0", host: { name: "gjc", version: expect.any(String), commands: ["git.status"] }, config: null, dataDir: "/d" });
+    expect(user).toEqual({
+      protocolVersion: "1.0.0",
+      host: { name: "gjc", version: expect.any(String), commands: ["git.status"] },
+      config: null,
+      dataDir: "/d",
+    });
     expect("projectPath" in user).toBe(false);
-    expect(initializeParams({ visibleCommands: [], config: { a: 1 }, dataDir: "/d", projectPath: "/p" }).projectPath).toBe("/p");
+    expect(
+      initializeParams({ visibleCommands: [], config: { a: 1 }, dataDir: "/d", projectPath: "/p" }).projectPath,
+    ).toBe("/p");
   });
 
   // The handshake compares argument schemas with Bun.deepEquals: key order does not matter, array order and kind do.
@@ -49,11 +70,18 @@ describe("host.actions documents", () => {
     const label80 = "é".repeat(80);
     const input = { s: "x".repeat(4096 - 8) }; // {"s":"…"} is exactly 4096 bytes
     expect(Buffer.byteLength(JSON.stringify(input))).toBe(4096);
-    const eight = Array.from({ length: 8 }, (_, i) => ({ id: `i${i}`, label: label80, input: i === 0 ? input : null, accessibilityLabel: "a".repeat(160) }));
+    const eight = Array.from({ length: 8 }, (_, i) => ({
+      id: `i${i}`,
+      label: label80,
+      input: i === 0 ? input : null,
+      accessibilityLabel: "a".repeat(160),
+    }));
     const r = validateHostActions({ items: eight });
     expect(r.ok).toBe(true);
     expect(validateHostActions({ items: [{ id: "x", label: `${label80}e` }] }).ok).toBe(false);
-    expect(validateHostActions({ items: [{ id: "x", label: "ok", input: { s: "x".repeat(4096 - 7) } }] }).ok).toBe(false);
+    expect(validateHostActions({ items: [{ id: "x", label: "ok", input: { s: "x".repeat(4096 - 7) } }] }).ok).toBe(
+      false,
+    );
     expect(validateHostActions({ items: [{ id: "x", label: "ok", input: [1] }] }).ok).toBe(false);
     expect(validateHostActions({ items: [{ id: "x y", label: "ok" }] }).ok).toBe(false);
     expect(validateHostActions({ items: [{ id: "x", label: "   " }] }).ok).toBe(false);
@@ -83,14 +111,26 @@ describe("language routing", () => {
     dataDir: "/d",
     enabled: true,
     trusted: true,
-    manifest: manifestOf({ $schema: "s", name: id, version: "1.0.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0", languageServers: servers.map((s) => ({ ...s, command: "x" })) } } }),
+    manifest: manifestOf({
+      $schema: "s",
+      name: id,
+      version: "1.0.0",
+      extensions: {
+        "dev.codetwo": { standardVersion: "1.2.0", languageServers: servers.map((s) => ({ ...s, command: "x" })) },
+      },
+    }),
   });
   test("two servers of one bundle for one language are a conflict too", () => {
-    const b = bundle("one", [{ id: "a", languages: ["zig"] }, { id: "b", languages: ["ZIG", "c"] }]);
+    const b = bundle("one", [
+      { id: "a", languages: ["zig"] },
+      { id: "b", languages: ["ZIG", "c"] },
+    ]);
     const routes = routeLanguages([{ bundle: b, serverIds: ["a", "b"] }]);
     expect(routes.find((r) => r.language === "zig")?.provider).toBeNull();
     expect(routes.find((r) => r.language === "c")?.provider?.server).toBe("b");
-    expect(routeLanguages([{ bundle: b, serverIds: ["a"] }]).map((r) => [r.language, r.provider?.server])).toEqual([["zig", "a"]]);
+    expect(routeLanguages([{ bundle: b, serverIds: ["a"] }]).map((r) => [r.language, r.provider?.server])).toEqual([
+      ["zig", "a"],
+    ]);
   });
 
   test("LSP frames split anywhere are reassembled by byte length", () => {
@@ -119,10 +159,42 @@ describe("git porcelain v2 parsing", () => {
     const r = parsePorcelainV2(new TextEncoder().encode(z));
     expect(r).toMatchObject({ is_repo: true, branch: "feature/x", ahead: 2, behind: 1 });
     expect(r.files).toEqual([
-      { path: "dir/both sides.txt", original_path: null, staged: true, unstaged: true, state: "modified", staged_state: "modified", unstaged_state: "modified" },
-      { path: "new.txt", original_path: "old.txt", staged: true, unstaged: false, state: "renamed", staged_state: "renamed", unstaged_state: null },
-      { path: "conflict.txt", original_path: null, staged: true, unstaged: true, state: "unmerged", staged_state: "unmerged", unstaged_state: "unmerged" },
-      { path: "untracked.txt", original_path: null, staged: false, unstaged: true, state: "untracked", staged_state: null, unstaged_state: "untracked" },
+      {
+        path: "dir/both sides.txt",
+        original_path: null,
+        staged: true,
+        unstaged: true,
+        state: "modified",
+        staged_state: "modified",
+        unstaged_state: "modified",
+      },
+      {
+        path: "new.txt",
+        original_path: "old.txt",
+        staged: true,
+        unstaged: false,
+        state: "renamed",
+        staged_state: "renamed",
+        unstaged_state: null,
+      },
+      {
+        path: "conflict.txt",
+        original_path: null,
+        staged: true,
+        unstaged: true,
+        state: "unmerged",
+        staged_state: "unmerged",
+        unstaged_state: "unmerged",
+      },
+      {
+        path: "untracked.txt",
+        original_path: null,
+        staged: false,
+        unstaged: true,
+        state: "untracked",
+        staged_state: null,
+        unstaged_state: "untracked",
+      },
     ]);
   });
 });

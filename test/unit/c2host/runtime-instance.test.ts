@@ -47,14 +47,22 @@ describe("runtime instance", () => {
     expect(existsSync(spec.dataDir)).toBe(true);
     expect(info.projectPath).toBeNull();
     expect(info.config).toEqual({ answer: 42 });
-    expect(info.host).toEqual({ name: "gjc", version: expect.any(String), commands: ["git.status", "plugins.list", "host.info"] });
+    expect(info.host).toEqual({
+      name: "gjc",
+      version: expect.any(String),
+      commands: ["git.status", "plugins.list", "host.info"],
+    });
     expect(recorded.logs.some((l) => l.message.startsWith("ready with 3 host commands"))).toBe(true);
     await expectStopped(instance, info.pid);
   });
 
   test("concurrent first calls share one start", async () => {
     const { instance } = setup({ commands: [{ id: "demo.echo" }] });
-    const results = await Promise.all([instance.invoke("demo.echo", { n: 1 }), instance.invoke("demo.echo", { n: 2 }), instance.invoke("demo.echo", { n: 3 })]);
+    const results = await Promise.all([
+      instance.invoke("demo.echo", { n: 1 }),
+      instance.invoke("demo.echo", { n: 2 }),
+      instance.invoke("demo.echo", { n: 3 }),
+    ]);
     expect(results).toEqual([{ args: { n: 1 } }, { args: { n: 2 } }, { args: { n: 3 } }]);
     expect(instance.startCount).toBe(1);
   });
@@ -68,7 +76,11 @@ describe("runtime instance", () => {
   });
 
   test("the project instance gets projectPath", async () => {
-    const { instance } = setup({ commands: [{ id: "demo.info" }], projectPath: "/some/project", scopeSupport: ["user", "project"] });
+    const { instance } = setup({
+      commands: [{ id: "demo.info" }],
+      projectPath: "/some/project",
+      scopeSupport: ["user", "project"],
+    });
     const info = (await instance.invoke("demo.info", {})) as any;
     expect(info.projectPath).toBe("/some/project");
   });
@@ -85,7 +97,10 @@ describe("handshake failures are remembered for the generation", () => {
   ];
   for (const [mode, code, message] of cases) {
     test(`${mode} → ${code}`, async () => {
-      const { instance } = setup({ mode, commands: [{ id: "demo.echo", argsSchema: { type: "object" } }, { id: "demo.two" }] });
+      const { instance } = setup({
+        mode,
+        commands: [{ id: "demo.echo", argsSchema: { type: "object" } }, { id: "demo.two" }],
+      });
       const first = await failure(instance.invoke("demo.echo", {}));
       expect(first.code).toBe(code);
       expect(first.message).toMatch(message);
@@ -115,7 +130,11 @@ describe("handshake failures are remembered for the generation", () => {
     expect(warnings).toContain("dropped a stdout line that is not JSON: starting up...");
     expect(warnings).toContain("dropped a stdout line that is not JSON: this is not json");
     expect(warnings).toContain("dropped a stdout line that is not a JSON-RPC object: [1,2,3]");
-    expect(recorded.logs).toContainEqual({ plugin: "demo-runtime", level: "info", message: "stderr is the log channel" });
+    expect(recorded.logs).toContainEqual({
+      plugin: "demo-runtime",
+      level: "info",
+      message: "stderr is the log channel",
+    });
   });
 });
 
@@ -126,7 +145,9 @@ describe("a noisy runtime cannot amplify its output", () => {
     await instance.unload();
     const messages = recorded.logs.map((l) => l.message);
     const suppressed = (kind: string) =>
-      messages.map((m) => new RegExp(`^(\\d+) more ${kind} were not shown`).exec(m)).reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
+      messages
+        .map((m) => new RegExp(`^(\\d+) more ${kind} were not shown`).exec(m))
+        .reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
     // Each kind: 10 lines shown, every other one counted in a summary (one per 1,000, one at unload).
     // The runtime's start-up wrote one stderr line and one log message before the flood.
     const kinds = [
@@ -164,7 +185,12 @@ describe("limits and lost connections", () => {
   test("65 pending requests: 64 are answered, the 65th is refused without harming the others", async () => {
     const { instance } = setup({ commands: [{ id: "demo.hold" }, { id: "demo.echo" }] });
     await instance.invoke("demo.echo", 0); // started
-    const calls = Array.from({ length: 65 }, () => instance.invoke("demo.hold", { until: 64 }).then((r) => ({ r }), (e) => ({ e })));
+    const calls = Array.from({ length: 65 }, () =>
+      instance.invoke("demo.hold", { until: 64 }).then(
+        (r) => ({ r }),
+        (e) => ({ e }),
+      ),
+    );
     const settled = await Promise.all(calls);
     expect(settled.slice(0, 64).every((s) => "r" in s && (s.r as any).held === 64)).toBe(true);
     expect((settled[64] as any).e.code).toBe("runtime_busy");

@@ -12,10 +12,14 @@ test("a file replaced by rename in the root wakes the watch; only a new revision
   writeFileSync(file, "1");
   const seen: string[] = [];
   let wake: (() => void) | undefined;
-  const w = watchStore(root, () => readFileSync(file, "utf8"), async (rev) => {
-    seen.push(rev);
-    wake?.();
-  });
+  const w = watchStore(
+    root,
+    () => readFileSync(file, "utf8"),
+    async (rev) => {
+      seen.push(rev);
+      wake?.();
+    },
+  );
   try {
     const next = () => new Promise<void>((r) => (wake = r));
     // Replaced the way gjc commits (temp file + rename).

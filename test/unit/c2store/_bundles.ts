@@ -11,13 +11,23 @@ export const SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.jso
 
 export function skillsBundle(name: string, version = "1.0.0", extra: TreeSpec = {}): TreeSpec {
   return {
-    "plugin.json": { $schema: SCHEMA, name, version, description: `${name} skills`, extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } },
+    "plugin.json": {
+      $schema: SCHEMA,
+      name,
+      version,
+      description: `${name} skills`,
+      extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+    },
     "skills/take-notes/SKILL.md": "---\nname: take-notes\ndescription: Take notes.\n---\nWrite the notes down.\n",
     ...extra,
   };
 }
 
-export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: string[]; extra?: TreeSpec; inject?: string[]; optionalInject?: string[] } = {}): TreeSpec {
+export function runtimeBundle(
+  name: string,
+  version = "1.0.0",
+  opts: { scopes?: string[]; extra?: TreeSpec; inject?: string[]; optionalInject?: string[] } = {},
+): TreeSpec {
   return {
     "plugin.json": {
       $schema: SCHEMA,
@@ -28,7 +38,13 @@ export function runtimeBundle(name: string, version = "1.0.0", opts: { scopes?: 
           standardVersion: "1.2.0",
           // Each bundle owns the command namespace of its name (a shared one is refused at install).
           commands: [{ id: `${name}.run`, title: "Run the demo" }],
-          runtime: { command: "node", args: ["plugin.js"], scopeSupport: opts.scopes ?? ["user", "project"], ...(opts.inject ? { inject: opts.inject } : {}), ...(opts.optionalInject ? { optionalInject: opts.optionalInject } : {}) },
+          runtime: {
+            command: "node",
+            args: ["plugin.js"],
+            scopeSupport: opts.scopes ?? ["user", "project"],
+            ...(opts.inject ? { inject: opts.inject } : {}),
+            ...(opts.optionalInject ? { optionalInject: opts.optionalInject } : {}),
+          },
           ui: [{ id: "go", slot: "composer.toolbar", label: "Go", command: `${name}.run` }],
         },
       },
@@ -62,7 +78,9 @@ export function c2Home(env: Record<string, string> = {}, now?: () => Date): C2Ho
 }
 
 /** Runs `fn` and returns the GjcError it throws (fails the test when it does not). */
-export async function refusal(fn: () => unknown): Promise<{ code: string; exit: number; message: string; hint?: string }> {
+export async function refusal(
+  fn: () => unknown,
+): Promise<{ code: string; exit: number; message: string; hint?: string }> {
   try {
     await fn();
   } catch (error) {

@@ -12,7 +12,9 @@ afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
 async function installed(): Promise<{ h: C2Home; id: string; bundle: string; count: number }> {
   const h = c2Home();
   homes.push(h);
-  const r = await h.install(h.bundle("demo", runtimeBundle("demo", "1.0.0", { extra: { "lib/a.js": "a()\n", "lib/b.js": "b()\n" } })));
+  const r = await h.install(
+    h.bundle("demo", runtimeBundle("demo", "1.0.0", { extra: { "lib/a.js": "a()\n", "lib/b.js": "b()\n" } })),
+  );
   const record = JSON.parse(readFileSync(join(h.data, "plugins", r.c2.id, "installed-plugin.json"), "utf8"));
   return { h, id: r.c2.id, bundle: join(h.data, "plugins", r.c2.id, "bundle"), count: record.files.length };
 }
@@ -42,7 +44,10 @@ describe("the file check before a process start compares stats, re-hashing what 
     const r = await refusal(() => checkC2FilesBeforeStart(h.ctx, id));
     expect(r).toMatchObject({ code: "runtime_mismatch", exit: 3 });
     expect(r.message).toContain("lib/a.js");
-    expect(findInstalledC2(h.ctx, "demo")!.quarantine).toMatchObject({ reason: "runtime_mismatch", files: ["changed:lib/a.js"] });
+    expect(findInstalledC2(h.ctx, "demo")!.quarantine).toMatchObject({
+      reason: "runtime_mismatch",
+      files: ["changed:lib/a.js"],
+    });
   });
 
   test("only the touched file is re-hashed; a touch without a change passes and is stamped again", async () => {

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fnv1a32Hex } from "../../../src/bundle/hash.ts";
-import { inspectC2, listC2, setC2Enabled, setC2Trusted, uninstallC2, verifyC2 } from "../../../src/c2store/lifecycle.ts";
+import {
+  inspectC2,
+  listC2,
+  setC2Enabled,
+  setC2Trusted,
+  uninstallC2,
+  verifyC2,
+} from "../../../src/c2store/lifecycle.ts";
 import { findInstalledC2, listInstalledC2 } from "../../../src/c2store/records.ts";
 import { effectivePolicy } from "../../../src/c2store/policy.ts";
 import { applyPolicyPlan, planPolicyChange } from "../../../src/c2store/policy-plane.ts";
@@ -20,7 +27,17 @@ const home = () => {
 describe("C2 install from a local directory", () => {
   test("stores the verbatim collected bundle with modes, a closed record and a data dir", async () => {
     const h = home();
-    const dir = h.bundle("src/demo", runtimeBundle("demo", "1.0.0", { extra: { "node_modules/x.js": "skipped", ".hidden": "kept", "all.sh": { content: "x", mode: 0o777 }, "private.txt": { content: "y", mode: 0o600 } } }));
+    const dir = h.bundle(
+      "src/demo",
+      runtimeBundle("demo", "1.0.0", {
+        extra: {
+          "node_modules/x.js": "skipped",
+          ".hidden": "kept",
+          "all.sh": { content: "x", mode: 0o777 },
+          "private.txt": { content: "y", mode: 0o600 },
+        },
+      }),
+    );
     symlinkSync("/etc/passwd", join(dir, "link-not-copied"));
     const r = await h.install(dir);
     expect(r.status).toBe("installed");
@@ -36,10 +53,28 @@ describe("C2 install from a local directory", () => {
     expect(existsSync(join(bundle, "link-not-copied"))).toBe(false);
     expect(existsSync(join(h.data, "plugins", ".data", r.c2.id))).toBe(true);
     const record = JSON.parse(readFileSync(join(h.data, "plugins", r.c2.id, "installed-plugin.json"), "utf8"));
-    expect(record).toMatchObject({ schema_version: 1, id: r.c2.id, name: "demo", version: "1.0.0", enabled: true, trusted: false, scope: "user", standard_version: "1.2.0" });
-    expect(record.files.map((f: { path: string }) => f.path)).toEqual([".hidden", "all.sh", "bin/tool", "plugin.js", "plugin.json", "private.txt"]);
+    expect(record).toMatchObject({
+      schema_version: 1,
+      id: r.c2.id,
+      name: "demo",
+      version: "1.0.0",
+      enabled: true,
+      trusted: false,
+      scope: "user",
+      standard_version: "1.2.0",
+    });
+    expect(record.files.map((f: { path: string }) => f.path)).toEqual([
+      ".hidden",
+      "all.sh",
+      "bin/tool",
+      "plugin.js",
+      "plugin.json",
+      "private.txt",
+    ]);
     // Nothing transient is left beside the bundle.
-    expect(Object.keys(snapshotTree(join(h.data, "plugins"))).filter((k) => /\.(stage|backup|trash)-/.test(k))).toEqual([]);
+    expect(Object.keys(snapshotTree(join(h.data, "plugins"))).filter((k) => /\.(stage|backup|trash)-/.test(k))).toEqual(
+      [],
+    );
     expect(existsSync(join(h.data, ".fetch"))).toBe(false);
     expect(existsSync(join(h.data, "c2.lock"))).toBe(false);
   });
@@ -53,7 +88,14 @@ describe("C2 install from a local directory", () => {
     const skills = await h.install(h.bundle("skills", skillsBundle("notes")));
     expect(skills.warnings).toEqual([]);
     const installed = findInstalledC2(h.ctx, "demo")!;
-    expect(installed).toMatchObject({ id: r.c2.id, name: "demo", enabled: true, trusted: false, bundleDir: join(h.data, "plugins", r.c2.id, "bundle"), dataDir: join(h.data, "plugins", ".data", r.c2.id) });
+    expect(installed).toMatchObject({
+      id: r.c2.id,
+      name: "demo",
+      enabled: true,
+      trusted: false,
+      bundleDir: join(h.data, "plugins", r.c2.id, "bundle"),
+      dataDir: join(h.data, "plugins", ".data", r.c2.id),
+    });
     expect(installed.manifest.codetwo.commands[0].id).toBe("demo.run");
     expect(listInstalledC2(h.ctx).map((i) => i.name)).toEqual(["demo", "notes"]);
     expect(findInstalledC2(h.ctx, `bundle:${r.c2.id}`)?.id).toBe(r.c2.id);
@@ -78,7 +120,13 @@ describe("C2 install from a local directory", () => {
     expect(snapshotTree(h.data)).toEqual(before);
 
     const updated = await h.install(dir, { force: true });
-    expect(updated).toMatchObject({ status: "updated", version: "2.0.0", previousVersion: "1.0.0", enabled: false, c2: { id: first.c2.id, trusted: true } });
+    expect(updated).toMatchObject({
+      status: "updated",
+      version: "2.0.0",
+      previousVersion: "1.0.0",
+      enabled: false,
+      c2: { id: first.c2.id, trusted: true },
+    });
     const record = findInstalledC2(h.ctx, first.c2.id)!;
     expect(record).toMatchObject({ version: "2.0.0", enabled: false, trusted: true });
     expect(record.installedAt).toBe(findInstalledC2(h.ctx, first.c2.id)!.installedAt);
@@ -86,7 +134,14 @@ describe("C2 install from a local directory", () => {
 
   test("invalid bundles are refused and leave the data dir exactly as it was (even absent)", async () => {
     const h = home();
-    const bad = h.bundle("bad", { "plugin.json": { $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "bad", version: "1.0", extensions: { "dev.codetwo": { standardVersion: "1.2.0" } } } });
+    const bad = h.bundle("bad", {
+      "plugin.json": {
+        $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        name: "bad",
+        version: "1.0",
+        extensions: { "dev.codetwo": { standardVersion: "1.2.0" } },
+      },
+    });
     const r1 = await refusal(() => h.install(bad));
     expect(r1.exit).toBe(1);
     expect(existsSync(h.data)).toBe(false);
@@ -94,7 +149,7 @@ describe("C2 install from a local directory", () => {
     await h.install(h.bundle("ok", skillsBundle("ok")));
     const before = snapshotTree(h.data);
     const linked = h.bundle("linked", runtimeBundle("linked"));
-    const outside = h.bundle("outside", { "tool": { content: "#!/bin/sh\n", mode: 0o755 } });
+    const outside = h.bundle("outside", { tool: { content: "#!/bin/sh\n", mode: 0o755 } });
     symlinkSync(outside, join(linked, "linkdir"));
     const manifest = JSON.parse(readFileSync(join(linked, "plugin.json"), "utf8"));
     manifest.extensions["dev.codetwo"].runtime.command = "linkdir/tool";
@@ -146,7 +201,11 @@ describe("C2 install from a local directory", () => {
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: true });
     await setC2Enabled(h.ctx, "demo", false);
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: false, trusted: true });
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "bundle-disabled", trusted: true });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({
+      state: "disabled",
+      stateSource: "bundle-disabled",
+      trusted: true,
+    });
     await setC2Trusted(h.ctx, "demo", false);
     await setC2Enabled(h.ctx, "demo", true);
     expect(findInstalledC2(h.ctx, "demo")).toMatchObject({ enabled: true, trusted: false });
@@ -170,7 +229,10 @@ describe("C2 install from a local directory", () => {
     writeFileSync(join(h.data, "plugins", r.c2.id, "bundle", "extra.txt"), "x");
     const drift = await verifyC2(h.ctx, "demo");
     expect(drift.ok).toBe(false);
-    expect(drift.bundles[0].problems.map(({ kind, path }) => ({ kind, path }))).toEqual([{ kind: "changed", path: "plugin.js" }, { kind: "extra", path: "extra.txt" }]);
+    expect(drift.bundles[0].problems.map(({ kind, path }) => ({ kind, path }))).toEqual([
+      { kind: "changed", path: "plugin.js" },
+      { kind: "extra", path: "extra.txt" },
+    ]);
     expect(findInstalledC2(h.ctx, "demo")!.quarantine?.reason).toBe("runtime_mismatch");
     writeFileSync(js, original);
     await Bun.write(join(h.data, "plugins", r.c2.id, "bundle", "extra.txt"), "");
@@ -187,7 +249,9 @@ describe("C2 install from a local directory", () => {
     const before = snapshotTree(home1);
     // What a kill -9 right after "rename bundle → backup" looks like, plus an orphan stage.
     renameSync(home1, join(h.data, "plugins", `.${r.c2.id}.backup-0b1c2d3e-aaaa-bbbb-cccc-123456789abc`));
-    mkdirSync(join(h.data, "plugins", `.${r.c2.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), { recursive: true });
+    mkdirSync(join(h.data, "plugins", `.${r.c2.id}.stage-0b1c2d3e-aaaa-bbbb-cccc-123456789abd`, "bundle"), {
+      recursive: true,
+    });
     writeFileSync(join(h.data, ".plugin-config.json.tmp-4242-abc123"), "half");
     // A reader puts the backup back at once (no lock is held, so no install is mid-commit) …
     expect(listInstalledC2(h.ctx).map((i) => i.id)).toEqual([r.c2.id]);

@@ -17,7 +17,12 @@ afterEach(() => homes.splice(0).forEach((h) => h.cleanup()));
 async function pendingHome() {
   const h = c2Home();
   homes.push(h);
-  const r = await h.install(h.bundle("waiter", runtimeBundle("waiter", "1.0.0", { inject: ["desktop-host-actions"], optionalInject: ["store"] })));
+  const r = await h.install(
+    h.bundle(
+      "waiter",
+      runtimeBundle("waiter", "1.0.0", { inject: ["desktop-host-actions"], optionalInject: ["store"] }),
+    ),
+  );
   await setC2Trusted(h.ctx, "waiter", true);
   return { h, id: r.c2.id };
 }
@@ -29,16 +34,30 @@ describe("pending runtimes", () => {
     const cat = policyCatalog(h.ctx);
     const waiter = cat.plugins.find((p) => p.installedId === id)!;
     expect(waiter).toMatchObject({
-      metadata: { origin: "third-party", role: "extension", category: "ui", scopeSupport: ["user", "project"], essential: false, defaultEnabled: true },
+      metadata: {
+        origin: "third-party",
+        role: "extension",
+        category: "ui",
+        scopeSupport: ["user", "project"],
+        essential: false,
+        defaultEnabled: true,
+      },
       dependencies: { required: ["extensions-runtime", "desktop-host-actions"], optional: ["store"] },
       missingServices: ["desktop-host-actions"],
       effective: { state: "enabled" },
       effectiveState: { status: "pending", reason: "missing-dependencies" },
     });
     const notes = cat.plugins.find((p) => p.name === "notes")!;
-    expect(notes).toMatchObject({ metadata: { category: "content" }, dependencies: { required: [], optional: [] }, missingServices: [], effectiveState: { status: "enabled" } });
+    expect(notes).toMatchObject({
+      metadata: { category: "content" },
+      dependencies: { required: [], optional: [] },
+      missingServices: [],
+      effectiveState: { status: "enabled" },
+    });
     // The project view says the same (the runtime is project-capable).
-    expect(policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installedId === id)!.effectiveState.status).toBe("pending");
+    expect(
+      policyCatalog(h.ctx, { project: h.root }).plugins.find((p) => p.installedId === id)!.effectiveState.status,
+    ).toBe("pending");
     expect(listC2(h.ctx).plugins.find((p) => p.c2.id === id)!.c2.missingServices).toEqual(["desktop-host-actions"]);
   });
 
@@ -63,7 +82,9 @@ describe("pending runtimes", () => {
     expect(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8")).toBe(lastGood);
     // Only the consumed plan is gone.
     const after = snapshotTree(h.data);
-    expect(Object.keys(after).filter((k) => !k.startsWith("plugin-plans"))).toEqual(Object.keys(before).filter((k) => !k.startsWith("plugin-plans")));
+    expect(Object.keys(after).filter((k) => !k.startsWith("plugin-plans"))).toEqual(
+      Object.keys(before).filter((k) => !k.startsWith("plugin-plans")),
+    );
     expect(policyCatalog(h.ctx).plugins.find((p) => p.installedId === id)!.effectiveState.status).toBe("disabled");
   });
 

@@ -25,24 +25,41 @@ async function trustedHome(opts: { scopes?: string[] } = {}) {
   return { h, id: r.c2.id };
 }
 
-const change = async (h: C2Home, input: Parameters<typeof planPolicyChange>[1]) => applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, input)).token);
+const change = async (h: C2Home, input: Parameters<typeof planPolicyChange>[1]) =>
+  applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, input)).token);
 
 describe("catalog → plan → apply", () => {
   test("the catalog starts at inherit; a plan shows the exact impact; apply persists and advances last-good", async () => {
     const { h, id } = await trustedHome();
     const cat = policyCatalog(h.ctx);
     expect(cat).toMatchObject({ configRevision: 0, recovery: { kind: "normal" } });
-    expect(cat.plugins[0]).toMatchObject({ id: `bundle:${id}`, state: "inherit", effective: { state: "enabled", source: "default" }, effectiveState: { status: "enabled" } });
+    expect(cat.plugins[0]).toMatchObject({
+      id: `bundle:${id}`,
+      state: "inherit",
+      effective: { state: "enabled", source: "default" },
+      effectiveState: { status: "enabled" },
+    });
 
     const plan = await planPolicyChange(h.ctx, { plugin: "demo", state: "disabled" });
-    expect(plan).toMatchObject({ noop: false, before: { state: "enabled" }, after: { state: "disabled" }, affected: [`bundle:${id}`], requiresConfirmation: true, configRevision: 0 });
-    expect(plan.activeResources).toEqual([{ plugin: `bundle:${id}`, kind: "plugin-scope", id: `bundle:${id}`, label: "demo runtime" }]);
+    expect(plan).toMatchObject({
+      noop: false,
+      before: { state: "enabled" },
+      after: { state: "disabled" },
+      affected: [`bundle:${id}`],
+      requiresConfirmation: true,
+      configRevision: 0,
+    });
+    expect(plan.activeResources).toEqual([
+      { plugin: `bundle:${id}`, kind: "plugin-scope", id: `bundle:${id}`, label: "demo runtime" },
+    ]);
     expect(readFileSync(join(h.data, "plugin-plans", `${plan.token}.json`), "utf8")).toContain(plan.token);
 
     const applied = await applyPolicyPlan(h.ctx, plan.token);
     expect(applied).toMatchObject({ configRevision: 1, changed: true, effective: { state: "disabled" } });
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "user" });
-    expect(JSON.parse(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8"))).toEqual(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8")));
+    expect(JSON.parse(readFileSync(join(h.data, "plugin-config.last-good.json"), "utf8"))).toEqual(
+      JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8")),
+    );
     expect(readdirSync(h.data).includes("plugin-plans")).toBe(false);
   });
 
@@ -69,7 +86,10 @@ describe("catalog → plan → apply", () => {
     const flip = await planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" });
     await setC2Enabled(h.ctx, "other", false);
     expect((await refusal(() => applyPolicyPlan(h.ctx, flip.token))).code).toBe("stale_plan");
-    expect(await refusal(() => applyPolicyPlan(h.ctx, "not-a-token"))).toMatchObject({ code: "invalid_plan_token", exit: 2 });
+    expect(await refusal(() => applyPolicyPlan(h.ctx, "not-a-token"))).toMatchObject({
+      code: "invalid_plan_token",
+      exit: 2,
+    });
   });
 
   test("a damaged stored plan is refused naming the bad field, discarded, and changes nothing", async () => {
@@ -150,7 +170,8 @@ describe("catalog → plan → apply", () => {
     const seen: string[] = [];
     c2StoreHooks.settle.push((_ctx, req) => {
       seen.push(req.effective.state);
-      if (req.effective.config && (req.effective.config as { crash?: boolean }).crash) throw new Error("the runtime never became ready");
+      if (req.effective.config && (req.effective.config as { crash?: boolean }).crash)
+        throw new Error("the runtime never became ready");
     });
     const e = await refusal(() => change(h, { plugin: "demo", state: "enabled", config: { crash: true } }));
     expect(e.message).toContain("never became ready");
@@ -163,23 +184,40 @@ describe("catalog → plan → apply", () => {
   test("components are independent overrides; inherit removes one", async () => {
     const { h, id } = await trustedHome();
     await change(h, { plugin: "demo", state: "disabled", component: "ui:go" });
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "enabled", components: { [`bundle:${id}:ui:go`]: "disabled" } });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({
+      state: "enabled",
+      components: { [`bundle:${id}:ui:go`]: "disabled" },
+    });
     await change(h, { plugin: "demo", state: "inherit", component: `bundle:${id}:ui:go` });
     expect(effectivePolicy(h.ctx, "demo").components[`bundle:${id}:ui:go`]).toBe("enabled");
-    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "disabled", component: "ui:nope" }))).toMatchObject({ code: "unknown_component", exit: 2 });
+    expect(
+      await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "disabled", component: "ui:nope" })),
+    ).toMatchObject({ code: "unknown_component", exit: 2 });
   });
 
   test("refusals: unknown plugin, data-only bundle, user-only runtime at project scope", async () => {
     const { h } = await trustedHome({ scopes: ["user"] });
     await h.install(h.bundle("notes", skillsBundle("notes")));
     const before = snapshotTree(h.data);
-    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "ghost", state: "disabled" }))).toMatchObject({ code: "not_installed", exit: 1 });
-    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "notes", state: "disabled" }))).toMatchObject({ code: "no_runtime", exit: 3 });
-    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "disabled", project: h.root }))).toMatchObject({ code: "unsupported_scope", exit: 3 });
+    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "ghost", state: "disabled" }))).toMatchObject({
+      code: "not_installed",
+      exit: 1,
+    });
+    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "notes", state: "disabled" }))).toMatchObject({
+      code: "no_runtime",
+      exit: 3,
+    });
+    expect(
+      await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "disabled", project: h.root })),
+    ).toMatchObject({ code: "unsupported_scope", exit: 3 });
     expect(snapshotTree(h.data)).toEqual(before);
     // A user-only runtime seen from a project follows the user policy.
     await change(h, { plugin: "demo", state: "disabled" });
-    expect(effectivePolicy(h.ctx, "demo", h.root)).toMatchObject({ state: "disabled", stateSource: "user", projectScoped: false });
+    expect(effectivePolicy(h.ctx, "demo", h.root)).toMatchObject({
+      state: "disabled",
+      stateSource: "user",
+      projectScoped: false,
+    });
   });
 });
 
@@ -193,7 +231,11 @@ describe("project scope", () => {
     const doc = JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"));
     expect(Object.keys(doc.projects)).toEqual([real]);
     for (const spelling of [real, `${real}/.`, `${real}/sub/..`, join(h.root, "alias")]) {
-      expect(effectivePolicy(h.ctx, "demo", spelling)).toMatchObject({ state: "disabled", stateSource: "project", projectPath: real });
+      expect(effectivePolicy(h.ctx, "demo", spelling)).toMatchObject({
+        state: "disabled",
+        stateSource: "project",
+        projectPath: real,
+      });
       expect(policyCatalog(h.ctx, { project: spelling }).plugins[0].state).toBe("disabled");
     }
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "enabled" });
@@ -202,7 +244,11 @@ describe("project scope", () => {
     await change(h, { plugin: "demo", state: "disabled" });
     expect(effectivePolicy(h.ctx, "demo", h.root)).toMatchObject({ state: "disabled", stateSource: "user" });
     await change(h, { plugin: "demo", state: "enabled", project: real, config: { p: 1 } });
-    expect(effectivePolicy(h.ctx, "demo", real)).toMatchObject({ state: "enabled", stateSource: "project", config: { p: 1 } });
+    expect(effectivePolicy(h.ctx, "demo", real)).toMatchObject({
+      state: "enabled",
+      stateSource: "project",
+      config: { p: 1 },
+    });
     await resetPolicy(h.ctx, "demo", { project: join(h.root, "alias") });
     expect(effectivePolicy(h.ctx, "demo", real)).toMatchObject({ state: "disabled", stateSource: "user" });
     expect(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8")).projects).toEqual({});
@@ -220,7 +266,10 @@ describe("recovery", () => {
     expect(cat.plugins[0].effective.state).toBe("disabled");
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", recovery: "restored-last-good" });
     const before = snapshotTree(h.data);
-    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" }))).toMatchObject({ code: "policy_recovery", exit: 3 });
+    expect(await refusal(() => planPolicyChange(h.ctx, { plugin: "demo", state: "enabled" }))).toMatchObject({
+      code: "policy_recovery",
+      exit: 3,
+    });
     expect(snapshotTree(h.data)).toEqual(before);
     const reset = await resetPolicy(h.ctx, "demo");
     expect(reset.recoveryBefore.kind).toBe("restored-last-good");
@@ -232,7 +281,11 @@ describe("recovery", () => {
   test("with no usable copy the store is in safe mode (no runtime enabled) until reset", async () => {
     const { h } = await trustedHome();
     writeFileSync(join(h.data, "plugin-config.json"), "garbage");
-    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "disabled", stateSource: "safe-mode", recovery: "safe-mode" });
+    expect(effectivePolicy(h.ctx, "demo")).toMatchObject({
+      state: "disabled",
+      stateSource: "safe-mode",
+      recovery: "safe-mode",
+    });
     expect(policyCatalog(h.ctx).plugins[0].effectiveState).toEqual({ status: "disabled", reason: "safe-mode" });
     // Safe mode persists across processes (nothing was rewritten) …
     expect(readFileSync(join(h.data, "plugin-config.json"), "utf8")).toBe("garbage");
@@ -240,7 +293,12 @@ describe("recovery", () => {
     // … until reset writes a valid primary at revision 0.
     const reset = await resetPolicy(h.ctx, "demo");
     expect(reset).toMatchObject({ configRevision: 0, changed: true });
-    expect(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"))).toEqual({ schema_version: 1, revision: 0, user: {}, projects: {} });
+    expect(JSON.parse(readFileSync(join(h.data, "plugin-config.json"), "utf8"))).toEqual({
+      schema_version: 1,
+      revision: 0,
+      user: {},
+      projects: {},
+    });
     expect(effectivePolicy(h.ctx, "demo")).toMatchObject({ state: "enabled", recovery: "normal" });
   });
 });

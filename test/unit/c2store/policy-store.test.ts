@@ -41,9 +41,18 @@ describe("policy document", () => {
     const cases: [string, string][] = [
       ['{"schema_version":1,"revision":0,"extra":1}', 'An unknown field "extra" (at /extra)'],
       ['{"schema_version":1,"revision":"7"}', "revision must be an integer, not a string (at /revision)"],
-      ['{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"mode":"enabled"}}}', 'user.bundle:a-1 has an unknown field "mode" (at /user/bundle:a-1/mode)'],
-      ['{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"components":{"x":"maybe"}}}}', 'user.bundle:a-1.components.x "maybe" is not allowed (at /user/bundle:a-1/components/x)'],
-      ['{"schema_version":1,"revision":0,"projects":{"relative/dir":{}}}', 'projects has an unknown field "relative/dir" (at /projects/relative~1dir)'],
+      [
+        '{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"mode":"enabled"}}}',
+        'user.bundle:a-1 has an unknown field "mode" (at /user/bundle:a-1/mode)',
+      ],
+      [
+        '{"schema_version":1,"revision":0,"user":{"bundle:a-1":{"components":{"x":"maybe"}}}}',
+        'user.bundle:a-1.components.x "maybe" is not allowed (at /user/bundle:a-1/components/x)',
+      ],
+      [
+        '{"schema_version":1,"revision":0,"projects":{"relative/dir":{}}}',
+        'projects has an unknown field "relative/dir" (at /projects/relative~1dir)',
+      ],
     ];
     for (const [text, error] of cases) expect([text, parsePolicyDocument(text)]).toEqual([text, { ok: false, error }]);
   });
@@ -107,7 +116,12 @@ describe("policy store", () => {
     const result = commitPolicy(layout, view, emptyPolicy(), now);
     expect(result.written).toBe(true);
     expect(result.doc.revision).toBe(0);
-    expect(JSON.parse(readFileSync(layout.policy, "utf8"))).toEqual({ schema_version: 1, revision: 0, user: {}, projects: {} });
+    expect(JSON.parse(readFileSync(layout.policy, "utf8"))).toEqual({
+      schema_version: 1,
+      revision: 0,
+      user: {},
+      projects: {},
+    });
     expect(result.evidence).toBeDefined();
     expect(readFileSync(result.evidence!, "utf8")).toBe('{"schema_version":7}');
     expect(existsSync(join(root, "plugin-config.json"))).toBe(true);

@@ -21,5 +21,7 @@ test("`.`, `..` and symlinked spellings of one project normalize to one key", ()
 });
 
 test("the project hash is BLAKE3-256 of the normalized path (reference vector)", async () => {
-  expect(await projectHash("/home/me/work/my-project")).toBe("028dfe7c7deb64eea23523d0d6e651d9e6912c0c7bb9eafba162de336dad1696");
+  expect(await projectHash("/home/me/work/my-project")).toBe(
+    "028dfe7c7deb64eea23523d0d6e651d9e6912c0c7bb9eafba162de336dad1696",
+  );
 });

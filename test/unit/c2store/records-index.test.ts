@@ -37,7 +37,8 @@ function editIndex(path: string, edit: (body: string) => string): void {
 function fullFacts(layout: ReturnType<typeof c2Layout>) {
   return scanRecords(layout).records.map((r) => [r.id, r.name, r.version, r.enabled, r.trusted, r.updated_at]);
 }
-const factsRows = (facts: ReturnType<typeof scanRecordFacts>["records"]) => facts.map((r) => [r.id, r.name, r.version, r.enabled, r.trusted, r.updated_at]);
+const factsRows = (facts: ReturnType<typeof scanRecordFacts>["records"]) =>
+  facts.map((r) => [r.id, r.name, r.version, r.enabled, r.trusted, r.updated_at]);
 
 describe("records index", () => {
   test("install writes it; the catalog uses it while it matches, with the same result as the full read", async () => {
@@ -59,22 +60,44 @@ describe("records index", () => {
 
   test("any difference from the store falls back to the full read", async () => {
     const cases: [string, (s: Awaited<ReturnType<typeof store>>) => void][] = [
-      ["a record edited in place", ({ layout, ids }) => {
-        const path = join(layout.plugins, ids[1], "installed-plugin.json");
-        const record = readRecord(layout, ids[1]) as Record<string, unknown>;
-        writeFileSync(path, serializeRecord({ ...record, trusted: true } as never));
-      }],
-      ["a record touched (same bytes)", ({ layout, ids }) => {
-        const path = join(layout.plugins, ids[1], "installed-plugin.json");
-        utimesSync(path, new Date(), new Date(Date.now() + 5000));
-      }],
-      ["a bundle directory removed by hand", ({ layout, ids }) => rmSync(join(layout.plugins, ids[2]), { recursive: true })],
+      [
+        "a record edited in place",
+        ({ layout, ids }) => {
+          const path = join(layout.plugins, ids[1], "installed-plugin.json");
+          const record = readRecord(layout, ids[1]) as Record<string, unknown>;
+          writeFileSync(path, serializeRecord({ ...record, trusted: true } as never));
+        },
+      ],
+      [
+        "a record touched (same bytes)",
+        ({ layout, ids }) => {
+          const path = join(layout.plugins, ids[1], "installed-plugin.json");
+          utimesSync(path, new Date(), new Date(Date.now() + 5000));
+        },
+      ],
+      [
+        "a bundle directory removed by hand",
+        ({ layout, ids }) => rmSync(join(layout.plugins, ids[2]), { recursive: true }),
+      ],
       ["a directory without a record", ({ layout }) => mkdirSync(join(layout.plugins, "stray-00000000"))],
-      ["a damaged digest", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace(/"sha256":"./, '"sha256":"x'))],
+      [
+        "a damaged digest",
+        ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace(/"sha256":"./, '"sha256":"x')),
+      ],
       ["a truncated index", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").slice(0, 200))],
-      ["another format", ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace('"format":4', '"format":5'))],
-      ["an extra indexed bundle", ({ index }) => editIndex(index, (body) => body.replace("[{", '[{"id":"gone-00000000","stamp":"1:1:1","facts":{}},{'))],
-      ["a repeated entry", ({ index }) => editIndex(index, (body) => body.replace(/^\[(\{.*?"facts":\{.*?\}\}\}),/, "[$1,$1,"))],
+      [
+        "another format",
+        ({ index }) => writeFileSync(index, readFileSync(index, "utf8").replace('"format":4', '"format":5')),
+      ],
+      [
+        "an extra indexed bundle",
+        ({ index }) =>
+          editIndex(index, (body) => body.replace("[{", '[{"id":"gone-00000000","stamp":"1:1:1","facts":{}},{')),
+      ],
+      [
+        "a repeated entry",
+        ({ index }) => editIndex(index, (body) => body.replace(/^\[(\{.*?"facts":\{.*?\}\}\}),/, "[$1,$1,")),
+      ],
       ["not an array", ({ index }) => editIndex(index, () => "{}")],
     ];
     for (const [what, change] of cases) {
@@ -96,10 +119,13 @@ describe("records index", () => {
     const steps: [string, () => Promise<unknown>][] = [
       ["disable", () => setC2Enabled(h.ctx, "b1", false)],
       ["trust", () => setC2Trusted(h.ctx, "b0", true)],
-      ["verify with drift", async () => {
-        writeFileSync(join(layout.plugins, ids[0], "bundle", "plugin.js"), "process.exit(1);\n");
-        await verifyC2(h.ctx);
-      }],
+      [
+        "verify with drift",
+        async () => {
+          writeFileSync(join(layout.plugins, ids[0], "bundle", "plugin.js"), "process.exit(1);\n");
+          await verifyC2(h.ctx);
+        },
+      ],
       ["uninstall", () => uninstallC2(h.ctx, "b2")],
     ];
     for (const [what, step] of steps) {
@@ -114,7 +140,9 @@ describe("records index", () => {
 
     const before = snapshotTree(h.data);
     expect(await refusal(() => setC2Trusted(h.ctx, "nope", true))).toMatchObject({ code: "not_installed" });
-    expect(await refusal(() => h.install(h.bundle("src/b1", skillsBundle("b1", "2.0.0"))))).toMatchObject({ code: "already_installed" });
+    expect(await refusal(() => h.install(h.bundle("src/b1", skillsBundle("b1", "2.0.0"))))).toMatchObject({
+      code: "already_installed",
+    });
     expect(snapshotTree(h.data)).toEqual(before);
   });
 
@@ -138,7 +166,11 @@ describe("records index", () => {
     writeFileSync(path, serializeRecord(record));
     await setC2Trusted(h.ctx, "b1", true);
     expect(existsSync(index)).toBe(false);
-    expect(policyCatalog(h.ctx).plugins[0]).toMatchObject({ name: "b0", hasRuntime: true, metadata: { scopeSupport: ["user"] } });
+    expect(policyCatalog(h.ctx).plugins[0]).toMatchObject({
+      name: "b0",
+      hasRuntime: true,
+      metadata: { scopeSupport: ["user"] },
+    });
   });
 
   test("a temp file left by a killed index write is cleaned with the other leftovers", async () => {

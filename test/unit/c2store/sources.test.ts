@@ -33,7 +33,11 @@ function manifestOf(spec: TreeSpec, prefix: string): TreeSpec {
 describe("C2 install through the sources layer", () => {
   test("GitHub tree URL: id is slug + FNV-1a of owner/repo:path (reference vector), ref not part of it", async () => {
     const { h, sb, gh } = githubHome();
-    const repo = makeRepo(sb, join(gh, "IchenDEV", "codeTwo.git"), manifestOf(runtimeBundle("hello-runtime", "1.0.0"), "packs/hello-runtime/"));
+    const repo = makeRepo(
+      sb,
+      join(gh, "IchenDEV", "codeTwo.git"),
+      manifestOf(runtimeBundle("hello-runtime", "1.0.0"), "packs/hello-runtime/"),
+    );
     repo.branch("release");
     const r = await h.install("https://github.com/IchenDEV/codeTwo/tree/main/packs/hello-runtime");
     expect(r.c2.id).toBe("hello-runtime-83dfd86f");
@@ -42,7 +46,11 @@ describe("C2 install through the sources layer", () => {
     repo.checkout("release");
     repo.commit(manifestOf(runtimeBundle("hello-runtime", "1.1.0"), "packs/hello-runtime/"));
     const up = await h.install("https://github.com/IchenDEV/codeTwo/tree/release/packs/hello-runtime", { force: true });
-    expect(up).toMatchObject({ status: "updated", version: "1.1.0", c2: { id: "hello-runtime-83dfd86f", trusted: true } });
+    expect(up).toMatchObject({
+      status: "updated",
+      version: "1.1.0",
+      c2: { id: "hello-runtime-83dfd86f", trusted: true },
+    });
     const rec = findInstalledC2(h.ctx, "hello-runtime")!;
     expect(rec.source.resolved).toMatchObject({ repository: "IchenDEV/codeTwo", ref: "release", sha: repo.head() });
   });
@@ -52,12 +60,20 @@ describe("C2 install through the sources layer", () => {
     const repo = makeRepo(sb, join(gh, "acme", "tools.git"), manifestOf(runtimeBundle("tools", "1.0.0"), "plug/"));
     const first = await h.install("https://github.com/acme/tools/tree/main/plug");
     await setC2Trusted(h.ctx, "tools", true);
-    await applyPolicyPlan(h.ctx, (await planPolicyChange(h.ctx, { plugin: "tools", state: "enabled", config: { level: 3 } })).token);
+    await applyPolicyPlan(
+      h.ctx,
+      (await planPolicyChange(h.ctx, { plugin: "tools", state: "enabled", config: { level: 3 } })).token,
+    );
     expect((await upgradeC2(h.ctx, "tools")).status).toBe("unchanged");
     const moved = repo.commit(manifestOf(runtimeBundle("tools", "1.1.0"), "plug/"));
     expect((await upgradeC2(h.ctx, "tools", { dryRun: true })).status).toBe("would-update");
     const up = await upgradeC2(h.ctx, "tools");
-    expect(up).toMatchObject({ status: "updated", version: "1.1.0", previousVersion: "1.0.0", c2: { id: first.c2.id, trusted: true } });
+    expect(up).toMatchObject({
+      status: "updated",
+      version: "1.1.0",
+      previousVersion: "1.0.0",
+      c2: { id: first.c2.id, trusted: true },
+    });
     expect(findInstalledC2(h.ctx, "tools")!.source.resolved).toMatchObject({ sha: moved });
     expect(effectivePolicy(h.ctx, "tools")).toMatchObject({ state: "enabled", config: { level: 3 }, trusted: true });
     repo.commit(manifestOf(runtimeBundle("renamed", "2.0.0"), "plug/"));
@@ -136,7 +152,10 @@ describe("C2 install through the sources layer", () => {
     // The same files under one top folder: plugin.json is not at the archive's root.
     const nested = join(h.root, "nested.tgz");
     writeFileSync(nested, gzip(tar(entries.map((e) => ({ ...e, name: `packed/${e.name}` })) as never)));
-    expect(await refusal(() => h.install(nested, { force: true }))).toMatchObject({ code: "nested_manifest", message: expect.stringContaining("packed/plugin.json") });
+    expect(await refusal(() => h.install(nested, { force: true }))).toMatchObject({
+      code: "nested_manifest",
+      message: expect.stringContaining("packed/plugin.json"),
+    });
     const hostile: [string, object[]][] = [
       ["abs", [...entries, { name: "/etc/evil", data: "x" }]],
       ["dotdot", [...entries, { name: "../evil", data: "x" }]],
@@ -162,7 +181,10 @@ describe("C2 catalog entries", () => {
   function catalog(h: C2Home, plugins: object[]) {
     const dir = join(h.root, "cat");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "marketplace.json"), JSON.stringify({ standardVersion: "1.0.0", name: "team", displayName: "Team plugins", plugins }));
+    writeFileSync(
+      join(dir, "marketplace.json"),
+      JSON.stringify({ standardVersion: "1.0.0", name: "team", displayName: "Team plugins", plugins }),
+    );
     return dir;
   }
 
@@ -174,7 +196,12 @@ describe("C2 catalog entries", () => {
       { name: "plain", version: "1.0.0", source: { kind: "git", url: "" } },
       { name: "wrongname", version: "1.0.0", source: { kind: "local", path: "./alpha" } },
       { name: "alpha2", version: "9.9.9", source: { kind: "local", path: "./alpha2" } },
-      { name: "closed", version: "1.0.0", installationPolicy: "NOT_AVAILABLE", source: { kind: "local", path: "./alpha" } },
+      {
+        name: "closed",
+        version: "1.0.0",
+        installationPolicy: "NOT_AVAILABLE",
+        source: { kind: "local", path: "./alpha" },
+      },
       { name: "fromnpm", version: "1.0.0", source: { kind: "npm", package: "fromnpm" } },
     ]);
     const plain = makeRepo(sb, join(h.root, "plain.git"), skillsBundle("plain"));
@@ -188,7 +215,9 @@ describe("C2 catalog entries", () => {
     const alpha = await installC2FromCatalog(h.ctx, { entryName: "alpha", catalogPath: dir });
     expect(alpha).toMatchObject({ status: "installed", enabled: false, c2: { trusted: false } });
     expect(alpha.source.display).toBe("Marketplace · Team plugins");
-    expect((await installC2FromCatalog(h.ctx, { entryName: "gh", catalogPath: join(dir, "marketplace.json") })).source.kind).toBe("github");
+    expect(
+      (await installC2FromCatalog(h.ctx, { entryName: "gh", catalogPath: join(dir, "marketplace.json") })).source.kind,
+    ).toBe("github");
     expect((await installC2FromCatalog(h.ctx, { entryName: "plain", catalogPath: dir })).source.kind).toBe("git");
 
     const before = snapshotTree(h.data);
@@ -200,7 +229,10 @@ describe("C2 catalog entries", () => {
       ["missing", "not_in_catalog", 1],
     ];
     for (const [entryName, code, exit] of cases) {
-      expect(await refusal(() => installC2FromCatalog(h.ctx, { entryName, catalogPath: dir }))).toMatchObject({ code, exit });
+      expect(await refusal(() => installC2FromCatalog(h.ctx, { entryName, catalogPath: dir }))).toMatchObject({
+        code,
+        exit,
+      });
     }
     expect(snapshotTree(h.data)).toEqual(before);
   });

@@ -75,7 +75,11 @@ function cittyValues(argv: string[], defs: ArgsDef): Record<string, unknown> {
   return out;
 }
 
-function ourValues(argv: string[], defs: ArgsDef, extra: { rest?: string; passthrough?: boolean } = {}): Record<string, unknown> {
+function ourValues(
+  argv: string[],
+  defs: ArgsDef,
+  extra: { rest?: string; passthrough?: boolean } = {},
+): Record<string, unknown> {
   const { args } = parse(argv, defs, extra);
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(defs)) {
@@ -153,7 +157,10 @@ describe("screenVerbArgs rest and passthrough", () => {
   });
 
   test("-- hands known option names to rest too", () => {
-    const r = parse(["ralplan", "--phase", "architect", "--", "--design"], activate, { rest: "args", passthrough: true });
+    const r = parse(["ralplan", "--phase", "architect", "--", "--design"], activate, {
+      rest: "args",
+      passthrough: true,
+    });
     expect(r.rest).toEqual(["--design"]);
     expect(r.args.phase).toBe("architect");
   });
@@ -178,24 +185,36 @@ describe("screenVerbArgs refusals", () => {
   });
 
   test("a string option without a value", () => {
-    expect(refusal(() => parse(["d", "--output"], pack))).toMatchObject({ code: "missing_option_value", exit: ExitCode.usage });
+    expect(refusal(() => parse(["d", "--output"], pack))).toMatchObject({
+      code: "missing_option_value",
+      exit: ExitCode.usage,
+    });
     expect(refusal(() => parse(["d", "-o"], pack)).code).toBe("missing_option_value");
   });
 
   test("an enum value outside its options, both spellings", () => {
-    expect(refusal(() => parse(["d", "--family", "c3"], init))).toMatchObject({ code: "invalid_option_value", exit: ExitCode.usage });
+    expect(refusal(() => parse(["d", "--family", "c3"], init))).toMatchObject({
+      code: "invalid_option_value",
+      exit: ExitCode.usage,
+    });
     const e = refusal(() => parse(["d", "--family=gcj"], init));
     expect(e.code).toBe("invalid_option_value");
     expect(e.message).toContain("gjc");
   });
 
   test("a missing required positional", () => {
-    expect(refusal(() => parse(["--json"], validate))).toMatchObject({ code: "missing_argument", exit: ExitCode.usage });
+    expect(refusal(() => parse(["--json"], validate))).toMatchObject({
+      code: "missing_argument",
+      exit: ExitCode.usage,
+    });
     expect(refusal(() => parse([], validate)).message).toContain("<path>");
   });
 
   test("an unexpected extra positional", () => {
-    expect(refusal(() => parse(["a", "b"], validate))).toMatchObject({ code: "unexpected_argument", exit: ExitCode.usage });
+    expect(refusal(() => parse(["a", "b"], validate))).toMatchObject({
+      code: "unexpected_argument",
+      exit: ExitCode.usage,
+    });
     expect(refusal(() => parse(["a", "--", "b"], validate)).code).toBe("unexpected_argument");
   });
 });
@@ -217,7 +236,11 @@ describe("a verb's citty command", () => {
     });
     const ctx = {} as Context;
     const argv = ["ralplan", "--design", "the", "--phase=p", "--json"];
-    const { tokens, rest } = screenVerbArgs(argv, verb.args, { commandName: verb.meta.name, rest: verb.rest, passthrough: verb.passthrough });
+    const { tokens, rest } = screenVerbArgs(argv, verb.args, {
+      commandName: verb.meta.name,
+      rest: verb.rest,
+      passthrough: verb.passthrough,
+    });
     const data: VerbData = { ctx, rest };
     const { result } = await runCommand(verb, { rawArgs: tokens, data });
     expect(result).toEqual({ json: { schema: "gjc/x@1" }, human: "done" });
@@ -247,7 +270,10 @@ describe("screenVerbArgs on every registered verb", () => {
       }
       const positionalNames = Object.entries(def.args).filter(([, a]) => a.type === "positional");
       argv.splice(0, positionalNames.length, ...positionalNames.map(([n]) => `${n}-value`));
-      expect({ verb: def.meta.name, values: ourValues(argv, def.args, def) }).toEqual({ verb: def.meta.name, values: cittyValues(argv, def.args) });
+      expect({ verb: def.meta.name, values: ourValues(argv, def.args, def) }).toEqual({
+        verb: def.meta.name,
+        values: cittyValues(argv, def.args),
+      });
     }
   });
 });

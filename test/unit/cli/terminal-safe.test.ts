@@ -5,7 +5,19 @@ import { makeStyle } from "../../../src/core/style.ts";
 // Every code point that can steer a terminal, and the ones that must pass.
 const C0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)).filter((c) => c !== "\n" && c !== "\t");
 const C1 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(0x80 + i));
-const BIDI = ["\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"];
+const BIDI = [
+  "\u200e",
+  "\u200f",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+];
 
 describe("terminalSafe", () => {
   test("C0 (but tab and line feed), DEL, C1 and bidi controls become visible escapes", () => {

@@ -5,7 +5,14 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { main } from "../../../src/cli/main.ts";
-import { gjc, isGroup, resolveEntry, type GjcCommand, type GroupCommand, type LazyVerb } from "../../../src/cli/verbs.ts";
+import {
+  gjc,
+  isGroup,
+  resolveEntry,
+  type GjcCommand,
+  type GroupCommand,
+  type LazyVerb,
+} from "../../../src/cli/verbs.ts";
 import { createContext } from "../../../src/core/context.ts";
 
 /** Wraps every lazy verb so a test sees which ones were loaded; the wrappers delegate, and are undone after each test. */
@@ -17,7 +24,9 @@ function watchLoads(group: GroupCommand, path: string[]): void {
       watchLoads(entry, [...path, name]);
       continue;
     }
-    const watched: LazyVerb = Object.assign(() => (loaded.push([...path, name].join(" ")), entry()), { meta: entry.meta });
+    const watched: LazyVerb = Object.assign(() => (loaded.push([...path, name].join(" ")), entry()), {
+      meta: entry.meta,
+    });
     group.subCommands[name] = watched;
     undo.push(() => (group.subCommands[name] = entry));
   }
@@ -69,14 +78,20 @@ describe("the command tree", () => {
         expect(command.schema).toMatch(/^gjc\/[a-z-]+@1$/);
         return void seen.push(command.meta.name);
       }
-      for (const [name, entry] of Object.entries(command.subCommands)) await walk([...path, name], await resolveEntry(entry));
+      for (const [name, entry] of Object.entries(command.subCommands))
+        await walk([...path, name], await resolveEntry(entry));
     };
     await walk([], gjc);
     expect(seen).toContain("plugin policy plan");
   });
 
   test("only a group's own names are commands (not constructor, toString, __proto__)", async () => {
-    for (const argv of [["constructor"], ["plugin", "toString"], ["plugin", "__proto__", "--help"], ["plugin", "policy", "hasOwnProperty"]]) {
+    for (const argv of [
+      ["constructor"],
+      ["plugin", "toString"],
+      ["plugin", "__proto__", "--help"],
+      ["plugin", "policy", "hasOwnProperty"],
+    ]) {
       const r = await run(argv);
       expect(r.exit).toBe(2);
       expect(r.stderr).toContain("[unknown_command]");

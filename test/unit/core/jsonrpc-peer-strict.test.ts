@@ -36,21 +36,43 @@ describe("the shared peer's strict JSON-RPC 2.0 mode", () => {
     p.receive({ jsonrpc: "2.0", id: 3, method: "fail" });
     await p.answered();
     const codes = p.sent.map((m: any) => [m.id, m.error?.code ?? "ok"]);
-    expect(codes).toEqual([[1, -32600], ["x", -32600], [null, -32600], [2, -32600], [null, -32600], [null, "ok"], [3, -32001]]);
-    expect(p.sent.at(-1)).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32001, message: "no", data: { why: "asked to" } } });
+    expect(codes).toEqual([
+      [1, -32600],
+      ["x", -32600],
+      [null, -32600],
+      [2, -32600],
+      [null, -32600],
+      [null, "ok"],
+      [3, -32001],
+    ]);
+    expect(p.sent.at(-1)).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32001, message: "no", data: { why: "asked to" } },
+    });
     expect(p.notified).toEqual(["note"]);
   });
 
   test("a batch is answered in one array, without its notifications and responses; all-notification and empty batches", async () => {
     const p = new Recorder();
-    p.receiveBatch([{ jsonrpc: "2.0", id: 1, method: "echo", params: { a: 1 } }, { jsonrpc: "2.0", method: "note" }, 5, { jsonrpc: "2.0", id: 9, result: 1 }, { jsonrpc: "2.0", id: 2, method: "fail" }]);
+    p.receiveBatch([
+      { jsonrpc: "2.0", id: 1, method: "echo", params: { a: 1 } },
+      { jsonrpc: "2.0", method: "note" },
+      5,
+      { jsonrpc: "2.0", id: 9, result: 1 },
+      { jsonrpc: "2.0", id: 2, method: "fail" },
+    ]);
     p.receiveBatch([{ jsonrpc: "2.0", method: "note" }]);
     p.receiveBatch([]);
     await p.answered();
     expect(p.sent).toHaveLength(2);
     const batch = p.sent.find(Array.isArray) as any[];
     const empty = p.sent.find((m) => !Array.isArray(m));
-    expect(batch.map((m: any) => [m.id, m.error?.code ?? m.result])).toEqual([[1, { method: "echo", params: { a: 1 } }], [null, -32600], [2, -32001]]);
+    expect(batch.map((m: any) => [m.id, m.error?.code ?? m.result])).toEqual([
+      [1, { method: "echo", params: { a: 1 } }],
+      [null, -32600],
+      [2, -32001],
+    ]);
     expect(empty).toMatchObject({ id: null, error: { code: -32600 } });
     expect(p.notified).toEqual(["note", "note"]);
   });

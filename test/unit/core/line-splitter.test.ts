@@ -33,7 +33,9 @@ describe("line splitter", () => {
 
   test("1 MiB + 1 bytes without a newline fail with a message naming the limit", () => {
     const s = new LineSplitter();
-    expect(() => s.push(new Uint8Array(1024 * 1024 + 1).fill(0x61))).toThrow("plugin protocol message exceeds the 1 MiB limit");
+    expect(() => s.push(new Uint8Array(1024 * 1024 + 1).fill(0x61))).toThrow(
+      "plugin protocol message exceeds the 1 MiB limit",
+    );
   });
 
   test("every cut of a stream gives the same lines: CRLF, blank lines and BOMs included", () => {

@@ -21,9 +21,12 @@ describe("RepeatLimiter", () => {
       }
     }
     expect(summaries).toEqual([
-      ["stdout", 1000], ["stderr", 1000],
-      ["stdout", 10_000], ["stderr", 10_000],
-      ["stdout", 100_000], ["stderr", 100_000],
+      ["stdout", 1000],
+      ["stderr", 1000],
+      ["stdout", 10_000],
+      ["stderr", 10_000],
+      ["stdout", 100_000],
+      ["stderr", 100_000],
     ]);
     const capped = new RepeatLimiter(0, 1);
     const steps: number[] = [];

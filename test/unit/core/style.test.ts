@@ -29,6 +29,14 @@ describe("colorEnabled", () => {
     expect(ctx.out.enabled).toBe(true);
     expect(ctx.err.enabled).toBe(false);
     expect(ctx.out.red("x")).toBe("\x1b[31mx\x1b[39m");
-    expect(createContext({ env: { NO_COLOR: "1" }, cwd: "/", stdoutTTY: () => { throw new Error("not asked"); } }).out.enabled).toBe(false);
+    expect(
+      createContext({
+        env: { NO_COLOR: "1" },
+        cwd: "/",
+        stdoutTTY: () => {
+          throw new Error("not asked");
+        },
+      }).out.enabled,
+    ).toBe(false);
   });
 });

@@ -72,7 +72,8 @@ function vocabulary(schema: unknown): { keys: { at: string; key: string }[]; val
     if (!isNode(node)) return;
     // `schema` holds the document id (gjc/<verb>@1), not a vocabulary word.
     if (key !== "schema" && !(key !== undefined && key in CODE_KEYS)) {
-      for (const v of [node.const, ...(Array.isArray(node.enum) ? node.enum : [])]) if (typeof v === "string") values.push({ at, value: v });
+      for (const v of [node.const, ...(Array.isArray(node.enum) ? node.enum : [])])
+        if (typeof v === "string") values.push({ at, value: v });
     }
     for (const [k, child] of Object.entries(node)) {
       if (k === "properties" && isNode(child)) {
@@ -80,25 +81,34 @@ function vocabulary(schema: unknown): { keys: { at: string; key: string }[]; val
           keys.push({ at: `${at}/properties`, key: name });
           walk(sub, `${at}/properties/${name}`, name);
         }
-      } else walk(child, `${at}/${k}`, k === "items" || k === "anyOf" || k === "oneOf" || k === "allOf" ? key : undefined);
+      } else
+        walk(child, `${at}/${k}`, k === "items" || k === "anyOf" || k === "oneOf" || k === "allOf" ? key : undefined);
     }
   };
   walk(schema, "", undefined);
   return { keys, values };
 }
 
-const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".schema.json"))
+  .sort();
 const printed = files.filter((f) => !(f in ON_DISK));
 
 describe("one --json vocabulary", () => {
   test("every schema under docs/json is a printed document (gjc/<verb>@1) or a listed on-disk format", () => {
-    const unclassified = printed.filter((f) => !/^gjc\/[a-z0-9-]+@1$/.test(JSON.parse(readFileSync(join(dir, f), "utf8")).$id ?? ""));
+    const unclassified = printed.filter(
+      (f) => !/^gjc\/[a-z0-9-]+@1$/.test(JSON.parse(readFileSync(join(dir, f), "utf8")).$id ?? ""),
+    );
     expect(unclassified).toEqual([]);
     expect(Object.keys(ON_DISK).filter((f) => !files.includes(f))).toEqual([]);
   });
 
   test("printed documents declare only camelCase keys", () => {
-    const bad = printed.flatMap((f) => vocabulary(JSON.parse(readFileSync(join(dir, f), "utf8"))).keys.filter((k) => !KEY.test(k.key)).map((k) => `${f} ${k.at}: ${k.key}`));
+    const bad = printed.flatMap((f) =>
+      vocabulary(JSON.parse(readFileSync(join(dir, f), "utf8")))
+        .keys.filter((k) => !KEY.test(k.key))
+        .map((k) => `${f} ${k.at}: ${k.key}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -128,7 +138,12 @@ describe("one --json vocabulary", () => {
   });
 
   test("the checker sees snake_case keys and values (a schema like the old policy catalog fails)", () => {
-    const old = { properties: { config_revision: { type: "integer" }, plugins: { type: "array", items: { properties: { trust_state: { enum: ["trusted", "needs_retrust"] } } } } } };
+    const old = {
+      properties: {
+        config_revision: { type: "integer" },
+        plugins: { type: "array", items: { properties: { trust_state: { enum: ["trusted", "needs_retrust"] } } } },
+      },
+    };
     const { keys, values } = vocabulary(old);
     expect(keys.filter((k) => !KEY.test(k.key)).map((k) => k.key)).toEqual(["config_revision", "trust_state"]);
     expect(values.filter((v) => !VALUE.test(v.value)).map((v) => v.value)).toEqual(["needs_retrust"]);

@@ -23,15 +23,17 @@ const codesOf = (files: Record<string, string>) => [...scan(files).codes.keys()]
 
 describe("tokenize", () => {
   test("comments, strings, templates and regexes are never code", () => {
-    const tokens = tokenize([
-      '// code: "in_line_comment"',
-      '/* sink.error("in_block_comment", x) */',
-      'const s = "code: \\"in_string\\"";',
-      "const t = `code: ${a ? \"in_substitution\" : `nested ${b}`} tail`;",
-      'const r = /code: "in_regex"\\/[/"]/g.test(x);',
-      "const d = a / b; const e = c / d;",
-      'const real = "after_all";',
-    ].join("\n"));
+    const tokens = tokenize(
+      [
+        '// code: "in_line_comment"',
+        '/* sink.error("in_block_comment", x) */',
+        'const s = "code: \\"in_string\\"";',
+        'const t = `code: ${a ? "in_substitution" : `nested ${b}`} tail`;',
+        'const r = /code: "in_regex"\\/[/"]/g.test(x);',
+        "const d = a / b; const e = c / d;",
+        'const real = "after_all";',
+      ].join("\n"),
+    );
     const strings = tokens.filter((t) => t.type === "string").map((t) => t.value);
     expect(strings).toEqual(['code: "in_string"', "after_all"]);
     const templates = tokens.filter((t) => t.type === "template");
@@ -81,7 +83,16 @@ describe("scanInventory rules", () => {
           'unrelated("not_emitted");',
         ].join("\n"),
       }),
-    ).toEqual(["arrow_helper", "constructor_arg", "fourth_arg", "sink_error", "usage", "usage_third_arg", "warn_a", "warn_b"]);
+    ).toEqual([
+      "arrow_helper",
+      "constructor_arg",
+      "fourth_arg",
+      "sink_error",
+      "usage",
+      "usage_third_arg",
+      "warn_a",
+      "warn_b",
+    ]);
   });
 
   test("code-choosing methods, table lookups and *Code union types", () => {
@@ -109,7 +120,10 @@ describe("scanInventory rules", () => {
   });
 
   test("generated files are skipped; sites carry file, line and rule", () => {
-    const inv = scan({ "pages.generated.ts": 'const x = { code: "generated_only" };', "b.ts": '\n\nconst y = { code: "real_one" };' });
+    const inv = scan({
+      "pages.generated.ts": 'const x = { code: "generated_only" };',
+      "b.ts": '\n\nconst y = { code: "real_one" };',
+    });
     expect(inv.codes.has("generated_only")).toBe(false);
     expect(inv.codes.get("real_one")).toEqual([{ code: "real_one", file: "src/b.ts", line: 3, rule: "property" }]);
   });
@@ -126,7 +140,20 @@ describe("the gjc code base", () => {
   });
 
   test("finds the codes it must (sanity check of the scanner on the real tree)", () => {
-    for (const code of ["invalid_manifest", "security_policy", "usage", "unknown_option", "missing_argument", "registry_corrupt", "runtime.requires_trust", "mcp_timeout", "unknown_code", "internal_error", "duplicate_parent_phase", "too_many_ui"]) {
+    for (const code of [
+      "invalid_manifest",
+      "security_policy",
+      "usage",
+      "unknown_option",
+      "missing_argument",
+      "registry_corrupt",
+      "runtime.requires_trust",
+      "mcp_timeout",
+      "unknown_code",
+      "internal_error",
+      "duplicate_parent_phase",
+      "too_many_ui",
+    ]) {
       expect(inventory.codes.has(code)).toBe(true);
     }
     expect(inventory.codes.size).toBeGreaterThan(150);
@@ -142,8 +169,17 @@ describe("the gjc code base", () => {
   test("every code the code base can emit is in the code table, so it has a page", () => {
     const missing = [...inventory.codes.keys()].filter((c) => !table.has(c));
     if (missing.length) {
-      const where = missing.map((c) => `${c} (${inventory.codes.get(c)!.map((s) => `${s.file}:${s.line}`).slice(0, 2).join(", ")})`);
-      throw new Error(`Codes not in src/core/codes.ts (add each there, write docs/errors/<code>.md, then run bun scripts/gen-error-index.ts):\n  ${where.join("\n  ")}`);
+      const where = missing.map(
+        (c) =>
+          `${c} (${inventory.codes
+            .get(c)!
+            .map((s) => `${s.file}:${s.line}`)
+            .slice(0, 2)
+            .join(", ")})`,
+      );
+      throw new Error(
+        `Codes not in src/core/codes.ts (add each there, write docs/errors/<code>.md, then run bun scripts/gen-error-index.ts):\n  ${where.join("\n  ")}`,
+      );
     }
   });
 

@@ -11,7 +11,9 @@ import { PAGES } from "../../../src/explain/pages.generated.ts";
 import { repoRoot } from "../../helpers/cli.ts";
 
 const docsDir = join(repoRoot, "docs", "errors");
-const files = readdirSync(docsDir).filter((f) => f.endsWith(".md")).sort();
+const files = readdirSync(docsDir)
+  .filter((f) => f.endsWith(".md"))
+  .sort();
 
 describe("docs/errors pages", () => {
   test("every code of the table (src/core/codes.ts) has its page, and every page a code", () => {

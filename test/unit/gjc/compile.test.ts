@@ -35,12 +35,56 @@ describe("compileGjcBundle: the six-surface fixture", () => {
       ["system-appendix:fixture-bundle:domain-policy", "system-appendix", true],
       ["agent-appendix:executor:fixture-bundle:domain-executor", "agent-appendix", true],
     ]);
-    expect(b.surfaces[0]).toMatchObject({ parent: "ralplan", parentKind: "skill", phase: "architect", activation_arg: "design", name: "design-review", path: "subskills/ralplan-design/SKILL.md", sha256: sha(read("subskills/ralplan-design/SKILL.md")), toolPaths: [] });
-    expect(b.surfaces[1]).toMatchObject({ name: "domain_note", description: "Record a domain note", path: "tools/domain-note.ts", sha256: sha(read("tools/domain-note.ts")) });
-    expect(b.surfaces[2]).toMatchObject({ event: "tool_call", phase: "before", target: "read", path: "hooks/audit-read.ts" });
-    expect(b.surfaces[3]).toMatchObject({ transport: "stdio", command: "bun", args: ["mcp/domain-docs.ts"], cwd: ".", url: null, launcher: { kind: "bun", script: "mcp/domain-docs.ts", executable: null, cwd: null } });
-    expect(b.surfaces[3].configSha256).toBe(sha(JSON.stringify({ name: "domain_docs", transport: "stdio", command: "bun", args: ["mcp/domain-docs.ts"], cwd: ".", url: null })));
-    expect(b.surfaces[4]).toMatchObject({ plugin: "fixture-bundle", agent: null, source: "file", path: "prompts/system-appendix.md", content: null, sha256: sha(read("prompts/system-appendix.md")) });
+    expect(b.surfaces[0]).toMatchObject({
+      parent: "ralplan",
+      parentKind: "skill",
+      phase: "architect",
+      activation_arg: "design",
+      name: "design-review",
+      path: "subskills/ralplan-design/SKILL.md",
+      sha256: sha(read("subskills/ralplan-design/SKILL.md")),
+      toolPaths: [],
+    });
+    expect(b.surfaces[1]).toMatchObject({
+      name: "domain_note",
+      description: "Record a domain note",
+      path: "tools/domain-note.ts",
+      sha256: sha(read("tools/domain-note.ts")),
+    });
+    expect(b.surfaces[2]).toMatchObject({
+      event: "tool_call",
+      phase: "before",
+      target: "read",
+      path: "hooks/audit-read.ts",
+    });
+    expect(b.surfaces[3]).toMatchObject({
+      transport: "stdio",
+      command: "bun",
+      args: ["mcp/domain-docs.ts"],
+      cwd: ".",
+      url: null,
+      launcher: { kind: "bun", script: "mcp/domain-docs.ts", executable: null, cwd: null },
+    });
+    expect(b.surfaces[3].configSha256).toBe(
+      sha(
+        JSON.stringify({
+          name: "domain_docs",
+          transport: "stdio",
+          command: "bun",
+          args: ["mcp/domain-docs.ts"],
+          cwd: ".",
+          url: null,
+        }),
+      ),
+    );
+    expect(b.surfaces[4]).toMatchObject({
+      plugin: "fixture-bundle",
+      agent: null,
+      source: "file",
+      path: "prompts/system-appendix.md",
+      content: null,
+      sha256: sha(read("prompts/system-appendix.md")),
+    });
     expect(b.surfaces[5]).toMatchObject({ agent: "executor", name: "domain-executor" });
   });
 
@@ -66,8 +110,27 @@ describe("compileGjcBundle: the six-surface fixture", () => {
 
   test("the canonical manifest has a fixed key order and every surface key", () => {
     const m = compileGjcBundle(root).bundle!.manifest;
-    expect(Object.keys(m)).toEqual(["kind", "name", "version", "subskills", "tools", "hooks", "mcps", "system_appendix", "agent-appendix"]);
-    expect(compileGjcBundle(join(fixturesDir, "gjc", "valid-empty")).bundle!.manifest).toEqual({ ...base, name: "fixture-bundle", subskills: [], tools: [], hooks: [], mcps: [], system_appendix: [], "agent-appendix": [] });
+    expect(Object.keys(m)).toEqual([
+      "kind",
+      "name",
+      "version",
+      "subskills",
+      "tools",
+      "hooks",
+      "mcps",
+      "system_appendix",
+      "agent-appendix",
+    ]);
+    expect(compileGjcBundle(join(fixturesDir, "gjc", "valid-empty")).bundle!.manifest).toEqual({
+      ...base,
+      name: "fixture-bundle",
+      subskills: [],
+      tools: [],
+      hooks: [],
+      mcps: [],
+      system_appendix: [],
+      "agent-appendix": [],
+    });
   });
 
   test("compiling twice gives identical output", () => {
@@ -80,11 +143,20 @@ describe("compileGjcBundle: surfaces", () => {
     const { bundle } = compileGjcBundle(join(fixturesDir, "gjc", "valid-string-tools"));
     expect(bundle!.surfaces.map((s) => s.id)).toEqual(["subskill:ultragoal:active:scoped", "tool:always"]);
     expect(bundle!.surfaces[0].toolPaths).toEqual(["tools/scoped.ts", "tools/extra.ts"]);
-    expect(bundle!.files.map((f) => f.path)).toEqual(["gajae-plugin.json", "subskills/a/SKILL.md", "tools/always.ts", "tools/extra.ts", "tools/scoped.ts"]);
+    expect(bundle!.files.map((f) => f.path)).toEqual([
+      "gajae-plugin.json",
+      "subskills/a/SKILL.md",
+      "tools/always.ts",
+      "tools/extra.ts",
+      "tools/scoped.ts",
+    ]);
   });
 
   test("a missing frontmatter tool is missing_file pointing at the SKILL.md", () => {
-    const root = bundle({ "s/SKILL.md": SKILL("ralplan", "planner", "p", "tools: [tools/ghost.ts]\n") }, { subskills: ["s/SKILL.md"] });
+    const root = bundle(
+      { "s/SKILL.md": SKILL("ralplan", "planner", "p", "tools: [tools/ghost.ts]\n") },
+      { subskills: ["s/SKILL.md"] },
+    );
     const r = compileGjcBundle(root);
     expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([["missing_file", "s/SKILL.md"]]);
   });
@@ -97,7 +169,10 @@ describe("compileGjcBundle: surfaces", () => {
       {
         hooks: [{ name: "h", event: "session_start", path: "h.ts", sha256: sha("other") }],
         mcps: [{ name: "m", transport: "stdio", command: "bun", args: ["s.ts"], sha256: sha("other") }],
-        system_appendix: [{ name: "a", path: "a.md", sha256: sha("other") }, { name: "b", content: "inline", sha256: sha("inline ") }],
+        system_appendix: [
+          { name: "a", path: "a.md", sha256: sha("other") },
+          { name: "b", content: "inline", sha256: sha("inline ") },
+        ],
         tools: [{ name: "t", path: "h.ts", sha256: sha("hook").toUpperCase() }],
       },
     );
@@ -113,10 +188,21 @@ describe("compileGjcBundle: surfaces", () => {
 
   test("appendix files: 8,192 bytes pass, 8,193 fail; blank and non-UTF-8 files fail", () => {
     const root = bundle(
-      { "max.md": "é".repeat(4096), "over.md": "x".repeat(8193), "blank.md": " \n\n", "bin.md": new Uint8Array([0xc3, 0x28]) },
       {
-        system_appendix: [{ name: "max", path: "max.md" }, { name: "over", path: "over.md" }],
-        "agent-appendix": [{ agent: "critic", name: "blank", path: "blank.md" }, { agent: "planner", name: "bin", path: "bin.md" }],
+        "max.md": "é".repeat(4096),
+        "over.md": "x".repeat(8193),
+        "blank.md": " \n\n",
+        "bin.md": new Uint8Array([0xc3, 0x28]),
+      },
+      {
+        system_appendix: [
+          { name: "max", path: "max.md" },
+          { name: "over", path: "over.md" },
+        ],
+        "agent-appendix": [
+          { agent: "critic", name: "blank", path: "blank.md" },
+          { agent: "planner", name: "bin", path: "bin.md" },
+        ],
       },
     );
     const r = compileGjcBundle(root);
@@ -125,7 +211,11 @@ describe("compileGjcBundle: surfaces", () => {
       ["invalid_appendix", "gajae-plugin.json#/agent-appendix/0/path"],
       ["invalid_appendix", "gajae-plugin.json#/agent-appendix/1/path"],
     ]);
-    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("8193 bytes"), expect.stringContaining("is empty"), expect.stringContaining("not UTF-8")]);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining("8193 bytes"),
+      expect.stringContaining("is empty"),
+      expect.stringContaining("not UTF-8"),
+    ]);
   });
 
   test("appendices that together exceed the 32 KiB render budget are a warning, not an error", () => {
@@ -139,21 +229,36 @@ describe("compileGjcBundle: surfaces", () => {
 
   test("more than 32 appendices in one bundle is a warning (the renderer shows at most 32)", () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `a${i}`, content: "short" }));
-    const over = compileGjcBundle(bundle({}, { system_appendix: many(20), "agent-appendix": many(13).map((a) => ({ ...a, agent: "critic" })) }));
+    const over = compileGjcBundle(
+      bundle({}, { system_appendix: many(20), "agent-appendix": many(13).map((a) => ({ ...a, agent: "critic" })) }),
+    );
     expect(over.diagnostics.map((d) => [d.code, d.severity])).toEqual([["invalid_appendix", "warning"]]);
     expect(over.diagnostics[0].message).toContain("33 appendices");
     expect(compileGjcBundle(bundle({}, { system_appendix: many(32) })).diagnostics).toEqual([]);
   });
 
   test("inline appendix surfaces keep their text and its UTF-8 digest", () => {
-    const r = compileGjcBundle(bundle({}, { "agent-appendix": [{ agent: "architect", name: "n", content: "Prefer ✓" }] }));
-    expect(r.bundle!.surfaces[0]).toMatchObject({ id: "agent-appendix:architect:demo:n", source: "inline", path: null, content: "Prefer ✓", sha256: sha("Prefer ✓"), bytes: 10 });
+    const r = compileGjcBundle(
+      bundle({}, { "agent-appendix": [{ agent: "architect", name: "n", content: "Prefer ✓" }] }),
+    );
+    expect(r.bundle!.surfaces[0]).toMatchObject({
+      id: "agent-appendix:architect:demo:n",
+      source: "inline",
+      path: null,
+      content: "Prefer ✓",
+      sha256: sha("Prefer ✓"),
+      bytes: 10,
+    });
     expect(r.bundle!.files.map((f) => f.path)).toEqual(["gajae-plugin.json"]);
   });
 
   test("hook ids keep empty segments for a missing phase or target", () => {
     const r = compileGjcBundle(join(fixturesDir, "gjc", "valid-event-hooks"));
-    expect(r.bundle!.surfaces.map((s) => s.id)).toEqual(["hook:session_start:::on-start", "hook:tool_result:after:bash:after-bash", "hook:tool_result:after::after-any"]);
+    expect(r.bundle!.surfaces.map((s) => s.id)).toEqual([
+      "hook:session_start:::on-start",
+      "hook:tool_result:after:bash:after-bash",
+      "hook:tool_result:after::after-any",
+    ]);
     expect(r.bundle!.files.map((f) => f.path)).toEqual(["gajae-plugin.json", "hooks/h.ts"]);
   });
 });
@@ -169,22 +274,30 @@ describe("compileGjcBundle: MCP servers under the policy", () => {
   test("a bundled executable keeps its mode; one without an x bit is refused", () => {
     const ok = compileGjcBundle(join(fixturesDir, "gjc", "valid-bundled-executable"));
     expect(ok.bundle!.files[1]).toMatchObject({ path: "bin/server", mode: 0o755 });
-    expect(ok.bundle!.surfaces[0].launcher).toEqual({ kind: "bundled", script: null, executable: "bin/server", cwd: null });
+    expect(ok.bundle!.surfaces[0].launcher).toEqual({
+      kind: "bundled",
+      script: null,
+      executable: "bin/server",
+      cwd: null,
+    });
     const bad = compileGjcBundle(join(fixturesDir, "gjc", "mcp-executable-not-executable"));
     expect(bad.diagnostics[0].message).toContain("not executable");
   });
 
   test("a missing script is missing_file; a script or cwd through a symlink is security_policy; a missing cwd is missing_file", () => {
     const outside = writeTree(fresh(), { "evil.ts": "x", "dir/s.ts": "x" });
-    const root = bundle({ "real/s.ts": "x" }, {
-      mcps: [
-        { name: "a", transport: "stdio", command: "bun", args: ["ghost.ts"] },
-        { name: "b", transport: "stdio", command: "bun", args: ["link.ts"] },
-        { name: "c", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "linkdir" },
-        { name: "d", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "nowhere" },
-        { name: "e", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "real" },
-      ],
-    });
+    const root = bundle(
+      { "real/s.ts": "x" },
+      {
+        mcps: [
+          { name: "a", transport: "stdio", command: "bun", args: ["ghost.ts"] },
+          { name: "b", transport: "stdio", command: "bun", args: ["link.ts"] },
+          { name: "c", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "linkdir" },
+          { name: "d", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "nowhere" },
+          { name: "e", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "real" },
+        ],
+      },
+    );
     symlinkSync(join(outside, "evil.ts"), join(root, "link.ts"));
     symlinkSync(join(outside, "dir"), join(root, "linkdir"));
     const r = compileGjcBundle(root);
@@ -209,13 +322,20 @@ describe("compileGjcBundle: MCP servers under the policy", () => {
     ["npx", ["server"]],
     ["node", []],
   ])("launcher %p %p is security_policy", (command, args) => {
-    const r = compileGjcBundle(bundle({ "s.mjs": "x", "s.ts": "x", "s.py": "x" }, { mcps: [{ name: "m", transport: "stdio", command, args }] }));
+    const r = compileGjcBundle(
+      bundle({ "s.mjs": "x", "s.ts": "x", "s.py": "x" }, { mcps: [{ name: "m", transport: "stdio", command, args }] }),
+    );
     expect(codes(r)).toEqual(["security_policy"]);
     expect(r.bundle).toBeUndefined();
   });
 
   test("a stdio cwd outside the root is refused", () => {
-    const r = compileGjcBundle(bundle({ "s.ts": "x" }, { mcps: [{ name: "m", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "../" }] }));
+    const r = compileGjcBundle(
+      bundle(
+        { "s.ts": "x" },
+        { mcps: [{ name: "m", transport: "stdio", command: "bun", args: ["s.ts"], cwd: "../" }] },
+      ),
+    );
     expect(codes(r)).toEqual(["security_policy"]);
   });
 
@@ -237,9 +357,16 @@ describe("compileGjcBundle: MCP servers under the policy", () => {
   });
 
   test("a public https URL with any port is accepted", () => {
-    const r = compileGjcBundle(bundle({}, { mcps: [{ name: "m", transport: "sse", url: "https://mcp.example.com:8443/sse" }] }));
+    const r = compileGjcBundle(
+      bundle({}, { mcps: [{ name: "m", transport: "sse", url: "https://mcp.example.com:8443/sse" }] }),
+    );
     expect(r.diagnostics).toEqual([]);
-    expect(r.bundle!.surfaces[0]).toMatchObject({ transport: "sse", url: "https://mcp.example.com:8443/sse", command: null, launcher: null });
+    expect(r.bundle!.surfaces[0]).toMatchObject({
+      transport: "sse",
+      url: "https://mcp.example.com:8443/sse",
+      command: null,
+      launcher: null,
+    });
   });
 });
 
@@ -279,21 +406,27 @@ describe("compileGjcBundle: the root and the manifest", () => {
   test("only declared files are read: undeclared FIFOs, links out of the root and Claude folders are never touched", () => {
     const root = fresh();
     cpSync(join(fixturesDir, "gjc", "valid-mixed-claude-root"), root, { recursive: true });
-    const outside = writeTree(fresh(), { "secret": "s" });
+    const outside = writeTree(fresh(), { secret: "s" });
     execFileSync("mkfifo", [join(root, "skills", "fifo")]);
     execFileSync("mkfifo", [join(root, "undeclared.ts")]);
     symlinkSync(join(outside, "secret"), join(root, "agents", "escape.md"));
     symlinkSync(outside, join(root, "commands", "outside"));
     const r = compileGjcBundle(root);
     expect(r.diagnostics).toEqual([]);
-    expect(r.bundle!.files.map((f) => f.path)).toEqual(["gajae-plugin.json", "subskills/critic-check/SKILL.md", "tools/checker.ts"]);
+    expect(r.bundle!.files.map((f) => f.path)).toEqual([
+      "gajae-plugin.json",
+      "subskills/critic-check/SKILL.md",
+      "tools/checker.ts",
+    ]);
     expect(r.bundle!.surfaces.map((s) => s.id)).toEqual(["subskill:critic:prompt:check", "tool:checker"]);
   });
 });
 
 describe("compileGjcBundle: messages stay terminal-safe", () => {
   test("a policy refusal that quotes a hostile command shows its control characters escaped", () => {
-    const r = compileGjcBundle(bundle({}, { mcps: [{ name: "m", transport: "stdio", command: "bun\u001b]0;pwned\u0007", args: ["s.ts"] }] }));
+    const r = compileGjcBundle(
+      bundle({}, { mcps: [{ name: "m", transport: "stdio", command: "bun\u001b]0;pwned\u0007", args: ["s.ts"] }] }),
+    );
     expect(r.diagnostics.map((d) => d.code)).toEqual(["security_policy"]);
     expect(r.diagnostics[0].message).not.toMatch(/[\u0000-\u001f]/);
     expect(r.diagnostics[0].message).toContain("\\u001b]0;pwned\\u0007");

@@ -27,7 +27,13 @@ describe("DeclaredFileReader", () => {
   });
 
   test("the plan lists the manifest first, then paths in code-unit order, each once", () => {
-    const root = writeTree(fresh(), { "gajae-plugin.json": "{}", "b.ts": "b", "B.md": "B", "a/z.ts": "z", "a.ts": "a" });
+    const root = writeTree(fresh(), {
+      "gajae-plugin.json": "{}",
+      "b.ts": "b",
+      "B.md": "B",
+      "a/z.ts": "z",
+      "a.ts": "a",
+    });
     const { files } = reader(root);
     for (const p of ["b.ts", "a/z.ts", "gajae-plugin.json", "B.md", "a.ts", "b.ts"]) files.read(p, "#", "f");
     expect(files.planned().map((f) => f.path)).toEqual(["gajae-plugin.json", "B.md", "a.ts", "a/z.ts", "b.ts"]);
@@ -63,7 +69,11 @@ describe("DeclaredFileReader", () => {
     files.read("nope.ts", "#a", "Tool");
     files.read("dir", "#b", "Tool");
     files.read("dir/x/y", "#c", "Tool");
-    expect(sink.items.map((d) => [d.code, d.path])).toEqual([["missing_file", "#a"], ["missing_file", "#b"], ["missing_file", "#c"]]);
+    expect(sink.items.map((d) => [d.code, d.path])).toEqual([
+      ["missing_file", "#a"],
+      ["missing_file", "#b"],
+      ["missing_file", "#c"],
+    ]);
   });
 
   test("a symlink is never followed: to a file outside, to a file inside, or as a directory on the way", () => {
@@ -74,7 +84,8 @@ describe("DeclaredFileReader", () => {
     symlinkSync(outside, join(root, "linkdir"));
     symlinkSync("sub", join(root, "subln"));
     const { sink, files } = reader(root);
-    for (const p of ["escape.ts", "inner.ts", "linkdir/secret.txt", "subln/real.ts"]) expect(files.read(p, `#${p}`, "Tool")).toBeUndefined();
+    for (const p of ["escape.ts", "inner.ts", "linkdir/secret.txt", "subln/real.ts"])
+      expect(files.read(p, `#${p}`, "Tool")).toBeUndefined();
     expect(sink.items.map((d) => d.code)).toEqual(Array(4).fill("security_policy"));
     expect(sink.items[2].message).toContain('symbolic link "linkdir"');
     expect(files.planned()).toEqual([]);
@@ -90,13 +101,21 @@ describe("DeclaredFileReader", () => {
   });
 
   test("paths that differ only by case or Unicode normalization are refused", () => {
-    const root = writeTree(fresh(), { "tools/a.ts": "1", "Tools/a.ts": "2", "caf\u00e9.md": "3", "cafe\u0301.md": "4" });
+    const root = writeTree(fresh(), {
+      "tools/a.ts": "1",
+      "Tools/a.ts": "2",
+      "caf\u00e9.md": "3",
+      "cafe\u0301.md": "4",
+    });
     const { sink, files } = reader(root);
     files.read("tools/a.ts", "#0", "Tool");
     files.read("Tools/a.ts", "#1", "Tool");
     files.read("caf\u00e9.md", "#2", "Appendix");
     files.read("cafe\u0301.md", "#3", "Appendix");
-    expect(sink.items.map((d) => [d.code, d.path])).toEqual([["invalid_manifest", "#1"], ["invalid_manifest", "#3"]]);
+    expect(sink.items.map((d) => [d.code, d.path])).toEqual([
+      ["invalid_manifest", "#1"],
+      ["invalid_manifest", "#3"],
+    ]);
   });
 
   test("GJC_LIMITS: a file over 16 MiB is refused without reading it", () => {
@@ -123,11 +142,15 @@ describe("DeclaredFileReader", () => {
     expect(files.read(`${deep}/d32/f`, "#deep", "f")).toBeUndefined();
     expect(files.read(`${"a".repeat(1021)}/bc`, "#edge", "f")).toBeUndefined(); // 1,024 bytes: allowed, just absent
     expect(files.read(`${"a".repeat(1022)}/bc`, "#long", "f")).toBeUndefined();
-    expect(sink.items.map((d) => [d.code, d.path])).toEqual([["security_policy", "#deep"], ["missing_file", "#edge"], ["security_policy", "#long"]]);
+    expect(sink.items.map((d) => [d.code, d.path])).toEqual([
+      ["security_policy", "#deep"],
+      ["missing_file", "#edge"],
+      ["security_policy", "#long"],
+    ]);
   });
 
   test("file count and total size budgets stop the reading", () => {
-    const root = writeTree(fresh(), { "a": "12345", "b": "12345", "c": "12345", "d": "1" });
+    const root = writeTree(fresh(), { a: "12345", b: "12345", c: "12345", d: "1" });
     const small: BundleLimits = { ...GJC_LIMITS, maxFiles: 2, maxTotalBytes: 1000 };
     const r1 = reader(root, small);
     expect(r1.files.read("a", "#a", "f")).toBeDefined();
@@ -147,11 +170,23 @@ describe("DeclaredFileReader", () => {
 
   test("the root may be spelled with a trailing slash, '.' or '..' segments, or relatively: the same files are read", () => {
     const root = writeTree(fresh(), { "tools/a.ts": "alpha", "b.md": "beta" });
-    const spellings = [root, `${root}/`, `${root}//`, join(root, "tools", ".."), `${root}/./tools/..`, relative(process.cwd(), root)];
+    const spellings = [
+      root,
+      `${root}/`,
+      `${root}//`,
+      join(root, "tools", ".."),
+      `${root}/./tools/..`,
+      relative(process.cwd(), root),
+    ];
     const expected = sha("alpha");
     for (const spelled of spellings) {
       const { sink, files } = reader(spelled);
-      expect({ spelled, sha: files.read("tools/a.ts", "#", "Tool")?.sha256, b: files.read("b.md", "#", "Doc")?.bytes, diagnostics: sink.items }).toEqual({ spelled, sha: expected, b: 4, diagnostics: [] });
+      expect({
+        spelled,
+        sha: files.read("tools/a.ts", "#", "Tool")?.sha256,
+        b: files.read("b.md", "#", "Doc")?.bytes,
+        diagnostics: sink.items,
+      }).toEqual({ spelled, sha: expected, b: 4, diagnostics: [] });
     }
   });
 });

@@ -60,7 +60,12 @@ const CASES: Record<string, string[]> = {
   "alias-unknown-key": ["unsupported_surface"],
   "alias-not-a-map": ["invalid_manifest"],
 
-  "frontmatter-missing-fields": ["invalid_frontmatter", "invalid_frontmatter", "invalid_frontmatter", "invalid_frontmatter"],
+  "frontmatter-missing-fields": [
+    "invalid_frontmatter",
+    "invalid_frontmatter",
+    "invalid_frontmatter",
+    "invalid_frontmatter",
+  ],
   "frontmatter-bad-yaml": ["invalid_frontmatter"],
   "frontmatter-none": ["invalid_frontmatter"],
   "frontmatter-control-chars": ["invalid_frontmatter"],
@@ -113,10 +118,27 @@ describe("fixtures/gjc", () => {
   test("the table covers every code of the seed vocabulary", () => {
     const covered = new Set(Object.values(CASES).flat());
     for (const code of [
-      "forbidden_surface", "invalid_manifest", "invalid_kind", "unsupported_surface", "invalid_frontmatter", "invalid_parent", "invalid_phase",
-      "missing_file", "hash_mismatch", "invalid_appendix", "invalid_hook", "invalid_mcp", "security_policy",
-      "duplicate_tool", "duplicate_hook", "duplicate_mcp", "duplicate_appendix", "duplicate_arg", "duplicate_parent_phase",
-    ]) expect(covered.has(code)).toBe(true);
+      "forbidden_surface",
+      "invalid_manifest",
+      "invalid_kind",
+      "unsupported_surface",
+      "invalid_frontmatter",
+      "invalid_parent",
+      "invalid_phase",
+      "missing_file",
+      "hash_mismatch",
+      "invalid_appendix",
+      "invalid_hook",
+      "invalid_mcp",
+      "security_policy",
+      "duplicate_tool",
+      "duplicate_hook",
+      "duplicate_mcp",
+      "duplicate_appendix",
+      "duplicate_arg",
+      "duplicate_parent_phase",
+    ])
+      expect(covered.has(code)).toBe(true);
   });
 
   for (const [name, codes] of Object.entries(CASES)) {
@@ -125,7 +147,9 @@ describe("fixtures/gjc", () => {
       const errors = result.diagnostics.filter((d) => d.severity === "error");
       expect(errors.map((d): string => d.code)).toEqual(codes);
       expect(result.bundle !== undefined).toBe(codes.length === 0);
-      expect(result.diagnostics.filter((d) => d.severity !== "error").map((d) => d.code)).toEqual(name === "hook-unknown-event" ? ["unknown_hook_event"] : []);
+      expect(result.diagnostics.filter((d) => d.severity !== "error").map((d) => d.code)).toEqual(
+        name === "hook-unknown-event" ? ["unknown_hook_event"] : [],
+      );
       for (const d of errors) {
         expect(d.severity).toBe("error");
         expect(d.message.length).toBeGreaterThan(10);

@@ -5,9 +5,17 @@ import { parseSubskillFile, splitFrontmatter } from "../../../src/families/gjc/f
 
 const enc = (s: string) => new TextEncoder().encode(s);
 function fm(fields: Record<string, string>, body = "Body\n"): string {
-  return `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n${body}`;
+  return `---\n${Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("\n")}\n---\n${body}`;
 }
-const good = { name: "design", description: "Design review", binds_to: "ralplan", phase: "architect", activation_arg: "design" };
+const good = {
+  name: "design",
+  description: "Design review",
+  binds_to: "ralplan",
+  phase: "architect",
+  activation_arg: "design",
+};
 function parse(text: string | Uint8Array) {
   const sink = new DiagnosticSink();
   const out = parseSubskillFile(sink, typeof text === "string" ? enc(text) : text, "s/SKILL.md");
@@ -21,7 +29,10 @@ describe("splitFrontmatter", () => {
   });
 
   test("HTML comments are removed before the fences are looked for", () => {
-    expect(splitFrontmatter("---\na: 1 <!-- hidden: 2 -->\n---\nbody <!-- x --> end")).toEqual({ yaml: "a: 1 ", body: "body  end" });
+    expect(splitFrontmatter("---\na: 1 <!-- hidden: 2 -->\n---\nbody <!-- x --> end")).toEqual({
+      yaml: "a: 1 ",
+      body: "body  end",
+    });
   });
 
   test("no opener on the first line, or no closer, means no frontmatter", () => {
@@ -35,9 +46,20 @@ describe("parseSubskillFile", () => {
   test("a complete frontmatter parses; optional tools as a string or a list", () => {
     const a = parse(fm(good));
     expect(a.diags).toEqual([]);
-    expect(a.frontmatter).toEqual({ name: "design", description: "Design review", parent: "ralplan", parentKind: "skill", phase: "architect", activation_arg: "design", tools: [] });
+    expect(a.frontmatter).toEqual({
+      name: "design",
+      description: "Design review",
+      parent: "ralplan",
+      parentKind: "skill",
+      phase: "architect",
+      activation_arg: "design",
+      tools: [],
+    });
     expect(parse(fm({ ...good, tools: "tools/a.ts" })).frontmatter?.tools).toEqual(["tools/a.ts"]);
-    expect(parse(fm({ ...good, tools: "[tools/a.ts, tools/b.ts]" })).frontmatter?.tools).toEqual(["tools/a.ts", "tools/b.ts"]);
+    expect(parse(fm({ ...good, tools: "[tools/a.ts, tools/b.ts]" })).frontmatter?.tools).toEqual([
+      "tools/a.ts",
+      "tools/b.ts",
+    ]);
   });
 
   test("tabs in indentation are tolerated", () => {
@@ -45,14 +67,17 @@ describe("parseSubskillFile", () => {
     expect(parse(text).frontmatter?.tools).toEqual(["tools/a.ts"]);
   });
 
-  test.each(["name", "description", "binds_to", "phase", "activation_arg"])("a missing %s is invalid_frontmatter", (key) => {
-    const { [key as keyof typeof good]: _, ...rest } = good;
-    const { codes, diags, frontmatter } = parse(fm(rest));
-    expect(codes).toEqual(["invalid_frontmatter"]);
-    expect(diags[0].message).toContain(`${key} is missing`);
-    expect(diags[0].path).toBe("s/SKILL.md");
-    expect(frontmatter).toBeUndefined();
-  });
+  test.each(["name", "description", "binds_to", "phase", "activation_arg"])(
+    "a missing %s is invalid_frontmatter",
+    (key) => {
+      const { [key as keyof typeof good]: _, ...rest } = good;
+      const { codes, diags, frontmatter } = parse(fm(rest));
+      expect(codes).toEqual(["invalid_frontmatter"]);
+      expect(diags[0].message).toContain(`${key} is missing`);
+      expect(diags[0].path).toBe("s/SKILL.md");
+      expect(frontmatter).toBeUndefined();
+    },
+  );
 
   test("kebab-case spellings are not accepted, but are pointed out", () => {
     const { binds_to: _, activation_arg: __, ...rest } = good;

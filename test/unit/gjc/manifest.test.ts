@@ -14,7 +14,16 @@ describe("manifest: top level, in precedence order", () => {
   test("{kind, name, version} alone is a valid empty bundle", () => {
     const { parsed, diags } = parse(base);
     expect(diags).toEqual([]);
-    expect(parsed).toMatchObject({ name: "demo", version: "1.0.0", subskills: [], tools: [], hooks: [], mcps: [], systemAppendices: [], agentAppendices: [] });
+    expect(parsed).toMatchObject({
+      name: "demo",
+      version: "1.0.0",
+      subskills: [],
+      tools: [],
+      hooks: [],
+      mcps: [],
+      systemAppendices: [],
+      agentAppendices: [],
+    });
   });
 
   test.each([[null], [[]], ["x"], [3], [true]] as const)("a manifest that is %p is not an object", (raw) => {
@@ -95,13 +104,20 @@ describe("manifest: top level, in precedence order", () => {
   });
 
   test("kind: missing, another family's, or not a string", () => {
-    expect(parse({ name: "a", version: "1" }).diags[0]).toMatchObject({ code: "invalid_kind", path: "gajae-plugin.json#/kind" });
+    expect(parse({ name: "a", version: "1" }).diags[0]).toMatchObject({
+      code: "invalid_kind",
+      path: "gajae-plugin.json#/kind",
+    });
     expect(parse({ ...base, kind: "claude-plugin" }).diags[0].message).toContain('"claude-plugin"');
     expect(parse({ ...base, kind: 7 }).codes).toEqual(["invalid_kind"]);
   });
 
   test("mcps together with mcpServers is refused and neither is compiled", () => {
-    const { codes, parsed } = parse({ ...base, mcps: [{ name: "a", transport: "http", url: "https://a.example.com" }], mcpServers: { b: { url: "https://b.example.com" } } });
+    const { codes, parsed } = parse({
+      ...base,
+      mcps: [{ name: "a", transport: "http", url: "https://a.example.com" }],
+      mcpServers: { b: { url: "https://b.example.com" } },
+    });
     expect(codes).toEqual(["invalid_manifest"]);
     expect(parsed.mcps).toEqual([]);
   });
@@ -139,7 +155,20 @@ describe("manifest: name and version grammars", () => {
     expect(parse({ ...base, name }).diags).toEqual([]);
   });
 
-  test.each(["", " ", "-lead", ".hidden", "../evil", "has space", "tok=abc", "x".repeat(129), "\u001b[31mred", "/abs", "naïve", "a/b"])("name %p is refused", (name) => {
+  test.each([
+    "",
+    " ",
+    "-lead",
+    ".hidden",
+    "../evil",
+    "has space",
+    "tok=abc",
+    "x".repeat(129),
+    "\u001b[31mred",
+    "/abs",
+    "naïve",
+    "a/b",
+  ])("name %p is refused", (name) => {
     const { diags, parsed } = parse({ ...base, name });
     expect(diags.map((d) => d.code)).toEqual(["invalid_manifest"]);
     expect(parsed.name).toBeNull();
@@ -164,15 +193,22 @@ describe("manifest: name and version grammars", () => {
 });
 
 describe("manifest: surface shapes", () => {
-  test.each(["subskills", "tools", "hooks", "mcps", "system_appendix", "agent-appendix"])("%s must be an array", (key) => {
-    const { diags } = parse({ ...base, [key]: key === "hooks" ? "x" : {} });
-    expect(diags.map((d) => d.code)).toEqual(["invalid_manifest"]);
-    expect(diags[0].path).toBe(`gajae-plugin.json#/${key}`);
-  });
+  test.each(["subskills", "tools", "hooks", "mcps", "system_appendix", "agent-appendix"])(
+    "%s must be an array",
+    (key) => {
+      const { diags } = parse({ ...base, [key]: key === "hooks" ? "x" : {} });
+      expect(diags.map((d) => d.code)).toEqual(["invalid_manifest"]);
+      expect(diags[0].path).toBe(`gajae-plugin.json#/${key}`);
+    },
+  );
 
   test("subskills entries are non-empty strings", () => {
     const { diags, parsed } = parse({ ...base, subskills: ["a/SKILL.md", "", 3, null] });
-    expect(diags.map((d) => d.path)).toEqual(["gajae-plugin.json#/subskills/1", "gajae-plugin.json#/subskills/2", "gajae-plugin.json#/subskills/3"]);
+    expect(diags.map((d) => d.path)).toEqual([
+      "gajae-plugin.json#/subskills/1",
+      "gajae-plugin.json#/subskills/2",
+      "gajae-plugin.json#/subskills/3",
+    ]);
     expect(parsed.subskills.map((s) => s.entry)).toEqual(["a/SKILL.md"]);
   });
 
@@ -192,7 +228,10 @@ describe("manifest: surface shapes", () => {
         { name: "nopath" },
       ],
     });
-    expect(parsed.tools.map((t) => t.entry)).toEqual([{ name: "ok", path: "t/ok.ts", description: "Unicode prose — fine ✓" }, "t/scoped.ts"]);
+    expect(parsed.tools.map((t) => t.entry)).toEqual([
+      { name: "ok", path: "t/ok.ts", description: "Unicode prose — fine ✓" },
+      "t/scoped.ts",
+    ]);
     expect(diags.map((d) => [d.code, d.path])).toEqual([
       ["invalid_manifest", "gajae-plugin.json#/tools/2"],
       ["invalid_manifest", "gajae-plugin.json#/tools/3"],
@@ -226,7 +265,9 @@ describe("manifest: hooks", () => {
       ],
     });
     expect(diags).toEqual([]);
-    expect(JSON.stringify(parsed.hooks[0].entry)).toBe('{"name":"a","event":"tool_call","target":"read","phase":"before","path":"h.ts"}');
+    expect(JSON.stringify(parsed.hooks[0].entry)).toBe(
+      '{"name":"a","event":"tool_call","target":"read","phase":"before","path":"h.ts"}',
+    );
   });
 
   test.each([
@@ -249,7 +290,14 @@ describe("manifest: hooks", () => {
   });
 
   test("event names the seed does not forbid are accepted; one the runtime is not known to emit is a warning", () => {
-    for (const event of ["session.compacting", "ttsr_triggered", "resources_discover", "credential_disabled", "auto_compaction_start", "reasoning_summary_delta"]) {
+    for (const event of [
+      "session.compacting",
+      "ttsr_triggered",
+      "resources_discover",
+      "credential_disabled",
+      "auto_compaction_start",
+      "reasoning_summary_delta",
+    ]) {
       const r = hook({ event });
       expect({ event, diags: r.diags }).toEqual({ event, diags: [] });
       expect(r.parsed.hooks).toHaveLength(1);
@@ -294,7 +342,14 @@ describe("manifest: mcps and appendices", () => {
       ...base,
       mcps: [
         { name: "r", transport: "http", url: "https://x.example.com", headers: { A: "b" } },
-        { name: "s", transport: "stdio", command: "bun", args: ["s.ts"], env: { A: "1" }, url: "https://x.example.com" },
+        {
+          name: "s",
+          transport: "stdio",
+          command: "bun",
+          args: ["s.ts"],
+          env: { A: "1" },
+          url: "https://x.example.com",
+        },
         { name: "t", transport: "sse", url: "https://x.example.com", cwd: "." },
       ],
     });
@@ -343,6 +398,10 @@ describe("manifest: mcps and appendices", () => {
 describe("manifest: diagnostic paths", () => {
   test("pointer segments escape ~ and / (RFC 6901) and percent-encode %, spaces and control characters", () => {
     const { diags } = parse({ ...base, "a/b~c": 1, "\u001b]0;x\u0007": 2, "50% off": 3 });
-    expect(diags.map((d) => d.path)).toEqual(["gajae-plugin.json#/a~1b~0c", "gajae-plugin.json#/%1B]0;x%07", "gajae-plugin.json#/50%25%20off"]);
+    expect(diags.map((d) => d.path)).toEqual([
+      "gajae-plugin.json#/a~1b~0c",
+      "gajae-plugin.json#/%1B]0;x%07",
+      "gajae-plugin.json#/50%25%20off",
+    ]);
   });
 });

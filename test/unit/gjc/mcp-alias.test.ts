@@ -9,7 +9,12 @@ import { tempDir, writeTree } from "../../helpers/tmp.ts";
 function normalize(value: unknown) {
   const sink = new DiagnosticSink();
   const out = normalizeMcpServers(sink, value, "gajae-plugin.json#/mcpServers");
-  return { entries: out.map((l) => l.entry), at: out.map((l) => l.at), diags: sink.items, codes: sink.items.map((d) => d.code) };
+  return {
+    entries: out.map((l) => l.entry),
+    at: out.map((l) => l.at),
+    diags: sink.items,
+    codes: sink.items.map((d) => d.code),
+  };
 }
 
 describe("mcpServers alias → canonical mcps", () => {
@@ -35,9 +40,18 @@ describe("mcpServers alias → canonical mcps", () => {
     try {
       const base = { kind: "gajae-code-plugin", name: "eq", version: "1.0.0" };
       const files = { "s.ts": "// server\n" };
-      const alias = writeTree(join(dir.path, "alias"), { ...files, "gajae-plugin.json": { ...base, mcpServers: { s: { args: ["s.ts"], command: "bun" } } } });
-      const canon = writeTree(join(dir.path, "canon"), { ...files, "gajae-plugin.json": { ...base, mcps: [{ transport: "stdio", command: "bun", args: ["s.ts"], name: "s" }] } });
-      const other = writeTree(join(dir.path, "other"), { ...files, "gajae-plugin.json": { ...base, mcps: [{ name: "s", transport: "stdio", command: "node", args: ["s.ts"] }] } });
+      const alias = writeTree(join(dir.path, "alias"), {
+        ...files,
+        "gajae-plugin.json": { ...base, mcpServers: { s: { args: ["s.ts"], command: "bun" } } },
+      });
+      const canon = writeTree(join(dir.path, "canon"), {
+        ...files,
+        "gajae-plugin.json": { ...base, mcps: [{ transport: "stdio", command: "bun", args: ["s.ts"], name: "s" }] },
+      });
+      const other = writeTree(join(dir.path, "other"), {
+        ...files,
+        "gajae-plugin.json": { ...base, mcps: [{ name: "s", transport: "stdio", command: "node", args: ["s.ts"] }] },
+      });
       const surfaces = (p: string) => JSON.stringify(compileGjcBundle(p).bundle!.surfaces);
       expect(surfaces(alias)).toBe(surfaces(canon));
       expect(surfaces(alias)).not.toBe(surfaces(other));
@@ -47,7 +61,11 @@ describe("mcpServers alias → canonical mcps", () => {
   });
 
   test("servers keep their declared order, like canonical mcps (integer-like names come first, as in any JavaScript object)", () => {
-    const { entries } = normalize(JSON.parse('{"b":{"url":"https://b.example.com"},"B":{"url":"https://c.example.com"},"a":{"url":"https://a.example.com"},"9":{"url":"https://d.example.com"}}'));
+    const { entries } = normalize(
+      JSON.parse(
+        '{"b":{"url":"https://b.example.com"},"B":{"url":"https://c.example.com"},"a":{"url":"https://a.example.com"},"9":{"url":"https://d.example.com"}}',
+      ),
+    );
     expect(entries.map((e) => e.name)).toEqual(["9", "b", "B", "a"]);
   });
 
@@ -71,7 +89,9 @@ describe("mcpServers alias → canonical mcps", () => {
 
   test("each unpreservable field gets its own targeted unsupported_surface diagnostic", () => {
     for (const key of ["env", "auth", "oauth", "headers", "enabled", "timeout", "autoload", "noInheritEnv"]) {
-      const { diags, entries } = normalize({ s: { command: "bun", args: ["s.ts"], [key]: key === "enabled" ? true : {} } });
+      const { diags, entries } = normalize({
+        s: { command: "bun", args: ["s.ts"], [key]: key === "enabled" ? true : {} },
+      });
       expect(entries).toEqual([]);
       expect(diags).toHaveLength(1);
       expect(diags[0]).toMatchObject({ code: "unsupported_surface", path: `gajae-plugin.json#/mcpServers/s/${key}` });
@@ -98,7 +118,9 @@ describe("mcpServers alias → canonical mcps", () => {
   });
 
   test("keys outside the alias vocabulary, including canonical-only name/transport/sha256, are refused", () => {
-    const { diags } = normalize({ s: { command: "bun", args: ["s.ts"], name: "x", transport: "stdio", sha256: "a".repeat(64), tyep: "stdio" } });
+    const { diags } = normalize({
+      s: { command: "bun", args: ["s.ts"], name: "x", transport: "stdio", sha256: "a".repeat(64), tyep: "stdio" },
+    });
     expect(diags.map((d) => d.code)).toEqual(Array(4).fill("unsupported_surface"));
     expect(diags[3].message).toContain('Did you mean "type"?');
   });
@@ -106,8 +128,13 @@ describe("mcpServers alias → canonical mcps", () => {
   test("transport cannot be determined, is ambiguous, or is not a known type", () => {
     expect(normalize({ s: { args: ["x"] } }).diags[0].message).toContain("no transport");
     expect(normalize({ s: { command: 5 } }).codes).toEqual(["invalid_manifest"]);
-    expect(normalize({ s: { command: "bun", url: "https://x.example.com" } }).diags[0].message).toContain('both "command" and "url"');
-    expect(normalize({ s: { type: "ws", url: "https://x.example.com" } }).diags[0]).toMatchObject({ code: "invalid_manifest", path: "gajae-plugin.json#/mcpServers/s/type" });
+    expect(normalize({ s: { command: "bun", url: "https://x.example.com" } }).diags[0].message).toContain(
+      'both "command" and "url"',
+    );
+    expect(normalize({ s: { type: "ws", url: "https://x.example.com" } }).diags[0]).toMatchObject({
+      code: "invalid_manifest",
+      path: "gajae-plugin.json#/mcpServers/s/type",
+    });
   });
 
   test("the map and each server config must be objects; names follow the name grammar", () => {
@@ -119,6 +146,8 @@ describe("mcpServers alias → canonical mcps", () => {
   });
 
   test("an alias server's pointer escapes / and ~ per RFC 6901", () => {
-    expect(normalize({ "a/b~c": { url: "https://x.example.com" } }).diags[0].path).toBe("gajae-plugin.json#/mcpServers/a~1b~0c");
+    expect(normalize({ "a/b~c": { url: "https://x.example.com" } }).diags[0].path).toBe(
+      "gajae-plugin.json#/mcpServers/a~1b~0c",
+    );
   });
 });

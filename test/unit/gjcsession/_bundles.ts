@@ -25,16 +25,31 @@ export interface BundleSpec {
 /** Writes a GJC bundle source directory with the surfaces asked for; returns its path. */
 export function writeBundle(parent: string, spec: BundleSpec): string {
   const dir = join(parent, `${spec.name}-src-${Math.random().toString(36).slice(2, 8)}`);
-  const manifest: Record<string, unknown> = { kind: "gajae-code-plugin", name: spec.name, version: spec.version ?? "1.0.0" };
+  const manifest: Record<string, unknown> = {
+    kind: "gajae-code-plugin",
+    name: spec.name,
+    version: spec.version ?? "1.0.0",
+  };
   const files: Record<string, string | object> = { ...(spec.files ?? {}) };
   const tool = spec.tool === undefined ? `${spec.name.replace(/-/g, "_")}_note` : spec.tool;
   if (tool) {
     manifest.tools = [{ name: tool, path: "tools/note.ts", description: `Writes a ${spec.name} note` }];
-    files["tools/note.ts"] = spec.toolSource ?? `export default () => ({ name: ${JSON.stringify(tool)}, description: "note", parameters: {}, execute: async () => ({ ok: true }) });\n`;
+    files["tools/note.ts"] =
+      spec.toolSource ??
+      `export default () => ({ name: ${JSON.stringify(tool)}, description: "note", parameters: {}, execute: async () => ({ ok: true }) });\n`;
   }
   if (spec.hook) {
-    manifest.hooks = [{ name: spec.hook.name, event: spec.hook.event, ...(spec.hook.target ? { target: spec.hook.target } : {}), ...(spec.hook.phase ? { phase: spec.hook.phase } : {}), path: "hooks/audit.ts" }];
-    files["hooks/audit.ts"] = spec.hookSource ?? `export default (api) => { api.on(${JSON.stringify(spec.hook.event)}, async () => {}); };\n`;
+    manifest.hooks = [
+      {
+        name: spec.hook.name,
+        event: spec.hook.event,
+        ...(spec.hook.target ? { target: spec.hook.target } : {}),
+        ...(spec.hook.phase ? { phase: spec.hook.phase } : {}),
+        path: "hooks/audit.ts",
+      },
+    ];
+    files["hooks/audit.ts"] =
+      spec.hookSource ?? `export default (api) => { api.on(${JSON.stringify(spec.hook.event)}, async () => {}); };\n`;
   }
   if (spec.mcp) {
     manifest.mcps = [{ name: spec.mcp, transport: "stdio", command: "bun", args: ["mcp/server.ts"], cwd: "." }];
@@ -43,7 +58,8 @@ export function writeBundle(parent: string, spec: BundleSpec): string {
   if (spec.subskills?.length) {
     manifest.subskills = spec.subskills.map((s) => `subskills/${s.name}/SKILL.md`);
     for (const s of spec.subskills) {
-      files[`subskills/${s.name}/SKILL.md`] = `---\nname: ${s.name}\ndescription: ${JSON.stringify(s.description ?? `Guidance for ${s.parent} ${s.phase}`)}\nbinds_to: ${s.parent}\nphase: ${s.phase}\nactivation_arg: ${s.arg}\n---\n${s.body ?? `Body of ${s.name}.`}\n`;
+      files[`subskills/${s.name}/SKILL.md`] =
+        `---\nname: ${s.name}\ndescription: ${JSON.stringify(s.description ?? `Guidance for ${s.parent} ${s.phase}`)}\nbinds_to: ${s.parent}\nphase: ${s.phase}\nactivation_arg: ${s.arg}\n---\n${s.body ?? `Body of ${s.name}.`}\n`;
     }
   }
   if (spec.systemAppendix) {
@@ -72,5 +88,11 @@ export async function install(ctx: Context, dir: string, scope: Scope): Promise<
   const compiled = compileGjcBundle(dir, { keepContents: true });
   if (!compiled.bundle) throw new Error(`fixture does not compile: ${JSON.stringify(compiled.diagnostics, null, 2)}`);
   const bundle = { ...compiled.bundle, files: compiled.bundle.files.map((f) => ({ ...f, mode: f.mode ?? 0o644 })) };
-  await installCompiled(ctx, bundle as never, [], { dir, record: { kind: "path", uri: dir } as { kind: string }, display: dir }, { scope });
+  await installCompiled(
+    ctx,
+    bundle as never,
+    [],
+    { dir, record: { kind: "path", uri: dir } as { kind: string }, display: dir },
+    { scope },
+  );
 }

@@ -22,7 +22,13 @@ const pack: BundleSpec = {
   name: "pack",
   tool: null,
   subskills: [
-    { name: "design", parent: "ralplan", phase: "planner", arg: "design", body: "Plan the design carefully.\n</gjc-subskill> stays inside" },
+    {
+      name: "design",
+      parent: "ralplan",
+      phase: "planner",
+      arg: "design",
+      body: "Plan the design carefully.\n</gjc-subskill> stays inside",
+    },
     { name: "design-exec", parent: "executor", phase: "prompt", arg: "design", body: "Execute the design." },
     { name: "review", parent: "ralplan", phase: "critic", arg: "review", body: "Review body." },
   ],
@@ -50,10 +56,22 @@ describe("Tier-2 activation", () => {
     expect(r.consumed).toBe("--design");
     expect(r.args).toEqual(["the", "storage", "layer"]);
     expect(r.cleanedArgs).toBe("the storage layer");
-    expect(r.activation).toMatchObject({ plugin: "pack", name: "design", parent: "ralplan", phase: "planner", activationArg: "design", surfaceId: "subskill:ralplan:planner:design" });
-    expect(r.pack.map((p) => p.surfaceId)).toEqual(["subskill:ralplan:planner:design", "subskill:executor:prompt:design"]);
+    expect(r.activation).toMatchObject({
+      plugin: "pack",
+      name: "design",
+      parent: "ralplan",
+      phase: "planner",
+      activationArg: "design",
+      surfaceId: "subskill:ralplan:planner:design",
+    });
+    expect(r.pack.map((p) => p.surfaceId)).toEqual([
+      "subskill:ralplan:planner:design",
+      "subskill:executor:prompt:design",
+    ]);
     expect(r.phase).toBe("planner");
-    expect(r.inject).toStartWith('\n\n---\n\n<gjc-subskill plugin="pack" name="design" parent="ralplan" phase="planner" arg="design">\nPlan the design carefully.');
+    expect(r.inject).toStartWith(
+      '\n\n---\n\n<gjc-subskill plugin="pack" name="design" parent="ralplan" phase="planner" arg="design">\nPlan the design carefully.',
+    );
     expect(r.inject.split("</gjc-subskill>").length).toBe(2);
     expect(r.inject).not.toContain("binds_to");
     expect(r.pack[1].block).toContain("Execute the design.");
@@ -86,9 +104,18 @@ describe("Tier-2 activation", () => {
   });
 
   test("nothing installed or no flag: nothing is consumed", async () => {
-    expect(await activateSkill(ctx, { skill: "ralplan", args: ["--design", "x"] })).toMatchObject({ consumed: null, activation: null, pack: [], inject: "", cleanedArgs: "--design x" });
+    expect(await activateSkill(ctx, { skill: "ralplan", args: ["--design", "x"] })).toMatchObject({
+      consumed: null,
+      activation: null,
+      pack: [],
+      inject: "",
+      cleanedArgs: "--design x",
+    });
     await installed(pack);
-    expect(await activateSkill(ctx, { skill: "ralplan", args: ["plain", "words"] })).toMatchObject({ consumed: null, cleanedArgs: "plain words" });
+    expect(await activateSkill(ctx, { skill: "ralplan", args: ["plain", "words"] })).toMatchObject({
+      consumed: null,
+      cleanedArgs: "plain words",
+    });
   });
 
   test("a disabled surface or bundle refuses the flag instead of passing it on", async () => {
@@ -119,13 +146,23 @@ describe("Tier-2 activation", () => {
     expect(e.code).toBe("quarantined");
     expect(e.exit).toBe(3);
     expect(e.message).toContain("subskills/design/SKILL.md");
-    expect(readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine?.[0]).toMatchObject({ surfaceId: "plugin:pack", code: "runtime_mismatch" });
+    expect(readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine?.[0]).toMatchObject({
+      surfaceId: "plugin:pack",
+      code: "runtime_mismatch",
+    });
   });
 
   test("a quarantined surface never activates", async () => {
     await installed(pack);
     const reg = readRegistry(gjcUserRoot(ctx), "user", ctx);
-    reg.plugins[0].quarantine = [{ surfaceId: "subskill:ralplan:planner:design", code: "runtime_mismatch", message: "bad", detectedAt: "2026-01-01T00:00:00.000Z" }];
+    reg.plugins[0].quarantine = [
+      {
+        surfaceId: "subskill:ralplan:planner:design",
+        code: "runtime_mismatch",
+        message: "bad",
+        detectedAt: "2026-01-01T00:00:00.000Z",
+      },
+    ];
     writeRegistry(gjcUserRoot(ctx), reg, ctx);
     const e = await refusal(activateSkill(ctx, { skill: "ralplan", args: ["--design"] }));
     expect(e.code).toBe("quarantined");

@@ -4,7 +4,15 @@ import { renderAppendices, type AppendixInput } from "../../../src/gjcsession/ap
 import { subskillBlock } from "../../../src/gjcsession/subskill-block.ts";
 
 const bytes = (s: string) => Buffer.byteLength(s);
-const sys = (i: number, body: string, extra: Partial<AppendixInput> = {}): AppendixInput => ({ extensionId: `system-appendix:p${i}:a`, scope: "user", plugin: `p${i}`, name: "a", contentHash: "h".repeat(64), body, ...extra });
+const sys = (i: number, body: string, extra: Partial<AppendixInput> = {}): AppendixInput => ({
+  extensionId: `system-appendix:p${i}:a`,
+  scope: "user",
+  plugin: `p${i}`,
+  name: "a",
+  contentHash: "h".repeat(64),
+  body,
+  ...extra,
+});
 /** The fixed bytes a system block adds around its body for sys(i). */
 const overhead = (i: number) => bytes(renderAppendices([sys(i, "x")]).system) - 1;
 
@@ -20,7 +28,10 @@ describe("appendix blocks", () => {
   });
 
   test("agent blocks go to their agent with the lower-than-agent authority", () => {
-    const r = renderAppendices([sys(1, "s"), { ...sys(2, "for the executor"), extensionId: "agent-appendix:executor:p2:a", agent: "executor" }]);
+    const r = renderAppendices([
+      sys(1, "s"),
+      { ...sys(2, "for the executor"), extensionId: "agent-appendix:executor:p2:a", agent: "executor" },
+    ]);
     expect(r.byAgent.executor).toContain('<gjc-plugin-agent-appendix plugin="p2" agent="executor" name="a"');
     expect(r.byAgent.executor).toContain('authority="appendix-lower-than-agent"');
     expect(r.system).not.toContain("for the executor");
@@ -38,7 +49,9 @@ describe("appendix blocks", () => {
     expect(bytes(kept.system)).toBe(8192);
     const dropped = renderAppendices([sys(1, "y".repeat(fit + 1))]);
     expect(dropped.system).toBe("");
-    expect(dropped.diagnostics).toMatchObject([{ code: "appendix_too_large", surfaceId: "system-appendix:p1:a", bundle: "p1" }]);
+    expect(dropped.diagnostics).toMatchObject([
+      { code: "appendix_too_large", surfaceId: "system-appendix:p1:a", bundle: "p1" },
+    ]);
   });
 
   test("escaping counts towards the 8 KiB limit", () => {
@@ -55,8 +68,21 @@ describe("appendix blocks", () => {
 
   test("the 32 KiB total drops the block that would exceed it, and a later smaller one still fits", () => {
     const seven = "z".repeat(7 * 1024);
-    const r = renderAppendices([sys(1, seven), sys(2, seven), sys(3, seven), sys(4, seven), sys(5, seven), sys(6, "small")]);
-    expect(r.included).toEqual(["system-appendix:p1:a", "system-appendix:p2:a", "system-appendix:p3:a", "system-appendix:p4:a", "system-appendix:p6:a"]);
+    const r = renderAppendices([
+      sys(1, seven),
+      sys(2, seven),
+      sys(3, seven),
+      sys(4, seven),
+      sys(5, seven),
+      sys(6, "small"),
+    ]);
+    expect(r.included).toEqual([
+      "system-appendix:p1:a",
+      "system-appendix:p2:a",
+      "system-appendix:p3:a",
+      "system-appendix:p4:a",
+      "system-appendix:p6:a",
+    ]);
     expect(r.diagnostics).toMatchObject([{ code: "appendix_budget_exceeded", surfaceId: "system-appendix:p5:a" }]);
     expect(r.totalBytes).toBeLessThanOrEqual(32 * 1024);
   });
@@ -91,35 +117,67 @@ const sub = (i: number, extra: Partial<SubskillInfo> = {}): SubskillInfo => ({
 describe("Tier-1 advertisement", () => {
   test("lists metadata only, in the documented wrapper and line format", () => {
     const ad = buildAdvertisement([sub(1)], "ralplan", "skill");
-    expect(ad.text).toBe('<gjc-plugin-subskill-advertisement parent="ralplan" kind="skill">\n  - plugin="p1" name="s1" activation_arg="arg1" phase="planner": does 1\n</gjc-plugin-subskill-advertisement>');
+    expect(ad.text).toBe(
+      '<gjc-plugin-subskill-advertisement parent="ralplan" kind="skill">\n  - plugin="p1" name="s1" activation_arg="arg1" phase="planner": does 1\n</gjc-plugin-subskill-advertisement>',
+    );
     expect(ad.diagnostics).toEqual([]);
   });
 
   test("is empty for a parent with nothing bound, and filters by phase when one is given", () => {
     expect(buildAdvertisement([sub(1)], "ultragoal", "skill").text).toBe("");
     expect(buildAdvertisement([sub(1)], "ralplan", "skill", "architect").text).toBe("");
-    expect(buildAdvertisement([sub(1)], "ralplan", "skill", "planner").advertised).toEqual(["subskill:ralplan:planner:arg1"]);
+    expect(buildAdvertisement([sub(1)], "ralplan", "skill", "planner").advertised).toEqual([
+      "subskill:ralplan:planner:arg1",
+    ]);
   });
 
   test("caps at 12 items with an overflow line, and names every omitted one", () => {
-    const ad = buildAdvertisement(Array.from({ length: 15 }, (_, i) => sub(i)), "ralplan", "skill");
+    const ad = buildAdvertisement(
+      Array.from({ length: 15 }, (_, i) => sub(i)),
+      "ralplan",
+      "skill",
+    );
     expect(ad.advertised.length).toBe(12);
-    expect(ad.text).toContain("  - 3 additional plugin sub-skill(s) omitted; invoke explicitly with a known activation arg.");
-    expect(ad.omitted).toEqual(["subskill:ralplan:planner:arg12", "subskill:ralplan:planner:arg13", "subskill:ralplan:planner:arg14"]);
-    expect(ad.diagnostics.filter((d) => d.code === "advertisement_overflow").map((d) => d.surfaceId)).toEqual(ad.omitted);
+    expect(ad.text).toContain(
+      "  - 3 additional plugin sub-skill(s) omitted; invoke explicitly with a known activation arg.",
+    );
+    expect(ad.omitted).toEqual([
+      "subskill:ralplan:planner:arg12",
+      "subskill:ralplan:planner:arg13",
+      "subskill:ralplan:planner:arg14",
+    ]);
+    expect(ad.diagnostics.filter((d) => d.code === "advertisement_overflow").map((d) => d.surfaceId)).toEqual(
+      ad.omitted,
+    );
   });
 
   test("cuts descriptions to 200 characters and attributes to 80, escaping them", () => {
-    const ad = buildAdvertisement([sub(1, { description: `${"d".repeat(250)}`, name: "n".repeat(100), plugin: 'x"<y>&' })], "ralplan", "skill");
+    const ad = buildAdvertisement(
+      [sub(1, { description: `${"d".repeat(250)}`, name: "n".repeat(100), plugin: 'x"<y>&' })],
+      "ralplan",
+      "skill",
+    );
     expect(ad.text).toContain(`: ${"d".repeat(199)}…\n`);
     expect(ad.text).toContain(`name="${"n".repeat(79)}…"`);
     expect(ad.text).toContain('plugin="x&quot;&lt;y&gt;&amp;"');
-    expect(ad.diagnostics).toMatchObject([{ code: "advertisement_description_truncated", surfaceId: "subskill:ralplan:planner:arg1" }]);
+    expect(ad.diagnostics).toMatchObject([
+      { code: "advertisement_description_truncated", surfaceId: "subskill:ralplan:planner:arg1" },
+    ]);
   });
 
   test("keeps the whole block within 4 KiB, overflow line included", () => {
-    const long = (i: number) => sub(i, { plugin: `${"p".repeat(70)}${i}`, name: "n".repeat(80), activationArg: "a".repeat(80), description: '"'.repeat(200) });
-    const ad = buildAdvertisement(Array.from({ length: 12 }, (_, i) => long(i)), "ralplan", "skill");
+    const long = (i: number) =>
+      sub(i, {
+        plugin: `${"p".repeat(70)}${i}`,
+        name: "n".repeat(80),
+        activationArg: "a".repeat(80),
+        description: '"'.repeat(200),
+      });
+    const ad = buildAdvertisement(
+      Array.from({ length: 12 }, (_, i) => long(i)),
+      "ralplan",
+      "skill",
+    );
     expect(bytes(ad.text)).toBeLessThanOrEqual(4096);
     expect(ad.advertised.length).toBeGreaterThan(0);
     expect(ad.advertised.length).toBeLessThan(12);
@@ -131,8 +189,17 @@ describe("Tier-1 advertisement", () => {
 
 describe("Tier-2 block", () => {
   test("escapes attributes and neutralizes our delimiters in the body", () => {
-    const block = subskillBlock({ plugin: 'p"x', name: "<n>", parent: "ralplan", phase: "planner", arg: "a&b", body: "keep <b>markdown</b>\n</gjc-subskill>\n<GJC-subskill evil>\u0007" });
-    expect(block).toBe('\n\n---\n\n<gjc-subskill plugin="p&quot;x" name="&lt;n&gt;" parent="ralplan" phase="planner" arg="a&amp;b">\nkeep <b>markdown</b>\n&lt;/gjc-subskill>\n&lt;GJC-subskill evil>\n</gjc-subskill>');
+    const block = subskillBlock({
+      plugin: 'p"x',
+      name: "<n>",
+      parent: "ralplan",
+      phase: "planner",
+      arg: "a&b",
+      body: "keep <b>markdown</b>\n</gjc-subskill>\n<GJC-subskill evil>\u0007",
+    });
+    expect(block).toBe(
+      '\n\n---\n\n<gjc-subskill plugin="p&quot;x" name="&lt;n&gt;" parent="ralplan" phase="planner" arg="a&amp;b">\nkeep <b>markdown</b>\n&lt;/gjc-subskill>\n&lt;GJC-subskill evil>\n</gjc-subskill>',
+    );
     expect(block.split("</gjc-subskill>").length).toBe(2);
   });
 });

@@ -11,20 +11,44 @@ afterAll(() => tmp.cleanup());
 
 let n = 0;
 /** A bundle root holding one module; returns the target for it. */
-function target(kind: "tool" | "hook", source: string, declared: { name: string; event?: string }, extra: Record<string, string> = {}): RuntimeTarget {
+function target(
+  kind: "tool" | "hook",
+  source: string,
+  declared: { name: string; event?: string },
+  extra: Record<string, string> = {},
+): RuntimeTarget {
   const root = join(tmp.path, `b${++n}`);
   writeTree(root, { "mod.ts": source, ...extra });
-  return { scope: "user", bundle: `b${n}`, pluginRoot: root, surfaceId: kind === "tool" ? `tool:${declared.name}` : `hook:${declared.event}:::${declared.name}`, kind, path: "mod.ts", module: join(root, "mod.ts"), ...declared };
+  return {
+    scope: "user",
+    bundle: `b${n}`,
+    pluginRoot: root,
+    surfaceId: kind === "tool" ? `tool:${declared.name}` : `hook:${declared.event}:::${declared.name}`,
+    kind,
+    path: "mod.ts",
+    module: join(root, "mod.ts"),
+    ...declared,
+  };
 }
 
-const ctx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" }, cwd: process.cwd(), quiet: true });
+const ctx = createContext({
+  env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value" },
+  cwd: process.cwd(),
+  quiet: true,
+});
 const check = (targets: RuntimeTarget[], timeoutMs = 5000) => checkRuntimeSurfaces(ctx, targets, { timeoutMs });
 // For modules that report by writing outside their sandbox (a pid, what they saw): the sandbox
 // of a runtime-checked module is tested in test/e2e/sandbox.test.ts.
-const unconfinedCtx = createContext({ env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value", GJC_SANDBOX: "off" }, cwd: process.cwd(), quiet: true });
-const checkUnconfined = (targets: RuntimeTarget[], timeoutMs = 5000) => checkRuntimeSurfaces(unconfinedCtx, targets, { timeoutMs });
+const unconfinedCtx = createContext({
+  env: { ...process.env, GJC_TEST_HOST_SECRET: "s3cr3t-value", GJC_SANDBOX: "off" },
+  cwd: process.cwd(),
+  quiet: true,
+});
+const checkUnconfined = (targets: RuntimeTarget[], timeoutMs = 5000) =>
+  checkRuntimeSurfaces(unconfinedCtx, targets, { timeoutMs });
 
-const goodTool = (name: string) => `export default () => ({ name: ${JSON.stringify(name)}, description: "d", parameters: {}, execute: async () => ({}) });`;
+const goodTool = (name: string) =>
+  `export default () => ({ name: ${JSON.stringify(name)}, description: "d", parameters: {}, execute: async () => ({}) });`;
 
 describe("tool modules", () => {
   test("a factory returning exactly the declared tool passes", async () => {
@@ -58,14 +82,25 @@ describe("tool modules", () => {
 
   test("factories that build schemas with the toolkit's typebox or zod pass", async () => {
     const rs = await check([
-      target("tool", `export default (pi) => ({ name: "t", parameters: pi.typebox.Type.Object({ text: pi.typebox.Type.String({ minLength: 1 }) }), execute() {} });`, { name: "t" }),
-      target("tool", `export default ({ zod: z }) => ({ name: "t", parameters: z.object({ n: z.number().int().optional() }), execute() {} });`, { name: "t" }),
+      target(
+        "tool",
+        `export default (pi) => ({ name: "t", parameters: pi.typebox.Type.Object({ text: pi.typebox.Type.String({ minLength: 1 }) }), execute() {} });`,
+        { name: "t" },
+      ),
+      target(
+        "tool",
+        `export default ({ zod: z }) => ({ name: "t", parameters: z.object({ n: z.number().int().optional() }), execute() {} });`,
+        { name: "t" },
+      ),
     ]);
     expect(rs.map((r) => r.ok)).toEqual([true, true]);
   });
 
   test("a module that fails to import or exports no function is refused", async () => {
-    const rs = await check([target("tool", `export default (;`, { name: "t" }), target("tool", `export const x = 1;`, { name: "t" })]);
+    const rs = await check([
+      target("tool", `export default (;`, { name: "t" }),
+      target("tool", `export const x = 1;`, { name: "t" }),
+    ]);
     expect(rs[0]).toMatchObject({ ok: false, code: "runtime_mismatch" });
     expect(rs[0].message).toContain("Failed to import");
     expect(rs[1]).toMatchObject({ ok: false, code: "runtime_mismatch" });
@@ -81,18 +116,37 @@ describe("tool modules", () => {
 
 describe("hook modules", () => {
   test("registering exactly the declared event passes", async () => {
-    const [r] = await check([target("hook", `export default (api) => { api.on("tool_call", async () => {}); };`, { name: "audit", event: "tool_call" })]);
+    const [r] = await check([
+      target("hook", `export default (api) => { api.on("tool_call", async () => {}); };`, {
+        name: "audit",
+        event: "tool_call",
+      }),
+    ]);
     expect(r.ok).toBe(true);
   });
 
   test("a different event, two events or none are runtime_mismatch", async () => {
     const rs = await check([
-      target("hook", `export default (api) => { api.on("session_start", () => {}); };`, { name: "h", event: "tool_call" }),
-      target("hook", `export default (api) => { api.on("tool_call", () => {}); api.on("tool_result", () => {}); };`, { name: "h", event: "tool_call" }),
+      target("hook", `export default (api) => { api.on("session_start", () => {}); };`, {
+        name: "h",
+        event: "tool_call",
+      }),
+      target("hook", `export default (api) => { api.on("tool_call", () => {}); api.on("tool_result", () => {}); };`, {
+        name: "h",
+        event: "tool_call",
+      }),
       target("hook", `export default () => {};`, { name: "h", event: "tool_call" }),
-      target("hook", `export default (api) => { api.on("tool_call", "not a function"); };`, { name: "h", event: "tool_call" }),
+      target("hook", `export default (api) => { api.on("tool_call", "not a function"); };`, {
+        name: "h",
+        event: "tool_call",
+      }),
     ]);
-    expect(rs.map((r) => r.code)).toEqual(["runtime_mismatch", "runtime_mismatch", "runtime_mismatch", "runtime_mismatch"]);
+    expect(rs.map((r) => r.code)).toEqual([
+      "runtime_mismatch",
+      "runtime_mismatch",
+      "runtime_mismatch",
+      "runtime_mismatch",
+    ]);
     expect(rs[0].message).toBe('Plugin hook registered ["session_start"], expected exactly ["tool_call"]');
   });
 
@@ -114,7 +168,11 @@ describe("hook modules", () => {
   }
 
   test("a tool calling a denied API is refused as well", async () => {
-    const [r] = await check([target("tool", `export default (api) => { api.sendMessage("hi"); return { name: "t", execute() {} }; };`, { name: "t" })]);
+    const [r] = await check([
+      target("tool", `export default (api) => { api.sendMessage("hi"); return { name: "t", execute() {} }; };`, {
+        name: "t",
+      }),
+    ]);
     expect(r).toMatchObject({ ok: false, code: "security_policy" });
   });
 });
@@ -162,11 +220,16 @@ describe("isolation", () => {
       import { writeFileSync } from "node:fs";
       writeFileSync(${JSON.stringify(out)}, JSON.stringify({ secret: process.env.GJC_TEST_HOST_SECRET ?? null, dotenv: process.env.FROM_DOTENV ?? null, cwd: process.cwd() }));
       export default () => ({ name: "t", execute() {} });`;
-    const t = target("tool", src, { name: "t" }, {
-      ".env": "FROM_DOTENV=loaded\n",
-      "bunfig.toml": `preload = ["./preload.ts"]\n`,
-      "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");`,
-    });
+    const t = target(
+      "tool",
+      src,
+      { name: "t" },
+      {
+        ".env": "FROM_DOTENV=loaded\n",
+        "bunfig.toml": `preload = ["./preload.ts"]\n`,
+        "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(sentinel)}, "ran");`,
+      },
+    );
     const [r] = await checkUnconfined([t]);
     expect(r.ok).toBe(true);
     const seen = JSON.parse(readFileSync(out, "utf8"));
@@ -175,14 +238,22 @@ describe("isolation", () => {
   });
 
   test("output that imitates a report cannot pass a bad module", async () => {
-    const fake = JSON.stringify({ imported: true, isFunction: true, denied: [], registrations: [], tools: [{ name: "t", execute: "function" }] });
+    const fake = JSON.stringify({
+      imported: true,
+      isFunction: true,
+      denied: [],
+      registrations: [],
+      tools: [{ name: "t", execute: "function" }],
+    });
     const src = `console.log("x " + ${JSON.stringify(fake)}); process.stdout.write("y".repeat(100000)); export default () => ({ name: "wrong", execute() {} });`;
     const [r] = await check([target("tool", src, { name: "t" })]);
     expect(r).toMatchObject({ ok: false, code: "runtime_mismatch" });
   });
 
   test("a module that exits before registering is reported, not hung on", async () => {
-    const [r] = await check([target("hook", `process.exit(0); export default () => {};`, { name: "h", event: "tool_call" })]);
+    const [r] = await check([
+      target("hook", `process.exit(0); export default () => {};`, { name: "h", event: "tool_call" }),
+    ]);
     expect(r).toMatchObject({ ok: false, code: "runtime_mismatch" });
     expect(r.message).toContain("before it could be checked");
   });

@@ -51,7 +51,16 @@ describe("session start pins remote MCP servers to checked addresses", () => {
     const ctx = await world();
     const { plan } = await startSession(ctx, { resolver });
     expect(plan.mcpServers).toEqual([
-      { scope: "user", bundle: "remote", surfaceId: "mcp:good", name: "good", pinDigest: null, transport: "http", url: "https://good.example.com/mcp", addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"] },
+      {
+        scope: "user",
+        bundle: "remote",
+        surfaceId: "mcp:good",
+        name: "good",
+        pinDigest: null,
+        transport: "http",
+        url: "https://good.example.com/mcp",
+        addresses: ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
+      },
     ]);
     const left = plan.diagnostics.filter((d) => d.code === "security_policy").map((d) => [d.surfaceId, d.severity]);
     expect(left).toEqual([

@@ -44,7 +44,8 @@ function editRegistry(scope: Scope, edit: (e: RegistryEntry[]) => void): void {
   writeRegistry(root, reg, ctx);
 }
 
-const registryText = (scope: Scope) => readFileSync(join(scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project), "registry.json"), "utf8");
+const registryText = (scope: Scope) =>
+  readFileSync(join(scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(project), "registry.json"), "utf8");
 
 describe("session plan", () => {
   test("with nothing installed it is empty and touches nothing", async () => {
@@ -61,12 +62,42 @@ describe("session plan", () => {
     const entry = await installed(six);
     const { plan } = await startSession(ctx);
     expect(plan.bundles).toMatchObject([{ name: "six", scope: "user", status: "active", root: entry.pluginRoot }]);
-    expect(plan.tools).toEqual([{ scope: "user", bundle: "six", surfaceId: "tool:six_note", name: "six_note", description: "Writes a six note", module: join(entry.pluginRoot, "tools/note.ts") }]);
-    expect(plan.hooks).toMatchObject([{ surfaceId: "hook:tool_call:before:read:audit", event: "tool_call", target: "read", phase: "before", module: join(entry.pluginRoot, "hooks/audit.ts") }]);
+    expect(plan.tools).toEqual([
+      {
+        scope: "user",
+        bundle: "six",
+        surfaceId: "tool:six_note",
+        name: "six_note",
+        description: "Writes a six note",
+        module: join(entry.pluginRoot, "tools/note.ts"),
+      },
+    ]);
+    expect(plan.hooks).toMatchObject([
+      {
+        surfaceId: "hook:tool_call:before:read:audit",
+        event: "tool_call",
+        target: "read",
+        phase: "before",
+        module: join(entry.pluginRoot, "hooks/audit.ts"),
+      },
+    ]);
     expect(plan.mcpServers).toMatchObject([{ surfaceId: "mcp:docs", transport: "stdio", cwd: entry.pluginRoot }]);
     // Started through gjc, in the bundle's sandbox: the real command follows the "--".
     const args = (plan.mcpServers[0] as { args: string[] }).args;
-    expect(args.slice(args.indexOf("sandbox"))).toEqual(["sandbox", "exec", "--bundle", entry.name, "--server", "docs", "--", "bun", "--no-env-file", "--no-install", "--config=/dev/null", "mcp/server.ts"]);
+    expect(args.slice(args.indexOf("sandbox"))).toEqual([
+      "sandbox",
+      "exec",
+      "--bundle",
+      entry.name,
+      "--server",
+      "docs",
+      "--",
+      "bun",
+      "--no-env-file",
+      "--no-install",
+      "--config=/dev/null",
+      "mcp/server.ts",
+    ]);
     expect(plan.systemAppendix).toContain("Follow the domain policy.");
     expect(plan.systemAppendix).toStartWith('<gjc-plugin-system-appendix plugin="six" name="policy"');
     expect(plan.agentAppendices.executor).toContain("Executor: cite the domain docs.");
@@ -85,9 +116,18 @@ describe("session plan", () => {
       ps.find((p) => p.name === "other")!.enabled = false;
     });
     // Drift in a disabled bundle is not looked at (it cannot load anyway).
-    writeFileSync(join(readRegistry(gjcUserRoot(ctx), "user", ctx).plugins.find((p) => p.name === "other")!.pluginRoot, "tools/note.ts"), "changed");
+    writeFileSync(
+      join(
+        readRegistry(gjcUserRoot(ctx), "user", ctx).plugins.find((p) => p.name === "other")!.pluginRoot,
+        "tools/note.ts",
+      ),
+      "changed",
+    );
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => [b.name, b.status])).toEqual([["other", "disabled"], ["six", "active"]]);
+    expect(plan.bundles.map((b) => [b.name, b.status])).toEqual([
+      ["other", "disabled"],
+      ["six", "active"],
+    ]);
     expect(plan.tools).toEqual([]);
     expect(plan.systemAppendix).toBe("");
     expect(plan.hooks.length).toBe(1);
@@ -123,11 +163,23 @@ describe("drift quarantines the bundle (runtime_mismatch, persisted, the file na
       expect(first.plan.tools).toEqual([]);
       expect(first.plan.systemAppendix).toBe("");
       expect(first.plan.advertisements.skills.ralplan).toBe("");
-      expect(first.plan.diagnostics.some((d) => d.code === "runtime_mismatch" && d.bundle === "six" && d.message.includes(file))).toBe(true);
+      expect(
+        first.plan.diagnostics.some(
+          (d) => d.code === "runtime_mismatch" && d.bundle === "six" && d.message.includes(file),
+        ),
+      ).toBe(true);
       expect(first.persistedQuarantine).toBeGreaterThan(0);
       // Persisted in registry.json, so list/inspect show it and a second run keeps it.
       const stored = readRegistry(gjcUserRoot(ctx), "user", ctx).plugins[0].quarantine ?? [];
-      expect(stored.some((q) => q.code === "runtime_mismatch" && q.surfaceId === "plugin:six" && q.message.includes(file) && q.detectedAt === "2026-08-01T00:00:00.000Z")).toBe(true);
+      expect(
+        stored.some(
+          (q) =>
+            q.code === "runtime_mismatch" &&
+            q.surfaceId === "plugin:six" &&
+            q.message.includes(file) &&
+            q.detectedAt === "2026-08-01T00:00:00.000Z",
+        ),
+      ).toBe(true);
       const second = await startSession(ctx);
       expect(second.plan.bundles[0].status).toBe("quarantined");
       expect(second.persistedQuarantine).toBe(0);
@@ -139,7 +191,10 @@ describe("drift quarantines the bundle (runtime_mismatch, persisted, the file na
     await installed({ name: "fine", tool: "fine_tool" });
     writeFileSync(join(entry.pluginRoot, "tools/note.ts"), "changed");
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => [b.name, b.status])).toEqual([["fine", "active"], ["six", "quarantined"]]);
+    expect(plan.bundles.map((b) => [b.name, b.status])).toEqual([
+      ["fine", "active"],
+      ["six", "quarantined"],
+    ]);
     expect(plan.tools.map((t) => t.name)).toEqual(["fine_tool"]);
   });
 });
@@ -150,7 +205,10 @@ describe("session collisions", () => {
     await installed(six, "project");
     const before = registryText("project");
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([["user", "active"], ["project", "excluded"]]);
+    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([
+      ["user", "active"],
+      ["project", "excluded"],
+    ]);
     expect(plan.bundles[1].collision?.with).toEqual(["six (user)"]);
     expect(plan.bundles[1].collision?.surfaceIds).toContain("tool:six_note");
     expect(plan.bundles[1].surfaces.every((s) => s.status === "excluded")).toBe(true);
@@ -165,7 +223,11 @@ describe("session collisions", () => {
   });
 
   test("bundles with only sub-skills collide on their activation args too", async () => {
-    const spec: BundleSpec = { name: "subs", tool: null, subskills: [{ name: "x", parent: "ultragoal", phase: "active", arg: "x" }] };
+    const spec: BundleSpec = {
+      name: "subs",
+      tool: null,
+      subskills: [{ name: "x", parent: "ultragoal", phase: "active", arg: "x" }],
+    };
     await installed(spec, "user");
     await installed(spec, "project");
     const { plan } = await startSession(ctx);
@@ -180,7 +242,10 @@ describe("session collisions", () => {
       ps[0].enabled = false;
     });
     const { plan } = await startSession(ctx);
-    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([["user", "disabled"], ["project", "active"]]);
+    expect(plan.bundles.map((b) => [b.scope, b.status])).toEqual([
+      ["user", "disabled"],
+      ["project", "active"],
+    ]);
   });
 });
 
@@ -188,22 +253,41 @@ describe("persisted and policy quarantine", () => {
   test("a persisted surface quarantine removes only that surface", async () => {
     await installed(six);
     editRegistry("user", (ps) => {
-      ps[0].quarantine = [{ surfaceId: "hook:tool_call:before:read:audit", code: "security_policy", message: "denied API", detectedAt: "2026-01-01T00:00:00.000Z" }];
+      ps[0].quarantine = [
+        {
+          surfaceId: "hook:tool_call:before:read:audit",
+          code: "security_policy",
+          message: "denied API",
+          detectedAt: "2026-01-01T00:00:00.000Z",
+        },
+      ];
     });
     const { plan } = await startSession(ctx);
     expect(plan.bundles[0].status).toBe("active");
     expect(plan.hooks).toEqual([]);
     expect(plan.tools.length).toBe(1);
-    expect(plan.diagnostics).toMatchObject([{ code: "security_policy", surfaceId: "hook:tool_call:before:read:audit", bundle: "six" }]);
+    expect(plan.diagnostics).toMatchObject([
+      { code: "security_policy", surfaceId: "hook:tool_call:before:read:audit", bundle: "six" },
+    ]);
   });
 
   test("a persisted whole-bundle quarantine keeps it out without re-hashing", async () => {
     await installed(six);
     editRegistry("user", (ps) => {
-      ps[0].quarantine = [{ surfaceId: "plugin:six", code: "runtime_mismatch", message: "Installed file changed: x", detectedAt: "2026-01-01T00:00:00.000Z" }];
+      ps[0].quarantine = [
+        {
+          surfaceId: "plugin:six",
+          code: "runtime_mismatch",
+          message: "Installed file changed: x",
+          detectedAt: "2026-01-01T00:00:00.000Z",
+        },
+      ];
     });
     const { plan } = await startSession(ctx);
-    expect(plan.bundles[0]).toMatchObject({ status: "quarantined", reasons: [{ code: "runtime_mismatch", persisted: true }] });
+    expect(plan.bundles[0]).toMatchObject({
+      status: "quarantined",
+      reasons: [{ code: "runtime_mismatch", persisted: true }],
+    });
   });
 
   test("an MCP launch edited into the registry is re-judged against the policy and quarantined", async () => {
@@ -225,7 +309,10 @@ describe("persisted and policy quarantine", () => {
       ps[0].surfaces.tools[0].path = "../../outside/evil.ts";
     });
     const { plan } = await startSession(ctx);
-    expect(plan.bundles[0]).toMatchObject({ status: "quarantined", reasons: [{ surfaceId: "tool:six_note", code: "runtime_mismatch", persisted: false }] });
+    expect(plan.bundles[0]).toMatchObject({
+      status: "quarantined",
+      reasons: [{ surfaceId: "tool:six_note", code: "runtime_mismatch", persisted: false }],
+    });
     expect(plan.tools).toEqual([]);
     expect(plan.hooks).toEqual([]);
   });
@@ -247,7 +334,10 @@ describe("--check-runtime", () => {
     await installed({ ...six, toolSource: `export default () => ({ name: "renamed", execute() {} });\n` });
     const r = await startSession(ctx, { checkRuntime: true });
     expect(r.runtimeCheck).toMatchObject({ checked: 2, failed: 1 });
-    expect(r.runtimeCheck?.results.find((x) => !x.ok)).toMatchObject({ surfaceId: "tool:six_note", code: "runtime_mismatch" });
+    expect(r.runtimeCheck?.results.find((x) => !x.ok)).toMatchObject({
+      surfaceId: "tool:six_note",
+      code: "runtime_mismatch",
+    });
     expect(r.plan.tools).toEqual([]);
     expect(r.plan.hooks.length).toBe(1);
     expect(r.plan.bundles[0].status).toBe("active");
@@ -259,9 +349,15 @@ describe("--check-runtime", () => {
   });
 
   test("a hook calling a denied API is quarantined as security_policy", async () => {
-    await installed({ ...six, hookSource: `export default (api) => { api.registerCommand("x"); api.on("tool_call", () => {}); };\n` });
+    await installed({
+      ...six,
+      hookSource: `export default (api) => { api.registerCommand("x"); api.on("tool_call", () => {}); };\n`,
+    });
     const r = await startSession(ctx, { checkRuntime: true });
-    expect(r.runtimeCheck?.results.find((x) => !x.ok)).toMatchObject({ surfaceId: "hook:tool_call:before:read:audit", code: "security_policy" });
+    expect(r.runtimeCheck?.results.find((x) => !x.ok)).toMatchObject({
+      surfaceId: "hook:tool_call:before:read:audit",
+      code: "security_policy",
+    });
     expect(r.plan.hooks).toEqual([]);
   });
 
@@ -287,7 +383,9 @@ describe("persisting under a busy lock", () => {
       expect(plan.bundles[0].status).toBe("quarantined");
       expect(plan.bundles[0].reasons.every((r) => !r.persisted)).toBe(true);
       expect(persistedQuarantine).toBe(0);
-      expect(plan.diagnostics).toContainEqual(expect.objectContaining({ code: "quarantine_not_persisted", severity: "warning", scope: "user" }));
+      expect(plan.diagnostics).toContainEqual(
+        expect.objectContaining({ code: "quarantine_not_persisted", severity: "warning", scope: "user" }),
+      );
     } finally {
       lock.release();
     }

@@ -13,7 +13,15 @@ test("upgrade stops with stale_baseline when the entry changed after it was read
   const t = box();
   const ctx = t.context({ cwd: t.root });
   const src = t.write("src", {
-    "gajae-plugin.json": { kind: "gajae-code-plugin", name: "st", version: "1.0.0", tools: [{ name: "st_a", path: "tools/a.ts" }, { name: "st_b", path: "tools/b.ts" }] },
+    "gajae-plugin.json": {
+      kind: "gajae-code-plugin",
+      name: "st",
+      version: "1.0.0",
+      tools: [
+        { name: "st_a", path: "tools/a.ts" },
+        { name: "st_b", path: "tools/b.ts" },
+      ],
+    },
     "tools/a.ts": "export default 1;\n",
     "tools/b.ts": "export default 2;\n",
   });

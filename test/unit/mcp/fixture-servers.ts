@@ -22,7 +22,12 @@ export function sdkServerBuild(_legacyOutDir?: string): Promise<string> {
     const outDir = mkdtempSync(join(tmpdir(), "gjc-mcp-fixtures-"));
     removeAtEndOfRun(outDir);
     const naming = "sdk-server.mjs";
-    const result = await Bun.build({ entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")], target: "node", outdir: outDir, naming });
+    const result = await Bun.build({
+      entrypoints: [join(FIXTURES, "sdk-server/stdio-server.ts")],
+      target: "node",
+      outdir: outDir,
+      naming,
+    });
     if (!result.success) throw new Error(result.logs.map(String).join("\n"));
     return join(outDir, naming);
   })();
@@ -49,7 +54,9 @@ export async function waitGroupGone(pid: number, boundMs = 5000): Promise<boolea
     () => {
       // Say who is left (a zombie and its parent, or a live process), so a failure can be explained.
       const left = procTable().filter((p) => p.pgid === pid);
-      console.error(`process group ${pid} outlived ${boundMs} ms (this test process is ${process.pid}): ${JSON.stringify(left)}`);
+      console.error(
+        `process group ${pid} outlived ${boundMs} ms (this test process is ${process.pid}): ${JSON.stringify(left)}`,
+      );
       return false;
     },
   );

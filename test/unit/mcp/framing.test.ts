@@ -71,7 +71,11 @@ describe("BoundedLog", () => {
 describe("readSseEvents", () => {
   test("events, multi-line data, comments, CRLF and the default type", async () => {
     const events: unknown[] = [];
-    const s = streamOf(": keep-alive\n\nevent: endpoint\r\ndata: /messages?x=1\r\n\r\n", "data: {\"a\":\ndata: 1}\nid: 7\n\n", "data:nospace\n\n");
+    const s = streamOf(
+      ": keep-alive\n\nevent: endpoint\r\ndata: /messages?x=1\r\n\r\n",
+      'data: {"a":\ndata: 1}\nid: 7\n\n',
+      "data:nospace\n\n",
+    );
     for await (const e of readSseEvents(s, 1000, "t")) events.push(e);
     expect(events).toEqual([
       { event: "endpoint", data: "/messages?x=1" },

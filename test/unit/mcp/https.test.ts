@@ -24,7 +24,9 @@ function localCheck(known: string[] = [NAME]): AddressCheck & { asked: string[] 
   const asked: string[] = [];
   const fn = (async (host: string) => {
     asked.push(host);
-    return known.includes(host) ? { ok: true as const, addresses: ["127.0.0.1"] } : { ok: false as const, reason: `${host} resolves to a denied address` };
+    return known.includes(host)
+      ? { ok: true as const, addresses: ["127.0.0.1"] }
+      : { ok: false as const, reason: `${host} resolves to a denied address` };
   }) as AddressCheck & { asked: string[] };
   fn.asked = asked;
   return fn;
@@ -46,7 +48,12 @@ describe("streamable HTTP over a pinned TLS connection", () => {
     const { server, seen, port } = startTlsServer(tls, (req) => app.handle(req));
     try {
       const check = localCheck();
-      const result = await probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: check, ca: tls.cert });
+      const result = await probeHttpServer({
+        url: `https://${NAME}:${port}/mcp`,
+        transport: "http",
+        addressCheck: check,
+        ca: tls.cert,
+      });
       expect(result.serverInfo).toEqual({ name: "fixture-sdk-http", version: "2.0.0" });
       expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
       expect(check.asked.length).toBeGreaterThanOrEqual(3);
@@ -65,7 +72,14 @@ describe("streamable HTTP over a pinned TLS connection", () => {
     const app = await streamableHandler();
     const { server, port } = startTlsServer(tls, (req) => app.handle(req));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://wrong.gjc.test:${port}/mcp`, transport: "http", addressCheck: localCheck(["wrong.gjc.test"]), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://wrong.gjc.test:${port}/mcp`,
+          transport: "http",
+          addressCheck: localCheck(["wrong.gjc.test"]),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("mcp_unreachable");
       expect(err.exit).toBe(4);
       expect(err.message).toContain("certificate");
@@ -79,7 +93,9 @@ describe("streamable HTTP over a pinned TLS connection", () => {
     const app = await streamableHandler();
     const { server, port } = startTlsServer(tls, (req) => app.handle(req));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck() }));
+      const err = await probeError(
+        probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck() }),
+      );
       expect(err.code).toBe("mcp_unreachable");
     } finally {
       await app.close();
@@ -90,7 +106,14 @@ describe("streamable HTTP over a pinned TLS connection", () => {
   test("a denied address check refuses before any connection", async () => {
     const { server, seen, port } = startTlsServer(tls, () => new Response("never"));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck([]), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://${NAME}:${port}/mcp`,
+          transport: "http",
+          addressCheck: localCheck([]),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("security_policy");
       expect(err.exit).toBe(3);
       expect(seen).toEqual([]);
@@ -101,7 +124,11 @@ describe("streamable HTTP over a pinned TLS connection", () => {
 
   test("a name that does not resolve is unreachable (exit 4), not a policy refusal", async () => {
     const err = await probeError(
-      probeHttpServer({ url: `https://${NAME}/mcp`, transport: "http", addressCheck: async () => ({ ok: false, reason: "DNS resolution failed (ENOTFOUND)", unresolved: true }) }),
+      probeHttpServer({
+        url: `https://${NAME}/mcp`,
+        transport: "http",
+        addressCheck: async () => ({ ok: false, reason: "DNS resolution failed (ENOTFOUND)", unresolved: true }),
+      }),
     );
     expect(err.code).toBe("mcp_unreachable");
     expect(err.exit).toBe(4);
@@ -110,7 +137,12 @@ describe("streamable HTTP over a pinned TLS connection", () => {
   test("denied URLs never reach the address check or the network", async () => {
     const { server, seen, port } = startTlsServer(tls, () => new Response("never"));
     try {
-      for (const url of [`http://${NAME}:${port}/mcp`, `https://127.0.0.1:${port}/mcp`, `https://localhost:${port}/`, `https://u:p@${NAME}:${port}/`]) {
+      for (const url of [
+        `http://${NAME}:${port}/mcp`,
+        `https://127.0.0.1:${port}/mcp`,
+        `https://localhost:${port}/`,
+        `https://u:p@${NAME}:${port}/`,
+      ]) {
         const check = localCheck();
         const err = await probeError(probeHttpServer({ url, transport: "http", addressCheck: check, ca: tls.cert }));
         expect(err.code).toBe("security_policy");
@@ -131,7 +163,12 @@ describe("streamable HTTP over a pinned TLS connection", () => {
     });
     try {
       const check = localCheck();
-      const result = await probeHttpServer({ url: `https://${NAME}:${port}/old`, transport: "http", addressCheck: check, ca: tls.cert });
+      const result = await probeHttpServer({
+        url: `https://${NAME}:${port}/old`,
+        transport: "http",
+        addressCheck: check,
+        ca: tls.cert,
+      });
       expect(result.tools).toHaveLength(3);
       // Three POSTs and the closing DELETE each hit /old, then /mcp: two checks a request.
       expect(seen.filter((r) => r.path === "/old").length).toBe(4);
@@ -146,10 +183,20 @@ describe("streamable HTTP over a pinned TLS connection", () => {
   test("redirects to another origin or to http are refused", async () => {
     for (const target of ["https://other.gjc.test:PORT/mcp", `http://${NAME}:PORT/mcp`, `https://${NAME}:1/mcp`]) {
       let location = "";
-      const { server, seen, port } = startTlsServer(tls, () => new Response(null, { status: 307, headers: { location } }));
+      const { server, seen, port } = startTlsServer(
+        tls,
+        () => new Response(null, { status: 307, headers: { location } }),
+      );
       location = target.replace("PORT", String(port));
       try {
-        const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck([NAME, "other.gjc.test"]), ca: tls.cert }));
+        const err = await probeError(
+          probeHttpServer({
+            url: `https://${NAME}:${port}/mcp`,
+            transport: "http",
+            addressCheck: localCheck([NAME, "other.gjc.test"]),
+            ca: tls.cert,
+          }),
+        );
         expect(err.code).toBe("security_policy");
         expect(err.message).toContain("redirect away");
         expect(seen.length).toBe(1);
@@ -165,7 +212,14 @@ describe("streamable HTTP over a pinned TLS connection", () => {
       return Response.json({ jsonrpc: "2.0", id: body.id, result: { pad: "x".repeat(1024 * 1024) } });
     });
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck(), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://${NAME}:${port}/mcp`,
+          transport: "http",
+          addressCheck: localCheck(),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("mcp_frame_too_large");
     } finally {
       server.stop(true);
@@ -175,7 +229,14 @@ describe("streamable HTTP over a pinned TLS connection", () => {
   test("an error status is a clear error", async () => {
     const { server, port } = startTlsServer(tls, () => new Response("no", { status: 401 }));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/mcp`, transport: "http", addressCheck: localCheck(), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://${NAME}:${port}/mcp`,
+          transport: "http",
+          addressCheck: localCheck(),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("mcp_http_status");
       expect(err.message).toContain("401");
     } finally {
@@ -203,11 +264,22 @@ describe("proxy environment variables", () => {
     try {
       const proxyUrl = `http://127.0.0.1:${proxy.port}`;
       const child = Bun.spawn(["bun", `${import.meta.dir}/proxy-child.ts`, String(port), certFile], {
-        env: { PATH: process.env.PATH ?? "", HOME: tmp.path, HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, ALL_PROXY: proxyUrl, https_proxy: proxyUrl },
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: tmp.path,
+          HTTPS_PROXY: proxyUrl,
+          HTTP_PROXY: proxyUrl,
+          ALL_PROXY: proxyUrl,
+          https_proxy: proxyUrl,
+        },
         stdout: "pipe",
         stderr: "pipe",
       });
-      const [out, errText, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      const [out, errText, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
       expect({ code, errText: code === 0 ? "" : errText }).toEqual({ code: 0, errText: "" });
       const report = JSON.parse(out) as { plain: string; tools: number };
       expect(report.tools).toBe(3);
@@ -228,7 +300,12 @@ describe("HTTP+SSE (2024-11-05 transport)", () => {
     const app = legacySseHandler();
     const { server, seen, port } = startTlsServer(tls, (req) => app.handle(req));
     try {
-      const result = await probeHttpServer({ url: `https://${NAME}:${port}/sse`, transport: "sse", addressCheck: localCheck(), ca: tls.cert });
+      const result = await probeHttpServer({
+        url: `https://${NAME}:${port}/sse`,
+        transport: "sse",
+        addressCheck: localCheck(),
+        ca: tls.cert,
+      });
       expect(result.serverInfo.name).toBe("fixture-sdk-http");
       expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
       expect(seen[0]).toEqual({ method: "GET", path: "/sse", host: `${NAME}:${port}` });
@@ -243,7 +320,14 @@ describe("HTTP+SSE (2024-11-05 transport)", () => {
     const app = legacySseHandler("https://other.gjc.test/messages");
     const { server, seen, port } = startTlsServer(tls, (req) => app.handle(req));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/sse`, transport: "sse", addressCheck: localCheck([NAME, "other.gjc.test"]), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://${NAME}:${port}/sse`,
+          transport: "sse",
+          addressCheck: localCheck([NAME, "other.gjc.test"]),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("security_policy");
       expect(seen.filter((r) => r.method === "POST")).toEqual([]);
     } finally {
@@ -255,7 +339,14 @@ describe("HTTP+SSE (2024-11-05 transport)", () => {
   test("a plain JSON endpoint is not an SSE stream", async () => {
     const { server, port } = startTlsServer(tls, () => Response.json({}));
     try {
-      const err = await probeError(probeHttpServer({ url: `https://${NAME}:${port}/sse`, transport: "sse", addressCheck: localCheck(), ca: tls.cert }));
+      const err = await probeError(
+        probeHttpServer({
+          url: `https://${NAME}:${port}/sse`,
+          transport: "sse",
+          addressCheck: localCheck(),
+          ca: tls.cert,
+        }),
+      );
       expect(err.code).toBe("mcp_protocol");
     } finally {
       server.stop(true);

@@ -22,14 +22,30 @@ const scratchParent = join(tmp.path, "scratch");
  * The sandbox of a server of a bundle at `root`, with the write grant to its own folder that
  * these fixtures need (the misbehaving ones record their daemons' pids next to themselves).
  */
-const confinedTo = (root: string) => ({ subject: { bundle: "fixture", process: { kind: "server" as const, id: "s" } }, profile: { read: [root], write: [root], net: [] } });
+const confinedTo = (root: string) => ({
+  subject: { bundle: "fixture", process: { kind: "server" as const, id: "s" } },
+  profile: { read: [root], write: [root], net: [] },
+});
 
 /** Runs a probe expected to fail; returns the error and proves the process group is gone. */
-async function failingProbe(root: string, launch: { command: string; args?: string[]; cwd?: string }, timeoutMs = 10_000) {
+async function failingProbe(
+  root: string,
+  launch: { command: string; args?: string[]; cwd?: string },
+  timeoutMs = 10_000,
+) {
   let pid: number | undefined;
   let error: unknown;
   try {
-    await probeStdioServer({ root, scratchParent, sandbox: confinedTo(root), hostEnv: process.env, launch, timeoutMs, label: 'MCP server "bad"', onSpawn: (p) => (pid = p) });
+    await probeStdioServer({
+      root,
+      scratchParent,
+      sandbox: confinedTo(root),
+      hostEnv: process.env,
+      launch,
+      timeoutMs,
+      label: 'MCP server "bad"',
+      onSpawn: (p) => (pid = p),
+    });
   } catch (e) {
     error = e;
   }
@@ -42,7 +58,14 @@ describe("probeStdioServer against the SDK server", () => {
   test("bun: initialize, initialized, tools/list, and nothing left running", async () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     let pid = 0;
-    const result = await probeStdioServer({ root, scratchParent, sandbox: confinedTo(root), hostEnv: process.env, launch: { command: "bun", args: ["mcp/server.mjs"] }, onSpawn: (p) => (pid = p) });
+    const result = await probeStdioServer({
+      root,
+      scratchParent,
+      sandbox: confinedTo(root),
+      hostEnv: process.env,
+      launch: { command: "bun", args: ["mcp/server.mjs"] },
+      onSpawn: (p) => (pid = p),
+    });
     expect(result.serverInfo).toEqual({ name: "fixture-sdk-server", version: "1.2.3" });
     expect(result.protocolVersion).toBe("2025-06-18");
     expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
@@ -55,7 +78,13 @@ describe("probeStdioServer against the SDK server", () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     let pid: number;
     {
-      await using conn = await connectStdioServer({ root, scratchParent, sandbox: confinedTo(root), hostEnv: process.env, launch: { command: "node", args: ["server.mjs"], cwd: "mcp" } });
+      await using conn = await connectStdioServer({
+        root,
+        scratchParent,
+        sandbox: confinedTo(root),
+        hostEnv: process.env,
+        launch: { command: "node", args: ["server.mjs"], cwd: "mcp" },
+      });
       pid = conn.pid;
       const cwd = await conn.callTool("cwd", {}, 5000);
       expect(cwd.content).toEqual([{ type: "text", text: join(root, "mcp") }]);
@@ -67,21 +96,61 @@ describe("probeStdioServer against the SDK server", () => {
     const root = bundleWith(freshRoot(), { "mcp/server.mjs": sdkServer });
     writeFileSync(join(root, "run-server"), "#!/bin/sh\nexec bun ./mcp/server.mjs\n");
     chmodSync(join(root, "run-server"), 0o755);
-    const result = await probeStdioServer({ root, scratchParent, sandbox: confinedTo(root), hostEnv: process.env, launch: { command: "./run-server" } });
+    const result = await probeStdioServer({
+      root,
+      scratchParent,
+      sandbox: confinedTo(root),
+      hostEnv: process.env,
+      launch: { command: "./run-server" },
+    });
     expect(result.tools).toHaveLength(3);
   });
 
   test("a host secret is not in the child's environment; allow-listed variables are", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
-    const hostEnv = { ...process.env, GJC_TEST_SECRET_TOKEN: "s3cr3t-value", AWS_SECRET_ACCESS_KEY: "x", LANG: "C.UTF-8" };
-    await using conn = await connectStdioServer({ root, scratchParent, sandbox: confinedTo(root), launch: { command: "bun", args: ["server.mjs"] }, hostEnv });
+    const hostEnv = {
+      ...process.env,
+      GJC_TEST_SECRET_TOKEN: "s3cr3t-value",
+      AWS_SECRET_ACCESS_KEY: "x",
+      LANG: "C.UTF-8",
+    };
+    await using conn = await connectStdioServer({
+      root,
+      scratchParent,
+      sandbox: confinedTo(root),
+      launch: { command: "bun", args: ["server.mjs"] },
+      hostEnv,
+    });
     const reply = await conn.callTool("env_names", {}, 5000);
     const names = JSON.parse((reply.content as { text: string }[])[0].text) as string[];
     expect(names).not.toContain("GJC_TEST_SECRET_TOKEN");
     expect(names).not.toContain("AWS_SECRET_ACCESS_KEY");
     expect(names).toContain("PATH");
     expect(names).toContain("LANG");
-    expect(names.filter((k) => !["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "BUN_BE_BUN", "GJC_PROCESS_TREE"].includes(k))).toEqual([]);
+    expect(
+      names.filter(
+        (k) =>
+          ![
+            "PATH",
+            "HOME",
+            "USER",
+            "LOGNAME",
+            "SHELL",
+            "LANG",
+            "LANGUAGE",
+            "LC_ALL",
+            "LC_CTYPE",
+            "LC_MESSAGES",
+            "TERM",
+            "TZ",
+            "TMPDIR",
+            "TEMP",
+            "TMP",
+            "BUN_BE_BUN",
+            "GJC_PROCESS_TREE",
+          ].includes(k),
+      ),
+    ).toEqual([]);
   });
 
   test("bun ignores a shipped bunfig.toml preload and .env", async () => {
@@ -91,7 +160,13 @@ describe("probeStdioServer against the SDK server", () => {
     writeFileSync(join(root, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
     writeFileSync(join(root, ".env"), "INJECTED_FROM_DOTENV=1\n");
     {
-      await using conn = await connectStdioServer({ root, scratchParent, sandbox: confinedTo(root), hostEnv: process.env, launch: { command: "bun", args: ["server.mjs"] } });
+      await using conn = await connectStdioServer({
+        root,
+        scratchParent,
+        sandbox: confinedTo(root),
+        hostEnv: process.env,
+        launch: { command: "bun", args: ["server.mjs"] },
+      });
       const reply = await conn.callTool("env_names", {}, 5000);
       expect((reply.content as { text: string }[])[0].text).not.toContain("INJECTED_FROM_DOTENV");
     }
@@ -122,7 +197,13 @@ describe("the launcher policy is re-checked against the installed root", () => {
 
   test("bun servers run on our own runtime, so bun need not be on PATH", async () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
-    const result = await probeStdioServer({ root, scratchParent, sandbox: confinedTo(root), launch: { command: "bun", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
+    const result = await probeStdioServer({
+      root,
+      scratchParent,
+      sandbox: confinedTo(root),
+      launch: { command: "bun", args: ["server.mjs"] },
+      hostEnv: { PATH: join(tmp.path, "empty-path") },
+    });
     expect(result.serverInfo.name).toBe("fixture-sdk-server");
   });
 
@@ -130,7 +211,13 @@ describe("the launcher policy is re-checked against the installed root", () => {
     const root = bundleWith(freshRoot(), { "server.mjs": sdkServer });
     let error: unknown;
     try {
-      await probeStdioServer({ root, scratchParent, sandbox: confinedTo(root), launch: { command: "node", args: ["server.mjs"] }, hostEnv: { PATH: join(tmp.path, "empty-path") } });
+      await probeStdioServer({
+        root,
+        scratchParent,
+        sandbox: confinedTo(root),
+        launch: { command: "node", args: ["server.mjs"] },
+        hostEnv: { PATH: join(tmp.path, "empty-path") },
+      });
     } catch (e) {
       error = e;
     }
@@ -196,15 +283,18 @@ describe("misbehaving servers end with a clear error and no process left", () =>
     expect(pidAlive(grandchild)).toBe(false);
   });
 
-  test.if(process.platform === "linux")("starts a setsid daemon and a double-forked orphan: both are gone when the probe returns", async () => {
-    const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/daemonizer.ts" });
-    const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] }, 2000);
-    expect(error.code).toBe("mcp_timeout");
-    const [kept, orphan] = readFileSync(join(root, "daemons.pid"), "utf8").split(" ").map(Number);
-    expect(kept).toBeGreaterThan(1);
-    expect(orphan).toBeGreaterThan(1);
-    expect([pidAlive(kept), pidAlive(orphan)]).toEqual([false, false]);
-  });
+  test.if(process.platform === "linux")(
+    "starts a setsid daemon and a double-forked orphan: both are gone when the probe returns",
+    async () => {
+      const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/daemonizer.ts" });
+      const { error } = await failingProbe(root, { command: "bun", args: ["s.ts"] }, 2000);
+      expect(error.code).toBe("mcp_timeout");
+      const [kept, orphan] = readFileSync(join(root, "daemons.pid"), "utf8").split(" ").map(Number);
+      expect(kept).toBeGreaterThan(1);
+      expect(orphan).toBeGreaterThan(1);
+      expect([pidAlive(kept), pidAlive(orphan)]).toEqual([false, false]);
+    },
+  );
 
   test("answers with an unsupported protocol version", async () => {
     const root = bundleWith(freshRoot(), { "s.ts": "misbehaving/wrong-version.ts" });

@@ -10,7 +10,10 @@ export interface SeenRequest {
  * A local HTTPS server on an ephemeral port of 127.0.0.1 that records every request (method,
  * path, Host header) before handing it to `handler`.
  */
-export function startTlsServer(tls: { cert: string; key: string }, handler: (req: Request) => Response | Promise<Response>): { server: Server<undefined>; seen: SeenRequest[]; port: number } {
+export function startTlsServer(
+  tls: { cert: string; key: string },
+  handler: (req: Request) => Response | Promise<Response>,
+): { server: Server<undefined>; seen: SeenRequest[]; port: number } {
   const seen: SeenRequest[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",

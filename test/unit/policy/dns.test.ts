@@ -45,7 +45,11 @@ describe("resolveAndCheck (DESIGN item 11 stage d)", () => {
   });
 
   test("mixed answers fail when any one is denied, whatever its position", async () => {
-    for (const answers of [["8.8.8.8", "10.0.0.1"], ["10.0.0.1", "8.8.8.8"], ["2606:4700::1111", "8.8.8.8", "fe80::1"]]) {
+    for (const answers of [
+      ["8.8.8.8", "10.0.0.1"],
+      ["10.0.0.1", "8.8.8.8"],
+      ["2606:4700::1111", "8.8.8.8", "fe80::1"],
+    ]) {
       const v = await resolveAndCheck("mixed.example.com", fakeResolver({ "mixed.example.com": answers }));
       expect(v.ok).toBe(false);
       if (!v.ok) expect(v.reason).toContain("denied address");
@@ -54,7 +58,11 @@ describe("resolveAndCheck (DESIGN item 11 stage d)", () => {
 
   test("empty answers fail closed", async () => {
     const v = await resolveAndCheck("empty.example.com", fakeResolver({ "empty.example.com": [] }));
-    expect(v).toEqual({ ok: false, reason: "DNS resolution of empty.example.com returned no address", unresolved: true });
+    expect(v).toEqual({
+      ok: false,
+      reason: "DNS resolution of empty.example.com returned no address",
+      unresolved: true,
+    });
   });
 
   test("resolver errors fail closed and name the error code", async () => {

@@ -48,7 +48,18 @@ describe("classifyHost", () => {
 });
 
 describe("parsers agree with the WHATWG URL parser", () => {
-  const spellings = ["127.0.0.1", "127.1", "0x7f.0.1", "0177.0.0.01", "2130706433", "0x7f000001", "017700000001", "1.0x2.0300", "0x", "0.0"];
+  const spellings = [
+    "127.0.0.1",
+    "127.1",
+    "0x7f.0.1",
+    "0177.0.0.01",
+    "2130706433",
+    "0x7f000001",
+    "017700000001",
+    "1.0x2.0300",
+    "0x",
+    "0.0",
+  ];
   for (const s of spellings) {
     test(`IPv4 ${s}`, () => {
       const viaUrl = new URL(`https://${s}/`).hostname;
@@ -57,7 +68,16 @@ describe("parsers agree with the WHATWG URL parser", () => {
       expect([ours! >>> 24, (ours! >>> 16) & 255, (ours! >>> 8) & 255, ours! & 255].join(".")).toBe(viaUrl);
     });
   }
-  const v6 = ["::", "::1", "1::", "1:2:3:4:5:6:7:8", "::ffff:1.2.3.4", "64:ff9b::10.0.0.1", "2001:db8:0:0:1::1", "fe80::a:b"];
+  const v6 = [
+    "::",
+    "::1",
+    "1::",
+    "1:2:3:4:5:6:7:8",
+    "::ffff:1.2.3.4",
+    "64:ff9b::10.0.0.1",
+    "2001:db8:0:0:1::1",
+    "fe80::a:b",
+  ];
   for (const s of v6) {
     test(`IPv6 ${s}`, () => {
       const canonical = new URL(`https://[${s}]/`).hostname;

@@ -27,16 +27,59 @@ describe("child environment", () => {
   });
 
   test("tokens, keys, cloud credentials and loader switches are denied by name", () => {
-    for (const name of ["GITHUB_TOKEN", "NPM_TOKEN", "AWS_REGION", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "SSH_KEY", "DB_PASSWORD", "MY_SECRET", "gh_token",
-      "NODE_OPTIONS", "BUN_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "PYTHONSTARTUP", "JAVA_TOOL_OPTIONS", "SSH_AUTH_SOCK",
-      "PYTHONWARNINGS", "PYTHONBREAKPOINT", "SHELLOPTS", "BASHOPTS", "PS4", "PERL5DB", "LUA_INIT", "LUA_INIT_5_4", "DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER", "COR_PROFILER", "GCONV_PATH", "GIT_PROXY_COMMAND", "ZDOTDIR", "PHPRC"]) {
+    for (const name of [
+      "GITHUB_TOKEN",
+      "NPM_TOKEN",
+      "AWS_REGION",
+      "AWS_SECRET_ACCESS_KEY",
+      "OPENAI_API_KEY",
+      "SSH_KEY",
+      "DB_PASSWORD",
+      "MY_SECRET",
+      "gh_token",
+      "NODE_OPTIONS",
+      "BUN_OPTIONS",
+      "LD_PRELOAD",
+      "LD_LIBRARY_PATH",
+      "DYLD_INSERT_LIBRARIES",
+      "PYTHONSTARTUP",
+      "JAVA_TOOL_OPTIONS",
+      "SSH_AUTH_SOCK",
+      "PYTHONWARNINGS",
+      "PYTHONBREAKPOINT",
+      "SHELLOPTS",
+      "BASHOPTS",
+      "PS4",
+      "PERL5DB",
+      "LUA_INIT",
+      "LUA_INIT_5_4",
+      "DOTNET_STARTUP_HOOKS",
+      "CORECLR_PROFILER",
+      "COR_PROFILER",
+      "GCONV_PATH",
+      "GIT_PROXY_COMMAND",
+      "ZDOTDIR",
+      "PHPRC",
+    ]) {
       expect(isDeniedEnvName(name)).toBe(true);
     }
-    for (const name of ["DOCKER_HOST", "EDITOR", "PLUGIN_MODE", "GIT_AUTHOR_NAME", "KEYBOARD_LAYOUT", "CORE_COUNT", "DOTNET_ROOT", "PYTHONUNBUFFERED"]) expect(isDeniedEnvName(name)).toBe(false);
+    for (const name of [
+      "DOCKER_HOST",
+      "EDITOR",
+      "PLUGIN_MODE",
+      "GIT_AUTHOR_NAME",
+      "KEYBOARD_LAYOUT",
+      "CORE_COUNT",
+      "DOTNET_ROOT",
+      "PYTHONUNBUFFERED",
+    ])
+      expect(isDeniedEnvName(name)).toBe(false);
   });
 
   test("a manifest sets values, but cannot name a denied variable", () => {
-    const { env, dropped } = buildChildEnv(host, { declared: { MODE: "fast", NODE_OPTIONS: "--inspect", LD_PRELOAD: "./x.so", API_TOKEN: "literal" } });
+    const { env, dropped } = buildChildEnv(host, {
+      declared: { MODE: "fast", NODE_OPTIONS: "--inspect", LD_PRELOAD: "./x.so", API_TOKEN: "literal" },
+    });
     expect(env.MODE).toBe("fast");
     expect(env.NODE_OPTIONS).toBeUndefined();
     expect(env.LD_PRELOAD).toBeUndefined();

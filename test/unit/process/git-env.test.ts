@@ -31,7 +31,19 @@ describe("git's environment", () => {
     expect(env.SSH_AUTH_SOCK).toBe("/run/user/1/agent.sock");
     expect(env.HTTPS_PROXY).toBe("http://proxy:3128");
     expect(env.GIT_TERMINAL_PROMPT).toBe("0");
-    for (const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "NODE_OPTIONS", "LD_PRELOAD", "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "DOCKER_HOST"]) {
+    for (const name of [
+      "GITHUB_TOKEN",
+      "AWS_SECRET_ACCESS_KEY",
+      "NODE_OPTIONS",
+      "LD_PRELOAD",
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_CONFIG_PARAMETERS",
+      "GIT_CONFIG_COUNT",
+      "GIT_CONFIG_KEY_0",
+      "GIT_CONFIG_VALUE_0",
+      "DOCKER_HOST",
+    ]) {
       expect([name, name in env]).toEqual([name, false]);
     }
   });
@@ -39,7 +51,12 @@ describe("git's environment", () => {
   test("git.status: the allow-list and no host GIT_* variable at all", () => {
     const env = gitStatusEnv(host);
     expect(env.PATH).toBe("/usr/bin");
-    expect(Object.keys(env).filter((k) => k.startsWith("GIT_")).sort()).toEqual(["GIT_OPTIONAL_LOCKS", "GIT_PAGER", "GIT_TERMINAL_PROMPT"]);
-    for (const name of ["GITHUB_TOKEN", "SSH_AUTH_SOCK", "NODE_OPTIONS", "LD_PRELOAD", "DOCKER_HOST"]) expect([name, name in env]).toEqual([name, false]);
+    expect(
+      Object.keys(env)
+        .filter((k) => k.startsWith("GIT_"))
+        .sort(),
+    ).toEqual(["GIT_OPTIONAL_LOCKS", "GIT_PAGER", "GIT_TERMINAL_PROMPT"]);
+    for (const name of ["GITHUB_TOKEN", "SSH_AUTH_SOCK", "NODE_OPTIONS", "LD_PRELOAD", "DOCKER_HOST"])
+      expect([name, name in env]).toEqual([name, false]);
   });
 });

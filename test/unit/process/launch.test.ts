@@ -44,7 +44,13 @@ describe.if(linux)("the one launcher ends every descendant", () => {
   });
 
   test("a setsid daemon and a double-forked orphan are killed and reaped before stop() returns", async () => {
-    const child = launch({ argv: [process.execPath, "-e", ESCAPING_CHILD], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore" });
+    const child = launch({
+      argv: [process.execPath, "-e", ESCAPING_CHILD],
+      cwd: process.cwd(),
+      env,
+      stdin: "ignore",
+      stderr: "ignore",
+    });
     const [kept, orphan] = (await firstLines(child.proc.stdout, 2)).map(Number);
     expect(alive(kept)).toBe(true);
     expect(alive(orphan)).toBe(true);
@@ -60,7 +66,14 @@ describe.if(linux)("the one launcher ends every descendant", () => {
   });
 
   test("a timeout ends the whole tree and says so", async () => {
-    const child = launch({ argv: [process.execPath, "-e", ESCAPING_CHILD], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore", timeoutMs: 300 });
+    const child = launch({
+      argv: [process.execPath, "-e", ESCAPING_CHILD],
+      cwd: process.cwd(),
+      env,
+      stdin: "ignore",
+      stderr: "ignore",
+      timeoutMs: 300,
+    });
     const [kept, orphan] = (await firstLines(child.proc.stdout, 2)).map(Number);
     await child.exited;
     await child.stop();
@@ -69,7 +82,13 @@ describe.if(linux)("the one launcher ends every descendant", () => {
   });
 
   test("the child sees exactly the environment it was given, plus the tree marker", async () => {
-    const child = launch({ argv: [process.execPath, "-e", "console.log(JSON.stringify(process.env))"], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore" });
+    const child = launch({
+      argv: [process.execPath, "-e", "console.log(JSON.stringify(process.env))"],
+      cwd: process.cwd(),
+      env,
+      stdin: "ignore",
+      stderr: "ignore",
+    });
     const seen = JSON.parse(await new Response(child.proc.stdout).text()) as Record<string, string>;
     await child.stop();
     expect(Object.keys(seen).sort()).toEqual(["BUN_BE_BUN", "GJC_PROCESS_TREE", "PATH"]);
@@ -80,7 +99,14 @@ describe.if(linux)("the one launcher ends every descendant", () => {
     // tree (re-parented to us), 16 MiB at a time up to 512 MiB, touched so it is resident.
     const hog = `const a = []; for (let i = 0; i < 32; i++) { a.push(Buffer.alloc(16 << 20, 1)); } console.log("held"); setInterval(() => {}, 1000);`;
     const leader = `const r = Bun.spawnSync(["setsid", "sh", "-c", ${JSON.stringify(`"${process.execPath}" -e '${hog}' >/dev/null 2>&1 & echo $!`)}]); console.log(r.stdout.toString().trim()); setInterval(() => {}, 1000);`;
-    const child = launch({ argv: [process.execPath, "-e", leader], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore", memoryLimitMiB: 128 });
+    const child = launch({
+      argv: [process.execPath, "-e", leader],
+      cwd: process.cwd(),
+      env,
+      stdin: "ignore",
+      stderr: "ignore",
+      memoryLimitMiB: 128,
+    });
     const [orphan] = (await firstLines(child.proc.stdout, 1)).map(Number);
     await child.exited;
     await child.stop();
@@ -92,7 +118,14 @@ describe.if(linux)("the one launcher ends every descendant", () => {
   });
 
   test("a tree within its limit runs to its end", async () => {
-    const child = launch({ argv: [process.execPath, "-e", "const a = Buffer.alloc(8 << 20, 1); console.log(a.length)"], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore", memoryLimitMiB: 512 });
+    const child = launch({
+      argv: [process.execPath, "-e", "const a = Buffer.alloc(8 << 20, 1); console.log(a.length)"],
+      cwd: process.cwd(),
+      env,
+      stdin: "ignore",
+      stderr: "ignore",
+      memoryLimitMiB: 512,
+    });
     expect((await new Response(child.proc.stdout).text()).trim()).toBe(String(8 << 20));
     expect(await child.exited).toBe(0);
     await child.stop();
@@ -103,7 +136,13 @@ describe.if(linux)("the one launcher ends every descendant", () => {
     // In gjc's own process group, so it cannot be a process of any launch (each has its session).
     const other = Bun.spawn(["sleep", "1000"], { stdio: ["ignore", "ignore", "ignore"] });
     try {
-      const child = launch({ argv: [process.execPath, "-e", ESCAPING_CHILD], cwd: process.cwd(), env, stdin: "ignore", stderr: "ignore" });
+      const child = launch({
+        argv: [process.execPath, "-e", ESCAPING_CHILD],
+        cwd: process.cwd(),
+        env,
+        stdin: "ignore",
+        stderr: "ignore",
+      });
       const [, orphan] = (await firstLines(child.proc.stdout, 2)).map(Number);
       await child.stop();
       expect(alive(orphan)).toBe(false);

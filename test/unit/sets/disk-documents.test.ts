@@ -55,7 +55,13 @@ describe("the sets' on-disk documents", () => {
     const bad = { ...doc, files: [{ ...doc.files[0], mode: "0644" }, ...doc.files.slice(1)] };
     expect(agree("CacheEntry", bad)).toBe(false);
     expect(entryProblem(bad)).toBe("files[0].mode must be an integer, not a string (at /files/0/mode)");
-    for (const other of [{ ...doc, extra: 1 }, { ...doc, files: [] }, { ...doc, files: [{ ...doc.files[0], path: "../x" }] }, { ...doc, files: [doc.files[0], doc.files[0]] }]) expect(entryProblem(other)).toBeString();
+    for (const other of [
+      { ...doc, extra: 1 },
+      { ...doc, files: [] },
+      { ...doc, files: [{ ...doc.files[0], path: "../x" }] },
+      { ...doc, files: [doc.files[0], doc.files[0]] },
+    ])
+      expect(entryProblem(other)).toBeString();
     writeFileSync(file, JSON.stringify(bad));
     expect(readCacheEntry(ctx, e.integrity)).toBeUndefined();
     expect(listCacheEntries(ctx).broken).toEqual([e.integrity]);
@@ -66,7 +72,10 @@ describe("the sets' on-disk documents", () => {
     const doc = readJson(historyFile(ctx, "user"));
     expect(agree("SetHistory", doc)).toBe(true);
     expect(readHistory(ctx, "user").generations.map((g) => g.generation)).toEqual([1, 2, 3]);
-    const bad = { ...doc, generations: [{ ...doc.generations[0], bundles: [{ ...doc.generations[0].bundles[0], integrity: "md5:x" }] }] };
+    const bad = {
+      ...doc,
+      generations: [{ ...doc.generations[0], bundles: [{ ...doc.generations[0].bundles[0], integrity: "md5:x" }] }],
+    };
     expect(agree("SetHistory", bad)).toBe(false);
     writeFileSync(historyFile(ctx, "user"), JSON.stringify(bad));
     expect(readHistory(ctx, "user").generations).toEqual([]);
@@ -85,7 +94,12 @@ describe("the sets' on-disk documents", () => {
       startedAt: new Date(0).toISOString(),
       step: "sync",
       forward: { bundles, only: bundles.map((b) => `${b.family}:${b.name}`), remove: [], trust: [] },
-      backward: { bundles: [], only: bundles.map((b) => `${b.family}:${b.name}`), remove: bundles.map((b) => `${b.family}:${b.name}`), trust: [] },
+      backward: {
+        bundles: [],
+        only: bundles.map((b) => `${b.family}:${b.name}`),
+        remove: bundles.map((b) => `${b.family}:${b.name}`),
+        trust: [],
+      },
     };
     writeJournal(ctx, j);
     const path = journalPath(ctx, "user");
@@ -93,7 +107,10 @@ describe("the sets' on-disk documents", () => {
     expect(readJournal(ctx, "user")).toEqual(j);
 
     const cases: [unknown, string][] = [
-      [{ ...j, forward: { ...j.forward, trust: "cc" } }, "forward.trust must be an array, not a string (at /forward/trust)"],
+      [
+        { ...j, forward: { ...j.forward, trust: "cc" } },
+        "forward.trust must be an array, not a string (at /forward/trust)",
+      ],
       [{ ...j, backward: { ...j.backward, bundles: [{ ...bundles[0], files: 0 }] } }, "(at /backward/bundles/0/files)"],
       [{ ...j, scope: "project" }, "it belongs to the project scope (at /scope)"],
     ];
@@ -106,11 +123,20 @@ describe("the sets' on-disk documents", () => {
       } catch (e) {
         error = e as typeof error;
       }
-      expect({ code: error.code, problem: error.details?.problem }).toEqual({ code: "journal_corrupt", problem: expect.stringContaining(problem) });
+      expect({ code: error.code, problem: error.details?.problem }).toEqual({
+        code: "journal_corrupt",
+        problem: expect.stringContaining(problem),
+      });
       expect(error.message).toContain(problem);
     }
     // The same journal without this user's signature, or signed for another purpose, is foreign: ignored, never refused over.
-    for (const text of [JSON.stringify(j), signedStateText(ctx, "transaction:project", j), signedStateText(ctx, "generations:user", j), "{", `${"[".repeat(100000)}${"]".repeat(100000)}`]) {
+    for (const text of [
+      JSON.stringify(j),
+      signedStateText(ctx, "transaction:project", j),
+      signedStateText(ctx, "generations:user", j),
+      "{",
+      `${"[".repeat(100000)}${"]".repeat(100000)}`,
+    ]) {
       writeFileSync(path, text);
       expect(readJournal(ctx, "user")).toBeUndefined();
     }

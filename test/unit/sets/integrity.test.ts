@@ -19,7 +19,9 @@ describe("integrity", () => {
   });
 
   test("the set verbs' document schemas are generated and up to date (plugins-lock.schema.json: test/unit/store/disk-schemas.test.ts)", () => {
-    const r = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "gen-sets-schemas.ts"), "--check"], { cwd: repoRoot });
+    const r = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "gen-sets-schemas.ts"), "--check"], {
+      cwd: repoRoot,
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stderr.toString()).toContain("docs/json/sync.schema.json up to date\n");
     expect(r.stderr.toString()).not.toContain("stale");

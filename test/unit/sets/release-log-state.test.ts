@@ -1,11 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { isGjcError } from "../../../src/core/errors.ts";
-import { readReleaseLogState, releaseLogStatePath, rememberVerified, writeReleaseLogState } from "../../../src/sets/release-log-state.ts";
+import {
+  readReleaseLogState,
+  releaseLogStatePath,
+  rememberVerified,
+  writeReleaseLogState,
+} from "../../../src/sets/release-log-state.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 
 const box = sandboxPerTest("gjc-tlog-state-");
-const head = (size: number) => ({ origin: "example.com/log", key: "example.com/log+00000000+AQ==", size, root: "r".repeat(43) + "=", checkpoint: "c\n" });
+const head = (size: number) => ({
+  origin: "example.com/log",
+  key: "example.com/log+00000000+AQ==",
+  size,
+  root: "r".repeat(43) + "=",
+  checkpoint: "c\n",
+});
 const codeOf = (f: () => unknown) => {
   try {
     f();
@@ -39,7 +50,11 @@ describe("the remembered release-log state", () => {
 
   test("edited, reformatted, unsigned or signed with another key: foreign (exit 3)", () => {
     const ctx = box().context();
-    writeReleaseLogState(ctx, { heads: { "example.com/log": { ...head(4), verifiedAt: "t" } }, releases: {}, sources: {} });
+    writeReleaseLogState(ctx, {
+      heads: { "example.com/log": { ...head(4), verifiedAt: "t" } },
+      releases: {},
+      sources: {},
+    });
     const path = releaseLogStatePath(ctx);
     const good = readFileSync(path, "utf8");
     for (const bad of [

@@ -27,8 +27,13 @@ describe("cache fill in the commit path", () => {
     expect(listCacheEntries(ctx).entries).toEqual([]);
     await installSpec(ctx, { spec: gjc, user: true });
     await installSpec(ctx, { spec: c2 });
-    const entries = listCacheEntries(ctx).entries.map((e) => [e.name, e.family, e.version]).sort();
-    expect(entries).toEqual([["cc", "c2", "1.0.0"], ["gg", "gjc", "1.0.0"]]);
+    const entries = listCacheEntries(ctx)
+      .entries.map((e) => [e.name, e.family, e.version])
+      .sort();
+    expect(entries).toEqual([
+      ["cc", "c2", "1.0.0"],
+      ["gg", "gjc", "1.0.0"],
+    ]);
     // Only the Context's cache: nothing under the sandbox HOME's default cache.
     expect(() => readdirSync(s.cache)).toThrow();
   });

@@ -18,7 +18,15 @@ const msg = new TextEncoder().encode("sha256:00\n");
 async function certSignature(certLine: string) {
   const plain = await signMessage(parsePrivateKey(user.privatePem), msg);
   const blob = encodeSignature(plain);
-  const withCert = decodeSignature(new Uint8Array(Buffer.concat([blob.subarray(0, 10), lenPrefixed(blobOf(certLine)), blob.subarray(10 + 4 + plain.publicKey.blob.length)])));
+  const withCert = decodeSignature(
+    new Uint8Array(
+      Buffer.concat([
+        blob.subarray(0, 10),
+        lenPrefixed(blobOf(certLine)),
+        blob.subarray(10 + 4 + plain.publicKey.blob.length),
+      ]),
+    ),
+  );
   return withCert;
 }
 const lenPrefixed = (b: Uint8Array) => {
@@ -30,7 +38,9 @@ const lenPrefixed = (b: Uint8Array) => {
 
 describe("OpenSSH certificates", () => {
   test("a user certificate parses: certified key, CA, principals, validity; the CA's signature verifies", async () => {
-    const cert = parseCertificateBlob(blobOf(await makeCertificate(ca, user, { principals: ["pub@example", "ops@example"] })));
+    const cert = parseCertificateBlob(
+      blobOf(await makeCertificate(ca, user, { principals: ["pub@example", "ops@example"] })),
+    );
     expect(cert.key.blob).toEqual(parsePublicKeyLine(user.publicLine).key.blob);
     expect(cert.ca.blob).toEqual(parsePublicKeyLine(ca.publicLine).key.blob);
     expect(cert.principals).toEqual(["pub@example", "ops@example"]);
@@ -54,15 +64,43 @@ describe("OpenSSH certificates", () => {
       const cert = parseCertificateBlob(blobOf(await makeCertificate(ca, user, o)));
       return judgeSigner(lines, cert.key, "gjc-plugin", "demo", now, cert);
     };
-    expect(await judge({ principals: ["nobody@other", "pub@example"] })).toMatchObject({ kind: "allowed", identity: "pub@example" });
-    expect(await judge({ principals: ["pub@elsewhere"] })).toMatchObject({ kind: "restricted", reason: expect.stringContaining("no principal") });
-    expect(await judge({ principals: ["pub@example"], validBefore: at(new Date(Date.UTC(2026, 0, 1))) })).toMatchObject({ kind: "restricted", reason: expect.stringContaining("expired") });
-    expect(await judge({ principals: ["pub@example"], validAfter: at(new Date(Date.UTC(2027, 0, 1))) })).toMatchObject({ kind: "restricted", reason: expect.stringContaining("valid only from") });
-    expect(await judge({ principals: ["pub@example"], certType: 2 })).toMatchObject({ kind: "restricted", reason: expect.stringContaining("not a user certificate") });
-    expect(await judge({ principals: ["pub@example"], criticalOptions: ["force-command"] })).toMatchObject({ kind: "restricted", reason: expect.stringContaining("critical options") });
+    expect(await judge({ principals: ["nobody@other", "pub@example"] })).toMatchObject({
+      kind: "allowed",
+      identity: "pub@example",
+    });
+    expect(await judge({ principals: ["pub@elsewhere"] })).toMatchObject({
+      kind: "restricted",
+      reason: expect.stringContaining("no principal"),
+    });
+    expect(await judge({ principals: ["pub@example"], validBefore: at(new Date(Date.UTC(2026, 0, 1))) })).toMatchObject(
+      { kind: "restricted", reason: expect.stringContaining("expired") },
+    );
+    expect(await judge({ principals: ["pub@example"], validAfter: at(new Date(Date.UTC(2027, 0, 1))) })).toMatchObject({
+      kind: "restricted",
+      reason: expect.stringContaining("valid only from"),
+    });
+    expect(await judge({ principals: ["pub@example"], certType: 2 })).toMatchObject({
+      kind: "restricted",
+      reason: expect.stringContaining("not a user certificate"),
+    });
+    expect(await judge({ principals: ["pub@example"], criticalOptions: ["force-command"] })).toMatchObject({
+      kind: "restricted",
+      reason: expect.stringContaining("critical options"),
+    });
     // The plain key's own line does not vouch for a certificate signature, nor the CA line for a plain one.
     const userKey = parsePublicKeyLine(user.publicLine).key;
-    expect(judgeSigner(lines, userKey, "gjc-plugin", "demo", now)).toMatchObject({ kind: "allowed", identity: "user@x" });
-    expect(judgeSigner(parseAllowedSigners(`*@example cert-authority ${keyText(ca)}`).signers, userKey, "gjc-plugin", "demo", now).kind).toBe("unknown");
+    expect(judgeSigner(lines, userKey, "gjc-plugin", "demo", now)).toMatchObject({
+      kind: "allowed",
+      identity: "user@x",
+    });
+    expect(
+      judgeSigner(
+        parseAllowedSigners(`*@example cert-authority ${keyText(ca)}`).signers,
+        userKey,
+        "gjc-plugin",
+        "demo",
+        now,
+      ).kind,
+    ).toBe("unknown");
   });
 });

@@ -2,7 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { parsePrivateKey, EncryptedKeyError } from "../../../src/signing/private-key.ts";
 import { fingerprint, KeyFormatError, parsePublicKeyLine, verifySshSignature } from "../../../src/signing/ssh-keys.ts";
-import { armor, armorSignature, decodeSignature, dearmor, encodeSignature, parseArmoredSignature, SignatureFormatError, signatureMatches, signMessage } from "../../../src/signing/sshsig.ts";
+import {
+  armor,
+  armorSignature,
+  decodeSignature,
+  dearmor,
+  encodeSignature,
+  parseArmoredSignature,
+  SignatureFormatError,
+  signatureMatches,
+  signMessage,
+} from "../../../src/signing/sshsig.ts";
 import { WireReader, WireWriter } from "../../../src/signing/ssh-wire.ts";
 import { makeKey, type TestKeyType } from "../../helpers/ssh-keys.ts";
 
@@ -49,7 +59,13 @@ describe("SSHSIG", () => {
     bad[bad.length - 1] ^= 1;
     expect(await signatureMatches({ ...sig, signature: bad }, msg)).toBe(false);
     // And the digest signed is H(message) behind the magic and the fields.
-    const expected = new WireWriter().raw("SSHSIG").string("gjc-plugin").string("").string("sha512").string(new Uint8Array(createHash("sha512").update(msg).digest())).bytes();
+    const expected = new WireWriter()
+      .raw("SSHSIG")
+      .string("gjc-plugin")
+      .string("")
+      .string("sha512")
+      .string(new Uint8Array(createHash("sha512").update(msg).digest()))
+      .bytes();
     expect(await verifySshSignature(signer.publicKey, sigBlob, expected)).toBe(true);
   });
 
@@ -71,11 +87,31 @@ describe("SSHSIG", () => {
       ["version 2", () => decodeSignature(new Uint8Array([...blob.subarray(0, 6), 0, 0, 0, 2, ...blob.subarray(10)]))],
     ];
     for (const [what, f] of cases) expect(f, what).toThrow(SignatureFormatError);
-    const md5 = new WireWriter().raw("SSHSIG").uint32(1).string(sig.publicKey.blob).string("gjc-plugin").string("").string("md5").string(sig.signature).bytes();
+    const md5 = new WireWriter()
+      .raw("SSHSIG")
+      .uint32(1)
+      .string(sig.publicKey.blob)
+      .string("gjc-plugin")
+      .string("")
+      .string("md5")
+      .string(sig.signature)
+      .bytes();
     expect(() => decodeSignature(md5)).toThrow(/hash algorithm/);
-    const noNs = new WireWriter().raw("SSHSIG").uint32(1).string(sig.publicKey.blob).string("").string("").string("sha512").string(sig.signature).bytes();
+    const noNs = new WireWriter()
+      .raw("SSHSIG")
+      .uint32(1)
+      .string(sig.publicKey.blob)
+      .string("")
+      .string("")
+      .string("sha512")
+      .string(sig.signature)
+      .bytes();
     expect(() => decodeSignature(noNs)).toThrow(/empty namespace/);
-    expect(() => parseArmoredSignature(armor(blob).replace("-----BEGIN SSH SIGNATURE-----\n", "junk\n-----BEGIN SSH SIGNATURE-----\n"))).not.toThrow();
+    expect(() =>
+      parseArmoredSignature(
+        armor(blob).replace("-----BEGIN SSH SIGNATURE-----\n", "junk\n-----BEGIN SSH SIGNATURE-----\n"),
+      ),
+    ).not.toThrow();
   });
 
   test("the fingerprint is ssh-keygen's SHA256:<unpadded base64> of the key blob", () => {
@@ -95,7 +131,11 @@ describe("OpenSSH keys", () => {
     expect(() => parsePublicKeyLine("hello")).toThrow(KeyFormatError);
     const cert = `ssh-ed25519-cert-v01@openssh.com ${Buffer.from(new WireWriter().string("ssh-ed25519-cert-v01@openssh.com").bytes()).toString("base64")}`;
     expect(() => parsePublicKeyLine(cert)).toThrow(/is a certificate/);
-    const shortRsa = new WireWriter().string("ssh-rsa").mpint(Uint8Array.of(1, 0, 1)).mpint(new Uint8Array(128).fill(0xff)).bytes();
+    const shortRsa = new WireWriter()
+      .string("ssh-rsa")
+      .mpint(Uint8Array.of(1, 0, 1))
+      .mpint(new Uint8Array(128).fill(0xff))
+      .bytes();
     expect(() => parsePublicKeyLine(`ssh-rsa ${Buffer.from(shortRsa).toString("base64")}`)).toThrow(/2048/);
   });
 
@@ -108,7 +148,15 @@ describe("OpenSSH keys", () => {
     r.string();
     r.uint32();
     const pub = r.string();
-    const enc = new WireWriter().raw("openssh-key-v1\0").string("aes256-ctr").string("bcrypt").string(new WireWriter().string(new Uint8Array(16)).uint32(16).bytes()).uint32(1).string(pub).string(new Uint8Array(64)).bytes();
+    const enc = new WireWriter()
+      .raw("openssh-key-v1\0")
+      .string("aes256-ctr")
+      .string("bcrypt")
+      .string(new WireWriter().string(new Uint8Array(16)).uint32(16).bytes())
+      .uint32(1)
+      .string(pub)
+      .string(new Uint8Array(64))
+      .bytes();
     const encPem = `-----BEGIN OPENSSH PRIVATE KEY-----\n${Buffer.from(enc).toString("base64")}\n-----END OPENSSH PRIVATE KEY-----\n`;
     expect(() => parsePrivateKey(encPem)).toThrow(EncryptedKeyError);
     expect(() => parsePrivateKey(pem.replace(/\n[A-Za-z0-9+/]{10}/, "\nAAAAAAAAAA"))).toThrow();

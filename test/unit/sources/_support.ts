@@ -21,7 +21,10 @@ export function area(): Area {
   return { root: t.path, scratch, cleanup: t.cleanup };
 }
 
-export function quietContext(cwd: string, env: Record<string, string | undefined> = { HOME: cwd, PATH: process.env.PATH }): Context {
+export function quietContext(
+  cwd: string,
+  env: Record<string, string | undefined> = { HOME: cwd, PATH: process.env.PATH },
+): Context {
   return createContext({ cwd, env, quiet: true });
 }
 

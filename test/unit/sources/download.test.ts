@@ -15,7 +15,12 @@ let ca: string;
 const hits: string[] = [];
 const archive = gzip(tar([{ name: "pkg/gajae-plugin.json", data: '{"name":"remote"}' }]));
 const bigPayload = crypto.getRandomValues(new Uint8Array(65536));
-const big = gzip(tar([{ name: "pkg/gajae-plugin.json", data: "{}" }, ...Array.from({ length: 40 }, (_, i) => ({ name: `pkg/blob${i}.bin`, data: bigPayload.map((b) => b ^ i) }))]));
+const big = gzip(
+  tar([
+    { name: "pkg/gajae-plugin.json", data: "{}" },
+    ...Array.from({ length: 40 }, (_, i) => ({ name: `pkg/blob${i}.bin`, data: bigPayload.map((b) => b ^ i) })),
+  ]),
+);
 
 beforeAll(() => {
   const tls = testCertificate("tarballs");
@@ -70,7 +75,13 @@ const mapped = (): NetworkOverrides => ({
     throw new Error(`unexpected host ${url.hostname}`);
   },
 });
-const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ scratchRoot: a.scratch, limits: GJC_LIMITS, manifestNames: MANIFESTS, net: mapped(), ...extra });
+const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+  scratchRoot: a.scratch,
+  limits: GJC_LIMITS,
+  manifestNames: MANIFESTS,
+  net: mapped(),
+  ...extra,
+});
 const sha256 = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
 const at = (path: string, host = "tarballs.test") => `https://${host}:${server.port}${path}`;
 
@@ -108,8 +119,9 @@ describe("https tarballs", () => {
       const got = await download(at("/b.tgz"));
       await got.cleanup();
     } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
   });
 
@@ -128,7 +140,11 @@ describe("https tarballs", () => {
 
   test("same-origin redirects are followed", async () => {
     const got = await download(at("/same.tgz"));
-    expect(hits.slice(-3)).toEqual([`tarballs.test:${server.port}/same.tgz`, `tarballs.test:${server.port}/b.tgz`, `tarballs.test:${server.port}/same.tgz.sig`]);
+    expect(hits.slice(-3)).toEqual([
+      `tarballs.test:${server.port}/same.tgz`,
+      `tarballs.test:${server.port}/b.tgz`,
+      `tarballs.test:${server.port}/same.tgz.sig`,
+    ]);
     await got.cleanup();
   });
 
@@ -136,7 +152,10 @@ describe("https tarballs", () => {
     const before = hits.length;
     await refusedDownload(at("/cross-host.tgz"), "security_policy", 3);
     await refusedDownload(at("/cross-port.tgz"), "security_policy", 3);
-    expect(hits.slice(before)).toEqual([`tarballs.test:${server.port}/cross-host.tgz`, `tarballs.test:${server.port}/cross-port.tgz`]);
+    expect(hits.slice(before)).toEqual([
+      `tarballs.test:${server.port}/cross-host.tgz`,
+      `tarballs.test:${server.port}/cross-port.tgz`,
+    ]);
   });
 
   test("redirect loops, HTTP errors and wrong certificates are unreachable", async () => {
@@ -158,7 +177,9 @@ describe("https tarballs", () => {
     expect(lines[0]).toContain(`Downloading ${at("/big.tgz")}`);
     expect(lines.at(-1)).toContain("MiB of");
     await got.cleanup();
-    const e = await refusedDownload(at("/big.tgz"), "source_too_large", 1, { limits: { ...GJC_LIMITS, maxFiles: 8, maxTotalBytes: 256 * 1024 } });
+    const e = await refusedDownload(at("/big.tgz"), "source_too_large", 1, {
+      limits: { ...GJC_LIMITS, maxFiles: 8, maxTotalBytes: 256 * 1024 },
+    });
     expect(e.details).toEqual({ limit: "archive_bytes" });
   });
 });
@@ -174,7 +195,9 @@ describe("https tarballs under the real URL policy (refused before connecting)",
 
   test("a public name whose DNS answer is private is refused without a request", async () => {
     const before = hits.length;
-    const e = await refusedDownload(`https://tarballs.example.com:${server.port}/b.tgz`, "security_policy", 3, { net: { ca, resolver: async () => ["93.184.215.14", "127.0.0.1"] } });
+    const e = await refusedDownload(`https://tarballs.example.com:${server.port}/b.tgz`, "security_policy", 3, {
+      net: { ca, resolver: async () => ["93.184.215.14", "127.0.0.1"] },
+    });
     expect(e.message).toContain("denied address");
     expect(hits.length).toBe(before);
   });

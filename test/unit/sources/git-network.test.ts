@@ -28,9 +28,18 @@ function setup() {
   writeFileSync(join(bin, "git"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(bin, "git"), 0o755);
   const env = { ...sb.env, PATH: `${bin}:${sb.env.PATH}` };
-  return { ctx: quietContext(a.root, env), calls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []) };
+  return {
+    ctx: quietContext(a.root, env),
+    calls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []),
+  };
 }
-const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ scratchRoot: a.scratch, limits: GJC_LIMITS, manifestNames: MANIFESTS, gitTimeoutMs: 20_000, ...extra });
+const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+  scratchRoot: a.scratch,
+  limits: GJC_LIMITS,
+  manifestNames: MANIFESTS,
+  gitTimeoutMs: 20_000,
+  ...extra,
+});
 const gitSpec = (url: string): SourceSpec => ({ kind: "git", raw: url, url });
 
 describe("https git remotes are judged before git runs", () => {
@@ -59,9 +68,20 @@ describe("https git remotes are judged before git runs", () => {
 
   test("ext::, fd:: and plain http are refused before git runs, typed or from a catalog", async () => {
     const { ctx, calls } = setup();
-    for (const raw of ["ext::sh -c touch% /tmp/pwned", "ext::true", "fd::3", "fd::0,1", "http://[::ffff:127.0.0.1]/x.git", "http://example.com/x.git"]) {
+    for (const raw of [
+      "ext::sh -c touch% /tmp/pwned",
+      "ext::true",
+      "fd::3",
+      "fd::0,1",
+      "http://[::ffff:127.0.0.1]/x.git",
+      "http://example.com/x.git",
+    ]) {
       await expect(Promise.resolve().then(() => parseSourceSpec(raw, ctx))).rejects.toThrow();
-      const e = await refusal(fetchSource(ctx, gitSpec(raw), opts()), raw.includes(" ") ? "invalid_source" : "security_policy", raw.includes(" ") ? 2 : 3);
+      const e = await refusal(
+        fetchSource(ctx, gitSpec(raw), opts()),
+        raw.includes(" ") ? "invalid_source" : "security_policy",
+        raw.includes(" ") ? 2 : 3,
+      );
       expect(e.code).toBeDefined();
     }
     expect(calls()).toEqual([]);
@@ -71,7 +91,11 @@ describe("https git remotes are judged before git runs", () => {
   test("a name whose DNS answers include a denied address is refused before git connects; scratch removed", async () => {
     const { ctx, calls } = setup();
     const resolver = async () => ["93.184.215.14", "127.0.0.1"];
-    const e = await refusal(fetchSource(ctx, gitSpec("https://git.example.com/x.git"), opts({ net: { resolver } })), "security_policy", 3);
+    const e = await refusal(
+      fetchSource(ctx, gitSpec("https://git.example.com/x.git"), opts({ net: { resolver } })),
+      "security_policy",
+      3,
+    );
     expect(e.message).toContain("denied address");
     // Only our own bare init and git's URL expansion ran; never a fetch.
     expect(calls().some((c) => c.includes(" fetch "))).toBe(false);
@@ -95,7 +119,11 @@ describe("https git remotes are judged before git runs", () => {
     try {
       // The name does not exist in DNS; only the pin can take git to the listener.
       const url = `https://pinned.invalid:${listener.port}/x.git`;
-      await refusal(fetchSource(ctx, gitSpec(url), opts({ net: { resolveAddresses: async () => ["127.0.0.1"] } })), "source_unreachable", 4);
+      await refusal(
+        fetchSource(ctx, gitSpec(url), opts({ net: { resolveAddresses: async () => ["127.0.0.1"] } })),
+        "source_unreachable",
+        4,
+      );
       expect(connected).toBeGreaterThan(0);
       const fetch = calls().find((c) => c.includes(" fetch ")) as string;
       expect(fetch).toContain(`http.curloptResolve=pinned.invalid:${listener.port}:127.0.0.1`);
@@ -108,10 +136,16 @@ describe("https git remotes are judged before git runs", () => {
 
   test("a remote rewritten by the user's own insteadOf goes where the user mapped it, unresolved", async () => {
     const { ctx } = setup();
-    const repo = makeRepo(sb, join(a.root, "srv", "o", "r.git"), { "gajae-plugin.json": { name: "demo", version: "1.0.0" } });
+    const repo = makeRepo(sb, join(a.root, "srv", "o", "r.git"), {
+      "gajae-plugin.json": { name: "demo", version: "1.0.0" },
+    });
     gitConfig(sb, `url.${join(a.root, "srv")}/.insteadOf`, "https://mirror.example/");
     // A resolver that would refuse the name proves the rewritten remote is not resolved.
-    const got = await fetchSource(ctx, parseSourceSpec("https://mirror.example/o/r.git", ctx), opts({ net: { resolver: async () => ["127.0.0.1"] } }));
+    const got = await fetchSource(
+      ctx,
+      parseSourceSpec("https://mirror.example/o/r.git", ctx),
+      opts({ net: { resolver: async () => ["127.0.0.1"] } }),
+    );
     expect(got.record).toMatchObject({ kind: "git", sha: repo.head() });
     await got.cleanup();
     // The literal host is still judged: a denied one is refused even when a rule would rewrite it.

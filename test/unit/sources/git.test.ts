@@ -18,7 +18,12 @@ function setup() {
   sb = gitSandbox(a.root);
   return quietContext(a.root, sb.env);
 }
-const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ scratchRoot: a.scratch, limits: GJC_LIMITS, manifestNames: MANIFESTS, ...extra });
+const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+  scratchRoot: a.scratch,
+  limits: GJC_LIMITS,
+  manifestNames: MANIFESTS,
+  ...extra,
+});
 const manifest = (v: string) => ({ "gajae-plugin.json": { name: "demo", version: v } });
 const version = (dir: string) => JSON.parse(readFileSync(join(dir, "gajae-plugin.json"), "utf8")).version;
 
@@ -87,7 +92,11 @@ describe("git sources", () => {
   test("a pin the remote does not have is refused as unreachable, leaving nothing", async () => {
     const ctx = setup();
     const repo = makeRepo(sb, join(a.root, "repo"), manifest("1.0.0"), { allowShaWant: true });
-    await refusal(fetchSource(ctx, parseSourceSpec(`${repo.url}#${"ab".repeat(20)}`, ctx), opts()), "source_unreachable", 4);
+    await refusal(
+      fetchSource(ctx, parseSourceSpec(`${repo.url}#${"ab".repeat(20)}`, ctx), opts()),
+      "source_unreachable",
+      4,
+    );
     expectEmpty(a.scratch);
   });
 
@@ -97,7 +106,11 @@ describe("git sources", () => {
     git(sb, repo.dir, "tag", "-a", "-m", "release", "v1");
     const tagObject = git(sb, repo.dir, "rev-parse", "v1");
     expect(tagObject).not.toBe(repo.head());
-    const e = await refusal(fetchSource(ctx, parseSourceSpec(`${repo.url}#${tagObject}`, ctx), opts()), "hash_mismatch", 3);
+    const e = await refusal(
+      fetchSource(ctx, parseSourceSpec(`${repo.url}#${tagObject}`, ctx), opts()),
+      "hash_mismatch",
+      3,
+    );
     expect(e.details).toEqual({ expected: tagObject, actual: repo.head() });
     expectEmpty(a.scratch);
   });
@@ -160,7 +173,11 @@ describe("git sources", () => {
     const fsmonitor = join(a.root, "fsmonitor-ran");
     // The repository selects a filter for every file; the user's config defines it (smudge,
     // clean and the long-running process form), and an fsmonitor hook, each leaving a marker.
-    const repo = makeRepo(sb, join(a.root, "repo"), { ...manifest("1.0.0"), ".gitattributes": "* filter=evil\n", "skills/a/SKILL.md": "# committed\n" });
+    const repo = makeRepo(sb, join(a.root, "repo"), {
+      ...manifest("1.0.0"),
+      ".gitattributes": "* filter=evil\n",
+      "skills/a/SKILL.md": "# committed\n",
+    });
     const tool = join(a.root, "tool.sh");
     writeFileSync(tool, `#!/bin/sh\necho "$@" >> '${marker}'\ncat\n`);
     chmodSync(tool, 0o755);
@@ -205,7 +222,11 @@ describe("git sources", () => {
   test("a repository over the file budget is refused from its listing, before any blob is read", async () => {
     const ctx = setup();
     const repo = makeRepo(sb, join(a.root, "repo"), { ...manifest("1.0.0"), "big.bin": "x".repeat(2048) });
-    await refusal(fetchSource(ctx, parseSourceSpec(repo.url, ctx), opts({ limits: { ...GJC_LIMITS, maxFileBytes: 1024 } })), "source_too_large", 1);
+    await refusal(
+      fetchSource(ctx, parseSourceSpec(repo.url, ctx), opts({ limits: { ...GJC_LIMITS, maxFileBytes: 1024 } })),
+      "source_too_large",
+      1,
+    );
     expectEmpty(a.scratch);
   });
 
@@ -214,11 +235,22 @@ describe("git sources", () => {
     const pids = join(a.root, "pids");
     const ssh = join(a.root, "fake-ssh");
     // The fake ssh starts a grandchild that ignores SIGTERM, records both pids, then hangs.
-    writeFileSync(ssh, `#!/bin/sh\n(trap '' TERM; echo $$ >> '${pids}'; exec sleep 300) &\necho $$ >> '${pids}'\nexec sleep 300\n`);
+    writeFileSync(
+      ssh,
+      `#!/bin/sh\n(trap '' TERM; echo $$ >> '${pids}'; exec sleep 300) &\necho $$ >> '${pids}'\nexec sleep 300\n`,
+    );
     chmodSync(ssh, 0o755);
     const ctxWithSsh = quietContext(a.root, { ...sb.env, GIT_SSH_COMMAND: ssh });
     void ctx;
-    const e = await refusal(fetchSource(ctxWithSsh, parseSourceSpec("ssh://git@example.invalid/r.git", ctxWithSsh), opts({ gitTimeoutMs: 500 })), "source_unreachable", 4);
+    const e = await refusal(
+      fetchSource(
+        ctxWithSsh,
+        parseSourceSpec("ssh://git@example.invalid/r.git", ctxWithSsh),
+        opts({ gitTimeoutMs: 500 }),
+      ),
+      "source_unreachable",
+      4,
+    );
     expect(e.message).toContain("timed out");
     expectEmpty(a.scratch);
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
@@ -237,11 +269,23 @@ describe("git sources", () => {
     await got.cleanup();
 
     // A loopback remote is refused by the address policy before git runs, without the secret...
-    const refused = await refusal(fetchSource(ctx, parseSourceSpec("https://tok:s3cret@127.0.0.1:9/o/r.git", ctx), opts()), "security_policy", 3);
+    const refused = await refusal(
+      fetchSource(ctx, parseSourceSpec("https://tok:s3cret@127.0.0.1:9/o/r.git", ctx), opts()),
+      "security_policy",
+      3,
+    );
     expect(JSON.stringify(refused.toJSON())).not.toContain("s3cret");
     // ...and git's own failure (pinned to a closed local port through the test seam) is redacted too.
     const net = { resolveAddresses: async () => ["127.0.0.1"] };
-    const e = await refusal(fetchSource(ctx, parseSourceSpec("https://tok:s3cret@gone.invalid:9/o/r.git", ctx), opts({ gitTimeoutMs: 20_000, net })), "source_unreachable", 4);
+    const e = await refusal(
+      fetchSource(
+        ctx,
+        parseSourceSpec("https://tok:s3cret@gone.invalid:9/o/r.git", ctx),
+        opts({ gitTimeoutMs: 20_000, net }),
+      ),
+      "source_unreachable",
+      4,
+    );
     expect(JSON.stringify(e.toJSON())).not.toContain("s3cret");
     expectEmpty(a.scratch);
   });
@@ -250,7 +294,11 @@ describe("git sources", () => {
     const ctx = setup();
     gitConfig(sb, "url.ext::sh -c true% .insteadOf", "https://evil.example/");
     gitConfig(sb, "protocol.ext.allow", "always");
-    const e = await refusal(fetchSource(ctx, parseSourceSpec("https://evil.example/r.git", ctx), opts()), "source_unreachable", 4);
+    const e = await refusal(
+      fetchSource(ctx, parseSourceSpec("https://evil.example/r.git", ctx), opts()),
+      "source_unreachable",
+      4,
+    );
     expect(e.message).toContain("transport 'ext' not allowed");
     expectEmpty(a.scratch);
   });

@@ -47,10 +47,20 @@ describe("GitHub sources through git insteadOf", () => {
 
   test("/tree/<ref>/<path> selects the directory; identity leaves the ref out", async () => {
     const { ctx, repo } = setup();
-    const got = await fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/hello", ctx), opts());
+    const got = await fetchSource(
+      ctx,
+      parseSourceSpec("https://github.com/acme/tools/tree/main/packs/hello", ctx),
+      opts(),
+    );
     expect(name(got.dir)).toBe("hello");
     expect(readFileSync(join(got.dir, "skills/greet/SKILL.md"), "utf8")).toBe("# greet\n");
-    expect(got.record).toEqual({ kind: "github", repository: "acme/tools", ref: "main", sha: repo.head(), subpath: "packs/hello" });
+    expect(got.record).toEqual({
+      kind: "github",
+      repository: "acme/tools",
+      ref: "main",
+      sha: repo.head(),
+      subpath: "packs/hello",
+    });
     expect(got.identity).toBe("github:acme/tools:packs/hello");
     const again = await fetchSource(ctx, specFromRecord(got.record), opts());
     expect(again.identity).toBe(got.identity);
@@ -62,24 +72,56 @@ describe("GitHub sources through git insteadOf", () => {
     const { ctx, repo } = setup();
     const first = repo.head();
     repo.commit({ "packs/hello/plugin.json": { name: "hello-2" } });
-    const pinned = await fetchSource(ctx, parseSourceSpec(`https://github.com/acme/tools/tree/${first}/packs/hello`, ctx), opts());
+    const pinned = await fetchSource(
+      ctx,
+      parseSourceSpec(`https://github.com/acme/tools/tree/${first}/packs/hello`, ctx),
+      opts(),
+    );
     expect(name(pinned.dir)).toBe("hello");
     expect(pinned.record).toMatchObject({ sha: first, ref: first });
-    const blob = await fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/blob/main/packs/hello/plugin.json", ctx), opts());
+    const blob = await fetchSource(
+      ctx,
+      parseSourceSpec("https://github.com/acme/tools/blob/main/packs/hello/plugin.json", ctx),
+      opts(),
+    );
     expect(blob.dir.endsWith("/checkout/packs/hello")).toBe(true);
     expect(name(blob.dir)).toBe("hello-2");
     // A SKILL.md link selects its directory, which must itself be a bundle root.
-    await refusal(fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/blob/main/packs/hello/skills/greet/SKILL.md", ctx), opts()), "missing_file", 1);
+    await refusal(
+      fetchSource(
+        ctx,
+        parseSourceSpec("https://github.com/acme/tools/blob/main/packs/hello/skills/greet/SKILL.md", ctx),
+        opts(),
+      ),
+      "missing_file",
+      1,
+    );
     await pinned.cleanup();
     await blob.cleanup();
   });
 
   test("a subpath through a symlink, a missing subpath, or one without a manifest is refused", async () => {
     const { ctx } = setup();
-    await refusal(fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/via-link", ctx), opts()), "security_policy", 3);
-    await refusal(fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/absent", ctx), opts()), "missing_file", 1);
-    await refusal(fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/nomanifest", ctx), opts()), "missing_file", 1);
-    await refusal(fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/nobranch/packs/hello", ctx), opts()), "source_unreachable", 4);
+    await refusal(
+      fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/via-link", ctx), opts()),
+      "security_policy",
+      3,
+    );
+    await refusal(
+      fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/absent", ctx), opts()),
+      "missing_file",
+      1,
+    );
+    await refusal(
+      fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/main/packs/nomanifest", ctx), opts()),
+      "missing_file",
+      1,
+    );
+    await refusal(
+      fetchSource(ctx, parseSourceSpec("https://github.com/acme/tools/tree/nobranch/packs/hello", ctx), opts()),
+      "source_unreachable",
+      4,
+    );
     await refusal(fetchSource(ctx, parseSourceSpec("acme/missing", ctx), opts()), "source_unreachable", 4);
     expectEmpty(a.scratch);
   });

@@ -19,7 +19,11 @@ const SHA = "0123456789abcdef0123456789abcdef01234567";
 describe("parseSourceSpec: local paths and tarballs", () => {
   test("path prefixes, ~ expansion, and existing relative paths are local", () => {
     const c = ctx();
-    expect(parseSourceSpec("./plugins/foo", c)).toEqual({ kind: "path", raw: "./plugins/foo", path: join(a.root, "plugins/foo") });
+    expect(parseSourceSpec("./plugins/foo", c)).toEqual({
+      kind: "path",
+      raw: "./plugins/foo",
+      path: join(a.root, "plugins/foo"),
+    });
     expect(parseSourceSpec("/abs/dir", c)).toMatchObject({ kind: "path", path: "/abs/dir" });
     expect(parseSourceSpec("../up", c)).toMatchObject({ kind: "path", path: join(a.root, "../up") });
     expect(parseSourceSpec("~/bundles/x", c)).toMatchObject({ kind: "path", path: join(a.root, "home/bundles/x") });
@@ -32,21 +36,54 @@ describe("parseSourceSpec: local paths and tarballs", () => {
 
   test("tarball suffixes, local or https or file://", () => {
     const c = ctx();
-    expect(parseSourceSpec("./b.tgz", c)).toEqual({ kind: "tarball", raw: "./b.tgz", location: "file", path: join(a.root, "b.tgz") });
-    expect(parseSourceSpec("b.TAR.GZ", c)).toMatchObject({ kind: "tarball", location: "file", path: join(a.root, "b.TAR.GZ") });
+    expect(parseSourceSpec("./b.tgz", c)).toEqual({
+      kind: "tarball",
+      raw: "./b.tgz",
+      location: "file",
+      path: join(a.root, "b.tgz"),
+    });
+    expect(parseSourceSpec("b.TAR.GZ", c)).toMatchObject({
+      kind: "tarball",
+      location: "file",
+      path: join(a.root, "b.TAR.GZ"),
+    });
     expect(parseSourceSpec("~/x.tar", c)).toMatchObject({ kind: "tarball", path: join(a.root, "home/x.tar") });
-    expect(parseSourceSpec("file:///tmp/x.tgz", c)).toMatchObject({ kind: "tarball", location: "file", path: "/tmp/x.tgz" });
-    expect(parseSourceSpec("https://cdn.example.com/p/b.tgz?v=1", c)).toMatchObject({ kind: "tarball", location: "https", url: "https://cdn.example.com/p/b.tgz?v=1" });
+    expect(parseSourceSpec("file:///tmp/x.tgz", c)).toMatchObject({
+      kind: "tarball",
+      location: "file",
+      path: "/tmp/x.tgz",
+    });
+    expect(parseSourceSpec("https://cdn.example.com/p/b.tgz?v=1", c)).toMatchObject({
+      kind: "tarball",
+      location: "https",
+      url: "https://cdn.example.com/p/b.tgz?v=1",
+    });
   });
 });
 
 describe("parseSourceSpec: git", () => {
   test("https, ssh, scp-style and file URLs with an optional #ref or #sha", () => {
     const c = ctx();
-    expect(parseSourceSpec("https://git.example.com/o/r.git", c)).toEqual({ kind: "git", raw: "https://git.example.com/o/r.git", url: "https://git.example.com/o/r.git" });
-    expect(parseSourceSpec("https://git.example.com/o/r.git#release/1.x", c)).toMatchObject({ kind: "git", url: "https://git.example.com/o/r.git", ref: "release/1.x" });
-    expect(parseSourceSpec(`ssh://git@host/o/r.git#${SHA.toUpperCase()}`, c)).toMatchObject({ kind: "git", url: "ssh://git@host/o/r.git", pin: SHA });
-    expect(parseSourceSpec("git@github.com:o/r.git#v1.2.0", c)).toMatchObject({ kind: "git", url: "git@github.com:o/r.git", ref: "v1.2.0" });
+    expect(parseSourceSpec("https://git.example.com/o/r.git", c)).toEqual({
+      kind: "git",
+      raw: "https://git.example.com/o/r.git",
+      url: "https://git.example.com/o/r.git",
+    });
+    expect(parseSourceSpec("https://git.example.com/o/r.git#release/1.x", c)).toMatchObject({
+      kind: "git",
+      url: "https://git.example.com/o/r.git",
+      ref: "release/1.x",
+    });
+    expect(parseSourceSpec(`ssh://git@host/o/r.git#${SHA.toUpperCase()}`, c)).toMatchObject({
+      kind: "git",
+      url: "ssh://git@host/o/r.git",
+      pin: SHA,
+    });
+    expect(parseSourceSpec("git@github.com:o/r.git#v1.2.0", c)).toMatchObject({
+      kind: "git",
+      url: "git@github.com:o/r.git",
+      ref: "v1.2.0",
+    });
     expect(parseSourceSpec("file:///srv/repos/r", c)).toMatchObject({ kind: "git", url: "file:///srv/repos/r" });
     // Only github.com itself gets the strict GitHub forms; other hosts are plain git URLs.
     expect(parseSourceSpec("https://gitlab.example.com/o/r", c)).toMatchObject({ kind: "git" });
@@ -76,7 +113,11 @@ describe("parseSourceSpec: GitHub (c2-notes §5.2)", () => {
   test("accepted forms", () => {
     const c = ctx();
     expect(parseSourceSpec("octo/cat", c)).toEqual({ kind: "github", raw: "octo/cat", owner: "octo", repo: "cat" });
-    expect(parseSourceSpec("https://github.com/octo/cat", c)).toMatchObject({ kind: "github", owner: "octo", repo: "cat" });
+    expect(parseSourceSpec("https://github.com/octo/cat", c)).toMatchObject({
+      kind: "github",
+      owner: "octo",
+      repo: "cat",
+    });
     expect(parseSourceSpec("https://github.com/octo/cat.git", c)).toMatchObject({ owner: "octo", repo: "cat" });
     expect(parseSourceSpec("https://github.com/octo/cat/", c)).toMatchObject({ owner: "octo", repo: "cat" });
     expect(parseSourceSpec("https://github.com/Octo/Cat.js/tree/main/packs/hello-runtime", c)).toEqual({
@@ -89,7 +130,10 @@ describe("parseSourceSpec: GitHub (c2-notes §5.2)", () => {
     });
     expect(parseSourceSpec("https://github.com/o/r/tree/v1.0", c)).toMatchObject({ ref: "v1.0" });
     expect(parseSourceSpec(`https://github.com/o/r/tree/${SHA}/p`, c)).toMatchObject({ pin: SHA, subpath: "p" });
-    expect(parseSourceSpec("https://github.com/o/r/blob/main/skills/x/SKILL.md", c)).toMatchObject({ ref: "main", subpath: "skills/x" });
+    expect(parseSourceSpec("https://github.com/o/r/blob/main/skills/x/SKILL.md", c)).toMatchObject({
+      ref: "main",
+      subpath: "skills/x",
+    });
   });
 
   const rejected = [
@@ -143,15 +187,37 @@ describe("parseSourceSpec: unparsable input", () => {
 describe("specFromRecord", () => {
   test("re-resolves each kind; a recorded SHA ref stays a pin, a branch is followed", () => {
     expect(specFromRecord({ kind: "path", uri: "/p" })).toMatchObject({ kind: "path", path: "/p" });
-    expect(specFromRecord({ kind: "tarball", uri: "/x.tgz", sha256: "0".repeat(64) })).toMatchObject({ kind: "tarball", location: "file", path: "/x.tgz" });
-    expect(specFromRecord({ kind: "tarball", uri: "https://h.example/x.tgz", sha256: "0".repeat(64) })).toMatchObject({ kind: "tarball", location: "https" });
-    expect(specFromRecord({ kind: "git", uri: "https://h.example/r.git", ref: "main", sha: SHA })).toMatchObject({ kind: "git", ref: "main" });
-    expect(specFromRecord({ kind: "git", uri: "https://h.example/r.git", ref: SHA, sha: SHA, subpath: "p" })).toMatchObject({ pin: SHA, subpath: "p" });
-    expect(specFromRecord({ kind: "github", repository: "o/r", sha: SHA, subpath: "x" })).toEqual({ kind: "github", raw: "o/r", owner: "o", repo: "r", subpath: "x" });
+    expect(specFromRecord({ kind: "tarball", uri: "/x.tgz", sha256: "0".repeat(64) })).toMatchObject({
+      kind: "tarball",
+      location: "file",
+      path: "/x.tgz",
+    });
+    expect(specFromRecord({ kind: "tarball", uri: "https://h.example/x.tgz", sha256: "0".repeat(64) })).toMatchObject({
+      kind: "tarball",
+      location: "https",
+    });
+    expect(specFromRecord({ kind: "git", uri: "https://h.example/r.git", ref: "main", sha: SHA })).toMatchObject({
+      kind: "git",
+      ref: "main",
+    });
+    expect(
+      specFromRecord({ kind: "git", uri: "https://h.example/r.git", ref: SHA, sha: SHA, subpath: "p" }),
+    ).toMatchObject({ pin: SHA, subpath: "p" });
+    expect(specFromRecord({ kind: "github", repository: "o/r", sha: SHA, subpath: "x" })).toEqual({
+      kind: "github",
+      raw: "o/r",
+      owner: "o",
+      repo: "r",
+      subpath: "x",
+    });
   });
 
   test("a URL whose secrets were stripped for storage is refused with a hint", async () => {
-    const e = await refusal(() => specFromRecord({ kind: "tarball", uri: "https://h.example/x.tgz?sig=***", sha256: "0".repeat(64) }), "invalid_source", 2);
+    const e = await refusal(
+      () => specFromRecord({ kind: "tarball", uri: "https://h.example/x.tgz?sig=***", sha256: "0".repeat(64) }),
+      "invalid_source",
+      2,
+    );
     expect(e.hint).toContain("full URL");
   });
 });

@@ -22,7 +22,9 @@ describe("redaction", () => {
   });
 
   test("redactText cleans URLs inside git's messages", () => {
-    expect(redactText("fatal: unable to access 'https://u:p4ss@h.example/r.git/': 403")).toBe("fatal: unable to access 'https://***@h.example/r.git/': 403");
+    expect(redactText("fatal: unable to access 'https://u:p4ss@h.example/r.git/': 403")).toBe(
+      "fatal: unable to access 'https://***@h.example/r.git/': 403",
+    );
     expect(redactText("GET https://h.example/x?token=abc failed")).toBe("GET https://h.example/x?token=*** failed");
   });
 });

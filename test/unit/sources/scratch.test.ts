@@ -8,7 +8,17 @@
  * be two users on one machine in a test); the same-user cases run everywhere.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { GJC_LIMITS } from "../../../src/bundle/limits.ts";
 import { fetchSource } from "../../../src/sources/fetch-source.ts";
@@ -37,10 +47,20 @@ function world() {
   const scratchRoot = join(tmp, `gjc-${process.getuid?.() ?? "user"}`);
   const manifest = JSON.stringify({ kind: "gajae-code-plugin", name: "demo", version: "1.0.0" });
   const archive = join(t.path, "b.tgz");
-  writeFileSync(archive, gzip(tar([{ name: "pkg/" }, { name: "pkg/gajae-plugin.json", data: manifest }, { name: "pkg/skills/a.md", data: "judged bytes\n" }])));
+  writeFileSync(
+    archive,
+    gzip(
+      tar([
+        { name: "pkg/" },
+        { name: "pkg/gajae-plugin.json", data: manifest },
+        { name: "pkg/skills/a.md", data: "judged bytes\n" },
+      ]),
+    ),
+  );
   chmodSync(archive, 0o644);
   const ctx = quietContext(t.path);
-  const fetch = () => fetchSource(ctx, parseSourceSpec(archive, ctx), { scratchRoot, limits: GJC_LIMITS, manifestNames: MANIFESTS });
+  const fetch = () =>
+    fetchSource(ctx, parseSourceSpec(archive, ctx), { scratchRoot, limits: GJC_LIMITS, manifestNames: MANIFESTS });
   return { root: t.path, tmp, scratchRoot, manifest, fetch };
 }
 
@@ -79,31 +99,36 @@ describe("private scratch", () => {
     expect(existsSync(loose.scratchRoot)).toBe(false);
   });
 
-  test.skipIf(!isRoot)("another user who created the scratch parent first (0777) gets it refused, untouched (needs root for a second user)", async () => {
-    const w = world();
-    await using planter = asNobody(`mkdir -m 0777 '${w.scratchRoot}' && echo planted > '${w.scratchRoot}/mine'`);
-    expect(await planter.proc.exited).toBe(0);
-    const e = await refusal(w.fetch(), "security_policy", 3);
-    expect(e.message).toContain("another user");
-    expect(readdirSync(w.scratchRoot)).toEqual(["mine"]);
-    expect(lstatSync(w.scratchRoot).uid).toBe(65534);
-  });
+  test.skipIf(!isRoot)(
+    "another user who created the scratch parent first (0777) gets it refused, untouched (needs root for a second user)",
+    async () => {
+      const w = world();
+      await using planter = asNobody(`mkdir -m 0777 '${w.scratchRoot}' && echo planted > '${w.scratchRoot}/mine'`);
+      expect(await planter.proc.exited).toBe(0);
+      const e = await refusal(w.fetch(), "security_policy", 3);
+      expect(e.message).toContain("another user");
+      expect(readdirSync(w.scratchRoot)).toEqual(["mine"]);
+      expect(lstatSync(w.scratchRoot).uid).toBe(65534);
+    },
+  );
 
-  test.skipIf(!isRoot)("another user racing the scratch dir in a loop never gets in: every fetch hands on the judged bytes (needs root for a second user)", async () => {
-    const w = world();
-    // Our parent exists first (one fetch made it); a parent the other user makes first is the
-    // previous test's case (refused).
-    await (await w.fetch()).cleanup();
-    const hits = join(w.root, "hits");
-    writeFileSync(hits, "");
-    chmodSync(hits, 0o666);
-    const stop = join(w.root, "stop");
-    const rounds = join(w.root, "rounds");
-    writeFileSync(rounds, "");
-    chmodSync(rounds, 0o666);
-    // Bounded: at most 20 000 rounds, or until the stop file appears.
-    // Killed with its group if the block ends early (a failed expectation); stopped by its file otherwise.
-    await using racing = asNobody(`
+  test.skipIf(!isRoot)(
+    "another user racing the scratch dir in a loop never gets in: every fetch hands on the judged bytes (needs root for a second user)",
+    async () => {
+      const w = world();
+      // Our parent exists first (one fetch made it); a parent the other user makes first is the
+      // previous test's case (refused).
+      await (await w.fetch()).cleanup();
+      const hits = join(w.root, "hits");
+      writeFileSync(hits, "");
+      chmodSync(hits, 0o666);
+      const stop = join(w.root, "stop");
+      const rounds = join(w.root, "rounds");
+      writeFileSync(rounds, "");
+      chmodSync(rounds, 0o666);
+      // Bounded: at most 20 000 rounds, or until the stop file appears.
+      // Killed with its group if the block ends early (a failed expectation); stopped by its file otherwise.
+      await using racing = asNobody(`
       echo started > '${rounds}'
       i=0
       while [ $i -lt 20000 ] && [ ! -e '${stop}' ]; do
@@ -118,28 +143,33 @@ describe("private scratch", () => {
       done
       echo "$i" > '${rounds}'
     `);
-    // The racer is running before the first fetch.
-    await waitFor(() => readFileSync(rounds, "utf8") !== "", "the racer's first round");
-    for (let n = 0; n < 25; n++) {
-      const got = await w.fetch();
-      expect(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).toBe(w.manifest);
-      expect(readFileSync(join(got.dir, "skills/a.md"), "utf8")).toBe("judged bytes\n");
-      expect(readdirSync(join(got.dir, "skills"))).toEqual(["a.md"]);
-      await got.cleanup();
-    }
-    writeFileSync(stop, "");
-    await racing.proc.exited;
-    expect(readFileSync(hits, "utf8")).toBe("");
-    expect(Number(readFileSync(rounds, "utf8"))).toBeGreaterThan(0);
-  });
+      // The racer is running before the first fetch.
+      await waitFor(() => readFileSync(rounds, "utf8") !== "", "the racer's first round");
+      for (let n = 0; n < 25; n++) {
+        const got = await w.fetch();
+        expect(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).toBe(w.manifest);
+        expect(readFileSync(join(got.dir, "skills/a.md"), "utf8")).toBe("judged bytes\n");
+        expect(readdirSync(join(got.dir, "skills"))).toEqual(["a.md"]);
+        await got.cleanup();
+      }
+      writeFileSync(stop, "");
+      await racing.proc.exited;
+      expect(readFileSync(hits, "utf8")).toBe("");
+      expect(Number(readFileSync(rounds, "utf8"))).toBeGreaterThan(0);
+    },
+  );
 
   test("the default parent is <cache>/scratch, whatever TMPDIR says", () => {
     const t = tempDir("gjc-scratch-default-");
     cleanups.push(t.cleanup);
     const env = { HOME: t.path, TMPDIR: join(t.path, "does-not-exist") };
     expect(scratchParent(quietContext(t.path, env))).toBe(join(t.path, ".cache", "gjc", "scratch"));
-    expect(scratchParent(quietContext(t.path, { ...env, XDG_CACHE_HOME: join(t.path, "xdg") }))).toBe(join(t.path, "xdg", "gjc", "scratch"));
-    expect(scratchParent(quietContext(t.path, { ...env, GJC_CACHE_DIR: join(t.path, "c") }))).toBe(join(t.path, "c", "scratch"));
+    expect(scratchParent(quietContext(t.path, { ...env, XDG_CACHE_HOME: join(t.path, "xdg") }))).toBe(
+      join(t.path, "xdg", "gjc", "scratch"),
+    );
+    expect(scratchParent(quietContext(t.path, { ...env, GJC_CACHE_DIR: join(t.path, "c") }))).toBe(
+      join(t.path, "c", "scratch"),
+    );
   });
 
   test("leftovers of a gjc that died are swept; a live process's or a recent one's are kept", async () => {
@@ -162,7 +192,9 @@ describe("private scratch", () => {
     make(`mcp-${live.pid}-cccccc`, true); // still running: kept
     make("not-ours", true); // not a name gjc makes: kept
     const fresh = makeScratch(parent, "fetch");
-    expect(readdirSync(parent).sort()).toEqual([`mcp-${live.pid}-cccccc`, `run-${dead.pid}-bbbbbb`, fresh.slice(parent.length + 1), "not-ours"].sort());
+    expect(readdirSync(parent).sort()).toEqual(
+      [`mcp-${live.pid}-cccccc`, `run-${dead.pid}-bbbbbb`, fresh.slice(parent.length + 1), "not-ours"].sort(),
+    );
     expect(fresh.startsWith(join(parent, `fetch-${process.pid}-`))).toBe(true);
   });
 });

@@ -21,7 +21,12 @@ function fresh(): Area {
   return a;
 }
 const sha256 = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
-const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ scratchRoot: a.scratch, limits: GJC_LIMITS, manifestNames: MANIFESTS, ...extra });
+const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+  scratchRoot: a.scratch,
+  limits: GJC_LIMITS,
+  manifestNames: MANIFESTS,
+  ...extra,
+});
 const M = { name: "pkg/gajae-plugin.json", data: '{"name":"demo"}' };
 
 /** Writes the archive into the area and fetches it; returns the spec path too. */
@@ -47,7 +52,14 @@ async function refused(bytes: Uint8Array, code: string, exit: number, extra: Par
 
 describe("tarball sources: valid archives", () => {
   test(".tgz with one top folder: the folder is the bundle root, modes kept to 755/644", async () => {
-    const bytes = gzip(tar([{ name: "pkg/" }, M, { name: "pkg/bin/run", data: "#!/bin/sh\n", mode: 0o775 }, { name: "pkg/docs/a.md", data: "a", mode: 0o600 }]));
+    const bytes = gzip(
+      tar([
+        { name: "pkg/" },
+        M,
+        { name: "pkg/bin/run", data: "#!/bin/sh\n", mode: 0o775 },
+        { name: "pkg/docs/a.md", data: "a", mode: 0o600 },
+      ]),
+    );
     const got = await fetchArchive(bytes, "b.tgz");
     expect(got.dir).toBe(join(readdirSync(a.scratch).map((d) => join(a.scratch, d))[0], "pkg"));
     expect(readFileSync(join(got.dir, "gajae-plugin.json"), "utf8")).toBe('{"name":"demo"}');
@@ -121,18 +133,58 @@ describe("tarball sources: hostile entries refuse the whole archive", () => {
     ["an unknown entry type", [M, { name: "pkg/sparse", type: { flag: "S" } }], "security_policy"],
     ["a duplicate file", [M, { name: "pkg/a", data: "1" }, { name: "pkg/a", data: "2" }], "security_policy"],
     ["a duplicate directory", [{ name: "pkg/d/" }, M, { name: "pkg/d/" }], "security_policy"],
-    ["a case collision", [M, { name: "pkg/Read.md", data: "1" }, { name: "pkg/read.md", data: "2" }], "security_policy"],
-    ["a case collision between directories", [M, { name: "pkg/Dir/a", data: "1" }, { name: "pkg/dir/b", data: "2" }], "security_policy"],
-    ["an NFC collision", [M, { name: "pkg/caf\u00e9", data: "1" }, { name: "pkg/cafe\u0301", data: "2" }], "security_policy"],
-    ["a file that is also a directory", [M, { name: "pkg/x", data: "1" }, { name: "pkg/x/y", data: "2" }], "security_policy"],
-    ["a pax path override to ..", [M, { name: "pkg/innocent", pax: { path: "../evil" }, data: "x" }], "security_policy"],
-    ["a pax path override to an absolute path", [M, { name: "pkg/innocent", pax: { path: "/tmp/evil" }, data: "x" }], "security_policy"],
-    ["a pax path override with NUL", [M, { name: "pkg/innocent", pax: { path: "pkg/a\u0000b" }, data: "x" }], "security_policy"],
-    ["a GNU long name with ..", [M, { name: `pkg/${"a".repeat(100)}/../../../evil`, gnuLongName: true, data: "x" }], "security_policy"],
+    [
+      "a case collision",
+      [M, { name: "pkg/Read.md", data: "1" }, { name: "pkg/read.md", data: "2" }],
+      "security_policy",
+    ],
+    [
+      "a case collision between directories",
+      [M, { name: "pkg/Dir/a", data: "1" }, { name: "pkg/dir/b", data: "2" }],
+      "security_policy",
+    ],
+    [
+      "an NFC collision",
+      [M, { name: "pkg/caf\u00e9", data: "1" }, { name: "pkg/cafe\u0301", data: "2" }],
+      "security_policy",
+    ],
+    [
+      "a file that is also a directory",
+      [M, { name: "pkg/x", data: "1" }, { name: "pkg/x/y", data: "2" }],
+      "security_policy",
+    ],
+    [
+      "a pax path override to ..",
+      [M, { name: "pkg/innocent", pax: { path: "../evil" }, data: "x" }],
+      "security_policy",
+    ],
+    [
+      "a pax path override to an absolute path",
+      [M, { name: "pkg/innocent", pax: { path: "/tmp/evil" }, data: "x" }],
+      "security_policy",
+    ],
+    [
+      "a pax path override with NUL",
+      [M, { name: "pkg/innocent", pax: { path: "pkg/a\u0000b" }, data: "x" }],
+      "security_policy",
+    ],
+    [
+      "a GNU long name with ..",
+      [M, { name: `pkg/${"a".repeat(100)}/../../../evil`, gnuLongName: true, data: "x" }],
+      "security_policy",
+    ],
     ["a ustar prefix with ..", [M, { name: "evil", prefix: "..", data: "x" }], "security_policy"],
-    ["a pax override colliding with an earlier name", [M, { name: "pkg/a", data: "1" }, { name: "pkg/b", pax: { path: "pkg/A" }, data: "2" }], "security_policy"],
+    [
+      "a pax override colliding with an earlier name",
+      [M, { name: "pkg/a", data: "1" }, { name: "pkg/b", pax: { path: "pkg/A" }, data: "2" }],
+      "security_policy",
+    ],
     ["a bad header checksum", [M, { name: "pkg/a", data: "x", badChecksum: true }], "security_policy"],
-    ["a non-UTF-8 name", [M, { name: "pkg/x", nameBytes: new Uint8Array([0x70, 0x6b, 0x67, 0x2f, 0xff, 0xfe]), data: "x" }], "invalid_archive"],
+    [
+      "a non-UTF-8 name",
+      [M, { name: "pkg/x", nameBytes: new Uint8Array([0x70, 0x6b, 0x67, 0x2f, 0xff, 0xfe]), data: "x" }],
+      "invalid_archive",
+    ],
   ];
   for (const [what, entries, code] of hostile) {
     test(what, async () => {
@@ -156,7 +208,15 @@ describe("tarball sources: hostile entries refuse the whole archive", () => {
   });
 
   test("a .. entry never lands outside, even in part: nothing is written before judging ends", async () => {
-    await refused(tar([M, ...Array.from({ length: 50 }, (_, i) => ({ name: `pkg/f${i}`, data: "ok" })), { name: "../../escaped", data: "x" }]), "security_policy", 3);
+    await refused(
+      tar([
+        M,
+        ...Array.from({ length: 50 }, (_, i) => ({ name: `pkg/f${i}`, data: "ok" })),
+        { name: "../../escaped", data: "x" },
+      ]),
+      "security_policy",
+      3,
+    );
     expect(existsSync(join(a.root, "..", "escaped"))).toBe(false);
   });
 });
@@ -168,30 +228,58 @@ describe("tarball sources: budgets, truncation, bundle root", () => {
     // 1,024 files x 64 KiB = 64 MiB of zeros in about 64 KiB of gzip; the budget is 1 MiB.
     const bomb = await gzipBomb(1024, 64 * 1024, "pkg");
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const e = await refused(bomb, "source_too_large", 1, { limits: small({ maxTotalBytes: 1024 * 1024, maxFileBytes: 1024 * 1024 }) });
+    const e = await refused(bomb, "source_too_large", 1, {
+      limits: small({ maxTotalBytes: 1024 * 1024, maxFileBytes: 1024 * 1024 }),
+    });
     expect((e.details as { limit: string }).limit).toBe("total_bytes");
     expect((e.details as { streamBytes: number }).streamBytes).toBeLessThan(4 * 1024 * 1024);
   });
 
   test("one file over the per-file budget is refused from its header", async () => {
-    const e = await refused(gzip(tar([M, { name: "pkg/big", data: new Uint8Array(2048) }])), "source_too_large", 1, { limits: small({ maxFileBytes: 1024 }) });
+    const e = await refused(gzip(tar([M, { name: "pkg/big", data: new Uint8Array(2048) }])), "source_too_large", 1, {
+      limits: small({ maxFileBytes: 1024 }),
+    });
     expect((e.details as { limit: string }).limit).toBe("file_bytes");
   });
 
   test("too many files, too deep, too long a path", async () => {
     const many = [M, ...Array.from({ length: 5 }, (_, i) => ({ name: `pkg/f${i}`, data: "x" }))];
-    expect(((await refused(tar(many), "source_too_large", 1, { limits: small({ maxFiles: 4 }) })).details as { limit: string }).limit).toBe("files");
+    expect(
+      (
+        (await refused(tar(many), "source_too_large", 1, { limits: small({ maxFiles: 4 }) })).details as {
+          limit: string;
+        }
+      ).limit,
+    ).toBe("files");
     const deep = [M, { name: "pkg/a/b/c/d/e.txt", data: "x" }];
-    expect(((await refused(tar(deep), "source_too_large", 1, { limits: small({ maxDepth: 3 }) })).details as { limit: string }).limit).toBe("depth");
+    expect(
+      (
+        (await refused(tar(deep), "source_too_large", 1, { limits: small({ maxDepth: 3 }) })).details as {
+          limit: string;
+        }
+      ).limit,
+    ).toBe("depth");
     const got = await fetchArchive(tar(deep), "ok.tar", { limits: small({ maxDepth: 4 }) });
     await got.cleanup();
     const long = [M, { name: "pkg/x", pax: { path: `pkg/${"p".repeat(60)}` }, data: "x" }];
-    expect(((await refused(tar(long), "source_too_large", 1, { limits: small({ maxPathBytes: 40 }) })).details as { limit: string }).limit).toBe("path_bytes");
+    expect(
+      (
+        (await refused(tar(long), "source_too_large", 1, { limits: small({ maxPathBytes: 40 }) })).details as {
+          limit: string;
+        }
+      ).limit,
+    ).toBe("path_bytes");
   });
 
   test("too many directory entries stop at the entry budget", async () => {
     const dirs = [M, ...Array.from({ length: 40 }, (_, i) => ({ name: `pkg/d${i}/` }))];
-    expect(((await refused(tar(dirs), "source_too_large", 1, { limits: small({ maxFiles: 8 }) })).details as { limit: string }).limit).toBe("entries");
+    expect(
+      (
+        (await refused(tar(dirs), "source_too_large", 1, { limits: small({ maxFiles: 8 }) })).details as {
+          limit: string;
+        }
+      ).limit,
+    ).toBe("entries");
   });
 
   test("a truncated archive installs nothing", async () => {
@@ -209,7 +297,14 @@ describe("tarball sources: budgets, truncation, bundle root", () => {
   });
 
   test("the manifest must be at the root or inside exactly one top folder", async () => {
-    await refused(tar([{ name: "a/gajae-plugin.json", data: "{}" }, { name: "b/x", data: "x" }]), "missing_file", 1);
+    await refused(
+      tar([
+        { name: "a/gajae-plugin.json", data: "{}" },
+        { name: "b/x", data: "x" },
+      ]),
+      "missing_file",
+      1,
+    );
     await refused(tar([{ name: "pkg/sub/gajae-plugin.json", data: "{}" }]), "missing_file", 1);
     await refused(tar([{ name: "pkg/readme", data: "{}" }]), "missing_file", 1);
     await refused(tar([{ name: "pkg/gajae-plugin.json", type: "dir" }]), "missing_file", 1);
@@ -240,7 +335,11 @@ describe("tarball sources: budgets, truncation, bundle root", () => {
     await got.cleanup();
     // An appended archive (or gzip member) would be extracted by `tar -i` and never judged by gjc.
     await refused(concat([tar([M]), new Uint8Array(4096).fill(7)]), "invalid_archive", 1);
-    await refused(concat([gzip(tar([M])), gzip(tar([{ name: "skills/x.md", data: "unjudged" }]))]), "invalid_archive", 1);
+    await refused(
+      concat([gzip(tar([M])), gzip(tar([{ name: "skills/x.md", data: "unjudged" }]))]),
+      "invalid_archive",
+      1,
+    );
     const padded = gzip(concat([tar([M]), new Uint8Array(2 * 1024 * 1024)]));
     await refused(padded, "source_too_large", 1, { limits: { ...GJC_LIMITS, maxFiles: 4, maxTotalBytes: 1024 } });
   });

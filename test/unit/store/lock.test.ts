@@ -27,7 +27,10 @@ async function holdInChild(dir: string): Promise<ScopedProcess> {
 
 /** `count` children, all stopped when the test's block ends. */
 function counters(stack: AsyncDisposableStack, dir: string, n: number, increments: number): Bun.Subprocess[] {
-  return Array.from({ length: n }, () => stack.use(spawnScoped([process.execPath, child, "count", dir, String(increments)])).proc);
+  return Array.from(
+    { length: n },
+    () => stack.use(spawnScoped([process.execPath, child, "count", dir, String(increments)])).proc,
+  );
 }
 
 /** The pid of a process that has exited and been reaped. */
@@ -57,7 +60,12 @@ describe("scope lock", () => {
     const dir = join(base, "a", "b");
     await withLock(dir, { command: "gjc plugin install" }, (lock) => {
       const holder = JSON.parse(readFileSync(join(dir, "registry.lock"), "utf8"));
-      expect(holder).toMatchObject({ pid: process.pid, host: hostname(), command: "gjc plugin install", token: lock.holder.token });
+      expect(holder).toMatchObject({
+        pid: process.pid,
+        host: hostname(),
+        command: "gjc plugin install",
+        token: lock.holder.token,
+      });
       expect(typeof holder.startedAt).toBe("string");
       expect(readdirSync(dir)).toEqual(["registry.lock"]);
     });
@@ -92,7 +100,17 @@ describe("scope lock", () => {
     const dir = fresh();
     await using waiting = spawnScoped([process.execPath, "-e", "await Bun.stdin.text()"], { stdin: "pipe" });
     const p = waiting.proc;
-    writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: p.pid, host: hostname(), startedAt: "x", processStart: "1", command: "old", token: "1-aa" }));
+    writeFileSync(
+      join(dir, "registry.lock"),
+      JSON.stringify({
+        pid: p.pid,
+        host: hostname(),
+        startedAt: "x",
+        processStart: "1",
+        command: "old",
+        token: "1-aa",
+      }),
+    );
     if (existsSync(`/proc/${p.pid}/stat`)) {
       expect(inspectLock(dir).state).toBe("stale");
       await withLock(dir, { command: "next", timeoutMs: 1000 }, () => {});
@@ -101,7 +119,16 @@ describe("scope lock", () => {
 
   test("never evicted on age alone, nor when the holder is on another host, nor when unreadable", async () => {
     const dir = fresh();
-    writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: await deadPid(), host: `not-${hostname()}`, startedAt: "2000-01-01T00:00:00.000Z", command: "remote", token: "9-bb" }));
+    writeFileSync(
+      join(dir, "registry.lock"),
+      JSON.stringify({
+        pid: await deadPid(),
+        host: `not-${hostname()}`,
+        startedAt: "2000-01-01T00:00:00.000Z",
+        command: "remote",
+        token: "9-bb",
+      }),
+    );
     const before = snapshotTree(dir);
     const e1 = await expectBusy(dir);
     expect(e1.message).toContain("remote");
@@ -116,9 +143,16 @@ describe("scope lock", () => {
   test("a holder record of another gjc version is judged by pid, host and token alone (lock-schema.ts); without them it is unreadable", async () => {
     const dir = fresh();
     const dead = await deadPid();
-    writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: dead, host: hostname(), token: "5-dd", addedLater: { x: 1 } }));
+    writeFileSync(
+      join(dir, "registry.lock"),
+      JSON.stringify({ pid: dead, host: hostname(), token: "5-dd", addedLater: { x: 1 } }),
+    );
     expect(inspectLock(dir)).toMatchObject({ state: "stale", holder: { pid: dead, token: "5-dd" } });
-    for (const holder of [{ pid: dead, host: hostname() }, { pid: 0, host: hostname(), token: "0-ee" }, { pid: "1", host: hostname(), token: "1-ff" }]) {
+    for (const holder of [
+      { pid: dead, host: hostname() },
+      { pid: 0, host: hostname(), token: "0-ee" },
+      { pid: "1", host: hostname(), token: "1-ff" },
+    ]) {
       writeFileSync(join(dir, "registry.lock"), JSON.stringify(holder));
       expect([holder, inspectLock(dir).state]).toEqual([holder, "unreadable"]);
     }
@@ -126,7 +160,10 @@ describe("scope lock", () => {
 
   test("a dead holder on this host with an old start time is taken over even if several wait", async () => {
     const dir = fresh();
-    writeFileSync(join(dir, "registry.lock"), JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: "x", command: "dead", token: "7-cc" }));
+    writeFileSync(
+      join(dir, "registry.lock"),
+      JSON.stringify({ pid: await deadPid(), host: hostname(), startedAt: "x", command: "dead", token: "7-cc" }),
+    );
     mkdirSync(join(dir, "sub"));
     await using stack = new AsyncDisposableStack();
     const runs = counters(stack, dir, 4, 5);

@@ -25,12 +25,18 @@ describe("readStateText", () => {
     expect(readStateText(join(dir, "d.json"))).toEqual({ kind: "foreign", problem: "it is not a regular file" });
     writeFileSync(join(dir, "open.json"), "{}");
     chmodSync(join(dir, "open.json"), 0o666);
-    expect(readStateText(join(dir, "open.json"))).toMatchObject({ kind: "foreign", problem: expect.stringContaining("every user may write it") });
+    expect(readStateText(join(dir, "open.json"))).toMatchObject({
+      kind: "foreign",
+      problem: expect.stringContaining("every user may write it"),
+    });
     // A repository file (a lock) is judged by its content only.
     expect(readStateText(join(dir, "open.json"), { owned: false })).toEqual({ kind: "text", text: "{}" });
     if (isRoot) {
       chownSync(join(dir, "real.json"), 65534, 65534);
-      expect(readStateText(join(dir, "real.json"))).toEqual({ kind: "foreign", problem: "it belongs to another user (uid 65534)" });
+      expect(readStateText(join(dir, "real.json"))).toEqual({
+        kind: "foreign",
+        problem: "it belongs to another user (uid 65534)",
+      });
     }
   });
 
@@ -62,9 +68,15 @@ describe("readStateJson", () => {
     const ctx = s.context();
     const path = join(s.root, "deep.json");
     writeFileSync(path, `${"[".repeat(200000)}${"]".repeat(200000)}`);
-    expect(readStateJson(ctx, path)).toMatchObject({ kind: "invalid", problem: expect.stringContaining("nested deeper than 128") });
+    expect(readStateJson(ctx, path)).toMatchObject({
+      kind: "invalid",
+      problem: expect.stringContaining("nested deeper than 128"),
+    });
     writeFileSync(path, '{"a":1,"a":2}');
-    expect(readStateJson(ctx, path)).toMatchObject({ kind: "invalid", problem: expect.stringContaining("appears twice") });
+    expect(readStateJson(ctx, path)).toMatchObject({
+      kind: "invalid",
+      problem: expect.stringContaining("appears twice"),
+    });
   });
 
   test("signed for a purpose: read back without its mac; unsigned, edited, signed for another purpose or with another key is foreign", () => {
@@ -76,7 +88,10 @@ describe("readStateJson", () => {
     writeFileSync(path, signedStateText(ctx, "transaction:user", doc, 2));
     expect(readStateJson(ctx, path, { purpose: "transaction:user" })).toEqual({ kind: "ok", value: doc });
     // Without a purpose nothing is believed beyond the bounds: the mac is just a member.
-    expect(readStateJson(ctx, path)).toMatchObject({ kind: "ok", value: { ...doc, mac: expect.stringMatching(/^hmac-sha256:/) } });
+    expect(readStateJson(ctx, path)).toMatchObject({
+      kind: "ok",
+      value: { ...doc, mac: expect.stringMatching(/^hmac-sha256:/) },
+    });
     const cases: [string, string][] = [
       [JSON.stringify(doc), "carries no gjc signature"],
       [signedStateText(ctx, "transaction:user", doc).replace('"b"', '"c"'), "not this user's"],
@@ -87,7 +102,10 @@ describe("readStateJson", () => {
     ];
     for (const [text, problem] of cases) {
       writeFileSync(path, text);
-      expect(readStateJson(ctx, path, { purpose: "transaction:user" })).toMatchObject({ kind: "foreign", problem: expect.stringContaining(problem) });
+      expect(readStateJson(ctx, path, { purpose: "transaction:user" })).toMatchObject({
+        kind: "foreign",
+        problem: expect.stringContaining(problem),
+      });
     }
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { createContext } from "../../../src/core/context.ts";
 import { GjcError } from "../../../src/core/errors.ts";
@@ -33,7 +42,11 @@ describe("the state key", () => {
       const runs = await Promise.all(
         Array.from({ length: 12 }, async () => {
           const p = Bun.spawn([process.execPath, child, home], { stdout: "pipe", stderr: "pipe" });
-          const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+          const [code, out, err] = await Promise.all([
+            p.exited,
+            new Response(p.stdout).text(),
+            new Response(p.stderr).text(),
+          ]);
           return { code, out: out.trim(), err };
         }),
       );
@@ -46,10 +59,20 @@ describe("the state key", () => {
 
   const hostile: [string, (path: string, home: string) => void][] = [
     ["readable by others", (p) => (writeFileSync(p, `${"a".repeat(64)}\n`), chmodSync(p, 0o644))],
-    ["a symbolic link", (p, home) => (writeFileSync(join(home, "elsewhere"), `${"a".repeat(64)}\n`, { mode: 0o600 }), symlinkSync(join(home, "elsewhere"), p))],
+    [
+      "a symbolic link",
+      (p, home) => (
+        writeFileSync(join(home, "elsewhere"), `${"a".repeat(64)}\n`, { mode: 0o600 }),
+        symlinkSync(join(home, "elsewhere"), p)
+      ),
+    ],
     ["not a key", (p) => writeFileSync(p, "hello\n", { mode: 0o600 })],
   ];
-  if (process.getuid?.() === 0) hostile.push(["another user's (needs root to make one)", (p) => (writeFileSync(p, `${"a".repeat(64)}\n`, { mode: 0o600 }), chownSync(p, 65534, 65534))]);
+  if (process.getuid?.() === 0)
+    hostile.push([
+      "another user's (needs root to make one)",
+      (p) => (writeFileSync(p, `${"a".repeat(64)}\n`, { mode: 0o600 }), chownSync(p, 65534, 65534)),
+    ]);
   for (const [what, plant] of hostile) {
     test(`a key file that is ${what} is refused, never used or replaced`, () => {
       const home = fresh();

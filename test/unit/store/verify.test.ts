@@ -25,7 +25,13 @@ describe("verifyFiles", () => {
   test("a clean directory: every file hashed once, the kept files' bytes are the bytes hashed", () => {
     // 3 MiB crosses the 1 MiB read chunk; the empty file is a read of nothing.
     const big = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => i % 251);
-    const { root, records } = installed({ "a.md": "# A\n", "sub/b.ts": "export {};\n", "big.bin": big, "streamed.bin": big.slice(1), "empty.txt": "" });
+    const { root, records } = installed({
+      "a.md": "# A\n",
+      "sub/b.ts": "export {};\n",
+      "big.bin": big,
+      "streamed.bin": big.slice(1),
+      "empty.txt": "",
+    });
     const check = verifyFiles(root, records, { keep: new Set(["a.md", "big.bin", "empty.txt"]) });
     expect(check).toMatchObject({ ok: true, checked: 5, problems: [] });
     expect([...check.kept.keys()].sort()).toEqual(["a.md", "big.bin", "empty.txt"]);
@@ -36,9 +42,19 @@ describe("verifyFiles", () => {
 
   test("a changed, grown, missing or linked file is drift, and no bytes of it are kept", () => {
     const big = new Uint8Array(2 * 1024 * 1024).fill(7);
-    const { root, records } = installed({ "same-size.md": "aaaa", "grown.md": "bbbb", "gone.md": "cccc", "link.md": "dddd", "fine.md": "eeee", "big-changed.bin": big });
+    const { root, records } = installed({
+      "same-size.md": "aaaa",
+      "grown.md": "bbbb",
+      "gone.md": "cccc",
+      "link.md": "dddd",
+      "fine.md": "eeee",
+      "big-changed.bin": big,
+    });
     writeFileSync(join(root, "same-size.md"), "AAAA");
-    writeFileSync(join(root, "big-changed.bin"), big.map((b, i) => (i === big.length - 1 ? 8 : b)));
+    writeFileSync(
+      join(root, "big-changed.bin"),
+      big.map((b, i) => (i === big.length - 1 ? 8 : b)),
+    );
     appendFileSync(join(root, "grown.md"), "more");
     unlinkSync(join(root, "gone.md"));
     unlinkSync(join(root, "link.md"));
@@ -46,7 +62,14 @@ describe("verifyFiles", () => {
     writeFileSync(join(root, "extra.md"), "not recorded");
     const check = verifyFiles(root, records, { keep: new Set(records.map((r) => r.path)) });
     expect(check.ok).toBe(false);
-    expect(check.problems.map((p) => `${p.kind} ${p.path}`).sort()).toEqual(["changed big-changed.bin", "changed grown.md", "changed same-size.md", "extra extra.md", "missing gone.md", "symlink link.md"]);
+    expect(check.problems.map((p) => `${p.kind} ${p.path}`).sort()).toEqual([
+      "changed big-changed.bin",
+      "changed grown.md",
+      "changed same-size.md",
+      "extra extra.md",
+      "missing gone.md",
+      "symlink link.md",
+    ]);
     expect([...check.kept.keys()]).toEqual(["fine.md"]);
   });
 });

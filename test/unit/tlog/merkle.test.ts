@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { consistencyProof, EMPTY_ROOT, inclusionProof, leafHash, treeRoot, verifyConsistency, verifyInclusion } from "../../../src/tlog/merkle.ts";
+import {
+  consistencyProof,
+  EMPTY_ROOT,
+  inclusionProof,
+  leafHash,
+  treeRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from "../../../src/tlog/merkle.ts";
 
 // An independent RFC 6962 §2.1 implementation over the leaf DATA, written from the RFC's
 // recursive definitions of MTH, PATH and PROOF/SUBPROOF with node:crypto (not the module's hasher).
@@ -28,18 +36,32 @@ function PATH(m: number, d: Uint8Array[]): Uint8Array[] {
 function SUBPROOF(m: number, d: Uint8Array[], b: boolean): Uint8Array[] {
   if (m === d.length) return b ? [] : [MTH(d)];
   const s = k(d.length);
-  return m <= s ? [...SUBPROOF(m, d.slice(0, s), b), MTH(d.slice(s))] : [...SUBPROOF(m - s, d.slice(s), false), MTH(d.slice(0, s))];
+  return m <= s
+    ? [...SUBPROOF(m, d.slice(0, s), b), MTH(d.slice(s))]
+    : [...SUBPROOF(m - s, d.slice(s), false), MTH(d.slice(0, s))];
 }
 const PROOF = (m: number, d: Uint8Array[]) => SUBPROOF(m, d, true);
 
 const hex = (h: Uint8Array) => Buffer.from(h).toString("hex");
 const hexes = (hs: Uint8Array[]) => hs.map(hex);
-const data = (n: number) => Array.from({ length: n }, (_, i) => new TextEncoder().encode(`release ${i} ${"x".repeat(i % 7)}`));
+const data = (n: number) =>
+  Array.from({ length: n }, (_, i) => new TextEncoder().encode(`release ${i} ${"x".repeat(i % 7)}`));
 
 describe("RFC 6962 Merkle tree", () => {
   test("the Certificate Transparency test vector: 8 leaves give the known root", () => {
-    const leaves = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map((h) => new Uint8Array(Buffer.from(h, "hex")));
-    expect(hex(treeRoot(leaves.map(leafHash)))).toBe("5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328");
+    const leaves = [
+      "",
+      "00",
+      "10",
+      "2021",
+      "3031",
+      "40414243",
+      "5051525354555657",
+      "606162636465666768696a6b6c6d6e6f",
+    ].map((h) => new Uint8Array(Buffer.from(h, "hex")));
+    expect(hex(treeRoot(leaves.map(leafHash)))).toBe(
+      "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
+    );
     expect(hex(MTH(leaves))).toBe("5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328");
   });
 
@@ -101,7 +123,15 @@ describe("RFC 6962 Merkle tree", () => {
   test("a consistency proof fails against a forked tree, other sizes or a changed element", () => {
     const forked = [...hashes];
     forked[3] = leafHash(new TextEncoder().encode("a different release 3"));
-    for (const [m, n] of [[1, 2], [3, 7], [4, 8], [5, 13], [6, 40], [16, 17], [17, 33]]) {
+    for (const [m, n] of [
+      [1, 2],
+      [3, 7],
+      [4, 8],
+      [5, 13],
+      [6, 40],
+      [16, 17],
+      [17, 33],
+    ]) {
       const proof = consistencyProof(hashes, m, n);
       const oldRoot = treeRoot(hashes, m);
       const newRoot = treeRoot(hashes, n);

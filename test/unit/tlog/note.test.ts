@@ -2,7 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { isGjcError } from "../../../src/core/errors.ts";
 import { checkpointText, openCheckpoint, parseCheckpointText, signCheckpoint } from "../../../src/tlog/checkpoint.ts";
 import { treeRoot, leafHash } from "../../../src/tlog/merkle.ts";
-import { generateSigner, openNote, parseSigner, parseVerifier, signerKeyText, signNote } from "../../../src/tlog/note.ts";
+import {
+  generateSigner,
+  openNote,
+  parseSigner,
+  parseVerifier,
+  signerKeyText,
+  signNote,
+} from "../../../src/tlog/note.ts";
 
 const code = (f: () => unknown): string => {
   try {
@@ -60,7 +67,9 @@ describe("signed notes", () => {
     const line = note.split("\n")[3];
     const raw = Buffer.from(line.split(" ")[2], "base64");
     raw[10] ^= 1;
-    expect(code(() => openNote(note.replace(line, `— example.com/log ${raw.toString("base64")}`), [v]))).toBe("log_signature_invalid/3");
+    expect(code(() => openNote(note.replace(line, `— example.com/log ${raw.toString("base64")}`), [v]))).toBe(
+      "log_signature_invalid/3",
+    );
   });
 
   test("signatures by unknown keys are ignored; a known one must be there", () => {
@@ -75,7 +84,11 @@ describe("signed notes", () => {
     const s = generateSigner("example.com/log");
     expect(code(() => parseVerifier(s.text.replace(/\+([0-9a-f]{8})\+/, "+00000000+")))).toBe("invalid_log/1");
     expect(code(() => parseVerifier(`${s.text} `))).toBe("invalid_log/1");
-    const [name, id, b64] = [s.text.split("+")[0], s.text.split("+")[1], s.text.slice(s.text.indexOf("+", s.text.indexOf("+") + 1) + 1)];
+    const [name, id, b64] = [
+      s.text.split("+")[0],
+      s.text.split("+")[1],
+      s.text.slice(s.text.indexOf("+", s.text.indexOf("+") + 1) + 1),
+    ];
     const ecdsaType = Buffer.from(b64, "base64");
     ecdsaType[0] = 0x02;
     expect(code(() => parseVerifier(`${name}+${id}+${ecdsaType.toString("base64")}`))).toBe("invalid_log/1");
@@ -92,7 +105,9 @@ describe("checkpoints", () => {
     const s = generateSigner("example.com/log");
     const c = { origin: "example.com/log", size: 2, root, extensions: ["ext one"] };
     const note = signCheckpoint(c, s);
-    expect(note.startsWith(`example.com/log\n2\n${Buffer.from(root).toString("base64")}\next one\n\n— example.com/log `)).toBe(true);
+    expect(
+      note.startsWith(`example.com/log\n2\n${Buffer.from(root).toString("base64")}\next one\n\n— example.com/log `),
+    ).toBe(true);
     const back = openCheckpoint(note, parseVerifier(s.text), "example.com/log");
     expect(back.size).toBe(2);
     expect(Buffer.from(back.root).equals(Buffer.from(root))).toBe(true);
@@ -103,13 +118,23 @@ describe("checkpoints", () => {
     const r = Buffer.from(root).toString("base64");
     expect(code(() => parseCheckpointText(`o\n02\n${r}\n`))).toBe("invalid_log/1");
     expect(code(() => parseCheckpointText(`o\n-1\n${r}\n`))).toBe("invalid_log/1");
-    expect(code(() => parseCheckpointText(`o\n2\n${Buffer.from(root.slice(1)).toString("base64")}\n`))).toBe("invalid_log/1");
+    expect(code(() => parseCheckpointText(`o\n2\n${Buffer.from(root.slice(1)).toString("base64")}\n`))).toBe(
+      "invalid_log/1",
+    );
     expect(code(() => parseCheckpointText("o\n2\n"))).toBe("invalid_log/1");
     expect(code(() => parseCheckpointText(`o\n2\n${r}\n\nx\n`))).toBe("invalid_log/1");
     expect(code(() => parseCheckpointText(`o\n 2\n${r}\n`))).toBe("invalid_log/1");
     expect(parseCheckpointText(`o\n0\n${r}\n`).size).toBe(0);
     const s = generateSigner("a.example/log");
-    expect(code(() => openCheckpoint(signCheckpoint({ origin: "a.example/log", size: 2, root, extensions: [] }, s), parseVerifier(s.text), "b.example/log"))).toBe("invalid_log/1");
+    expect(
+      code(() =>
+        openCheckpoint(
+          signCheckpoint({ origin: "a.example/log", size: 2, root, extensions: [] }, s),
+          parseVerifier(s.text),
+          "b.example/log",
+        ),
+      ),
+    ).toBe("invalid_log/1");
     expect(checkpointText({ origin: "o", size: 0, root, extensions: [] })).toBe(`o\n0\n${r}\n`);
   });
 });

@@ -15,7 +15,10 @@ const codeOf = (f: () => unknown) => {
 
 describe("the releases file", () => {
   test("round trip, signed and unsigned", () => {
-    const rs = [{ name: "a", version: "1.0.0", digest: D, signer: FPR }, { name: "b", version: "0.1.0-rc.1+x", digest: D }];
+    const rs = [
+      { name: "a", version: "1.0.0", digest: D, signer: FPR },
+      { name: "b", version: "0.1.0-rc.1+x", digest: D },
+    ];
     const text = releasesText(rs);
     expect(text).toBe(`a 1.0.0 ${D} ${FPR}\nb 0.1.0-rc.1+x ${D} -\n`);
     expect(parseReleases(text, "releases")).toEqual(rs);
@@ -36,7 +39,8 @@ describe("the releases file", () => {
       `a\t1.0.0 ${D} -\n`,
       `a 1.0.0 ${D} -\n\n`,
       `é 1.0.0 ${D} -\n`,
-    ]) expect({ bad, code: codeOf(() => parseReleases(bad, "releases")) }).toEqual({ bad, code: "invalid_log" });
+    ])
+      expect({ bad, code: codeOf(() => parseReleases(bad, "releases")) }).toEqual({ bad, code: "invalid_log" });
   });
 
   test("releaseProblem names what cannot be logged", () => {

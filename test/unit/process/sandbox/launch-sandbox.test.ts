@@ -12,11 +12,24 @@ const tmp = tempDir("gjc-launch-sandbox-");
 afterAll(() => tmp.cleanup());
 
 /** Runs `node script` through the launcher with `profile`; resolves with its stdout. */
-async function confined(script: string, profile: SandboxProfile, hostEnv: Record<string, string | undefined> = process.env): Promise<string> {
+async function confined(
+  script: string,
+  profile: SandboxProfile,
+  hostEnv: Record<string, string | undefined> = process.env,
+): Promise<string> {
   const dir = join(tmp.path, `s${Math.random().toString(36).slice(2)}`);
   require("node:fs").mkdirSync(dir);
   writeFileSync(join(dir, "probe.cjs"), script);
-  const child = launch({ argv: ["node", join(dir, "probe.cjs")], cwd: dir, env: { PATH: process.env.PATH ?? "" }, sandbox: { subject: { bundle: "unit", process: { kind: "runtime" } }, profile: { ...profile, read: [dir, ...profile.read] }, hostEnv } });
+  const child = launch({
+    argv: ["node", join(dir, "probe.cjs")],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "" },
+    sandbox: {
+      subject: { bundle: "unit", process: { kind: "runtime" } },
+      profile: { ...profile, read: [dir, ...profile.read] },
+      hostEnv,
+    },
+  });
   const out = await new Response(child.proc.stdout).text();
   await child.stop();
   return out.trim();
@@ -27,9 +40,37 @@ const connect = (port: number, host = "127.0.0.1") =>
 
 describe("the launcher's sandbox", () => {
   test("a grant of 127.0.0.1:<port> reaches exactly that listener: not the same port on 127.0.0.2, not another port", async () => {
-    const a = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.write("A"); s.end(); }, data() {} } });
-    const twin = Bun.listen({ hostname: "127.0.0.2", port: a.port, socket: { open(s) { s.end(); }, data() {} } });
-    const b = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open(s) { s.end(); }, data() {} } });
+    const a = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(s) {
+          s.write("A");
+          s.end();
+        },
+        data() {},
+      },
+    });
+    const twin = Bun.listen({
+      hostname: "127.0.0.2",
+      port: a.port,
+      socket: {
+        open(s) {
+          s.end();
+        },
+        data() {},
+      },
+    });
+    const b = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(s) {
+          s.end();
+        },
+        data() {},
+      },
+    });
     try {
       const script = `Promise.all([${connect(a.port)}, ${connect(a.port, "127.0.0.2")}, ${connect(b.port)}]).then((r) => console.log(r.join(" ")));`;
       const granted = { read: [], write: [], net: [{ host: "127.0.0.1", port: a.port }] };
@@ -46,7 +87,11 @@ describe("the launcher's sandbox", () => {
   });
 
   test("a grant by host name is reached through the relay's HTTP proxy, which refuses other hosts and names the grant", async () => {
-    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello from the granted host") });
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response("hello from the granted host"),
+    });
     try {
       // An HTTP client that honours HTTP_PROXY (as curl, Python and Go ones do); "localhost" is resolved by the relay.
       const get = (host: string) =>
@@ -54,7 +99,11 @@ describe("the launcher's sandbox", () => {
       const script = `Promise.all([${get("localhost")}, ${get("127.0.0.1")}]).then((r) => console.log(r.join(" | ")));`;
       const out = await confined(script, { read: [], write: [], net: [{ host: "localhost", port: server.port }] });
       expect(out).toBe("HTTP/1.1 200 OK body | HTTP/1.1 403 Forbidden");
-      expect(drainSandboxNotices()).toContainEqual({ code: "sandbox_denied", message: `unit (runtime) tried to connect to 127.0.0.1:${server.port}, which its sandbox does not allow`, hint: `if it should: gjc plugin allow unit --runtime --net 127.0.0.1:${server.port}` });
+      expect(drainSandboxNotices()).toContainEqual({
+        code: "sandbox_denied",
+        message: `unit (runtime) tried to connect to 127.0.0.1:${server.port}, which its sandbox does not allow`,
+        hint: `if it should: gjc plugin allow unit --runtime --net 127.0.0.1:${server.port}`,
+      });
     } finally {
       server.stop(true);
     }
@@ -67,7 +116,11 @@ describe("the launcher's sandbox", () => {
   });
 
   test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
-    const out = await confined(`const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`, { read: [], write: [], net: [] }, { ...process.env, TMPDIR: tmp.path });
+    const out = await confined(
+      `const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`,
+      { read: [], write: [], net: [] },
+      { ...process.env, TMPDIR: tmp.path },
+    );
     expect(out.startsWith(join(tmp.path, "gjc-sandbox-"))).toBe(true);
     expect(require("node:fs").existsSync(out)).toBe(false);
   });
@@ -83,10 +136,17 @@ describe("sandbox pieces", () => {
   });
 
   test("refused connections and lookups are read from what Node and Bun print, and name the grant", () => {
-    const text = "Error: connect EACCES 127.0.0.1:5432\n    at …\nError: getaddrinfo EAI_AGAIN api.example.com\nconnect ECONNREFUSED 127.0.0.1:9";
+    const text =
+      "Error: connect EACCES 127.0.0.1:5432\n    at …\nError: getaddrinfo EAI_AGAIN api.example.com\nconnect ECONNREFUSED 127.0.0.1:9";
     expect(denialsIn(text)).toEqual([{ host: "127.0.0.1", port: 5432 }, { host: "api.example.com" }]);
-    expect(allowCommandFor({ bundle: "docs", process: { kind: "server", id: "s" } }, { host: "127.0.0.1", port: 5432 })).toBe("gjc plugin allow docs --server s --net 127.0.0.1:5432");
-    expect(allowCommandFor({ bundle: "r", process: { kind: "runtime" } }, { host: "api.example.com" })).toBe("gjc plugin allow r --runtime --net api.example.com");
-    expect(allowCommandFor({ bundle: "l", process: { kind: "lsp", id: "zls" } }, { host: "h", port: 1 })).toBe("gjc plugin allow l --lsp zls --net h:1");
+    expect(
+      allowCommandFor({ bundle: "docs", process: { kind: "server", id: "s" } }, { host: "127.0.0.1", port: 5432 }),
+    ).toBe("gjc plugin allow docs --server s --net 127.0.0.1:5432");
+    expect(allowCommandFor({ bundle: "r", process: { kind: "runtime" } }, { host: "api.example.com" })).toBe(
+      "gjc plugin allow r --runtime --net api.example.com",
+    );
+    expect(allowCommandFor({ bundle: "l", process: { kind: "lsp", id: "zls" } }, { host: "h", port: 1 })).toBe(
+      "gjc plugin allow l --lsp zls --net h:1",
+    );
   });
 });
