@@ -24,14 +24,12 @@ export interface HistoryRow {
 
 export function scopeHistory(ctx: Context, scope: Scope, name?: string): { scope: Scope; generations: HistoryRow[] } {
   const h = readHistory(ctx, scope);
-  const generations = [...h.generations]
-    .reverse()
-    .map((g) => ({
-      generation: g.generation,
-      at: g.at,
-      command: g.command,
-      bundles: name === undefined ? g.bundles : g.bundles.filter((b) => b.name === name),
-    }));
+  const generations = [...h.generations].reverse().map((g) => ({
+    generation: g.generation,
+    at: g.at,
+    command: g.command,
+    bundles: name === undefined ? g.bundles : g.bundles.filter((b) => b.name === name),
+  }));
   return { scope, generations };
 }
 
