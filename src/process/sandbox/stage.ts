@@ -35,13 +35,14 @@ export async function runStage(args: string[]): Promise<string> {
   const c = openLibc();
   if (c === null) return "the sandbox stage cannot reach libc";
   try {
-    if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
     if (spec.forwarder) {
       loopbackUp(c);
       // Still with the namespace's capabilities (unshare --keep-caps): a granted port below 1024
-      // needs CAP_NET_BIND_SERVICE there to be listened on.
+      // needs CAP_NET_BIND_SERVICE there to be listened on. Started before the folders are
+      // covered: gjc itself may live beneath one of them (a checkout in /tmp, a binary in ~/.local).
       await startForwarder(spec.forwarder);
     }
+    if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
     // The capabilities the stage kept for the mounts above: the command gets none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     dropCapabilities(c);
