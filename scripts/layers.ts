@@ -70,8 +70,6 @@ export const PROCESS_GLOBALS_ALLOWED: Readonly<Record<string, string>> = {
   "src/core/logger.ts": "the stderr sink the CLI hands to the Context",
   "src/gjcsession/runtime-harness.mjs": "a program of its own, run in the isolated child that checks a GJC runtime",
   "src/authoring/templates.ts": "the text of a scaffolded bundle's runtime, not code gjc runs",
-  "src/process/sandbox/stage.ts":
-    "the sandbox launcher stage: gjc run again as its own program, which confines itself and execs the command",
   "src/process/sandbox/forwarder.ts":
     "the network forwarder the launcher stage runs inside the sandbox's namespace, a program of its own",
 };

@@ -9,7 +9,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 } else if (argv[0] === "__sandbox-stage") {
   // gjc re-executed as the sandbox's launcher stage (src/process/sandbox/stage.ts): it
   // confines itself and execs the command, returning only to report why it could not.
-  const failure = await (await import("./process/sandbox/stage.ts")).runStage(argv.slice(1));
+  const failure = await (await import("./process/sandbox/stage.ts")).runStage(argv.slice(1), process.env);
   console.error("gjc:", failure);
   process.exit(126);
 } else if (argv[0] === "__sandbox-forwarder") {

@@ -54,6 +54,26 @@ const MEMORY_POLL_MS = 50;
 /** The variable that marks every process of one launch, so orphans re-parented to us can be told apart. */
 export const TREE_MARKER = "GJC_PROCESS_TREE";
 
+/**
+ * A helper child that belongs to the caller's own launch: the sandbox stage's network
+ * forwarder, which must end with the confined command the stage becomes. Unlike `launch`, it
+ * stays in the caller's process group and carries the caller's tree marker (its whole
+ * environment), so the launch that started the stage ends and reaps it with the rest of the
+ * tree; it needs nothing else from the environment.
+ */
+export function spawnTreeHelper(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): Subprocess<"ignore", "pipe", "inherit"> {
+  const marker = env[TREE_MARKER];
+  return Bun.spawn(argv, {
+    env: marker !== undefined ? { [TREE_MARKER]: marker } : {},
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+}
+
 /** How long stop() keeps killing before it gives up on a process the kernel will not let go. */
 const KILL_DEADLINE_MS = 2000;
 

@@ -22,7 +22,7 @@ const DEVICE_RIGHTS = FS.readFile | FS.writeFile | FS.truncate | FS.ioctlDev;
  * everything it forks stays so. Returns a message only on failure (the caller prints it and
  * exits 126, as a shell does for a command it cannot run); on success it never returns.
  */
-export async function runStage(args: string[]): Promise<string> {
+export async function runStage(args: string[], hostEnv: Record<string, string | undefined>): Promise<string> {
   const split = args.indexOf("--");
   if (split !== 1 || args.length < 3) return "usage: gjc __sandbox-stage <spec> -- <command> [args…]";
   let spec: StageSpec;
@@ -40,7 +40,7 @@ export async function runStage(args: string[]): Promise<string> {
       // Still with the namespace's capabilities (unshare --keep-caps): a granted port below 1024
       // needs CAP_NET_BIND_SERVICE there to be listened on. Started before the folders are
       // covered: gjc itself may live beneath one of them (a checkout in /tmp, a binary in ~/.local).
-      await startForwarder(spec.forwarder);
+      await startForwarder(spec.forwarder, hostEnv);
     }
     if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
     // The capabilities the stage kept for the mounts above: the command gets none of them.
@@ -60,7 +60,7 @@ export async function runStage(args: string[]): Promise<string> {
   } catch (e) {
     return `the sandbox could not be applied: ${(e as Error).message}`;
   }
-  const env = { ...process.env, ...spec.setEnv };
+  const env = { ...hostEnv, ...spec.setEnv };
   const keep: Uint8Array[] = [];
   const envp = cStringArray(
     c,
@@ -77,8 +77,10 @@ export async function runStage(args: string[]): Promise<string> {
  * command's Landlock domain (so the command can neither signal nor trace it), and waits until it
  * listens. It is a child of this process, so of the command after execve: it ends with the tree.
  */
-async function startForwarder(argv: string[]): Promise<void> {
-  const child = Bun.spawn(argv, { stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+async function startForwarder(argv: string[], hostEnv: Record<string, string | undefined>): Promise<void> {
+  // Only stages with network grants start one, so only they load the launcher.
+  const { spawnTreeHelper } = await import("../launch.ts");
+  const child = spawnTreeHelper(argv, hostEnv);
   const reader = child.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
