@@ -1,10 +1,10 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Context } from "../core/context.ts";
-import { GjcError, usageError } from "../core/errors.ts";
-import { ExitCode } from "../core/exit-codes.ts";
+import { usageError } from "../core/errors.ts";
 import { isDeniedEnvName } from "../process/env.ts";
 import { launch, type LaunchedProcess } from "../process/launch.ts";
 import type { SandboxSubject } from "../process/sandbox/profile.ts";
+import { foreignRecordError } from "../c2store/foreign-record.ts";
 import { resolveInstalled } from "./stores.ts";
 import { profileFor } from "../store/sandbox-profile.ts";
 
@@ -56,13 +56,7 @@ export async function startSandboxed(ctx: Context, opts: SandboxExecOptions): Pr
   );
   const inspected = await target.adapter.inspect(where, opts.bundle, target.scope);
   // A bundle another program installed (the C2 app's record) holds no hashes gjc could check.
-  if ("foreign" in inspected)
-    throw new GjcError({
-      code: "foreign_record",
-      message: `${opts.bundle} was not installed by gjc, so gjc does not run it.`,
-      hint: "Install it with gjc, or let the program that installed it run it.",
-      exit: ExitCode.refused,
-    });
+  if ("foreign" in inspected) throw foreignRecordError(inspected.foreign);
   const installed = inspected;
   const subject: SandboxSubject = {
     bundle: installed.name,
