@@ -12,6 +12,7 @@ import { classifyMcpUrl } from "../policy/url.ts";
 import { probeHttpServer } from "../mcp/http.ts";
 import type { Handshake, McpTool } from "../mcp/protocol.ts";
 import { probeStdioServer } from "../mcp/stdio.ts";
+import { clientIdentity } from "../mcp/client-identity.ts";
 import { serverSandbox } from "../mcp/server-sandbox.ts";
 
 /** A declared server as `mcp list` shows it: where it comes from, its state, its policy verdict. */
@@ -194,9 +195,16 @@ export async function probeInstalledServer(
       hostEnv: ctx.env,
       scratchParent: scratchParent(ctx),
       sandbox: await serverSandbox(ctx, bundleName, serverName, [b.entry.pluginRoot], []),
+      client: clientIdentity(ctx.env),
     });
     return { ...base, ...r };
   }
-  const r = await probeHttpServer({ url: s.url ?? "", transport: s.transport, timeoutMs: options.timeoutMs, label });
+  const r = await probeHttpServer({
+    url: s.url ?? "",
+    transport: s.transport,
+    timeoutMs: options.timeoutMs,
+    label,
+    client: clientIdentity(ctx.env),
+  });
   return { ...base, ...r };
 }

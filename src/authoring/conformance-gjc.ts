@@ -80,6 +80,7 @@ export async function testGjcBundle(
   if (stdio.length > 0) {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
     const { serverSandbox } = await import("../mcp/server-sandbox.ts");
+    const { clientIdentity } = await import("../mcp/client-identity.ts");
     for (const server of stdio) {
       const started = performance.now();
       try {
@@ -94,6 +95,7 @@ export async function testGjcBundle(
           hostEnv: ctx.env,
           scratchParent: scratchParent(ctx),
           sandbox: await serverSandbox(ctx, compiled.partial.name ?? dir, server.name, [dir], []),
+          client: clientIdentity(ctx.env),
           ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
         });
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;

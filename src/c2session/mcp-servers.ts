@@ -313,6 +313,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
   };
   if (entry.transport === "stdio") {
     const { probeStdioServer } = await import("../mcp/stdio.ts");
+    const { clientIdentity } = await import("../mcp/client-identity.ts");
     const raw = readMcp(v)!.raw[serverName];
     const { serverSandbox } = await import("../mcp/server-sandbox.ts");
     const sandbox = await serverSandbox(ctx, v.bundle.name, serverName, [v.bundle.bundleDir], [v.bundle.dataDir]);
@@ -325,10 +326,12 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
       scratchParent: scratchParent(ctx),
       extraEnv: entry.launch!.env,
       sandbox,
+      client: clientIdentity(ctx.env),
     });
     return { ...base, ...r };
   }
   const { probeHttpServer } = await import("../mcp/http.ts");
+  const { clientIdentity } = await import("../mcp/client-identity.ts");
   // Declared headers are not sent (src/mcp's transports carry none); a server that needs one
   // answers 401/403, which probe reports as such.
   const r = await probeHttpServer({
@@ -338,6 +341,7 @@ export async function probeC2Server(ctx: Context, spec: string, options: { timeo
     label,
     judgeUrl: c2UrlVerdict,
     addressCheck: c2AddressCheck,
+    client: clientIdentity(ctx.env),
   });
   return { ...base, ...r };
 }

@@ -11,6 +11,7 @@ import {
   type McpResource,
   type McpTool,
 } from "./protocol.ts";
+import type { ClientIdentity } from "./client-identity.ts";
 import { type Channel, RpcClient } from "./rpc-client.ts";
 
 /** A live MCP session over any transport; `await using` closes it (and stops a stdio server) at the end of the block. */
@@ -31,6 +32,7 @@ export interface McpConnection extends AsyncDisposable {
 export async function connectOver(
   label: string,
   deadline: Deadline,
+  identity: ClientIdentity,
   open: (client: RpcClient) => Channel | Promise<Channel>,
 ): Promise<McpConnection> {
   const client = new RpcClient(label);
@@ -38,7 +40,7 @@ export async function connectOver(
   client.attach(channel);
   let handshake: Handshake;
   try {
-    handshake = await initialize(client, label, deadline);
+    handshake = await initialize(client, label, deadline, identity);
   } catch (e) {
     await channel.close();
     throw e;

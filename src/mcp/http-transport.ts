@@ -13,6 +13,7 @@ export interface HttpChannelOptions {
   /** Per-hop URL rules other than DESIGN item 11 (see PinnedFetchOptions.judgeUrl). */
   judgeUrl?: PinnedFetchOptions["judgeUrl"];
   ca?: string | string[];
+  userAgent: string;
 }
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,512}$/;
@@ -84,6 +85,7 @@ export function startStreamableHttpChannel(opts: HttpChannelOptions, sink: Chann
     judgeUrl: opts.judgeUrl,
     ca: opts.ca,
     signal: abort.signal,
+    userAgent: opts.userAgent,
   };
   const failFrom = (e: unknown) => {
     if (closed) return;

@@ -1,4 +1,5 @@
 import { classifyMcpUrl, type UrlVerdict } from "../policy/url.ts";
+import { type ClientIdentity, ORDINARY_CLIENT, userAgentOf } from "./client-identity.ts";
 import { type McpConnection, connectOver } from "./connection.ts";
 import { mcpError } from "./errors.ts";
 import { startStreamableHttpChannel } from "./http-transport.ts";
@@ -20,6 +21,8 @@ export interface HttpServerOptions {
   ca?: string | string[];
   /** URL rules other than DESIGN item 11 (C2 mcp.json servers: Agent Plugins). */
   judgeUrl?: (raw: string) => UrlVerdict;
+  /** Who gjc says it is (src/mcp/client-identity.ts); the ordinary client unless the user chose one. */
+  client?: ClientIdentity;
 }
 
 export interface HttpProbeResult
@@ -47,8 +50,9 @@ export async function connectHttpServer(opts: HttpServerOptions): Promise<McpCon
     addressCheck: opts.addressCheck,
     judgeUrl: opts.judgeUrl,
     ca: opts.ca,
+    userAgent: userAgentOf(opts.client ?? ORDINARY_CLIENT),
   };
-  return connectOver(label, deadline, (client) =>
+  return connectOver(label, deadline, opts.client ?? ORDINARY_CLIENT, (client) =>
     opts.transport === "sse" ? startSseChannel(channelOpts, client) : startStreamableHttpChannel(channelOpts, client),
   );
 }

@@ -22,6 +22,8 @@ export interface PinnedFetchOptions {
   /** Extra trust roots (PEM), for tests with a self-signed certificate. */
   ca?: string | string[];
   signal?: AbortSignal;
+  /** Sent on every request in place of Bun's own, which would tell the server it is a probe. */
+  userAgent: string;
 }
 
 export interface PinnedRequest {
@@ -81,7 +83,7 @@ async function fetchOnce(url: URL, req: PinnedRequest, opts: PinnedFetchOptions)
     try {
       return await fetch(target.href, {
         method: req.method,
-        headers: { ...req.headers, host: url.host },
+        headers: { ...req.headers, host: url.host, "user-agent": opts.userAgent },
         body: req.body,
         redirect: "manual",
         proxy: false,

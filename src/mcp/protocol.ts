@@ -1,4 +1,4 @@
-import pkg from "../../package.json" with { type: "json" };
+import type { ClientIdentity } from "./client-identity.ts";
 import { mcpError, sanitizeServerText } from "./errors.ts";
 import { MAX_TOOL_PAGES, MAX_TOOLS } from "./limits.ts";
 import type { RpcClient } from "./rpc-client.ts";
@@ -66,13 +66,18 @@ export class Deadline {
 }
 
 /** `initialize`, then `notifications/initialized` (MCP lifecycle). */
-export async function initialize(client: RpcClient, label: string, deadline: Deadline): Promise<Handshake> {
+export async function initialize(
+  client: RpcClient,
+  label: string,
+  deadline: Deadline,
+  identity: ClientIdentity,
+): Promise<Handshake> {
   const raw = await client.request(
     "initialize",
     {
       protocolVersion: PREFERRED_PROTOCOL_VERSION,
       capabilities: {},
-      clientInfo: { name: "gjc", version: pkg.version },
+      clientInfo: { name: identity.name, version: identity.version },
     },
     deadline.remaining(),
   );

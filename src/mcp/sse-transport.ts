@@ -19,6 +19,7 @@ export function startSseChannel(opts: HttpChannelOptions, sink: ChannelSink): Ch
     judgeUrl: opts.judgeUrl,
     ca: opts.ca,
     signal: abort.signal,
+    userAgent: opts.userAgent,
   };
   let closed = false;
   let resolveEndpoint!: (u: URL) => void;

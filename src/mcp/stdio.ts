@@ -1,5 +1,6 @@
 import type { StdioLaunch } from "../policy/launcher.ts";
 import type { SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
+import { type ClientIdentity, ORDINARY_CLIENT } from "./client-identity.ts";
 import { type McpConnection, connectOver, withDetails } from "./connection.ts";
 import { DEFAULT_PROBE_TIMEOUT_MS } from "./limits.ts";
 import { listedBesideTools } from "./listed.ts";
@@ -23,6 +24,8 @@ export interface StdioServerOptions {
   onSpawn?(pid: number): void;
   /** Who the server is and its profile (base plus grants); the launcher confines it. */
   sandbox: { subject: SandboxSubject; profile: SandboxProfile };
+  /** Who gjc says it is (src/mcp/client-identity.ts); the ordinary client unless the user chose one. */
+  client?: ClientIdentity;
 }
 
 export interface StdioConnection extends McpConnection {
@@ -46,7 +49,7 @@ export async function connectStdioServer(opts: StdioServerOptions): Promise<Stdi
   const deadline = new Deadline(opts.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS);
   let channel: StdioChannel | undefined;
   try {
-    const conn = await connectOver(label, deadline, (client) => {
+    const conn = await connectOver(label, deadline, opts.client ?? ORDINARY_CLIENT, (client) => {
       channel = startStdioChannel(
         {
           root: opts.root,

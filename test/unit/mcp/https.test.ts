@@ -59,6 +59,8 @@ describe("streamable HTTP over a pinned TLS connection", () => {
       expect(check.asked.length).toBeGreaterThanOrEqual(3);
       expect(new Set(check.asked)).toEqual(new Set([NAME]));
       expect(seen.every((r) => r.host === `${NAME}:${port}`)).toBe(true);
+      // An ordinary client, not Bun's default User-Agent: the probe does not say what it is.
+      expect(seen.every((r) => r.userAgent === "mcp-client/1.0.0")).toBe(true);
       expect(seen.filter((r) => r.method === "POST").length).toBe(3);
       // The session is ended with DELETE on close.
       expect(seen.at(-1)?.method).toBe("DELETE");
@@ -305,10 +307,12 @@ describe("HTTP+SSE (2024-11-05 transport)", () => {
         transport: "sse",
         addressCheck: localCheck(),
         ca: tls.cert,
+        client: { name: "claude-code", version: "2.1.0" },
       });
       expect(result.serverInfo.name).toBe("fixture-sdk-http");
       expect(result.tools.map((t) => t.name)).toEqual(["echo", "env_names", "cwd"]);
-      expect(seen[0]).toEqual({ method: "GET", path: "/sse", host: `${NAME}:${port}` });
+      expect(seen[0]).toEqual({ method: "GET", path: "/sse", host: `${NAME}:${port}`, userAgent: "claude-code/2.1.0" });
+      expect(seen.every((r) => r.userAgent === "claude-code/2.1.0")).toBe(true);
       expect(seen.slice(1).every((r) => r.method === "POST" && r.path === "/messages?session=1")).toBe(true);
     } finally {
       await app.close();

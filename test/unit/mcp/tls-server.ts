@@ -4,11 +4,12 @@ export interface SeenRequest {
   method: string;
   path: string;
   host: string | null;
+  userAgent: string | null;
 }
 
 /**
  * A local HTTPS server on an ephemeral port of 127.0.0.1 that records every request (method,
- * path, Host header) before handing it to `handler`.
+ * path, Host and User-Agent headers) before handing it to `handler`.
  */
 export function startTlsServer(
   tls: { cert: string; key: string },
@@ -22,7 +23,12 @@ export function startTlsServer(
     idleTimeout: 30,
     fetch(req) {
       const u = new URL(req.url);
-      seen.push({ method: req.method, path: u.pathname + u.search, host: req.headers.get("host") });
+      seen.push({
+        method: req.method,
+        path: u.pathname + u.search,
+        host: req.headers.get("host"),
+        userAgent: req.headers.get("user-agent"),
+      });
       return handler(req);
     },
   });
