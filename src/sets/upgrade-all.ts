@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
+import type { SignaturePolicy } from "../signing/check.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { installedBundles } from "./installed.ts";
 import { writeScopeLock } from "./lock.ts";
@@ -34,8 +35,11 @@ export interface UpgradeAllResult {
 export async function upgradeAll(
   ctx: Context,
   scopes: Scope[],
-  o: { dryRun?: boolean } = {},
+  o: { dryRun?: boolean } & SignaturePolicy = {},
 ): Promise<UpgradeAllResult> {
+  // The signature policy holds for every bundle, as it does for one: --require-signed refuses
+  // an unsigned upgrade and --accept-signer takes a new key, bundle by bundle.
+  const signatures: SignaturePolicy = { requireSigned: o.requireSigned, acceptSigner: o.acceptSigner };
   const { upgradeGjc } = await import("../install/upgrade.ts");
   const outcomes: UpgradeOutcome[] = [];
   const locksUpdated: string[] = [];
@@ -49,11 +53,12 @@ export async function upgradeAll(
           const r = await upgradeGjc(ctx, b.entry.name, scope, {
             dryRun: o.dryRun,
             onProgress: (m) => ctx.log.progress(m),
+            ...signatures,
           });
           outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
         } else {
           const { upgradeC2 } = await import("../c2store/lifecycle.ts");
-          const r = await upgradeC2(ctx, b.c2?.id ?? b.entry.name, { dryRun: o.dryRun });
+          const r = await upgradeC2(ctx, b.c2?.id ?? b.entry.name, { dryRun: o.dryRun, ...signatures });
           outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
         }
       } catch (error) {

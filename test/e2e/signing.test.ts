@@ -200,6 +200,38 @@ describe("install verifies signatures", () => {
     expect((await ok(["plugin", "upgrade", "demo", "--user"])).version).toBe("1.2.0");
   });
 
+  test("upgrade --all holds the same policy per bundle: signer_changed until --accept-signer, unsigned_bundle under --require-signed", async () => {
+    const { src, keyFile } = setup();
+    await ok(["plugin", "sign", src, "--key", keyFile]);
+    await ok(["plugin", "install", src, "--user"]);
+    const other = makeKey("ed25519", "intruder@example").write(w.root, "intruder");
+    writeBundle(src, "demo", { version: "1.1.0" });
+    const second = await ok(["plugin", "sign", src, "--key", other]);
+    const outcome = async (args: string[]) => {
+      const before = snapshotTree(w.user);
+      const r = await w.gjc(["plugin", "upgrade", "--all", "--user", ...args, "--json"]);
+      return { r, doc: r.json(), unchanged: Bun.deepEquals(snapshotTree(w.user), before) };
+    };
+    const refusedChange = await outcome([]);
+    expect(refusedChange.r.exitCode).toBe(1);
+    expect(refusedChange.doc.outcomes[0]).toMatchObject({ name: "demo", outcome: "failed" });
+    expect(refusedChange.doc.outcomes[0].reasons[0].code).toBe("signer_changed");
+    expect(refusedChange.unchanged).toBe(true);
+
+    const accepted = await outcome(["--accept-signer"]);
+    expect(accepted.r.exitCode).toBe(0);
+    expect(accepted.doc.outcomes[0]).toMatchObject({ name: "demo", outcome: "upgraded", to: "1.1.0" });
+    expect(registry(w.user).plugins[0].signer.fingerprint).toBe(second.fingerprint);
+
+    require("node:fs").rmSync(join(src, "gjc-signature.sshsig"));
+    writeBundle(src, "demo", { version: "1.2.0" });
+    const unsigned = await outcome(["--require-signed", "--accept-signer"]);
+    expect(unsigned.r.exitCode).toBe(1);
+    expect(unsigned.doc.outcomes[0].reasons[0].code).toBe("unsigned_bundle");
+    expect(unsigned.unchanged).toBe(true);
+    expect(registry(w.user).plugins[0].version).toBe("1.1.0");
+  });
+
   test("signed content that comes back unsigned is signer_changed too", async () => {
     const { src, keyFile } = setup();
     await ok(["plugin", "sign", src, "--key", keyFile]);

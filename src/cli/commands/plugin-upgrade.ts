@@ -36,7 +36,11 @@ export default defineVerb({
         );
       const scope = scopeFromFlags(args);
       const { upgradeAll } = await import("../../sets/upgrade-all.ts");
-      const r = await upgradeAll(ctx, scope ? [scope] : ["user", "project"], { dryRun: args["dry-run"] });
+      const r = await upgradeAll(ctx, scope ? [scope] : ["user", "project"], {
+        dryRun: args["dry-run"],
+        requireSigned: args["require-signed"],
+        acceptSigner: args["accept-signer"],
+      });
       return {
         json: { schema: "gjc/upgrade@1", ...r },
         human: (await import("../render/sets.ts")).describeUpgradeAll(r),
