@@ -6,7 +6,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
+import { LOCK_FILE, scopeLabel } from "../families/gjc/layout.ts";
 import type { NetGrant, SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { judgePath, parseNetGrant, type JudgedPath } from "../store/grant-values.ts";
 import {

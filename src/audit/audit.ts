@@ -277,7 +277,7 @@ async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<Si
 
 /** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
 export async function installedRoot(ctx: Context, name: string, scope: Scope | undefined): Promise<InstalledRoot> {
-  const { scopeRoot } = await import("../install/layout.ts");
+  const { scopeRoot } = await import("../families/gjc/layout.ts");
   const { tryReadRegistry, readRegistry } = await import("../install/registry.ts");
   if (scope) {
     const registry = readRegistry(scopeRoot(ctx, scope), scope, ctx);

@@ -10,7 +10,7 @@ import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { installedMode } from "./fingerprint.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
-import { scopeFlag, scopeRoot } from "./layout.ts";
+import { scopeFlag, scopeRoot } from "../families/gjc/layout.ts";
 import { readRegistry } from "./registry.ts";
 import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";

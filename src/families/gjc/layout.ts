@@ -1,7 +1,7 @@
-import { randomHex } from "../core/random.ts";
+import { randomHex } from "../../core/random.ts";
 import { join } from "node:path";
-import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
-import type { Scope } from "../core/scope.ts";
+import { gjcProjectRoot, gjcUserRoot, type Context } from "../../core/context.ts";
+import type { Scope } from "../../core/scope.ts";
 
 /**
  * What lives in a GJC scope root, and the names only gjc ever creates there:
