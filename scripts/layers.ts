@@ -50,10 +50,8 @@ export const KNOWN_UPWARD: readonly string[] = [
   "c2store -> sets",
   "install -> audit",
   // Added with signatures, the release log and grants; each names the code that should move.
-  "audit -> sets", // sets/bundle-digest.ts (the bundle judge) belongs below both, with install/fingerprint.ts's installedMode
-  "authoring -> sets", // the same bundle judge, for gjc plugin sign
   "c2store -> install", // install/signature.ts, the signature check both lifecycles share, belongs in signing/
-  "install -> sets", // sets/release-log-hook.ts and the bundle judge, called from the GJC lifecycle
+  "install -> sets", // sets/release-log-hook.ts, called from the GJC lifecycle
   "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
 ];
 

@@ -269,7 +269,7 @@ async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<Si
   const { locateSignature } = await import("../signing/locate.ts");
   const signature = locateSignature(fetched);
   if (!signature) return { status: "unsigned" };
-  const { judgeBundle } = await import("../sets/bundle-digest.ts");
+  const { judgeBundle } = await import("../store/bundle-digest.ts");
   const { checkBundleSignature } = await import("../signing/check.ts");
   const judged = await judgeBundle(fetched.dir);
   return checkBundleSignature(ctx, { name: judged.name, integrity: judged.integrity, signature, scope: "user" });

@@ -35,7 +35,7 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
       return manifest;
     };
     const model = gjcModelOf(bundle, manifestBytes());
-    const { installedMode } = await import("../install/fingerprint.ts");
+    const { installedMode } = await import("../families/gjc/layout.ts");
     const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 }));
     return { model, files, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
   }

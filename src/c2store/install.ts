@@ -39,7 +39,7 @@ import { readRecord, scanRecords } from "./records.ts";
 import { foreignRecordError } from "./foreign-record.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
-import { c2Content } from "../sets/bundle-digest.ts";
+import { c2Content } from "../store/bundle-digest.ts";
 import { assertSameSigner, checkBundleSignature, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
 import { signerWarning } from "../install/signature.ts";

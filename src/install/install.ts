@@ -8,7 +8,7 @@ import { collisionError, findCollisions } from "./collisions.ts";
 import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { installedMode } from "./fingerprint.ts";
+import { installedMode } from "../families/gjc/layout.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
 import { scopeFlag, scopeRoot } from "../families/gjc/layout.ts";
 import { readRegistry } from "./registry.ts";

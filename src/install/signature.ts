@@ -1,6 +1,6 @@
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
-import { gjcContent } from "../sets/bundle-digest.ts";
+import { gjcContent } from "../store/bundle-digest.ts";
 import {
   checkBundleSignature,
   unknownSignerWarning,

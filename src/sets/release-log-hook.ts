@@ -33,7 +33,7 @@ export async function withReleaseLog<T extends InstallResult>(
     return install();
   }
   const [{ judgeBundle }, { checkRelease }, { readReleaseLog }] = await Promise.all([
-    import("./bundle-digest.ts"),
+    import("../store/bundle-digest.ts"),
     import("./release-log-check.ts"),
     import("../tlog/log-dir.ts"),
   ]);

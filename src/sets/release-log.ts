@@ -137,7 +137,7 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
 async function judgeSource(ctx: Context, spec: string): Promise<{ name: string; version: string; integrity: string }> {
   const [{ fetchSpec }, { judgeBundle }] = await Promise.all([
     import("../install/fetch-source.ts"),
-    import("./bundle-digest.ts"),
+    import("../store/bundle-digest.ts"),
   ]);
   const fetched = await fetchSpec(ctx, spec, (m) => ctx.log.progress(m));
   try {

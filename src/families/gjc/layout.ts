@@ -42,6 +42,9 @@ export function scopeRoot(ctx: Context, scope: Scope): string {
   return scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(ctx.cwd);
 }
 
+/** The mode a content directory holds a file with: 0755 if any execute bit was set, else 0644. */
+export const installedMode = (mode: number) => ((mode & 0o111) !== 0 ? 0o755 : 0o644);
+
 export const registryPath = (root: string) => join(root, REGISTRY_FILE);
 export const lastGoodPath = (root: string) => join(root, LAST_GOOD_FILE);
 
