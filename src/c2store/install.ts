@@ -42,7 +42,7 @@ import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.
 import { c2Content } from "../store/bundle-digest.ts";
 import { assertSameSigner, checkBundleSignature, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
-import { signerWarning } from "../install/signature.ts";
+import { signerWarning } from "../store/bundle-signature.ts";
 import { recordSigner, signerOfRecord } from "./record-signer.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";

@@ -16,7 +16,7 @@ import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
 import { commitInstall } from "./transaction.ts";
 import { assertSameSigner, type SignaturePolicy } from "../signing/check.ts";
-import { gjcSignature, signerWarning } from "./signature.ts";
+import { gjcSignature, signerWarning } from "../store/bundle-signature.ts";
 
 /** A fetched source as the sources layer hands it over. */
 export interface FetchedBundle {
