@@ -50,7 +50,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "c2store -> sets",
   "install -> audit",
   // Added with signatures, the release log and grants; each names the code that should move.
-  "install -> sets", // sets/release-log-hook.ts, called from the GJC lifecycle
   "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
 ];
 

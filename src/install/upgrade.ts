@@ -36,7 +36,7 @@ export async function upgradeGjc(
         exit: ExitCode.failed,
       });
     }
-    const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+    const { withReleaseLog } = await import("../store/release-log-hook.ts");
     return await withReleaseLog(ctx, fetched, opts.dryRun, () =>
       installCompiled(ctx, bundle, warnings, fetched, {
         scope,

@@ -17,7 +17,7 @@ import { checkExtends, readReleaseLog, summary } from "../tlog/log-dir.ts";
 import { EMPTY_ROOT, treeRoot } from "../tlog/merkle.ts";
 import { generateSigner, parseSigner, signerKeyText, validKeyName, type NoteSigner } from "../tlog/note.ts";
 import { releaseLeaf, releaseLine, releaseProblem, releasesText, sameRelease, type Release } from "../tlog/releases.ts";
-import { readReleaseLogState } from "./release-log-state.ts";
+import { readReleaseLogState } from "../store/release-log-state.ts";
 
 const MAX_KEY_FILE_BYTES = 4096;
 

@@ -1,16 +1,15 @@
 /**
- * Where the install, upgrade, sync and lock pipelines meet release logs. This module is loaded
- * on every install, so it decides cheaply whether a log is involved (a directory there, a lock
- * entry with a proof, a source remembered as logged) and loads the checks only then.
+ * Where the install and upgrade pipelines of both families meet release logs (sync and lock
+ * meet them in src/sets/release-log-hook.ts). This module is loaded on every install, so it
+ * decides cheaply whether a log is involved (a directory there, a source remembered as logged)
+ * and loads the checks only then.
  */
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import type { InstallResult } from "../store/documents.ts";
+import type { InstallResult } from "./documents.ts";
 import { hasReleaseLog, LOG_DIR } from "../tlog/layout.ts";
-import type { CheckedRelease } from "./release-log-check.ts";
-import type { LockEntry } from "./lock-schema.ts";
 import { readReleaseLogState, rememberVerified } from "./release-log-state.ts";
 
 /**
@@ -33,7 +32,7 @@ export async function withReleaseLog<T extends InstallResult>(
     return install();
   }
   const [{ judgeBundle }, { checkRelease }, { readReleaseLog }] = await Promise.all([
-    import("../store/bundle-digest.ts"),
+    import("./bundle-digest.ts"),
     import("./release-log-check.ts"),
     import("../tlog/log-dir.ts"),
   ]);
@@ -70,42 +69,4 @@ function logDropped(identity: string, origin: string): GjcError {
     details: { identity, origin },
     exit: ExitCode.refused,
   });
-}
-
-/** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */
-export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[] {
-  const { releases } = readReleaseLogState(ctx);
-  return entries.map((e) => {
-    const evidence = releases[e.integrity];
-    if (evidence === undefined) return e;
-    const { log: _old, ...rest } = e;
-    return { ...rest, log: evidence };
-  });
-}
-
-/** `sync`: the lock's recorded proofs, before anything is fetched or written (src/sets/release-log-check.ts). */
-export async function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): Promise<void> {
-  if (entries.some((e) => e.log)) (await import("./release-log-check.ts")).verifyLockedReleases(ctx, entries);
-}
-
-/** `sync` fetching from a source: when the fetched bundle root has a log, it must hold the entry. */
-export async function checkFetchedRelease(
-  ctx: Context,
-  bundleDir: string,
-  e: LockEntry,
-): Promise<CheckedRelease | undefined> {
-  const logDir = join(bundleDir, LOG_DIR);
-  return hasReleaseLog(logDir)
-    ? (await import("./release-log-check.ts")).checkFetchedRelease(ctx, logDir, e)
-    : undefined;
-}
-
-/** After a sync committed: what it verified, and the lock's evidence, are remembered. */
-export async function rememberSynced(
-  ctx: Context,
-  entries: readonly LockEntry[],
-  fetched: readonly CheckedRelease[],
-): Promise<void> {
-  if (fetched.length > 0 || entries.some((e) => e.log))
-    (await import("./release-log-check.ts")).rememberSynced(ctx, entries, fetched);
 }
