@@ -47,7 +47,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "authoring -> gjcsession",
   "authoring -> mcp",
   "c2store -> audit",
-  "c2store -> sets",
   "install -> audit",
   // Added with signatures, the release log and grants; each names the code that should move.
   "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
