@@ -93,7 +93,7 @@ async function locate(ctx: Context, name: string, sel: StoreSelection): Promise<
   const family = target.adapter.family as GrantFamily;
   const [{ installedRoot }, { planAuditRoot }] = await Promise.all([
     import("../audit/audit.ts"),
-    import("../audit/plan-root.ts"),
+    import("../families/root-capabilities.ts"),
   ]);
   const found = await installedRoot(ctx, name, family === "gjc" ? target.scope : undefined);
   const model = (await planAuditRoot(found.dir)).model;

@@ -14,9 +14,9 @@ import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
 import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
 import { RECORD_FILE } from "../c2store/paths.ts";
-import type { CapabilityModel } from "./model.ts";
+import type { CapabilityModel } from "../families/capability-model.ts";
 import type { AuditLevel } from "./rules.ts";
-import { planAuditRoot, type Planned } from "./plan-root.ts";
+import { planAuditRoot, type Planned } from "../families/root-capabilities.ts";
 import { integrityOf } from "../bundle/content-integrity.ts";
 import type { BundleSigner, SignatureCheck } from "../signing/check.ts";
 
@@ -48,7 +48,7 @@ export interface AuditReport {
   /** Who signed it: a source's signature checked as install checks it; an installed bundle's recorded signer. */
   signature: SignatureCheck;
   /** With `against`: the installed bundle's capabilities → this one's. */
-  capabilityDiff?: import("./diff.ts").CapabilityDiff;
+  capabilityDiff?: import("./grants-diff.ts").GrantedCapabilityDiff;
   against?: { name: string; display: string };
   /** Installed bundles: the sandbox grants the user recorded for it (gjc plugin allow). */
   grants?: import("../store/grants-recorded.ts").RecordedGrants;
@@ -131,7 +131,7 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([
-    import("./diff.ts"),
+    import("../families/capability-diff.ts"),
     import("./grants-diff.ts"),
     import("../store/grants-recorded.ts"),
   ]);
