@@ -148,9 +148,7 @@ async function setFlag(
       };
       // Capability-bound trust (src/families/c2/trust.ts): trust records what it approved; untrust forgets it.
       const binding =
-        field === "trusted"
-          ? await (await import("../audit/trust-record.ts")).bindTrust(layout, next, value)
-          : undefined;
+        field === "trusted" ? await (await import("./trust-record.ts")).bindTrust(layout, next, value) : undefined;
       if (binding) next = binding.record;
       const changed =
         record[field] !== value ||

@@ -4,9 +4,9 @@
  * before capability binding), untrust removes them. Returns the new record, whether that
  * changed anything, and, when the bundle needed re-trust, the diff from what was trusted.
  */
-import type { C2Layout } from "../c2store/paths.ts";
-import { bundleDir } from "../c2store/paths.ts";
-import type { InstalledRecord } from "../c2store/record.ts";
+import type { C2Layout } from "./paths.ts";
+import { bundleDir } from "./paths.ts";
+import type { InstalledRecord } from "./record.ts";
 import { diffTrusted, summarizeTrustDiff, type TrustDiff } from "../families/capability-diff.ts";
 import { trustedCapabilities, type TrustedCapabilities } from "../families/c2/trust.ts";
 
