@@ -43,8 +43,6 @@ export const LAYERS: readonly (readonly string[])[] = [
  * so the list only shrinks.
  */
 export const KNOWN_UPWARD: readonly string[] = [
-  "c2store -> audit",
-  "install -> audit",
   // Added with signatures, the release log and grants; each names the code that should move.
   "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
 ];

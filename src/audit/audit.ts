@@ -48,7 +48,7 @@ export interface AuditReport {
   /** Who signed it: a source's signature checked as install checks it; an installed bundle's recorded signer. */
   signature: SignatureCheck;
   /** With `against`: the installed bundle's capabilities → this one's. */
-  capabilityDiff?: import("./grants-diff.ts").GrantedCapabilityDiff;
+  capabilityDiff?: import("../store/grants-diff.ts").GrantedCapabilityDiff;
   against?: { name: string; display: string };
   /** Installed bundles: the sandbox grants the user recorded for it (gjc plugin allow). */
   grants?: import("../store/grants-recorded.ts").RecordedGrants;
@@ -132,7 +132,7 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   const base = await installedRoot(ctx, req.against, scope);
   const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([
     import("../families/capability-diff.ts"),
-    import("./grants-diff.ts"),
+    import("../store/grants-diff.ts"),
     import("../store/grants-recorded.ts"),
   ]);
   const installed = (await planAuditRoot(base.dir)).model;

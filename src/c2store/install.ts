@@ -385,7 +385,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       },
     };
     if (opts.dryRun && prior && decision !== "unchanged")
-      result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(
+      result.capabilityDiff = await (await import("../store/install-diff.ts")).c2InstallDiff(
         bundleDir(layout, id),
         { ...plan, manifest },
         { ctx, scope: "user" },

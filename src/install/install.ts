@@ -120,7 +120,7 @@ export async function installCompiled(
   if (opts.dryRun) {
     const would = result(wouldStatus[preDecision.action], preExisting);
     if (preExisting)
-      would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(
+      would.capabilityDiff = await (await import("../store/install-diff.ts")).gjcInstallDiff(
         preExisting.pluginRoot,
         bundle,
         { ctx, scope },

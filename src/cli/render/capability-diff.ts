@@ -1,5 +1,5 @@
 import type { CapabilityDiff, DiffSection, TrustDiff } from "../../families/capability-diff.ts";
-import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import type { InstallCapabilityDiff } from "../../store/install-diff.ts";
 import { describeGrantSet, processLabel } from "./grants.ts";
 import type {
   EndpointCapability,

@@ -36,7 +36,7 @@ async function against(
   if (!grants) return diff;
   const [{ carriedGrants }, { recordedGrants }] = await Promise.all([
     import("./grants-diff.ts"),
-    import("../store/grants-recorded.ts"),
+    import("./grants-recorded.ts"),
   ]);
   const carried = carriedGrants(
     diff,

@@ -6,8 +6,8 @@
  */
 import type { CapabilityDiff } from "../families/capability-diff.ts";
 import type { CapabilityModel, ProcessCapability } from "../families/capability-model.ts";
-import { isEmptyGrantSet } from "../store/grants.ts";
-import type { RecordedGrants } from "../store/grants-recorded.ts";
+import { isEmptyGrantSet } from "./grants.ts";
+import type { RecordedGrants } from "./grants-recorded.ts";
 
 export interface CarriedGrants {
   bundle: RecordedGrants["bundle"];
