@@ -43,19 +43,8 @@ export const LAYERS: readonly (readonly string[])[] = [
  * so the list only shrinks.
  */
 export const KNOWN_UPWARD: readonly string[] = [
-  "authoring -> c2host",
-  "authoring -> gjcsession",
-  "authoring -> mcp",
-  "c2store -> audit",
-  "c2store -> sets",
-  "install -> audit",
   // Added with signatures, the release log and grants; each names the code that should move.
-  "audit -> sets", // sets/bundle-digest.ts (the bundle judge) belongs below both, with install/fingerprint.ts's installedMode
-  "authoring -> sets", // the same bundle judge, for gjc plugin sign
-  "c2store -> install", // install/signature.ts, the signature check both lifecycles share, belongs in signing/
-  "install -> sets", // sets/release-log-hook.ts and the bundle judge, called from the GJC lifecycle
   "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
-  "store -> install", // store/grants.ts takes the GJC scope root and file names from install/layout.ts
 ];
 
 /** Folders whose files may not reach each other even inside one folder's row. */

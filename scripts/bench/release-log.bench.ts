@@ -6,7 +6,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { judgeBundle } from "../../src/sets/bundle-digest.ts";
+import { judgeBundle } from "../../src/store/bundle-digest.ts";
 import { signCheckpoint } from "../../src/tlog/checkpoint.ts";
 import { LOG_DIR, LOG_FILES } from "../../src/tlog/layout.ts";
 import { treeRoot } from "../../src/tlog/merkle.ts";

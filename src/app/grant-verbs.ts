@@ -6,7 +6,7 @@
 import type { Context } from "../core/context.ts";
 import { GjcError, usageError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
+import { LOCK_FILE, scopeLabel } from "../families/gjc/layout.ts";
 import type { NetGrant, SandboxProfile, SandboxSubject } from "../process/sandbox/profile.ts";
 import { judgePath, parseNetGrant, type JudgedPath } from "../store/grant-values.ts";
 import {
@@ -93,7 +93,7 @@ async function locate(ctx: Context, name: string, sel: StoreSelection): Promise<
   const family = target.adapter.family as GrantFamily;
   const [{ installedRoot }, { planAuditRoot }] = await Promise.all([
     import("../audit/audit.ts"),
-    import("../audit/plan-root.ts"),
+    import("../families/root-capabilities.ts"),
   ]);
   const found = await installedRoot(ctx, name, family === "gjc" ? target.scope : undefined);
   const model = (await planAuditRoot(found.dir)).model;

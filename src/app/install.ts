@@ -91,7 +91,7 @@ async function install(ctx: Context, req: InstallRequest): Promise<InstallResult
     if (scope !== undefined && !adapter.scopes.includes(scope)) throw c2ProjectScope();
     const target =
       scope ?? (adapter.scopes.length === 1 ? adapter.scopes[0] : requireScope(req, "Installing a GJC bundle"));
-    const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+    const { withReleaseLog } = await import("../store/release-log-hook.ts");
     return await withReleaseLog(ctx, fetched, req.dryRun, () =>
       adapter.install(ctx, fetched, {
         scope: target,

@@ -107,7 +107,7 @@ async function slotOf(ctx: Context, r: ProbedServer): Promise<PinSlot> {
     };
   }
   const [{ scopeRoot }, { readRegistry }, { isMcp }] = await Promise.all([
-    import("../install/layout.ts"),
+    import("../families/gjc/layout.ts"),
     import("../install/registry.ts"),
     import("../gjcsession/surfaces.ts"),
   ]);
@@ -153,7 +153,7 @@ async function underPinsLock<T>(
     return withC2Lock(ctx, command, run);
   }
   const [{ LOCK_FILE, scopeLabel, scopeRoot }, { lockTimeout, withLock }, { gjcTrustedBase }] = await Promise.all([
-    import("../install/layout.ts"),
+    import("../families/gjc/layout.ts"),
     import("../store/lock.ts"),
     import("../store/scope-path.ts"),
   ]);
@@ -326,7 +326,7 @@ export interface PinCheck {
  * by an explicit probe). Stale pins (the server changed) are skipped.
  */
 export async function verifyMcpPins(ctx: Context, name?: string): Promise<{ ok: boolean; servers: PinCheck[] }> {
-  const { scopeRoot } = await import("../install/layout.ts");
+  const { scopeRoot } = await import("../families/gjc/layout.ts");
   const roots: { root: string; scope?: Scope }[] = [
     { root: scopeRoot(ctx, "user"), scope: "user" },
     { root: scopeRoot(ctx, "project"), scope: "project" },

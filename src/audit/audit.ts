@@ -14,9 +14,9 @@ import type { Scope } from "../install/registry-types.ts";
 import { auditFindings, type AuditFinding } from "./findings.ts";
 import { positionOfPointer, type TextPosition } from "../core/json-position.ts";
 import { RECORD_FILE } from "../c2store/paths.ts";
-import type { CapabilityModel } from "./model.ts";
+import type { CapabilityModel } from "../families/capability-model.ts";
 import type { AuditLevel } from "./rules.ts";
-import { planAuditRoot, type Planned } from "./plan-root.ts";
+import { planAuditRoot, type Planned } from "../families/root-capabilities.ts";
 import { integrityOf } from "../bundle/content-integrity.ts";
 import type { BundleSigner, SignatureCheck } from "../signing/check.ts";
 
@@ -48,7 +48,7 @@ export interface AuditReport {
   /** Who signed it: a source's signature checked as install checks it; an installed bundle's recorded signer. */
   signature: SignatureCheck;
   /** With `against`: the installed bundle's capabilities → this one's. */
-  capabilityDiff?: import("./diff.ts").CapabilityDiff;
+  capabilityDiff?: import("../store/grants-diff.ts").GrantedCapabilityDiff;
   against?: { name: string; display: string };
   /** Installed bundles: the sandbox grants the user recorded for it (gjc plugin allow). */
   grants?: import("../store/grants-recorded.ts").RecordedGrants;
@@ -131,8 +131,8 @@ export async function auditTarget(ctx: Context, req: AuditRequest): Promise<Audi
   if (req.against === undefined) return audited;
   const base = await installedRoot(ctx, req.against, scope);
   const [{ diffCapabilities }, { carriedGrants }, { recordedGrants }] = await Promise.all([
-    import("./diff.ts"),
-    import("./grants-diff.ts"),
+    import("../families/capability-diff.ts"),
+    import("../store/grants-diff.ts"),
     import("../store/grants-recorded.ts"),
   ]);
   const installed = (await planAuditRoot(base.dir)).model;
@@ -269,7 +269,7 @@ async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<Si
   const { locateSignature } = await import("../signing/locate.ts");
   const signature = locateSignature(fetched);
   if (!signature) return { status: "unsigned" };
-  const { judgeBundle } = await import("../sets/bundle-digest.ts");
+  const { judgeBundle } = await import("../store/bundle-digest.ts");
   const { checkBundleSignature } = await import("../signing/check.ts");
   const judged = await judgeBundle(fetched.dir);
   return checkBundleSignature(ctx, { name: judged.name, integrity: judged.integrity, signature, scope: "user" });
@@ -277,7 +277,7 @@ async function sourceSignature(ctx: Context, fetched: FetchedSource): Promise<Si
 
 /** Finds an installed bundle's directory: C2 first unless a GJC scope was named. */
 export async function installedRoot(ctx: Context, name: string, scope: Scope | undefined): Promise<InstalledRoot> {
-  const { scopeRoot } = await import("../install/layout.ts");
+  const { scopeRoot } = await import("../families/gjc/layout.ts");
   const { tryReadRegistry, readRegistry } = await import("../install/registry.ts");
   if (scope) {
     const registry = readRegistry(scopeRoot(ctx, scope), scope, ctx);

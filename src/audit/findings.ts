@@ -3,7 +3,7 @@
  * endpoints and environment the model holds. A finding names its rule, level, where it was
  * declared, a message (no secret values) and the rule's hint.
  */
-import type { CapabilityModel, DeclaredAt, ProcessCapability } from "./model.ts";
+import type { CapabilityModel, DeclaredAt, ProcessCapability } from "../families/capability-model.ts";
 import { auditRule, type AuditLevel } from "./rules.ts";
 import { isDeniedEnvName } from "../process/env.ts";
 import { shellScript, unpinnedFetch } from "./launch-fetch.ts";

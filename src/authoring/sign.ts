@@ -11,7 +11,7 @@ import { SIGNATURE_FILE } from "../bundle/names.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { judgeBundle, type JudgedBundle } from "../sets/bundle-digest.ts";
+import { judgeBundle, type JudgedBundle } from "../store/bundle-digest.ts";
 import { digestMessage } from "../signing/check.ts";
 import { formatAllowedSigner } from "../signing/allowed-signers.ts";
 import { loadSigner } from "../signing/load-signer.ts";

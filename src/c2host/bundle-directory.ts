@@ -15,7 +15,7 @@ export type HostedBundle = Pick<
   /** Changes whenever the installed record changes (upgrade, trust, enable). */
   revision?: string;
   /**
-   * Trusted, but an upgrade changed its process-relevant capabilities (src/audit/trust.ts):
+   * Trusted, but an upgrade changed its process-relevant capabilities (src/families/c2/trust.ts):
    * nothing of it starts until `gjc plugin trust` again. `summary` says what changed.
    */
   trustOutdated?: { summary: string };
@@ -60,7 +60,7 @@ export async function storeDirectory(ctx: Context): Promise<BundleDirectory> {
     import("../c2store/policy.ts"),
     import("../c2store/project-key.ts"),
     import("../c2store/check-before-start.ts"),
-    import("../audit/diff.ts"),
+    import("../families/capability-diff.ts"),
   ]);
   return {
     list: () =>

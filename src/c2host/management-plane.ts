@@ -10,6 +10,7 @@ import type { RuntimeHost } from "./runtime-host.ts";
 import { watchStore, type StoreWatch } from "./store-watch.ts";
 import { invokeHostAction, invokeUi, renderHostActions, uiTarget } from "./ui-actions.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import type { ApplyResult, ResetResult } from "../c2store/policy-plane.ts";
 import { wireApply, wireCatalog, wirePlan, wireReset } from "./wire-names.ts";
 
 export interface ManagementPlaneOptions {
@@ -32,6 +33,17 @@ export interface ManagementPlaneOptions {
     /** Another writer holds the store's lock (mid-commit): nothing is reconciled against it until it is done. */
     busy(): boolean;
   };
+  /**
+   * The use cases behind plugins.apply_change and plugins.reset, the same as `gjc plugin policy
+   * apply|reset` (src/app/policy.ts): they finish a half-done set change before the policy
+   * changes, which is above this layer. Loaded at the first call.
+   */
+  policyCommands(): Promise<PolicyCommands>;
+}
+
+export interface PolicyCommands {
+  applyPolicy(ctx: Context, token: string): Promise<ApplyResult>;
+  resetPolicyOf(ctx: Context, plugin: string, opts?: { project?: string }): Promise<ResetResult>;
 }
 
 type Params = Record<string, unknown>;
@@ -107,7 +119,7 @@ export async function serveManagementPlane(o: ManagementPlaneOptions): Promise<{
   const leases = new Map<string, () => void>();
   let nextLease = 1;
   const policy = () => import("../c2store/policy-plane.ts");
-  const policyCommands = () => import("../c2store/policy-commands.ts");
+  const policyCommands = o.policyCommands;
   const send = (m: unknown) => {
     try {
       o.write(JSON.stringify(m));

@@ -14,13 +14,15 @@ import { C2_LOCK_FILE } from "../c2store/paths.ts";
 import { lockHeld } from "../store/lock.ts";
 import { LiveRegistry } from "../store/live-registry.ts";
 import { LiveLanguageServers } from "./lsp-live.ts";
-import { serveManagementPlane } from "./management-plane.ts";
+import { serveManagementPlane, type ManagementPlaneOptions } from "./management-plane.ts";
 
 export interface StdioHostOptions {
   idleMs?: number;
   input: ReadableStream<Uint8Array>;
   write(line: string): void;
   signal?: AbortSignal;
+  /** The management plane's policy use cases (ManagementPlaneOptions.policyCommands). */
+  policyCommands: ManagementPlaneOptions["policyCommands"];
 }
 
 export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{ served: number }> {
@@ -131,6 +133,7 @@ export async function runStdioHost(ctx: Context, o: StdioHostOptions): Promise<{
       signal: o.signal,
       lsp: liveLsp,
       watch: { root: dataRoot, revision, busy },
+      policyCommands: o.policyCommands,
     });
   } finally {
     stopNotices();

@@ -10,7 +10,7 @@ import type { ApplyResult, PlanImpact, ResetResult, TrustBlock } from "../c2stor
 import type { StateSource } from "../c2store/policy.ts";
 import type { Recovery } from "../c2store/policy-store.ts";
 import type { ActiveResource } from "../c2store/hooks.ts";
-import type { TrustState } from "../audit/trust.ts";
+import type { TrustState } from "../families/c2/trust.ts";
 import type { CommandSurface } from "../families/c2/command-surface.ts";
 
 const RECOVERY_KIND = {

@@ -12,7 +12,7 @@
  * http servers are judged by the Agent Plugins rules at every hop (https, or http to a
  * loopback address), through src/mcp's transports with this family's URL judge.
  */
-import { trustChangeSummary } from "../audit/diff.ts";
+import { trustChangeSummary } from "../families/capability-diff.ts";
 import type { Code } from "../core/codes.ts";
 import { join } from "node:path";
 import { scratchParent } from "../sources/scratch.ts";
@@ -178,7 +178,7 @@ function entriesOf(v: VerifiedC2Bundle): C2McpEntry[] {
           message: `${bundle.name} is not trusted, so its stdio MCP server does not start.`,
         });
       } else if (status === "active" && bundle.trustState === "needs-retrust") {
-        // Trusted before an upgrade that changed its capabilities (src/audit/trust.ts).
+        // Trusted before an upgrade that changed its capabilities (src/families/c2/trust.ts).
         status = "untrusted";
         reasons.push({
           code: "trust_outdated",

@@ -215,7 +215,7 @@ export async function installC2FromCatalog(
   },
 ): Promise<C2InstallResult> {
   const [{ withReleaseLog }, { LOG_DIR }] = await Promise.all([
-    import("../sets/release-log-hook.ts"),
+    import("../store/release-log-hook.ts"),
     import("../tlog/layout.ts"),
   ]);
   return withCatalogEntry(ctx, opts, (fetched, catalog) =>

@@ -22,8 +22,8 @@ import type { FetchedSource } from "../sources/types.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
 import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { c2Capabilities } from "../audit/extract-c2.ts";
-import { trustedCapabilities } from "../audit/trust.ts";
+import { c2Capabilities } from "../families/c2/capabilities.ts";
+import { trustedCapabilities } from "../families/c2/trust.ts";
 import { cleanLeftovers, uniqueSuffix } from "./leftovers.ts";
 import { withC2Lock } from "./lock.ts";
 import { bundleDir, bundleHome, c2Layout, userDataDir, RECORD_FILE, type C2Layout } from "./paths.ts";
@@ -39,10 +39,10 @@ import { readRecord, scanRecords } from "./records.ts";
 import { foreignRecordError } from "./foreign-record.ts";
 import { refreshRecordsIndex } from "./records-index.ts";
 import { c2SourceIdentity, c2SourceKind, sourceSpecOf } from "./source-identity.ts";
-import { c2Content } from "../sets/bundle-digest.ts";
+import { c2Content } from "../store/bundle-digest.ts";
 import { assertSameSigner, checkBundleSignature, type SignatureCheck, type SignaturePolicy } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
-import { signerWarning } from "../install/signature.ts";
+import { signerWarning } from "../store/bundle-signature.ts";
 import { recordSigner, signerOfRecord } from "./record-signer.ts";
 
 export const REQUIRES_TRUST_NOTICE = "ships a process. It runs only after you mark the plugin trusted";
@@ -319,7 +319,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       diagnostics: plan.diagnostics,
       quarantine: null,
       manifest,
-      // Capability-bound trust (src/audit/trust.ts): what this content can do, and what was trusted before.
+      // Capability-bound trust (src/families/c2/trust.ts): what this content can do, and what was trusted before.
       capabilities: trustedCapabilities(c2Capabilities({ ...plan, manifest }), files),
       ...(prior?.trusted_capabilities ? { trusted_capabilities: prior.trusted_capabilities } : {}),
       ...(signature.signer ? { signer: recordSigner(signature.signer) } : {}),
@@ -385,7 +385,7 @@ export async function installFetched(ctx: Context, opts: InstallOptions): Promis
       },
     };
     if (opts.dryRun && prior && decision !== "unchanged")
-      result.capabilityDiff = await (await import("../audit/install-diff.ts")).c2InstallDiff(
+      result.capabilityDiff = await (await import("../store/install-diff.ts")).c2InstallDiff(
         bundleDir(layout, id),
         { ...plan, manifest },
         { ctx, scope: "user" },

@@ -4,7 +4,7 @@
  * function returns data or throws GjcError; none prints.
  */
 import type { Code } from "../core/codes.ts";
-import { trustStateOf, type TrustState } from "../audit/trust.ts";
+import { trustStateOf, type TrustState } from "../families/c2/trust.ts";
 import { liveFailures } from "../store/live-registry.ts";
 import { commandSurface } from "../families/c2/command-surface.ts";
 import { missingServices } from "../families/c2/host-services.ts";
@@ -120,7 +120,7 @@ export interface C2FlagResult {
   passEnv: string[];
   notices: { code: Code; message: string }[];
   /** trust over a bundle that needed re-trust: what changed since the previous trust. */
-  capabilityDiff?: import("../audit/diff.ts").TrustDiff;
+  capabilityDiff?: import("../families/capability-diff.ts").TrustDiff;
 }
 
 async function setFlag(
@@ -146,11 +146,9 @@ async function setFlag(
         [field]: value,
         ...(nextPassEnv.length > 0 ? { pass_env: nextPassEnv } : {}),
       };
-      // Capability-bound trust (src/audit/trust.ts): trust records what it approved; untrust forgets it.
+      // Capability-bound trust (src/families/c2/trust.ts): trust records what it approved; untrust forgets it.
       const binding =
-        field === "trusted"
-          ? await (await import("../audit/trust-record.ts")).bindTrust(layout, next, value)
-          : undefined;
+        field === "trusted" ? await (await import("./trust-record.ts")).bindTrust(layout, next, value) : undefined;
       if (binding) next = binding.record;
       const changed =
         record[field] !== value ||

@@ -3,7 +3,7 @@
  * effective policy at one scope. Read-only, and kept apart from plan/apply so the catalog
  * loads no lock, plan or hook code (it is the hot path of a host asking "what is on").
  */
-import { trustStateOf, type TrustState } from "../audit/trust.ts";
+import { trustStateOf, type TrustState } from "../families/c2/trust.ts";
 import { missingServices } from "../families/c2/host-services.ts";
 import type { Context } from "../core/context.ts";
 import { commandSurface, type CommandSurface } from "../families/c2/command-surface.ts";
@@ -45,7 +45,7 @@ export interface CatalogEntry {
   languageServers: number;
   bundleEnabled: boolean;
   trusted: boolean;
-  /** untrusted | trusted | needs-retrust (src/audit/trust.ts). */
+  /** untrusted | trusted | needs-retrust (src/families/c2/trust.ts). */
   trustState: TrustState;
   /** Explicit policy at this scope. */
   state: RequestedState;

@@ -46,8 +46,8 @@ import {
 import { normalizeProjectPath } from "./project-key.ts";
 import { findRecord, scanRecords, toInstalled, type BrokenRecord } from "./records.ts";
 import type { InstalledRecord } from "./record.ts";
-import { trustStateOf, type TrustState } from "../audit/trust.ts";
-import { trustChangeSummary } from "../audit/diff.ts";
+import { trustStateOf, type TrustState } from "../families/c2/trust.ts";
+import { trustChangeSummary } from "../families/capability-diff.ts";
 
 export { policyCatalog, scopeOf, type CatalogEntry, type CatalogResult, type ScopeRef } from "./policy-catalog.ts";
 import { scopeOf, type ScopeRef } from "./policy-catalog.ts";

@@ -47,7 +47,7 @@ export const Quarantine = Type.Object(
   closed,
 );
 
-/** The digest rule (recomputed over the other fields) is checked in src/audit/trust.ts. */
+/** The digest rule (recomputed over the other fields) is checked in src/families/c2/trust.ts. */
 const Capabilities = Type.Object({
   digest: Type.String({ pattern: "^sha256:[0-9a-f]{64}$" }),
   processes: Type.Array(Type.Unknown()),
@@ -86,7 +86,7 @@ export const InstalledRecordSchema = Type.Object(
     // Host variables the user passed to this plugin by name (`gjc plugin trust --pass-env`),
     // written only when there are some, so records without it stay byte-identical.
     pass_env: Type.Optional(Type.Array(Type.String({ pattern: ENV_NAME.source }), { maxItems: MAX_PASS_ENV })),
-    // The process-relevant capabilities of the installed content (src/audit/trust.ts), written
+    // The process-relevant capabilities of the installed content (src/families/c2/trust.ts), written
     // by install/upgrade; absent in records from before capability-bound trust.
     capabilities: Type.Optional(Capabilities),
     // What `gjc plugin trust` approved; trust is outdated when its digest differs from `capabilities`.

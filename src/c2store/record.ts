@@ -7,7 +7,7 @@ import type { Static } from "typebox";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import type { RecordFactsSchema } from "../store/index-schemas.ts";
 import type * as Schema from "./record-schema.ts";
-import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../audit/trust.ts";
+import { trustedCapabilitiesProblem, type TrustedCapabilities } from "../families/c2/trust.ts";
 import type { StoredComponent } from "./record-components.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";

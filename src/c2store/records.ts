@@ -1,4 +1,4 @@
-import { trustStateOf, type TrustState } from "../audit/trust.ts";
+import { trustStateOf, type TrustState } from "../families/c2/trust.ts";
 import { existsSync, readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { restoreInterruptedCommits } from "./leftovers.ts";

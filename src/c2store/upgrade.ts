@@ -32,7 +32,7 @@ export async function upgradeC2(
     });
   }
   const spec = specFromRecord({ kind: RECORD_KIND[source.kind], ...source.resolved } as SourceRecord);
-  const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+  const { withReleaseLog } = await import("../store/release-log-hook.ts");
   return withFetchedC2(ctx, spec, (fetched) =>
     withReleaseLog(ctx, fetched, opts.dryRun, () =>
       installFetched(ctx, {

@@ -1,7 +1,7 @@
 import { gjcTrustedBase } from "../store/scope-path.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
-import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
+import { LOCK_FILE, scopeLabel } from "../families/gjc/layout.ts";
 import { acquireLock } from "../store/lock.ts";
 import { readRegistry, writeRegistry } from "../install/registry.ts";
 import type { QuarantineRecord, Scope } from "../install/registry-types.ts";

@@ -3,7 +3,7 @@
  * (fail-closed on damage) and re-check an installed bundle against it.
  */
 import type { Context } from "../core/context.ts";
-import { scopeRoot } from "./layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import { readRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";
 

@@ -4,7 +4,7 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { collisionKeys, type CollidableSurface } from "../families/gjc/ids.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import { scopeFlag } from "./layout.ts";
+import { scopeFlag } from "../families/gjc/layout.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
 export interface Collision {

@@ -3,7 +3,14 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import type { DoctorFinding, DoctorStore } from "../store/documents.ts";
 import { acquireLock, inspectLock, type LockInspection } from "../store/lock.ts";
-import { lastGoodPath, LOCK_FILE, MAX_REGISTRY_BYTES, registryPath, scopeLabel, scopeRoot } from "./layout.ts";
+import {
+  lastGoodPath,
+  LOCK_FILE,
+  MAX_REGISTRY_BYTES,
+  registryPath,
+  scopeLabel,
+  scopeRoot,
+} from "../families/gjc/layout.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { scanLeftovers } from "./leftovers.ts";
 import { removeLeftover, type Leftover } from "../store/leftovers.ts";

@@ -2,7 +2,7 @@ import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { didYouMean } from "../core/suggest.ts";
-import { scopeFlag, scopeRoot } from "./layout.ts";
+import { scopeFlag, scopeRoot } from "../families/gjc/layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { readRegistry, writeRegistry } from "./registry.ts";
 import { entrySurfaces, type RegistryEntry, type Scope } from "./registry-types.ts";

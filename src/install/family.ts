@@ -8,7 +8,7 @@
 import type { BundleRow, InspectBundle } from "../store/documents.ts";
 import type { FamilyAdapter } from "../store/family.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
-import { scopeRoot } from "./layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import { readScopeSummaries } from "./scope-summaries.ts";
 import { readRegistry } from "./registry.ts";
 import { storedFiles } from "./registry-types.ts";

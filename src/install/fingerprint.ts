@@ -1,5 +1,6 @@
 import { sha256Hex } from "../bundle/hash.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
+import { installedMode } from "../families/gjc/layout.ts";
 import { entrySurfaces, type RegistryEntry } from "./registry-types.ts";
 
 /**
@@ -18,8 +19,6 @@ function fingerprint(
     [name, version, manifestHash, [...surfaceIds].sort().join(","), [...files].sort().join("\n")].join("\0"),
   );
 }
-
-export const installedMode = (mode: number) => ((mode & 0o111) !== 0 ? 0o755 : 0o644);
 
 export function candidateFingerprint(bundle: CompiledBundle): string {
   return fingerprint(

@@ -8,15 +8,15 @@ import { collisionError, findCollisions } from "./collisions.ts";
 import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { assertMayReplace } from "../store/already-installed.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { installedMode } from "./fingerprint.ts";
+import { installedMode } from "../families/gjc/layout.ts";
 import { decide, reconcileDisabled, surfaceDelta, type Decision, type SurfaceDelta } from "./decide.ts";
-import { scopeFlag, scopeRoot } from "./layout.ts";
+import { scopeFlag, scopeRoot } from "../families/gjc/layout.ts";
 import { readRegistry } from "./registry.ts";
 import type { RegistryEntry, RegistrySource, Scope } from "./registry-types.ts";
 import { withScopes } from "./scope-session.ts";
 import { commitInstall } from "./transaction.ts";
 import { assertSameSigner, type SignaturePolicy } from "../signing/check.ts";
-import { gjcSignature, signerWarning } from "./signature.ts";
+import { gjcSignature, signerWarning } from "../store/bundle-signature.ts";
 
 /** A fetched source as the sources layer hands it over. */
 export interface FetchedBundle {
@@ -120,7 +120,7 @@ export async function installCompiled(
   if (opts.dryRun) {
     const would = result(wouldStatus[preDecision.action], preExisting);
     if (preExisting)
-      would.capabilityDiff = await (await import("../audit/install-diff.ts")).gjcInstallDiff(
+      would.capabilityDiff = await (await import("../store/install-diff.ts")).gjcInstallDiff(
         preExisting.pluginRoot,
         bundle,
         { ctx, scope },

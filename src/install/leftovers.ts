@@ -12,7 +12,7 @@ import {
   STAGING_DIR,
   TEMP_FILE,
   TRASH_DIR,
-} from "./layout.ts";
+} from "../families/gjc/layout.ts";
 import { processAlive } from "../process/process-identity.ts";
 import type { ScopeRegistry } from "./registry-types.ts";
 

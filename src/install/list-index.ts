@@ -5,7 +5,7 @@ import type { Static } from "typebox";
 import type { ListIndexSchema } from "../store/index-schemas.ts";
 import type { Context } from "../core/context.ts";
 import { ListIndex } from "../store/disk-schemas.generated.ts";
-import { INDEX_FILE, registryPath } from "./layout.ts";
+import { INDEX_FILE, registryPath } from "../families/gjc/layout.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 

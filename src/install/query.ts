@@ -1,5 +1,5 @@
 import type { Context } from "../core/context.ts";
-import { scopeFlag, scopeRoot } from "./layout.ts";
+import { scopeFlag, scopeRoot } from "../families/gjc/layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { readRegistry } from "./registry.ts";
 import type { CopiedFile, Scope } from "./registry-types.ts";

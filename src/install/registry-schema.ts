@@ -11,7 +11,7 @@ import Type from "typebox";
 import { closed, ScopeSchema } from "../core/schema-kit.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { GjcQuarantineSchema } from "../store/documents.ts";
-import { CONTENT_DIR } from "./layout.ts";
+import { CONTENT_DIR } from "../families/gjc/layout.ts";
 
 const SHA256 = "^[0-9a-f]{64}$";
 export const ScopeName = ScopeSchema;

@@ -10,7 +10,7 @@ import { GJC_LIMITS } from "../bundle/limits.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "./layout.ts";
+import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "../families/gjc/layout.ts";
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { documentProblem } from "../store/document-problem.ts";

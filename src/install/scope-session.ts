@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import { leftoversWarning } from "./leftover-warning.ts";
 import { acquireLock, lockTimeout, type HeldLock } from "../store/lock.ts";
-import { LOCK_FILE, scopeLabel, scopeRoot } from "./layout.ts";
+import { LOCK_FILE, scopeLabel, scopeRoot } from "../families/gjc/layout.ts";
 import { sweepLeftovers } from "./leftovers.ts";
 import { readRegistry } from "./registry.ts";
 import type { Scope, ScopeRegistry } from "./registry-types.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "../core/context.ts";
 import { unsafeGjcScope } from "../store/scope-path.ts";
-import { registryPath } from "./layout.ts";
+import { registryPath } from "../families/gjc/layout.ts";
 import { readListIndex } from "./list-index.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";

@@ -1,5 +1,5 @@
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import { installedMode } from "./fingerprint.ts";
+import { installedMode } from "../families/gjc/layout.ts";
 import type { CopiedFile } from "./registry-types.ts";
 import { writeFiles } from "../store/files.ts";
 

@@ -6,7 +6,7 @@ import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { cacheCommitted } from "../store/cache-fill.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { candidateFingerprint } from "./fingerprint.ts";
-import { contentDirName, stagingDirName, trashDirName } from "./layout.ts";
+import { contentDirName, stagingDirName, trashDirName } from "../families/gjc/layout.ts";
 import { writeRegistry } from "./registry.ts";
 import {
   emptySurfaces,

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { walkInside } from "../bundle/path-safety.ts";
 import type { Context } from "../core/context.ts";
 import { crashPoint } from "../store/crash-hook.ts";
-import { scopeRoot } from "./layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { readRegistry, writeRegistry } from "./registry.ts";
 import type { RegistryEntry, Scope } from "./registry-types.ts";

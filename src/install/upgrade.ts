@@ -4,7 +4,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { compileForInstall } from "../families/gjc/compile-for-install.ts";
 import { fetchRecorded } from "./fetch-source.ts";
 import { installCompiled, type GjcInstallResult } from "./install.ts";
-import { scopeRoot } from "./layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { readRegistry } from "./registry.ts";
 import type { Scope } from "./registry-types.ts";
@@ -36,7 +36,7 @@ export async function upgradeGjc(
         exit: ExitCode.failed,
       });
     }
-    const { withReleaseLog } = await import("../sets/release-log-hook.ts");
+    const { withReleaseLog } = await import("../store/release-log-hook.ts");
     return await withReleaseLog(ctx, fetched, opts.dryRun, () =>
       installCompiled(ctx, bundle, warnings, fetched, {
         scope,

@@ -1,5 +1,5 @@
 import type { Context } from "../core/context.ts";
-import { scopeRoot } from "./layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import { notInstalled } from "./not-installed.ts";
 import { tryReadRegistry, writeRegistry } from "./registry.ts";
 import type { QuarantineRecord, RegistryEntry, Scope } from "./registry-types.ts";

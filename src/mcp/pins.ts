@@ -19,8 +19,8 @@ import { McpPins } from "./disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import type * as Schema from "./pins-schema.ts";
 
-export { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
-import { MCP_PINS_FILE as PINS_FILE } from "../install/layout.ts";
+export { MCP_PINS_FILE as PINS_FILE } from "../families/gjc/layout.ts";
+import { MCP_PINS_FILE as PINS_FILE } from "../families/gjc/layout.ts";
 import { parseStateJson, readStateText, type StateText } from "../store/state-file.ts";
 /** What is hashed of a tool: everything a model or a user reads about it (the tool as listed; protocol.ts McpTool is the same shape). */
 export type ToolDefinition = Static<typeof Schema.ToolDefinition>;

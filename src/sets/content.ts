@@ -9,7 +9,7 @@ import { GJC_LIMITS } from "../bundle/limits.ts";
 import type { Context } from "../core/context.ts";
 import { C2_MANIFEST, GJC_MANIFEST } from "../families/detect.ts";
 import { GjcError } from "../core/errors.ts";
-import { judgeBundle } from "./bundle-digest.ts";
+import { judgeBundle } from "../store/bundle-digest.ts";
 import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { scratchParent } from "../sources/scratch.ts";
 import type { Scope } from "../install/registry-types.ts";

@@ -14,7 +14,7 @@ import type { Context } from "../core/context.ts";
 import { collisionError, findCollisions } from "../install/collisions.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import { candidateFingerprint } from "../install/fingerprint.ts";
-import { contentDirName, stagingDirName } from "../install/layout.ts";
+import { contentDirName, stagingDirName } from "../families/gjc/layout.ts";
 import { writeRegistry } from "../install/registry.ts";
 import { storedFiles, type RegistryEntry, type RegistrySource, type Scope } from "../install/registry-types.ts";
 import { withScopes } from "../install/scope-session.ts";

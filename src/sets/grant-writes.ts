@@ -2,7 +2,7 @@
  * Writes of the grants files under each store's own lock: what allow, uninstall and sync share.
  */
 import type { Context } from "../core/context.ts";
-import { LOCK_FILE, scopeLabel } from "../install/layout.ts";
+import { LOCK_FILE, scopeLabel } from "../families/gjc/layout.ts";
 import {
   bundleKey,
   grantsForeign,

@@ -72,7 +72,7 @@ export const LockGrantsSchema = Type.Object(
 
 /**
  * A bundle from a source with a release log: the proof that its release is in the log, at a
- * checkpoint signed by the log's note key (src/sets/release-log-check.ts), so a sync with no
+ * checkpoint signed by the log's note key (src/store/release-log-check.ts), so a sync with no
  * log at hand still verifies it.
  */
 export const LockLogSchema = Type.Object(

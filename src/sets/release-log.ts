@@ -17,7 +17,7 @@ import { checkExtends, readReleaseLog, summary } from "../tlog/log-dir.ts";
 import { EMPTY_ROOT, treeRoot } from "../tlog/merkle.ts";
 import { generateSigner, parseSigner, signerKeyText, validKeyName, type NoteSigner } from "../tlog/note.ts";
 import { releaseLeaf, releaseLine, releaseProblem, releasesText, sameRelease, type Release } from "../tlog/releases.ts";
-import { readReleaseLogState } from "./release-log-state.ts";
+import { readReleaseLogState } from "../store/release-log-state.ts";
 
 const MAX_KEY_FILE_BYTES = 4096;
 
@@ -137,7 +137,7 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
 async function judgeSource(ctx: Context, spec: string): Promise<{ name: string; version: string; integrity: string }> {
   const [{ fetchSpec }, { judgeBundle }] = await Promise.all([
     import("../install/fetch-source.ts"),
-    import("./bundle-digest.ts"),
+    import("../store/bundle-digest.ts"),
   ]);
   const fetched = await fetchSpec(ctx, spec, (m) => ctx.log.progress(m));
   try {

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
-import { scopeRoot } from "../install/layout.ts";
+import { scopeRoot } from "../families/gjc/layout.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { recordGeneration } from "./history.ts";
 import { installedBundles } from "./installed.ts";

@@ -36,7 +36,7 @@ import { crashPoint } from "../store/crash-hook.ts";
 import type { SignatureCheck } from "../signing/check.ts";
 import { needsSignatureCheck, syncSignature } from "./sync-signature.ts";
 import { acquireContent, describeSource, localPath, type JudgedContent } from "./content.ts";
-import type { CheckedRelease } from "./release-log-check.ts";
+import type { CheckedRelease } from "../store/release-log-check.ts";
 import { checkFetchedRelease, rememberSynced, verifyLockedReleases } from "./release-log-hook.ts";
 import { putCacheEntry } from "../store/cache.ts";
 import type { SetStep } from "../store/crash-points.ts";

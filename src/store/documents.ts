@@ -243,7 +243,7 @@ const installDocument = (verb: string) =>
       signature: opt(SignatureSchema),
       /** Dry runs over an installed bundle: what the candidate could do that the installed copy cannot (src/audit). */
       capabilityDiff: opt(Type.Object({}, { additionalProperties: true })),
-      /** Sources with a release log: the log, the tree size checked, and the release's leaf index (src/sets/release-log-hook.ts). */
+      /** Sources with a release log: the log, the tree size checked, and the release's leaf index (src/store/release-log-hook.ts). */
       releaseLog: opt(
         Type.Object(
           {

@@ -17,7 +17,7 @@ import { c2DataDir, type Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { NetGrant, SandboxSubject } from "../process/sandbox/profile.ts";
-import { GRANTS_FILE, scopeRoot } from "../install/layout.ts";
+import { GRANTS_FILE, scopeRoot } from "../families/gjc/layout.ts";
 
 export { GRANTS_FILE };
 import type { DoctorFinding } from "./documents.ts";

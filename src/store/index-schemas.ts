@@ -25,7 +25,7 @@ export const RecordFactsSchema = Type.Object(
     version: Type.String(),
     enabled: Type.Boolean(),
     trusted: Type.Boolean(),
-    // Digests only (src/audit/trust.ts trustStateOf): trust is outdated when they differ.
+    // Digests only (src/families/c2/trust.ts trustStateOf): trust is outdated when they differ.
     capabilities: Digest,
     trusted_capabilities: Digest,
     updated_at: Type.String(),

@@ -344,7 +344,7 @@ describe("installing from a source with a release log", () => {
     expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
     // Whoever holds the key rewrites history: 1.0.0 now names other bytes, and 1.2.0 is added.
     writeBundle(dir, "hello", { version: "1.2.0", body: "export default function tool() { return 'evil'; }" });
-    const { judgeBundle } = await import("../../src/sets/bundle-digest.ts");
+    const { judgeBundle } = await import("../../src/store/bundle-digest.ts");
     const d = { digest: (await judgeBundle(dir)).integrity };
     resign(s, log, (rs) => [
       { ...rs[0], digest: `sha256:${"e".repeat(64)}` },
@@ -458,7 +458,7 @@ describe("installing from a source with a release log", () => {
       releaseLog: { size: 2, index: 1, firstSeen: false },
     });
     writeBundle(dir, "hello", { version: "1.2.0", body: "export default function tool() { return 12; }" });
-    const { judgeBundle } = await import("../../src/sets/bundle-digest.ts");
+    const { judgeBundle } = await import("../../src/store/bundle-digest.ts");
     const d = { digest: (await judgeBundle(dir)).integrity };
     resign(s, log, (rs) => [rs[1], rs[0], { name: "hello", version: "1.2.0", digest: d.digest }]);
     const before = snapshotTree(s.root);

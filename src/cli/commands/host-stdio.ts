@@ -1,4 +1,4 @@
-import { runStdioHost } from "../../c2host/stdio-host.ts";
+import { serveHost } from "../../app/host.ts";
 import { usageError } from "../../core/errors.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 
@@ -33,7 +33,7 @@ export default defineVerb({
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
     try {
-      const { served } = await runStdioHost(ctx, {
+      const { served } = await serveHost(ctx, {
         idleMs: idle,
         input: Bun.stdin.stream(),
         write: (line) => void process.stdout.write(`${line}\n`),

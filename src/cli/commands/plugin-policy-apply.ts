@@ -1,4 +1,4 @@
-import { applyPolicy } from "../../c2store/policy-commands.ts";
+import { applyPolicy } from "../../app/policy.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describePolicyApply } from "../render/policy.ts";
 

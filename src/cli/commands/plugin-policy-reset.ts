@@ -1,4 +1,4 @@
-import { resetPolicyOf } from "../../c2store/policy-commands.ts";
+import { resetPolicyOf } from "../../app/policy.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { describePolicyReset } from "../render/policy.ts";
 

@@ -1,4 +1,4 @@
-import { testBundle } from "../../authoring/conformance.ts";
+import { testBundle } from "../../app/conformance.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { defineVerb, jsonArg } from "../define-verb.ts";
 import { timeoutOption } from "../options.ts";

@@ -1,5 +1,5 @@
-import type { CapabilityDiff, DiffSection, TrustDiff } from "../../audit/diff.ts";
-import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import type { CapabilityDiff, DiffSection, TrustDiff } from "../../families/capability-diff.ts";
+import type { InstallCapabilityDiff } from "../../store/install-diff.ts";
 import { describeGrantSet, processLabel } from "./grants.ts";
 import type {
   EndpointCapability,
@@ -7,7 +7,7 @@ import type {
   HookCapability,
   HostCapability,
   ProcessCapability,
-} from "../../audit/model.ts";
+} from "../../families/capability-model.ts";
 
 const proc = (p: ProcessCapability) => `process ${p.id}: ${[p.command, ...p.args].join(" ")}`;
 const endpoint = (e: EndpointCapability) => `endpoint ${e.id}: ${e.transport} ${e.url} (host ${e.host})`;

@@ -5,7 +5,7 @@
  */
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeGrantSet, processLabel } from "./grants.ts";
-import type { InstallCapabilityDiff } from "../../audit/install-diff.ts";
+import type { InstallCapabilityDiff } from "../../store/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
 import type {

@@ -6,7 +6,7 @@ import { effectivePolicy } from "../../../src/c2store/policy.ts";
 import { applyPolicyPlan, planPolicyChange, policyCatalog, resetPolicy } from "../../../src/c2store/policy-plane.ts";
 import { c2StoreHooks } from "../../../src/c2store/hooks.ts";
 import { findInstalledC2 } from "../../../src/c2store/records.ts";
-import { trustStateOf } from "../../../src/audit/trust.ts";
+import { trustStateOf } from "../../../src/families/c2/trust.ts";
 import { snapshotTree } from "../../helpers/tmp.ts";
 import { c2Home, refusal, runtimeBundle, skillsBundle, type C2Home } from "./_bundles.ts";
 

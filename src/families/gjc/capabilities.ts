@@ -4,7 +4,7 @@
  * with gjc's own bun isolation flags and the allow-listed environment, tool and hook modules
  * as code the GJC agent loads.
  */
-import { pointer } from "../core/diagnostics.ts";
+import { pointer } from "../../core/diagnostics.ts";
 import type {
   CompiledGjcBundle,
   GjcAppendixSurface,
@@ -12,10 +12,10 @@ import type {
   GjcMcpSurface,
   GjcSubskillSurface,
   GjcToolSurface,
-} from "../families/gjc/compile.ts";
-import { GJC_MANIFEST } from "../families/detect.ts";
-import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import { isolatingBunFlags } from "../policy/child-process.ts";
+} from "./compile.ts";
+import { GJC_MANIFEST } from "../detect.ts";
+import type { CompiledBundle } from "./compile-for-install.ts";
+import { isolatingBunFlags } from "../../policy/child-process.ts";
 import {
   attachCodeDigests,
   describeUrl,
@@ -23,7 +23,7 @@ import {
   rootPath,
   type CapabilityModel,
   type DeclaredAt,
-} from "./model.ts";
+} from "../capability-model.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -6,7 +6,12 @@ import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import { planC2Bundle } from "../families/c2/validate.ts";
 import { privateScratch } from "../sources/scratch.ts";
-import { manifestCheck, type ConformanceCheck, type ConformanceReport, type SampleArgs } from "./conformance-types.ts";
+import {
+  manifestCheck,
+  type ConformanceCheck,
+  type ConformanceReport,
+  type SampleArgs,
+} from "../authoring/conformance-types.ts";
 
 /**
  * How long one sample call may take when --timeout is not given: as long as the handshake may.

@@ -1,7 +1,7 @@
-import { randomHex } from "../core/random.ts";
+import { randomHex } from "../../core/random.ts";
 import { join } from "node:path";
-import { gjcProjectRoot, gjcUserRoot, type Context } from "../core/context.ts";
-import type { Scope } from "../core/scope.ts";
+import { gjcProjectRoot, gjcUserRoot, type Context } from "../../core/context.ts";
+import type { Scope } from "../../core/scope.ts";
 
 /**
  * What lives in a GJC scope root, and the names only gjc ever creates there:
@@ -41,6 +41,9 @@ export const TEMP_FILE =
 export function scopeRoot(ctx: Context, scope: Scope): string {
   return scope === "user" ? gjcUserRoot(ctx) : gjcProjectRoot(ctx.cwd);
 }
+
+/** The mode a content directory holds a file with: 0755 if any execute bit was set, else 0644. */
+export const installedMode = (mode: number) => ((mode & 0o111) !== 0 ? 0o755 : 0o644);
 
 export const registryPath = (root: string) => join(root, REGISTRY_FILE);
 export const lastGoodPath = (root: string) => join(root, LAST_GOOD_FILE);

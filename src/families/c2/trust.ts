@@ -18,9 +18,9 @@
  * digests differ. Both carry the capabilities themselves, so the diff can be shown without
  * reading the bundle again. This module stays small: the records loader calls it per bundle.
  */
-import { sha256Hex } from "../bundle/hash.ts";
-import { canonicalJson, canonicalDigest } from "../bundle/canonical-json.ts";
-import type { CapabilityModel } from "./model.ts";
+import { sha256Hex } from "../../bundle/hash.ts";
+import { canonicalJson, canonicalDigest } from "../../bundle/canonical-json.ts";
+import type { CapabilityModel } from "../capability-model.ts";
 
 export { canonicalJson };
 

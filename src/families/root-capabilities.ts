@@ -4,9 +4,9 @@ import { GJC_LIMITS } from "../bundle/limits.ts";
 import { readRegularFile } from "../bundle/read-file.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "../families/detect.ts";
+import { C2_MANIFEST, entryExists, GJC_MANIFEST } from "./detect.ts";
 import type { ContentFile } from "../bundle/content-integrity.ts";
-import type { CapabilityModel } from "./model.ts";
+import type { CapabilityModel } from "./capability-model.ts";
 
 /** A bundle audited from a directory: its model and the manifest bytes findings point into. */
 export interface Planned {
@@ -20,8 +20,8 @@ export interface Planned {
 /** Plans a bundle root the way install does; an invalid bundle is refused with install's error. */
 export async function planAuditRoot(dir: string): Promise<Planned> {
   if (entryExists(resolve(dir, GJC_MANIFEST))) {
-    const { compileForInstall } = await import("../families/gjc/compile-for-install.ts");
-    const { gjcModelOf } = await import("./extract-gjc.ts");
+    const { compileForInstall } = await import("./gjc/compile-for-install.ts");
+    const { gjcModelOf } = await import("./gjc/capabilities.ts");
     // Validate's compile without kept contents (audit copies nothing); the manifest's bytes
     // are read again only to locate findings, and used only if they still hash to what was planned.
     const { bundle } = await compileForInstall(dir, { keepContents: false });
@@ -35,14 +35,14 @@ export async function planAuditRoot(dir: string): Promise<Planned> {
       return manifest;
     };
     const model = gjcModelOf(bundle, manifestBytes());
-    const { installedMode } = await import("../install/fingerprint.ts");
+    const { installedMode } = await import("./gjc/layout.ts");
     const files = bundle.files.map((f) => ({ path: f.path, mode: installedMode(f.mode), sha256: f.sha256 }));
     return { model, files, text: (file) => (file === GJC_MANIFEST ? manifestBytes() : undefined) };
   }
   if (entryExists(resolve(dir, C2_MANIFEST))) {
-    const { planC2Bundle } = await import("../families/c2/validate.ts");
-    const { invalidBundleError } = await import("../families/refusal.ts");
-    const { c2Capabilities } = await import("./extract-c2.ts");
+    const { planC2Bundle } = await import("./c2/validate.ts");
+    const { invalidBundleError } = await import("./refusal.ts");
+    const { c2Capabilities } = await import("./c2/capabilities.ts");
     const plan = planC2Bundle(dir, { keepContents: true });
     if (!plan.ok || !plan.manifest || plan.collection.aborted) throw invalidBundleError(plan.dir, plan.diagnostics);
     const contents = plan.collection.contents ?? new Map<string, Uint8Array>();

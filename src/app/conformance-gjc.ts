@@ -3,7 +3,7 @@ import { scratchParent } from "../sources/scratch.ts";
 import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import type { GjcHookSurface, GjcMcpSurface, GjcToolSurface } from "../families/gjc/compile.ts";
-import { manifestCheck, type ConformanceCheck, type ConformanceReport } from "./conformance-types.ts";
+import { manifestCheck, type ConformanceCheck, type ConformanceReport } from "../authoring/conformance-types.ts";
 
 /**
  * Conformance of a GJC bundle from its source folder: the compiler's verdict, then every tool

@@ -1,17 +1,15 @@
 /**
  * The client side of release logs, the checks themselves (loaded only when a source or a lock
- * has a log; src/sets/release-log-hook.ts decides): a release installs only when its log holds
- * it, at a checkpoint that extends the one this user saw before.
+ * has a log; src/store/release-log-hook.ts and src/sets/release-log-hook.ts decide): a release
+ * installs only when its log holds it, at a checkpoint that extends the one this user saw before.
  */
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
-import { logInconsistent } from "../tlog/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import {
   believedHead,
   checkExtends,
   inclusionOf,
-  readReleaseLog,
   summary,
   type BelievedHead,
   type ReleaseLog,
@@ -20,8 +18,7 @@ import { openCheckpoint } from "../tlog/checkpoint.ts";
 import { verifyInclusion } from "../tlog/merkle.ts";
 import { parseVerifier } from "../tlog/note.ts";
 import { parseReleaseLine, releaseLeaf } from "../tlog/releases.ts";
-import type { LockEntry } from "./lock-schema.ts";
-import { readReleaseLogState, rememberVerified, type LogEvidence } from "./release-log-state.ts";
+import { readReleaseLogState, type LogEvidence } from "./release-log-state.ts";
 
 export interface CheckedRelease {
   head: BelievedHead;
@@ -116,78 +113,4 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
       exit: ExitCode.refused,
     });
   }
-}
-
-/**
- * `sync` (also `--offline`): every lock entry that records log evidence is checked from the
- * lock alone before anything is fetched or written: the proof shows the entry's name, version
- * and integrity in the recorded checkpoint, signed by the recorded key. Where this user's gjc
- * remembers a head of the same log, the key must be the same and a checkpoint of the same
- * size must have the same root (a checkpoint of another size cannot be compared offline).
- */
-export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]): void {
-  const heads = readReleaseLogState(ctx).heads;
-  for (const e of entries) {
-    if (!e.log) continue;
-    verifyEvidence(e.log, { name: e.name, version: e.version, digest: e.integrity });
-    const held = heads[e.log.origin];
-    if (held === undefined) continue;
-    const checkpoint = openCheckpoint(
-      e.log.checkpoint,
-      parseVerifier(e.log.key, "recorded log key"),
-      e.log.origin,
-      "recorded checkpoint",
-    );
-    const presented = summary(checkpoint);
-    const believed = { origin: held.origin, size: held.size, root: held.root };
-    if (held.key !== e.log.key)
-      throw logInconsistent(
-        `the lock records another note key for it (${e.log.key}, remembered ${held.key})`,
-        believed,
-        presented,
-        { name: e.name },
-      );
-    if (held.size === presented.size && held.root !== presented.root)
-      throw logInconsistent(
-        `the lock's checkpoint for ${e.name} ${e.version} forks from the one remembered (same size, another root)`,
-        believed,
-        presented,
-        { name: e.name },
-      );
-  }
-}
-
-/** Sync fetching from a source: the fetched bundle root's log must hold the entry. */
-export function checkFetchedRelease(ctx: Context, logDir: string, e: LockEntry): CheckedRelease {
-  return checkRelease(ctx, readReleaseLog(logDir), { name: e.name, version: e.version, digest: e.integrity });
-}
-
-/**
- * After a sync committed: the heads verified from fetched logs, and the lock's evidence (so the
- * next `gjc plugin lock` keeps it). A lock's checkpoint becomes the remembered head of its log
- * only when none is held: a head of another size cannot be shown consistent without the log.
- */
-export function rememberSynced(ctx: Context, entries: readonly LockEntry[], fetched: readonly CheckedRelease[]): void {
-  const heads: BelievedHead[] = fetched.map((c) => c.head);
-  const evidence = fetched.map((c) => ({ digest: c.digest, evidence: c.evidence }));
-  const held = new Set(Object.keys(readReleaseLogState(ctx).heads));
-  for (const e of entries) {
-    if (!e.log || fetched.some((c) => c.digest === e.integrity)) continue;
-    evidence.push({ digest: e.integrity, evidence: e.log });
-    if (held.has(e.log.origin) || heads.some((h) => h.origin === e.log!.origin)) continue;
-    const checkpoint = openCheckpoint(
-      e.log.checkpoint,
-      parseVerifier(e.log.key, "recorded log key"),
-      e.log.origin,
-      "recorded checkpoint",
-    );
-    heads.push({
-      origin: e.log.origin,
-      key: e.log.key,
-      size: checkpoint.size,
-      root: summary(checkpoint).root,
-      checkpoint: e.log.checkpoint,
-    });
-  }
-  rememberVerified(ctx, heads, evidence);
 }

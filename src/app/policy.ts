@@ -6,7 +6,7 @@
  * directly, inside its transaction.
  */
 import type { Context } from "../core/context.ts";
-import { applyPolicyPlan, resetPolicy, type ApplyResult, type ResetResult } from "./policy-plane.ts";
+import { applyPolicyPlan, resetPolicy, type ApplyResult, type ResetResult } from "../c2store/policy-plane.ts";
 
 async function afterPendingSets(ctx: Context): Promise<void> {
   const { finishPendingSets } = await import("../sets/journal.ts");

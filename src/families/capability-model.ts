@@ -5,7 +5,7 @@
  * holds a secret: environment variables and headers appear by name only, prompt text by size
  * and digest.
  */
-import type { FamilyId } from "../families/types.ts";
+import type { FamilyId } from "./types.ts";
 
 /** Where a capability is declared: a manifest file and a JSON pointer inside it. */
 export interface DeclaredAt {

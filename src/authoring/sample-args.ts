@@ -1,30 +1,14 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
-import { detectTarget } from "../families/detect.ts";
-import { TEST_FILE, type ConformanceReport, type SampleArgs } from "./conformance-types.ts";
+import { TEST_FILE, type SampleArgs } from "./conformance-types.ts";
 
-/** `gjc plugin test <dir>`: conformance of a source folder, nothing installed. */
-export async function testBundle(
-  ctx: Context,
-  input: string,
-  opts: { args?: string; timeoutMs?: number },
-): Promise<ConformanceReport> {
-  const target = detectTarget(input, ctx.cwd);
-  if (target.kind === "catalog")
-    throw usageError(`${input} is a catalog; plugin test takes a bundle directory.`, undefined, "wrong_target");
-  if (target.kind === "gjc") {
-    if (opts.args !== undefined)
-      throw usageError(
-        "--args applies to C2 runtime commands only.",
-        "GJC bundles have no commands to invoke; drop --args.",
-        "invalid_option_value",
-      );
-    return (await import("./conformance-gjc.ts")).testGjcBundle(ctx, target.dir, opts);
-  }
-  const samples = opts.args !== undefined ? parseArgsOption(opts.args) : readTestFile(target.dir);
-  return (await import("./conformance-c2.ts")).testC2Bundle(ctx, target.dir, samples, opts);
+/**
+ * The sample arguments `gjc plugin test` calls a C2 bundle's commands with: `--args` when
+ * given, else the bundle's gjc.test.json.
+ */
+export function sampleArgsOf(dir: string, args: string | undefined): SampleArgs {
+  return args !== undefined ? parseArgsOption(args) : readTestFile(dir);
 }
 
 /** `--args` is `{"<command-id>": <args>, …}`. */

@@ -4,11 +4,11 @@
  * before capability binding), untrust removes them. Returns the new record, whether that
  * changed anything, and, when the bundle needed re-trust, the diff from what was trusted.
  */
-import type { C2Layout } from "../c2store/paths.ts";
-import { bundleDir } from "../c2store/paths.ts";
-import type { InstalledRecord } from "../c2store/record.ts";
-import { diffTrusted, summarizeTrustDiff, type TrustDiff } from "./diff.ts";
-import { trustedCapabilities, type TrustedCapabilities } from "./trust.ts";
+import type { C2Layout } from "./paths.ts";
+import { bundleDir } from "./paths.ts";
+import type { InstalledRecord } from "./record.ts";
+import { diffTrusted, summarizeTrustDiff, type TrustDiff } from "../families/capability-diff.ts";
+import { trustedCapabilities, type TrustedCapabilities } from "../families/c2/trust.ts";
 
 export interface TrustBinding {
   record: InstalledRecord;
@@ -21,7 +21,7 @@ export interface TrustBinding {
 export async function currentCapabilities(layout: C2Layout, record: InstalledRecord): Promise<TrustedCapabilities> {
   if (record.capabilities?.code !== undefined) return record.capabilities;
   // A record made before code (or capabilities) were bound: its files are the installed ones.
-  const { planAuditRoot } = await import("./plan-root.ts");
+  const { planAuditRoot } = await import("../families/root-capabilities.ts");
   return trustedCapabilities((await planAuditRoot(bundleDir(layout, record.id))).model, record.files);
 }
 

@@ -8,8 +8,8 @@ import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { entryExists, GJC_MANIFEST, C2_MANIFEST, noManifestError } from "../families/detect.ts";
 import { compileForInstall, type CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import { installedMode } from "../install/fingerprint.ts";
-import { integrityOf, type ContentFile } from "../store/integrity.ts";
+import { installedMode } from "../families/gjc/layout.ts";
+import { integrityOf, type ContentFile } from "./integrity.ts";
 
 export interface JudgedBundle {
   family: "gjc" | "c2";

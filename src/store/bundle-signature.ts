@@ -1,6 +1,6 @@
 import type { Context } from "../core/context.ts";
 import type { Diagnostic } from "../core/diagnostics.ts";
-import { gjcContent } from "../sets/bundle-digest.ts";
+import { gjcContent } from "./bundle-digest.ts";
 import {
   checkBundleSignature,
   unknownSignerWarning,
@@ -9,22 +9,20 @@ import {
 } from "../signing/check.ts";
 import { locateSignature } from "../signing/locate.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import type { FetchedBundle } from "./install.ts";
-import type { Scope } from "./registry-types.ts";
+import type { Scope } from "../core/scope.ts";
+
+/** Where a fetched bundle is and what the sources layer found beside it (install's FetchedBundle). */
+export type FetchedForSignature = Parameters<typeof locateSignature>[0];
 
 /** The signature of a compiled GJC bundle, over the integrity its installed files will have. */
 export async function gjcSignature(
   ctx: Context,
   bundle: CompiledBundle,
-  fetched: FetchedBundle,
+  fetched: FetchedForSignature,
   scope: Scope,
   policy: SignaturePolicy,
 ): Promise<SignatureCheck> {
-  const signature = locateSignature({
-    dir: fetched.dir,
-    record: fetched.record as { kind: string; uri?: string },
-    signature: fetched.signature,
-  });
+  const signature = locateSignature(fetched);
   if (!signature && !policy.requireSigned) return { status: "unsigned" };
   return checkBundleSignature(ctx, {
     name: bundle.name,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { diffCapabilities, diffTrusted, summarizeTrustDiff } from "../../../src/audit/diff.ts";
-import type { CapabilityModel } from "../../../src/audit/model.ts";
-import { trustedCapabilities, trustedCapabilitiesProblem, trustStateOf } from "../../../src/audit/trust.ts";
+import { diffCapabilities, diffTrusted, summarizeTrustDiff } from "../../../src/families/capability-diff.ts";
+import type { CapabilityModel } from "../../../src/families/capability-model.ts";
+import { trustedCapabilities, trustedCapabilitiesProblem, trustStateOf } from "../../../src/families/c2/trust.ts";
 
 const at = { file: "plugin.json", pointer: "/x" };
 function model(over: Partial<CapabilityModel> = {}): CapabilityModel {

@@ -5,16 +5,16 @@
  * plus the manifest's env (src/process/env.ts). mcp.json entries are read from the bytes the plan
  * collected and validated, so the model describes exactly what would be installed.
  */
-import { pointer } from "../core/diagnostics.ts";
-import { isBundleRelative } from "../families/c2/executable.ts";
-import { MCP_FILE } from "../families/c2/mcp.ts";
-import { C2_NAMESPACE, MANIFEST_FILE } from "../families/c2/rules.ts";
-import type { C2Plan } from "../families/c2/validate.ts";
-import type { C2Manifest } from "../families/c2/types.ts";
+import { pointer } from "../../core/diagnostics.ts";
+import { isBundleRelative } from "./executable.ts";
+import { MCP_FILE } from "./mcp.ts";
+import { C2_NAMESPACE, MANIFEST_FILE } from "./rules.ts";
+import type { C2Plan } from "./validate.ts";
+import type { C2Manifest } from "./types.ts";
 import { join } from "node:path";
-import { C2_LIMITS } from "../bundle/limits.ts";
-import { stripDotSlash } from "../bundle/path-safety.ts";
-import { readRegularFile } from "../bundle/read-file.ts";
+import { C2_LIMITS } from "../../bundle/limits.ts";
+import { stripDotSlash } from "../../bundle/path-safety.ts";
+import { readRegularFile } from "../../bundle/read-file.ts";
 import {
   attachCodeDigests,
   describeUrl,
@@ -23,7 +23,7 @@ import {
   type CapabilityModel,
   type DeclaredAt,
   type EnvCapability,
-} from "./model.ts";
+} from "../capability-model.ts";
 
 const C2_PTR = `/extensions/${C2_NAMESPACE}`;
 const inManifest = (p: string): DeclaredAt => ({ file: MANIFEST_FILE, pointer: p });

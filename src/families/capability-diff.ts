@@ -5,7 +5,7 @@
  * manifest changes nothing; prompt text is compared by size and digest only, and never makes
  * the diff non-empty (a SKILL.md edit is text, not capability).
  */
-import type { TrustedCapabilities } from "./trust.ts";
+import type { TrustedCapabilities } from "./c2/trust.ts";
 import type {
   CapabilityModel,
   EndpointCapability,
@@ -13,7 +13,7 @@ import type {
   HookCapability,
   HostCapability,
   ProcessCapability,
-} from "./model.ts";
+} from "./capability-model.ts";
 
 export interface Changed<T> {
   id: string;
@@ -39,8 +39,6 @@ export interface CapabilityDiff {
   hostCommands: DiffSection<HostCapability>;
   prompts: { before: number; after: number; delta: number; added: string[]; removed: string[]; changed: string[] };
   files: { before: number; after: number; bytesBefore: number; bytesAfter: number };
-  /** The installed bundle's sandbox grants that would apply to the candidate (src/audit/grants-diff.ts). */
-  grants?: import("./grants-diff.ts").CarriedGrants;
 }
 
 /** The comparable part of a capability: everything but where it is declared. */

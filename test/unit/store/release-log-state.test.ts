@@ -6,7 +6,7 @@ import {
   releaseLogStatePath,
   rememberVerified,
   writeReleaseLogState,
-} from "../../../src/sets/release-log-state.ts";
+} from "../../../src/store/release-log-state.ts";
 import { sandboxPerTest } from "../../helpers/sandbox.ts";
 
 const box = sandboxPerTest("gjc-tlog-state-");

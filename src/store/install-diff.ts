@@ -6,14 +6,15 @@
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
 import type { C2Plan } from "../families/c2/validate.ts";
 import type { C2Manifest } from "../families/c2/types.ts";
-import { planAuditRoot } from "./plan-root.ts";
-import { diffCapabilities, type CapabilityDiff } from "./diff.ts";
-import { c2Capabilities } from "./extract-c2.ts";
-import { gjcModelOf } from "./extract-gjc.ts";
-import type { CapabilityModel } from "./model.ts";
+import { planAuditRoot } from "../families/root-capabilities.ts";
+import { diffCapabilities, type CapabilityDiff } from "../families/capability-diff.ts";
+import { c2Capabilities } from "../families/c2/capabilities.ts";
+import { gjcModelOf } from "../families/gjc/capabilities.ts";
+import type { GrantedCapabilityDiff } from "./grants-diff.ts";
+import type { CapabilityModel } from "../families/capability-model.ts";
 import type { Context } from "../core/context.ts";
 
-export type InstallCapabilityDiff = CapabilityDiff | { unavailable: string };
+export type InstallCapabilityDiff = GrantedCapabilityDiff | { unavailable: string };
 
 /** Where the installed bundle's sandbox grants are, so the diff can say which carry over. */
 export interface GrantsOf {
@@ -35,7 +36,7 @@ async function against(
   if (!grants) return diff;
   const [{ carriedGrants }, { recordedGrants }] = await Promise.all([
     import("./grants-diff.ts"),
-    import("../store/grants-recorded.ts"),
+    import("./grants-recorded.ts"),
   ]);
   const carried = carriedGrants(
     diff,

@@ -4,10 +4,10 @@
  * grants reach every process the candidate adds, and a per-process grant whose process the
  * candidate no longer declares stays recorded but applies to nothing.
  */
-import type { CapabilityDiff } from "./diff.ts";
-import type { CapabilityModel, ProcessCapability } from "./model.ts";
-import { isEmptyGrantSet } from "../store/grants.ts";
-import type { RecordedGrants } from "../store/grants-recorded.ts";
+import type { CapabilityDiff } from "../families/capability-diff.ts";
+import type { CapabilityModel, ProcessCapability } from "../families/capability-model.ts";
+import { isEmptyGrantSet } from "./grants.ts";
+import type { RecordedGrants } from "./grants-recorded.ts";
 
 export interface CarriedGrants {
   bundle: RecordedGrants["bundle"];
@@ -15,6 +15,9 @@ export interface CarriedGrants {
   /** Processes the candidate adds that get the bundle-wide grants. */
   inheritedBy: string[];
 }
+
+/** A capability diff with the installed bundle's sandbox grants that would apply to the candidate. */
+export type GrantedCapabilityDiff = CapabilityDiff & { grants?: CarriedGrants };
 
 const SANDBOXED: ReadonlySet<ProcessCapability["kind"]> = new Set(["c2-runtime", "language-server", "mcp-stdio"]);
 

@@ -16,7 +16,7 @@ import { readRegularFile } from "../bundle/read-file.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
+import { registryMac, sameMac, stateKey } from "./state-mac.ts";
 import type { BelievedHead } from "../tlog/log-dir.ts";
 
 export const RELEASE_LOG_STATE_FILE = "release-logs.json";
