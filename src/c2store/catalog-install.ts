@@ -221,7 +221,7 @@ export async function installC2FromCatalog(
   return withCatalogEntry(ctx, opts, (fetched, catalog) =>
     withReleaseLog(
       ctx,
-      { dir: fetched.dir, identity: `catalog:${catalog.path}:${catalog.entry}` },
+      { ...fetched, identity: `catalog:${catalog.path}:${catalog.entry}` },
       opts.dryRun,
       () =>
         installFetched(ctx, {

@@ -115,6 +115,7 @@ export const CODES = [
   "log_inconsistent",
   "log_key_mismatch",
   "log_missing",
+  "log_signer_mismatch",
   "log_signature_invalid",
   "log_state_foreign",
   "lsp_conflict",

@@ -111,150 +111,151 @@ import p106 from "../../docs/errors/log_inconsistent.md" with { type: "text" };
 import p107 from "../../docs/errors/log_key_mismatch.md" with { type: "text" };
 import p108 from "../../docs/errors/log_missing.md" with { type: "text" };
 import p109 from "../../docs/errors/log_signature_invalid.md" with { type: "text" };
-import p110 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
-import p111 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
-import p112 from "../../docs/errors/lsp_failed.md" with { type: "text" };
-import p113 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
-import p114 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
-import p115 from "../../docs/errors/mcp_closed.md" with { type: "text" };
-import p116 from "../../docs/errors/mcp_error.md" with { type: "text" };
-import p117 from "../../docs/errors/mcp_failed.md" with { type: "text" };
-import p118 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
-import p119 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
-import p120 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
-import p121 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
-import p122 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
-import p123 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
-import p124 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
-import p125 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
-import p126 from "../../docs/errors/message_too_large.md" with { type: "text" };
-import p127 from "../../docs/errors/missing_argument.md" with { type: "text" };
-import p128 from "../../docs/errors/missing_catalog.md" with { type: "text" };
-import p129 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
-import p130 from "../../docs/errors/missing_commands.md" with { type: "text" };
-import p131 from "../../docs/errors/missing_directory.md" with { type: "text" };
-import p132 from "../../docs/errors/missing_file.md" with { type: "text" };
-import p133 from "../../docs/errors/missing_manifest.md" with { type: "text" };
-import p134 from "../../docs/errors/missing_option_value.md" with { type: "text" };
-import p135 from "../../docs/errors/missing_runtime.md" with { type: "text" };
-import p136 from "../../docs/errors/missing_service.md" with { type: "text" };
-import p137 from "../../docs/errors/name_collision.md" with { type: "text" };
-import p138 from "../../docs/errors/nested_manifest.md" with { type: "text" };
-import p139 from "../../docs/errors/no_components.md" with { type: "text" };
-import p140 from "../../docs/errors/no_generation.md" with { type: "text" };
-import p141 from "../../docs/errors/no_manifest.md" with { type: "text" };
-import p142 from "../../docs/errors/no_provider.md" with { type: "text" };
-import p143 from "../../docs/errors/no_runtime.md" with { type: "text" };
-import p144 from "../../docs/errors/not_a_directory.md" with { type: "text" };
-import p145 from "../../docs/errors/not_available.md" with { type: "text" };
-import p146 from "../../docs/errors/not_checkable.md" with { type: "text" };
-import p147 from "../../docs/errors/not_found.md" with { type: "text" };
-import p148 from "../../docs/errors/not_host_actions.md" with { type: "text" };
-import p149 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
-import p150 from "../../docs/errors/not_installed.md" with { type: "text" };
-import p151 from "../../docs/errors/not_owner.md" with { type: "text" };
-import p152 from "../../docs/errors/not_rendered.md" with { type: "text" };
-import p153 from "../../docs/errors/offline_miss.md" with { type: "text" };
-import p154 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
-import p155 from "../../docs/errors/pass_env.md" with { type: "text" };
-import p156 from "../../docs/errors/path_missing.md" with { type: "text" };
-import p157 from "../../docs/errors/path_too_long.md" with { type: "text" };
-import p158 from "../../docs/errors/permission_denied.md" with { type: "text" };
-import p159 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
-import p160 from "../../docs/errors/plan_not_found.md" with { type: "text" };
-import p161 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
-import p162 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
-import p163 from "../../docs/errors/policy_disabled.md" with { type: "text" };
-import p164 from "../../docs/errors/policy_recovery.md" with { type: "text" };
-import p165 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
-import p166 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
-import p167 from "../../docs/errors/quarantined.md" with { type: "text" };
-import p168 from "../../docs/errors/read_only.md" with { type: "text" };
-import p169 from "../../docs/errors/ref_not_found.md" with { type: "text" };
-import p170 from "../../docs/errors/reference_registry.md" with { type: "text" };
-import p171 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
-import p172 from "../../docs/errors/release_exists.md" with { type: "text" };
-import p173 from "../../docs/errors/release_not_logged.md" with { type: "text" };
-import p174 from "../../docs/errors/replaced_source.md" with { type: "text" };
-import p175 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
-import p176 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
-import p177 from "../../docs/errors/runtime_busy.md" with { type: "text" };
-import p178 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
-import p179 from "../../docs/errors/runtime_exited.md" with { type: "text" };
-import p180 from "../../docs/errors/runtime_failed.md" with { type: "text" };
-import p181 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
-import p182 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
-import p183 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
-import p184 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
-import p185 from "../../docs/errors/sandbox_denied.md" with { type: "text" };
-import p186 from "../../docs/errors/sandbox_off.md" with { type: "text" };
-import p187 from "../../docs/errors/sandbox_unavailable.md" with { type: "text" };
-import p188 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
-import p189 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
-import p190 from "../../docs/errors/scope_conflict.md" with { type: "text" };
-import p191 from "../../docs/errors/scope_required.md" with { type: "text" };
-import p192 from "../../docs/errors/security_policy.md" with { type: "text" };
-import p193 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
-import p194 from "../../docs/errors/session_collision.md" with { type: "text" };
-import p195 from "../../docs/errors/set_incomplete.md" with { type: "text" };
-import p196 from "../../docs/errors/set_integrity.md" with { type: "text" };
-import p197 from "../../docs/errors/signature_invalid.md" with { type: "text" };
-import p198 from "../../docs/errors/signer_changed.md" with { type: "text" };
-import p199 from "../../docs/errors/signer_not_allowed.md" with { type: "text" };
-import p200 from "../../docs/errors/signer_not_found.md" with { type: "text" };
-import p201 from "../../docs/errors/signer_revoked.md" with { type: "text" };
-import p202 from "../../docs/errors/signers_unreadable.md" with { type: "text" };
-import p203 from "../../docs/errors/signing_key_unusable.md" with { type: "text" };
-import p204 from "../../docs/errors/source_too_large.md" with { type: "text" };
-import p205 from "../../docs/errors/source_unreachable.md" with { type: "text" };
-import p206 from "../../docs/errors/special_file.md" with { type: "text" };
-import p207 from "../../docs/errors/stale_baseline.md" with { type: "text" };
-import p208 from "../../docs/errors/stale_plan.md" with { type: "text" };
-import p209 from "../../docs/errors/surface_disabled.md" with { type: "text" };
-import p210 from "../../docs/errors/surface_unknown.md" with { type: "text" };
-import p211 from "../../docs/errors/too_many_commands.md" with { type: "text" };
-import p212 from "../../docs/errors/too_many_components.md" with { type: "text" };
-import p213 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
-import p214 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
-import p215 from "../../docs/errors/too_many_ui.md" with { type: "text" };
-import p216 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
-import p217 from "../../docs/errors/transaction_pending.md" with { type: "text" };
-import p218 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
-import p219 from "../../docs/errors/trust_outdated.md" with { type: "text" };
-import p220 from "../../docs/errors/trust_renewed.md" with { type: "text" };
-import p221 from "../../docs/errors/trusted.md" with { type: "text" };
-import p222 from "../../docs/errors/undeclared_command.md" with { type: "text" };
-import p223 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
-import p224 from "../../docs/errors/unexpected_result.md" with { type: "text" };
-import p225 from "../../docs/errors/unknown_action.md" with { type: "text" };
-import p226 from "../../docs/errors/unknown_code.md" with { type: "text" };
-import p227 from "../../docs/errors/unknown_command.md" with { type: "text" };
-import p228 from "../../docs/errors/unknown_component.md" with { type: "text" };
-import p229 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
-import p230 from "../../docs/errors/unknown_field.md" with { type: "text" };
-import p231 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
-import p232 from "../../docs/errors/unknown_option.md" with { type: "text" };
-import p233 from "../../docs/errors/unknown_process.md" with { type: "text" };
-import p234 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
-import p235 from "../../docs/errors/unknown_server.md" with { type: "text" };
-import p236 from "../../docs/errors/unknown_shell.md" with { type: "text" };
-import p237 from "../../docs/errors/unknown_signer.md" with { type: "text" };
-import p238 from "../../docs/errors/unknown_target.md" with { type: "text" };
-import p239 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
-import p240 from "../../docs/errors/unreadable_file.md" with { type: "text" };
-import p241 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
-import p242 from "../../docs/errors/unsafe_path.md" with { type: "text" };
-import p243 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
-import p244 from "../../docs/errors/unsigned_bundle.md" with { type: "text" };
-import p245 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
-import p246 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
-import p247 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
-import p248 from "../../docs/errors/unsupported_source.md" with { type: "text" };
-import p249 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
-import p250 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
-import p251 from "../../docs/errors/untrusted.md" with { type: "text" };
-import p252 from "../../docs/errors/usage.md" with { type: "text" };
-import p253 from "../../docs/errors/wrong_target.md" with { type: "text" };
+import p110 from "../../docs/errors/log_signer_mismatch.md" with { type: "text" };
+import p111 from "../../docs/errors/log_state_foreign.md" with { type: "text" };
+import p112 from "../../docs/errors/lsp_conflict.md" with { type: "text" };
+import p113 from "../../docs/errors/lsp_failed.md" with { type: "text" };
+import p114 from "../../docs/errors/lsp_stopped.md" with { type: "text" };
+import p115 from "../../docs/errors/lsp_timeout.md" with { type: "text" };
+import p116 from "../../docs/errors/mcp_closed.md" with { type: "text" };
+import p117 from "../../docs/errors/mcp_error.md" with { type: "text" };
+import p118 from "../../docs/errors/mcp_failed.md" with { type: "text" };
+import p119 from "../../docs/errors/mcp_frame_too_large.md" with { type: "text" };
+import p120 from "../../docs/errors/mcp_http_status.md" with { type: "text" };
+import p121 from "../../docs/errors/mcp_launcher_missing.md" with { type: "text" };
+import p122 from "../../docs/errors/mcp_protocol.md" with { type: "text" };
+import p123 from "../../docs/errors/mcp_server_exited.md" with { type: "text" };
+import p124 from "../../docs/errors/mcp_spawn_failed.md" with { type: "text" };
+import p125 from "../../docs/errors/mcp_timeout.md" with { type: "text" };
+import p126 from "../../docs/errors/mcp_unreachable.md" with { type: "text" };
+import p127 from "../../docs/errors/message_too_large.md" with { type: "text" };
+import p128 from "../../docs/errors/missing_argument.md" with { type: "text" };
+import p129 from "../../docs/errors/missing_catalog.md" with { type: "text" };
+import p130 from "../../docs/errors/missing_codetwo.md" with { type: "text" };
+import p131 from "../../docs/errors/missing_commands.md" with { type: "text" };
+import p132 from "../../docs/errors/missing_directory.md" with { type: "text" };
+import p133 from "../../docs/errors/missing_file.md" with { type: "text" };
+import p134 from "../../docs/errors/missing_manifest.md" with { type: "text" };
+import p135 from "../../docs/errors/missing_option_value.md" with { type: "text" };
+import p136 from "../../docs/errors/missing_runtime.md" with { type: "text" };
+import p137 from "../../docs/errors/missing_service.md" with { type: "text" };
+import p138 from "../../docs/errors/name_collision.md" with { type: "text" };
+import p139 from "../../docs/errors/nested_manifest.md" with { type: "text" };
+import p140 from "../../docs/errors/no_components.md" with { type: "text" };
+import p141 from "../../docs/errors/no_generation.md" with { type: "text" };
+import p142 from "../../docs/errors/no_manifest.md" with { type: "text" };
+import p143 from "../../docs/errors/no_provider.md" with { type: "text" };
+import p144 from "../../docs/errors/no_runtime.md" with { type: "text" };
+import p145 from "../../docs/errors/not_a_directory.md" with { type: "text" };
+import p146 from "../../docs/errors/not_available.md" with { type: "text" };
+import p147 from "../../docs/errors/not_checkable.md" with { type: "text" };
+import p148 from "../../docs/errors/not_found.md" with { type: "text" };
+import p149 from "../../docs/errors/not_host_actions.md" with { type: "text" };
+import p150 from "../../docs/errors/not_in_catalog.md" with { type: "text" };
+import p151 from "../../docs/errors/not_installed.md" with { type: "text" };
+import p152 from "../../docs/errors/not_owner.md" with { type: "text" };
+import p153 from "../../docs/errors/not_rendered.md" with { type: "text" };
+import p154 from "../../docs/errors/offline_miss.md" with { type: "text" };
+import p155 from "../../docs/errors/pack_output_inside_bundle.md" with { type: "text" };
+import p156 from "../../docs/errors/pass_env.md" with { type: "text" };
+import p157 from "../../docs/errors/path_missing.md" with { type: "text" };
+import p158 from "../../docs/errors/path_too_long.md" with { type: "text" };
+import p159 from "../../docs/errors/permission_denied.md" with { type: "text" };
+import p160 from "../../docs/errors/pins_corrupt.md" with { type: "text" };
+import p161 from "../../docs/errors/plan_not_found.md" with { type: "text" };
+import p162 from "../../docs/errors/plugin_command_failed.md" with { type: "text" };
+import p163 from "../../docs/errors/plugin_disabled.md" with { type: "text" };
+import p164 from "../../docs/errors/policy_disabled.md" with { type: "text" };
+import p165 from "../../docs/errors/policy_recovery.md" with { type: "text" };
+import p166 from "../../docs/errors/policy_safe_mode.md" with { type: "text" };
+import p167 from "../../docs/errors/quarantine_not_persisted.md" with { type: "text" };
+import p168 from "../../docs/errors/quarantined.md" with { type: "text" };
+import p169 from "../../docs/errors/read_only.md" with { type: "text" };
+import p170 from "../../docs/errors/ref_not_found.md" with { type: "text" };
+import p171 from "../../docs/errors/reference_registry.md" with { type: "text" };
+import p172 from "../../docs/errors/registry_corrupt.md" with { type: "text" };
+import p173 from "../../docs/errors/release_exists.md" with { type: "text" };
+import p174 from "../../docs/errors/release_not_logged.md" with { type: "text" };
+import p175 from "../../docs/errors/replaced_source.md" with { type: "text" };
+import p176 from "../../docs/errors/reserved_namespace.md" with { type: "text" };
+import p177 from "../../docs/errors/runtime.requires_trust.md" with { type: "text" };
+import p178 from "../../docs/errors/runtime_busy.md" with { type: "text" };
+import p179 from "../../docs/errors/runtime_command_not_found.md" with { type: "text" };
+import p180 from "../../docs/errors/runtime_exited.md" with { type: "text" };
+import p181 from "../../docs/errors/runtime_failed.md" with { type: "text" };
+import p182 from "../../docs/errors/runtime_mismatch.md" with { type: "text" };
+import p183 from "../../docs/errors/runtime_protocol_error.md" with { type: "text" };
+import p184 from "../../docs/errors/runtime_spawn_failed.md" with { type: "text" };
+import p185 from "../../docs/errors/runtime_unloaded.md" with { type: "text" };
+import p186 from "../../docs/errors/sandbox_denied.md" with { type: "text" };
+import p187 from "../../docs/errors/sandbox_off.md" with { type: "text" };
+import p188 from "../../docs/errors/sandbox_unavailable.md" with { type: "text" };
+import p189 from "../../docs/errors/scaffold_conflict.md" with { type: "text" };
+import p190 from "../../docs/errors/scaffold_failed.md" with { type: "text" };
+import p191 from "../../docs/errors/scope_conflict.md" with { type: "text" };
+import p192 from "../../docs/errors/scope_required.md" with { type: "text" };
+import p193 from "../../docs/errors/security_policy.md" with { type: "text" };
+import p194 from "../../docs/errors/sensitive_grant.md" with { type: "text" };
+import p195 from "../../docs/errors/session_collision.md" with { type: "text" };
+import p196 from "../../docs/errors/set_incomplete.md" with { type: "text" };
+import p197 from "../../docs/errors/set_integrity.md" with { type: "text" };
+import p198 from "../../docs/errors/signature_invalid.md" with { type: "text" };
+import p199 from "../../docs/errors/signer_changed.md" with { type: "text" };
+import p200 from "../../docs/errors/signer_not_allowed.md" with { type: "text" };
+import p201 from "../../docs/errors/signer_not_found.md" with { type: "text" };
+import p202 from "../../docs/errors/signer_revoked.md" with { type: "text" };
+import p203 from "../../docs/errors/signers_unreadable.md" with { type: "text" };
+import p204 from "../../docs/errors/signing_key_unusable.md" with { type: "text" };
+import p205 from "../../docs/errors/source_too_large.md" with { type: "text" };
+import p206 from "../../docs/errors/source_unreachable.md" with { type: "text" };
+import p207 from "../../docs/errors/special_file.md" with { type: "text" };
+import p208 from "../../docs/errors/stale_baseline.md" with { type: "text" };
+import p209 from "../../docs/errors/stale_plan.md" with { type: "text" };
+import p210 from "../../docs/errors/surface_disabled.md" with { type: "text" };
+import p211 from "../../docs/errors/surface_unknown.md" with { type: "text" };
+import p212 from "../../docs/errors/too_many_commands.md" with { type: "text" };
+import p213 from "../../docs/errors/too_many_components.md" with { type: "text" };
+import p214 from "../../docs/errors/too_many_connectors.md" with { type: "text" };
+import p215 from "../../docs/errors/too_many_language_servers.md" with { type: "text" };
+import p216 from "../../docs/errors/too_many_ui.md" with { type: "text" };
+import p217 from "../../docs/errors/tool_definition_drift.md" with { type: "text" };
+import p218 from "../../docs/errors/transaction_pending.md" with { type: "text" };
+import p219 from "../../docs/errors/transaction_unfinished.md" with { type: "text" };
+import p220 from "../../docs/errors/trust_outdated.md" with { type: "text" };
+import p221 from "../../docs/errors/trust_renewed.md" with { type: "text" };
+import p222 from "../../docs/errors/trusted.md" with { type: "text" };
+import p223 from "../../docs/errors/undeclared_command.md" with { type: "text" };
+import p224 from "../../docs/errors/unexpected_argument.md" with { type: "text" };
+import p225 from "../../docs/errors/unexpected_result.md" with { type: "text" };
+import p226 from "../../docs/errors/unknown_action.md" with { type: "text" };
+import p227 from "../../docs/errors/unknown_code.md" with { type: "text" };
+import p228 from "../../docs/errors/unknown_command.md" with { type: "text" };
+import p229 from "../../docs/errors/unknown_component.md" with { type: "text" };
+import p230 from "../../docs/errors/unknown_contribution.md" with { type: "text" };
+import p231 from "../../docs/errors/unknown_field.md" with { type: "text" };
+import p232 from "../../docs/errors/unknown_hook_event.md" with { type: "text" };
+import p233 from "../../docs/errors/unknown_option.md" with { type: "text" };
+import p234 from "../../docs/errors/unknown_process.md" with { type: "text" };
+import p235 from "../../docs/errors/unknown_scaffold.md" with { type: "text" };
+import p236 from "../../docs/errors/unknown_server.md" with { type: "text" };
+import p237 from "../../docs/errors/unknown_shell.md" with { type: "text" };
+import p238 from "../../docs/errors/unknown_signer.md" with { type: "text" };
+import p239 from "../../docs/errors/unknown_target.md" with { type: "text" };
+import p240 from "../../docs/errors/unreadable_directory.md" with { type: "text" };
+import p241 from "../../docs/errors/unreadable_file.md" with { type: "text" };
+import p242 from "../../docs/errors/unsafe_file_name.md" with { type: "text" };
+import p243 from "../../docs/errors/unsafe_path.md" with { type: "text" };
+import p244 from "../../docs/errors/unsafe_scope_path.md" with { type: "text" };
+import p245 from "../../docs/errors/unsigned_bundle.md" with { type: "text" };
+import p246 from "../../docs/errors/unsupported_operation.md" with { type: "text" };
+import p247 from "../../docs/errors/unsupported_schema.md" with { type: "text" };
+import p248 from "../../docs/errors/unsupported_scope.md" with { type: "text" };
+import p249 from "../../docs/errors/unsupported_source.md" with { type: "text" };
+import p250 from "../../docs/errors/unsupported_standard.md" with { type: "text" };
+import p251 from "../../docs/errors/unsupported_surface.md" with { type: "text" };
+import p252 from "../../docs/errors/untrusted.md" with { type: "text" };
+import p253 from "../../docs/errors/usage.md" with { type: "text" };
+import p254 from "../../docs/errors/wrong_target.md" with { type: "text" };
 
 /** code → the Markdown page. */
 export const PAGES: Record<string, string> = {
@@ -368,148 +369,149 @@ export const PAGES: Record<string, string> = {
   "log_key_mismatch": p107,
   "log_missing": p108,
   "log_signature_invalid": p109,
-  "log_state_foreign": p110,
-  "lsp_conflict": p111,
-  "lsp_failed": p112,
-  "lsp_stopped": p113,
-  "lsp_timeout": p114,
-  "mcp_closed": p115,
-  "mcp_error": p116,
-  "mcp_failed": p117,
-  "mcp_frame_too_large": p118,
-  "mcp_http_status": p119,
-  "mcp_launcher_missing": p120,
-  "mcp_protocol": p121,
-  "mcp_server_exited": p122,
-  "mcp_spawn_failed": p123,
-  "mcp_timeout": p124,
-  "mcp_unreachable": p125,
-  "message_too_large": p126,
-  "missing_argument": p127,
-  "missing_catalog": p128,
-  "missing_codetwo": p129,
-  "missing_commands": p130,
-  "missing_directory": p131,
-  "missing_file": p132,
-  "missing_manifest": p133,
-  "missing_option_value": p134,
-  "missing_runtime": p135,
-  "missing_service": p136,
-  "name_collision": p137,
-  "nested_manifest": p138,
-  "no_components": p139,
-  "no_generation": p140,
-  "no_manifest": p141,
-  "no_provider": p142,
-  "no_runtime": p143,
-  "not_a_directory": p144,
-  "not_available": p145,
-  "not_checkable": p146,
-  "not_found": p147,
-  "not_host_actions": p148,
-  "not_in_catalog": p149,
-  "not_installed": p150,
-  "not_owner": p151,
-  "not_rendered": p152,
-  "offline_miss": p153,
-  "pack_output_inside_bundle": p154,
-  "pass_env": p155,
-  "path_missing": p156,
-  "path_too_long": p157,
-  "permission_denied": p158,
-  "pins_corrupt": p159,
-  "plan_not_found": p160,
-  "plugin_command_failed": p161,
-  "plugin_disabled": p162,
-  "policy_disabled": p163,
-  "policy_recovery": p164,
-  "policy_safe_mode": p165,
-  "quarantine_not_persisted": p166,
-  "quarantined": p167,
-  "read_only": p168,
-  "ref_not_found": p169,
-  "reference_registry": p170,
-  "registry_corrupt": p171,
-  "release_exists": p172,
-  "release_not_logged": p173,
-  "replaced_source": p174,
-  "reserved_namespace": p175,
-  "runtime.requires_trust": p176,
-  "runtime_busy": p177,
-  "runtime_command_not_found": p178,
-  "runtime_exited": p179,
-  "runtime_failed": p180,
-  "runtime_mismatch": p181,
-  "runtime_protocol_error": p182,
-  "runtime_spawn_failed": p183,
-  "runtime_unloaded": p184,
-  "sandbox_denied": p185,
-  "sandbox_off": p186,
-  "sandbox_unavailable": p187,
-  "scaffold_conflict": p188,
-  "scaffold_failed": p189,
-  "scope_conflict": p190,
-  "scope_required": p191,
-  "security_policy": p192,
-  "sensitive_grant": p193,
-  "session_collision": p194,
-  "set_incomplete": p195,
-  "set_integrity": p196,
-  "signature_invalid": p197,
-  "signer_changed": p198,
-  "signer_not_allowed": p199,
-  "signer_not_found": p200,
-  "signer_revoked": p201,
-  "signers_unreadable": p202,
-  "signing_key_unusable": p203,
-  "source_too_large": p204,
-  "source_unreachable": p205,
-  "special_file": p206,
-  "stale_baseline": p207,
-  "stale_plan": p208,
-  "surface_disabled": p209,
-  "surface_unknown": p210,
-  "too_many_commands": p211,
-  "too_many_components": p212,
-  "too_many_connectors": p213,
-  "too_many_language_servers": p214,
-  "too_many_ui": p215,
-  "tool_definition_drift": p216,
-  "transaction_pending": p217,
-  "transaction_unfinished": p218,
-  "trust_outdated": p219,
-  "trust_renewed": p220,
-  "trusted": p221,
-  "undeclared_command": p222,
-  "unexpected_argument": p223,
-  "unexpected_result": p224,
-  "unknown_action": p225,
-  "unknown_code": p226,
-  "unknown_command": p227,
-  "unknown_component": p228,
-  "unknown_contribution": p229,
-  "unknown_field": p230,
-  "unknown_hook_event": p231,
-  "unknown_option": p232,
-  "unknown_process": p233,
-  "unknown_scaffold": p234,
-  "unknown_server": p235,
-  "unknown_shell": p236,
-  "unknown_signer": p237,
-  "unknown_target": p238,
-  "unreadable_directory": p239,
-  "unreadable_file": p240,
-  "unsafe_file_name": p241,
-  "unsafe_path": p242,
-  "unsafe_scope_path": p243,
-  "unsigned_bundle": p244,
-  "unsupported_operation": p245,
-  "unsupported_schema": p246,
-  "unsupported_scope": p247,
-  "unsupported_source": p248,
-  "unsupported_standard": p249,
-  "unsupported_surface": p250,
-  "untrusted": p251,
-  "usage": p252,
-  "wrong_target": p253,
+  "log_signer_mismatch": p110,
+  "log_state_foreign": p111,
+  "lsp_conflict": p112,
+  "lsp_failed": p113,
+  "lsp_stopped": p114,
+  "lsp_timeout": p115,
+  "mcp_closed": p116,
+  "mcp_error": p117,
+  "mcp_failed": p118,
+  "mcp_frame_too_large": p119,
+  "mcp_http_status": p120,
+  "mcp_launcher_missing": p121,
+  "mcp_protocol": p122,
+  "mcp_server_exited": p123,
+  "mcp_spawn_failed": p124,
+  "mcp_timeout": p125,
+  "mcp_unreachable": p126,
+  "message_too_large": p127,
+  "missing_argument": p128,
+  "missing_catalog": p129,
+  "missing_codetwo": p130,
+  "missing_commands": p131,
+  "missing_directory": p132,
+  "missing_file": p133,
+  "missing_manifest": p134,
+  "missing_option_value": p135,
+  "missing_runtime": p136,
+  "missing_service": p137,
+  "name_collision": p138,
+  "nested_manifest": p139,
+  "no_components": p140,
+  "no_generation": p141,
+  "no_manifest": p142,
+  "no_provider": p143,
+  "no_runtime": p144,
+  "not_a_directory": p145,
+  "not_available": p146,
+  "not_checkable": p147,
+  "not_found": p148,
+  "not_host_actions": p149,
+  "not_in_catalog": p150,
+  "not_installed": p151,
+  "not_owner": p152,
+  "not_rendered": p153,
+  "offline_miss": p154,
+  "pack_output_inside_bundle": p155,
+  "pass_env": p156,
+  "path_missing": p157,
+  "path_too_long": p158,
+  "permission_denied": p159,
+  "pins_corrupt": p160,
+  "plan_not_found": p161,
+  "plugin_command_failed": p162,
+  "plugin_disabled": p163,
+  "policy_disabled": p164,
+  "policy_recovery": p165,
+  "policy_safe_mode": p166,
+  "quarantine_not_persisted": p167,
+  "quarantined": p168,
+  "read_only": p169,
+  "ref_not_found": p170,
+  "reference_registry": p171,
+  "registry_corrupt": p172,
+  "release_exists": p173,
+  "release_not_logged": p174,
+  "replaced_source": p175,
+  "reserved_namespace": p176,
+  "runtime.requires_trust": p177,
+  "runtime_busy": p178,
+  "runtime_command_not_found": p179,
+  "runtime_exited": p180,
+  "runtime_failed": p181,
+  "runtime_mismatch": p182,
+  "runtime_protocol_error": p183,
+  "runtime_spawn_failed": p184,
+  "runtime_unloaded": p185,
+  "sandbox_denied": p186,
+  "sandbox_off": p187,
+  "sandbox_unavailable": p188,
+  "scaffold_conflict": p189,
+  "scaffold_failed": p190,
+  "scope_conflict": p191,
+  "scope_required": p192,
+  "security_policy": p193,
+  "sensitive_grant": p194,
+  "session_collision": p195,
+  "set_incomplete": p196,
+  "set_integrity": p197,
+  "signature_invalid": p198,
+  "signer_changed": p199,
+  "signer_not_allowed": p200,
+  "signer_not_found": p201,
+  "signer_revoked": p202,
+  "signers_unreadable": p203,
+  "signing_key_unusable": p204,
+  "source_too_large": p205,
+  "source_unreachable": p206,
+  "special_file": p207,
+  "stale_baseline": p208,
+  "stale_plan": p209,
+  "surface_disabled": p210,
+  "surface_unknown": p211,
+  "too_many_commands": p212,
+  "too_many_components": p213,
+  "too_many_connectors": p214,
+  "too_many_language_servers": p215,
+  "too_many_ui": p216,
+  "tool_definition_drift": p217,
+  "transaction_pending": p218,
+  "transaction_unfinished": p219,
+  "trust_outdated": p220,
+  "trust_renewed": p221,
+  "trusted": p222,
+  "undeclared_command": p223,
+  "unexpected_argument": p224,
+  "unexpected_result": p225,
+  "unknown_action": p226,
+  "unknown_code": p227,
+  "unknown_command": p228,
+  "unknown_component": p229,
+  "unknown_contribution": p230,
+  "unknown_field": p231,
+  "unknown_hook_event": p232,
+  "unknown_option": p233,
+  "unknown_process": p234,
+  "unknown_scaffold": p235,
+  "unknown_server": p236,
+  "unknown_shell": p237,
+  "unknown_signer": p238,
+  "unknown_target": p239,
+  "unreadable_directory": p240,
+  "unreadable_file": p241,
+  "unsafe_file_name": p242,
+  "unsafe_path": p243,
+  "unsafe_scope_path": p244,
+  "unsigned_bundle": p245,
+  "unsupported_operation": p246,
+  "unsupported_schema": p247,
+  "unsupported_scope": p248,
+  "unsupported_source": p249,
+  "unsupported_standard": p250,
+  "unsupported_surface": p251,
+  "untrusted": p252,
+  "usage": p253,
+  "wrong_target": p254,
 };

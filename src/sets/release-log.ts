@@ -133,18 +133,49 @@ export function initLog(ctx: Context, o: { dir: string; keyFile?: string; origin
   };
 }
 
-/** A bundle as install would fetch and judge it (directory, archive, git URL): its name, version and digest. */
-async function judgeSource(ctx: Context, spec: string): Promise<{ name: string; version: string; integrity: string }> {
-  const [{ fetchSpec }, { judgeBundle }] = await Promise.all([
+/**
+ * A bundle as install would fetch and judge it (directory, archive, git URL): its name, version
+ * and digest, and the key that signed it when it carries a signature (checked as install
+ * checks it, so a line never names a signature that would not verify).
+ */
+async function judgeSource(
+  ctx: Context,
+  spec: string,
+): Promise<{ name: string; version: string; integrity: string; signer?: string }> {
+  const [{ fetchSpec }, { judgeBundle }, { locateSignature }, { checkBundleSignature }] = await Promise.all([
     import("../install/fetch-source.ts"),
     import("../store/bundle-digest.ts"),
+    import("../signing/locate.ts"),
+    import("../signing/check.ts"),
   ]);
   const fetched = await fetchSpec(ctx, spec, (m) => ctx.log.progress(m));
   try {
-    return await judgeBundle(fetched.dir);
+    const judged = await judgeBundle(fetched.dir);
+    const signature = locateSignature(fetched);
+    if (signature === undefined) return judged;
+    const check = await checkBundleSignature(ctx, {
+      name: judged.name,
+      integrity: judged.integrity,
+      signature,
+      scope: "user",
+    });
+    return { ...judged, signer: check.signer?.fingerprint };
   } finally {
     await fetched.cleanup();
   }
+}
+
+/** An explicit --signer must be the bundle's own signature: a line naming another key could never be installed. */
+function signerDisagrees(given: string, found: string | undefined): GjcError {
+  return usageError(
+    found === undefined
+      ? `--signer ${given} names a signer, but the bundle carries no signature; nothing was written.`
+      : `--signer ${given} is not the key that signed the bundle (${found}); nothing was written.`,
+    found === undefined
+      ? "Sign the bundle first (gjc plugin sign), then append it: the signer is taken from its signature."
+      : "Leave out --signer when appending a bundle: the signer is taken from its signature.",
+    "invalid_option_value",
+  );
 }
 
 export interface LogAppendResult {
@@ -181,11 +212,12 @@ export async function appendRelease(ctx: Context, o: AppendRequest): Promise<Log
         "With a bundle, its manifest gives the name and version and gjc computes the digest.",
       );
     const d = await judgeSource(ctx, o.bundle);
+    if (o.signer !== undefined && o.signer !== d.signer) throw signerDisagrees(o.signer, d.signer);
     release = {
       name: d.name,
       version: d.version,
       digest: d.integrity,
-      ...(o.signer !== undefined ? { signer: o.signer } : {}),
+      ...(d.signer !== undefined ? { signer: d.signer } : {}),
     };
   } else {
     if (o.name === undefined || o.version === undefined || o.digest === undefined)

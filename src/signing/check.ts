@@ -65,7 +65,7 @@ function unsignedBundle(name: string): GjcError {
   );
 }
 
-function parseSignature(b: SignedBundle): SshSignature {
+function parseSignature(b: Pick<SignedBundle, "name" | "signature">): SshSignature {
   try {
     return parseArmoredSignature(b.signature!.text);
   } catch (error) {
@@ -77,6 +77,16 @@ function parseSignature(b: SignedBundle): SshSignature {
       { name: b.name },
     );
   }
+}
+
+/**
+ * The fingerprint of the key a signature says made it (a certificate's certified key), before
+ * the signature is checked: what a release log's line is compared with. Only worth believing
+ * once checkBundleSignature has verified the same signature, which every install does before
+ * it writes anything.
+ */
+export function claimedSigner(name: string, signature: { text: string; label: string }): string {
+  return fingerprint(parseSignature({ name, signature }).publicKey.blob);
 }
 
 export async function checkBundleSignature(ctx: Context, b: SignedBundle): Promise<SignatureCheck> {

@@ -23,6 +23,8 @@ import { readReleaseLogState, type LogEvidence } from "./release-log-state.ts";
 export interface CheckedRelease {
   head: BelievedHead;
   digest: string;
+  /** The fingerprint of the key the log line says signed the release (absent: "-", unsigned). */
+  signer?: string;
   evidence: LogEvidence;
   firstSeen: boolean;
 }
@@ -74,7 +76,14 @@ export function checkRelease(
     ...inclusion,
   };
   verifyEvidence(evidence, release);
-  return { head: believedHead(log), digest: release.digest, evidence, firstSeen: believed === undefined };
+  const { signer } = log.releases[index];
+  return {
+    head: believedHead(log),
+    digest: release.digest,
+    ...(signer !== undefined ? { signer } : {}),
+    evidence,
+    firstSeen: believed === undefined,
+  };
 }
 
 /**

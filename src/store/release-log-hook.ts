@@ -11,6 +11,11 @@ import { ExitCode } from "../core/exit-codes.ts";
 import type { InstallResult } from "./documents.ts";
 import { hasReleaseLog, LOG_DIR } from "../tlog/layout.ts";
 import { readReleaseLogState, rememberVerified } from "./release-log-state.ts";
+import type { CheckedRelease } from "./release-log-check.ts";
+import { claimedSigner } from "../signing/check.ts";
+import { locateSignature } from "../signing/locate.ts";
+
+type SignatureText = { text: string; label: string };
 
 /**
  * The install pipeline's hook: each release log of the source (`gjc-log/` at the fetched bundle
@@ -20,7 +25,7 @@ import { readReleaseLogState, rememberVerified } from "./release-log-state.ts";
  */
 export async function withReleaseLog<T extends InstallResult>(
   ctx: Context,
-  source: { dir: string; identity: string },
+  source: { dir: string; identity: string; record: { kind: string; uri?: string }; signature?: SignatureText },
   dryRun: boolean | undefined,
   install: () => Promise<T>,
   otherLogDirs: readonly string[] = [],
@@ -37,9 +42,13 @@ export async function withReleaseLog<T extends InstallResult>(
     import("../tlog/log-dir.ts"),
   ]);
   const judged = await judgeBundle(source.dir);
-  const checked = logDirs.map((d) =>
-    checkRelease(ctx, readReleaseLog(d), { name: judged.name, version: judged.version, digest: judged.integrity }),
-  );
+  const release = { name: judged.name, version: judged.version, digest: judged.integrity };
+  const checked = logDirs.map((d) => checkRelease(ctx, readReleaseLog(d), release));
+  // The line names who signed the release; these bytes must carry that key's signature (which
+  // the install verifies before it writes), or none when the line says "-".
+  const signature = locateSignature(source);
+  const signer = signature ? claimedSigner(judged.name, signature) : undefined;
+  for (const c of checked) if (c.signer !== signer) throw logSignerMismatch(release, c, signer);
   const result = await install();
   // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;
@@ -59,6 +68,31 @@ export async function withReleaseLog<T extends InstallResult>(
       firstSeen: first.firstSeen,
     },
   };
+}
+
+function logSignerMismatch(
+  r: { name: string; version: string },
+  c: CheckedRelease,
+  signer: string | undefined,
+): GjcError {
+  const logged = c.signer === undefined ? "as unsigned" : `as signed by ${c.signer}`;
+  const found = signer === undefined ? "carries no signature" : `is signed by ${signer}`;
+  return new GjcError({
+    code: "log_signer_mismatch",
+    message: `The release log ${c.head.origin} published ${r.name} ${r.version} ${logged}, but the source ${found}. Nothing was written.`,
+    hint:
+      c.signer === undefined
+        ? "The publisher's log says this release was not signed: someone else signed these bytes. Ask the publisher which key signs their releases."
+        : "The publisher's log says which key signed this release: a missing or different signature means the bytes were re-signed or stripped on the way. Install from the publisher's own source.",
+    details: {
+      origin: c.head.origin,
+      name: r.name,
+      version: r.version,
+      logged: c.signer ?? null,
+      found: signer ?? null,
+    },
+    exit: ExitCode.refused,
+  });
 }
 
 function logDropped(identity: string, origin: string): GjcError {

@@ -18,24 +18,40 @@ import { parseReleases, releaseLeaf, releasesText, type Release } from "../../sr
 import { sandboxPerTest, type Sandbox } from "../helpers/sandbox.ts";
 import { snapshotTree } from "../helpers/tmp.ts";
 import { skillsBundle } from "../unit/c2store/_bundles.ts";
+import { fingerprint } from "../../src/signing/ssh-keys.ts";
+import { makeKey } from "../helpers/ssh-keys.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
 
 const box = sandboxPerTest("gjc-tlog-");
-const FPR = "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s";
 const OTHER_FPR = "SHA256:Zm9yZWlnbmtleWZpbmdlcnByaW50Zm9yZ2pjdGVzdHM";
 
-/** A publisher's repository: a GJC bundle at the root with its log in gjc-log/. */
-async function publisher(s: Sandbox, versions: string[] = ["1.0.0"]): Promise<{ dir: string; log: string }> {
+/**
+ * A publisher's repository: a GJC bundle at the root with its log in gjc-log/. With `keyFile`
+ * each release is signed with that SSH key before it is appended (the line then names it).
+ */
+async function publisher(
+  s: Sandbox,
+  versions: string[] = ["1.0.0"],
+  keyFile?: string,
+): Promise<{ dir: string; log: string }> {
   const dir = join(s.root, "pub", "hello");
   const log = join(dir, "gjc-log");
   const init = await s.gjc(["plugin", "log", "init", log, "--origin", "example.com/acme/plugins", "--json"]);
   expect(init.exitCode).toBe(0);
   for (const v of versions) {
     writeBundle(dir, "hello", { version: v, body: `export default function tool() { return "${v}"; }` });
-    const r = await s.gjc(["plugin", "log", "append", log, dir, "--signer", FPR, "--json"]);
+    if (keyFile) expect((await s.gjc(["plugin", "sign", dir, "--key", keyFile])).exitCode).toBe(0);
+    const r = await s.gjc(["plugin", "log", "append", log, dir, "--json"]);
     expect(r.exitCode).toBe(0);
   }
   return { dir, log };
+}
+
+/** An SSH key of the publisher's, written under the sandbox root, and its fingerprint. */
+function publisherKey(s: Sandbox, name = "publisher"): { keyFile: string; fingerprint: string } {
+  const key = makeKey("ed25519", `${name}@acme.example`);
+  const blob = new Uint8Array(Buffer.from(key.publicLine.split(" ")[1], "base64"));
+  return { keyFile: key.write(s.root, name), fingerprint: fingerprint(blob) };
 }
 
 /** The log's signer key, as only its publisher (or someone who took it) has it. */
@@ -64,11 +80,13 @@ const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error;
 describe("gjc plugin log (author side)", () => {
   test("init, append from a bundle, append again (no-op), verify, monitor", async () => {
     const s = box();
-    const { dir, log } = await publisher(s);
+    const { keyFile, fingerprint: FPR } = publisherKey(s);
+    const { dir, log } = await publisher(s, ["1.0.0"], keyFile);
     expect(readdirSync(log).sort()).toEqual(["checkpoint", "log-key.pub", "releases"]);
     // The private key is never in the log.
     expect(readFileSync(join(log, "log-key.pub"), "utf8")).not.toContain("PRIVATE");
     const again = await s.gjc(["plugin", "log", "append", log, dir, "--signer", FPR, "--json"]);
+    expect(again.exitCode).toBe(0);
     expect(again.json().status).toBe("unchanged");
     const v = await s.gjc(["plugin", "log", "verify", log, "--json"]);
     expect(v.exitCode).toBe(0);
@@ -90,6 +108,26 @@ describe("gjc plugin log (author side)", () => {
     expect(other.json().releases).toEqual([
       { index: 0, name: "hello", version: "1.0.0", digest: logged.digest, signer: FPR },
     ]);
+  });
+
+  test("appending a bundle takes its signer from its signature; a --signer that is not that key is refused, nothing written", async () => {
+    const s = box();
+    const { keyFile, fingerprint: FPR } = publisherKey(s);
+    const unsigned = await publisher(s, []);
+    writeBundle(unsigned.dir, "hello", { version: "1.0.0" });
+    const before = snapshotTree(s.root);
+    const claimed = await s.gjc(["plugin", "log", "append", unsigned.log, unsigned.dir, "--signer", FPR, "--json"]);
+    expect([claimed.exitCode, errorOf(claimed).code]).toEqual([2, "invalid_option_value"]);
+    expect(errorOf(claimed).message).toContain("carries no signature");
+    expect(snapshotTree(s.root)).toEqual(before);
+    expect((await s.gjc(["plugin", "sign", unsigned.dir, "--key", keyFile])).exitCode).toBe(0);
+    const signedBefore = snapshotTree(s.root);
+    const wrong = await s.gjc(["plugin", "log", "append", unsigned.log, unsigned.dir, "--signer", OTHER_FPR, "--json"]);
+    expect([wrong.exitCode, errorOf(wrong).code]).toEqual([2, "invalid_option_value"]);
+    expect(errorOf(wrong).message).toContain(FPR);
+    expect(snapshotTree(s.root)).toEqual(signedBefore);
+    const r = await s.gjc(["plugin", "log", "append", unsigned.log, unsigned.dir, "--json"]);
+    expect(r.json().release).toMatchObject({ name: "hello", version: "1.0.0", signer: FPR });
   });
 
   test("append by name, version and digest; a second digest for the same version is refused, nothing written", async () => {
@@ -338,6 +376,48 @@ describe("installing from a source with a release log", () => {
     expect(snapshotTree(s.root)).toEqual(before);
   });
 
+  test("the line's signer must be the bundle's: stripped, re-signed or newly signed releases are log_signer_mismatch, nothing written", async () => {
+    const s = box();
+    const { keyFile, fingerprint: logged } = publisherKey(s);
+    const { dir } = await publisher(s, ["1.0.0"], keyFile);
+    const refusedWith = async (found: string | null) => {
+      const before = snapshotTree(s.root);
+      for (const verb of [
+        ["plugin", "install", dir, "--user", "--json"],
+        ["plugin", "install", dir, "--user", "--dry-run", "--json"],
+      ]) {
+        const r = await s.gjc(verb);
+        expect([r.exitCode, errorOf(r).code]).toEqual([3, "log_signer_mismatch"]);
+        expect(errorOf(r).details).toMatchObject({ logged, found });
+      }
+      expect(snapshotTree(s.root)).toEqual(before);
+    };
+    const signature = join(dir, "gjc-signature.sshsig");
+    const original = readFileSync(signature);
+    rmSync(signature);
+    await refusedWith(null);
+    const other = publisherKey(s, "intruder");
+    expect((await s.gjc(["plugin", "sign", dir, "--key", other.keyFile])).exitCode).toBe(0);
+    await refusedWith(other.fingerprint);
+    // The publisher's own signature installs.
+    writeFileSync(signature, original);
+    const ok = await s.gjc(["plugin", "install", dir, "--user", "--json"]);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.json().signature.signer.fingerprint).toBe(logged);
+  });
+
+  test("a release logged as unsigned that arrives signed is log_signer_mismatch too", async () => {
+    const s = box();
+    const { dir } = await publisher(s);
+    const key = publisherKey(s, "someone");
+    expect((await s.gjc(["plugin", "sign", dir, "--key", key.keyFile])).exitCode).toBe(0);
+    const before = snapshotTree(s.root);
+    const r = await s.gjc(["plugin", "install", dir, "--user", "--json"]);
+    expect([r.exitCode, errorOf(r).code]).toEqual([3, "log_signer_mismatch"]);
+    expect(errorOf(r).details).toMatchObject({ logged: null, found: key.fingerprint });
+    expect(snapshotTree(s.root)).toEqual(before);
+  });
+
   test("a forked log (release 1 replaced, re-signed with the real key) is log_inconsistent, nothing written", async () => {
     const s = box();
     const { dir, log } = await publisher(s, ["1.0.0", "1.1.0"]);
@@ -390,7 +470,7 @@ describe("installing from a source with a release log", () => {
     expect(lock.bundles[0].log).toMatchObject({
       origin: "example.com/acme/plugins",
       index: 0,
-      leaf: `hello 1.0.0 ${lock.bundles[0].integrity} ${FPR}`,
+      leaf: `hello 1.0.0 ${lock.bundles[0].integrity} -`,
     });
     expect(lock.bundles[0].log.checkpoint).toStartWith("example.com/acme/plugins\n1\n");
     // No log anywhere: the source is gone, the bundle is uninstalled; the cache holds the content.

@@ -22,7 +22,8 @@ export default defineVerb({
     },
     signer: {
       type: "string",
-      description: "The SSH key fingerprint (SHA256:…) that signed the bundle",
+      description:
+        "The SSH key fingerprint (SHA256:…) that signed the release; with a bundle it is read from its signature (a different one is refused)",
       valueHint: "fingerprint",
     },
     "key-file": {
@@ -33,8 +34,8 @@ export default defineVerb({
     ...jsonArg,
   },
   examples: [
-    "gjc plugin log append gjc-log ./my-bundle --signer SHA256:abc…",
-    "gjc plugin log append gjc-log --name hello --version 1.2.0 --digest sha256:<hex>",
+    "gjc plugin log append gjc-log ./my-bundle",
+    "gjc plugin log append gjc-log --name hello --version 1.2.0 --digest sha256:<hex> --signer SHA256:abc…",
   ],
   async run({ args, ctx }) {
     const r = await appendRelease(ctx, {
