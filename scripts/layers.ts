@@ -54,7 +54,6 @@ export const KNOWN_UPWARD: readonly string[] = [
   "authoring -> sets", // the same bundle judge, for gjc plugin sign
   "c2store -> install", // install/signature.ts, the signature check both lifecycles share, belongs in signing/
   "install -> sets", // sets/release-log-hook.ts and the bundle judge, called from the GJC lifecycle
-  "process -> policy", // process/sandbox/self.ts takes the isolating bun flags from policy/child-process.ts
   "store -> install", // store/grants.ts takes the GJC scope root and file names from install/layout.ts
 ];
 

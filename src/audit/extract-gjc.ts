@@ -15,7 +15,7 @@ import type {
 } from "../families/gjc/compile.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
 import type { CompiledBundle } from "../families/gjc/compile-for-install.ts";
-import { isolatingBunFlags } from "../policy/child-process.ts";
+import { isolatingBunFlags } from "../process/bun-flags.ts";
 import {
   attachCodeDigests,
   describeUrl,
