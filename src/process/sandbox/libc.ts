@@ -8,8 +8,9 @@
 export interface Libc {
   syscall(nr: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint): number;
   prctl(option: number, a: number | bigint, b: number | bigint, c: number | bigint, d: number | bigint): number;
-  open(path: Uint8Array, flags: number): number;
+  open(path: Uint8Array, flags: number, mode?: number): number;
   close(fd: number): number;
+  mkdir(path: Uint8Array, mode: number): number;
   execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
   mount(
     source: Uint8Array,
@@ -37,8 +38,9 @@ export function openLibc(): Libc | null {
     const lib = dlopen("libc.so.6", {
       syscall: { args: [FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64, FFIType.i64], returns: FFIType.i64 },
       prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
-      open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      open: { args: [FFIType.ptr, FFIType.i32, FFIType.u32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
+      mkdir: { args: [FFIType.ptr, FFIType.u32], returns: FFIType.i32 },
       execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
       mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
       socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
@@ -49,8 +51,9 @@ export function openLibc(): Libc | null {
     libc = {
       syscall: (nr, a, b, c, d) => Number(s.syscall(nr, a, b, c, d)),
       prctl: (o, a, b, c, d) => s.prctl(o, a, b, c, d) as number,
-      open: (path, flags) => s.open(ptr(path), flags) as number,
+      open: (path, flags, mode = 0) => s.open(ptr(path), flags, mode) as number,
       close: (fd) => s.close(fd) as number,
+      mkdir: (path, mode) => s.mkdir(ptr(path), mode) as number,
       execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
       socket: (domain, type, protocol) => s.socket(domain, type, protocol) as number,
       ioctl: (fd, request, arg) => s.ioctl(fd, request, ptr(arg)) as number,

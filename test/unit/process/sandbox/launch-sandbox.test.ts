@@ -115,6 +115,24 @@ describe("the launcher's sandbox", () => {
     expect(out).toBe("0000000000000000 0000000000000000 0000000000000000 0000000000000000 1");
   });
 
+  test("beneath a covered folder, exactly the granted file and folder are bound back; their neighbours are not there", async () => {
+    const outside = join(tmp.path, `granted${Math.random().toString(36).slice(2)}`);
+    require("node:fs").mkdirSync(join(outside, "folder", "inner"), { recursive: true });
+    writeFileSync(join(outside, "file.txt"), "the granted file");
+    writeFileSync(join(outside, "folder", "inner", "x.txt"), "in the granted folder");
+    writeFileSync(join(outside, "neighbour.txt"), "not granted");
+    const read = (p: string) =>
+      `(() => { try { return require("fs").readFileSync(${JSON.stringify(p)}, "utf8"); } catch (e) { return e.code; } })()`;
+    const script = `console.log([${read(join(outside, "file.txt"))}, ${read(join(outside, "folder", "inner", "x.txt"))}, ${read(join(outside, "neighbour.txt"))}].join(" | "));`;
+    const out = await confined(script, {
+      read: [join(outside, "file.txt"), join(outside, "folder")],
+      write: [],
+      net: [],
+    });
+    // The folders are below the covered /tmp (or TMPDIR): the neighbour is absent, not just unreadable.
+    expect(out).toBe("the granted file | in the granted folder | ENOENT");
+  });
+
   test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
     const out = await confined(
       `const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`,
