@@ -1,32 +1,31 @@
-import { realpathSync } from "node:fs";
-import { isAbsolute } from "node:path";
 import type { StageSpec } from "./stage-spec.ts";
 
 /** Where other programs keep sockets and secrets: covered in the sandbox's mount namespace (src/process/sandbox/hide.ts). */
-const HIDDEN_DIRS = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
+export const HIDDEN_DIRS = ["/tmp", "/var/tmp", "/run", "/dev/shm"];
 
-/** What the stage covers (the home, its TMPDIR, /tmp, /var/tmp, /run, /dev/shm) and what of the spec it binds back beneath them. */
+/** The folders a process's namespace covers: the home, the invoking TMPDIR and HIDDEN_DIRS (absolute ones only). */
+export function coveredFolders(hostEnv: Record<string, string | undefined>): string[] {
+  return [hostEnv.HOME, hostEnv.TMPDIR, ...HIDDEN_DIRS].filter(
+    (p): p is string => typeof p === "string" && p.startsWith("/"),
+  );
+}
+
+/**
+ * What the stage covers (of `cover`, as real paths) and what of the spec's paths it binds back
+ * beneath them, each resolved by `real` (undefined for a path that does not exist). Run by the
+ * stage itself, with libc's realpath: node:fs would cost it more than the whole plan.
+ */
 export function hidePlan(
-  spec: StageSpec,
-  hostEnv: Record<string, string | undefined>,
-  temp: string,
+  spec: Pick<StageSpec, "read" | "readNoExec" | "devices" | "write">,
+  cover: readonly string[],
+  real: (path: string) => string | undefined,
 ): { hide: string[]; keep: string[] } {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return undefined;
-    }
-  };
-  const kept = [...spec.read, ...spec.readNoExec, ...spec.devices, ...spec.write, temp]
+  const kept = [...spec.read, ...spec.readNoExec, ...spec.devices, ...spec.write]
     .map(real)
     .filter((p): p is string => p !== undefined);
-  const candidates = [hostEnv.HOME, hostEnv.TMPDIR, ...HIDDEN_DIRS]
-    .filter((p): p is string => typeof p === "string" && isAbsolute(p))
-    .map(real);
   // A grant of a hidden folder itself (or of one holding it) keeps that folder as it is.
   const hide = topmost(
-    candidates.filter((p): p is string => p !== undefined && p !== "/" && !kept.some((k) => within(p, k))),
+    cover.map(real).filter((p): p is string => p !== undefined && p !== "/" && !kept.some((k) => within(p, k))),
   );
   const keep = topmost(kept.filter((k) => hide.some((h) => within(k, h) && k !== h)));
   return { hide, keep };

@@ -11,6 +11,8 @@ export interface Libc {
   open(path: Uint8Array, flags: number, mode?: number): number;
   close(fd: number): number;
   mkdir(path: Uint8Array, mode: number): number;
+  /** realpath(3) into `resolved` (PATH_MAX bytes); 0 on failure. */
+  realpath(path: Uint8Array, resolved: Uint8Array): number;
   execve(path: Uint8Array, argv: BigUint64Array, envp: BigUint64Array): number;
   mount(
     source: Uint8Array,
@@ -41,6 +43,7 @@ export function openLibc(): Libc | null {
       open: { args: [FFIType.ptr, FFIType.i32, FFIType.u32], returns: FFIType.i32 },
       close: { args: [FFIType.i32], returns: FFIType.i32 },
       mkdir: { args: [FFIType.ptr, FFIType.u32], returns: FFIType.i32 },
+      realpath: { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.ptr },
       execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
       mount: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
       socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
@@ -54,6 +57,7 @@ export function openLibc(): Libc | null {
       open: (path, flags, mode = 0) => s.open(ptr(path), flags, mode) as number,
       close: (fd) => s.close(fd) as number,
       mkdir: (path, mode) => s.mkdir(ptr(path), mode) as number,
+      realpath: (path, resolved) => Number(s.realpath(ptr(path), ptr(resolved)) ?? 0),
       execve: (path, argv, envp) => s.execve(ptr(path), ptr(argv), ptr(envp)) as number,
       socket: (domain, type, protocol) => s.socket(domain, type, protocol) as number,
       ioctl: (fd, request, arg) => s.ioctl(fd, request, ptr(arg)) as number,
@@ -85,4 +89,22 @@ export function cStringArray(c: Libc, items: readonly string[], keep: Uint8Array
     array[i] = c.address(s);
   });
   return array;
+}
+
+const PATH_MAX = 4096;
+let buffers: { path: Uint8Array; resolved: Uint8Array; encoder: TextEncoder; decoder: TextDecoder } | undefined;
+
+/** The path with every link resolved (libc's realpath), undefined when it does not exist or cannot be resolved. */
+export function realPath(c: Libc, path: string): string | undefined {
+  buffers ??= {
+    path: new Uint8Array(PATH_MAX * 3 + 1),
+    resolved: new Uint8Array(PATH_MAX),
+    encoder: new TextEncoder(),
+    decoder: new TextDecoder(),
+  };
+  const { written } = buffers.encoder.encodeInto(path, buffers.path);
+  if (written >= PATH_MAX) return undefined;
+  buffers.path[written] = 0;
+  if (c.realpath(buffers.path, buffers.resolved) === 0) return undefined;
+  return buffers.decoder.decode(buffers.resolved.subarray(0, buffers.resolved.indexOf(0)));
 }

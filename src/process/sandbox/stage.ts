@@ -1,7 +1,8 @@
 import { hideAndKeep } from "./hide.ts";
+import { hidePlan } from "./hide-plan.ts";
 import { loopbackUp } from "./loopback.ts";
 import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
-import { cStringArray, cString, openLibc } from "./libc.ts";
+import { cStringArray, cString, openLibc, realPath } from "./libc.ts";
 import { installFilter, seccompArch } from "./seccomp.ts";
 import type { StageSpec } from "./stage-spec.ts";
 
@@ -42,7 +43,11 @@ export async function runStage(args: string[], hostEnv: Record<string, string | 
       // covered: gjc itself may live beneath one of them (a checkout in /tmp, a binary in ~/.local).
       await startForwarder(spec.forwarder, hostEnv);
     }
-    if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
+    if (spec.cover !== null)
+      hideAndKeep(
+        c,
+        hidePlan(spec, spec.cover, (path) => realPath(c, path)),
+      );
     // The capabilities the stage kept for the mounts above: the command gets none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     dropCapabilities(c);
