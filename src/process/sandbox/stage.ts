@@ -3,7 +3,8 @@ import { hidePlan } from "./hide-plan.ts";
 import { loopbackUp } from "./loopback.ts";
 import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
 import { cStringArray, cString, openLibc, realPath } from "./libc.ts";
-import { installFilter, seccompArch } from "./seccomp.ts";
+import { installFilter } from "./seccomp.ts";
+import { SECCOMP_FILTERS } from "./seccomp-filter.generated.ts";
 import type { StageSpec } from "./stage-spec.ts";
 
 const PR_CAPBSET_DROP = 24;
@@ -60,8 +61,8 @@ export async function runStage(args: string[], hostEnv: Record<string, string | 
       ],
       connectPorts: spec.connectPorts ?? undefined,
     });
-    const arch = seccompArch();
-    if (spec.seccomp && arch) installFilter(c, arch);
+    const filter = SECCOMP_FILTERS[process.arch];
+    if (spec.seccomp && filter !== undefined) installFilter(c, Uint8Array.fromBase64(filter));
   } catch (e) {
     return `the sandbox could not be applied: ${(e as Error).message}`;
   }

@@ -5,7 +5,8 @@ import { launch } from "../../../../src/process/launch.ts";
 import { allowCommandFor, denialsIn } from "../../../../src/process/sandbox/denials.ts";
 import { drainSandboxNotices } from "../../../../src/process/sandbox/notices.ts";
 import type { SandboxProfile } from "../../../../src/process/sandbox/profile.ts";
-import { buildFilter, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
+import { SECCOMP_FILTERS } from "../../../../src/process/sandbox/seccomp-filter.generated.ts";
+import { buildFilter, SECCOMP_ARCHES, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
 import { tempDir } from "../../../helpers/tmp.ts";
 
 const tmp = tempDir("gjc-launch-sandbox-");
@@ -145,12 +146,19 @@ describe("the launcher's sandbox", () => {
 });
 
 describe("sandbox pieces", () => {
-  test("the seccomp filter assembles for each supported architecture", () => {
-    const arch = seccompArch();
-    expect(arch).toBeDefined();
-    const filter = buildFilter(arch!);
-    expect(filter.length % 8).toBe(0);
-    expect(filter.length / 8).toBeGreaterThan(40);
+  test("the seccomp filter assembles for each supported architecture, and the stage installs exactly that filter", () => {
+    expect(seccompArch()).toBeDefined();
+    for (const arch of Object.values(SECCOMP_ARCHES)) {
+      const filter = buildFilter(arch);
+      expect(filter.length % 8).toBe(0);
+      expect(filter.length / 8).toBeGreaterThan(40);
+    }
+    // The stage takes the filter assembled at build time: it is buildFilter's, byte for byte
+    // (a stale copy: bun scripts/gen-seccomp-filter.ts).
+    const assembled = Object.fromEntries(
+      Object.entries(SECCOMP_ARCHES).map(([name, arch]) => [name, buildFilter(arch).toBase64()]),
+    );
+    expect(SECCOMP_FILTERS).toEqual(assembled);
   });
 
   test("refused connections and lookups are read from what Node and Bun print, and name the grant", () => {
