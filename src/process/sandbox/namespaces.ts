@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** util-linux unshare is a small program; a file far larger than this is not it. */
@@ -21,9 +21,12 @@ const UNSHARE_MAX_BYTES = 4 * 1024 * 1024;
  *   refuses the call): each is a NUL-terminated name in its getopt table.
  */
 export function namespacesOpen(unshare: string, lateOptions: readonly string[], root = "/"): true | undefined {
+  // Most of the switches are absent on most kernels: asking first is cheaper than a thrown ENOENT.
   const read = (path: string) => {
+    const at = join(root, path);
+    if (!existsSync(at)) return undefined;
     try {
-      return readFileSync(join(root, path), "utf8").trim();
+      return readFileSync(at, "utf8").trim();
     } catch {
       return undefined;
     }
@@ -41,15 +44,15 @@ export function namespacesOpen(unshare: string, lateOptions: readonly string[], 
   if (selinux !== undefined && selinux !== "0") return undefined;
   // mountinfo: id, parent, dev, root within its file system, mount point (relative to our root).
   if (!/^\S+ \S+ \S+ \/ \/ /m.test(read("proc/self/mountinfo") ?? "")) return undefined;
-  const program = programText(unshare);
+  const program = programBytes(unshare);
   if (program === undefined) return undefined;
-  return lateOptions.every((o) => program.includes(`\0${o.replace(/^--/, "")}\0`)) ? true : undefined;
+  return lateOptions.every((o) => program.includes(`\0${o.replace(/^--/, "")}\0`, 0, "latin1")) ? true : undefined;
 }
 
-/** The program's bytes as latin1 text (getopt's option names are NUL-terminated strings in it). */
-function programText(path: string): string | undefined {
+/** The program's bytes (getopt's option names are NUL-terminated strings in them). */
+function programBytes(path: string): Buffer | undefined {
   try {
-    return statSync(path).size > UNSHARE_MAX_BYTES ? undefined : readFileSync(path, "latin1");
+    return statSync(path).size > UNSHARE_MAX_BYTES ? undefined : readFileSync(path);
   } catch {
     return undefined;
   }
