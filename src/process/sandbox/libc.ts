@@ -72,8 +72,12 @@ export function openLibc(): Libc | null {
   return libc;
 }
 
-/** A NUL-terminated copy of a string, as C wants it. */
+/**
+ * A NUL-terminated copy of a string, as C wants it. A string holding a NUL is refused: C would
+ * read it as the shorter string before it (a Landlock rule for `/a\0/b` would grant all of `/a`).
+ */
 export function cString(s: string): Uint8Array {
+  if (s.includes("\0")) throw new Error(`refused a path or argument holding a NUL byte: ${JSON.stringify(s)}`);
   const bytes = new TextEncoder().encode(s);
   const out = new Uint8Array(bytes.length + 1);
   out.set(bytes);

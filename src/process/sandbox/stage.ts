@@ -61,20 +61,27 @@ export async function runStage(args: string[], hostEnv: Record<string, string | 
       ],
       connectPorts: spec.connectPorts ?? undefined,
     });
-    const filter = SECCOMP_FILTERS[process.arch];
-    if (spec.seccomp && filter !== undefined) installFilter(c, Uint8Array.fromBase64(filter));
+    if (spec.seccomp) {
+      const filter = SECCOMP_FILTERS[process.arch];
+      if (filter === undefined) throw new Error(`no seccomp filter for ${process.arch}`);
+      installFilter(c, Uint8Array.fromBase64(filter));
+    }
   } catch (e) {
     return `the sandbox could not be applied: ${(e as Error).message}`;
   }
   const env = { ...hostEnv, ...spec.setEnv };
   const keep: Uint8Array[] = [];
-  const envp = cStringArray(
-    c,
-    Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`),
-    keep,
-  );
-  const argvp = cStringArray(c, argv, keep);
-  c.execve(cString(argv[0] as string), argvp, envp);
+  try {
+    const envp = cStringArray(
+      c,
+      Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`),
+      keep,
+    );
+    const argvp = cStringArray(c, argv, keep);
+    c.execve(cString(argv[0] as string), argvp, envp);
+  } catch (e) {
+    return `cannot run ${argv[0]}: ${(e as Error).message}`;
+  }
   return `cannot run ${argv[0]}: errno ${c.errno()}`;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { coveredFolders, HIDDEN_DIRS, hidePlan } from "../../../../src/process/sandbox/hide-plan.ts";
-import { openLibc, realPath } from "../../../../src/process/sandbox/libc.ts";
+import { cString, openLibc, realPath } from "../../../../src/process/sandbox/libc.ts";
 import { tempDir } from "../../../helpers/tmp.ts";
 
 const tmp = tempDir("gjc-hide-plan-");
@@ -52,5 +52,12 @@ describe("what the stage covers and binds back", () => {
     symlinkSync(target, join(tmp.path, "link"));
     expect(realPath(c!, join(tmp.path, "link", "f"))).toBe(realpathSync(join(target, "f")));
     expect(realPath(c!, join(tmp.path, "missing"))).toBeUndefined();
+  });
+});
+
+describe("C strings", () => {
+  test("a string holding a NUL is refused, not cut short (a rule for /a\\0/b would grant all of /a)", () => {
+    expect(() => cString("/tmp/a\0/b")).toThrow("NUL");
+    expect([...cString("/tmp/a")]).toEqual([...new TextEncoder().encode("/tmp/a"), 0]);
   });
 });

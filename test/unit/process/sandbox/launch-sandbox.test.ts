@@ -134,6 +134,28 @@ describe("the launcher's sandbox", () => {
     expect(out).toBe("the granted file | in the granted folder | ENOENT");
   });
 
+  test("a granted path holding a NUL byte is refused by the stage: the command never runs", async () => {
+    const dir = join(tmp.path, `nul${Math.random().toString(36).slice(2)}`);
+    require("node:fs").mkdirSync(dir);
+    const marker = join(dir, "ran");
+    writeFileSync(join(dir, "probe.cjs"), `require("fs").writeFileSync(${JSON.stringify(marker)}, "1");`);
+    const child = launch({
+      argv: ["node", join(dir, "probe.cjs")],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      sandbox: {
+        subject: { bundle: "unit", process: { kind: "runtime" } },
+        profile: { read: [dir, `${tmp.path}\0/etc`], write: [], net: [] },
+        hostEnv: process.env,
+      },
+    });
+    const [stderr, code] = await Promise.all([new Response(child.proc.stderr).text(), child.exited]);
+    await child.stop();
+    expect(code).toBe(126);
+    expect(stderr).toContain("the sandbox could not be applied: refused a path or argument holding a NUL byte");
+    expect(require("node:fs").existsSync(marker)).toBe(false);
+  });
+
   test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
     const out = await confined(
       `const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`,
