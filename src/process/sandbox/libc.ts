@@ -87,11 +87,11 @@ export function cString(s: string): Uint8Array {
 /** A NULL-terminated array of pointers to C strings; `keep` holds the strings alive. */
 export function cStringArray(c: Libc, items: readonly string[], keep: Uint8Array[]): BigUint64Array {
   const array = new BigUint64Array(items.length + 1);
-  items.forEach((item, i) => {
-    const s = cString(item);
+  for (let i = 0; i < items.length; i++) {
+    const s = cString(items[i] as string);
     keep.push(s);
     array[i] = c.address(s);
-  });
+  }
   return array;
 }
 

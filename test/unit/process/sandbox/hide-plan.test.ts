@@ -36,6 +36,17 @@ describe("what the stage covers and binds back", () => {
     });
   });
 
+  test("a covered folder inside another (a home in /tmp) is covered once, by the outer one; a path named twice is bound back once", () => {
+    const real = (p: string) => p;
+    expect(
+      hidePlan(
+        { ...none, read: ["/tmp/box/home/b", "/tmp/box/home/b"], write: ["/tmp/t"] },
+        ["/tmp/box/home", "/tmp", "/tmp"],
+        real,
+      ),
+    ).toEqual({ hide: ["/tmp"], keep: ["/tmp/t", "/tmp/box/home/b"] });
+  });
+
   test("a grant of a covered folder itself, or of one holding it, leaves that folder uncovered; / is never covered", () => {
     const real = (p: string) => p;
     expect(hidePlan({ ...none, write: ["/home/u"] }, ["/home/u", "/tmp"], real)).toEqual({ hide: ["/tmp"], keep: [] });
