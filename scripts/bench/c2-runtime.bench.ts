@@ -5,7 +5,7 @@
 //  3. pipelined throughput (64 in flight) vs the same with `cat` (≥0.7x, i.e. time ≤1.43x);
 //  1b. the same start in the plugin sandbox vs GJC_SANDBOX=off (from source: the stage is `bun src/cli.ts`);
 //  4. `gjc plugin run` (compiled) end to end vs the compiled hello program plus a bare runtime start;
-//  5. the sandbox's cost there: the same command vs GJC_SANDBOX=off, both less hello (≤1.25x).
+//  5. the sandbox's cost there: the same command vs GJC_SANDBOX=off, alternated run by run, both less hello (≤1.25x).
 //
 // The runtime is fixtures/runtimes/echo-runtime.mjs under bun: an event-loop runtime that reads
 // stdin with Bun.stdin.stream() and answers with one fs.writeSync(1) per batch (its header says
@@ -29,7 +29,7 @@ import { createContext } from "../../src/core/context.ts";
 import type { C2Manifest } from "../../src/families/c2/types.ts";
 import { parseC2Manifest } from "../../src/families/c2/manifest.ts";
 import { fetchSpec } from "../../src/install/fetch-source.ts";
-import { gjcBinary, helloBinary, printTable, repoRoot, timeIt } from "./_lib.ts";
+import { gjcBinary, helloBinary, printTable, repoRoot, timeIt, timePair } from "./_lib.ts";
 
 /** Set in the pinned child that runs sections 2 and 3 and prints their samples as JSON. */
 const EXCHANGE_ONLY = "GJC_BENCH_C2_EXCHANGE_ONLY";
@@ -314,10 +314,15 @@ async function main(): Promise<void> {
     await setC2Trusted(ctx, installed.name, true);
     const gjc = await gjcBinary();
     const hello = await helloBinary();
-    const cli = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], {
+    // 5. The sandbox's cost from the compiled binary (its launcher stage is the binary itself):
+    // the same command sandboxed and with GJC_SANDBOX=off, alternated run by run so both sides
+    // see the same load of the shared machine.
+    const runCmd = [gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"];
+    const [cli, cliOff] = await timePair(runCmd, runCmd, {
       runs,
       env,
       cwd: work,
+      baselineOptions: { env: { ...env, GJC_SANDBOX: "off" } },
     });
     const helloT = await timeIt([hello], { runs, cwd: work });
     const firstLineScript = join(work, "first-line.ts");
@@ -331,14 +336,6 @@ p.kill("SIGKILL"); await p.exited;
 `,
     );
     const bare = await timeIt([bun, firstLineScript], { runs, cwd: work });
-
-    // 5. The sandbox's cost from the compiled binary (its launcher stage is the binary itself).
-    const cliOff = await timeIt([gjc, "plugin", "run", "bench.echo", "--args", '{"n":1}', "--json"], {
-      runs,
-      env: { ...env, GJC_SANDBOX: "off" },
-      cwd: work,
-      okExit: [0],
-    });
 
     const endToEnd = printTable("gjc plugin run end to end (median)", [
       {

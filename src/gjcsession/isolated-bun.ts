@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "../core/context.ts";
-import { isolatingBunFlags } from "../policy/child-process.ts";
+import { isolatingBunFlags } from "../process/bun-flags.ts";
 import { childEnvironment } from "../process/env.ts";
 import { privateScratch } from "../sources/scratch.ts";
 

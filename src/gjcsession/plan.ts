@@ -4,7 +4,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { buildAdvertisement, type SubskillInfo } from "./advertisement.ts";
 import { renderAppendices, type AppendixInput } from "./appendices.ts";
 import type { SessionDiagnostic } from "./diagnostics.ts";
-import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../policy/child-process.ts";
+import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../process/bun-flags.ts";
 import { CHILD_ENV_ALLOW_LIST } from "../process/env.ts";
 import type { BundleStatus, QuarantineReason, SessionBundle, SessionState } from "./load.ts";
 import { AGENTS, WORKFLOW_SKILLS } from "./phases.ts";

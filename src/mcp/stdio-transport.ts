@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { GjcError } from "../core/errors.ts";
 import { checkStdioLauncher, type StdioLaunch } from "../policy/launcher.ts";
 import { BoundedLog } from "./bounded-log.ts";
-import { isolatingBunFlags } from "../policy/child-process.ts";
+import { isolatingBunFlags } from "../process/bun-flags.ts";
 import { buildChildEnv } from "../process/env.ts";
 import { makeScratch } from "../sources/scratch.ts";
 import { CHECK_MEMORY_LIMIT_MIB, launch, type LaunchedProcess } from "../process/launch.ts";

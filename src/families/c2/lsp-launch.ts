@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../../policy/child-process.ts";
+import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../../process/bun-flags.ts";
 import type { C2LanguageServer } from "./types.ts";
 import { resolveRuntimeCommand } from "./runtime-command.ts";
 

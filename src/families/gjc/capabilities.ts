@@ -15,7 +15,7 @@ import type {
 } from "./compile.ts";
 import { GJC_MANIFEST } from "../detect.ts";
 import type { CompiledBundle } from "./compile-for-install.ts";
-import { isolatingBunFlags } from "../../policy/child-process.ts";
+import { isolatingBunFlags } from "../../process/bun-flags.ts";
 import {
   attachCodeDigests,
   describeUrl,

@@ -5,7 +5,7 @@ import { ExitCode } from "../../core/exit-codes.ts";
 import { hasGap, sandboxMechanisms, UNSHARE_FLAGS, UNSHARE_NET, type SandboxMechanisms } from "./mechanisms.ts";
 import { recordSandboxNotice } from "./notices.ts";
 import type { SandboxProfile, SandboxSubject } from "./profile.ts";
-import { hidePlan } from "./hide-plan.ts";
+import { coveredFolders } from "./hide-plan.ts";
 import type { Relay } from "./relay.ts";
 import { relayedNetwork } from "./relay-plan.ts";
 import { selfArgv } from "./self.ts";
@@ -106,11 +106,9 @@ function stageLaunch(
     connectPorts: anyPort ? null : [...new Set(profile.net.map((g) => g.port as number))],
     seccomp: m.seccomp,
     setEnv: {},
-    hide: [],
-    keep: [],
+    cover: m.unshare !== null ? coveredFolders(request.hostEnv) : null,
     forwarder: null,
   };
-  if (m.unshare !== null) Object.assign(spec, hidePlan(spec, request.hostEnv, temp));
   // With a namespace, granted destinations are reached only through the relay, which checks the
   // host as well as the port (Landlock alone knows ports).
   let relay: Relay | undefined;

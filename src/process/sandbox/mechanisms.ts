@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { landlockAbi } from "./landlock.ts";
 import { openLibc } from "./libc.ts";
+import { namespacesOpen } from "./namespaces.ts";
 import { seccompArch } from "./seccomp.ts";
 
 /**
@@ -36,6 +37,8 @@ const UNSHARE_PATHS = ["/usr/bin/unshare", "/bin/unshare"];
  */
 export const UNSHARE_FLAGS = ["--user", "--map-current-user", "--mount", "--keep-caps"];
 export const UNSHARE_NET = "--net";
+/** Of those, the ones util-linux added late (2.38 and after): an older unshare refuses them. */
+export const LATE_UNSHARE_FLAGS = ["--map-current-user", "--keep-caps"];
 
 const cache = new Map<string, SandboxMechanisms>();
 
@@ -79,7 +82,10 @@ function detect(without: Set<string>, canRun: (argv: string[]) => boolean): Sand
   let unshare: string | null = null;
   if (!without.has("netns")) {
     const found = UNSHARE_PATHS.find((p) => existsSync(p));
-    if (found && canRun([found, ...UNSHARE_FLAGS, UNSHARE_NET, "--", "/bin/true"])) unshare = found;
+    // Trying it costs a process start; the kernel usually answers without one.
+    const works = (p: string) =>
+      namespacesOpen(p, LATE_UNSHARE_FLAGS) ?? canRun([p, ...UNSHARE_FLAGS, UNSHARE_NET, "--", "/bin/true"]);
+    if (found && works(found)) unshare = found;
   }
   const network = unshare !== null ? "namespace" : abi >= 4 ? "landlock-tcp" : "none";
   if (network === "landlock-tcp")

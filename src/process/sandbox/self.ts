@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../../policy/child-process.ts";
+import { EMPTY_CONFIG_DEVICE, isolatingBunFlags } from "../bun-flags.ts";
 
 /**
  * How gjc runs itself again: the compiled binary is its own program; from source it is bun

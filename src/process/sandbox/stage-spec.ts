@@ -17,9 +17,11 @@ export interface StageSpec {
   seccomp: boolean;
   /** Variables set for the command only (never for the stage itself, e.g. BUN_BE_BUN). */
   setEnv: Record<string, string>;
-  /** In the sandbox's mount namespace: directories covered by an empty tmpfs, and the paths beneath them kept visible. */
-  hide: string[];
-  keep: string[];
+  /**
+   * With a mount namespace: the folders to cover with an empty tmpfs (the stage resolves them
+   * and binds back the paths above that lie beneath them: hide-plan.ts); null without one.
+   */
+  cover: string[] | null;
   /** For a process with network grants in its own namespace: the forwarder to start there first (its argv). */
   forwarder: string[] | null;
 }

@@ -1,8 +1,10 @@
 import { hideAndKeep } from "./hide.ts";
+import { hidePlan } from "./hide-plan.ts";
 import { loopbackUp } from "./loopback.ts";
 import { FS, READ_RIGHTS, restrictSelf } from "./landlock.ts";
-import { cStringArray, cString, openLibc } from "./libc.ts";
-import { installFilter, seccompArch } from "./seccomp.ts";
+import { cStringArray, cString, openLibc, realPath } from "./libc.ts";
+import { installFilter } from "./seccomp.ts";
+import { SECCOMP_FILTERS } from "./seccomp-filter.generated.ts";
 import type { StageSpec } from "./stage-spec.ts";
 
 const PR_CAPBSET_DROP = 24;
@@ -42,33 +44,43 @@ export async function runStage(args: string[], hostEnv: Record<string, string | 
       // covered: gjc itself may live beneath one of them (a checkout in /tmp, a binary in ~/.local).
       await startForwarder(spec.forwarder, hostEnv);
     }
-    if (spec.hide.length > 0) hideAndKeep(c, { hide: spec.hide, keep: spec.keep });
+    if (spec.cover !== null)
+      hideAndKeep(
+        c,
+        hidePlan(spec, spec.cover, (path) => realPath(c, path)),
+      );
     // The capabilities the stage kept for the mounts above: the command gets none of them.
     c.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
     dropCapabilities(c);
-    restrictSelf(c, {
-      paths: [
-        ...spec.read.map((path) => ({ path, rights: READ_RIGHTS })),
-        ...spec.readNoExec.map((path) => ({ path, rights: FS.readFile | FS.readDir })),
-        ...spec.devices.map((path) => ({ path, rights: DEVICE_RIGHTS })),
-        ...spec.write.map((path) => ({ path, rights: WRITE_RIGHTS })),
-      ],
-      connectPorts: spec.connectPorts ?? undefined,
-    });
-    const arch = seccompArch();
-    if (spec.seccomp && arch) installFilter(c, arch);
+    // Plain loops here and below: in this fresh VM each array built-in pays its first compilation.
+    const paths: { path: string; rights: bigint }[] = [];
+    const grant = (list: readonly string[], rights: bigint) => {
+      for (const path of list) paths.push({ path, rights });
+    };
+    grant(spec.read, READ_RIGHTS);
+    grant(spec.readNoExec, FS.readFile | FS.readDir);
+    grant(spec.devices, DEVICE_RIGHTS);
+    grant(spec.write, WRITE_RIGHTS);
+    restrictSelf(c, { paths, connectPorts: spec.connectPorts ?? undefined });
+    if (spec.seccomp) {
+      const filter = SECCOMP_FILTERS[process.arch];
+      if (filter === undefined) throw new Error(`no seccomp filter for ${process.arch}`);
+      installFilter(c, Uint8Array.fromBase64(filter));
+    }
   } catch (e) {
     return `the sandbox could not be applied: ${(e as Error).message}`;
   }
-  const env = { ...hostEnv, ...spec.setEnv };
+  const entries: string[] = [];
+  for (const k in hostEnv) if (!(k in spec.setEnv)) entries.push(`${k}=${hostEnv[k] ?? ""}`);
+  for (const k in spec.setEnv) entries.push(`${k}=${spec.setEnv[k]}`);
   const keep: Uint8Array[] = [];
-  const envp = cStringArray(
-    c,
-    Object.entries(env).map(([k, v]) => `${k}=${v ?? ""}`),
-    keep,
-  );
-  const argvp = cStringArray(c, argv, keep);
-  c.execve(cString(argv[0] as string), argvp, envp);
+  try {
+    const envp = cStringArray(c, entries, keep);
+    const argvp = cStringArray(c, argv, keep);
+    c.execve(cString(argv[0] as string), argvp, envp);
+  } catch (e) {
+    return `cannot run ${argv[0]}: ${(e as Error).message}`;
+  }
   return `cannot run ${argv[0]}: errno ${c.errno()}`;
 }
 

@@ -5,7 +5,8 @@ import { launch } from "../../../../src/process/launch.ts";
 import { allowCommandFor, denialsIn } from "../../../../src/process/sandbox/denials.ts";
 import { drainSandboxNotices } from "../../../../src/process/sandbox/notices.ts";
 import type { SandboxProfile } from "../../../../src/process/sandbox/profile.ts";
-import { buildFilter, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
+import { SECCOMP_FILTERS } from "../../../../src/process/sandbox/seccomp-filter.generated.ts";
+import { buildFilter, SECCOMP_ARCHES, seccompArch } from "../../../../src/process/sandbox/seccomp.ts";
 import { tempDir } from "../../../helpers/tmp.ts";
 
 const tmp = tempDir("gjc-launch-sandbox-");
@@ -115,6 +116,46 @@ describe("the launcher's sandbox", () => {
     expect(out).toBe("0000000000000000 0000000000000000 0000000000000000 0000000000000000 1");
   });
 
+  test("beneath a covered folder, exactly the granted file and folder are bound back; their neighbours are not there", async () => {
+    const outside = join(tmp.path, `granted${Math.random().toString(36).slice(2)}`);
+    require("node:fs").mkdirSync(join(outside, "folder", "inner"), { recursive: true });
+    writeFileSync(join(outside, "file.txt"), "the granted file");
+    writeFileSync(join(outside, "folder", "inner", "x.txt"), "in the granted folder");
+    writeFileSync(join(outside, "neighbour.txt"), "not granted");
+    const read = (p: string) =>
+      `(() => { try { return require("fs").readFileSync(${JSON.stringify(p)}, "utf8"); } catch (e) { return e.code; } })()`;
+    const script = `console.log([${read(join(outside, "file.txt"))}, ${read(join(outside, "folder", "inner", "x.txt"))}, ${read(join(outside, "neighbour.txt"))}].join(" | "));`;
+    const out = await confined(script, {
+      read: [join(outside, "file.txt"), join(outside, "folder")],
+      write: [],
+      net: [],
+    });
+    // The folders are below the covered /tmp (or TMPDIR): the neighbour is absent, not just unreadable.
+    expect(out).toBe("the granted file | in the granted folder | ENOENT");
+  });
+
+  test("a granted path holding a NUL byte is refused by the stage: the command never runs", async () => {
+    const dir = join(tmp.path, `nul${Math.random().toString(36).slice(2)}`);
+    require("node:fs").mkdirSync(dir);
+    const marker = join(dir, "ran");
+    writeFileSync(join(dir, "probe.cjs"), `require("fs").writeFileSync(${JSON.stringify(marker)}, "1");`);
+    const child = launch({
+      argv: ["node", join(dir, "probe.cjs")],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      sandbox: {
+        subject: { bundle: "unit", process: { kind: "runtime" } },
+        profile: { read: [dir, `${tmp.path}\0/etc`], write: [], net: [] },
+        hostEnv: process.env,
+      },
+    });
+    const [stderr, code] = await Promise.all([new Response(child.proc.stderr).text(), child.exited]);
+    await child.stop();
+    expect(code).toBe(126);
+    expect(stderr).toContain("the sandbox could not be applied: refused a path or argument holding a NUL byte");
+    expect(require("node:fs").existsSync(marker)).toBe(false);
+  });
+
   test("TMPDIR is a private directory the process may write, removed when it is stopped", async () => {
     const out = await confined(
       `const fs = require("fs"); fs.writeFileSync(require("path").join(process.env.TMPDIR, "x"), "1"); console.log(process.env.TMPDIR);`,
@@ -127,12 +168,19 @@ describe("the launcher's sandbox", () => {
 });
 
 describe("sandbox pieces", () => {
-  test("the seccomp filter assembles for each supported architecture", () => {
-    const arch = seccompArch();
-    expect(arch).toBeDefined();
-    const filter = buildFilter(arch!);
-    expect(filter.length % 8).toBe(0);
-    expect(filter.length / 8).toBeGreaterThan(40);
+  test("the seccomp filter assembles for each supported architecture, and the stage installs exactly that filter", () => {
+    expect(seccompArch()).toBeDefined();
+    for (const arch of Object.values(SECCOMP_ARCHES)) {
+      const filter = buildFilter(arch);
+      expect(filter.length % 8).toBe(0);
+      expect(filter.length / 8).toBeGreaterThan(40);
+    }
+    // The stage takes the filter assembled at build time: it is buildFilter's, byte for byte
+    // (a stale copy: bun scripts/gen-seccomp-filter.ts).
+    const assembled = Object.fromEntries(
+      Object.entries(SECCOMP_ARCHES).map(([name, arch]) => [name, buildFilter(arch).toBase64()]),
+    );
+    expect(SECCOMP_FILTERS).toEqual(assembled);
   });
 
   test("refused connections and lookups are read from what Node and Bun print, and name the grant", () => {

@@ -1,7 +1,8 @@
 /**
  * bun flags that keep a bundle's `.env`, `bunfig.toml` (preloads!) and auto-install away from
- * a bun child we start: every bundle server, tool or hook check runs with these first. The
- * environment a child sees is decided by src/process/env.ts.
+ * a bun child we start: every bundle server, tool or hook check runs with these first, and so
+ * does gjc itself when it re-runs from source as the sandbox's launcher stage (sandbox/self.ts).
+ * The environment a child sees is decided by env.ts beside this file.
  */
 export const isolatingBunFlags = (emptyConfig: string): string[] => [
   "--no-env-file",
