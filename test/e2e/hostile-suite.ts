@@ -515,7 +515,8 @@ export function hostileCases(binary: () => string | undefined): void {
       );
       expect((await s.gjc(["plugin", "install", dir, "--user"])).exitCode).toBe(0);
       expect((await s.gjc(["plugin", "trust", "nz"])).exitCode).toBe(0);
-      const r = await s.gjc(["plugin", "run", "nz.run", "--json"]);
+      // The flood is what is under test, not the default timeout: two seconds of it are plenty.
+      const r = await s.gjc(["plugin", "run", "nz.run", "--json"], { env: { GJC_C2_HANDSHAKE_TIMEOUT_MS: "2000" } });
       expect(r.exitCode).toBe(1);
       expect(r.json().error.code).toBe("handshake_timeout");
       expect(r.stderr.split("\n").length).toBeLessThan(64);
