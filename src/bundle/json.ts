@@ -52,9 +52,9 @@ export function jsonErrorPath(file: string, error: unknown): string {
  * One pass over the text, outside its strings: the nesting depth (refused past `maxDepth`) and
  * the number of `:`, which in valid JSON is the number of members the text writes. Strings are
  * skipped with indexOf (an escaped quote is one preceded by an odd run of backslashes), so the
- * loop in JavaScript runs only over the few characters between them: on a 740 KB registry this
- * is a tenth of a character-by-character scan. On text that is not JSON the counts mean
- * nothing, and JSON.parse refuses it next.
+ * loop in JavaScript runs only over the few characters between them (on a 740 KB registry, a
+ * third of the time of a character-by-character scan, and no match object per string). On
+ * text that is not JSON the counts mean nothing, and JSON.parse refuses it next.
  */
 function scanStructure(text: string, maxDepth: number): number {
   let depth = 0;
