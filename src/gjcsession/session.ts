@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Context } from "../core/context.ts";
 import type { QuarantineRecord, Scope } from "../install/registry-types.ts";
 import { loadSession, type SessionBundle, type SessionState } from "./load.ts";
@@ -41,23 +41,33 @@ export interface SessionResult {
 /** The tool and hook modules of an active bundle's active surfaces, as runtime-check targets. */
 function targetsOf(b: SessionBundle): RuntimeTarget[] {
   if (b.status !== "active") return [];
+  const { scope, name: bundle, pluginRoot } = b.entry;
   const out: RuntimeTarget[] = [];
+  // Module paths are joined by hand, as the plan joins them (plan.ts): the root is absolute and
+  // normalized, the path an installed file's validated relative POSIX path.
   for (const { surface: s, status } of b.surfaces) {
     if (status !== "active") continue;
-    const base = {
-      scope: b.entry.scope,
-      bundle: b.entry.name,
-      pluginRoot: b.entry.pluginRoot,
-      surfaceId: s.extensionId,
-    };
+    const surfaceId = s.extensionId;
     if (isTool(s))
-      out.push({ ...base, kind: "tool", path: s.path, module: join(b.entry.pluginRoot, s.path), name: s.name });
+      out.push({
+        scope,
+        bundle,
+        pluginRoot,
+        surfaceId,
+        kind: "tool",
+        path: s.path,
+        module: `${pluginRoot}/${s.path}`,
+        name: s.name,
+      });
     else if (isHook(s))
       out.push({
-        ...base,
+        scope,
+        bundle,
+        pluginRoot,
+        surfaceId,
         kind: "hook",
         path: s.path,
-        module: join(b.entry.pluginRoot, s.path),
+        module: `${pluginRoot}/${s.path}`,
         name: s.name,
         event: s.event,
       });
@@ -66,10 +76,13 @@ function targetsOf(b: SessionBundle): RuntimeTarget[] {
     else if (isSubskill(s))
       for (const t of subskillToolsOf(b.entry, s))
         out.push({
-          ...base,
+          scope,
+          bundle,
+          pluginRoot,
+          surfaceId,
           kind: "tool",
           path: t.path,
-          module: join(b.entry.pluginRoot, t.path),
+          module: t.module,
           name: subskillToolName(t.path),
         });
   }

@@ -7,12 +7,17 @@
  * state and key). Both need `--force`; the classes are shown again by audit.
  */
 import { existsSync, realpathSync } from "node:fs";
-import { isIP } from "node:net";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { c2DataDir, expandHome, gjcUserRoot, type Context } from "../core/context.ts";
 import { usageError } from "../core/errors.ts";
 import type { NetGrant } from "../process/sandbox/profile.ts";
 import { stateKeyPath } from "./state-mac.ts";
+
+/**
+ * node:net on demand: loading it costs ~3 ms of start-up in the compiled binary, and every verb
+ * that renders store results imports this file (for formatNetGrant) without parsing a grant.
+ */
+const isIP = (host: string): number => (require("node:net") as typeof import("node:net")).isIP(host);
 
 const PORT = /^[1-9][0-9]{0,4}$/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

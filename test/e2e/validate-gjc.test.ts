@@ -50,6 +50,21 @@ describe("gjc plugin validate <gjc bundle>", () => {
     expect(homeWrites(home)).toEqual([]);
   });
 
+  test("frontmatter YAML takes nothing from the environment: LOG_TOKENS and LOG_STREAM leave --json byte for byte", async () => {
+    const home = box();
+    for (const bundle of [fixture("valid-six-surfaces"), join(repoRoot, "fixtures", "examples", "notes-skills")]) {
+      const plain = await cli(["plugin", "validate", bundle, "--json"], home);
+      const noisy = await home.gjc(["plugin", "validate", bundle, "--json"], {
+        cwd: repoRoot,
+        env: { LOG_TOKENS: "1", LOG_STREAM: "1" },
+      });
+      expect(plain.exitCode).toBe(0);
+      expect(noisy.exitCode).toBe(0);
+      expect(noisy.stdout).toBe(plain.stdout);
+      expect(noisy.stderr).toBe(plain.stderr);
+    }
+  });
+
   test("human output lists surfaces and files", async () => {
     const r = await cli(["plugin", "validate", fixture("valid-six-surfaces")]);
     expect(r.exitCode).toBe(0);

@@ -45,7 +45,7 @@ export function splitFrontmatter(text: string): { yaml: string | undefined; body
 }
 
 /**
- * Parses and checks a sub-skill file's frontmatter (YAML through Bun.YAML). Reports
+ * Parses and checks a sub-skill file's frontmatter (YAML through the one frontmatter reader, src/bundle/yaml-frontmatter.ts). Reports
  * `invalid_frontmatter` for shape problems, `invalid_parent` / `invalid_phase` when the
  * binding names something a bundle may not extend. `file` is the bundle-relative path that
  * diagnostics point at.

@@ -70,4 +70,27 @@ describe("parseBoundedJson", () => {
       expect(parseBoundedJson(text)).toEqual(JSON.parse(text));
     }
   });
+
+  test("the text scan steps over strings whole: escaped quotes, backslash runs, colons and brackets inside them count for nothing", () => {
+    for (const text of [
+      '{"a":"x\\":[[{"}',
+      '{"a":"\\\\","b":":"}',
+      '{"a":"\\\\\\\\\\\"{:}","b":[":",":"]}',
+      '["\\\\",{"k":"]]]::"}]',
+      `{"h":"${"0e123".repeat(50)}","n":1e5}`,
+      '  {  "a"  :  [ 1 , { "b" : "c" } ]  }  ',
+    ]) {
+      expect(parseBoundedJson(text)).toEqual(JSON.parse(text));
+    }
+    // An escaped quote does not end the string, so the repeated key after it is still seen.
+    expect(() => parseBoundedJson('{"a":"\\\\\\":x","a":1}')).toThrow(DuplicateKeyError);
+    // Nor does a string ending in an escaped backslash hide the nesting after it.
+    const deep = `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`;
+    expect(() => parseBoundedJson(`["\\\\\\\\",${deep}]`)).toThrow(/nested deeper/);
+  });
+
+  test("a number too large is refused wherever it sits, before a repeated key is", () => {
+    for (const text of ["[1,[2,[3e999]]]", '{"a":{"b":[{"c":-1e400}]}}', '{"k":1,"k":1e400}'])
+      expect(() => parseBoundedJson(text)).toThrow(/too large/);
+  });
 });
