@@ -28,8 +28,6 @@ export default defineVerb({
           "invalid_option_value",
         );
     }
-    // It serves for as long as its client lives: the normal JIT policy (src/cli.ts scales it for one-shot verbs).
-    Bun.unsafe.setJITPolicy(1);
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once("SIGTERM", onSignal);
