@@ -85,13 +85,20 @@ const opts = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
 const sha256 = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
 const at = (path: string, host = "tarballs.test") => `https://${host}:${server.port}${path}`;
 
-async function download(url: string, extra: Partial<FetchOptions> = {}) {
+/** A fresh area per fetch; a test that fetches twice would otherwise leave the first one behind. */
+function freshArea(): Area {
+  a?.cleanup();
   a = area();
+  return a;
+}
+
+async function download(url: string, extra: Partial<FetchOptions> = {}) {
+  freshArea();
   const ctx = quietContext(a.root);
   return fetchSource(ctx, parseSourceSpec(url, ctx), opts(extra));
 }
 async function refusedDownload(url: string, code: string, exit: number, extra: Partial<FetchOptions> = {}) {
-  a = area();
+  freshArea();
   const ctx = quietContext(a.root);
   const e = await refusal(fetchSource(ctx, parseSourceSpec(url, ctx), opts(extra)), code, exit);
   expectEmpty(a.scratch);
@@ -129,12 +136,10 @@ describe("https tarballs", () => {
     const got = await download(at("/signed.tgz"));
     expect(got.signature).toEqual({ text: "-----BEGIN SSH SIGNATURE-----\n", label: `${at("/signed.tgz")}.sig` });
     await got.cleanup();
-    a = area();
-    const ctx = quietContext(a.root);
+    const ctx = quietContext(freshArea().root);
     await expect(fetchSource(ctx, parseSourceSpec(at("/huge-sig.tgz"), ctx), opts())).rejects.toThrow();
     expectEmpty(a.scratch);
-    a.cleanup();
-    a = area();
+    freshArea();
     await refusal(fetchSource(ctx, parseSourceSpec(at("/away-sig.tgz"), ctx), opts()), "security_policy", 3);
   });
 
