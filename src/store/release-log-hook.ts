@@ -12,8 +12,6 @@ import type { InstallResult } from "./documents.ts";
 import { hasReleaseLog, LOG_DIR } from "../tlog/layout.ts";
 import { readReleaseLogState, rememberVerified } from "./release-log-state.ts";
 import type { CheckedRelease } from "./release-log-check.ts";
-import { claimedSigner } from "../signing/check.ts";
-import { locateSignature } from "../signing/locate.ts";
 
 type SignatureText = { text: string; label: string };
 
@@ -36,11 +34,14 @@ export async function withReleaseLog<T extends InstallResult>(
     if (origin !== undefined) throw logDropped(source.identity, origin);
     return install();
   }
-  const [{ judgeBundle }, { checkRelease }, { readReleaseLog }] = await Promise.all([
-    import("./bundle-digest.ts"),
-    import("./release-log-check.ts"),
-    import("../tlog/log-dir.ts"),
-  ]);
+  const [{ judgeBundle }, { checkRelease }, { readReleaseLog }, { claimedSigner }, { locateSignature }] =
+    await Promise.all([
+      import("./bundle-digest.ts"),
+      import("./release-log-check.ts"),
+      import("../tlog/log-dir.ts"),
+      import("../signing/check.ts"),
+      import("../signing/locate.ts"),
+    ]);
   const judged = await judgeBundle(source.dir);
   const release = { name: judged.name, version: judged.version, digest: judged.integrity };
   const checked = logDirs.map((d) => checkRelease(ctx, readReleaseLog(d), release));

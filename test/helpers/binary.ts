@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../../scripts/compile-flags.ts";
+import { processAlive } from "../../src/process/process-identity.ts";
 import { repoRoot } from "./cli.ts";
 import { removeAtEndOfRun } from "./end-of-run.ts";
 
@@ -56,17 +57,8 @@ function removeFinishedRuns(): void {
   for (const name of readdirSync(tmpdir())) {
     if (!name.startsWith(RUN_DIR_PREFIX)) continue;
     const pid = Number(name.slice(RUN_DIR_PREFIX.length));
-    if (pid === process.ppid || !Number.isInteger(pid) || processExists(pid)) continue;
+    if (pid === process.ppid || !Number.isInteger(pid) || processAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
