@@ -48,10 +48,10 @@ async function retained(ctx: Context): Promise<Set<string>> {
   const addScope = async (c: Context, scope: Scope) => {
     for (const e of readLockFile(lockPath(c, scope))?.bundles ?? []) keep.add(e.integrity);
     for (const g of readHistory(c, scope).generations) for (const e of g.bundles) keep.add(e.integrity);
-    // An interrupted sync or rollback is finished (or undone) from the cache alone.
+    // An interrupted set change is finished (or undone) from the cache alone.
     try {
       const j = readJournal(c, scope);
-      for (const e of [...(j?.forward.bundles ?? []), ...(j?.backward.bundles ?? [])]) keep.add(e.integrity);
+      for (const e of [...(j?.forward?.bundles ?? []), ...(j?.backward.bundles ?? [])]) keep.add(e.integrity);
     } catch {
       // A damaged journal names nothing we can read.
     }

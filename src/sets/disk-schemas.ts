@@ -58,16 +58,20 @@ export const JournalTargetSchema = Type.Object(
   closed,
 );
 
-/** `plugins-history/transaction.json`: an unfinished sync or rollback (src/sets/journal.ts). */
+/** `plugins-history/transaction.json`: an unfinished sync, rollback or upgrade --all (src/sets/journal.ts). */
 export const JournalSchema = Type.Object(
   {
     version: Type.Literal(1),
     scope: ScopeSchema,
     command: Type.String(),
     startedAt: Type.String(),
-    /** The crash-point prefix of the interrupted command (sync, rollback). */
+    /** The crash-point prefix of the interrupted command (sync, rollback, upgrade-all). */
     step: Type.String(),
-    forward: JournalTargetSchema,
+    /**
+     * The set being made. Absent when the new content was not known before the first commit
+     * (upgrade --all: each bundle's family fetches and commits it): such a change is undone.
+     */
+    forward: Type.Optional(JournalTargetSchema),
     backward: JournalTargetSchema,
     mac: Type.Optional(StateMacSchema),
   },

@@ -59,7 +59,10 @@ export async function setDoctor(ctx: Context, scopes: Scope[], fix: boolean): Pr
       severity: "error",
       path,
       message: `"${j.command}" on the ${scope} scope (started ${j.startedAt}) was interrupted; the ${scope} plugin set may be half changed`,
-      fix: `finish "${j.command}" from the content cache (or undo it when its content is gone), as the next gjc plugin sync --${scope} would`,
+      fix:
+        j.forward === undefined
+          ? `undo "${j.command}" from the content cache, as the next gjc plugin sync --${scope} would`
+          : `finish "${j.command}" from the content cache (or undo it when its content is gone), as the next gjc plugin sync --${scope} would`,
       fixable: true,
     };
     if (fix) {

@@ -9,7 +9,8 @@
  *     content cache, before the first commit point;
  *   - it names the whole change both ways: `forward` (the set being made) and `backward` (the
  *     bundles it touches as they were), each as a small lock that sync can apply offline from
- *     the cache alone;
+ *     the cache alone; a change that learns its new content only while it commits (upgrade
+ *     --all) names only `backward`, and a crash in its middle is undone;
  *   - it is removed after the last commit.
  *
  * Every sets verb of the scope (sync, rollback, lock) runs under the scope's set lock and first
@@ -172,17 +173,19 @@ async function finishInterrupted(ctx: Context, scope: Scope, finish: JournalFini
     return;
   }
   let forwardError: unknown;
-  try {
-    await finish(j, "forward");
-    ctx.log.warn(`finished "${j.command}", which was interrupted (${j.startedAt})`);
-    return;
-  } catch (error) {
-    forwardError = error;
-  }
+  if (j.forward !== undefined) {
+    try {
+      await finish(j, "forward");
+      ctx.log.warn(`finished "${j.command}", which was interrupted (${j.startedAt})`);
+      return;
+    } catch (error) {
+      forwardError = error;
+    }
+  } else forwardError = new Error("its journal names only the way back");
   try {
     await finish(j, "backward");
     ctx.log.warn(
-      `undid "${j.command}", which was interrupted (${j.startedAt}) and could not be finished: ${(forwardError as Error).message}`,
+      `undid "${j.command}", which was interrupted (${j.startedAt})${j.forward !== undefined ? ` and could not be finished: ${(forwardError as Error).message}` : ""}`,
     );
   } catch (error) {
     throw new GjcError({

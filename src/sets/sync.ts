@@ -295,7 +295,8 @@ export function inSetTransaction<T>(ctx: Context, scope: Scope, command: string,
 
 /** Applies one direction of a journal: offline, from the cache, exactly its bundles and trust. */
 async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backward"): Promise<void> {
-  const t: JournalTarget = j[dir];
+  const t = j[dir];
+  if (t === undefined) throw new Error("its journal names only the way back");
   const lock: LockFile = {
     lockfileVersion: 1,
     scope: j.scope,
@@ -579,14 +580,43 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
  * The content a bundle has now, for the journal's way back. A drifted copy (a repair) cannot be
  * cached, and need not be: its way back would restore the drift; recovery then goes forward.
  */
-function cacheForUndo(ctx: Context, b: InstalledBundle): void {
+function cacheForUndo(ctx: Context, b: InstalledBundle): boolean {
   try {
     putCacheEntry(
       ctx,
       { name: b.entry.name, family: b.entry.family, version: b.entry.version, files: b.files },
       b.root,
     );
-  } catch {}
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Journals a change that learns its new content only while each family commits it (upgrade
+ * --all): the way back alone, every bundle as it is now with its content in the cache. A
+ * bundle whose copy cannot be cached (its files drifted) is left out: there is no old content
+ * to go back to, and the change repairs it either way. Call it under the set lock.
+ */
+export function journalUndoOnly(
+  ctx: Context,
+  scope: Scope,
+  command: string,
+  step: string,
+  bundles: InstalledBundle[],
+): void {
+  const kept = bundles.filter((b) => cacheForUndo(ctx, b));
+  const backward: JournalTarget = {
+    bundles: kept.map((b) => b.entry),
+    only: kept.map((b) => bundleKey(b.entry)).sort(),
+    remove: [],
+    trust: kept
+      .filter((b) => b.c2?.trusted === true)
+      .map((b) => b.entry.name)
+      .sort(),
+  };
+  writeJournal(ctx, { version: 1, scope, command, startedAt: ctx.now().toISOString(), step, backward });
 }
 
 async function undoNow(ctx: Context, scope: Scope): Promise<void> {

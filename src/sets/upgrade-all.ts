@@ -3,12 +3,19 @@
  * through the store's own upgrade of each family, one outcome per bundle (upgraded, unchanged,
  * failed with the reason); one bundle failing never stops the others. A scope that has a lock
  * gets its lock rewritten from the result (not on a dry run).
+ *
+ * The upgrades of a scope are one transaction across both families: under the scope's set lock
+ * a journal names every bundle as it is now (journal.ts, the way back only, since each new
+ * content is known only when its family fetches it), so a crash between two upgrades is undone
+ * by the next command and the scope is the old set, not half of each.
  */
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
 import type { SignaturePolicy } from "../signing/check.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { installedBundles } from "./installed.ts";
+import { crashPoint } from "../store/crash-hook.ts";
+import { installedBundles, type InstalledBundle } from "./installed.ts";
+import { clearJournal, withSetTransaction } from "./journal.ts";
 import { writeScopeLock } from "./lock.ts";
 import { lockPath } from "./paths.ts";
 import { rememberScope } from "./remember.ts";
@@ -32,44 +39,71 @@ export interface UpgradeAllResult {
   locksUpdated: string[];
 }
 
+const COMMAND = "gjc plugin upgrade --all";
+
 export async function upgradeAll(
   ctx: Context,
   scopes: Scope[],
   o: { dryRun?: boolean } & SignaturePolicy = {},
 ): Promise<UpgradeAllResult> {
-  // The signature policy holds for every bundle, as it does for one: --require-signed refuses
-  // an unsigned upgrade and --accept-signer takes a new key, bundle by bundle.
-  const signatures: SignaturePolicy = { requireSigned: o.requireSigned, acceptSigner: o.acceptSigner };
-  const { upgradeGjc } = await import("../install/upgrade.ts");
   const outcomes: UpgradeOutcome[] = [];
   const locksUpdated: string[] = [];
   for (const scope of scopes) {
-    for (const b of await installedBundles(ctx, scope)) {
-      // C2 bundles are user-wide: the user set upgrades them, a project's set only names them.
-      if (scope === "project" && b.entry.family === "c2") continue;
-      const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version, reasons: [] };
-      try {
-        if (b.entry.family === "gjc") {
-          const r = await upgradeGjc(ctx, b.entry.name, scope, {
-            dryRun: o.dryRun,
-            onProgress: (m) => ctx.log.progress(m),
-            ...signatures,
-          });
-          outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
-        } else {
-          const { upgradeC2 } = await import("../c2store/lifecycle.ts");
-          const r = await upgradeC2(ctx, b.c2?.id ?? b.entry.name, { dryRun: o.dryRun, ...signatures });
-          outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
-        }
-      } catch (error) {
-        outcomes.push({ ...base, outcome: "failed", reasons: [reasonOf(error)] });
-      }
+    const { inSetTransaction, journalUndoOnly } = await import("./sync.ts");
+    // C2 bundles are user-wide: the user set upgrades them, a project's set only names them.
+    const bundlesOf = async () =>
+      (await installedBundles(ctx, scope)).filter((b) => scope === "user" || b.entry.family !== "c2");
+    if (o.dryRun) {
+      // A dry run changes nothing, an interrupted change included (it is only reported).
+      await withSetTransaction(ctx, scope, COMMAND, undefined, async () => {
+        outcomes.push(...(await upgradeEach(ctx, scope, await bundlesOf(), o)));
+      });
+      continue;
     }
-    if (!o.dryRun) {
-      await rememberScope(ctx, scope, "gjc plugin upgrade --all");
-      if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed)
-        locksUpdated.push(lockPath(ctx, scope));
-    }
+    await inSetTransaction(ctx, scope, COMMAND, async () => {
+      const bundles = await bundlesOf();
+      journalUndoOnly(ctx, scope, COMMAND, "upgrade-all", bundles);
+      crashPoint(ctx, "upgrade-all:journaled");
+      outcomes.push(...(await upgradeEach(ctx, scope, bundles, o)));
+      crashPoint(ctx, "upgrade-all:upgraded");
+      clearJournal(ctx, scope);
+    });
+    await rememberScope(ctx, scope, COMMAND);
+    if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed)
+      locksUpdated.push(lockPath(ctx, scope));
   }
   return { dryRun: o.dryRun === true, ok: outcomes.every((x) => x.outcome !== "failed"), outcomes, locksUpdated };
+}
+
+async function upgradeEach(
+  ctx: Context,
+  scope: Scope,
+  bundles: InstalledBundle[],
+  o: { dryRun?: boolean } & SignaturePolicy,
+): Promise<UpgradeOutcome[]> {
+  // The signature policy holds for every bundle, as it does for one: --require-signed refuses
+  // an unsigned upgrade and --accept-signer takes a new key, bundle by bundle.
+  const signatures: SignaturePolicy = { requireSigned: o.requireSigned, acceptSigner: o.acceptSigner };
+  const outcomes: UpgradeOutcome[] = [];
+  for (const b of bundles) {
+    const base = { name: b.entry.name, family: b.entry.family, scope, from: b.entry.version, reasons: [] };
+    try {
+      const r =
+        b.entry.family === "gjc"
+          ? await (await import("../install/upgrade.ts")).upgradeGjc(ctx, b.entry.name, scope, {
+              dryRun: o.dryRun,
+              onProgress: (m) => ctx.log.progress(m),
+              ...signatures,
+            })
+          : await (await import("../c2store/lifecycle.ts")).upgradeC2(ctx, b.c2?.id ?? b.entry.name, {
+              dryRun: o.dryRun,
+              ...signatures,
+            });
+      outcomes.push({ ...base, to: r.version, outcome: r.status === "unchanged" ? "unchanged" : "upgraded" });
+      if (r.status !== "unchanged" && !o.dryRun) crashPoint(ctx, "upgrade-all:one-upgraded");
+    } catch (error) {
+      outcomes.push({ ...base, outcome: "failed", reasons: [reasonOf(error)] });
+    }
+  }
+  return outcomes;
 }

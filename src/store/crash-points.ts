@@ -6,7 +6,8 @@ export type CrashOperation =
   | "c2-uninstall"
   | "c2-policy"
   | "scaffold"
-  | "set-change";
+  | "set-change"
+  | "upgrade-all";
 
 /** The step of a set change, which prefixes its crash points (`sync:journaled`, `rollback:placed`). */
 export type SetStep = "sync" | "rollback";
@@ -80,6 +81,15 @@ export const CRASH_POINTS = {
   },
   ...setPoints("sync"),
   ...setPoints("rollback"),
+  "upgrade-all:journaled": {
+    operation: "upgrade-all",
+    at: "the scope's bundles as they are journaled and cached, nothing upgraded",
+  },
+  "upgrade-all:one-upgraded": {
+    operation: "upgrade-all",
+    at: "one bundle upgraded (its family's commit done), the next not started",
+  },
+  "upgrade-all:upgraded": { operation: "upgrade-all", at: "every bundle upgraded, the journal not yet removed" },
 } as const satisfies Record<string, CrashPointRow>;
 
 export type CrashPoint = keyof typeof CRASH_POINTS;

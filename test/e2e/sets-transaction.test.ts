@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeTree } from "../helpers/tmp.ts";
 import { runtimeBundle, skillsBundle } from "../unit/c2store/_bundles.ts";
+import { crashPointsOf } from "../../src/store/crash-points.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
 import { errorOf, fileHashes, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";
 
@@ -145,6 +146,38 @@ describe("sync across both families is one transaction (kill -9)", () => {
         return;
       }
       await afterCrash(newState, newLock);
+    });
+  }
+});
+
+describe("upgrade --all across both families is one transaction (kill -9)", () => {
+  // twoSets leaves the old set installed and every source at its new version: all three upgrade.
+  test("not killed: every bundle of both families is upgraded, choices and trust kept, no journal left", async () => {
+    const { oldState, newState } = await twoSets();
+    const r = await w.gjc(["plugin", "upgrade", "--all", "--user", "--json"]);
+    expect({ exit: r.exitCode, err: r.stderr }).toMatchObject({ exit: 0 });
+    expect(
+      r
+        .json()
+        .outcomes.map((o: { name: string; outcome: string }) => `${o.name}:${o.outcome}`)
+        .sort(),
+    ).toEqual(["demo:upgraded", "gg:upgraded", "notes:upgraded"]);
+    const now = await stateOf();
+    expect(now.gjc.gg).toEqual(newState.gjc.gg);
+    expect(now.c2.demo).toEqual(newState.c2.demo);
+    expect(now.c2.notes).toEqual({ ...newState.c2.notes, enabled: oldState.c2.notes.enabled });
+    expect(existsSync(join(w.home, ".gjc", "agent", "plugins-history", "transaction.json"))).toBe(false);
+  });
+
+  // Its own points, and a kill inside each family's commit while the other family is still old.
+  for (const step of [...crashPointsOf("upgrade-all"), "install:committed", "c2install:backed-up"]) {
+    test(`killed at ${step}: the next sets verb undoes it, the old set of both families`, async () => {
+      const { oldLock, oldState } = await twoSets();
+      const crash = await w.gjc(["plugin", "upgrade", "--all", "--user"], { env: { GJC_TEST_CRASH_AT: step } });
+      expect(crash.exitCode).toBe(137);
+      const doctor = await w.gjc(["plugin", "doctor", "--user"]);
+      expect(doctor.stdout).toContain('--fix would undo "gjc plugin upgrade --all"');
+      await afterCrash(oldState, oldLock);
     });
   }
 });
