@@ -8,14 +8,16 @@ import { logInconsistent } from "../tlog/errors.ts";
 import { readReleaseLog, summary, type BelievedHead } from "../tlog/log-dir.ts";
 import { openCheckpoint } from "../tlog/checkpoint.ts";
 import { parseVerifier } from "../tlog/note.ts";
-import { checkRelease, verifyEvidence, type CheckedRelease } from "../store/release-log-check.ts";
+import { checkRelease, logSignerMismatch, verifyEvidence, type CheckedRelease } from "../store/release-log-check.ts";
+import { parseReleaseLine } from "../tlog/releases.ts";
 import { readReleaseLogState, rememberVerified } from "../store/release-log-state.ts";
 import type { LockEntry } from "./lock-schema.ts";
 
 /**
  * `sync` (also `--offline`): every lock entry that records log evidence is checked from the
  * lock alone before anything is fetched or written: the proof shows the entry's name, version
- * and integrity in the recorded checkpoint, signed by the recorded key. Where this user's gjc
+ * and integrity in the recorded checkpoint, signed by the recorded key, and the line's signer
+ * is the one the entry expects. Where this user's gjc
  * remembers a head of the same log, the key must be the same and a checkpoint of the same
  * size must have the same root (a checkpoint of another size cannot be compared offline).
  */
@@ -24,6 +26,16 @@ export function verifyLockedReleases(ctx: Context, entries: readonly LockEntry[]
   for (const e of entries) {
     if (!e.log) continue;
     verifyEvidence(e.log, { name: e.name, version: e.version, digest: e.integrity });
+    // The line names who signed the release: the lock must expect that key, or no signature for "-".
+    const logged = parseReleaseLine(e.log.leaf, "recorded release").signer;
+    if (logged !== e.signer)
+      throw logSignerMismatch(
+        e,
+        e.log.origin,
+        logged,
+        e.signer,
+        e.signer === undefined ? "the lock expects it unsigned" : `the lock expects it signed by ${e.signer}`,
+      );
     const held = heads[e.log.origin];
     if (held === undefined) continue;
     const checkpoint = openCheckpoint(

@@ -427,10 +427,9 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
       if (!got.ok) misses.push(want);
       else {
         acquired.push(got.content);
-        if (got.content.origin === "source") {
-          const checked = await checkFetchedRelease(ctx, got.content.dir, want);
-          if (checked) logged.push(checked);
-        }
+        const checked =
+          got.content.origin === "source" ? await checkFetchedRelease(ctx, got.content.dir, want) : undefined;
+        if (checked) logged.push(checked);
         p.item.from = got.content.origin;
         if (got.content.integrity !== want.integrity)
           bad.push({
@@ -449,16 +448,27 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
             actual: `${got.content.name}@${got.content.version}`,
             origin: got.content.origin,
           });
-        else
-          signatures.set(
-            `${want.family}:${want.name}`,
-            await syncSignature(ctx, scope, want, got.content, p.have, {
-              frozen: o.frozen,
-              requireSigned,
-              acceptSigner: o.acceptSigner && !o.frozen,
-              recorded: o.recorded,
-            }),
-          );
+        else {
+          const signature = await syncSignature(ctx, scope, want, got.content, p.have, {
+            frozen: o.frozen,
+            requireSigned,
+            acceptSigner: o.acceptSigner && !o.frozen,
+            recorded: o.recorded,
+          });
+          // The fetched log's line names who signed the release; the bytes must carry that key.
+          const signer = signature.signer?.fingerprint;
+          if (checked && checked.signer !== signer) {
+            const { logSignerMismatch } = await import("../store/release-log-check.ts");
+            throw logSignerMismatch(
+              want,
+              checked.head.origin,
+              checked.signer,
+              signer,
+              signer === undefined ? "the source carries no signature" : `the source is signed by ${signer}`,
+            );
+          }
+          signatures.set(`${want.family}:${want.name}`, signature);
+        }
       }
     }
     if (bad.length > 0) throw lockMismatch(bad);

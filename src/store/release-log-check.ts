@@ -123,3 +123,27 @@ export function verifyEvidence(e: LogEvidence, release: { name: string; version:
     });
   }
 }
+
+/**
+ * A release whose log line names another signer than the bytes (or the lock) carry: the log is
+ * the publisher's statement of who signed it. `found` says what was found instead, and where.
+ */
+export function logSignerMismatch(
+  r: { name: string; version: string },
+  origin: string,
+  logged: string | undefined,
+  foundSigner: string | undefined,
+  found: string,
+): GjcError {
+  const said = logged === undefined ? "as unsigned" : `as signed by ${logged}`;
+  return new GjcError({
+    code: "log_signer_mismatch",
+    message: `The release log ${origin} published ${r.name} ${r.version} ${said}, but ${found}. Nothing was written.`,
+    hint:
+      logged === undefined
+        ? "The publisher's log says this release was not signed: someone else signed these bytes. Ask the publisher which key signs their releases."
+        : "The publisher's log says which key signed this release: a missing or different signature means the bytes were re-signed or stripped on the way. Install from the publisher's own source.",
+    details: { origin, name: r.name, version: r.version, logged: logged ?? null, found: foundSigner ?? null },
+    exit: ExitCode.refused,
+  });
+}

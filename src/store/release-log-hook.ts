@@ -34,14 +34,19 @@ export async function withReleaseLog<T extends InstallResult>(
     if (origin !== undefined) throw logDropped(source.identity, origin);
     return install();
   }
-  const [{ judgeBundle }, { checkRelease }, { readReleaseLog }, { claimedSigner }, { locateSignature }] =
-    await Promise.all([
-      import("./bundle-digest.ts"),
-      import("./release-log-check.ts"),
-      import("../tlog/log-dir.ts"),
-      import("../signing/check.ts"),
-      import("../signing/locate.ts"),
-    ]);
+  const [
+    { judgeBundle },
+    { checkRelease, logSignerMismatch },
+    { readReleaseLog },
+    { claimedSigner },
+    { locateSignature },
+  ] = await Promise.all([
+    import("./bundle-digest.ts"),
+    import("./release-log-check.ts"),
+    import("../tlog/log-dir.ts"),
+    import("../signing/check.ts"),
+    import("../signing/locate.ts"),
+  ]);
   const judged = await judgeBundle(source.dir);
   const release = { name: judged.name, version: judged.version, digest: judged.integrity };
   const checked = logDirs.map((d) => checkRelease(ctx, readReleaseLog(d), release));
@@ -49,7 +54,15 @@ export async function withReleaseLog<T extends InstallResult>(
   // the install verifies before it writes), or none when the line says "-".
   const signature = locateSignature(source);
   const signer = signature ? claimedSigner(judged.name, signature) : undefined;
-  for (const c of checked) if (c.signer !== signer) throw logSignerMismatch(release, c, signer);
+  for (const c of checked)
+    if (c.signer !== signer)
+      throw logSignerMismatch(
+        release,
+        c.head.origin,
+        c.signer,
+        signer,
+        signer === undefined ? "the source carries no signature" : `the source is signed by ${signer}`,
+      );
   const result = await install();
   // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;
@@ -69,31 +82,6 @@ export async function withReleaseLog<T extends InstallResult>(
       firstSeen: first.firstSeen,
     },
   };
-}
-
-function logSignerMismatch(
-  r: { name: string; version: string },
-  c: CheckedRelease,
-  signer: string | undefined,
-): GjcError {
-  const logged = c.signer === undefined ? "as unsigned" : `as signed by ${c.signer}`;
-  const found = signer === undefined ? "carries no signature" : `is signed by ${signer}`;
-  return new GjcError({
-    code: "log_signer_mismatch",
-    message: `The release log ${c.head.origin} published ${r.name} ${r.version} ${logged}, but the source ${found}. Nothing was written.`,
-    hint:
-      c.signer === undefined
-        ? "The publisher's log says this release was not signed: someone else signed these bytes. Ask the publisher which key signs their releases."
-        : "The publisher's log says which key signed this release: a missing or different signature means the bytes were re-signed or stripped on the way. Install from the publisher's own source.",
-    details: {
-      origin: c.head.origin,
-      name: r.name,
-      version: r.version,
-      logged: c.signer ?? null,
-      found: signer ?? null,
-    },
-    exit: ExitCode.refused,
-  });
 }
 
 function logDropped(identity: string, origin: string): GjcError {

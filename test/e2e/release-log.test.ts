@@ -418,6 +418,41 @@ describe("installing from a source with a release log", () => {
     expect(snapshotTree(s.root)).toEqual(before);
   });
 
+  test("sync holds the lock's signer to its release-log line, and fetched bytes to the fetched line: log_signer_mismatch, nothing written", async () => {
+    const s = box();
+    const { keyFile, fingerprint: logged } = publisherKey(s);
+    const { dir } = await publisher(s, ["1.0.0"], keyFile);
+    expect((await s.gjc(["plugin", "install", dir, "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "lock", "--project"])).exitCode).toBe(0);
+    expect((await s.gjc(["plugin", "uninstall", "hello", "--project"])).exitCode).toBe(0);
+    const lockPath = join(s.project, ".gjc", "plugins.lock.json");
+    const good = readFileSync(lockPath, "utf8");
+    const lock = JSON.parse(good);
+    expect([lock.bundles[0].signer, lock.bundles[0].log.leaf.endsWith(` ${logged}`)]).toEqual([logged, true]);
+    const refused = async (args: string[], found: string | null) => {
+      const before = snapshotTree(s.root);
+      const r = await s.gjc(["plugin", "sync", "--project", ...args, "--json"]);
+      expect([r.exitCode, errorOf(r).code]).toEqual([3, "log_signer_mismatch"]);
+      expect(errorOf(r).details).toMatchObject({ logged, found });
+      expect(snapshotTree(s.root)).toEqual(before);
+    };
+    // The lock edited to expect no signature, or another key, than the proof's line names.
+    const { signer: _signer, ...unsigned } = lock.bundles[0];
+    writeFileSync(lockPath, `${JSON.stringify({ ...lock, bundles: [unsigned] }, null, 2)}\n`);
+    await refused(["--offline"], null);
+    const other = publisherKey(s, "other").fingerprint;
+    writeFileSync(
+      lockPath,
+      `${JSON.stringify({ ...lock, bundles: [{ ...lock.bundles[0], signer: other }] }, null, 2)}\n`,
+    );
+    await refused(["--offline"], other);
+    // The lock as written, the source re-signed by someone else: --accept-signer takes a new key, not one the log contradicts.
+    writeFileSync(lockPath, good);
+    const intruder = publisherKey(s, "intruder");
+    expect((await s.gjc(["plugin", "sign", dir, "--key", intruder.keyFile])).exitCode).toBe(0);
+    await refused(["--accept-signer"], intruder.fingerprint);
+  });
+
   test("a forked log (release 1 replaced, re-signed with the real key) is log_inconsistent, nothing written", async () => {
     const s = box();
     const { dir, log } = await publisher(s, ["1.0.0", "1.1.0"]);
