@@ -19,7 +19,8 @@ import * as cacheEntry from "../src/store/cache-schema.ts";
 import * as verdicts from "../src/gjcsession/verdicts-schema.ts";
 import * as live from "../src/store/live-file-schema.ts";
 import * as sets from "../src/sets/disk-schemas.ts";
-import * as setLock from "../src/sets/lock-schema.ts";
+import * as setLock from "../src/store/plugins-lock-schema.ts";
+import * as journal from "../src/store/journal-schema.ts";
 
 /** Exported name → [module under src/, its export, docs/json file]. */
 export const DISK_SCHEMAS = {
@@ -36,9 +37,9 @@ export const DISK_SCHEMAS = {
   LiveFile: ["store/live-file-schema.ts", "LiveFileSchema", "c2-live-host.schema.json"],
   CacheEntry: ["store/cache-schema.ts", "CacheEntrySchema", "cache-entry.schema.json"],
   SetHistory: ["sets/disk-schemas.ts", "HistorySchema", "set-history.schema.json"],
-  SetJournal: ["sets/disk-schemas.ts", "JournalSchema", "set-journal.schema.json"],
+  SetJournal: ["store/journal-schema.ts", "JournalSchema", "set-journal.schema.json"],
   KnownProjects: ["sets/disk-schemas.ts", "KnownProjectsSchema", "known-projects.schema.json"],
-  PluginsLock: ["sets/lock-schema.ts", "LockFileSchema", "plugins-lock.schema.json"],
+  PluginsLock: ["store/plugins-lock-schema.ts", "LockFileSchema", "plugins-lock.schema.json"],
 } as const;
 
 const MODULES: Record<string, Record<string, unknown>> = {
@@ -53,7 +54,8 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "gjcsession/verdicts-schema.ts": verdicts,
   "store/live-file-schema.ts": live,
   "sets/disk-schemas.ts": sets,
-  "sets/lock-schema.ts": setLock,
+  "store/plugins-lock-schema.ts": setLock,
+  "store/journal-schema.ts": journal,
 };
 
 export type DiskSchemaName = keyof typeof DISK_SCHEMAS;

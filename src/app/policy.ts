@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { applyPolicyPlan, resetPolicy, type ApplyResult, type ResetResult } from "../c2store/policy-plane.ts";
 
 async function afterPendingSets(ctx: Context): Promise<void> {
-  const { finishPendingSets } = await import("../sets/journal.ts");
+  const { finishPendingSets } = await import("../sets/pending.ts");
   await finishPendingSets(ctx);
 }
 

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Context } from "../core/context.ts";
-import type { LockPolicy } from "./lock-schema.ts";
+import type { LockPolicy } from "../store/plugins-lock-schema.ts";
 
 const sortedComponents = (c: Record<string, string>) =>
   Object.fromEntries(

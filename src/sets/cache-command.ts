@@ -4,10 +4,10 @@ import type { Scope } from "../install/registry-types.ts";
 import { listCacheEntries, pruneCache, verifyCache, type CachePruneResult } from "../store/cache.ts";
 import { readHistory } from "./history.ts";
 import { installedBundles } from "./installed.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "../store/journal.ts";
 import { knownProjects } from "./known-projects.ts";
 import { readLockFile } from "./lock-file.ts";
-import { cacheRoot, lockPath } from "./paths.ts";
+import { cacheRoot, lockPath } from "../store/set-paths.ts";
 
 export interface CacheListRow {
   integrity: string;

@@ -16,7 +16,7 @@ import type { Scope } from "../install/registry-types.ts";
 import type { FetchedSource, SourceRecord, SourceSpec } from "../sources/types.ts";
 import { usableCacheEntry } from "../store/cache.ts";
 import { integrityOf, type ContentFile } from "../store/integrity.ts";
-import type { LockEntry } from "./lock-schema.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 
 export type ContentOrigin = "set" | "cache" | "source";

@@ -14,7 +14,8 @@ import type { Context } from "../core/context.ts";
 import { isGjcError } from "../core/errors.ts";
 import type { Scope } from "../install/registry-types.ts";
 import type { DoctorFinding } from "../store/documents.ts";
-import { finishPendingSet, journalPath, readJournal, type Journal } from "./journal.ts";
+import { journalPath, readJournal, type Journal } from "../store/journal.ts";
+import { finishPendingSet } from "./pending.ts";
 
 export async function setDoctor(ctx: Context, scopes: Scope[], fix: boolean): Promise<DoctorFinding[]> {
   const out: DoctorFinding[] = [];

@@ -10,7 +10,7 @@ import Type from "typebox";
 import { closed, codeField, opt, schemaField, str, strs } from "../core/schema-kit.ts";
 import { errorDocument, FamilySchema, ScopeSchema } from "../store/documents.ts";
 import { INTEGRITY_PATTERN } from "../store/integrity.ts";
-import { LockEntrySchema } from "./lock-schema.ts";
+import { LockEntrySchema } from "../store/plugins-lock-schema.ts";
 import { FILE_PROBLEM_KINDS } from "../store/verify.ts";
 
 const int = Type.Integer({ minimum: 0 });

@@ -23,7 +23,7 @@ import {
   type GrantSet,
 } from "../store/grants.ts";
 import { recordedGrants } from "../store/grants-recorded.ts";
-import type { LockEntry, LockFile, LockGrants, LockGrantSet } from "./lock-schema.ts";
+import type { LockEntry, LockFile, LockGrants, LockGrantSet } from "../store/plugins-lock-schema.ts";
 
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
 

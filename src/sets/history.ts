@@ -14,8 +14,8 @@ import { readStateJson, signedStateText, warnForeignState } from "../store/state
 import { SetHistory } from "./disk-schemas.generated.ts";
 import type { GenerationSchema, HistorySchema } from "./disk-schemas.ts";
 import { orderedEntry } from "./lock-file.ts";
-import type { LockEntry } from "./lock-schema.ts";
-import { historyDir } from "./paths.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
+import { historyDir } from "../store/set-paths.ts";
 
 export const KEEP_GENERATIONS = 10;
 

@@ -12,7 +12,7 @@ import type { Context } from "../core/context.ts";
 import { loadScopeRegistry, type RegistryEntry, type RegistrySource, type Scope } from "../install/api.ts";
 import type { InstalledRecord } from "../c2store/record.ts";
 import { integrityOf } from "../store/integrity.ts";
-import type { LockEntry, LockPin, LockSource } from "./lock-schema.ts";
+import type { LockEntry, LockPin, LockSource } from "../store/plugins-lock-schema.ts";
 
 /** One installed bundle: its lock entry plus where its files are on this machine. */
 export interface InstalledBundle {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { KnownProjects } from "./disk-schemas.generated.ts";
-import { cacheRoot } from "./paths.ts";
+import { cacheRoot } from "../store/set-paths.ts";
 import { readStateJson } from "../store/state-file.ts";
 
 const file = (ctx: Context) => join(cacheRoot(ctx), "projects.json");

@@ -8,11 +8,11 @@ import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import type { Scope } from "../install/registry-types.ts";
-import { PluginsLock } from "./disk-schemas.generated.ts";
+import { PluginsLock } from "../store/disk-schemas.generated.ts";
 import { documentProblem } from "../store/document-problem.ts";
 import { byNameFamily } from "./installed.ts";
 import { lockGrantsProblem, orderedGrants } from "./grants.ts";
-import type { LockEntry, LockFile, LockSource } from "./lock-schema.ts";
+import type { LockEntry, LockFile, LockSource } from "../store/plugins-lock-schema.ts";
 
 function orderedSource(s: LockSource): LockSource {
   const out: LockSource = { kind: s.kind };

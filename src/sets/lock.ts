@@ -11,9 +11,9 @@ import { diskProblems } from "../store/disk-check.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { orderedEntry, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
 import { projectPolicy, samePolicy } from "./c2-policy.ts";
-import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
-import { lockPath } from "./paths.ts";
-import { pendingJournal, readJournal } from "./journal.ts";
+import type { LockEntry, LockFile, LockPolicy } from "../store/plugins-lock-schema.ts";
+import { lockPath } from "../store/set-paths.ts";
+import { pendingJournal, readJournal } from "../store/journal.ts";
 
 export interface LockDifference {
   name: string;

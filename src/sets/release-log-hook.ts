@@ -9,7 +9,7 @@ import type { Context } from "../core/context.ts";
 import { readReleaseLogState } from "../store/release-log-state.ts";
 import { hasReleaseLog, LOG_DIR } from "../tlog/layout.ts";
 import type { CheckedRelease } from "../store/release-log-check.ts";
-import type { LockEntry } from "./lock-schema.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
 
 /** Lock entries with the log evidence remembered for their digest (`gjc plugin lock`). */
 export function withLogEvidence(ctx: Context, entries: LockEntry[]): LockEntry[] {

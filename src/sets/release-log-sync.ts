@@ -11,7 +11,7 @@ import { parseVerifier } from "../tlog/note.ts";
 import { checkRelease, logSignerMismatch, verifyEvidence, type CheckedRelease } from "../store/release-log-check.ts";
 import { parseReleaseLine } from "../tlog/releases.ts";
 import { readReleaseLogState, rememberVerified } from "../store/release-log-state.ts";
-import type { LockEntry } from "./lock-schema.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
 
 /**
  * `sync` (also `--offline`): every lock entry that records log evidence is checked from the

@@ -11,7 +11,8 @@ import { scopeRoot } from "../families/gjc/layout.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { recordGeneration } from "./history.ts";
 import { installedBundles } from "./installed.ts";
-import { finishPendingSets, inSetTransactionNow } from "./journal.ts";
+import { inSetTransactionNow } from "../store/journal.ts";
+import { finishPendingSets } from "./pending.ts";
 import { rememberProject } from "./known-projects.ts";
 
 export async function rememberScope(ctx: Context, scope: Scope, command: string): Promise<void> {

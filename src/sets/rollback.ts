@@ -12,7 +12,7 @@ import type { Scope } from "../install/registry-types.ts";
 import { hasCacheEntry } from "../store/cache.ts";
 import { readHistory, type Generation } from "./history.ts";
 import { installedBundles } from "./installed.ts";
-import type { LockEntry } from "./lock-schema.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
 
 export interface HistoryRow {
   generation: number;

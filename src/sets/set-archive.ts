@@ -28,8 +28,8 @@ import { installedBundles } from "./installed.ts";
 import { integrityHex, integrityOf } from "../store/integrity.ts";
 import { noLock } from "./lock.ts";
 import { parseLock, readLockFile, serializeLock } from "./lock-file.ts";
-import type { LockFile } from "./lock-schema.ts";
-import { LOCK_NAME, lockPath } from "./paths.ts";
+import type { LockFile } from "../store/plugins-lock-schema.ts";
+import { LOCK_NAME, lockPath } from "../store/set-paths.ts";
 import type { SyncOptions, SyncResult } from "./sync.ts";
 import { readStateJson } from "../store/state-file.ts";
 

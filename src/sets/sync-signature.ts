@@ -11,7 +11,7 @@ import { assertSameSigner, checkBundleSignature, type BundleSigner, type Signatu
 import { locateSignature } from "../signing/locate.ts";
 import type { JudgedContent } from "./content.ts";
 import type { InstalledBundle } from "./installed.ts";
-import type { LockEntry } from "./lock-schema.ts";
+import type { LockEntry } from "../store/plugins-lock-schema.ts";
 import { signerOfRecord } from "../c2store/record-signer.ts";
 
 export interface SyncSignaturePolicy {

@@ -31,7 +31,7 @@ import {
   writeJournal,
   type Journal,
   type JournalTarget,
-} from "./journal.ts";
+} from "../store/journal.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import type { SignatureCheck } from "../signing/check.ts";
 import { needsSignatureCheck, syncSignature } from "./sync-signature.ts";
@@ -48,8 +48,8 @@ import { installedBundles, type InstalledBundle } from "./installed.ts";
 import { rememberProject } from "./known-projects.ts";
 import { entryDifferences, noLock, pairWithInstalled } from "./lock.ts";
 import { MAX_LOCK_BYTES, readLockFile, serializeLock, writeLockFile } from "./lock-file.ts";
-import type { LockEntry, LockFile, LockPolicy } from "./lock-schema.ts";
-import { lockPath } from "./paths.ts";
+import type { LockEntry, LockFile, LockPolicy } from "../store/plugins-lock-schema.ts";
+import { lockPath } from "../store/set-paths.ts";
 import type { SetReason } from "../core/reason.ts";
 
 export type SyncAction =

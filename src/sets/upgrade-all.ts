@@ -15,9 +15,9 @@ import type { SignaturePolicy } from "../signing/check.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
-import { clearJournal, withSetTransaction } from "./journal.ts";
+import { clearJournal, withSetTransaction } from "../store/journal.ts";
 import { writeScopeLock } from "./lock.ts";
-import { lockPath } from "./paths.ts";
+import { lockPath } from "../store/set-paths.ts";
 import { rememberScope } from "./remember.ts";
 import { reasonOf, type SetReason } from "../core/reason.ts";
 

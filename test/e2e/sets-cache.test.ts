@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createContext } from "../../src/core/context.ts";
-import { cacheRoot } from "../../src/sets/paths.ts";
+import { cacheRoot } from "../../src/store/set-paths.ts";
 import { runCli } from "../helpers/cli.ts";
 import { writeBundle } from "./gjc-install-fixture.ts";
 import { fileHashes, integrityOfDir, makeSetWorld, registry, type SetWorld } from "./sets-fixture.ts";

@@ -47,7 +47,7 @@ describe("the disk-schemas.generated.ts files and docs/json", () => {
       "src/store/live-registry.ts",
       "src/store/cache.ts",
       "src/sets/history.ts",
-      "src/sets/journal.ts",
+      "src/store/journal.ts",
       "src/sets/known-projects.ts",
       "src/sets/lock-file.ts",
     ];

@@ -6,7 +6,7 @@
  */
 import Type, { type Static } from "typebox";
 import { closed, FamilySchema, ScopeSchema } from "../core/schema-kit.ts";
-import { INTEGRITY_PATTERN } from "../store/integrity.ts";
+import { INTEGRITY_PATTERN } from "./integrity.ts";
 
 const SHA1_OR_256 = "^(?:[0-9a-f]{40}|[0-9a-f]{64})$";
 

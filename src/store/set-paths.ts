@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { gjcUserRoot, type Context } from "../core/context.ts";
-import type { Scope } from "../install/registry-types.ts";
+import type { Scope } from "../core/scope.ts";
 
 /**
  * Where the files of a plugin set live (DESIGN §5):

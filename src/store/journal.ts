@@ -1,24 +1,24 @@
 /**
- * One transaction per scope across both families (issue #14: "a crash leaves the old set or the
- * new one"). A sync or rollback commits in several places: the GJC scope's registry.json, then
- * the C2 data directory (one commit per bundle, its enable and trust flips, the project's
- * policy). Each of those is crash-safe on its own; what makes the whole change one unit is this
- * intent journal:
+ * The store engine's journal: what makes a change with several commit points one transaction
+ * of a scope across both families. A sync, rollback or upgrade --all commits in several places
+ * (the GJC scope's registry.json; per C2 bundle its home, its enable and trust flips; the
+ * project's C2 policy), each crash-safe on its own; this intent journal ties them together:
  *
- *   - it is written (atomically) after every piece of content is judged and stored in the
- *     content cache, before the first commit point;
+ *   - it is written (atomically, signed with the state key) after every piece of content is
+ *     judged and stored in the content cache, before the first commit point;
  *   - it names the whole change both ways: `forward` (the set being made) and `backward` (the
- *     bundles it touches as they were), each as a small lock that sync can apply offline from
- *     the cache alone; a change that learns its new content only while it commits (upgrade
- *     --all) names only `backward`, and a crash in its middle is undone;
+ *     bundles it touches as they were), each as a small lock applied offline from the cache
+ *     alone; a change that learns its new content only while it commits (upgrade --all) names
+ *     only `backward`, and a crash in its middle is undone;
  *   - it is removed after the last commit.
  *
- * Every sets verb of the scope (sync, rollback, lock) runs under the scope's set lock and first
+ * Every change of a scope's set runs under the scope's set lock (withSetTransaction) and first
  * finishes a journal it finds (a journal under a lock we hold belongs to a dead process), and
- * so does every mutating store command before it starts (finishPendingSets): it
- * rolls forward, or back when forward cannot be done (its content gone from the cache), so
- * the scope is the old set or the new one before anything else looks at it. `lock --check`
- * changes nothing and answers exit 1 while a journal is pending.
+ * so does every mutating store command before it starts (pendingScopes): it rolls forward, or
+ * back when forward cannot be done (its content gone from the cache), so the scope is the old
+ * set or the new one before anything else looks at it. The finisher that applies a direction
+ * is the set pipeline's (src/sets/sync.ts), handed in by the caller. A journal gjc did not sign
+ * for this user is foreign: warned about, never finished, undone or removed.
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,13 +27,13 @@ import { fsyncDir, writeFileAtomic } from "../bundle/atomic-fs.ts";
 import type { Context } from "../core/context.ts";
 import { GjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import type { Scope } from "../install/registry-types.ts";
-import { lockTimeout, withLock } from "../store/lock.ts";
+import type { Scope } from "../core/scope.ts";
 import { SetJournal } from "./disk-schemas.generated.ts";
-import { documentProblem } from "../store/document-problem.ts";
-import { readStateJson, signedStateText, warnForeignState } from "../store/state-file.ts";
-import type { JournalSchema, JournalTargetSchema } from "./disk-schemas.ts";
-import { historyDir, setHome } from "./paths.ts";
+import { documentProblem } from "./document-problem.ts";
+import type { JournalSchema, JournalTargetSchema } from "./journal-schema.ts";
+import { lockTimeout, withLock } from "./lock.ts";
+import { historyDir, setHome } from "./set-paths.ts";
+import { readStateJson, signedStateText, warnForeignState } from "./state-file.ts";
 
 export type JournalTarget = Static<typeof JournalTargetSchema>;
 export type Journal = Static<typeof JournalSchema>;
@@ -135,32 +135,15 @@ let inTransaction = 0;
 export const inSetTransactionNow = () => inTransaction > 0;
 
 /**
- * The store's mutating commands (install, uninstall, enable/disable, upgrade: their use
- * cases in src/app/; C2 trust/untrust and policy apply/reset) call this first, so a change of
- * theirs never lands on a half-changed set that a later recovery would then overwrite: a
- * pending journal of the user scope or of this project is finished before they start. Costs
- * two stat calls when there is none.
+ * The scopes (user, and this project) with a pending journal gjc signed for this user: a
+ * mutating command finishes those first (src/sets/pending.ts). A foreign one is warned about
+ * and left alone, so it never blocks a command. Costs two stat calls when there is none.
  */
-export async function finishPendingSets(ctx: Context): Promise<void> {
-  if (inTransaction > 0) return;
-  // A foreign journal (not signed for this user) is warned about and left alone: it never blocks a command.
-  for (const scope of ["user", "project"] as const)
-    if (existsSync(journalPath(ctx, scope)) && readJournal(ctx, scope) !== undefined)
-      await finishPendingSet(ctx, scope);
-}
-
-/**
- * Finishes (or undoes) the scope's pending journal under the set lock, as the next sets verb
- * would (sync's finisher, offline from the cache); `gjc plugin doctor --fix` calls it too.
- * Throws transaction_unfinished when it can be neither, journal_corrupt for a damaged journal.
- */
-export async function finishPendingSet(
-  ctx: Context,
-  scope: Scope,
-  command = "gjc (finishing an interrupted change)",
-): Promise<void> {
-  const { inSetTransaction } = await import("./sync.ts");
-  await inSetTransaction(ctx, scope, command, async () => {});
+export function pendingScopes(ctx: Context): Scope[] {
+  if (inTransaction > 0) return [];
+  return (["user", "project"] as const).filter(
+    (scope) => existsSync(journalPath(ctx, scope)) && readJournal(ctx, scope) !== undefined,
+  );
 }
 
 async function finishInterrupted(ctx: Context, scope: Scope, finish: JournalFinisher | undefined): Promise<void> {
