@@ -456,17 +456,12 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
             recorded: o.recorded,
           });
           // The fetched log's line names who signed the release; the bytes must carry that key.
-          const signer = signature.signer?.fingerprint;
-          if (checked && checked.signer !== signer) {
-            const { logSignerMismatch } = await import("../store/release-log-check.ts");
-            throw logSignerMismatch(
+          if (checked)
+            (await import("../store/release-log-check.ts")).holdSourceSigner(
               want,
-              checked.head.origin,
-              checked.signer,
-              signer,
-              signer === undefined ? "the source carries no signature" : `the source is signed by ${signer}`,
+              checked,
+              signature.signer?.fingerprint,
             );
-          }
           signatures.set(`${want.family}:${want.name}`, signature);
         }
       }

@@ -147,3 +147,19 @@ export function logSignerMismatch(
     exit: ExitCode.refused,
   });
 }
+
+/** The bytes a source served must carry the key its log line names (none for "-"). */
+export function holdSourceSigner(
+  r: { name: string; version: string },
+  checked: CheckedRelease,
+  signer: string | undefined,
+): void {
+  if (checked.signer === signer) return;
+  throw logSignerMismatch(
+    r,
+    checked.head.origin,
+    checked.signer,
+    signer,
+    signer === undefined ? "the source carries no signature" : `the source is signed by ${signer}`,
+  );
+}

@@ -36,7 +36,7 @@ export async function withReleaseLog<T extends InstallResult>(
   }
   const [
     { judgeBundle },
-    { checkRelease, logSignerMismatch },
+    { checkRelease, holdSourceSigner },
     { readReleaseLog },
     { claimedSigner },
     { locateSignature },
@@ -54,15 +54,7 @@ export async function withReleaseLog<T extends InstallResult>(
   // the install verifies before it writes), or none when the line says "-".
   const signature = locateSignature(source);
   const signer = signature ? claimedSigner(judged.name, signature) : undefined;
-  for (const c of checked)
-    if (c.signer !== signer)
-      throw logSignerMismatch(
-        release,
-        c.head.origin,
-        c.signer,
-        signer,
-        signer === undefined ? "the source carries no signature" : `the source is signed by ${signer}`,
-      );
+  for (const c of checked) holdSourceSigner(release, c, signer);
   const result = await install();
   // The document (and the source's memory) names the first log: the catalog's, when there is one.
   const [first] = checked;
