@@ -26,9 +26,8 @@ import { readStateText } from "../store/state-file.ts";
 import {
   bundleKey,
   clearJournal,
-  readJournal,
+  commitJournaled,
   withSetTransaction,
-  writeJournal,
   type Journal,
   type JournalTarget,
 } from "../store/journal.ts";
@@ -294,7 +293,7 @@ export function inSetTransaction<T>(ctx: Context, scope: Scope, command: string,
 }
 
 /** Applies one direction of a journal: offline, from the cache, exactly its bundles and trust. */
-async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backward"): Promise<void> {
+export async function finishJournal(ctx: Context, j: Journal, dir: "forward" | "backward"): Promise<void> {
   const t = j[dir];
   if (t === undefined) throw new Error("its journal names only the way back");
   const lock: LockFile = {
@@ -509,10 +508,9 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
         c.dir,
       );
     for (const p of touched) if (p.have) cacheForUndo(ctx, p.have);
-    if (!o.resume)
-      writeJournal(
-        ctx,
-        await journalOf(
+    const journal = o.resume
+      ? undefined
+      : await journalOf(
           ctx,
           scope,
           command,
@@ -520,47 +518,27 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
           touched,
           allowedAfter(touched, allowed),
           o.policies ? (lock.c2Policy ?? []) : undefined,
-        ),
-      );
-    crashPoint(ctx, `${step}:journaled`);
-
-    try {
-      // Commit: GJC of the scope as one transaction.
-      const byName = new Map(acquired.map((c) => [`${c.entry.family}:${c.entry.name}`, c]));
-      const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
-      const expect = new Map<string, string | undefined>();
-      for (const p of planned) {
-        if (p.item.family !== "gjc") continue;
-        expect.set(p.item.name, p.have?.gjc?.dir);
-        const want = p.want;
-        if (p.item.action === "remove") changes.remove.push(p.item.name);
-        else if (want && p.item.action === "choices")
-          changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
-        else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
-          const c = byName.get(`gjc:${want.name}`) as JudgedContent;
-          changes.put.push({
-            bundle: c.gjc!,
-            source: toRegistrySource(ctx, c.record),
-            enabled: want.enabled,
-            disabledSurfaceIds: want.disabledSurfaces,
-            signer: signatures.get(`gjc:${want.name}`)?.signer,
-          });
-        }
-      }
-      if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
-      crashPoint(ctx, `${step}:gjc-done`);
-      await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined, signatures);
-      crashPoint(ctx, `${step}:c2-done`);
-      // Planned again now that the lock's C2 bundles are installed (their policy keys need the id).
-      if (policyItems.length > 0)
-        await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
-    } catch (error) {
-      // A refusal half-way (a live runtime, a name conflict in the C2 store) is not a crash:
-      // nothing of the sync stays. The journal, if the undo cannot be done, stays for the next run.
-      if (!o.resume) await undoNow(ctx, scope);
-      throw error;
-    }
-    clearJournal(ctx, scope);
+        );
+    // A refusal half-way (a live runtime, a name conflict in the C2 store) undoes what was committed.
+    await commitJournaled(
+      ctx,
+      scope,
+      journal,
+      (j, dir) => finishJournal(ctx, j, dir),
+      () => crashPoint(ctx, `${step}:journaled`),
+      async () => {
+        // Commit: GJC of the scope as one transaction.
+        const byName = new Map(acquired.map((c) => [`${c.entry.family}:${c.entry.name}`, c]));
+        const { changes, expect } = gjcChangesOf(ctx, planned, byName, signatures);
+        if (!emptyChangeSet(changes)) await commitGjcChanges(ctx, scope, command, changes, expect, step);
+        crashPoint(ctx, `${step}:gjc-done`);
+        await applyC2(ctx, scope, planned, byName, allowed, o.resume !== undefined, signatures);
+        crashPoint(ctx, `${step}:c2-done`);
+        // Planned again now that the lock's C2 bundles are installed (their policy keys need the id).
+        if (policyItems.length > 0)
+          await applyPolicies(ctx, lock.c2Policy ?? [], await planPolicies(ctx, lock.c2Policy ?? []));
+      },
+    );
     await rememberSynced(ctx, lock.bundles, logged);
 
     if (o.generation) {
@@ -579,6 +557,36 @@ export async function applySet(ctx: Context, scope: Scope, o: ApplyOptions): Pro
   } finally {
     for (const c of acquired) await c.cleanup();
   }
+}
+
+/** The GJC half of a set change as one change set of the scope, and the registry state it was planned against. */
+function gjcChangesOf(
+  ctx: Context,
+  planned: Planned[],
+  byName: Map<string, JudgedContent>,
+  signatures: Map<string, SignatureCheck>,
+): { changes: GjcChangeSet; expect: Map<string, string | undefined> } {
+  const changes: GjcChangeSet = { put: [], choices: [], remove: [] };
+  const expect = new Map<string, string | undefined>();
+  for (const p of planned) {
+    if (p.item.family !== "gjc") continue;
+    expect.set(p.item.name, p.have?.gjc?.dir);
+    const want = p.want;
+    if (p.item.action === "remove") changes.remove.push(p.item.name);
+    else if (want && p.item.action === "choices")
+      changes.choices.push({ name: want.name, enabled: want.enabled, disabledSurfaceIds: want.disabledSurfaces });
+    else if (want && (p.item.action === "install" || p.item.action === "repair" || p.item.action === "replace")) {
+      const c = byName.get(`gjc:${want.name}`) as JudgedContent;
+      changes.put.push({
+        bundle: c.gjc!,
+        source: toRegistrySource(ctx, c.record),
+        enabled: want.enabled,
+        disabledSurfaceIds: want.disabledSurfaces,
+        signer: signatures.get(`gjc:${want.name}`)?.signer,
+      });
+    }
+  }
+  return { changes, expect };
 }
 
 /**
@@ -602,15 +610,15 @@ function cacheForUndo(ctx: Context, b: InstalledBundle): boolean {
  * Journals a change that learns its new content only while each family commits it (upgrade
  * --all): the way back alone, every bundle as it is now with its content in the cache. A
  * bundle whose copy cannot be cached (its files drifted) is left out: there is no old content
- * to go back to, and the change repairs it either way. Call it under the set lock.
+ * to go back to, and the change repairs it either way. Made under the set lock.
  */
-export function journalUndoOnly(
+export function undoOnlyJournal(
   ctx: Context,
   scope: Scope,
   command: string,
   step: string,
   bundles: InstalledBundle[],
-): void {
+): Journal {
   const kept = bundles.filter((b) => cacheForUndo(ctx, b));
   const backward: JournalTarget = {
     bundles: kept.map((b) => b.entry),
@@ -621,19 +629,7 @@ export function journalUndoOnly(
       .map((b) => b.entry.name)
       .sort(),
   };
-  writeJournal(ctx, { version: 1, scope, command, startedAt: ctx.now().toISOString(), step, backward });
-}
-
-async function undoNow(ctx: Context, scope: Scope): Promise<void> {
-  const j = readJournal(ctx, scope);
-  if (!j) return;
-  try {
-    await finishJournal(ctx, j, "backward");
-  } catch (error) {
-    ctx.log.warn(
-      `could not undo the failed change yet (${(error as Error).message}); the next gjc plugin sync finishes or undoes it`,
-    );
-  }
+  return { version: 1, scope, command, startedAt: ctx.now().toISOString(), step, backward };
 }
 
 function readLockText(path: string): string {

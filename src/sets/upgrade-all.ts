@@ -15,7 +15,7 @@ import type { SignaturePolicy } from "../signing/check.ts";
 import type { Scope } from "../install/registry-types.ts";
 import { crashPoint } from "../store/crash-hook.ts";
 import { installedBundles, type InstalledBundle } from "./installed.ts";
-import { clearJournal, withSetTransaction } from "../store/journal.ts";
+import { commitJournaled, withSetTransaction } from "../store/journal.ts";
 import { writeScopeLock } from "./lock.ts";
 import { lockPath } from "../store/set-paths.ts";
 import { rememberScope } from "./remember.ts";
@@ -49,7 +49,7 @@ export async function upgradeAll(
   const outcomes: UpgradeOutcome[] = [];
   const locksUpdated: string[] = [];
   for (const scope of scopes) {
-    const { inSetTransaction, journalUndoOnly } = await import("./sync.ts");
+    const { finishJournal, inSetTransaction, undoOnlyJournal } = await import("./sync.ts");
     // C2 bundles are user-wide: the user set upgrades them, a project's set only names them.
     const bundlesOf = async () =>
       (await installedBundles(ctx, scope)).filter((b) => scope === "user" || b.entry.family !== "c2");
@@ -62,11 +62,17 @@ export async function upgradeAll(
     }
     await inSetTransaction(ctx, scope, COMMAND, async () => {
       const bundles = await bundlesOf();
-      journalUndoOnly(ctx, scope, COMMAND, "upgrade-all", bundles);
-      crashPoint(ctx, "upgrade-all:journaled");
-      outcomes.push(...(await upgradeEach(ctx, scope, bundles, o)));
-      crashPoint(ctx, "upgrade-all:upgraded");
-      clearJournal(ctx, scope);
+      await commitJournaled(
+        ctx,
+        scope,
+        undoOnlyJournal(ctx, scope, COMMAND, "upgrade-all", bundles),
+        (j, dir) => finishJournal(ctx, j, dir),
+        () => crashPoint(ctx, "upgrade-all:journaled"),
+        async () => {
+          outcomes.push(...(await upgradeEach(ctx, scope, bundles, o)));
+          crashPoint(ctx, "upgrade-all:upgraded");
+        },
+      );
     });
     await rememberScope(ctx, scope, COMMAND);
     if (existsSync(lockPath(ctx, scope)) && (await writeScopeLock(ctx, scope)).changed)

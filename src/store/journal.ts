@@ -90,6 +90,45 @@ export function clearJournal(ctx: Context, scope: Scope): void {
   } catch {}
 }
 
+/**
+ * The commit phase of a change with several commit points, run under the set lock: `journal`
+ * is written first (absent when finishing the one already on disk), `journaled` runs (the
+ * crash tests stop there), then `commit`; the journal is removed after the last commit. A
+ * refusal half-way (a live runtime, a name conflict) is not a crash: what was committed is
+ * undone at once through `finish`, and the journal stays for the next command only when even
+ * that fails.
+ */
+export async function commitJournaled(
+  ctx: Context,
+  scope: Scope,
+  journal: Journal | undefined,
+  finish: JournalFinisher,
+  journaled: () => void,
+  commit: () => Promise<void>,
+): Promise<void> {
+  if (journal) writeJournal(ctx, journal);
+  journaled();
+  try {
+    await commit();
+  } catch (error) {
+    if (journal) await undoNow(ctx, scope, finish);
+    throw error;
+  }
+  clearJournal(ctx, scope);
+}
+
+async function undoNow(ctx: Context, scope: Scope, finish: JournalFinisher): Promise<void> {
+  const j = readJournal(ctx, scope);
+  if (!j) return;
+  try {
+    await finish(j, "backward");
+  } catch (error) {
+    ctx.log.warn(
+      `could not undo the failed change yet (${(error as Error).message}); the next gjc plugin sync finishes or undoes it`,
+    );
+  }
+}
+
 /** The refusal of read-only verbs (lock --check) while a change is unfinished. */
 export function pendingJournal(scope: Scope, j: Journal): GjcError {
   return new GjcError({
