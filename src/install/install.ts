@@ -140,10 +140,8 @@ export async function installCompiled(
     commitInstall(ctx, s.target, {
       bundle,
       source: toRegistrySource(ctx, fetched.record),
-      previous: existing,
       enabled: existing?.enabled ?? true,
       disabledSurfaceIds: reconcileDisabled(existing, bundle),
-      installedAt: existing?.installedAt ?? ctx.now().toISOString(),
       signer: signature.signer,
     });
     return result(doneStatus[decision.action], existing);
