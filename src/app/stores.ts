@@ -40,7 +40,7 @@ export async function resolveInstalled(ctx: Context, name: string, sel: StoreSel
   const hits: StoreTarget[] = [];
   let unreadable: Error | undefined;
   for (const t of selected) {
-    const held = t.adapter.holds(ctx, name, t.scope);
+    const held = await t.adapter.holds(ctx, name, t.scope);
     if (held.found) hits.push(t);
     else if (held.problem) unreadable ??= held.problem;
   }
@@ -63,11 +63,13 @@ export async function resolveInstalled(ctx: Context, name: string, sel: StoreSel
   }
   if (unreadable) throw unreadable;
   const all = await selectedStores({});
-  const elsewhere = all.filter(
-    (t) =>
+  const elsewhere: StoreTarget[] = [];
+  for (const t of all)
+    if (
       !selected.some((s) => s.adapter === t.adapter && s.scope === t.scope) &&
-      t.adapter.holds(ctx, name, t.scope).found,
-  );
+      (await t.adapter.holds(ctx, name, t.scope)).found
+    )
+      elsewhere.push(t);
   throw new GjcError({
     code: "not_installed",
     message: `No bundle named ${JSON.stringify(name)} is installed${sel.user || sel.project || sel.family ? " where you looked" : ""}.`,

@@ -40,7 +40,7 @@ export const c2Family: FamilyAdapter = {
       requireSigned: opts.requireSigned,
       acceptSigner: opts.acceptSigner,
     }),
-  holds(ctx, name) {
+  async holds(ctx, name) {
     const layout = c2Layout(ctx);
     if (!existsSync(layout.plugins)) return { found: false };
     // A bundle the C2 app installed is found too: the verb then says whose it is (foreign_record).

@@ -10,7 +10,6 @@ import type { FamilyAdapter } from "../store/family.ts";
 import { GJC_MANIFEST } from "../families/detect.ts";
 import { scopeRoot } from "../families/gjc/layout.ts";
 import { readScopeSummaries } from "./scope-summaries.ts";
-import { readRegistry } from "./registry.ts";
 import { storedFiles } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 
@@ -43,7 +42,9 @@ export const gjcFamily: FamilyAdapter = {
   manifest: GJC_MANIFEST,
   install: async (ctx, fetched, opts) =>
     (await import("./install.ts")).installGjcBundle(ctx, fetched, { ...opts, command: "gjc plugin install" }),
-  holds(ctx, name, scope) {
+  async holds(ctx, name, scope) {
+    // The registry's reader is loaded here, not at start: `list` answers from the list index.
+    const { readRegistry } = await import("./registry.ts");
     try {
       // readRegistry fails closed with the scope's own error (registry_corrupt, unsafe_scope_path).
       return { found: readRegistry(scopeRoot(ctx, scope), scope, ctx).plugins.some((p) => p.name === name) };

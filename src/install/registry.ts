@@ -2,15 +2,14 @@ import { parseStateJson } from "../store/state-file.ts";
 import { unsafeGjcScope, unsafeScopePath } from "../store/scope-path.ts";
 import { registryMac, sameMac, stateKey } from "../store/state-mac.ts";
 import type { Context } from "../core/context.ts";
-import { lstatSync } from "node:fs";
-import { readRegularFile } from "../bundle/read-file.ts";
+import { readRegistryFile } from "./registry-file.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../bundle/atomic-fs.ts";
 import { GJC_LIMITS } from "../bundle/limits.ts";
 import { relativePathProblem } from "../bundle/path-safety.ts";
 import { GjcError, isGjcError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { CONTENT_DIR, lastGoodPath, MAX_REGISTRY_BYTES, registryPath } from "../families/gjc/layout.ts";
+import { CONTENT_DIR, lastGoodPath, registryPath } from "../families/gjc/layout.ts";
 import { writeListIndex } from "./list-index.ts";
 import { summarize } from "./summary.ts";
 import { documentProblem } from "../store/document-problem.ts";
@@ -170,36 +169,15 @@ export function tryReadRegistry(root: string, scope: Scope, ctx: Context): Regis
   // A project's .gjc or .gjc/gjc-plugins that is a link, another user's or world-writable is never read (src/store/scope-path.ts).
   const unsafe = unsafeGjcScope(root, scope);
   if (unsafe !== undefined) return { ok: false, path, problem: unsafe, unsafePath: true };
-  let text: string;
-  try {
-    text = readBounded(path);
-  } catch (error) {
-    if (isGjcError(error) && error.code !== "missing_file") {
-      return {
-        ok: false,
-        path,
-        problem:
-          error.code === "file_too_large"
-            ? `registry.json is larger than gjc ever writes (${MAX_REGISTRY_BYTES} bytes)`
-            : error.message,
-      };
-    }
-    const code = isGjcError(error) ? "ENOENT" : (error as NodeJS.ErrnoException).code;
-    // ENOTDIR: the scope root (or a parent) is a file; there is no registry, and a write there
-    // reports not_a_directory with the file named (src/core/os-errors.ts).
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      // registry.json gone while its last good copy is there: not an empty scope. Treating it
-      // as one would let the next command sweep every content directory as an orphan.
-      if (code === "ENOENT" && hasLastGood(root))
-        return {
-          ok: false,
-          path,
-          problem: "registry.json is missing while its last good copy is beside it (restore it with doctor --fix)",
-        };
-      return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
-    }
-    return { ok: false, path, problem: `it could not be read (${code ?? "error"})` };
-  }
+  const file = readRegistryFile(root);
+  if (!file.ok) return { ok: false, path, problem: file.problem };
+  if (file.text === undefined) return { ok: true, exists: false, registry: { version: 1, scope, plugins: [] } };
+  return registryFromText(file.text, root, scope, ctx);
+}
+
+/** A registry.json's text judged: parsed, checked against its schema and rules, and signed for this user. */
+export function registryFromText(text: string, root: string, scope: Scope, ctx: Context): RegistryRead {
+  const path = registryPath(root);
   const parsed = parseRegistry(text, root, scope);
   if ("problem" in parsed)
     return parsed.reference
@@ -208,19 +186,6 @@ export function tryReadRegistry(root: string, scope: Scope, ctx: Context): Regis
   const foreign = foreignProblem(ctx, parsed, scope);
   if (foreign !== undefined) return { ok: false, path, problem: foreign, foreign: true };
   return { ok: true, exists: true, registry: parsed.registry };
-}
-
-/** The registry's text, read without following a link and never more than MAX_REGISTRY_BYTES into memory. */
-function readBounded(path: string): string {
-  return new TextDecoder().decode(readRegularFile(path, MAX_REGISTRY_BYTES, "registry.json").bytes);
-}
-
-function hasLastGood(root: string): boolean {
-  try {
-    return lstatSync(lastGoodPath(root)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export function registryCorrupt(scope: Scope, path: string, problem: string): GjcError {

@@ -2,6 +2,7 @@ import type { Context } from "../core/context.ts";
 import { unsafeGjcScope } from "../store/scope-path.ts";
 import { registryPath } from "../families/gjc/layout.ts";
 import { readListIndex } from "./list-index.ts";
+import { readRegistryFile } from "./registry-file.ts";
 import type { Scope } from "./registry-types.ts";
 import type { BundleSummary } from "./summary.ts";
 
@@ -17,11 +18,14 @@ export async function readScopeSummaries(root: string, scope: Scope, ctx: Contex
   if (unsafe !== undefined) return { ok: false, path, problem: unsafe };
   const indexed = readListIndex(root, scope, ctx);
   if (indexed !== undefined) return { ok: true, bundles: indexed };
-  // The full read is loaded only when needed: the common path stays a stat and a small file.
-  // It goes through the registry's own reader (bounded, no link followed, a missing file
-  // beside its last good copy fails closed).
-  const [{ tryReadRegistry }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
-  const parsed = tryReadRegistry(root, scope, ctx);
+  // The registry's file as its reader takes it (bounded, no link followed, a missing file
+  // beside its last good copy fails closed). No registry is an empty scope, the usual case
+  // of a project; only a registry to parse loads the full reader.
+  const file = readRegistryFile(root);
+  if (!file.ok) return { ok: false, path, problem: file.problem };
+  if (file.text === undefined) return { ok: true, bundles: [] };
+  const [{ registryFromText }, { summarize }] = await Promise.all([import("./registry.ts"), import("./summary.ts")]);
+  const parsed = registryFromText(file.text, root, scope, ctx);
   if (!parsed.ok && parsed.reference) {
     const { readReferenceRegistry } = await import("./reference-registry.ts");
     const registry = await readReferenceRegistry(ctx, root, scope, parsed.reference);

@@ -36,7 +36,7 @@ export interface FamilyAdapter {
     opts: { scope: Scope; force?: boolean; dryRun?: boolean; expectIntegrity?: string } & SignaturePolicy,
   ): Promise<InstallResult>;
   /** Whether `name` is installed in `scope`; a scope that cannot be read says so in `problem`. */
-  holds(ctx: Context, name: string, scope: Scope): { found: boolean; problem?: Error };
+  holds(ctx: Context, name: string, scope: Scope): Promise<{ found: boolean; problem?: Error }>;
   /** `foreign`: bundles another program installed in this family's store (shown, never acted on). */
   list(
     ctx: Context,

@@ -1,6 +1,6 @@
 import { listBundles } from "../../app/list.ts";
 import { defineVerb, familyArg, jsonArg, scopeArgs } from "../define-verb.ts";
-import { describeList } from "../render/store.ts";
+import { describeList } from "../render/list.ts";
 
 export default defineVerb({
   name: "plugin list",

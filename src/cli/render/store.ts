@@ -1,7 +1,7 @@
 /**
- * Human text of the store verbs (install, upgrade, uninstall, enable, disable, list, inspect,
- * verify, doctor) for both families, from the same documents `--json` prints. Warnings go to
- * stderr; everything else is the verb's stdout.
+ * Human text of the store verbs (install, upgrade, uninstall, enable, disable, inspect, verify,
+ * doctor; list's is in ./list.ts) for both families, from the same documents `--json` prints.
+ * Warnings go to stderr; everything else is the verb's stdout.
  */
 import { formatBytes } from "../../bundle/collect.ts";
 import { describeGrantSet, processLabel } from "./grants.ts";
@@ -9,29 +9,20 @@ import type { InstallCapabilityDiff } from "../../store/install-diff.ts";
 import type { Context } from "../../core/context.ts";
 import { describeCapabilityDiff } from "./capability-diff.ts";
 import type {
-  BundleRow,
   DoctorResult,
   EnablementResult,
   ForeignBundle,
   InspectBundle,
   InstallResult,
-  ListDocument,
   UninstallResult,
 } from "../../store/documents.ts";
 import type { VerifyReport } from "../../app/verify.ts";
 import { describePinChecks } from "./mcp-pins.ts";
+import { contributionLine, counted, signerLine, stateOf } from "./list.ts";
 
-const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const where = (r: { family: string; scope: string }) => (r.family === "c2" ? "the C2 store" : `the ${r.scope} scope`);
 const label = (r: { family: string; name: string; c2?: { id: string } }) =>
   r.c2 ? `C2 bundle ${r.name} (${r.c2.id})` : r.name;
-
-function contributionLine(c: Record<string, number>): string {
-  const parts = Object.entries(c)
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${k} ${n}`);
-  return parts.length ? parts.join(", ") : "no contributions";
-}
 
 /** Warnings of any store document, on stderr. */
 export function logWarnings(ctx: Context, warnings: { code: string; path: string; message: string }[]): void {
@@ -112,74 +103,6 @@ export function describeEnablement(ctx: Context, r: EnablementResult, op: "enabl
   return r.changed
     ? `${what} is now ${op}d in ${where(r)}${trust}.`
     : `${what} was already ${op}d in ${where(r)}; nothing changed.`;
-}
-
-function stateOf(b: BundleRow): string {
-  if (b.quarantined) return "quarantined";
-  const missing = b.c2?.missingServices ?? [];
-  // A runtime waiting for a service this host lacks is pending, never shown as enabled.
-  if (b.enabled && missing.length > 0) return `pending (this host lacks ${missing.join(", ")})`;
-  // A runtime whose process failed in a running gjc host is failed, with why, never "enabled".
-  const failed = b.c2?.runtimeFailures ?? [];
-  if (b.enabled && failed.length > 0)
-    return `failed (${failed.map((f) => `${f.code} in gjc host ${f.host}, ${f.realm}`).join("; ")})`;
-  return b.enabled ? "enabled" : "disabled";
-}
-
-/** `identity (SHA256:…)` for a trusted publisher, `SHA256:… (unknown key)` otherwise. */
-const signerLine = (s: { fingerprint: string; identity?: string }) =>
-  s.identity !== undefined ? `${s.identity} (${s.fingerprint})` : `${s.fingerprint} (unknown key, remembered)`;
-
-export function describeList(r: Omit<ListDocument, "schema">): string {
-  const lines: string[] = [];
-  for (const family of ["gjc", "c2"] as const) {
-    const rows = r.bundles.filter((b) => b.family === family);
-    const title = family === "gjc" ? "GJC bundles" : "C2 bundles";
-    lines.push(rows.length ? `${title} (${rows.length}):` : `${title}: none installed.`);
-    for (const b of rows) {
-      if (b.gjc) {
-        const c = b.gjc.counts;
-        lines.push(
-          `  ${b.name} ${b.version}  [${b.scope}] ${stateOf(b)}  (${c.enabled} enabled, ${c.disabled} disabled, ${c.quarantined} quarantined)  from ${b.source.display}${b.gjc.writer === "gjc-agent" ? "  (the GJC agent's registry: read-only)" : ""}`,
-        );
-      }
-      if (b.signer) lines.push(`    signed by ${signerLine(b.signer)}`);
-      if (b.c2) {
-        const c2 = b.c2;
-        lines.push(
-          `  ${b.name} ${b.version}  ${stateOf(b)}${c2.trustState === "needs-retrust" ? ", needs re-trust" : c2.trusted ? ", trusted" : ", not trusted"}  (${c2.id})`,
-        );
-        const needsTrust = c2.components.filter((c) => c.effectiveStatus === "requires-trust").length;
-        const unsupported = c2.components.filter((c) => c.effectiveStatus === "unsupported").length;
-        const diagnostics = c2.diagnostics.warnings + c2.diagnostics.errors;
-        lines.push(
-          `    ${contributionLine(c2.contributions)}${needsTrust ? ` · ${needsTrust} need trust` : ""}${unsupported ? ` · ${unsupported} unsupported` : ""}${diagnostics ? ` · ${counted(diagnostics, "diagnostic")}` : ""}`,
-        );
-      }
-    }
-    for (const p of r.problems.filter((x) => x.family === family)) {
-      if (p.foreign) {
-        lines.push(
-          `  ${p.scope} scope: FOREIGN, not written by gjc for you (${p.problem}); nothing in it is loaded or changed. Delete it${p.scope === "project" ? ' (then "gjc plugin sync --project" installs what the lock names)' : ""}; "gjc plugin doctor" explains.`,
-        );
-      } else
-        lines.push(
-          p.id
-            ? `  ${p.id}: unusable record (${p.problem}); run "gjc plugin doctor".`
-            : `  ${p.scope} scope: registry ${p.path} is damaged (${p.problem}); run "gjc plugin doctor".`,
-        );
-    }
-    const foreign = (r.foreign ?? []).filter((f) => f.family === family);
-    if (foreign.length > 0)
-      lines.push(`  Installed by another program (read-only; gjc never changes or deletes them):`);
-    for (const f of foreign) lines.push(`    ${foreignLine(f)}`);
-  }
-  return lines.join("\n");
-}
-
-function foreignLine(f: ForeignBundle): string {
-  if (f.writer !== "c2-app") return `${f.id}: a record of schema ${f.schemaVersion} that gjc did not write`;
-  return `${f.name} ${f.version}  ${f.enabled ? "enabled" : "disabled"}, ${f.trusted ? "trusted" : "not trusted"} in the C2 app  (${f.id}${f.source ? `, ${f.source}` : ""})`;
 }
 
 /** `inspect` of a bundle another program installed: what its record says. */
